@@ -1,0 +1,5 @@
+"""The ``pokerroom`` command line."""
+
+from pokerroom.cli.app import app, main
+
+__all__ = ["app", "main"]

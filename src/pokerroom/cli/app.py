@@ -1,0 +1,24 @@
+"""The Typer application: one sub-command per module in this package."""
+
+from __future__ import annotations
+
+import typer
+
+from pokerroom.cli.equity import equity_command
+
+app = typer.Typer(
+    name="pokerroom",
+    help="pokerroom: an open-source online poker room.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+app.command("equity")(equity_command)
+
+
+@app.callback()
+def _root() -> None:
+    """pokerroom: an open-source online poker room."""
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,85 @@
+"""``pokerroom equity``: all-in equity of 2 to 10 hands."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import Progress, TaskID
+from rich.table import Table
+
+from pokerroom.cards import CardError, format_cards, parse_cards
+
+SHOW_PROGRESS_AFTER = 1.0  # seconds
+
+
+class _LazyProgress:
+    """A progress bar that appears only once the work has run for a second."""
+
+    def __init__(self, console: Console) -> None:
+        self._console = console
+        self._started = time.monotonic()
+        self._bar: Progress | None = None
+        self._task: TaskID | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self._bar is None:
+            if time.monotonic() - self._started < SHOW_PROGRESS_AFTER or done >= total:
+                return
+            self._bar = Progress(console=self._console, transient=True)
+            self._bar.start()
+            self._task = self._bar.add_task("boards", total=total)
+        assert self._task is not None
+        self._bar.update(self._task, completed=done)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+def equity_command(
+    hands: Annotated[list[str], typer.Argument(help="Hands, e.g. AhKh QsQd.")],
+    board: Annotated[str, typer.Option(help="Board cards so far, e.g. Ks7d2c.")] = "",
+    dead: Annotated[str, typer.Option(help="Dead cards, out of the deck.")] = "",
+    game: Annotated[str, typer.Option(help="holdem, omaha or omaha8.")] = "holdem",
+    samples: Annotated[
+        int | None, typer.Option(help="Monte Carlo boards (default: exhaustive when small).")
+    ] = None,
+) -> None:
+    """Print each hand's win, tie and equity."""
+    from pokerroom.evaluation.equity import EquityError, EquityGame, equity
+
+    console = Console()
+    try:
+        parsed = [parse_cards(h) for h in hands]
+        chosen = EquityGame(game)
+    except (CardError, ValueError) as error:
+        raise typer.BadParameter(str(error)) from error
+    progress = _LazyProgress(console)
+    try:
+        result = equity(
+            parsed,
+            board=parse_cards(board),
+            dead=parse_cards(dead),
+            game=chosen,
+            samples=samples,
+            progress=progress,
+        )
+    except (CardError, EquityError) as error:
+        raise typer.BadParameter(str(error)) from error
+    finally:
+        progress.close()
+    how = "exhaustive" if result.exhaustive else "Monte Carlo"
+    table = Table(title=f"{chosen} equity: {result.boards:,} boards ({how})")
+    for column in ("hand", "win", "tie", "equity"):
+        table.add_column(column, justify="left" if column == "hand" else "right")
+    for h in result.hands:
+        table.add_row(
+            format_cards(h.hand),
+            f"{h.wins / h.boards:.2%} ({h.wins:,})",
+            f"{h.ties / h.boards:.2%} ({h.ties:,})",
+            f"{h.equity:.2%}",
+        )
+    console.print(table)

@@ -1,0 +1,53 @@
+"""Hand evaluation: high hands (Hold'em, Omaha), eight-or-better lows, batches, equity.
+
+>>> from pokerroom.cards import parse_cards
+>>> from pokerroom.evaluation import best_hand, evaluate
+>>> evaluate(parse_cards("AsAdKsKd2c")) > evaluate(parse_cards("AsAdQsQd2c"))
+True
+>>> str(best_hand(parse_cards("9h8h7h6h5h2c2d")))
+'Straight Flush, Nine high (9h8h7h6h5h)'
+"""
+
+from pokerroom.evaluation.batch import evaluate7_batch, omaha_high_batch, omaha_low_batch
+from pokerroom.evaluation.classes import CLASS_COUNT, Category, category_of, describe
+from pokerroom.evaluation.equity import (
+    EquityError,
+    EquityGame,
+    EquityResult,
+    HandEquity,
+    equity,
+)
+from pokerroom.evaluation.high import (
+    EvaluationError,
+    HandValue,
+    best_hand,
+    evaluate,
+    evaluate7,
+    evaluate_codes,
+    omaha_best_hand,
+)
+from pokerroom.evaluation.low import LowValue, omaha_low
+
+__all__ = [
+    "CLASS_COUNT",
+    "Category",
+    "EquityError",
+    "EquityGame",
+    "EquityResult",
+    "EvaluationError",
+    "HandEquity",
+    "HandValue",
+    "LowValue",
+    "best_hand",
+    "category_of",
+    "describe",
+    "equity",
+    "evaluate",
+    "evaluate7",
+    "evaluate7_batch",
+    "evaluate_codes",
+    "omaha_best_hand",
+    "omaha_high_batch",
+    "omaha_low",
+    "omaha_low_batch",
+]
