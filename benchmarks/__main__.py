@@ -1,0 +1,19 @@
+"""Run every benchmark and print each figure beside the peers', as ratios, from one run."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from benchmarks import evaluation
+
+
+def main() -> None:
+    console = Console()
+    console.print("pokerroom benchmarks: medians of repeated runs on this machine", style="bold")
+    reports = [evaluation.run()]
+    for report in reports:
+        report.print()
+
+
+if __name__ == "__main__":
+    main()
