@@ -1,0 +1,770 @@
+"""One hand of poker as a pure, deterministic state machine.
+
+No I/O, no clock, no global randomness: the same inputs give the same events.
+Every change is a frozen event appended to ``events`` and returned by the call
+that caused it. An illegal action raises a specific ``IllegalActionError`` and
+leaves the hand exactly as it was (every check happens before any change).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+
+from pokerroom.cards import Card
+from pokerroom.engine.actions import Action, ActionKind, LegalActions, ShowdownChoice
+from pokerroom.engine.errors import (
+    HandOverError,
+    IllegalActionError,
+    InvalidAmountError,
+    NotYourTurnError,
+    SetupError,
+)
+from pokerroom.engine.events import (
+    ActionTaken,
+    BoardDealt,
+    CardsShown,
+    Event,
+    ForcedBet,
+    HandCancelled,
+    HandEnded,
+    HandMucked,
+    HandStarted,
+    HoleCardsDealt,
+    PlayerProtected,
+    PotAwarded,
+    RakeTaken,
+    UncalledBetReturned,
+)
+from pokerroom.engine.pots import Pot, build_pots, split, take_rake
+from pokerroom.engine.setup import ExtraPost, Player, check_setup, default_blinds
+from pokerroom.engine.showdown import describe_high, describe_low, high_strength, low_score
+from pokerroom.rng import RandomSource, shuffled_codes
+from pokerroom.rules.game import GameSpec, Structure
+from pokerroom.rules.house import STANDARD, HouseOptions
+
+STREETS = ("preflop", "flop", "turn", "river")
+BOARD_SIZES = (0, 3, 4, 5)
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    SHOWDOWN = "showdown"
+    COMPLETE = "complete"
+    CANCELLED = "cancelled"
+
+
+class Hand:
+    """A hand from the posts to the last chip awarded.
+
+    >>> from pokerroom.rules.game import GameSpec, Stakes, Structure, Variant
+    >>> spec = GameSpec(variant=Variant.HOLDEM, structure=Structure.NO_LIMIT,
+    ...                 stakes=Stakes(small_blind=1, big_blind=2))
+    >>> hand = Hand(spec=spec, players=[Player(seat=1, stack=200), Player(seat=2, stack=200),
+    ...             Player(seat=3, stack=200)], deck=range(52))
+    >>> hand.legal_actions().min_raise_to, hand.legal_actions().max_raise_to
+    (4, 200)
+    >>> _ = hand.apply(Action(ActionKind.FOLD)); _ = hand.apply(Action(ActionKind.FOLD))
+    >>> hand.phase, hand.stacks
+    (<Phase.COMPLETE: 'complete'>, [201, 199, 200])
+    """
+
+    def __init__(
+        self,
+        *,
+        spec: GameSpec,
+        players: Sequence[Player],
+        house: HouseOptions = STANDARD,
+        deck: Sequence[int] | None = None,
+        rng: RandomSource | None = None,
+        blinds: Sequence[int] | None = None,
+        antes: Sequence[int] | None = None,
+        ante_trimming: bool = True,
+        posts: Sequence[ExtraPost] = (),
+        auto_showdown: bool = True,
+        cash_table: bool | None = None,
+    ) -> None:
+        n = len(players)
+        blinds = tuple(blinds) if blinds is not None else default_blinds(spec, n) if n >= 2 else ()
+        stakes = spec.stakes
+        if antes is None:
+            antes = [stakes.ante] * n
+            if stakes.big_blind_ante and n >= 2:
+                antes[0 if n == 2 else 1] += stakes.big_blind_ante
+                ante_trimming = ante_trimming and not stakes.big_blind_ante
+        check_setup(spec, players, blinds, antes, posts)
+        if deck is None:
+            order = shuffled_codes(rng)
+        else:
+            order = list(deck)
+            if sorted(order) != list(range(52)):
+                raise SetupError("a deck must be an order of all 52 card codes")
+
+        self.spec = spec
+        self.house = house
+        self.variant = spec.variant
+        self.structure = spec.structure
+        self.big_blind = stakes.big_blind
+        self.auto_showdown = auto_showdown
+        self.cash_table = house.cash_table if cash_table is None else cash_table
+        self.n = n
+        self.seats = tuple(p.seat for p in players)
+        self.names = tuple(p.name for p in players)
+        self.starting_stacks = tuple(p.stack for p in players)
+        self.stacks = [p.stack for p in players]
+        self.bets = [0] * n
+        self.live = [0] * n
+        self.dead = [0] * n
+        self.folded = [False] * n
+        self.all_in = [False] * n
+        self.protected = [False] * n
+        self.mucked = [False] * n
+        self.shown = [False] * n
+        self.acted = [False] * n
+        self.matched_at = [0] * n
+        self.deck = order
+        self._next_card = 0
+        self.hole: list[list[int]] = [[] for _ in range(n)]
+        self.board: list[int] = []
+        self.street = 0
+        self.phase = Phase.BETTING
+        self.current_bet = 0
+        self.last_raise = stakes.big_blind
+        self.raises = 0
+        self.aggressor: int | None = None
+        self.actor: int | None = None
+        self.showdown_order: list[int] = []
+        self.rake = 0
+        self.winnings = [0] * n
+        self.events: list[Event] = []
+
+        self._emit(
+            HandStarted(
+                game=spec.phh_code,
+                seats=self.seats,
+                stacks=self.starting_stacks,
+                button_seat=self.seats[-1],
+            )
+        )
+        for i, ante in enumerate(antes):
+            if ante:
+                what = "ante" if ante == stakes.ante else "big_blind_ante"
+                self._post(i, ante, what, dead=not ante_trimming)
+        names = _blind_names(blinds)
+        for i, blind in enumerate(blinds):
+            if blind:
+                self._post(i, blind, names[i], dead=False)
+        for post in posts:
+            if post.live:
+                self._post(post.position, post.live, "live_post", dead=False)
+            if post.dead:
+                self._post(post.position, post.dead, "dead_post", dead=True)
+        self.current_bet = max(self.bets)
+        self.last_raise = max(stakes.big_blind, max(blinds))
+        # R-LIM-2: pre-flop the big blind counts as the bet (a straddle as a raise).
+        self.raises = sum(1 for name in names if name in ("big_blind", "straddle"))
+        self._deal_hole_cards()
+        biggest = max(range(n), key=lambda i: (blinds[i], i)) if any(blinds) else n - 1
+        self._start_round((biggest + 1) % n)
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def button(self) -> int:
+        return self.n - 1
+
+    @property
+    def street_name(self) -> str:
+        return STREETS[self.street]
+
+    @property
+    def pot(self) -> int:
+        """Every chip in the middle: collected pots, dead money and this round's bets."""
+        return sum(self.live) + sum(self.dead)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase in (Phase.COMPLETE, Phase.CANCELLED)
+
+    def in_hand(self, position: int) -> bool:
+        return not self.folded[position] and not self.mucked[position]
+
+    def pots(self) -> list[Pot]:
+        """The pots as they stand (main pot first), bets of the current round included."""
+        alive = [not f and not m for f, m in zip(self.folded, self.mucked, strict=True)]
+        return build_pots(self.live, sum(self.dead), alive)
+
+    def hole_cards(self, position: int) -> tuple[Card, ...]:
+        return tuple(Card.from_code(c) for c in self.hole[position])
+
+    def board_cards(self) -> tuple[Card, ...]:
+        return tuple(Card.from_code(c) for c in self.board)
+
+    def legal_actions(self) -> LegalActions | None:
+        """The choices of the player to act, or None when no one is to act in a betting round."""
+        if self.phase is not Phase.BETTING or self.actor is None:
+            return None
+        i = self.actor
+        to_call = min(self.current_bet - self.bets[i], self.stacks[i])
+        low, high = self._raise_bounds(i)
+        return LegalActions(
+            position=i,
+            seat=self.seats[i],
+            can_fold=True,
+            can_check=to_call == 0,
+            call_amount=to_call,
+            call_all_in=to_call > 0 and to_call == self.stacks[i],
+            min_raise_to=low,
+            max_raise_to=high,
+            is_bet=self.current_bet == 0,
+            current_bet=self.current_bet,
+            pot=self.pot,
+        )
+
+    def showdown_choice(self) -> ShowdownChoice | None:
+        """At showdown: who is to show or muck, and whether they may muck."""
+        if self.phase is not Phase.SHOWDOWN or self.actor is None:
+            return None
+        return ShowdownChoice(
+            position=self.actor, seat=self.seats[self.actor], can_muck=self._may_muck(self.actor)
+        )
+
+    def can_apply(self, action: Action, position: int | None = None) -> bool:
+        try:
+            self.verify(action, position)
+        except IllegalActionError:
+            return False
+        return True
+
+    def verify(self, action: Action, position: int | None = None) -> None:
+        """Raise the specific IllegalActionError that ``apply`` would raise; change nothing."""
+        who = self.actor if position is None else position
+        name = f"seat {self.seats[who]}" if who is not None and 0 <= who < self.n else "nobody"
+        verb = action.kind.value.replace("_", " ")
+        if self.is_over:
+            raise HandOverError(f"{name} cannot {verb}: the hand is {self.phase.value}")
+        if self.actor is None:
+            raise NotYourTurnError(f"{name} cannot {verb}: no one is to act")
+        if who != self.actor:
+            raise NotYourTurnError(
+                f"{name} cannot {verb}: it is seat {self.seats[self.actor]}'s turn"
+            )
+        i = self.actor
+        kind = action.kind
+        if self.phase is Phase.SHOWDOWN:
+            if kind is ActionKind.SHOW:
+                return
+            if kind is ActionKind.MUCK:
+                if not self._may_muck(i):
+                    raise IllegalActionError(f"{name} cannot muck: {self._must_show_reason(i)}")
+                return
+            raise IllegalActionError(f"{name} cannot {verb} at showdown: show or muck")
+        if kind in (ActionKind.SHOW, ActionKind.MUCK):
+            raise IllegalActionError(f"{name} cannot {verb}: the {self.street_name} betting is on")
+        to_call = self.current_bet - self.bets[i]
+        if kind is ActionKind.CHECK and to_call > 0:
+            raise IllegalActionError(
+                f"{name} cannot check: facing a bet of {self.current_bet} (to call: {to_call})"
+            )
+        if kind is ActionKind.CALL and to_call <= 0:
+            raise IllegalActionError(f"{name} cannot call: there is no bet to call (check instead)")
+        if kind is ActionKind.BET_OR_RAISE:
+            self._verify_raise(i, action.amount, name)
+
+    # ----------------------------------------------------------------- actions
+
+    def apply(self, action: Action, position: int | None = None) -> list[Event]:
+        """Apply one action by the player to act (``position`` checks who that is)."""
+        self.verify(action, position)
+        start = len(self.events)
+        i = self.actor
+        assert i is not None
+        kind = action.kind
+        if self.phase is Phase.SHOWDOWN:
+            if kind is ActionKind.SHOW:
+                self._show(i)
+            else:
+                self._muck(i)
+            self._next_shower()
+            return self.events[start:]
+        if kind is ActionKind.TIMEOUT:
+            self._timeout(i)
+        elif kind is ActionKind.FOLD:
+            self._fold(i, timed_out=False)
+        elif kind is ActionKind.BET_OR_RAISE:
+            self._raise_to(i, action.amount)
+        elif self.current_bet - self.bets[i] > 0:
+            if kind is ActionKind.CHECK:  # pragma: no cover - verify() refused it
+                raise AssertionError
+            self._call(i, timed_out=False)
+        else:
+            self._check(i, timed_out=False)
+        self._advance(i)
+        return self.events[start:]
+
+    def fold(self) -> list[Event]:
+        return self.apply(Action(ActionKind.FOLD))
+
+    def check_or_call(self) -> list[Event]:
+        return self.apply(Action(ActionKind.CHECK_OR_CALL))
+
+    def bet_or_raise(self, to: int) -> list[Event]:
+        return self.apply(Action(ActionKind.BET_OR_RAISE, to))
+
+    def finish_showdown(self) -> list[Event]:
+        """Resolve every remaining showdown decision automatically (show if the hand can win)."""
+        start = len(self.events)
+        while self.phase is Phase.SHOWDOWN and self.actor is not None:
+            i = self.actor
+            if self._may_muck(i) and not self._can_win(i):
+                self._muck(i)
+            else:
+                self._show(i)
+            self._next_shower()
+        return self.events[start:]
+
+    def cancel(self, reason: str = "server fault") -> list[Event]:
+        """R-DECK-5: cancel the hand; every chip committed to it goes back to its owner."""
+        if self.is_over:
+            raise HandOverError(f"cannot cancel: the hand is {self.phase.value}")
+        start = len(self.events)
+        refunds = [self.live[i] + self.dead[i] for i in range(self.n)]
+        for i, refund in enumerate(refunds):
+            self.stacks[i] += refund
+        self.live = [0] * self.n
+        self.dead = [0] * self.n
+        self.bets = [0] * self.n
+        self.phase = Phase.CANCELLED
+        self.actor = None
+        self._emit(HandCancelled(refunds=tuple(refunds), stacks=tuple(self.stacks), reason=reason))
+        return self.events[start:]
+
+    # ----------------------------------------------------------------- internals
+
+    def _emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    def _draw(self) -> int:
+        card = self.deck[self._next_card]
+        self._next_card += 1
+        return card
+
+    def _post(self, i: int, amount: int, what: str, *, dead: bool) -> None:
+        paid = min(amount, self.stacks[i])  # R-BLIND-7: post what you have, all-in
+        self.stacks[i] -= paid
+        if dead:
+            self.dead[i] += paid
+        else:
+            self.bets[i] += paid
+            self.live[i] += paid
+        if self.stacks[i] == 0:
+            self.all_in[i] = True
+        self._emit(
+            ForcedBet(
+                position=i,
+                seat=self.seats[i],
+                what=what,
+                amount=paid,
+                dead=dead,
+                all_in=self.all_in[i],
+            )
+        )
+
+    def _deal_hole_cards(self) -> None:
+        # R-BTN-3: one card at a time, starting left of the button, the button last.
+        for _ in range(self.variant.hole_cards):
+            for i in range(self.n):
+                self.hole[i].append(self._draw())
+        for i in range(self.n):
+            self._emit(HoleCardsDealt(position=i, seat=self.seats[i], cards=self.hole_cards(i)))
+
+    def _can_act(self, i: int) -> bool:
+        return not (self.folded[i] or self.all_in[i] or self.protected[i])
+
+    def _others_can_act(self, i: int) -> bool:
+        return any(self._can_act(j) for j in range(self.n) if j != i)
+
+    def _needs_action(self, i: int) -> bool:
+        if not self._can_act(i):
+            return False
+        if self.bets[i] < self.current_bet:
+            return True
+        return not self.acted[i] and self._others_can_act(i)
+
+    def _start_round(self, first: int) -> None:
+        self.actor = None
+        for k in range(self.n):
+            i = (first + k) % self.n
+            if self._needs_action(i):
+                self.actor = i
+                return
+        self._end_round()
+
+    def _advance(self, last: int) -> None:
+        if sum(1 for f in self.folded if not f) == 1:
+            self._end_round()
+            return
+        for k in range(1, self.n + 1):
+            i = (last + k) % self.n
+            if self._needs_action(i):
+                self.actor = i
+                return
+        self._end_round()
+
+    def _limit_size(self) -> int:
+        return self.big_blind if self.street < 2 else 2 * self.big_blind
+
+    def _cap_applies(self) -> bool:
+        cap = self.house.raise_cap
+        if cap is None:
+            return False
+        if self.house.heads_up_uncapped and self.cash_table:
+            return sum(1 for f in self.folded if not f) > 2  # R-LIM-3
+        return True
+
+    def _raise_bounds(self, i: int) -> tuple[int | None, int | None]:
+        """Min and max "raise to" for player i, or (None, None) when they may not raise."""
+        all_in_to = self.bets[i] + self.stacks[i]
+        if all_in_to <= self.current_bet or not self._others_can_act(i):
+            return None, None
+        # R-ROUND-5, R-NL-2: a player who has acted may raise again only if the bet has
+        # risen by at least a full raise since (a short all-in does not reopen).
+        if self.acted[i] and self.current_bet - self.matched_at[i] < self.last_raise:
+            return None, None
+        if self.structure is Structure.FIXED_LIMIT:
+            if self._cap_applies() and self.raises >= (self.house.raise_cap or 0):
+                return None, None
+            full = self.current_bet + self._limit_size()
+            to = min(full, all_in_to)
+            return to, to
+        increment = max(self.last_raise, self.big_blind)
+        low = min(self.current_bet + increment, all_in_to)
+        if self.structure is Structure.NO_LIMIT:
+            return low, all_in_to
+        to_call = self.current_bet - self.bets[i]
+        high = self.current_bet + self._pot_basis() + to_call  # R-PL-2
+        return low, min(max(high, low), all_in_to)
+
+    def _pot_basis(self) -> int:
+        """The pot for the pot-limit maximum (R-PL-3)."""
+        if self.house.pl_pot_basis == "all_pots":
+            return self.pot
+        prior = [self.live[j] - self.bets[j] for j in range(self.n)]
+        levels = [prior[j] for j in range(self.n) if self.all_in[j] and not self.folded[j]]
+        if not levels or max(levels) == 0:
+            return self.pot
+        cut = max(levels)  # only the pot still contested above the highest all-in counts
+        return sum(max(0, p - cut) for p in prior) + sum(self.bets)
+
+    def _verify_raise(self, i: int, to: int, name: str) -> None:
+        verb = "bet" if self.current_bet == 0 else "raise to"
+        if not isinstance(to, int) or isinstance(to, bool):
+            raise InvalidAmountError(f"{name} cannot {verb} {to!r}: amounts are whole chips")
+        low, high = self._raise_bounds(i)
+        if low is None or high is None:
+            raise IllegalActionError(f"{name} cannot {verb.split()[0]}: {self._no_raise_reason(i)}")
+        if to < low:
+            raise InvalidAmountError(f"{name} cannot {verb} {to}: minimum is {low}")
+        if to > high:
+            if self.structure is Structure.FIXED_LIMIT:
+                raise InvalidAmountError(f"{name} cannot {verb} {to}: the limit bet is to {high}")
+            raise InvalidAmountError(f"{name} cannot {verb} {to}: maximum is {high}")
+
+    def _no_raise_reason(self, i: int) -> str:
+        if self.bets[i] + self.stacks[i] <= self.current_bet:
+            return f"only {self.stacks[i]} chips left, which does not exceed a call"
+        if not self._others_can_act(i):
+            return "every other player is all-in"
+        if self.structure is Structure.FIXED_LIMIT and self.raises >= (self.house.raise_cap or 0):
+            return f"the betting is capped at {self.house.raise_cap} bets"
+        return "the betting was not reopened by a full raise"
+
+    def _commit(self, i: int, amount: int) -> None:
+        self.stacks[i] -= amount
+        self.bets[i] += amount
+        self.live[i] += amount
+        if self.stacks[i] == 0:
+            self.all_in[i] = True
+
+    def _fold(self, i: int, *, timed_out: bool) -> None:
+        self.folded[i] = True
+        self.acted[i] = True
+        self._emit(ActionTaken(i, self.seats[i], "fold", 0, self.bets[i], False, timed_out))
+
+    def _check(self, i: int, *, timed_out: bool) -> None:
+        self.acted[i] = True
+        self.matched_at[i] = self.current_bet
+        self._emit(ActionTaken(i, self.seats[i], "check", 0, self.bets[i], False, timed_out))
+
+    def _call(self, i: int, *, timed_out: bool) -> None:
+        amount = min(self.current_bet - self.bets[i], self.stacks[i])
+        self._commit(i, amount)
+        self.acted[i] = True
+        self.matched_at[i] = self.current_bet
+        self._emit(
+            ActionTaken(i, self.seats[i], "call", amount, self.bets[i], self.all_in[i], timed_out)
+        )
+
+    def _raise_to(self, i: int, to: int) -> None:
+        increment = to - self.current_bet
+        verb = "bet" if self.current_bet == 0 else "raise"
+        if self.structure is Structure.FIXED_LIMIT:
+            full = increment >= self._limit_size()
+        else:
+            full = increment >= max(self.last_raise, self.big_blind)
+        added = to - self.bets[i]
+        self._commit(i, added)
+        if full:  # only a full bet or raise reopens the betting and counts to the cap
+            self.last_raise = (
+                self._limit_size() if self.structure is Structure.FIXED_LIMIT else increment
+            )
+            self.raises += 1
+        self.current_bet = to
+        self.acted[i] = True
+        self.matched_at[i] = to
+        self.aggressor = i
+        self._emit(ActionTaken(i, self.seats[i], verb, added, to, self.all_in[i]))
+
+    def _timeout(self, i: int) -> None:
+        """R-TIME-2: by the house's timeout policy."""
+        to_call = self.current_bet - self.bets[i]
+        if self.house.timeout_policy == "check_fold":
+            if to_call > 0:
+                self._fold(i, timed_out=True)
+            else:
+                self._check(i, timed_out=True)
+            return
+        if self.live[i] + self.dead[i] == 0:
+            self._fold(i, timed_out=True)
+            return
+        self.protected[i] = True
+        self.acted[i] = True
+        self._emit(PlayerProtected(position=i, seat=self.seats[i]))
+
+    def _return_uncalled(self) -> None:
+        """R-POT-4: the uncalled part of the largest bet goes back before anything else."""
+        top = max(range(self.n), key=lambda j: self.bets[j])
+        second = max((self.bets[j] for j in range(self.n) if j != top), default=0)
+        excess = self.bets[top] - second
+        if excess > 0:
+            self.bets[top] -= excess
+            self.live[top] -= excess
+            self.stacks[top] += excess
+            if self.stacks[top] > 0:
+                self.all_in[top] = False
+            self._emit(UncalledBetReturned(top, self.seats[top], excess))
+
+    def _end_round(self) -> None:
+        self.actor = None
+        self._return_uncalled()
+        self.bets = [0] * self.n
+        alive = [i for i in range(self.n) if not self.folded[i]]
+        if len(alive) == 1:
+            self._award()
+            return
+        able = sum(1 for i in alive if self._can_act(i))
+        if self.street == 3 or able < 2:
+            self._start_showdown()
+            return
+        self._deal_street()
+        self.current_bet = 0
+        self.last_raise = (
+            self._limit_size() if self.structure is Structure.FIXED_LIMIT else self.big_blind
+        )
+        self.raises = 0
+        self.aggressor = None
+        self.acted = [False] * self.n
+        self.matched_at = [0] * self.n
+        self._start_round(0)
+
+    def _deal_street(self) -> None:
+        self.street += 1
+        self._draw()  # R-DECK-3: burn one before the flop, the turn and the river
+        new = [self._draw() for _ in range(BOARD_SIZES[self.street] - len(self.board))]
+        self.board.extend(new)
+        self._emit(
+            BoardDealt(street=STREETS[self.street], cards=tuple(Card.from_code(c) for c in new))
+        )
+
+    # ----------------------------------------------------------------- showdown
+
+    def _start_showdown(self) -> None:
+        """R-SHOW-4: the last aggressor of the last betting round shows first, else the first
+        player left of the button; then clockwise."""
+        self.phase = Phase.SHOWDOWN
+        alive = [i for i in range(self.n) if not self.folded[i]]
+        first = (
+            self.aggressor
+            if self.aggressor is not None and not self.folded[self.aggressor]
+            else alive[0]
+        )
+        self.showdown_order = sorted(alive, key=lambda i: (i - first) % self.n)
+        self.actor = None
+        self._next_shower()
+
+    def _runout(self) -> bool:
+        return len(self.board) < 5
+
+    def _must_show_reason(self, i: int) -> str | None:
+        if self.house.show_policy == "all_show":
+            return "the house shows every hand at showdown"
+        if self.all_in[i] or self.protected[i]:
+            return "an all-in hand is always shown"
+        if self._runout():
+            return "hands are shown before an all-in run-out"
+        if self.house.show_policy == "last_aggressor_must_show" and i == self.aggressor:
+            return "the last bettor on the river must show"
+        if self._sole_claimant(i):
+            return "no other hand is left to contest the pot"
+        return None
+
+    def _may_muck(self, i: int) -> bool:
+        return self._must_show_reason(i) is None
+
+    def _sole_claimant(self, i: int) -> bool:
+        """True when every other live hand in some pot of i's has been mucked."""
+        return any(
+            i in pot.eligible and all(j == i or self.mucked[j] for j in pot.eligible)
+            for pot in self.pots()
+        )
+
+    def _can_win(self, i: int) -> bool:
+        """Could this hand win or tie any part of a pot against the hands shown so far?"""
+        board = self._final_board_for_compare()
+        if board is None:
+            return True
+        mine_high = high_strength(self.variant, self.hole[i], board)
+        mine_low = low_score(self.hole[i], board) if self.variant.hi_lo else 0
+        for pot in self.pots():
+            if i not in pot.eligible:
+                continue
+            shown = [j for j in pot.eligible if self.shown[j]]
+            if not shown:
+                return True
+            if mine_high >= max(high_strength(self.variant, self.hole[j], board) for j in shown):
+                return True
+            if mine_low and mine_low >= max(low_score(self.hole[j], board) for j in shown):
+                return True
+        return False
+
+    def _final_board_for_compare(self) -> list[int] | None:
+        return self.board if len(self.board) == 5 else None
+
+    def _next_shower(self) -> None:
+        while self.showdown_order:
+            i = self.showdown_order[0]
+            if self.auto_showdown:
+                self.showdown_order.pop(0)
+                if self._may_muck(i) and not self._can_win(i):
+                    self._muck(i)
+                elif not self._uncontested(i):
+                    self._show(i)
+                continue
+            self.actor = i
+            return
+        self.actor = None
+        while len(self.board) < 5:
+            self._deal_street()
+        self._award()
+
+    def _uncontested(self, i: int) -> bool:
+        """No other hand left in any pot of i's: i wins those without showing (R-POT-5)."""
+        return all(
+            all(j == i or self.mucked[j] for j in pot.eligible)
+            for pot in self.pots()
+            if i in pot.eligible
+        )
+
+    def _show(self, i: int) -> None:
+        if self.showdown_order and self.showdown_order[0] == i:
+            self.showdown_order.pop(0)
+        self.shown[i] = True
+        high = low = ""
+        if len(self.board) == 5:
+            high = describe_high(high_strength(self.variant, self.hole[i], self.board))
+            if self.variant.hi_lo:
+                low = describe_low(low_score(self.hole[i], self.board))
+        self._emit(CardsShown(i, self.seats[i], self.hole_cards(i), high, low))
+
+    def _muck(self, i: int) -> None:
+        if self.showdown_order and self.showdown_order[0] == i:
+            self.showdown_order.pop(0)
+        self.mucked[i] = True  # R-SHOW-9: a mucked hand gives up every claim
+        self._emit(HandMucked(i, self.seats[i]))
+
+    # ----------------------------------------------------------------- award
+
+    def _rake_for(self, total: int) -> int:
+        schedule = self.house.rake_schedule()
+        if schedule is None or total == 0:
+            return 0
+        if self.house.no_flop_no_drop and not self.board:
+            return 0  # R-RAKE-1
+        return schedule.rake(
+            total,
+            players=self.n,
+            structure=self.structure,
+            big_blind=self.big_blind,
+            min_rake=self.house.min_rake,
+        )
+
+    def _award(self) -> None:
+        self.phase = Phase.COMPLETE
+        self.actor = None
+        pots = self.pots()
+        total = sum(p.amount for p in pots)
+        self.rake = self._rake_for(total)
+        if self.rake:
+            self._emit(RakeTaken(amount=self.rake, pot=total))
+            pots = take_rake(pots, self.rake)
+        strengths: dict[int, tuple[int, int]] = {}
+        # R-POT-3: side pots first, from the last created to the main pot.
+        for index in range(len(pots) - 1, -1, -1):
+            pot = pots[index]
+            if pot.amount == 0:
+                continue
+            contenders = [i for i in pot.eligible if self.in_hand(i)]
+            if len(contenders) == 1:
+                self._pay(index, pot.amount, "whole", [contenders[0]], "")
+                continue
+            for i in contenders:
+                if i not in strengths:
+                    hi = high_strength(self.variant, self.hole[i], self.board)
+                    lo = low_score(self.hole[i], self.board) if self.variant.hi_lo else 0
+                    strengths[i] = (hi, lo)
+            best_high = max(strengths[i][0] for i in contenders)
+            high_winners = [i for i in contenders if strengths[i][0] == best_high]
+            best_low = max(strengths[i][1] for i in contenders)
+            if best_low:  # R-HILO-1; R-HILO-6: the odd chip between halves goes high
+                low_winners = [i for i in contenders if strengths[i][1] == best_low]
+                low_half = pot.amount // 2
+                self._pay(
+                    index, pot.amount - low_half, "high", high_winners, describe_high(best_high)
+                )
+                self._pay(index, low_half, "low", low_winners, describe_low(best_low))
+            else:  # R-HILO-5, or a high-only game
+                self._pay(index, pot.amount, "whole", high_winners, describe_high(best_high))
+        for i in range(self.n):
+            self.live[i] = 0
+            self.dead[i] = 0
+        self._emit(HandEnded(stacks=tuple(self.stacks)))
+
+    def _pay(self, index: int, amount: int, share: str, winners: list[int], hand: str) -> None:
+        shares = split(amount, winners)
+        for i, chips in shares:
+            self.stacks[i] += chips
+            self.winnings[i] += chips
+        self._emit(PotAwarded(index, amount, share, tuple(shares), hand))
+
+
+def _blind_names(blinds: Sequence[int]) -> list[str]:
+    """Name each position's blind: small, big, then straddles (heads-up: reversed)."""
+    names = [""] * len(blinds)
+    posters = [i for i, b in enumerate(blinds) if b]
+    if len(blinds) == 2 and len(posters) == 2:
+        names[0], names[1] = "big_blind", "small_blind"
+        return names
+    labels = ["small_blind", "big_blind"] if len(posters) >= 2 else ["big_blind"]
+    for n, i in enumerate(posters):
+        names[i] = labels[n] if n < len(labels) else "straddle"
+    return names

@@ -1,0 +1,75 @@
+"""What a hand is dealt from: the players in position order, the posts, the deck."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pokerroom.engine.errors import SetupError
+from pokerroom.rules.game import GameSpec
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Player:
+    """One player dealt in. Positions run from the first seat left of the button (0)
+    to the button (last); heads-up, position 0 is the big blind and 1 the button."""
+
+    seat: int
+    stack: int
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.stack, int) or isinstance(self.stack, bool) or self.stack < 0:
+            raise SetupError(
+                f"seat {self.seat}: stack must be a whole number >= 0, got {self.stack!r}"
+            )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExtraPost:
+    """A post outside the blinds: a new player's live big blind (R-SEAT-2, R-BLIND-8) or a
+    returning player's dead small blind (R-SEAT-3, R-SEAT-4). Live chips count towards the
+    player's bet; dead chips go straight to the pot."""
+
+    position: int
+    live: int = 0
+    dead: int = 0
+
+
+def default_blinds(spec: GameSpec, players: int) -> tuple[int, ...]:
+    """Blinds and straddle by position (R-BLIND-1); heads-up the button posts the small
+    blind (R-BLIND-5), so the array is reversed as in PHH."""
+    stakes = spec.stakes
+    blinds = [0] * players
+    if players == 2:
+        blinds[0], blinds[1] = stakes.big_blind, stakes.small_blind
+        return tuple(blinds)
+    blinds[0], blinds[1] = stakes.small_blind, stakes.big_blind
+    if stakes.straddle and players > 3:
+        blinds[2] = stakes.straddle
+    return tuple(blinds)
+
+
+def check_setup(
+    spec: GameSpec,
+    players: Sequence[Player],
+    blinds: Sequence[int],
+    antes: Sequence[int],
+    posts: Sequence[ExtraPost],
+) -> None:
+    n = len(players)
+    if not 2 <= n <= 10:
+        raise SetupError(f"a hand needs 2 to 10 players, got {n}")
+    seats = [p.seat for p in players]
+    if len(set(seats)) != n:
+        raise SetupError(f"seats must be distinct, got {seats}")
+    if len(blinds) != n or len(antes) != n:
+        raise SetupError(f"blinds and antes need one entry per player ({n})")
+    if any(b < 0 for b in blinds) or any(a < 0 for a in antes):
+        raise SetupError("blinds and antes cannot be negative")
+    for post in posts:
+        if not 0 <= post.position < n or post.live < 0 or post.dead < 0:
+            raise SetupError(f"extra post {post} is not valid for {n} players")
+    cards_needed = spec.variant.hole_cards * n + 8  # five board cards and three burns
+    if cards_needed > 52:
+        raise SetupError(f"{n} players need {cards_needed} cards")

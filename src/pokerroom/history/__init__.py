@@ -1,0 +1,1 @@
+"""Hand histories: PHH read/write/replay and PokerStars-style text."""

@@ -1,0 +1,296 @@
+"""PHH hand histories: read, replay through the engine, and write (see shared/PHH.md)."""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pokerroom.cards import CardError, parse_cards
+from pokerroom.engine.actions import Action, ActionKind
+from pokerroom.engine.errors import HandError
+from pokerroom.engine.hand import Hand, Phase
+from pokerroom.engine.setup import Player
+from pokerroom.rules.errors import RulesError
+from pokerroom.rules.game import GameSpec, Stakes, Structure
+from pokerroom.rules.house import STANDARD, load_preset
+
+
+class PHHError(ValueError):
+    """A hand history that cannot be read or replayed, with the reason."""
+
+
+@dataclass(frozen=True, slots=True)
+class PHHHand:
+    """One hand as read from a file: its fields, and where it came from."""
+
+    fields: dict[str, Any]
+    path: str = ""
+    index: int = 0  # the hand's number in a .phhs file, else 0
+
+
+@dataclass(slots=True)
+class ReplayResult:
+    hand: Hand
+    finishing_stacks: list[int]
+    expected: list[int] | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def load_text(text: str, path: str = "") -> list[PHHHand]:
+    """Parse a .phh (one hand) or .phhs (tables [1], [2], ...) text."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise PHHError(f"{path or 'text'}: not valid TOML: {error}") from None
+    if "actions" in data or "variant" in data:
+        return [PHHHand(data, path, 0)]
+    hands = []
+    for key, value in data.items():
+        if isinstance(value, dict) and key.isdigit():
+            hands.append(PHHHand(value, path, int(key)))
+    if not hands:
+        raise PHHError(f"{path or 'text'}: no hand found (no 'actions', no [1], [2]... tables)")
+    return hands
+
+
+def load_file(path: str | Path) -> list[PHHHand]:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise PHHError(f"{p}: cannot read: {error}") from None
+    return load_text(text, str(p))
+
+
+def iter_paths(paths: Sequence[str | Path]) -> Iterator[Path]:
+    """Files given, and .phh/.phhs files found recursively in folders given."""
+    for path in paths:
+        p = Path(path)
+        if p.is_dir():
+            yield from sorted(
+                (f for f in p.rglob("*") if f.suffix in (".phh", ".phhs") and f.is_file()),
+                key=lambda f: [
+                    (0, int(s), "") if s.isdigit() else (1, 0, s) for s in f.with_suffix("").parts
+                ],
+            )
+        else:
+            yield p
+
+
+def _amount(value: Any, scale: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PHHError(f"{what}: {value!r} is not an amount")
+    scaled = value * scale
+    if isinstance(scaled, float):
+        if not math.isfinite(scaled) or scaled != int(scaled):
+            hint = "" if scale != 1 else " (give a scale factor to replay fractional amounts)"
+            raise PHHError(f"{what}: {value!r} is not a whole number of chips{hint}")
+        scaled = int(scaled)
+    if scaled < 0:
+        raise PHHError(f"{what}: {value!r} is negative")
+    return scaled
+
+
+def _amounts(fields: dict[str, Any], key: str, n: int, scale: int) -> list[int]:
+    raw = fields.get(key, [0] * n)
+    if not isinstance(raw, list) or len(raw) != n:
+        raise PHHError(f"{key}: expected {n} entries, got {raw!r}")
+    return [_amount(v, scale, key) for v in raw]
+
+
+def _player(token: str, n: int, action: str) -> int:
+    if not token.startswith("p") or not token[1:].isdigit() or not 1 <= int(token[1:]) <= n:
+        raise PHHError(f"action {action!r}: {token!r} is not a player p1..p{n}")
+    return int(token[1:]) - 1
+
+
+def _cards(text: str, action: str) -> list[int | None]:
+    """Card codes, None for each unknown ``??``."""
+    out: list[int | None] = []
+    if len(text) % 2:
+        raise PHHError(f"action {action!r}: {text!r} is not a list of cards")
+    for k in range(0, len(text), 2):
+        token = text[k : k + 2]
+        if token == "??":
+            out.append(None)
+            continue
+        try:
+            out.append(parse_cards(token)[0].code)
+        except CardError as error:
+            raise PHHError(f"action {action!r}: {error}") from None
+    return out
+
+
+def _deck_for(actions: list[str], n: int, hole_count: int) -> list[int]:
+    """A deck order under which the engine deals exactly the cards the history shows."""
+    hole: list[list[int | None]] = [[] for _ in range(n)]
+    shown: list[list[int | None]] = [[] for _ in range(n)]
+    board: list[int | None] = []
+    for action in actions:
+        parts = action.split()
+        if len(parts) >= 4 and parts[0] == "d" and parts[1] == "dh":
+            hole[_player(parts[2], n, action)].extend(_cards(parts[3], action))
+        elif len(parts) >= 3 and parts[0] == "d" and parts[1] == "db":
+            board.extend(_cards(parts[2], action))
+        elif len(parts) >= 3 and parts[1] == "sm" and parts[2] != "-":
+            shown[_player(parts[0], n, action)] = _cards(parts[2], action)
+    for i in range(n):
+        if len(hole[i]) > hole_count:
+            raise PHHError(
+                f"p{i + 1} is dealt {len(hole[i])} hole cards; the game has {hole_count}"
+            )
+        hole[i].extend([None] * (hole_count - len(hole[i])))
+        for k, card in enumerate(shown[i][:hole_count]):
+            if hole[i][k] is None:
+                hole[i][k] = card
+            elif card is not None and card != hole[i][k] and card not in hole[i]:
+                raise PHHError(f"p{i + 1} shows cards they were not dealt")
+    if len(board) > 5:
+        raise PHHError(f"{len(board)} board cards dealt; a board has 5")
+    board.extend([None] * (5 - len(board)))
+    known = [c for h in hole for c in h if c is not None] + [c for c in board if c is not None]
+    if len(set(known)) != len(known):
+        raise PHHError("a card is dealt twice")
+    spare = iter(c for c in range(52) if c not in set(known))
+    layout: list[int | None] = []
+    for k in range(hole_count):  # the engine deals one at a time, p1 first (R-BTN-3)
+        layout.extend(hole[i][k] for i in range(n))
+    layout += [None, *board[:3], None, board[3], None, board[4]]  # burns are never written
+    deck = [c if c is not None else next(spare) for c in layout]
+    deck.extend(spare)
+    return deck
+
+
+def hand_from_phh(phh: PHHHand, *, scale: int = 1) -> tuple[Hand, list[str]]:
+    """Build the engine hand a history describes (before its player actions)."""
+    f = phh.fields
+    code = f.get("variant")
+    if not isinstance(code, str):
+        raise PHHError("missing 'variant'")
+    try:
+        variant, structure = GameSpec.from_phh_code(code)
+    except RulesError as error:
+        raise PHHError(str(error)) from None
+    stacks_raw = f.get("starting_stacks")
+    if not isinstance(stacks_raw, list) or not 2 <= len(stacks_raw) <= 10:
+        raise PHHError("'starting_stacks' must list 2 to 10 stacks")
+    n = len(stacks_raw)
+    stacks = [_amount(v, scale, "starting_stacks") for v in stacks_raw]
+    blinds = _amounts(f, "blinds_or_straddles", n, scale)
+    antes = _amounts(f, "antes", n, scale)
+    if n == 2:  # heads-up: the button (p2) posts the small blind (PHH.md)
+        blinds.reverse()
+        antes.reverse()
+    if structure is Structure.FIXED_LIMIT:
+        if "small_bet" not in f:
+            raise PHHError(f"{code} needs 'small_bet' and 'big_bet'")
+        big = _amount(f["small_bet"], scale, "small_bet")
+    else:
+        if "min_bet" not in f:
+            raise PHHError(f"{code} needs 'min_bet'")
+        big = _amount(f["min_bet"], scale, "min_bet")
+    if big <= 0:
+        raise PHHError("the minimum bet must be positive")
+    small = min((b for b in blinds if b), default=0)
+    house = STANDARD
+    house_name = f.get("_house")
+    if isinstance(house_name, str) and house_name != STANDARD.name:
+        try:
+            house = load_preset(house_name)
+        except RulesError as error:
+            raise PHHError(str(error)) from None
+    actions = f.get("actions", [])
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise PHHError("'actions' must be a list of strings")
+    seats = f.get("seats")
+    seat_numbers = seats if isinstance(seats, list) and len(seats) == n else list(range(1, n + 1))
+    names = f.get("players")
+    player_names = names if isinstance(names, list) and len(names) == n else [""] * n
+    try:
+        spec = GameSpec(
+            variant=variant,
+            structure=structure,
+            stakes=Stakes(small_blind=min(small, big), big_blind=big),
+        )
+        hand = Hand(
+            spec=spec,
+            players=[
+                Player(seat=int(seat_numbers[i]), stack=stacks[i], name=str(player_names[i]))
+                for i in range(n)
+            ],
+            house=house,
+            deck=_deck_for(actions, n, variant.hole_cards),
+            blinds=blinds,
+            antes=antes,
+            ante_trimming=bool(f.get("ante_trimming_status", False)),
+            auto_showdown=False,
+        )
+    except (HandError, RulesError) as error:
+        raise PHHError(str(error)) from None
+    return hand, actions
+
+
+def replay(phh: PHHHand, *, scale: int = 1) -> ReplayResult:
+    """Replay a history through the engine; its stacks are the engine's, not the file's."""
+    hand, actions = hand_from_phh(phh, scale=scale)
+    n = hand.n
+    board_seen = 0
+    for number, action in enumerate(actions, start=1):
+        text = action.split("#", 1)[0].strip()
+        if not text:
+            continue
+        parts = text.split()
+        where = f"action {number} ({action!r})"
+        if parts[0] == "d":
+            if len(parts) < 3 or parts[1] not in ("dh", "db"):
+                raise PHHError(f"{where}: unknown dealing action")
+            if parts[1] == "db":
+                board_seen += len(parts[2]) // 2
+                ready = len(hand.board) >= board_seen or hand.phase is not Phase.BETTING
+                if not ready:
+                    who = hand.seats[hand.actor] if hand.actor is not None else "?"
+                    raise PHHError(f"{where}: board dealt while seat {who} is to act")
+            continue
+        i = _player(parts[0], n, action)
+        verb = parts[1] if len(parts) > 1 else ""
+        try:
+            if verb == "f":
+                hand.apply(Action(ActionKind.FOLD), i)
+            elif verb == "cc":
+                hand.apply(Action(ActionKind.CHECK_OR_CALL), i)
+            elif verb == "cbr" and len(parts) == 3:
+                amount = _amount(_number(parts[2], where), scale, where)
+                hand.apply(Action(ActionKind.BET_OR_RAISE, amount), i)
+            elif verb == "sm":
+                kind = ActionKind.MUCK if len(parts) == 2 else ActionKind.SHOW
+                hand.apply(Action(kind), i)
+            else:
+                raise PHHError(f"{where}: unknown action")
+        except HandError as error:
+            raise PHHError(f"{where}: {error}") from None
+    if hand.phase is Phase.SHOWDOWN:
+        hand.finish_showdown()
+    if not hand.is_over:
+        who = hand.seats[hand.actor] if hand.actor is not None else "?"
+        raise PHHError(
+            f"the history ends before the hand does (p{(hand.actor or 0) + 1}, seat {who}, to act)"
+        )
+    expected_raw = phh.fields.get("finishing_stacks")
+    expected = None
+    if isinstance(expected_raw, list) and len(expected_raw) == n:
+        expected = [v * scale for v in expected_raw]
+    return ReplayResult(hand=hand, finishing_stacks=list(hand.stacks), expected=expected)
+
+
+def _number(text: str, where: str) -> int | float:
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            raise PHHError(f"{where}: {text!r} is not an amount") from None

@@ -1,0 +1,132 @@
+"""Game specs: which variant, which betting structure, which stakes (variants are data)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from pokerroom.rules.errors import RulesError
+
+
+class Variant(StrEnum):
+    HOLDEM = "holdem"
+    OMAHA = "omaha"
+    OMAHA_HILO = "omaha_hilo"
+
+    @property
+    def hole_cards(self) -> int:
+        return 2 if self is Variant.HOLDEM else 4
+
+    @property
+    def two_plus_three(self) -> bool:
+        """Hands use exactly two hole and three board cards (R-SHOW-3)."""
+        return self is not Variant.HOLDEM
+
+    @property
+    def hi_lo(self) -> bool:
+        return self is Variant.OMAHA_HILO
+
+    @property
+    def label(self) -> str:
+        return {"holdem": "Hold'em", "omaha": "Omaha", "omaha_hilo": "Omaha Hi-Lo"}[self.value]
+
+
+class Structure(StrEnum):
+    FIXED_LIMIT = "fixed_limit"
+    POT_LIMIT = "pot_limit"
+    NO_LIMIT = "no_limit"
+
+    @property
+    def label(self) -> str:
+        return {"fixed_limit": "Limit", "pot_limit": "Pot Limit", "no_limit": "No Limit"}[
+            self.value
+        ]
+
+
+# PHH variant codes; PT, NO, FO, PO/8 and NO/8 are ours (PHH.md: the standard lacks them).
+_PHH_CODES = {
+    (Variant.HOLDEM, Structure.FIXED_LIMIT): "FT",
+    (Variant.HOLDEM, Structure.POT_LIMIT): "PT",
+    (Variant.HOLDEM, Structure.NO_LIMIT): "NT",
+    (Variant.OMAHA, Structure.FIXED_LIMIT): "FO",
+    (Variant.OMAHA, Structure.POT_LIMIT): "PO",
+    (Variant.OMAHA, Structure.NO_LIMIT): "NO",
+    (Variant.OMAHA_HILO, Structure.FIXED_LIMIT): "FO/8",
+    (Variant.OMAHA_HILO, Structure.POT_LIMIT): "PO/8",
+    (Variant.OMAHA_HILO, Structure.NO_LIMIT): "NO/8",
+}
+STANDARD_PHH_CODES = frozenset({"FT", "NT", "PO", "FO/8"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Stakes:
+    """Amounts in the table's smallest unit (cents). ``small_bet`` is the big blind."""
+
+    small_blind: int
+    big_blind: int
+    ante: int = 0  # posted by every player
+    big_blind_ante: int = 0  # posted by the big blind alone, dead money
+    straddle: int = 0  # a forced third blind, after the big blind
+
+    def __post_init__(self) -> None:
+        for name in ("small_blind", "big_blind", "ante", "big_blind_ante", "straddle"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise RulesError(
+                    f"stakes: {name} must be a whole number of chips >= 0, got {value!r}"
+                )
+        if self.big_blind <= 0:
+            raise RulesError("stakes: the big blind must be positive")
+        if self.small_blind > self.big_blind:
+            raise RulesError(
+                f"stakes: small blind {self.small_blind} exceeds big blind {self.big_blind}"
+            )
+        if self.straddle and self.straddle < self.big_blind:
+            raise RulesError(f"stakes: straddle {self.straddle} is below the big blind")
+
+    @property
+    def small_bet(self) -> int:
+        """R-BLIND-2: the big blind is the small bet (the lower limit)."""
+        return self.big_blind
+
+    @property
+    def big_bet(self) -> int:
+        """R-LIM-1: the big bet is twice the small bet."""
+        return 2 * self.big_blind
+
+
+def small_blind_for(big_blind: int, rounding: str) -> int:
+    """R-BLIND-3: half the big blind, rounded by the house's ``sb_rounding``.
+
+    ``floor_dollar``: a half of $1 (100) or more that is not whole dollars is rounded
+    down to dollars ($5/$10 -> $2, $15/$30 -> $7); a half under $1 stays exact.
+    ``exact``: half, in whole chips (an odd big blind rounds the half down).
+    """
+    half = big_blind // 2
+    if rounding == "floor_dollar" and half >= 100 and big_blind % 200:
+        return (big_blind // 200) * 100
+    if rounding not in ("exact", "floor_dollar"):
+        raise RulesError(f"unknown sb_rounding {rounding!r}: use 'exact' or 'floor_dollar'")
+    return half
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameSpec:
+    variant: Variant
+    structure: Structure
+    stakes: Stakes
+
+    @property
+    def phh_code(self) -> str:
+        return _PHH_CODES[(self.variant, self.structure)]
+
+    @property
+    def name(self) -> str:
+        return f"{self.structure.label} {self.variant.label}"
+
+    @staticmethod
+    def from_phh_code(code: str) -> tuple[Variant, Structure]:
+        for key, value in _PHH_CODES.items():
+            if value == code:
+                return key
+        raise RulesError(f"unsupported PHH variant {code!r}")
