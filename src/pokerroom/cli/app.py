@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from pokerroom.cli.equity import equity_command
+from pokerroom.cli.replay import replay_command
 
 app = typer.Typer(
     name="pokerroom",
@@ -13,6 +14,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.command("equity")(equity_command)
+app.command("replay")(replay_command)
 
 
 @app.callback()

@@ -12,6 +12,7 @@ from pokerroom.engine.errors import (
 from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.pots import Pot
 from pokerroom.engine.setup import ExtraPost, Player
+from pokerroom.engine.views import HandView, SeatView, spectator_view, view_for
 
 __all__ = [
     "Action",
@@ -20,6 +21,7 @@ __all__ = [
     "Hand",
     "HandError",
     "HandOverError",
+    "HandView",
     "IllegalActionError",
     "InvalidAmountError",
     "LegalActions",
@@ -27,6 +29,9 @@ __all__ = [
     "Phase",
     "Player",
     "Pot",
+    "SeatView",
     "SetupError",
     "ShowdownChoice",
+    "spectator_view",
+    "view_for",
 ]

@@ -355,8 +355,9 @@ class Hand:
         if dead:
             self.dead[i] += paid
         else:
-            self.bets[i] += paid
             self.live[i] += paid
+            if what not in ("ante", "big_blind_ante"):  # an ante is in the pot, not the bet
+                self.bets[i] += paid
         if self.stacks[i] == 0:
             self.all_in[i] = True
         self._emit(
@@ -653,11 +654,14 @@ class Hand:
     def _next_shower(self) -> None:
         while self.showdown_order:
             i = self.showdown_order[0]
+            if self._uncontested(i):  # R-POT-5: nobody left to show against
+                self.showdown_order.pop(0)
+                continue
             if self.auto_showdown:
                 self.showdown_order.pop(0)
                 if self._may_muck(i) and not self._can_win(i):
                     self._muck(i)
-                elif not self._uncontested(i):
+                else:
                     self._show(i)
                 continue
             self.actor = i
@@ -725,7 +729,9 @@ class Hand:
                 continue
             contenders = [i for i in pot.eligible if self.in_hand(i)]
             if len(contenders) == 1:
-                self._pay(index, pot.amount, "whole", [contenders[0]], "")
+                winner = contenders[0]
+                name = self._shown_hand_name(winner) if self.shown[winner] else ""
+                self._pay(index, pot.amount, "whole", [winner], name)
                 continue
             for i in contenders:
                 if i not in strengths:
@@ -748,6 +754,11 @@ class Hand:
             self.live[i] = 0
             self.dead[i] = 0
         self._emit(HandEnded(stacks=tuple(self.stacks)))
+
+    def _shown_hand_name(self, i: int) -> str:
+        name = describe_high(high_strength(self.variant, self.hole[i], self.board))
+        low = describe_low(low_score(self.hole[i], self.board)) if self.variant.hi_lo else ""
+        return f"{name}; {low} low" if low else name
 
     def _pay(self, index: int, amount: int, share: str, winners: list[int], hand: str) -> None:
         shares = split(amount, winners)

@@ -73,3 +73,35 @@ def check_setup(
     cards_needed = spec.variant.hole_cards * n + 8  # five board cards and three burns
     if cards_needed > 52:
         raise SetupError(f"{n} players need {cards_needed} cards")
+
+
+def arrange_deck(
+    hole: Sequence[Sequence[int | None]], board: Sequence[int | None], hole_count: int
+) -> list[int]:
+    """A 52-card order under which the engine deals exactly these cards.
+
+    ``hole[i]`` are position i's hole cards, ``board`` the board in order; None
+    (or a missing card) is any card not named. The engine deals hole cards one at
+    a time from position 0 (R-BTN-3) and burns before each street (R-DECK-3).
+    """
+    n = len(hole)
+    padded = [list(h) + [None] * (hole_count - len(h)) for h in hole]
+    if any(len(h) > hole_count for h in hole):
+        raise SetupError(f"more than {hole_count} hole cards for a player")
+    if len(board) > 5:
+        raise SetupError(f"{len(board)} board cards; a board has 5")
+    full_board = list(board) + [None] * (5 - len(board))
+    known = [c for h in padded for c in h if c is not None] + [
+        c for c in full_board if c is not None
+    ]
+    if len(set(known)) != len(known) or not all(0 <= c < 52 for c in known):
+        raise SetupError("a card is named twice (or is not a card)")
+    taken = set(known)
+    spare = iter(c for c in range(52) if c not in taken)
+    layout: list[int | None] = []
+    for k in range(hole_count):
+        layout.extend(padded[i][k] for i in range(n))
+    layout += [None, *full_board[:3], None, full_board[3], None, full_board[4]]
+    deck = [c if c is not None else next(spare) for c in layout]
+    deck.extend(spare)
+    return deck

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import tomllib
 from collections.abc import Iterator, Sequence
@@ -9,13 +10,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pokerroom.cards import CardError, parse_cards
+from pokerroom.cards import CardError, format_cards, parse_cards
 from pokerroom.engine.actions import Action, ActionKind
-from pokerroom.engine.errors import HandError
+from pokerroom.engine.errors import HandError, SetupError
+from pokerroom.engine.events import (
+    ActionTaken,
+    BoardDealt,
+    CardsShown,
+    ForcedBet,
+    HandMucked,
+    HoleCardsDealt,
+    PlayerProtected,
+)
 from pokerroom.engine.hand import Hand, Phase
-from pokerroom.engine.setup import Player
+from pokerroom.engine.setup import ExtraPost, Player, arrange_deck
 from pokerroom.rules.errors import RulesError
-from pokerroom.rules.game import GameSpec, Stakes, Structure
+from pokerroom.rules.game import STANDARD_PHH_CODES, GameSpec, Stakes, Structure
 from pokerroom.rules.house import STANDARD, load_preset
 
 
@@ -149,20 +159,28 @@ def _deck_for(actions: list[str], n: int, hole_count: int) -> list[int]:
                 hole[i][k] = card
             elif card is not None and card != hole[i][k] and card not in hole[i]:
                 raise PHHError(f"p{i + 1} shows cards they were not dealt")
-    if len(board) > 5:
-        raise PHHError(f"{len(board)} board cards dealt; a board has 5")
-    board.extend([None] * (5 - len(board)))
-    known = [c for h in hole for c in h if c is not None] + [c for c in board if c is not None]
-    if len(set(known)) != len(known):
-        raise PHHError("a card is dealt twice")
-    spare = iter(c for c in range(52) if c not in set(known))
-    layout: list[int | None] = []
-    for k in range(hole_count):  # the engine deals one at a time, p1 first (R-BTN-3)
-        layout.extend(hole[i][k] for i in range(n))
-    layout += [None, *board[:3], None, board[3], None, board[4]]  # burns are never written
-    deck = [c if c is not None else next(spare) for c in layout]
-    deck.extend(spare)
-    return deck
+    try:
+        return arrange_deck(hole, board, hole_count)
+    except SetupError as error:
+        raise PHHError(str(error)) from None
+
+
+def _posts(raw: Any, scale: int) -> list[ExtraPost]:
+    """Our user field ``_posts``: [position, live, dead] for new and returning players."""
+    if not isinstance(raw, list):
+        raise PHHError("_posts must be a list of [position, live, dead]")
+    posts = []
+    for item in raw:
+        if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], int)):
+            raise PHHError(f"_posts: {item!r} is not [position, live, dead]")
+        posts.append(
+            ExtraPost(
+                position=item[0],
+                live=_amount(item[1], scale, "_posts"),
+                dead=_amount(item[2], scale, "_posts"),
+            )
+        )
+    return posts
 
 
 def hand_from_phh(phh: PHHHand, *, scale: int = 1) -> tuple[Hand, list[str]]:
@@ -227,6 +245,7 @@ def hand_from_phh(phh: PHHHand, *, scale: int = 1) -> tuple[Hand, list[str]]:
             blinds=blinds,
             antes=antes,
             ante_trimming=bool(f.get("ante_trimming_status", False)),
+            posts=_posts(f.get("_posts", []), scale),
             auto_showdown=False,
         )
     except (HandError, RulesError) as error:
@@ -240,8 +259,15 @@ def replay(phh: PHHHand, *, scale: int = 1) -> ReplayResult:
     n = hand.n
     board_seen = 0
     for number, action in enumerate(actions, start=1):
-        text = action.split("#", 1)[0].strip()
+        text, _, comment = action.partition("#")
+        text = text.strip()
         if not text:
+            timeout = comment.split()
+            if len(timeout) == 2 and timeout[1] == "timeout":  # ours: all-in protection
+                try:
+                    hand.apply(Action(ActionKind.TIMEOUT), _player(timeout[0], n, action))
+                except HandError as error:
+                    raise PHHError(f"action {number} ({action!r}): {error}") from None
             continue
         parts = text.split()
         where = f"action {number} ({action!r})"
@@ -294,3 +320,100 @@ def _number(text: str, where: str) -> int | float:
             return float(text)
         except ValueError:
             raise PHHError(f"{where}: {text!r} is not an amount") from None
+
+
+# ---------------------------------------------------------------------- writing
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"cannot write {value!r} to PHH")
+
+
+def to_toml(fields: dict[str, Any]) -> str:
+    return "".join(f"{key} = {_toml_value(value)}\n" for key, value in fields.items())
+
+
+def phh_fields(hand: Hand, **extra: Any) -> dict[str, Any]:
+    """A finished (or cancelled) hand as PHH fields, actions rebuilt from its event log."""
+    n = hand.n
+    blinds = [0] * n
+    antes = [0] * n
+    posts: list[list[int]] = []
+    trimming = True
+    actions: list[str] = []
+    for event in hand.events:
+        match event:
+            case ForcedBet(position=i, what=what, amount=amount, dead=dead):
+                if what in ("small_blind", "big_blind", "straddle"):
+                    blinds[i] += amount
+                elif what in ("ante", "big_blind_ante"):
+                    antes[i] += amount
+                    trimming = trimming and not dead
+                else:
+                    posts.append([i, 0 if dead else amount, amount if dead else 0])
+            case HoleCardsDealt(position=i, cards=cards):
+                actions.append(f"d dh p{i + 1} {format_cards(cards)}")
+            case BoardDealt(cards=cards):
+                actions.append(f"d db {format_cards(cards)}")
+            case ActionTaken(position=i, action=verb, to=to, timed_out=timed_out):
+                text = {"fold": "f", "check": "cc", "call": "cc"}.get(verb, f"cbr {to}")
+                actions.append(f"p{i + 1} {text}" + (" # timeout" if timed_out else ""))
+            case PlayerProtected(position=i):
+                actions.append(f"# p{i + 1} timeout")
+            case CardsShown(position=i, cards=cards):
+                actions.append(f"p{i + 1} sm {format_cards(cards)}")
+            case HandMucked(position=i):
+                actions.append(f"p{i + 1} sm")
+            case _:
+                pass
+    if n == 2:  # back to PHH's heads-up order
+        blinds.reverse()
+        antes.reverse()
+    fields: dict[str, Any] = {"variant": hand.spec.phh_code}
+    fields["ante_trimming_status"] = trimming
+    fields["antes"] = antes
+    fields["blinds_or_straddles"] = blinds
+    if hand.structure is Structure.FIXED_LIMIT:
+        fields["small_bet"] = hand.big_blind
+        fields["big_bet"] = 2 * hand.big_blind
+    else:
+        fields["min_bet"] = hand.big_blind
+    fields["starting_stacks"] = list(hand.starting_stacks)
+    fields["actions"] = actions
+    fields["players"] = [
+        name or f"seat {seat}" for name, seat in zip(hand.names, hand.seats, strict=True)
+    ]
+    fields["seats"] = list(hand.seats)
+    fields["seat_count"] = max(hand.house.max_seats, max(hand.seats))
+    fields["finishing_stacks"] = list(hand.stacks)
+    fields["_rake"] = hand.rake
+    fields["_house"] = hand.house.name
+    if posts:
+        fields["_posts"] = posts
+    if hand.phase is Phase.CANCELLED:
+        fields["_cancelled"] = True
+    fields.update(extra)
+    return fields
+
+
+def write_phh(hand: Hand, **extra: Any) -> str:
+    """The hand as a .phh text (our variant codes PT, NO, FO, PO/8, NO/8 included)."""
+    fields = phh_fields(hand, **extra)
+    code = fields["variant"]
+    note = "" if code in STANDARD_PHH_CODES else f"# {code} is pokerroom's code; PHH has none\n"
+    return note + to_toml(fields)
+
+
+def write_phhs(hands: Sequence[Hand]) -> str:
+    """Several hands as one .phhs text, tables [1], [2], ..."""
+    return "\n".join(
+        f"[{k}]\n" + to_toml(phh_fields(hand)) for k, hand in enumerate(hands, start=1)
+    )
