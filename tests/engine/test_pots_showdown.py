@@ -94,7 +94,7 @@ def test_R_SHOW_1_R_SHOW_7_cards_speak_and_the_hand_is_named() -> None:
     hand = deal([100, 100], hole=["Kh7d", "QhQc"], board="Ks7s7cKd2h")
     checks_down(hand)
     assert awards(hand) == [(0, "whole", ((0, 4),))]
-    won = [e for e in hand.events if isinstance(e, PotAwarded)][0]
+    won = next(e for e in hand.events if isinstance(e, PotAwarded))
     assert won.hand == "Full House, Kings over Sevens"
 
 

@@ -69,7 +69,7 @@ def _report(
     path: str,
     index: int,
     stacks: list[int] | None,
-    expected: list[float] | None,
+    expected: list[int] | list[float] | None,
     error: str,
     as_json: bool,
 ) -> None:
