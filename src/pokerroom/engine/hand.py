@@ -40,6 +40,7 @@ from pokerroom.engine.pots import Pot, build_pots, split, take_rake
 from pokerroom.engine.setup import ExtraPost, Player, check_setup, default_blinds
 from pokerroom.engine.showdown import describe_high, describe_low, high_strength, low_score
 from pokerroom.rng import RandomSource, shuffled_codes
+from pokerroom.rules.errors import RulesError
 from pokerroom.rules.game import GameSpec, Structure
 from pokerroom.rules.house import STANDARD, HouseOptions
 
@@ -100,6 +101,13 @@ class Hand:
             if sorted(order) != list(range(52)):
                 raise SetupError("a deck must be an order of all 52 card codes")
 
+        schedule = house.rake_schedule()
+        if schedule is not None:  # an uncovered table is refused now, not at payout
+            try:
+                schedule.band_for(spec.structure, stakes.big_blind)
+            except RulesError as error:
+                raise SetupError(str(error)) from None
+        self._rake_schedule = schedule
         self.spec = spec
         self.house = house
         self.variant = spec.variant
@@ -699,7 +707,7 @@ class Hand:
     # ----------------------------------------------------------------- award
 
     def _rake_for(self, total: int) -> int:
-        schedule = self.house.rake_schedule()
+        schedule = self._rake_schedule
         if schedule is None or total == 0:
             return 0
         if self.house.no_flop_no_drop and not self.board:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pokerroom.cards import Card
 from pokerroom.engine.errors import SetupError
 from pokerroom.rules.game import GameSpec
 
@@ -94,8 +95,13 @@ def arrange_deck(
     known = [c for h in padded for c in h if c is not None] + [
         c for c in full_board if c is not None
     ]
-    if len(set(known)) != len(known) or not all(0 <= c < 52 for c in known):
-        raise SetupError("a card is named twice (or is not a card)")
+    if not all(isinstance(c, int) and 0 <= c < 52 for c in known):
+        raise SetupError(f"not card codes: {[c for c in known if not 0 <= c < 52]}")
+    seen: set[int] = set()
+    for code in known:
+        if code in seen:
+            raise SetupError(f"card {Card.from_code(code)} is dealt twice")
+        seen.add(code)
     taken = set(known)
     spare = iter(c for c in range(52) if c not in taken)
     layout: list[int | None] = []

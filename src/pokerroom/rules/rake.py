@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -191,7 +192,12 @@ def load_rake_schedule(name_or_path: str | Path) -> RakeSchedule:
     path = Path(name_or_path)
     if path.suffix == ".toml" and path.exists():
         return parse_rake_schedule(path.read_text(encoding="utf-8"), path.stem)
-    name = str(name_or_path)
+    return _packaged(str(name_or_path))
+
+
+@cache
+def _packaged(name: str) -> RakeSchedule:
+    """A schedule shipped with the package; parsed once (schedules are immutable)."""
     resource = resources.files("pokerroom.rules").joinpath("data", "rake", f"{name}.toml")
     if not resource.is_file():
         raise RulesError(f"no rake schedule named {name!r}")
