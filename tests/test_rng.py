@@ -66,14 +66,34 @@ def test_S_RNG_1_default_source_is_the_os_csprng() -> None:
 
     source = SystemRandomSource()
     assert isinstance(source, RandomSource)
-    original = secrets.randbelow
     secrets.randbelow = spy
     try:
         shuffled_codes()
     finally:
-        secrets.randbelow = original
-    # Fisher-Yates: one uniform draw in [0, i] for i = 51 .. 1.
-    assert calls == list(range(52, 1, -1))
+        secrets.randbelow = real
+    # One uniform draw over all 52! orders, from the OS CSPRNG.
+    assert calls == [math.factorial(52)]
+
+
+def test_S_RNG_1_the_draw_is_read_as_fisher_yates_swaps() -> None:
+    class Fixed:
+        def __init__(self, value: int) -> None:
+            self.value = value
+
+        def randbelow(self, n: int) -> int:
+            assert n == math.factorial(52)
+            return self.value
+
+    rng = random.Random(3)
+    swaps = [rng.randrange(i + 1) for i in range(51, 0, -1)]  # j for i = 51 .. 1
+    value, radix = 0, 1
+    for i, j in zip(range(51, 0, -1), swaps, strict=True):
+        value += j * radix
+        radix *= i + 1
+    expected = list(range(52))
+    for i, j in zip(range(51, 0, -1), swaps, strict=True):
+        expected[i], expected[j] = expected[j], expected[i]
+    assert shuffled_codes(Fixed(value)) == expected
 
 
 def test_seeded_source_is_reproducible_and_never_the_default() -> None:

@@ -7,9 +7,10 @@ source exists for simulations, benchmarks and tests and is never the default.
 
 from __future__ import annotations
 
+import math
 import random
 import secrets
-from typing import Protocol, runtime_checkable
+from typing import Final, Protocol, runtime_checkable
 
 from pokerroom.cards import DECK_SIZE, FULL_DECK, Card
 
@@ -38,16 +39,22 @@ class SeededRandomSource:
         return self._random.randrange(n)
 
 
-def shuffled_codes(source: RandomSource | None = None) -> list[int]:
-    """A fresh 52-card order as integer codes: Fisher-Yates, each swap uniform.
+ORDERS: Final = math.factorial(DECK_SIZE)  # 52! deck orders, about 2^225.6
 
-    Position ``i`` (from the top, 51 down to 1) swaps with a uniformly drawn
-    position in ``[0, i]`` -- never "any card", the classic biased variant.
+
+def shuffled_codes(source: RandomSource | None = None) -> list[int]:
+    """A fresh 52-card order as integer codes: an unbiased Fisher-Yates shuffle.
+
+    One uniform draw ``r`` in ``[0, 52!)`` is read in the factorial number system:
+    its digits ``r mod 52, (r // 52) mod 51, ...`` are independent uniform draws in
+    ``[0, i]`` for i = 51 down to 1, and position ``i`` swaps with that digit's
+    position -- exactly Fisher-Yates, never the biased "swap with any card". One call
+    to the source (one OS CSPRNG read) instead of 51.
     """
-    draw = (source or _SYSTEM).randbelow
+    r = (source or _SYSTEM).randbelow(ORDERS)
     deck = list(range(DECK_SIZE))
     for i in range(DECK_SIZE - 1, 0, -1):
-        j = draw(i + 1)
+        r, j = divmod(r, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 

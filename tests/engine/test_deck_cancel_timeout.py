@@ -3,7 +3,16 @@
 import pytest
 
 from pokerroom.cards import Card
-from pokerroom.engine import Action, ActionKind, Hand, HandOverError, Phase, Player, SetupError
+from pokerroom.engine import (
+    Action,
+    ActionKind,
+    Hand,
+    HandOverError,
+    NotYourTurnError,
+    Phase,
+    Player,
+    SetupError,
+)
 from pokerroom.engine.events import (
     ActionTaken,
     BoardDealt,
@@ -101,5 +110,5 @@ def test_hole_cards_are_cards() -> None:
 
 def test_timeout_of_someone_not_to_act_is_refused() -> None:
     hand = deal([100, 100, 100])
-    with pytest.raises(Exception, match="it is seat 3's turn"):
+    with pytest.raises(NotYourTurnError, match="it is seat 3's turn"):
         hand.apply(Action(ActionKind.TIMEOUT), 0)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+from pokerroom.records import record
 
 
 class ActionKind(StrEnum):
@@ -17,7 +18,7 @@ class ActionKind(StrEnum):
     MUCK = "muck"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Action:
     kind: ActionKind
     amount: int = 0  # BET_OR_RAISE: raise to
@@ -30,7 +31,7 @@ class Action:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LegalActions:
     """What the player to act may do. Amounts are totals for the round ("raise to")."""
 
@@ -51,7 +52,7 @@ class LegalActions:
         return self.min_raise_to is not None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ShowdownChoice:
     """At showdown: the player whose turn it is may show, and may muck unless they must show."""
 

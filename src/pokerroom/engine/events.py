@@ -6,20 +6,20 @@ Positions count from the first player left of the button (0) to the button
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from pokerroom.cards import Card
+from pokerroom.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Event:
     kind: ClassVar[str] = "event"
     #: Events whose content only some viewers may see (S-VIEW-1).
     private: ClassVar[bool] = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HandStarted(Event):
     kind: ClassVar[str] = "hand_started"
     game: str  # PHH code, e.g. "NT"
@@ -28,7 +28,7 @@ class HandStarted(Event):
     button_seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ForcedBet(Event):
     """An ante, blind, straddle or a new/returning player's post (R-SEAT-2..4)."""
 
@@ -41,7 +41,7 @@ class ForcedBet(Event):
     all_in: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HoleCardsDealt(Event):
     kind: ClassVar[str] = "hole_cards_dealt"
     private: ClassVar[bool] = True
@@ -50,7 +50,7 @@ class HoleCardsDealt(Event):
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ActionTaken(Event):
     kind: ClassVar[str] = "action"
     position: int
@@ -62,7 +62,7 @@ class ActionTaken(Event):
     timed_out: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerProtected(Event):
     """R-TIME-2 all-in protection: the player stays in for what they put in, and acts no more."""
 
@@ -71,14 +71,14 @@ class PlayerProtected(Event):
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BoardDealt(Event):
     kind: ClassVar[str] = "board_dealt"
     street: str  # flop, turn, river
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class UncalledBetReturned(Event):
     kind: ClassVar[str] = "uncalled_bet_returned"
     position: int
@@ -86,7 +86,7 @@ class UncalledBetReturned(Event):
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CardsShown(Event):
     kind: ClassVar[str] = "cards_shown"
     position: int
@@ -96,21 +96,21 @@ class CardsShown(Event):
     low: str  # "8-6-4-2-A" or "" (hi-lo games)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HandMucked(Event):
     kind: ClassVar[str] = "mucked"
     position: int
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RakeTaken(Event):
     kind: ClassVar[str] = "rake"
     amount: int
     pot: int  # the pot it was computed on
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PotAwarded(Event):
     kind: ClassVar[str] = "pot_awarded"
     pot: int  # 0 = main pot, 1.. = side pots
@@ -120,13 +120,13 @@ class PotAwarded(Event):
     hand: str  # the winning hand's name, "" when uncontested
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HandEnded(Event):
     kind: ClassVar[str] = "hand_ended"
     stacks: tuple[int, ...]  # by position
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HandCancelled(Event):
     """R-DECK-5: the hand could not be completed; every committed chip went back."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
-from pokerroom.cards import Card
+from pokerroom.cards import FULL_DECK, Card
 from pokerroom.engine.actions import Action, ActionKind, LegalActions, ShowdownChoice
 from pokerroom.engine.errors import (
     HandOverError,
@@ -126,6 +126,7 @@ class Hand:
         self.folded = [False] * n
         self.all_in = [False] * n
         self.protected = [False] * n
+        self.out = [False] * n  # folded, all-in or protected: cannot act any more
         self.mucked = [False] * n
         self.shown = [False] * n
         self.acted = [False] * n
@@ -144,6 +145,12 @@ class Hand:
         self.showdown_order: list[int] = []
         self.rake = 0
         self.winnings = [0] * n
+        self._in_pot = 0  # live + dead chips in the middle, kept as it changes
+        self._remaining = n  # players who have not folded
+        self._bounds_key = (-1, -1)
+        self._bounds: tuple[int | None, int | None] = (None, None)
+        self._showdown_pots: list[Pot] | None = None
+        self._values: dict[int, tuple[int, int]] = {}
         self.events: list[Event] = []
 
         self._emit(
@@ -188,7 +195,7 @@ class Hand:
     @property
     def pot(self) -> int:
         """Every chip in the middle: collected pots, dead money and this round's bets."""
-        return sum(self.live) + sum(self.dead)
+        return self._in_pot
 
     @property
     def is_over(self) -> bool:
@@ -199,11 +206,17 @@ class Hand:
 
     def pots(self) -> list[Pot]:
         """The pots as they stand (main pot first), bets of the current round included."""
+        if self._showdown_pots is not None:  # contributions are final: only mucks change
+            mucked = self.mucked
+            return [
+                Pot(p.amount, tuple(i for i in p.eligible if not mucked[i]))
+                for p in self._showdown_pots
+            ]
         alive = [not f and not m for f, m in zip(self.folded, self.mucked, strict=True)]
         return build_pots(self.live, sum(self.dead), alive)
 
     def hole_cards(self, position: int) -> tuple[Card, ...]:
-        return tuple(Card.from_code(c) for c in self.hole[position])
+        return tuple([FULL_DECK[c] for c in self.hole[position]])
 
     def board_cards(self) -> tuple[Card, ...]:
         return tuple(Card.from_code(c) for c in self.board)
@@ -247,8 +260,15 @@ class Hand:
     def verify(self, action: Action, position: int | None = None) -> None:
         """Raise the specific IllegalActionError that ``apply`` would raise; change nothing."""
         who = self.actor if position is None else position
-        name = f"seat {self.seats[who]}" if who is not None and 0 <= who < self.n else "nobody"
-        verb = action.kind.value.replace("_", " ")
+        kind = action.kind
+        if self.phase is Phase.BETTING and who == self.actor is not None:
+            # The common case first; messages are only formatted for errors.
+            if kind is ActionKind.CHECK_OR_CALL or kind is ActionKind.FOLD:
+                return
+            if kind is ActionKind.TIMEOUT:
+                return
+        name = self._name(who)
+        verb = kind.value.replace("_", " ")
         if self.is_over:
             raise HandOverError(f"{name} cannot {verb}: the hand is {self.phase.value}")
         if self.actor is None:
@@ -258,7 +278,6 @@ class Hand:
                 f"{name} cannot {verb}: it is seat {self.seats[self.actor]}'s turn"
             )
         i = self.actor
-        kind = action.kind
         if self.phase is Phase.SHOWDOWN:
             if kind is ActionKind.SHOW:
                 return
@@ -278,6 +297,9 @@ class Hand:
             raise IllegalActionError(f"{name} cannot call: there is no bet to call (check instead)")
         if kind is ActionKind.BET_OR_RAISE:
             self._verify_raise(i, action.amount, name)
+
+    def _name(self, who: int | None) -> str:
+        return f"seat {self.seats[who]}" if who is not None and 0 <= who < self.n else "nobody"
 
     # ----------------------------------------------------------------- actions
 
@@ -342,6 +364,7 @@ class Hand:
         self.live = [0] * self.n
         self.dead = [0] * self.n
         self.bets = [0] * self.n
+        self._in_pot = 0
         self.phase = Phase.CANCELLED
         self.actor = None
         self._emit(HandCancelled(refunds=tuple(refunds), stacks=tuple(self.stacks), reason=reason))
@@ -360,6 +383,7 @@ class Hand:
     def _post(self, i: int, amount: int, what: str, *, dead: bool) -> None:
         paid = min(amount, self.stacks[i])  # R-BLIND-7: post what you have, all-in
         self.stacks[i] -= paid
+        self._in_pot += paid
         if dead:
             self.dead[i] += paid
         else:
@@ -368,6 +392,7 @@ class Hand:
                 self.bets[i] += paid
         if self.stacks[i] == 0:
             self.all_in[i] = True
+            self.out[i] = True
         self._emit(
             ForcedBet(
                 position=i,
@@ -388,13 +413,15 @@ class Hand:
             self._emit(HoleCardsDealt(position=i, seat=self.seats[i], cards=self.hole_cards(i)))
 
     def _can_act(self, i: int) -> bool:
-        return not (self.folded[i] or self.all_in[i] or self.protected[i])
+        return not self.out[i]
 
     def _others_can_act(self, i: int) -> bool:
-        return any(self._can_act(j) for j in range(self.n) if j != i)
+        """Is there anyone else who could answer a raise with more chips (a raise has a point)?"""
+        bet, out, bets, stacks = self.current_bet, self.out, self.bets, self.stacks
+        return any(j != i and not out[j] and bets[j] + stacks[j] > bet for j in range(self.n))
 
     def _needs_action(self, i: int) -> bool:
-        if not self._can_act(i):
+        if self.out[i]:
             return False
         if self.bets[i] < self.current_bet:
             return True
@@ -410,12 +437,15 @@ class Hand:
         self._end_round()
 
     def _advance(self, last: int) -> None:
-        if sum(1 for f in self.folded if not f) == 1:
+        if self._remaining == 1:
             self._end_round()
             return
-        for k in range(1, self.n + 1):
-            i = (last + k) % self.n
-            if self._needs_action(i):
+        n, out, bets, acted, bet = self.n, self.out, self.bets, self.acted, self.current_bet
+        for k in range(1, n + 1):
+            i = (last + k) % n
+            if out[i]:
+                continue
+            if bets[i] < bet or (not acted[i] and self._others_can_act(i)):
                 self.actor = i
                 return
         self._end_round()
@@ -428,11 +458,18 @@ class Hand:
         if cap is None:
             return False
         if self.house.heads_up_uncapped and self.cash_table:
-            return sum(1 for f in self.folded if not f) > 2  # R-LIM-3
+            return self._remaining > 2  # R-LIM-3
         return True
 
     def _raise_bounds(self, i: int) -> tuple[int | None, int | None]:
         """Min and max "raise to" for player i, or (None, None) when they may not raise."""
+        key = (len(self.events), i)  # every change emits an event: a cheap state version
+        if key != self._bounds_key:
+            self._bounds = self._compute_raise_bounds(i)
+            self._bounds_key = key
+        return self._bounds
+
+    def _compute_raise_bounds(self, i: int) -> tuple[int | None, int | None]:
         all_in_to = self.bets[i] + self.stacks[i]
         if all_in_to <= self.current_bet or not self._others_can_act(i):
             return None, None
@@ -489,14 +526,18 @@ class Hand:
         return "the betting was not reopened by a full raise"
 
     def _commit(self, i: int, amount: int) -> None:
+        self._in_pot += amount
         self.stacks[i] -= amount
         self.bets[i] += amount
         self.live[i] += amount
         if self.stacks[i] == 0:
             self.all_in[i] = True
+            self.out[i] = True
 
     def _fold(self, i: int, *, timed_out: bool) -> None:
         self.folded[i] = True
+        self.out[i] = True
+        self._remaining -= 1
         self.acted[i] = True
         self._emit(ActionTaken(i, self.seats[i], "fold", 0, self.bets[i], False, timed_out))
 
@@ -547,6 +588,7 @@ class Hand:
             self._fold(i, timed_out=True)
             return
         self.protected[i] = True
+        self.out[i] = True
         self.acted[i] = True
         self._emit(PlayerProtected(position=i, seat=self.seats[i]))
 
@@ -558,9 +600,11 @@ class Hand:
         if excess > 0:
             self.bets[top] -= excess
             self.live[top] -= excess
+            self._in_pot -= excess
             self.stacks[top] += excess
-            if self.stacks[top] > 0:
+            if self.stacks[top] > 0 and self.all_in[top]:
                 self.all_in[top] = False
+                self.out[top] = self.folded[top] or self.protected[top]
             self._emit(UncalledBetReturned(top, self.seats[top], excess))
 
     def _end_round(self) -> None:
@@ -601,6 +645,8 @@ class Hand:
         """R-SHOW-4: the last aggressor of the last betting round shows first, else the first
         player left of the button; then clockwise."""
         self.phase = Phase.SHOWDOWN
+        in_hand = [not f for f in self.folded]
+        self._showdown_pots = build_pots(self.live, sum(self.dead), in_hand)
         alive = [i for i in range(self.n) if not self.folded[i]]
         first = (
             self.aggressor
@@ -630,34 +676,48 @@ class Hand:
     def _may_muck(self, i: int) -> bool:
         return self._must_show_reason(i) is None
 
+    def _contested_pots(self, i: int) -> tuple[bool, bool]:
+        """(in some pot of i's another hand is live, in some pot of i's none is)."""
+        mucked = self.mucked
+        some_contested = some_alone = False
+        for pot in self._showdown_pots or ():
+            if i in pot.eligible:
+                if any(j != i and not mucked[j] for j in pot.eligible):
+                    some_contested = True
+                else:
+                    some_alone = True
+        return some_contested, some_alone
+
     def _sole_claimant(self, i: int) -> bool:
         """True when every other live hand in some pot of i's has been mucked."""
-        return any(
-            i in pot.eligible and all(j == i or self.mucked[j] for j in pot.eligible)
-            for pot in self.pots()
-        )
+        return self._contested_pots(i)[1]
+
+    def _value(self, i: int) -> tuple[int, int]:
+        """(high strength, low score) of a hand on the complete board, computed once."""
+        value = self._values.get(i)
+        if value is None:
+            high = high_strength(self.variant, self.hole[i], self.board)
+            low = low_score(self.hole[i], self.board) if self.variant.hi_lo else 0
+            value = self._values[i] = (high, low)
+        return value
 
     def _can_win(self, i: int) -> bool:
         """Could this hand win or tie any part of a pot against the hands shown so far?"""
-        board = self._final_board_for_compare()
-        if board is None:
+        if len(self.board) < 5:
             return True
-        mine_high = high_strength(self.variant, self.hole[i], board)
-        mine_low = low_score(self.hole[i], board) if self.variant.hi_lo else 0
-        for pot in self.pots():
+        mine_high, mine_low = self._value(i)
+        shown = self.shown
+        for pot in self._showdown_pots or ():
             if i not in pot.eligible:
                 continue
-            shown = [j for j in pot.eligible if self.shown[j]]
-            if not shown:
+            rivals = [self._value(j) for j in pot.eligible if shown[j]]
+            if not rivals:
                 return True
-            if mine_high >= max(high_strength(self.variant, self.hole[j], board) for j in shown):
+            if mine_high >= max(v[0] for v in rivals):
                 return True
-            if mine_low and mine_low >= max(low_score(self.hole[j], board) for j in shown):
+            if mine_low and mine_low >= max(v[1] for v in rivals):
                 return True
         return False
-
-    def _final_board_for_compare(self) -> list[int] | None:
-        return self.board if len(self.board) == 5 else None
 
     def _next_shower(self) -> None:
         while self.showdown_order:
@@ -681,11 +741,7 @@ class Hand:
 
     def _uncontested(self, i: int) -> bool:
         """No other hand left in any pot of i's: i wins those without showing (R-POT-5)."""
-        return all(
-            all(j == i or self.mucked[j] for j in pot.eligible)
-            for pot in self.pots()
-            if i in pot.eligible
-        )
+        return not self._contested_pots(i)[0]
 
     def _show(self, i: int) -> None:
         if self.showdown_order and self.showdown_order[0] == i:
@@ -693,9 +749,9 @@ class Hand:
         self.shown[i] = True
         high = low = ""
         if len(self.board) == 5:
-            high = describe_high(high_strength(self.variant, self.hole[i], self.board))
-            if self.variant.hi_lo:
-                low = describe_low(low_score(self.hole[i], self.board))
+            strength, score = self._value(i)
+            high = describe_high(strength)
+            low = describe_low(score)
         self._emit(CardsShown(i, self.seats[i], self.hole_cards(i), high, low))
 
     def _muck(self, i: int) -> None:
@@ -743,9 +799,7 @@ class Hand:
                 continue
             for i in contenders:
                 if i not in strengths:
-                    hi = high_strength(self.variant, self.hole[i], self.board)
-                    lo = low_score(self.hole[i], self.board) if self.variant.hi_lo else 0
-                    strengths[i] = (hi, lo)
+                    strengths[i] = self._value(i)
             best_high = max(strengths[i][0] for i in contenders)
             high_winners = [i for i in contenders if strengths[i][0] == best_high]
             best_low = max(strengths[i][1] for i in contenders)
@@ -761,11 +815,12 @@ class Hand:
         for i in range(self.n):
             self.live[i] = 0
             self.dead[i] = 0
+        self._in_pot = 0
         self._emit(HandEnded(stacks=tuple(self.stacks)))
 
     def _shown_hand_name(self, i: int) -> str:
-        name = describe_high(high_strength(self.variant, self.hole[i], self.board))
-        low = describe_low(low_score(self.hole[i], self.board)) if self.variant.hi_lo else ""
+        strength, score = self._value(i)
+        name, low = describe_high(strength), describe_low(score)
         return f"{name}; {low} low" if low else name
 
     def _pay(self, index: int, amount: int, share: str, winners: list[int], hand: str) -> None:
