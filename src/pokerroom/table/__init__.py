@@ -1,0 +1,6 @@
+"""The table: hand after hand -- seats, button, blinds, buy-ins, sitting out and time."""
+
+from pokerroom.table.seats import PreAction, Seat, SeatStatus, TableError
+from pokerroom.table.table import Table
+
+__all__ = ["PreAction", "Seat", "SeatStatus", "Table", "TableError"]

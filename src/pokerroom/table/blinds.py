@@ -1,0 +1,169 @@
+"""Who is dealt in, who posts what, and where the button is (R-BTN-*, R-BLIND-*, R-SEAT-*).
+
+The big blind moves forward one player every hand, so everyone who stays dealt
+in pays it exactly once an orbit and nobody pays it twice in a row. The small
+blind is posted from the seat that had the big blind; the button sits where the
+small blind was. When a player has left or is sitting out, the small blind or
+the button may be dead (nobody posts, nobody holds it) for a hand -- the seed's
+alternative, asking the big blind to post the small blind as well, would let a
+player skip the big blind or take the button unpaid (R-BLIND-6). Players who sit
+out as the blinds pass them collect ML and MS markers (R-SEAT-3, R-SEAT-4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pokerroom.table.seats import Seat, SeatStatus
+
+
+@dataclass
+class BlindPlan:
+    positions: list[int]  # dealt-in seats, first left of the button first
+    blinds: list[int]  # per position: small/big blind amounts
+    live_posts: dict[int, int] = field(default_factory=dict)  # seat -> live chips
+    dead_posts: dict[int, int] = field(default_factory=dict)  # seat -> dead chips
+    button_seat: int = 0
+    small_blind_seat: int | None = None
+    big_blind_seat: int = 0
+    missed: list[tuple[int, str]] = field(default_factory=list)  # (seat, big/small)
+
+
+def clockwise(seats: Sequence[int], after: int, max_seats: int) -> list[int]:
+    """``seats`` in clockwise order starting just after seat ``after``."""
+    return sorted(seats, key=lambda s: (s - after - 1) % max_seats)
+
+
+def between(seat: int, start: int, end: int, max_seats: int) -> bool:
+    """Is ``seat`` strictly inside the clockwise arc from ``start`` to ``end``?"""
+    span = (end - start) % max_seats
+    offset = (seat - start) % max_seats
+    return 0 < offset < span
+
+
+def plan_first_hand(
+    seats: dict[int, Seat], first: int, max_seats: int, small: int, big: int
+) -> BlindPlan | None:
+    """The first hand of a table: ``first`` is the first player (small blind, R-BTN-2)."""
+    dealt = [s for s in seats.values() if s.status in (SeatStatus.PLAYING, SeatStatus.WAITING)]
+    numbers = [s.number for s in dealt if s.stack > 0]
+    if len(numbers) < 2:
+        return None
+    order = clockwise(numbers, first - 1, max_seats)  # first player leads
+    if len(order) == 2:
+        # R-BLIND-5: heads-up the button posts the small blind; ``first`` has the button.
+        button, other = order[0], order[1]
+        return BlindPlan(
+            positions=[other, button],
+            blinds=[big, small],
+            button_seat=button,
+            small_blind_seat=button,
+            big_blind_seat=other,
+        )
+    positions = order  # first = small blind, next = big blind, the last has the button
+    blinds = [small, big] + [0] * (len(order) - 2)
+    return BlindPlan(
+        positions=positions,
+        blinds=blinds,
+        button_seat=order[-1],
+        small_blind_seat=order[0],
+        big_blind_seat=order[1],
+    )
+
+
+def plan_hand(
+    seats: dict[int, Seat],
+    previous_big: int,
+    previous_small: int | None,
+    previous_button: int,
+    max_seats: int,
+    small: int,
+    big: int,
+) -> BlindPlan | None:
+    """Plan the next hand from where the blinds were last hand."""
+    occupied = sorted(seats)
+    active = {
+        n
+        for n, s in seats.items()
+        if s.stack > 0 and s.status in (SeatStatus.PLAYING, SeatStatus.WAITING)
+    }
+    # The big blind: the next seat after last hand's that will take it.
+    candidates = [n for n in clockwise(occupied, previous_big, max_seats) if n in active]
+    if not candidates:
+        return None
+    big_seat = candidates[0]
+    missed: list[tuple[int, str]] = []
+    for n in occupied:
+        seat = seats[n]
+        passed = between(n, previous_big, big_seat, max_seats) and seat.paid_blinds
+        if passed and seat.status is SeatStatus.SITTING_OUT and not seat.missed_big:
+            missed.append((n, "big"))  # R-SEAT-3: the next active player posts it
+    small_seat: int | None = previous_big if previous_big != big_seat else None
+    if small_seat is not None:
+        holder = seats.get(small_seat)
+        if holder is None or holder.number not in active or holder.status is not SeatStatus.PLAYING:
+            if (
+                holder is not None
+                and holder.status is SeatStatus.SITTING_OUT
+                and holder.paid_blinds
+                and not (holder.missed_big or holder.missed_small)
+            ):
+                missed.append((small_seat, "small"))  # R-SEAT-4
+            small_seat = None  # a dead small blind this hand
+    button_anchor = previous_small if previous_small is not None else previous_button
+    if button_anchor in (big_seat, small_seat):
+        button_anchor = (small_seat if small_seat is not None else big_seat) - 1
+    live_posts: dict[int, int] = {}
+    dead_posts: dict[int, int] = {}
+    dealt: list[int] = []
+    for n in occupied:
+        seat = seats[n]
+        if n not in active:
+            continue
+        if n in (big_seat, small_seat):
+            dealt.append(n)
+            continue
+        left_of_blinds = between(n, big_seat, button_anchor + 1, max_seats) or n == button_anchor
+        owes = seat.missed_big or seat.missed_small or not seat.paid_blinds
+        if not owes:
+            dealt.append(n)
+            continue
+        if not (seat.post_now and left_of_blinds):
+            continue  # wait for the big blind (or for the button to pass, R-SEAT-2, R-SEAT-4)
+        if not seat.paid_blinds and candidates[1:2] == [n]:
+            continue  # the big blind reaches this seat next hand: post it then
+        if seat.missed_big or not seat.paid_blinds:
+            live_posts[n] = big  # R-SEAT-2, R-SEAT-3: a live big blind ...
+            if seat.missed_big:
+                dead_posts[n] = small  # ... and the small blind dead
+        elif seat.missed_small:
+            dead_posts[n] = small  # R-SEAT-4: the small blind, dead
+        dealt.append(n)
+    if len(dealt) < 2:
+        return None
+    if len(dealt) == 2:
+        other = big_seat
+        button = next(n for n in dealt if n != big_seat)
+        return BlindPlan(
+            positions=[other, button],
+            blinds=[big, small],
+            live_posts={k: v for k, v in live_posts.items() if k not in (other, button)},
+            dead_posts={k: v for k, v in dead_posts.items() if k not in (other, button)},
+            button_seat=button,
+            small_blind_seat=button,
+            big_blind_seat=other,
+            missed=missed,
+        )
+    positions = clockwise(dealt, button_anchor, max_seats)
+    blinds = [big if n == big_seat else small if n == small_seat else 0 for n in positions]
+    return BlindPlan(
+        positions=positions,
+        blinds=blinds,
+        live_posts=live_posts,
+        dead_posts=dead_posts,
+        button_seat=button_anchor % max_seats or max_seats,
+        small_blind_seat=small_seat,
+        big_blind_seat=big_seat,
+        missed=missed,
+    )

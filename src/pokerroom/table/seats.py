@@ -1,0 +1,58 @@
+"""A seat's state between and during hands, and the table's errors."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class TableError(ValueError):
+    """A table request that the rules or the table's state do not allow. Nothing changed."""
+
+
+class SeatStatus(StrEnum):
+    PLAYING = "playing"  # dealt in when a hand starts (or posting to come back)
+    WAITING = "waiting"  # new: waiting for the big blind, or to post one (R-SEAT-2)
+    SITTING_OUT = "sitting_out"  # not dealt in; collects missed-blind markers (R-SEAT-5)
+    BUSTED = "busted"  # no chips: rebuy the minimum before the next hand or lose the seat
+
+
+class PreAction(StrEnum):
+    CHECK_FOLD = "check_fold"
+    CALL_ANY = "call_any"
+
+
+@dataclass
+class Seat:
+    """Mutable bookkeeping for one occupied seat; only the Table changes it."""
+
+    number: int
+    player: str
+    name: str
+    stack: int
+    status: SeatStatus
+    joined: int  # order of sitting down (R-BTN-2 first_seat)
+    time_bank: float
+    paid_blinds: bool = False  # posted a big blind since sitting down (R-BLIND-6)
+    missed_big: bool = False  # ML marker (R-SEAT-3)
+    missed_small: bool = False  # MS marker (R-SEAT-4)
+    post_now: bool = False  # post a big blind to be dealt in at once (R-SEAT-2, R-SEAT-3)
+    auto_post: bool = True
+    sit_out_next: bool = False
+    leave_after: bool = False
+    pre_action: PreAction | None = None
+    timeouts: int = 0
+    connected: bool = True
+    big_blinds_posted: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Seat:
+        values = dict(data)
+        values["status"] = SeatStatus(values["status"])
+        if values.get("pre_action") is not None:
+            values["pre_action"] = PreAction(values["pre_action"])
+        return Seat(**values)

@@ -1,0 +1,643 @@
+"""A cash table: hand after hand, with seats, buy-ins, blinds, sitting out and time.
+
+Pure like the engine: no I/O, no asyncio, no wall clock. Time comes in as
+``now`` (seconds on any monotonic clock) on every call, randomness from the
+``RandomSource`` given at construction. Every change is a frozen event,
+returned by the call that caused it and kept in ``events``. A table can be
+written to JSON at any moment -- between hands or in the middle of one -- and
+restored; the hand in progress is rebuilt by re-applying its actions.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any
+
+from pokerroom.cards import FULL_DECK
+from pokerroom.engine.actions import Action, ActionKind
+from pokerroom.engine.errors import IllegalActionError
+from pokerroom.engine.events import Event
+from pokerroom.engine.hand import Hand, Phase
+from pokerroom.engine.setup import ExtraPost, Player
+from pokerroom.rng import RandomSource, shuffled_codes
+from pokerroom.rules.game import GameSpec, Stakes, Structure, Variant
+from pokerroom.rules.house import HouseOptions, parse_house
+from pokerroom.table.blinds import BlindPlan, clockwise, plan_first_hand, plan_hand
+from pokerroom.table.events import (
+    BlindMissed,
+    ButtonDrawn,
+    ChipsAdded,
+    ConnectionChanged,
+    HandFinished,
+    HandStarting,
+    SeatLeft,
+    SeatOffered,
+    SeatStatusChanged,
+    SeatTaken,
+    TimeBankUsed,
+    TimerExpired,
+    TimerStarted,
+    TimerWarning,
+    WaitingListChanged,
+)
+from pokerroom.table.seats import PreAction, Seat, SeatStatus, TableError
+
+
+class Table:
+    """One cash table under one house's rules."""
+
+    def __init__(
+        self,
+        *,
+        spec: GameSpec,
+        house: HouseOptions,
+        seats: int,
+        rng: RandomSource | None = None,
+        name: str = "",
+    ) -> None:
+        house.check_table(spec, seats)
+        self.spec = spec
+        self.house = house
+        self.max_seats = seats
+        self.name = name
+        self.rng = rng
+        self.seats: dict[int, Seat] = {}
+        self.waiting_list: list[str] = []
+        self.hand: Hand | None = None
+        self.hand_number = 0
+        self.hand_seats: list[int] = []  # seat of each position in the current hand
+        self.hand_log: list[tuple[int, str, int]] = []  # (position, kind, amount) applied
+        self.hand_setup: dict[str, Any] = {}
+        self.previous_big: int | None = None
+        self.previous_small: int | None = None
+        self.previous_button: int | None = None
+        self.rake_total = 0
+        self.joined = 0
+        self.deadline: float | None = None
+        self.warning_at: float | None = None
+        self.warned = False
+        self.extra_given = False
+        self.events: list[Event] = []
+
+    # ---------------------------------------------------------------- queries
+
+    @property
+    def big_blind(self) -> int:
+        return self.spec.stakes.big_blind
+
+    @property
+    def min_buy_in(self) -> int:
+        return self.house.min_buy_in_bb * self.big_blind  # R-STAKE-2
+
+    @property
+    def max_buy_in(self) -> int:
+        return self.house.max_buy_in_bb * self.big_blind
+
+    def seat_of(self, player: str) -> Seat:
+        for seat in self.seats.values():
+            if seat.player == player:
+                return seat
+        raise TableError(f"{player!r} is not seated at this table")
+
+    def in_hand(self, seat: int) -> bool:
+        return self.hand is not None and not self.hand.is_over and seat in self.hand_seats
+
+    def actor_seat(self) -> int | None:
+        if self.hand is None or self.hand.actor is None:
+            return None
+        return self.hand_seats[self.hand.actor]
+
+    def chips_on_table(self) -> int:
+        """Stacks of seated players plus, during a hand, the chips in its pots."""
+        if self.hand is not None and not self.hand.is_over:
+            in_hand = set(self.hand_seats)
+            behind = sum(s.stack for n, s in self.seats.items() if n not in in_hand)
+            return behind + sum(self.hand.stacks) + self.hand.pot
+        return sum(s.stack for s in self.seats.values())
+
+    # ---------------------------------------------------------------- seats and money
+
+    def _emit(self, events: list[Event], event: Event) -> None:
+        events.append(event)
+        self.events.append(event)
+
+    def sit(
+        self, player: str, seat: int, buy_in: int, *, name: str = "", post_now: bool = False
+    ) -> list[Event]:
+        """Take a seat with a buy-in between the table's minimum and maximum (R-STAKE-2)."""
+        if not 1 <= seat <= self.max_seats:
+            raise TableError(f"seat {seat} does not exist (seats 1..{self.max_seats})")
+        if seat in self.seats:
+            raise TableError(f"seat {seat} is taken")
+        if any(s.player == player for s in self.seats.values()):
+            raise TableError(f"{player!r} already has a seat at this table")
+        self._check_buy_in(buy_in, 0)
+        events: list[Event] = []
+        self.joined += 1
+        self.seats[seat] = Seat(
+            number=seat,
+            player=player,
+            name=name or player,
+            stack=buy_in,
+            status=SeatStatus.WAITING,
+            joined=self.joined,
+            time_bank=float(self.house.time_bank_seconds),
+            post_now=post_now,
+        )
+        if player in self.waiting_list:
+            self.waiting_list.remove(player)
+            self._emit(events, WaitingListChanged(tuple(self.waiting_list)))
+        self._emit(events, SeatTaken(seat, player, name or player, buy_in))
+        return events
+
+    def _check_buy_in(self, amount: int, stack: int) -> None:
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise TableError(f"a buy-in must be a positive whole number of chips, got {amount!r}")
+        if stack + amount < self.min_buy_in:
+            raise TableError(
+                f"buy-in of {amount} leaves {stack + amount} chips:"
+                f" the minimum is {self.min_buy_in}"
+            )
+        if stack + amount > self.max_buy_in:
+            raise TableError(
+                f"buy-in of {amount} would make {stack + amount} chips: the maximum is"
+                f" {self.max_buy_in}"
+            )
+
+    def add_chips(self, player: str, amount: int) -> list[Event]:
+        """Top up or rebuy, only between hands for a player in the hand (R-STAKE-1)."""
+        seat = self.seat_of(player)
+        if self.in_hand(seat.number):
+            raise TableError(
+                f"seat {seat.number} cannot add chips during a hand (table stakes, R-STAKE-1)"
+            )
+        self._check_buy_in(amount, seat.stack)
+        events: list[Event] = []
+        seat.stack += amount
+        self._emit(events, ChipsAdded(seat.number, amount, seat.stack))
+        if seat.status is SeatStatus.BUSTED:
+            seat.status = SeatStatus.PLAYING if seat.paid_blinds else SeatStatus.WAITING
+            self._emit(events, SeatStatusChanged(seat.number, seat.status.value, "rebuy"))
+        return events
+
+    def leave(self, player: str) -> list[Event]:
+        """Leave now, or after this hand: a player to act is folded (an all-in player stays)."""
+        seat = self.seat_of(player)
+        events: list[Event] = []
+        if self.in_hand(seat.number):
+            seat.leave_after = True
+            if self.actor_seat() == seat.number:
+                events += self._act_for(seat.number, Action(ActionKind.FOLD))
+            return events
+        self._stand(seat, "left", events)
+        return events
+
+    def _stand(self, seat: Seat, reason: str, events: list[Event]) -> None:
+        del self.seats[seat.number]
+        self._emit(events, SeatLeft(seat.number, seat.player, seat.stack, reason))
+        if self.waiting_list:  # a freed seat goes to the first in line
+            self._emit(events, SeatOffered(seat.number, self.waiting_list[0]))
+
+    def join_waiting_list(self, player: str) -> list[Event]:
+        if player in self.waiting_list:
+            raise TableError(f"{player!r} is already on the waiting list")
+        if any(s.player == player for s in self.seats.values()):
+            raise TableError(f"{player!r} already has a seat at this table")
+        self.waiting_list.append(player)
+        events: list[Event] = []
+        self._emit(events, WaitingListChanged(tuple(self.waiting_list)))
+        return events
+
+    def sit_out(self, player: str) -> list[Event]:
+        """Sit out (R-SEAT-5): at once between hands, else from the next hand."""
+        seat = self.seat_of(player)
+        events: list[Event] = []
+        if self.in_hand(seat.number):
+            seat.sit_out_next = True
+        else:
+            self._set_status(seat, SeatStatus.SITTING_OUT, "sit out", events)
+        return events
+
+    def sit_in(self, player: str, *, post_now: bool = False) -> list[Event]:
+        """Come back: post at once where the rules allow (R-SEAT-2..4), else wait for the blind."""
+        seat = self.seat_of(player)
+        events: list[Event] = []
+        seat.sit_out_next = False
+        seat.post_now = post_now
+        seat.timeouts = 0
+        if seat.status is SeatStatus.SITTING_OUT:
+            status = SeatStatus.PLAYING if seat.paid_blinds else SeatStatus.WAITING
+            self._set_status(seat, status, "sit in", events)
+        return events
+
+    def set_options(
+        self,
+        player: str,
+        *,
+        auto_post: bool | None = None,
+        post_now: bool | None = None,
+        sit_out_next: bool | None = None,
+        leave_after: bool | None = None,
+        pre_action: PreAction | str | None = "unchanged",
+    ) -> None:
+        """The options players expect: auto-post, wait for the big blind, sit out next hand,
+        leave after this hand, and a pre-action for their next decision."""
+        seat = self.seat_of(player)
+        if auto_post is not None:
+            seat.auto_post = auto_post
+        if post_now is not None:
+            seat.post_now = post_now
+        if sit_out_next is not None:
+            seat.sit_out_next = sit_out_next
+        if leave_after is not None:
+            seat.leave_after = leave_after
+        if pre_action != "unchanged":
+            seat.pre_action = PreAction(pre_action) if pre_action is not None else None
+
+    def _set_status(self, seat: Seat, status: SeatStatus, reason: str, events: list[Event]) -> None:
+        if seat.status is not status:
+            seat.status = status
+            self._emit(events, SeatStatusChanged(seat.number, status.value, reason))
+
+    # ---------------------------------------------------------------- hands
+
+    def can_start(self) -> bool:
+        if self.hand is not None and not self.hand.is_over:
+            return False
+        ready = [
+            s
+            for s in self.seats.values()
+            if s.stack > 0 and s.status in (SeatStatus.PLAYING, SeatStatus.WAITING)
+        ]
+        return len(ready) >= self.house.min_players
+
+    def start_hand(self, now: float, *, deck: Sequence[int] | None = None) -> list[Event]:
+        """Deal the next hand if enough players are ready; events say who posts what."""
+        if self.hand is not None and not self.hand.is_over:
+            raise TableError("a hand is already in progress")
+        events: list[Event] = []
+        for seat in list(self.seats.values()):
+            if seat.status is SeatStatus.BUSTED:  # R-STAKE-2: rebuy or lose the seat
+                self._stand(seat, "busted", events)
+            elif seat.sit_out_next:
+                seat.sit_out_next = False
+                self._set_status(seat, SeatStatus.SITTING_OUT, "sit out next hand", events)
+        plan = self._plan(events)
+        if plan is None:
+            return events
+        for number, blind in plan.missed:
+            seat = self.seats[number]
+            if blind == "big":
+                seat.missed_big = True
+            else:
+                seat.missed_small = True
+            self._emit(events, BlindMissed(number, blind))
+        self.hand_number += 1
+        self.hand_seats = list(plan.positions)
+        position = {n: i for i, n in enumerate(plan.positions)}
+        posts = [
+            ExtraPost(
+                position=position[n],
+                live=plan.live_posts.get(n, 0),
+                dead=plan.dead_posts.get(n, 0),
+            )
+            for n in plan.positions
+            if n in plan.live_posts or n in plan.dead_posts
+        ]
+        order = list(deck) if deck is not None else shuffled_codes(self.rng)
+        self.hand_setup = {
+            "positions": plan.positions,
+            "blinds": plan.blinds,
+            "posts": [[p.position, p.live, p.dead] for p in posts],
+            "deck": order,
+            "stacks": [self.seats[n].stack for n in plan.positions],
+            "button": plan.button_seat,
+            "small": plan.small_blind_seat,
+            "big": plan.big_blind_seat,
+        }
+        self.hand_log = []
+        self._emit(
+            events,
+            HandStarting(
+                self.hand_number,
+                plan.button_seat,
+                plan.small_blind_seat,
+                plan.big_blind_seat,
+                tuple(plan.positions),
+            ),
+        )
+        self.hand = self._build_hand(self.hand_setup)
+        for event in self.hand.events:
+            self._emit(events, event)
+        for n in plan.positions:
+            seat = self.seats[n]
+            if n == plan.big_blind_seat or n in plan.live_posts:
+                seat.big_blinds_posted += n == plan.big_blind_seat
+                seat.paid_blinds = True
+                seat.missed_big = seat.missed_small = False
+            if n in plan.dead_posts:
+                seat.missed_small = False
+            seat.post_now = False
+            if seat.status is SeatStatus.WAITING:
+                seat.status = SeatStatus.PLAYING
+        self.previous_big = plan.big_blind_seat
+        self.previous_small = plan.small_blind_seat
+        self.previous_button = plan.button_seat
+        if self.hand_number % max(self.house.time_bank_refill_hands, 1) == 0:
+            for seat in self.seats.values():
+                seat.time_bank = min(
+                    float(self.house.time_bank_seconds),
+                    seat.time_bank + self.house.time_bank_refill_seconds,
+                )
+        events += self._after_change(now)
+        return events
+
+    def _plan(self, events: list[Event]) -> BlindPlan | None:
+        """Plan the blinds; a player due a blind with auto-post off sits out instead."""
+        small = self.spec.stakes.small_blind
+        while self.can_start():
+            plan: BlindPlan | None = None
+            if self.previous_big is not None and self.previous_button is not None:
+                plan = plan_hand(
+                    self.seats,
+                    self.previous_big,
+                    self.previous_small,
+                    self.previous_button,
+                    self.max_seats,
+                    small,
+                    self.big_blind,
+                )
+            if plan is None:  # a new table, or one restarting with too few to go on
+                first = self._first_player(events)
+                plan = plan_first_hand(self.seats, first, self.max_seats, small, self.big_blind)
+                if plan is None:
+                    return None
+                for number in plan.positions:
+                    self.seats[number].paid_blinds = True  # everyone starts level
+            refusing = [
+                n
+                for n in (plan.big_blind_seat, plan.small_blind_seat)
+                if n is not None and not self.seats[n].auto_post
+            ]
+            if not refusing:
+                return plan
+            for number in refusing:
+                self._set_status(
+                    self.seats[number], SeatStatus.SITTING_OUT, "blind not posted", events
+                )
+        return None
+
+    def _first_player(self, events: list[Event]) -> int:
+        """R-BTN-2: the first seated (first_seat) or the high card by rank then suit (draw)."""
+        ready = [
+            s
+            for s in self.seats.values()
+            if s.stack > 0 and s.status in (SeatStatus.PLAYING, SeatStatus.WAITING)
+        ]
+        if self.house.first_button == "first_seat":
+            dealer = min(ready, key=lambda s: s.joined)
+            others = clockwise([s.number for s in ready], dealer.number, self.max_seats)
+            return others[0]  # the first seated deals; the next player is first
+        deck = shuffled_codes(self.rng)
+        cards = {s.number: deck[k] for k, s in enumerate(sorted(ready, key=lambda s: s.number))}
+        first = max(cards, key=lambda n: cards[n])  # codes: rank * 4 + suit (R-DECK-4)
+        drawn = tuple((n, FULL_DECK[c]) for n, c in sorted(cards.items()))
+        self._emit(events, ButtonDrawn(drawn, first))
+        return first
+
+    def _build_hand(self, setup: dict[str, Any]) -> Hand:
+        players = [
+            Player(seat=n, stack=stack, name=self.seats[n].name)
+            for n, stack in zip(setup["positions"], setup["stacks"], strict=True)
+        ]
+        return Hand(
+            spec=self.spec,
+            players=players,
+            house=self.house,
+            deck=setup["deck"],
+            blinds=setup["blinds"],
+            posts=[ExtraPost(position=p, live=lv, dead=d) for p, lv, d in setup["posts"]],
+        )
+
+    def act(self, player: str, action: Action, now: float) -> list[Event]:
+        """A player's action in the hand (the engine checks it; errors change nothing)."""
+        seat = self.seat_of(player)
+        if self.hand is None or self.hand.is_over:
+            raise TableError(f"seat {seat.number} cannot act: no hand is in progress")
+        if seat.number not in self.hand_seats:
+            raise TableError(f"seat {seat.number} is not in this hand")
+        position = self.hand_seats.index(seat.number)
+        self.hand.verify(action, position)
+        events = self._apply(position, action)
+        if action.kind is not ActionKind.TIMEOUT:
+            seat.timeouts = 0
+        return events + self._after_change(now)
+
+    def _act_for(self, number: int, action: Action) -> list[Event]:
+        assert self.hand is not None
+        return self._apply(self.hand_seats.index(number), action)
+
+    def _apply(self, position: int, action: Action) -> list[Event]:
+        assert self.hand is not None
+        events: list[Event] = []
+        for event in self.hand.apply(action, position):
+            self._emit(events, event)
+        self.hand_log.append((position, action.kind.value, action.amount))
+        return events
+
+    def _after_change(self, now: float) -> list[Event]:
+        """Pre-actions and leavers act at once; a new turn starts a timer; an ended hand settles."""
+        events: list[Event] = []
+        while self.hand is not None and not self.hand.is_over:
+            number = self.actor_seat()
+            if number is None:
+                break
+            seat = self.seats[number]
+            legal = self.hand.legal_actions()
+            if seat.leave_after and legal is not None:
+                events += self._act_for(number, Action(ActionKind.FOLD))
+                continue
+            if seat.pre_action is not None and legal is not None:
+                kind = (
+                    ActionKind.CHECK_OR_CALL
+                    if seat.pre_action is PreAction.CALL_ANY or legal.can_check
+                    else ActionKind.FOLD
+                )
+                seat.pre_action = None
+                events += self._act_for(number, Action(kind))
+                continue
+            if self.hand.phase is Phase.SHOWDOWN:
+                events += self._act_for(number, Action(ActionKind.SHOW))
+                continue
+            self.deadline = now + self.house.decision_seconds
+            self.warning_at = now + self.house.warning_after_seconds
+            self.warned = False
+            self.extra_given = False
+            self._emit(events, TimerStarted(number, self.deadline, self.warning_at, seat.time_bank))
+            break
+        if self.hand is not None and self.hand.is_over:
+            events += self._settle()
+        return events
+
+    def _settle(self) -> list[Event]:
+        assert self.hand is not None
+        hand = self.hand
+        events: list[Event] = []
+        for position, number in enumerate(self.hand_seats):
+            seat = self.seats[number]
+            seat.stack = hand.stacks[position]
+        self.rake_total += hand.rake
+        self._emit(
+            events,
+            HandFinished(
+                self.hand_number,
+                tuple((n, self.seats[n].stack) for n in self.hand_seats),
+                hand.rake,
+                hand.phase is Phase.CANCELLED,
+            ),
+        )
+        for number in self.hand_seats:
+            seat = self.seats[number]
+            if seat.leave_after:
+                self._stand(seat, "left", events)
+            elif seat.stack == 0:
+                self._set_status(seat, SeatStatus.BUSTED, "no chips: rebuy or leave", events)
+            elif seat.sit_out_next or seat.timeouts >= self.house.timeouts_before_sit_out:
+                seat.sit_out_next = False
+                self._set_status(seat, SeatStatus.SITTING_OUT, "sit out", events)
+        self.hand = None
+        self.hand_seats = []
+        self.hand_log = []
+        self.hand_setup = {}
+        self.deadline = self.warning_at = None
+        return events
+
+    def cancel_hand(self, reason: str = "server fault") -> list[Event]:
+        """R-DECK-5: cancel the hand in progress; every chip goes back."""
+        if self.hand is None or self.hand.is_over:
+            raise TableError("no hand is in progress")
+        events: list[Event] = []
+        for event in self.hand.cancel(reason):
+            self._emit(events, event)
+        return events + self._settle()
+
+    # ---------------------------------------------------------------- time (R-TIME-*)
+
+    def tick(self, now: float) -> list[Event]:
+        """Advance the clock: warnings, the time bank, and time-outs by the house rule."""
+        events: list[Event] = []
+        number = self.actor_seat()
+        if number is None or self.deadline is None or self.warning_at is None:
+            return events
+        seat = self.seats[number]
+        if not self.warned and now >= self.warning_at:
+            self.warned = True
+            self._emit(events, TimerWarning(number, max(0.0, self.deadline - now)))
+        if now < self.deadline:
+            return events
+        if seat.time_bank > 0:
+            used = seat.time_bank
+            seat.time_bank = 0.0
+            self.deadline += used
+            self._emit(events, TimeBankUsed(number, used, self.deadline))
+            if now < self.deadline:
+                return events
+        self._emit(events, TimerExpired(number))
+        seat.timeouts += 1
+        events += self._act_for(number, Action(ActionKind.TIMEOUT))
+        return events + self._after_change(now)
+
+    def disconnect(self, player: str, now: float) -> list[Event]:
+        seat = self.seat_of(player)
+        seat.connected = False
+        events: list[Event] = []
+        self._emit(events, ConnectionChanged(seat.number, False, 0.0))
+        return events
+
+    def reconnect(self, player: str, now: float) -> list[Event]:
+        """R-TIME-3: back within their time, the player to act gets a further 20 s."""
+        seat = self.seat_of(player)
+        seat.connected = True
+        extra = 0.0
+        if (
+            self.actor_seat() == seat.number
+            and self.deadline is not None
+            and now < self.deadline
+            and not self.extra_given
+        ):
+            extra = float(self.house.reconnect_extra_seconds)
+            self.deadline += extra
+            self.extra_given = True
+        events: list[Event] = []
+        self._emit(events, ConnectionChanged(seat.number, True, extra))
+        return events
+
+    # ---------------------------------------------------------------- JSON
+
+    def to_json(self) -> str:
+        """The whole table, a hand in progress included, as JSON."""
+        stakes = self.spec.stakes
+        data = {
+            "spec": {
+                "variant": self.spec.variant.value,
+                "structure": self.spec.structure.value,
+                "stakes": asdict(stakes),
+            },
+            "house": _house_json(self.house),
+            "max_seats": self.max_seats,
+            "name": self.name,
+            "seats": [s.to_json() for s in self.seats.values()],
+            "waiting_list": self.waiting_list,
+            "hand_number": self.hand_number,
+            "previous": [self.previous_big, self.previous_small, self.previous_button],
+            "rake_total": self.rake_total,
+            "joined": self.joined,
+            "timer": [self.deadline, self.warning_at, self.warned, self.extra_given],
+            "hand": (
+                {"setup": self.hand_setup, "log": self.hand_log}
+                if self.hand is not None and not self.hand.is_over
+                else None
+            ),
+        }
+        return json.dumps(data)
+
+    @staticmethod
+    def from_json(text: str, *, rng: RandomSource | None = None) -> Table:
+        data = json.loads(text)
+        spec = GameSpec(
+            variant=Variant(data["spec"]["variant"]),
+            structure=Structure(data["spec"]["structure"]),
+            stakes=Stakes(**data["spec"]["stakes"]),
+        )
+        house = parse_house(data["house"], data["house"].get("name", "restored"))
+        table = Table(spec=spec, house=house, seats=data["max_seats"], rng=rng, name=data["name"])
+        for raw in data["seats"]:
+            seat = Seat.from_json(raw)
+            table.seats[seat.number] = seat
+        table.waiting_list = list(data["waiting_list"])
+        table.hand_number = data["hand_number"]
+        table.previous_big, table.previous_small, table.previous_button = data["previous"]
+        table.rake_total = data["rake_total"]
+        table.joined = data["joined"]
+        table.deadline, table.warning_at, table.warned, table.extra_given = data["timer"]
+        if data["hand"] is not None:
+            table.hand_setup = data["hand"]["setup"]
+            table.hand_seats = list(table.hand_setup["positions"])
+            table.hand = table._build_hand(table.hand_setup)
+            for position, kind, amount in data["hand"]["log"]:
+                try:
+                    table.hand.apply(Action(ActionKind(kind), amount), position)
+                except IllegalActionError as error:  # pragma: no cover - a corrupt file
+                    raise TableError(f"cannot restore the hand: {error}") from None
+                table.hand_log.append((position, kind, amount))
+        return table
+
+
+def _house_json(house: HouseOptions) -> dict[str, Any]:
+    data = asdict(house)
+    data["games"] = [f"{v.value}/{s.value}" for v, s in house.games]
+    data["seat_choices"] = list(house.seat_choices)
+    data["notes"] = list(house.notes)
+    return data
