@@ -28,6 +28,7 @@ class BlindPlan:
     small_blind_seat: int | None = None
     big_blind_seat: int = 0
     missed: list[tuple[int, str]] = field(default_factory=list)  # (seat, big/small)
+    fresh: bool = False  # a new rotation: everybody dealt in starts level
 
 
 def clockwise(seats: Sequence[int], after: int, max_seats: int) -> list[int]:
@@ -60,6 +61,7 @@ def plan_first_hand(
             button_seat=button,
             small_blind_seat=button,
             big_blind_seat=other,
+            fresh=True,
         )
     positions = order  # first = small blind, next = big blind, the last has the button
     blinds = [small, big] + [0] * (len(order) - 2)
@@ -69,6 +71,7 @@ def plan_first_hand(
         button_seat=order[-1],
         small_blind_seat=order[0],
         big_blind_seat=order[1],
+        fresh=True,
     )
 
 
@@ -145,6 +148,9 @@ def plan_hand(
     if len(dealt) == 2:
         other = big_seat
         button = next(n for n in dealt if n != big_seat)
+        owing = seats[button]
+        if not owing.paid_blinds or owing.missed_big or owing.missed_small:
+            return None  # heads-up with a newcomer on the button: the table starts afresh
         return BlindPlan(
             positions=[other, button],
             blinds=[big, small],

@@ -71,6 +71,7 @@ class HandStarting(Event):
     small_blind_seat: int | None  # None: no small blind this hand (dead small blind)
     big_blind_seat: int
     seats: tuple[int, ...]  # dealt in, in position order (first left of the button first)
+    fresh: bool  # the first hand of a new (or restarted) rotation: nobody owes a blind
 
 
 @record

@@ -182,14 +182,14 @@ class Table:
             self._emit(events, SeatStatusChanged(seat.number, seat.status.value, "rebuy"))
         return events
 
-    def leave(self, player: str) -> list[Event]:
+    def leave(self, player: str, now: float) -> list[Event]:
         """Leave now, or after this hand: a player to act is folded (an all-in player stays)."""
         seat = self.seat_of(player)
         events: list[Event] = []
         if self.in_hand(seat.number):
             seat.leave_after = True
             if self.actor_seat() == seat.number:
-                events += self._act_for(seat.number, Action(ActionKind.FOLD))
+                events += self._after_change(now)  # folds them and moves the hand on
             return events
         self._stand(seat, "left", events)
         return events
@@ -326,6 +326,7 @@ class Table:
                 plan.small_blind_seat,
                 plan.big_blind_seat,
                 tuple(plan.positions),
+                plan.fresh,
             ),
         )
         self.hand = self._build_hand(self.hand_setup)
@@ -374,14 +375,15 @@ class Table:
                 plan = plan_first_hand(self.seats, first, self.max_seats, small, self.big_blind)
                 if plan is None:
                     return None
-                for number in plan.positions:
-                    self.seats[number].paid_blinds = True  # everyone starts level
             refusing = [
                 n
                 for n in (plan.big_blind_seat, plan.small_blind_seat)
                 if n is not None and not self.seats[n].auto_post
             ]
             if not refusing:
+                if plan.fresh:
+                    for number in plan.positions:
+                        self.seats[number].paid_blinds = True  # everyone starts level
                 return plan
             for number in refusing:
                 self._set_status(
@@ -398,6 +400,8 @@ class Table:
         ]
         if self.house.first_button == "first_seat":
             dealer = min(ready, key=lambda s: s.joined)
+            if len(ready) == 2:
+                return dealer.number  # heads-up the dealer posts the small blind (R-BLIND-5)
             others = clockwise([s.number for s in ready], dealer.number, self.max_seats)
             return others[0]  # the first seated deals; the next player is first
         deck = shuffled_codes(self.rng)

@@ -1,0 +1,188 @@
+"""Button and blinds hand after hand: R-BTN-1, R-BTN-2, R-BTN-4, R-DECK-4, R-BLIND-5,
+R-BLIND-6, R-SEAT-2, R-SEAT-3, R-SEAT-4, R-SEAT-5."""
+
+import pytest
+
+import pokerroom.table.table as table_module
+from pokerroom.cards import Card
+from pokerroom.table.events import BlindMissed, ButtonDrawn, HandStarting
+from tests.table.helpers import BB, make_table, play, posts
+
+STACK = 40 * BB
+
+
+def rotation(table, hands: int) -> list[tuple[int, int | None, int]]:
+    out = []
+    for k in range(hands):
+        started = play(table, float(k))
+        assert started is not None
+        out.append((started.button_seat, started.small_blind_seat, started.big_blind_seat))
+    return out
+
+
+def test_R_BTN_2_first_seat_deals_and_the_next_posts_the_small_blind() -> None:
+    table = make_table(players={})
+    for seat in (4, 2, 6):  # seated in this order: seat 4 first
+        table.sit(f"p{seat}", seat, STACK)
+    assert rotation(table, 1) == [(4, 6, 2)]
+
+
+def test_R_BTN_1_R_BTN_4_button_moves_one_active_player_each_hand() -> None:
+    table = make_table(players={1: STACK, 3: STACK, 5: STACK, 6: STACK})
+    assert rotation(table, 5) == [(1, 3, 5), (3, 5, 6), (5, 6, 1), (6, 1, 3), (1, 3, 5)]
+
+
+def test_R_BTN_2_R_DECK_4_draw_for_the_button_high_card_then_suit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = make_table("casino", seats=10, players={})
+    for seat in (1, 4, 7, 9):
+        table.sit(f"p{seat}", seat, 100 * BB)
+    # Cards by seat order: seat 1 Ah, seat 4 As, seat 7 Kd, seat 9 2c: two aces; spades win.
+    deck = [c.code for c in (Card.parse(t) for t in ("Ah", "As", "Kd", "2c"))]
+    deck += [c for c in range(52) if c not in deck]
+    monkeypatch.setattr(table_module, "shuffled_codes", lambda rng=None: list(deck))
+    events = table.start_hand(0.0)
+    drawn = next(e for e in events if isinstance(e, ButtonDrawn))
+    assert drawn.first_seat == 4
+    started = next(e for e in events if isinstance(e, HandStarting))
+    # The high card is first and posts the small blind; the button is on their right.
+    assert (started.small_blind_seat, started.big_blind_seat, started.button_seat) == (4, 7, 1)
+
+
+def test_R_BLIND_5_heads_up_button_posts_small_blind() -> None:
+    table = make_table(players={2: STACK, 5: STACK})
+    hands = rotation(table, 3)
+    for button, small, big in hands:
+        assert button == small and big != button
+    assert [h[2] for h in hands] == [5, 2, 5]  # the big blind alternates
+
+
+def test_R_BLIND_5_three_to_two_and_back_without_skipping_or_doubling_the_big_blind() -> None:
+    table = make_table(players={1: STACK, 2: STACK, 3: STACK})
+    first = rotation(table, 2)  # (1, 2, 3), (2, 3, 1)
+    assert first == [(1, 2, 3), (2, 3, 1)]
+    table.leave("p3", 0.0)  # the last small blind leaves: heads-up
+    heads_up = rotation(table, 2)
+    assert heads_up[0][2] == 2  # the big blind moves on from seat 1 to seat 2
+    assert heads_up[1][2] == 1
+    table.sit("p3", 3, STACK)  # a third player comes back as a new player
+    bigs = [h[2] for h in rotation(table, 4)]
+    for a, b in zip([1, *bigs], bigs, strict=False):
+        assert a != b  # nobody posts the big blind twice in a row
+
+
+def test_R_BLIND_6_R_SEAT_2_new_player_between_button_and_blinds_waits() -> None:
+    table = make_table(players={1: STACK, 3: STACK, 5: STACK})
+    assert rotation(table, 1) == [(1, 3, 5)]
+    # Next hand: button 3, small blind 5, big blind 1. Seat 4 is between button and blinds.
+    table.sit("p4", 4, STACK, post_now=True)
+    started = play(table, 1.0)
+    assert started is not None and 4 not in started.seats  # must wait for the button to pass
+    hands = rotation(table, 4)
+    # p4 is dealt in only when the big blind reaches seat 4 -- never on the button unpaid.
+    first_in = next(k for k, h in enumerate(hands) if h[2] == 4)
+    assert all(h[0] != 4 for h in hands[: first_in + 1])
+
+
+def test_R_SEAT_2_new_player_left_of_the_blinds_may_post_at_once() -> None:
+    players = {1: STACK, 2: STACK, 3: STACK, 4: STACK, 5: STACK}
+    table = make_table(players=players)
+    assert rotation(table, 1) == [(1, 2, 3)]
+    # Next hand: button 2, small blind 3, big blind 4; seat 6 is left of the blinds.
+    table.sit("p6", 6, STACK, post_now=True)
+    events = table.start_hand(1.0)
+    assert (6, "live_post", BB) in posts(events)
+    assert 6 in next(e for e in events if isinstance(e, HandStarting)).seats
+    waiting = make_table(players=players)
+    rotation(waiting, 1)
+    waiting.sit("p6", 6, STACK)  # without post_now: waits for the big blind
+    events = waiting.start_hand(1.0)
+    assert 6 not in next(e for e in events if isinstance(e, HandStarting)).seats
+
+
+def test_R_SEAT_2_the_seat_due_the_big_blind_next_hand_just_waits_one_hand() -> None:
+    table = make_table(players={1: STACK, 2: STACK, 3: STACK, 4: STACK})
+    rotation(table, 1)  # next: big blind 4, then seat 6 (5 is empty)
+    table.sit("p6", 6, STACK, post_now=True)
+    events = table.start_hand(1.0)
+    assert 6 not in next(e for e in events if isinstance(e, HandStarting)).seats
+    from tests.table.helpers import finish_hand
+
+    finish_hand(table, 1.0)
+    events = table.start_hand(2.0)
+    assert (6, "big_blind", BB) in posts(events)  # no live post and big blind in a row
+
+
+def test_R_SEAT_2_in_the_big_blind_seat_the_new_player_must_post_it() -> None:
+    table = make_table(players={1: STACK, 2: STACK, 4: STACK})
+    assert rotation(table, 1) == [(1, 2, 4)]
+    table.sit("p5", 5, STACK)  # the big blind moves from 4 to 5 next hand
+    events = table.start_hand(1.0)
+    assert (5, "big_blind", BB) in posts(events)
+
+
+def test_R_SEAT_3_missed_big_blind_marker_and_both_blinds_to_return() -> None:
+    table = make_table(players={1: STACK, 2: STACK, 3: STACK, 4: STACK, 5: STACK, 6: STACK})
+    assert rotation(table, 1) == [(1, 2, 3)]
+    table.sit_out("p4")  # would be the big blind next hand
+    events = table.start_hand(1.0)
+    assert [(e.seat, e.blind) for e in events if isinstance(e, BlindMissed)] == [(4, "big")]
+    started = next(e for e in events if isinstance(e, HandStarting))
+    assert started.big_blind_seat == 5  # the next active player posts it
+    from tests.table.helpers import finish_hand
+
+    finish_hand(table, 1.0)
+    assert table.seats[4].missed_big
+    table.sit_in("p4", post_now=True)
+    for k in range(6):  # between the button and the blinds it waits; then it posts both
+        events = table.start_hand(2.0 + k)
+        started = next(e for e in events if isinstance(e, HandStarting))
+        if 4 in started.seats:
+            assert (4, "live_post", BB) in posts(events)
+            assert (4, "dead_post", table.spec.stakes.small_blind) in posts(events)
+            break
+        assert started.button_seat != 4
+        finish_hand(table, 2.0 + k)
+    else:
+        pytest.fail("the player with a missed big blind never came back")
+    finish_hand(table, 9.0)
+    assert not table.seats[4].missed_big
+
+
+def test_R_SEAT_4_missed_small_blind_dead_small_and_returns_after_the_button() -> None:
+    table = make_table(players={1: STACK, 2: STACK, 3: STACK, 4: STACK, 5: STACK})
+    assert rotation(table, 1) == [(1, 2, 3)]
+    table.sit_out("p3")  # last big blind: due the small blind next hand
+    events = table.start_hand(1.0)
+    assert [(e.seat, e.blind) for e in events if isinstance(e, BlindMissed)] == [(3, "small")]
+    started = next(e for e in events if isinstance(e, HandStarting))
+    assert started.small_blind_seat is None and started.big_blind_seat == 4
+    assert all(what != "small_blind" for _, what, _ in posts(events))
+    from tests.table.helpers import finish_hand
+
+    finish_hand(table, 1.0)
+    table.sit_in("p3", post_now=True)
+    # Seat 3 sits between the button (2) and the big blind (5) next hand: it waits.
+    events = table.start_hand(2.0)
+    assert 3 not in next(e for e in events if isinstance(e, HandStarting)).seats
+    finish_hand(table, 2.0)
+    seen_back = False
+    for k in range(6):
+        events = table.start_hand(3.0 + k)
+        started = next(e for e in events if isinstance(e, HandStarting))
+        if 3 in started.seats:
+            seen_back = True
+            assert (3, "dead_post", table.spec.stakes.small_blind) in posts(events) or (
+                started.big_blind_seat == 3
+            )
+            break
+        finish_hand(table, 3.0 + k)
+    assert seen_back
+
+
+def test_R_SEAT_5_a_sitting_out_player_is_not_dealt_in() -> None:
+    table = make_table(players={1: STACK, 2: STACK, 3: STACK})
+    table.sit_out("p2")
+    started = play(table)
+    assert started is not None and 2 not in started.seats

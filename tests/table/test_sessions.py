@@ -1,0 +1,178 @@
+"""Long random sessions at one table: joins, leaves, sit-outs, time-outs, disconnects, rebuys.
+
+Invariants, checked throughout:
+- chips are conserved: on the table (stacks and pots) + taken off + rake = bought in;
+- a player who stays dealt in for a full orbit posts the big blind exactly once in it;
+- nobody posts the big blind in two hands in a row;
+- the button never goes to a player who has not paid a big blind (R-BLIND-6);
+- writing the table to JSON at a random moment and restoring it changes nothing after.
+"""
+
+import copy
+import itertools
+import random
+
+import pytest
+
+from pokerroom.engine.events import Event, ForcedBet
+from pokerroom.table import SeatStatus, Table, TableError
+from pokerroom.table.events import ChipsAdded, HandStarting, SeatLeft, SeatTaken
+from tests.table.helpers import BB, make_table, random_policy
+
+SESSIONS = 10
+HANDS_PER_SESSION = 500  # 5,000 hands in all
+
+
+class Ledger:
+    """Follows the table's events: money in and out, and the blind history."""
+
+    def __init__(self) -> None:
+        self.bought = 0
+        self.taken = 0
+        self.sittings = 0
+        self.sitting: dict[int, str] = {}  # seat -> this sitting (leaving and coming back is new)
+        self.hands: list[tuple[HandStarting, dict[int, str]]] = []
+        self.paid: set[str] = set()
+
+    def feed(self, table: Table, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, SeatTaken):
+                self.bought += event.stack
+                self.sittings += 1
+                self.sitting[event.seat] = f"{event.player}#{self.sittings}"
+            elif isinstance(event, ChipsAdded):
+                self.bought += event.amount
+            elif isinstance(event, SeatLeft):
+                self.taken += event.stack
+            elif isinstance(event, HandStarting):
+                owners = {n: self.sitting[n] for n in event.seats}
+                button_player = owners[event.seats[-1]]
+                if not event.fresh:
+                    assert button_player in self.paid, "the button went to an unpaid player"
+                else:
+                    self.paid.update(owners.values())
+                self.hands.append((event, owners))
+            elif isinstance(event, ForcedBet) and event.what in ("big_blind", "live_post"):
+                self.paid.add(self.hands[-1][1][self.hands[-1][0].seats[event.position]])
+
+    def check_chips(self, table: Table) -> None:
+        assert table.chips_on_table() + self.taken + table.rake_total == self.bought
+
+    def check_blinds(self) -> None:
+        bigs = [
+            (e.fresh, owners[e.big_blind_seat], frozenset(owners.values()))
+            for e, owners in self.hands
+        ]
+        for (_, a, _), (fresh, b, _) in itertools.pairwise(bigs):
+            assert fresh or a != b, "the same player posted the big blind twice in a row"
+        # Runs of hands with the same players dealt in: each posts once every len(run) hands.
+        run: list[str] = []
+        players: frozenset[str] = frozenset()
+        windows = 0
+        for fresh, big, dealt in bigs:
+            if fresh or dealt != players:
+                run, players = [], dealt
+            run.append(big)
+            k = len(players)
+            if len(run) >= k:
+                window = run[-k:]
+                assert len(set(window)) == k, f"big blinds {window} in an orbit of {k}"
+                windows += 1
+        assert windows > len(bigs) // 10, "too few full orbits to check"
+
+
+def step(table: Table, rng: random.Random, now: float, names: list[str]) -> list[Event]:
+    """One random thing happens at the table."""
+    events: list[Event] = []
+    try:
+        if table.hand is None:
+            roll = rng.random()
+            free = [n for n in range(1, table.max_seats + 1) if n not in table.seats]
+            seated = list(table.seats.values())
+            if roll < 0.08 and free:
+                name = rng.choice([n for n in names if all(s.player != n for s in seated)] or ["x"])
+                events += table.sit(
+                    name,
+                    rng.choice(free),
+                    rng.randint(table.min_buy_in, table.max_buy_in),
+                    post_now=rng.random() < 0.5,
+                )
+            elif roll < 0.12 and seated:
+                events += table.leave(rng.choice(seated).player, now)
+            elif roll < 0.16 and seated:
+                events += table.sit_out(rng.choice(seated).player)
+            elif roll < 0.26 and seated:
+                out = [s for s in seated if s.status is SeatStatus.SITTING_OUT]
+                if out:
+                    events += table.sit_in(rng.choice(out).player, post_now=rng.random() < 0.5)
+            elif roll < 0.32 and seated:
+                seat = rng.choice(seated)
+                room = table.max_buy_in - seat.stack
+                if room > 0:
+                    floor = max(1, table.min_buy_in - seat.stack)
+                    if floor <= room:
+                        events += table.add_chips(seat.player, rng.randint(floor, room))
+            elif roll < 0.35 and seated:
+                table.set_options(rng.choice(seated).player, auto_post=rng.random() < 0.8)
+            events += table.start_hand(now)
+            return events
+        roll = rng.random()
+        actor = table.actor_seat()
+        assert actor is not None
+        if roll < 0.04:
+            events += table.tick(now + 100.0)  # the player to act runs out of time
+        elif roll < 0.06:
+            player = table.seats[actor].player
+            events += table.disconnect(player, now) + table.reconnect(player, now + 1.0)
+        elif roll < 0.07:
+            events += table.leave(rng.choice(list(table.seats.values())).player, now)
+        else:
+            events += random_policy(table, rng, now)
+    except TableError:
+        pass  # a refused request changes nothing (checked by the ledger)
+    return events
+
+
+def run_session(seed: int) -> int:
+    rng = random.Random(seed)
+    names = [f"n{k}" for k in range(14)]
+    table = make_table(seats=rng.choice([2, 6, 9]), seed=seed)
+    ledger = Ledger()
+    for k in range(min(3, table.max_seats)):
+        ledger.feed(table, table.sit(names[k], k + 1, 40 * BB))
+    restore_at = rng.randint(50, 400)
+    now = 0.0
+    steps = 0
+    while table.hand_number < HANDS_PER_SESSION and steps < HANDS_PER_SESSION * 60:
+        steps += 1
+        now += 1.0
+        if steps == restore_at:
+            check_restore(table, rng, now, names)
+        events = step(table, rng, now, names)
+        ledger.feed(table, events)
+        ledger.check_chips(table)
+        if len(table.seats) < 2 and table.hand is None:  # keep the table going
+            free = [n for n in range(1, table.max_seats + 1) if n not in table.seats]
+            taken = {s.player for s in table.seats.values()}
+            name = next(n for n in names if n not in taken)
+            ledger.feed(table, table.sit(name, free[0], 40 * BB))
+    ledger.check_blinds()
+    return table.hand_number
+
+
+def check_restore(table: Table, rng: random.Random, now: float, names: list[str]) -> None:
+    """Restored from JSON, the table does exactly what the original does."""
+    original_rng = copy.deepcopy(table.rng)
+    restored = Table.from_json(table.to_json(), rng=copy.deepcopy(original_rng))
+    twin = copy.deepcopy(table)
+    script = random.Random(rng.random())
+    script_copy = copy.deepcopy(script)
+    a = [step(twin, script, now + k, names) for k in range(200)]
+    b = [step(restored, script_copy, now + k, names) for k in range(200)]
+    assert a == b
+    assert twin.to_json() == restored.to_json()
+
+
+@pytest.mark.parametrize("seed", range(SESSIONS))
+def test_random_sessions_keep_every_invariant(seed: int) -> None:
+    assert run_session(seed) >= HANDS_PER_SESSION
