@@ -4,7 +4,8 @@
 which made event creation about a third of the engine's time (dozens of events
 a hand). ``record`` builds the same kind of class -- slots, ``__eq__``,
 ``__repr__``, ``__match_args__``, a field hash -- with an ``__init__`` that
-stores fields through their slot descriptors. Assigning or deleting a field
+stores fields through their slot descriptors (then calls ``__post_init__``,
+if the class has one). Assigning or deleting a field
 afterwards raises ``FrozenInstanceError``, exactly as with ``frozen=True``.
 """
 
@@ -40,6 +41,8 @@ def record(cls: type[T]) -> type[T]:
         else:
             params.append(f.name)
     body = "".join(f"    _set_{n}(self, {n})\n" for n in names) or "    pass\n"
+    if hasattr(made, "__post_init__"):  # validation hooks run as with a dataclass
+        body += "    self.__post_init__()\n"
     exec(f"def __init__(self, {', '.join(params)}):\n{body}", namespace)
     init = namespace["__init__"]
     init.__qualname__ = f"{made.__qualname__}.__init__"

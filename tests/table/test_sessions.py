@@ -133,7 +133,7 @@ def step(table: Table, rng: random.Random, now: float, names: list[str]) -> list
     return events
 
 
-def run_session(seed: int) -> int:
+def run_session(seed: int, hands: int = HANDS_PER_SESSION) -> int:
     rng = random.Random(seed)
     names = [f"n{k}" for k in range(14)]
     table = make_table(seats=rng.choice([2, 6, 9]), seed=seed)
@@ -143,7 +143,7 @@ def run_session(seed: int) -> int:
     restore_at = rng.randint(50, 400)
     now = 0.0
     steps = 0
-    while table.hand_number < HANDS_PER_SESSION and steps < HANDS_PER_SESSION * 60:
+    while table.hand_number < hands and steps < hands * 60:
         steps += 1
         now += 1.0
         if steps == restore_at:
@@ -176,3 +176,9 @@ def check_restore(table: Table, rng: random.Random, now: float, names: list[str]
 @pytest.mark.parametrize("seed", range(SESSIONS))
 def test_random_sessions_keep_every_invariant(seed: int) -> None:
     assert run_session(seed) >= HANDS_PER_SESSION
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(100, 110))
+def test_long_random_sessions_keep_every_invariant(seed: int) -> None:
+    assert run_session(seed, hands=5_000) >= 5_000  # 50,000 hands: make test-all

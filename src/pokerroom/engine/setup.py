@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from pokerroom.cards import Card
 from pokerroom.engine.errors import SetupError
+from pokerroom.records import record
 from pokerroom.rules.game import GameSpec
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Player:
     """One player dealt in. Positions run from the first seat left of the button (0)
     to the button (last); heads-up, position 0 is the big blind and 1 the button."""
@@ -26,7 +26,7 @@ class Player:
             )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class ExtraPost:
     """A post outside the blinds: a new player's live big blind (R-SEAT-2, R-BLIND-8) or a
     returning player's dead small blind (R-SEAT-3, R-SEAT-4). Live chips count towards the

@@ -189,6 +189,8 @@ def parse_rake_schedule(text: str, name: str) -> RakeSchedule:
 
 def load_rake_schedule(name_or_path: str | Path) -> RakeSchedule:
     """A schedule shipped in the package (by name) or from a file path."""
+    if isinstance(name_or_path, str) and not name_or_path.endswith(".toml"):
+        return _packaged(name_or_path)  # the common case, cached: no file system look-up
     path = Path(name_or_path)
     if path.suffix == ".toml" and path.exists():
         return parse_rake_schedule(path.read_text(encoding="utf-8"), path.stem)

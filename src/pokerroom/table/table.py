@@ -3,7 +3,7 @@
 Pure like the engine: no I/O, no asyncio, no wall clock. Time comes in as
 ``now`` (seconds on any monotonic clock) on every call, randomness from the
 ``RandomSource`` given at construction. Every change is a frozen event,
-returned by the call that caused it and kept in ``events``. A table can be
+returned by the call that caused it (the caller keeps the log). A table can be
 written to JSON at any moment -- between hands or in the middle of one -- and
 restored; the hand in progress is rebuilt by re-applying its actions.
 """
@@ -64,10 +64,12 @@ class Table:
         self.name = name
         self.rng = rng
         self.seats: dict[int, Seat] = {}
+        self._seat_numbers: dict[str, int] = {}  # player -> seat
         self.waiting_list: list[str] = []
         self.hand: Hand | None = None
         self.hand_number = 0
         self.hand_seats: list[int] = []  # seat of each position in the current hand
+        self._positions: dict[int, int] = {}  # seat -> position in the current hand
         self.hand_log: list[tuple[int, str, int]] = []  # (position, kind, amount) applied
         self.hand_setup: dict[str, Any] = {}
         self.previous_big: int | None = None
@@ -79,7 +81,6 @@ class Table:
         self.warning_at: float | None = None
         self.warned = False
         self.extra_given = False
-        self.events: list[Event] = []
 
     # ---------------------------------------------------------------- queries
 
@@ -96,10 +97,10 @@ class Table:
         return self.house.max_buy_in_bb * self.big_blind
 
     def seat_of(self, player: str) -> Seat:
-        for seat in self.seats.values():
-            if seat.player == player:
-                return seat
-        raise TableError(f"{player!r} is not seated at this table")
+        number = self._seat_numbers.get(player)
+        if number is None:
+            raise TableError(f"{player!r} is not seated at this table")
+        return self.seats[number]
 
     def in_hand(self, seat: int) -> bool:
         return self.hand is not None and not self.hand.is_over and seat in self.hand_seats
@@ -119,9 +120,9 @@ class Table:
 
     # ---------------------------------------------------------------- seats and money
 
-    def _emit(self, events: list[Event], event: Event) -> None:
+    @staticmethod
+    def _emit(events: list[Event], event: Event) -> None:
         events.append(event)
-        self.events.append(event)
 
     def sit(
         self, player: str, seat: int, buy_in: int, *, name: str = "", post_now: bool = False
@@ -131,7 +132,7 @@ class Table:
             raise TableError(f"seat {seat} does not exist (seats 1..{self.max_seats})")
         if seat in self.seats:
             raise TableError(f"seat {seat} is taken")
-        if any(s.player == player for s in self.seats.values()):
+        if player in self._seat_numbers:
             raise TableError(f"{player!r} already has a seat at this table")
         self._check_buy_in(buy_in, 0)
         events: list[Event] = []
@@ -146,6 +147,7 @@ class Table:
             time_bank=float(self.house.time_bank_seconds),
             post_now=post_now,
         )
+        self._seat_numbers[player] = seat
         if player in self.waiting_list:
             self.waiting_list.remove(player)
             self._emit(events, WaitingListChanged(tuple(self.waiting_list)))
@@ -196,6 +198,7 @@ class Table:
 
     def _stand(self, seat: Seat, reason: str, events: list[Event]) -> None:
         del self.seats[seat.number]
+        del self._seat_numbers[seat.player]
         self._emit(events, SeatLeft(seat.number, seat.player, seat.stack, reason))
         if self.waiting_list:  # a freed seat goes to the first in line
             self._emit(events, SeatOffered(seat.number, self.waiting_list[0]))
@@ -296,7 +299,7 @@ class Table:
             self._emit(events, BlindMissed(number, blind))
         self.hand_number += 1
         self.hand_seats = list(plan.positions)
-        position = {n: i for i, n in enumerate(plan.positions)}
+        self._positions = position = {n: i for i, n in enumerate(plan.positions)}
         posts = [
             ExtraPost(
                 position=position[n],
@@ -330,8 +333,7 @@ class Table:
             ),
         )
         self.hand = self._build_hand(self.hand_setup)
-        for event in self.hand.events:
-            self._emit(events, event)
+        events.extend(self.hand.events)
         for n in plan.positions:
             seat = self.seats[n]
             if n == plan.big_blind_seat or n in plan.live_posts:
@@ -427,43 +429,42 @@ class Table:
 
     def act(self, player: str, action: Action, now: float) -> list[Event]:
         """A player's action in the hand (the engine checks it; errors change nothing)."""
-        seat = self.seat_of(player)
-        if self.hand is None or self.hand.is_over:
-            raise TableError(f"seat {seat.number} cannot act: no hand is in progress")
-        if seat.number not in self.hand_seats:
-            raise TableError(f"seat {seat.number} is not in this hand")
-        position = self.hand_seats.index(seat.number)
-        self.hand.verify(action, position)
-        events = self._apply(position, action)
+        number = self._seat_numbers.get(player)
+        hand = self.hand
+        if number is None or hand is None or number not in self.hand_seats:
+            self.seat_of(player)  # names an unknown player
+            raise TableError(f"seat {number} cannot act: it is not in a hand in progress")
+        position = self._positions[number]
+        events = hand.apply(action, position)  # the engine refuses illegal actions unchanged
+        self.hand_log.append((position, action.kind.value, action.amount))
         if action.kind is not ActionKind.TIMEOUT:
-            seat.timeouts = 0
-        return events + self._after_change(now)
+            self.seats[number].timeouts = 0
+        events += self._after_change(now)
+        return events
 
     def _act_for(self, number: int, action: Action) -> list[Event]:
         assert self.hand is not None
-        return self._apply(self.hand_seats.index(number), action)
+        return self._apply(self._positions[number], action)
 
     def _apply(self, position: int, action: Action) -> list[Event]:
         assert self.hand is not None
-        events: list[Event] = []
-        for event in self.hand.apply(action, position):
-            self._emit(events, event)
+        events = self.hand.apply(action, position)
         self.hand_log.append((position, action.kind.value, action.amount))
         return events
 
     def _after_change(self, now: float) -> list[Event]:
         """Pre-actions and leavers act at once; a new turn starts a timer; an ended hand settles."""
         events: list[Event] = []
-        while self.hand is not None and not self.hand.is_over:
-            number = self.actor_seat()
-            if number is None:
-                break
+        hand = self.hand
+        while hand is not None and hand.actor is not None:
+            number = self.hand_seats[hand.actor]
             seat = self.seats[number]
-            legal = self.hand.legal_actions()
-            if seat.leave_after and legal is not None:
+            if seat.leave_after and hand.phase is Phase.BETTING:
                 events += self._act_for(number, Action(ActionKind.FOLD))
                 continue
-            if seat.pre_action is not None and legal is not None:
+            if seat.pre_action is not None and hand.phase is Phase.BETTING:
+                legal = hand.legal_actions()
+                assert legal is not None
                 kind = (
                     ActionKind.CHECK_OR_CALL
                     if seat.pre_action is PreAction.CALL_ANY or legal.can_check
@@ -472,16 +473,15 @@ class Table:
                 seat.pre_action = None
                 events += self._act_for(number, Action(kind))
                 continue
-            if self.hand.phase is Phase.SHOWDOWN:
+            if hand.phase is Phase.SHOWDOWN:
                 events += self._act_for(number, Action(ActionKind.SHOW))
                 continue
-            self.deadline = now + self.house.decision_seconds
-            self.warning_at = now + self.house.warning_after_seconds
-            self.warned = False
-            self.extra_given = False
-            self._emit(events, TimerStarted(number, self.deadline, self.warning_at, seat.time_bank))
+            self.deadline = deadline = now + self.house.decision_seconds
+            self.warning_at = warning = now + self.house.warning_after_seconds
+            self.warned = self.extra_given = False
+            events.append(TimerStarted(number, deadline, warning, seat.time_bank))
             break
-        if self.hand is not None and self.hand.is_over:
+        if hand is not None and hand.is_over:
             events += self._settle()
         return events
 
@@ -522,10 +522,7 @@ class Table:
         """R-DECK-5: cancel the hand in progress; every chip goes back."""
         if self.hand is None or self.hand.is_over:
             raise TableError("no hand is in progress")
-        events: list[Event] = []
-        for event in self.hand.cancel(reason):
-            self._emit(events, event)
-        return events + self._settle()
+        return self.hand.cancel(reason) + self._settle()
 
     # ---------------------------------------------------------------- time (R-TIME-*)
 
@@ -620,6 +617,7 @@ class Table:
         for raw in data["seats"]:
             seat = Seat.from_json(raw)
             table.seats[seat.number] = seat
+            table._seat_numbers[seat.player] = seat.number
         table.waiting_list = list(data["waiting_list"])
         table.hand_number = data["hand_number"]
         table.previous_big, table.previous_small, table.previous_button = data["previous"]
@@ -629,6 +627,7 @@ class Table:
         if data["hand"] is not None:
             table.hand_setup = data["hand"]["setup"]
             table.hand_seats = list(table.hand_setup["positions"])
+            table._positions = {n: i for i, n in enumerate(table.hand_seats)}
             table.hand = table._build_hand(table.hand_setup)
             for position, kind, amount in data["hand"]["log"]:
                 try:
