@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import combinations
 
-from pokerroom.cards import Card
 from pokerroom.evaluation.classes import describe
 from pokerroom.evaluation.high import evaluate_codes
 from pokerroom.evaluation.low import LOW_CHARS
@@ -60,7 +59,3 @@ def describe_low(score: int) -> str:
 
 def describe_high(strength: int) -> str:
     return describe(strength)
-
-
-def cards_of(codes: Sequence[int]) -> tuple[Card, ...]:
-    return tuple(Card.from_code(c) for c in codes)

@@ -47,6 +47,14 @@ def _as_codes(cards: Codes, width: int, what: str) -> npt.NDArray[np.intp]:
     return array.astype(np.intp, copy=False)
 
 
+def _omaha_inputs(hole: Codes, board: Codes) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    holes = _as_codes(hole, 4, "Omaha hands")
+    boards = _as_codes(board, 5, "Omaha boards")
+    if len(holes) != len(boards):
+        raise ValueError(f"{len(holes)} Omaha hands but {len(boards)} boards")
+    return holes, boards
+
+
 def _flush_strengths(
     cols: list[npt.NDArray[np.intp]], flags: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.uint16]:
@@ -98,10 +106,7 @@ def _omaha_flush(hole: npt.NDArray[np.intp], board: npt.NDArray[np.intp]) -> npt
 
 def omaha_high_batch(hole: Codes, board: Codes) -> Strengths:
     """Omaha high strengths (exactly 2 hole + 3 board, R-SHOW-3): ``(N, 4)``, ``(N, 5)``."""
-    holes = _as_codes(hole, 4, "Omaha hands")
-    boards = _as_codes(board, 5, "Omaha boards")
-    if len(holes) != len(boards):
-        raise ValueError(f"{len(holes)} Omaha hands but {len(boards)} boards")
+    holes, boards = _omaha_inputs(hole, board)
     out = np.empty(len(holes), dtype=np.uint16)
     h5, pairs = _T.hash5, _T.omaha_pairs
     n_boards = 6175
@@ -126,10 +131,7 @@ def omaha_high_batch(hole: Codes, board: Codes) -> Strengths:
 
 def omaha_low_batch(hole: Codes, board: Codes) -> Strengths:
     """Eight-or-better low scores (0 = no low) of Omaha hands: ``(N, 4)``, ``(N, 5)``."""
-    holes = _as_codes(hole, 4, "Omaha hands")
-    boards = _as_codes(board, 5, "Omaha boards")
-    if len(holes) != len(boards):
-        raise ValueError(f"{len(holes)} Omaha hands but {len(boards)} boards")
+    holes, boards = _omaha_inputs(hole, board)
     out = np.empty(len(holes), dtype=np.uint16)
     for start in range(0, len(holes), _CHUNK):
         h = _LOW_BIT[holes[start : start + _CHUNK]]
