@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from pokerroom.cli.audit import audit_command
 from pokerroom.cli.equity import equity_command
 from pokerroom.cli.replay import replay_command
 
@@ -15,6 +16,7 @@ app = typer.Typer(
 )
 app.command("equity")(equity_command)
 app.command("replay")(replay_command)
+app.command("audit")(audit_command)
 
 
 @app.callback()

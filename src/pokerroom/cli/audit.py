@@ -1,0 +1,51 @@
+"""``pokerroom audit``: check chip conservation on a live database (S-MONEY-2)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+DEFAULT_DATABASE = "sqlite+aiosqlite:///pokerroom.db"
+
+
+def audit_command(
+    database: Annotated[
+        str,
+        typer.Option(envvar="POKERROOM_DATABASE", help="SQLAlchemy URL of the room's database."),
+    ] = DEFAULT_DATABASE,
+) -> None:
+    """Print the chip totals and every inconsistency; exit 1 if the books do not balance."""
+    from pokerroom.store.audit import AuditReport, audit
+    from pokerroom.store.db import Database
+
+    async def run() -> AuditReport:
+        db = Database(database)
+        try:
+            await db.migrate()
+            async with db.transaction() as session:
+                return await audit(session)
+        finally:
+            await db.close()
+
+    report = asyncio.run(run())
+    console = Console()
+    table = Table(title="chips by ledger account kind (cents)")
+    table.add_column("where")
+    table.add_column("chips", justify="right")
+    for kind in ("player", "table", "house", "bank"):
+        table.add_row(kind, f"{report.totals.get(kind, 0):,}")
+    console.print(table)
+    console.print(
+        f"in circulation: {report.in_circulation:,}; transfers: {report.transfers:,};"
+        f" floor acts: {report.floor_acts:,}"
+    )
+    if report.ok:
+        console.print("the books balance: every chip is accounted for")
+        return
+    for problem in report.problems:
+        console.print(f"[red]{problem}[/red]")
+    raise typer.Exit(1)

@@ -1,0 +1,1 @@
+"""Storage: accounts, the double-entry chip ledger, hands -- on SQLite or PostgreSQL."""

@@ -1,0 +1,135 @@
+"""The database schema: accounts and sessions, the double-entry chip ledger, hands, the floor.
+
+Money is an integer count of the smallest unit (cents of play money). Every
+movement is a ``Transfer`` whose ``Posting`` rows add up to zero (S-MONEY-1);
+each ledger account's ``balance`` is the sum of its postings, kept in the same
+transaction, and ``pokerroom audit`` checks that it is.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# Stable constraint names, so that migrations match on SQLite and PostgreSQL.
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Account(Base):
+    """A person (or operator) who can log in."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str] = mapped_column(String(32), unique=True)  # stored lower-case
+    display_name: Mapped[str] = mapped_column(String(32))
+    password_hash: Mapped[str] = mapped_column(String(255))  # argon2id (S-AUTH-1)
+    role: Mapped[str] = mapped_column(String(16), default="player")  # player, operator
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    failed_logins: Mapped[int] = mapped_column(Integer, default=0)
+    locked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    suspended: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class AuthSession(Base):
+    """A login session; only the token's SHA-256 is stored, so a leaked table logs nobody in."""
+
+    __tablename__ = "auth_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class LedgerAccount(Base):
+    """Where chips can be: a player's balance, a table, the house's rake, the play-money bank."""
+
+    __tablename__ = "ledger_accounts"
+    __table_args__ = (
+        UniqueConstraint("kind", "owner", name="kind_owner"),
+        CheckConstraint("kind <> 'player' OR balance >= 0", name="player_not_negative"),
+        CheckConstraint("kind <> 'table' OR balance >= 0", name="table_not_negative"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # player, table, house, bank
+    owner: Mapped[str] = mapped_column(String(64))  # account id, table id, "rake", "play"
+    balance: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class Transfer(Base):
+    """One balanced movement of chips; ``idempotency_key`` makes a retried request a no-op."""
+
+    __tablename__ = "transfers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # grant, buy_in, cash_out, hand, rake, ...
+    idempotency_key: Mapped[str | None] = mapped_column(String(128), unique=True, nullable=True)
+    memo: Mapped[str] = mapped_column(Text, default="")
+    hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"), nullable=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Posting(Base):
+    __tablename__ = "postings"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    transfer_id: Mapped[int] = mapped_column(ForeignKey("transfers.id"), index=True)
+    ledger_account_id: Mapped[int] = mapped_column(ForeignKey("ledger_accounts.id"), index=True)
+    amount: Mapped[int] = mapped_column(BigInteger)  # signed: credit > 0, debit < 0
+
+
+class HandRecord(Base):
+    """A hand with its full event log, deck commitment, rake and result (S-AUDIT-1)."""
+
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("table_id", "number", name="table_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(64), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))  # running, complete, cancelled
+    deck_commitment: Mapped[str] = mapped_column(String(64))  # SHA-256 of the deck and a salt
+    phh: Mapped[str] = mapped_column(Text, default="")
+    events: Mapped[str] = mapped_column(Text, default="[]")  # JSON
+    rake: Mapped[int] = mapped_column(BigInteger, default=0)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class FloorAct(Base):
+    """R-FLOOR-1: who did what to which hand, table or account, when and why."""
+
+    __tablename__ = "floor_acts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    operator_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    act: Mapped[str] = mapped_column(String(32))  # void_hand, correct_hand, close_table, ...
+    target: Mapped[str] = mapped_column(String(128))
+    reason: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

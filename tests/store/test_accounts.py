@@ -1,0 +1,116 @@
+"""Accounts and sessions: S-AUTH-1 (argon2id, lock-out with back-off, revocable tokens)."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import select
+
+from pokerroom.store.accounts import (
+    AccountLockedError,
+    AuthError,
+    authenticate,
+    log_in,
+    revoke,
+    revoke_all,
+    sign_up,
+)
+from pokerroom.store.db import Database
+from pokerroom.store.models import Account, AuthSession
+
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+async def test_S_AUTH_1_passwords_are_hashed_with_argon2id(database: Database) -> None:
+    async with database.transaction() as session:
+        account = await sign_up(session, "Ann_1", "correct horse", now=NOW, display_name="Ann")
+    async with database.transaction() as session:
+        stored = await session.scalar(select(Account).where(Account.id == account.id))
+        assert stored is not None and stored.username == "ann_1" and stored.display_name == "Ann"
+        assert stored.password_hash.startswith("$argon2id$")
+        assert "correct horse" not in stored.password_hash
+
+
+async def test_sign_up_rules(database: Database) -> None:
+    async with database.transaction() as session:
+        await sign_up(session, "ann", "correct horse", now=NOW)
+    async with database.transaction() as session:
+        with pytest.raises(AuthError, match="'ann' is taken"):
+            await sign_up(session, "ANN", "another secret", now=NOW)
+        with pytest.raises(AuthError, match="3 to 32"):
+            await sign_up(session, "a b", "correct horse", now=NOW)
+        with pytest.raises(AuthError, match="at least 8"):
+            await sign_up(session, "bob", "short", now=NOW)
+
+
+async def test_S_AUTH_1_log_in_gives_an_unguessable_revocable_token(database: Database) -> None:
+    async with database.transaction() as session:
+        await sign_up(session, "ann", "correct horse", now=NOW)
+    async with database.transaction() as session:
+        first = await log_in(session, "ann", "correct horse", now=NOW)
+        second = await log_in(session, "Ann", "correct horse", now=NOW)
+    assert first.token != second.token and len(first.token) >= 43  # 256 bits, base64
+    async with database.transaction() as session:
+        assert (await authenticate(session, first.token, now=NOW)).username == "ann"
+        stored = (await session.scalars(select(AuthSession.token_hash))).all()
+        assert first.token not in stored and len(stored) == 2  # only hashes are kept
+        await revoke(session, first.token)
+    async with database.transaction() as session:
+        with pytest.raises(AuthError, match="revoked"):
+            await authenticate(session, first.token, now=NOW)
+        assert (await authenticate(session, second.token, now=NOW)).username == "ann"
+        await revoke_all(session, second.account_id)
+    async with database.transaction() as session:
+        with pytest.raises(AuthError):
+            await authenticate(session, second.token, now=NOW)
+
+
+async def test_sessions_expire(database: Database) -> None:
+    async with database.transaction() as session:
+        await sign_up(session, "ann", "correct horse", now=NOW)
+        token = (await log_in(session, "ann", "correct horse", now=NOW)).token
+    async with database.transaction() as session:
+        with pytest.raises(AuthError, match="expired"):
+            await authenticate(session, token, now=NOW + timedelta(days=31))
+
+
+async def test_S_AUTH_1_repeated_failures_lock_with_a_growing_back_off(database: Database) -> None:
+    async with database.transaction() as session:
+        await sign_up(session, "ann", "correct horse", now=NOW)
+    moment = NOW
+    for _ in range(4):  # free tries
+        async with database.transaction() as session:
+            with pytest.raises(AuthError, match="wrong password"):
+                await log_in(session, "ann", "wrong", now=moment)
+    async with database.transaction() as session:
+        with pytest.raises(AuthError, match="wrong password"):
+            await log_in(session, "ann", "wrong", now=moment)  # fifth: locked for 30 s
+    async with database.transaction() as session:
+        with pytest.raises(AccountLockedError) as locked:
+            await log_in(session, "ann", "correct horse", now=moment + timedelta(seconds=10))
+    assert locked.value.until == moment + timedelta(seconds=30)
+    moment += timedelta(seconds=31)
+    async with database.transaction() as session:
+        with pytest.raises(AuthError, match="wrong password"):
+            await log_in(session, "ann", "wrong", now=moment)  # sixth: 60 s
+    async with database.transaction() as session:
+        with pytest.raises(AccountLockedError) as locked:
+            await log_in(session, "ann", "correct horse", now=moment + timedelta(seconds=45))
+    assert locked.value.until == moment + timedelta(seconds=60)
+    async with database.transaction() as session:
+        ok = await log_in(session, "ann", "correct horse", now=moment + timedelta(seconds=61))
+        account = await session.get(Account, ok.account_id)
+        assert account is not None and account.failed_logins == 0
+
+
+async def test_unknown_users_and_suspended_accounts(database: Database) -> None:
+    async with database.transaction() as session:
+        with pytest.raises(AuthError, match="unknown username or wrong password"):
+            await log_in(session, "nobody", "whatever1", now=NOW)
+        account = await sign_up(session, "ann", "correct horse", now=NOW)
+        token = (await log_in(session, "ann", "correct horse", now=NOW)).token
+        account.suspended = True
+    async with database.transaction() as session:
+        with pytest.raises(AuthError, match="suspended"):
+            await authenticate(session, token, now=NOW)
+        with pytest.raises(AuthError, match="suspended"):
+            await log_in(session, "ann", "correct horse", now=NOW)
