@@ -104,6 +104,19 @@ class Posting(Base):
     amount: Mapped[int] = mapped_column(BigInteger)  # signed: credit > 0, debit < 0
 
 
+class TableRecord(Base):
+    """A table's configuration and its state between hands (``Table.to_json``)."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    config: Mapped[str] = mapped_column(Text)  # JSON: game, stakes, house, seats
+    snapshot: Mapped[str] = mapped_column(Text)  # JSON: the table as it was before the hand
+    closed: Mapped[bool] = mapped_column(Boolean, default=False)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class HandRecord(Base):
     """A hand with its full event log, deck commitment, rake and result (S-AUDIT-1)."""
 
@@ -114,7 +127,8 @@ class HandRecord(Base):
     table_id: Mapped[str] = mapped_column(String(64), index=True)
     number: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(16))  # running, complete, cancelled
-    deck_commitment: Mapped[str] = mapped_column(String(64))  # SHA-256 of the deck and a salt
+    deck_commitment: Mapped[str] = mapped_column(String(64))  # SHA-256 of a salt and the deck
+    deck_reveal: Mapped[str] = mapped_column(Text, default="", server_default="")  # after the hand
     phh: Mapped[str] = mapped_column(Text, default="")
     events: Mapped[str] = mapped_column(Text, default="[]")  # JSON
     rake: Mapped[int] = mapped_column(BigInteger, default=0)

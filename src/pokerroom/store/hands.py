@@ -1,0 +1,157 @@
+"""A table's hands in the store: committed whole when they end, cancelled after a crash.
+
+Chips at a table sit in the table's ledger account (bought in, cashed out); the
+split between seats lives in the table's snapshot. A hand begins by recording
+the table as it was before the hand (and a commitment to the deck); it ends by
+committing, in one transaction, the hand's result, rake, full event log and the
+table after it (S-AUDIT-1, DESIGN 8). A hand cut off by a crash is still
+"running" on restart: it is marked cancelled and the table resumes from the
+snapshot taken before it, so every chip the hand held is back with its owner
+(S-CRASH-1, R-DECK-5).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pokerroom.store.ledger import take_rake
+from pokerroom.store.models import HandRecord, TableRecord
+
+
+def deck_commitment(deck: Sequence[int], salt: bytes) -> str:
+    """SHA-256 of a secret salt and the deck order: published when the hand starts."""
+    return hashlib.sha256(salt + bytes(deck)).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class StartedHand:
+    hand_id: int
+    salt: bytes  # kept by the server until the hand ends, then revealed
+
+
+async def save_table(
+    session: AsyncSession,
+    table_id: str,
+    *,
+    name: str,
+    config: dict[str, Any],
+    snapshot: str,
+    now: datetime,
+) -> TableRecord:
+    record = await session.get(TableRecord, table_id)
+    if record is None:
+        record = TableRecord(
+            id=table_id,
+            name=name,
+            config=json.dumps(config),
+            snapshot=snapshot,
+            closed=False,
+            updated_at=now,
+        )
+        session.add(record)
+    else:
+        record.name, record.config, record.snapshot = name, json.dumps(config), snapshot
+        record.updated_at = now
+    await session.flush()
+    return record
+
+
+async def open_tables(session: AsyncSession) -> list[TableRecord]:
+    return list(
+        (await session.scalars(select(TableRecord).where(TableRecord.closed.is_(False)))).all()
+    )
+
+
+async def begin_hand(
+    session: AsyncSession,
+    table_id: str,
+    *,
+    number: int,
+    deck: Sequence[int],
+    snapshot_before: str,
+    now: datetime,
+) -> StartedHand:
+    """Record a hand as running, with the table as it was before it and a deck commitment."""
+    salt = secrets.token_bytes(16)
+    record = HandRecord(
+        table_id=table_id,
+        number=number,
+        status="running",
+        deck_commitment=deck_commitment(deck, salt),
+        started_at=now,
+        rake=0,
+        phh="",
+        events="[]",
+        deck_reveal="",
+    )
+    session.add(record)
+    table = await session.get(TableRecord, table_id)
+    if table is None:
+        raise ValueError(f"no table {table_id!r} in the store")
+    table.snapshot = snapshot_before
+    table.updated_at = now
+    await session.flush()
+    return StartedHand(hand_id=record.id, salt=salt)
+
+
+async def finish_hand(
+    session: AsyncSession,
+    started: StartedHand,
+    *,
+    table_id: str,
+    deck: Sequence[int],
+    events: list[dict[str, Any]],
+    phh: str,
+    rake: int,
+    cancelled: bool,
+    snapshot_after: str,
+    now: datetime,
+) -> HandRecord:
+    """The hand's result, rake, event log and the table after it, in the caller's transaction."""
+    record = await session.get(HandRecord, started.hand_id)
+    if record is None or record.status != "running":
+        raise ValueError(f"hand {started.hand_id} is not running")
+    record.status = "cancelled" if cancelled else "complete"
+    record.events = json.dumps(events)
+    record.phh = phh
+    record.rake = rake
+    record.deck_reveal = json.dumps({"salt": started.salt.hex(), "deck": list(deck)})
+    record.ended_at = now
+    await take_rake(session, table_id, rake, now=now, hand_id=record.id)
+    table = await session.get(TableRecord, table_id)
+    if table is None:
+        raise ValueError(f"no table {table_id!r} in the store")
+    table.snapshot = snapshot_after
+    table.updated_at = now
+    await session.flush()
+    return record
+
+
+async def last_hand_number(session: AsyncSession, table_id: str) -> int:
+    """The highest hand number recorded at a table (a resumed table numbers on from it)."""
+    value = await session.scalar(
+        select(func.max(HandRecord.number)).where(HandRecord.table_id == table_id)
+    )
+    return int(value or 0)
+
+
+async def cancel_interrupted_hands(session: AsyncSession, *, now: datetime) -> list[HandRecord]:
+    """After a crash: every hand still running is cancelled (its table resumes from before it)."""
+    running = (
+        await session.scalars(select(HandRecord).where(HandRecord.status == "running"))
+    ).all()
+    for record in running:
+        record.status = "cancelled"
+        record.ended_at = now
+        record.events = json.dumps([{"kind": "hand_cancelled", "reason": "server restart"}])
+    await session.flush()
+    return list(running)
