@@ -1,0 +1,254 @@
+"""PokerStars-style hand-history text, the format common tracking programs import.
+
+Written from a finished hand's event log. A history is written for one viewer:
+their own hole cards ("Dealt to") and the cards shown at showdown, never another
+player's hidden or mucked hand (S-VIEW-1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from pokerroom.cards import RANK_NAMES, Card
+from pokerroom.engine.events import (
+    ActionTaken,
+    BoardDealt,
+    CardsShown,
+    ForcedBet,
+    HandMucked,
+    HoleCardsDealt,
+    PlayerProtected,
+    PotAwarded,
+    RakeTaken,
+    UncalledBetReturned,
+)
+from pokerroom.engine.hand import Hand
+from pokerroom.evaluation.classes import Category, signatures
+from pokerroom.rules.game import Structure, Variant
+
+_GAME = {
+    Variant.HOLDEM: "Hold'em",
+    Variant.OMAHA: "Omaha",
+    Variant.OMAHA_HILO: "Omaha Hi/Lo",
+}
+_LIMIT = {
+    Structure.NO_LIMIT: "No Limit",
+    Structure.POT_LIMIT: "Pot Limit",
+    Structure.FIXED_LIMIT: "Limit",
+}
+_STREET = {"flop": "FLOP", "turn": "TURN", "river": "RIVER"}
+
+
+def money(cents: int) -> str:
+    """``$2``, ``$0.50``, ``$2.50``: dollars, with cents only when there are any."""
+    dollars, rest = divmod(cents, 100)
+    return f"${dollars}" if rest == 0 else f"${dollars}.{rest:02d}"
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return "[" + " ".join(str(c) for c in cards) + "]"
+
+
+def _plural(rank: int) -> str:
+    name = RANK_NAMES[rank]
+    return name + ("es" if name == "Six" else "s")
+
+
+def pokerstars_hand_name(strength: int) -> str:
+    """ "a pair of Kings", "a straight, Nine to King", "a full house, Kings full of Sevens"."""
+    sig = signatures()[strength - 1]
+    category, ranks = Category(sig[0]), sig[1:]
+    name = RANK_NAMES
+    match category:
+        case Category.STRAIGHT_FLUSH if ranks[0] == 12:
+            return "a Royal Flush"
+        case Category.STRAIGHT_FLUSH | Category.STRAIGHT:
+            low = "Ace" if ranks[0] == 3 else name[ranks[0] - 4]
+            kind = "a straight flush" if category is Category.STRAIGHT_FLUSH else "a straight"
+            return f"{kind}, {low} to {name[ranks[0]]}"
+        case Category.FOUR_OF_A_KIND:
+            return f"four of a kind, {_plural(ranks[0])}"
+        case Category.FULL_HOUSE:
+            return f"a full house, {_plural(ranks[0])} full of {_plural(ranks[1])}"
+        case Category.FLUSH:
+            return f"a flush, {name[ranks[0]]} high"
+        case Category.THREE_OF_A_KIND:
+            return f"three of a kind, {_plural(ranks[0])}"
+        case Category.TWO_PAIR:
+            return f"two pair, {_plural(ranks[0])} and {_plural(ranks[1])}"
+        case Category.PAIR:
+            return f"a pair of {_plural(ranks[0])}"
+        case _:
+            return f"high card {name[ranks[0]]}"
+
+
+def pokerstars_text(
+    hand: Hand,
+    *,
+    hand_id: int,
+    table_name: str,
+    started_at: datetime,
+    viewer: int | None = None,
+    max_seats: int | None = None,
+) -> str:
+    """The hand as PokerStars-style text, for ``viewer`` (a position; None: a spectator)."""
+    from pokerroom.engine.showdown import high_strength
+
+    n = hand.n
+    names = [hand.names[i] or f"Seat {hand.seats[i]}" for i in range(n)]
+    stakes = hand.spec.stakes
+    if hand.structure is Structure.FIXED_LIMIT:
+        blinds = f"{money(stakes.small_bet)}/{money(stakes.big_bet)}"
+    else:
+        blinds = f"{money(stakes.small_blind)}/{money(stakes.big_blind)}"
+    game = f"{_GAME[hand.variant]} {_LIMIT[hand.structure]}"
+    when = started_at.strftime("%Y/%m/%d %H:%M:%S") + " UTC"
+    lines = [
+        f"PokerStars Hand #{hand_id}: {game} ({blinds} USD) - {when}",
+        f"Table '{table_name}' {max_seats or hand.house.max_seats}-max"
+        f" Seat #{hand.seats[hand.button]} is the button",
+    ]
+    for i in range(n):
+        lines.append(
+            f"Seat {hand.seats[i]}: {names[i]} ({money(hand.starting_stacks[i])} in chips)"
+        )
+    roles: dict[int, str] = {hand.button: "button"}
+    board: list[Card] = []
+    collected: dict[int, int] = {}
+    shown: dict[int, tuple[Card, ...]] = {}
+    mucked: set[int] = set()
+    pots: dict[int, int] = {}
+    rake = 0
+    dealt_line_done = False
+    street = "before Flop"
+    folded_on: dict[int, str] = {}
+    made: dict[int, str] = {}
+    for event in hand.events:
+        match event:
+            case ForcedBet(position=i, what=what, amount=amount, all_in=all_in):
+                label = {
+                    "small_blind": "small blind",
+                    "big_blind": "big blind",
+                    "straddle": "straddle",
+                    "ante": "the ante",
+                    "big_blind_ante": "the ante",
+                    "live_post": "big blind",
+                    "dead_post": "small blind (dead)",
+                }[what]
+                if what in ("small_blind", "big_blind"):
+                    roles.setdefault(i, label)
+                tail = " and is all-in" if all_in else ""
+                lines.append(f"{names[i]}: posts {label} {money(amount)}{tail}")
+            case HoleCardsDealt(position=i, cards=cards):
+                if not dealt_line_done:
+                    lines.append("*** HOLE CARDS ***")
+                    dealt_line_done = True
+                if i == viewer:
+                    lines.append(f"Dealt to {names[i]} {_cards(cards)}")
+            case ActionTaken(position=i, action=verb, added=added, to=to, all_in=all_in):
+                tail = " and is all-in" if all_in else ""
+                if verb == "fold":
+                    folded_on[i] = street
+                    lines.append(f"{names[i]}: folds")
+                elif verb == "check":
+                    lines.append(f"{names[i]}: checks")
+                elif verb == "call":
+                    lines.append(f"{names[i]}: calls {money(added)}{tail}")
+                elif verb == "bet":
+                    lines.append(f"{names[i]}: bets {money(to)}{tail}")
+                else:
+                    raised_by = to - _previous_bet(hand, event)
+                    lines.append(f"{names[i]}: raises {money(raised_by)} to {money(to)}{tail}")
+            case PlayerProtected(position=i):
+                lines.append(f"{names[i]} has timed out and is protected for the pots they are in")
+            case BoardDealt(street=dealt, cards=cards):
+                before = list(board)
+                board.extend(cards)
+                street = f"on the {dealt.title()}"
+                if before:
+                    lines.append(f"*** {_STREET[dealt]} *** {_cards(before)} {_cards(cards)}")
+                else:
+                    lines.append(f"*** {_STREET[dealt]} *** {_cards(cards)}")
+            case UncalledBetReturned(position=i, amount=amount):
+                lines.append(f"Uncalled bet ({money(amount)}) returned to {names[i]}")
+            case CardsShown(position=i, cards=cards):
+                if not shown and not mucked:
+                    lines.append("*** SHOW DOWN ***")
+                shown[i] = cards
+                description = ""
+                if len(board) == 5:
+                    hole = [c.code for c in cards]
+                    strength = high_strength(hand.variant, hole, [c.code for c in board])
+                    made[i] = pokerstars_hand_name(strength)
+                    description = f" ({made[i]})"
+                lines.append(f"{names[i]}: shows {_cards(cards)}{description}")
+            case HandMucked(position=i):
+                if not shown and not mucked:
+                    lines.append("*** SHOW DOWN ***")
+                mucked.add(i)
+                lines.append(f"{names[i]}: mucks hand")
+            case RakeTaken(amount=amount):
+                rake = amount
+            case PotAwarded(pot=index, amount=amount, winners=winners):
+                pots[index] = pots.get(index, 0) + amount
+                where = (
+                    "pot"
+                    if index == 0 and len(pots) == 1
+                    else ("main pot" if index == 0 else f"side pot-{index}")
+                )
+                for i, chips in winners:
+                    collected[i] = collected.get(i, 0) + chips
+                    lines.append(f"{names[i]} collected {money(chips)} from {where}")
+            case _:
+                pass
+    total = sum(pots.values()) + rake
+    lines.append("*** SUMMARY ***")
+    if len(pots) > 1:
+        parts = [f"Main pot {money(pots.get(0, 0))}."]
+        parts += [f"Side pot-{k} {money(v)}." for k, v in sorted(pots.items()) if k]
+        lines.append(f"Total pot {money(total)} " + " ".join(parts) + f" | Rake {money(rake)}")
+    else:
+        lines.append(f"Total pot {money(total)} | Rake {money(rake)}")
+    if board:
+        lines.append(f"Board {_cards(board)}")
+    for i in range(n):
+        role = f" ({roles[i]})" if i in roles else ""
+        head = f"Seat {hand.seats[i]}: {names[i]}{role}"
+        won = collected.get(i, 0)
+        if i in shown:
+            verdict = f"won ({money(won)})" if won else "lost"
+            with_hand = f" with {made[i]}" if i in made else ""
+            lines.append(f"{head} showed {_cards(shown[i])} and {verdict}{with_hand}")
+        elif hand.folded[i]:
+            lines.append(f"{head} folded {folded_on.get(i, 'before Flop')}")
+        elif i in mucked:
+            lines.append(f"{head} mucked")
+        elif won:
+            lines.append(f"{head} collected ({money(won)})")
+        else:
+            lines.append(f"{head} lost")
+    return "\n".join(lines) + "\n"
+
+
+def _previous_bet(hand: Hand, event: ActionTaken) -> int:
+    """The round's bet before this raise (the events before it, in its round)."""
+    bet = 0
+    for earlier in hand.events:
+        if earlier is event:
+            return bet
+        if isinstance(earlier, BoardDealt):
+            bet = 0
+        elif (
+            isinstance(earlier, ForcedBet)
+            and not earlier.dead
+            and earlier.what
+            not in (
+                "ante",
+                "big_blind_ante",
+            )
+        ):
+            bet = max(bet, earlier.amount)
+        elif isinstance(earlier, ActionTaken):
+            bet = max(bet, earlier.to)
+    return bet
