@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test test-all lint bench clean
+.PHONY: test test-all lint bench serve clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,9 @@ test: lint
 
 test-all: lint
 	$(BIN)/pytest -q
+
+serve: $(STAMP)
+	$(BIN)/pokerroom serve
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

@@ -7,6 +7,7 @@ import typer
 from pokerroom.cli.audit import audit_command
 from pokerroom.cli.equity import equity_command
 from pokerroom.cli.replay import replay_command
+from pokerroom.cli.serve import bots_command, serve_command
 
 app = typer.Typer(
     name="pokerroom",
@@ -17,6 +18,8 @@ app = typer.Typer(
 app.command("equity")(equity_command)
 app.command("replay")(replay_command)
 app.command("audit")(audit_command)
+app.command("serve")(serve_command)
+app.command("bots")(bots_command)
 
 
 @app.callback()

@@ -341,7 +341,7 @@ def to_toml(fields: dict[str, Any]) -> str:
     return "".join(f"{key} = {_toml_value(value)}\n" for key, value in fields.items())
 
 
-def phh_fields(hand: Hand, **extra: Any) -> dict[str, Any]:
+def phh_fields(hand: Hand, /, **extra: Any) -> dict[str, Any]:
     """A finished (or cancelled) hand as PHH fields, actions rebuilt from its event log."""
     n = hand.n
     blinds = [0] * n
@@ -404,7 +404,7 @@ def phh_fields(hand: Hand, **extra: Any) -> dict[str, Any]:
     return fields
 
 
-def write_phh(hand: Hand, **extra: Any) -> str:
+def write_phh(hand: Hand, /, **extra: Any) -> str:
     """The hand as a .phh text (our variant codes PT, NO, FO, PO/8, NO/8 included)."""
     fields = phh_fields(hand, **extra)
     code = fields["variant"]

@@ -67,6 +67,7 @@ class Table:
         self._seat_numbers: dict[str, int] = {}  # player -> seat
         self.waiting_list: list[str] = []
         self.hand: Hand | None = None
+        self.last_hand: Hand | None = None  # the hand that ended last (for its history)
         self.hand_number = 0
         self.hand_seats: list[int] = []  # seat of each position in the current hand
         self._positions: dict[int, int] = {}  # seat -> position in the current hand
@@ -95,6 +96,10 @@ class Table:
     @property
     def max_buy_in(self) -> int:
         return self.house.max_buy_in_bb * self.big_blind
+
+    def seat_number(self, player: str) -> int | None:
+        """The player's seat, or None when they are not seated."""
+        return self._seat_numbers.get(player)
 
     def seat_of(self, player: str) -> Seat:
         number = self._seat_numbers.get(player)
@@ -511,6 +516,7 @@ class Table:
             elif seat.sit_out_next or seat.timeouts >= self.house.timeouts_before_sit_out:
                 seat.sit_out_next = False
                 self._set_status(seat, SeatStatus.SITTING_OUT, "sit out", events)
+        self.last_hand = hand
         self.hand = None
         self.hand_seats = []
         self.hand_log = []

@@ -1,0 +1,141 @@
+"""Bots as clients: they sign up, log in and play over the same REST and WebSocket
+protocol as people (DESIGN 9)."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import random
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+from pokerroom.bots.strategy import Situation, Strategy
+from pokerroom.cards import Card
+from pokerroom.engine.actions import Action, LegalActions
+from pokerroom.rules.game import Variant
+
+BUY_IN_BIG_BLINDS = 60
+
+
+def situation_from_state(state: dict[str, Any]) -> Situation | None:
+    """What the bot knows from its table message, when it is the one to act."""
+    hand, you = state.get("hand"), state.get("you")
+    if hand is None or you is None or hand.get("actor") != you or hand.get("legal") is None:
+        return None
+    legal = hand["legal"]
+    seats = {s["seat"]: s for s in state["seats"]}
+    mine = seats[you]
+    if not mine.get("cards"):
+        return None
+    opponents = sum(
+        1 for s in state["seats"] if s.get("in_hand") and not s.get("folded") and s["seat"] != you
+    )
+    return Situation(
+        variant=Variant(state["variant"]),
+        hole=tuple(Card.parse(c) for c in mine["cards"]),
+        board=tuple(Card.parse(c) for c in hand["board"]),
+        legal=LegalActions(
+            position=0,
+            seat=you,
+            can_fold=True,
+            can_check=legal["can_check"],
+            call_amount=legal["call"],
+            call_all_in=legal["call_all_in"],
+            min_raise_to=legal["min_raise_to"],
+            max_raise_to=legal["max_raise_to"],
+            is_bet=legal["is_bet"],
+            current_bet=max(s.get("bet", 0) for s in state["seats"]),
+            pot=legal["pot"],
+        ),
+        opponents=max(opponents, 1),
+        big_blind=state["big_blind"],
+    )
+
+
+async def account(http: httpx.AsyncClient, name: str, password: str) -> dict[str, Any]:
+    response = await http.post("/api/signup", json={"username": name, "password": password})
+    if response.status_code == 400 and "taken" in response.text:
+        response = await http.post("/api/login", json={"username": name, "password": password})
+    response.raise_for_status()
+    data: dict[str, Any] = response.json()
+    return data
+
+
+async def run_bot(
+    base_url: str,
+    name: str,
+    strategy: Strategy,
+    *,
+    table: str,
+    password: str = "bot password",
+    hands: int | None = None,
+    rng: random.Random | None = None,
+) -> None:
+    """Sit at ``table`` and play until cancelled (or ``hands`` hands have been dealt)."""
+    rng = rng or random.Random()
+    async with httpx.AsyncClient(base_url=base_url, timeout=10) as http:
+        me = await account(http, name, password)
+    ws_url = base_url.replace("http", "ws", 1) + "/ws"
+    requests = itertools.count(1)
+    async with connect(ws_url, max_size=2**20) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": me["token"]}))
+        await ws.send(json.dumps({"type": "watch", "table": table}))
+        seated, acted_in, seen = False, (0, 0), 0
+        async for raw in ws:
+            message = json.loads(raw)
+            if message.get("type") != "table":
+                continue
+            state = message
+            if state.get("you") is None:
+                free = [s["seat"] for s in state["seats"] if s["empty"]]
+                if free and not seated:
+                    buy_in = min(
+                        state["max_buy_in"],
+                        max(state["min_buy_in"], BUY_IN_BIG_BLINDS * state["big_blind"]),
+                    )
+                    await ws.send(
+                        json.dumps(
+                            {
+                                "type": "join",
+                                "table": table,
+                                "seat": rng.choice(free),
+                                "buy_in": buy_in,
+                                "request": f"{name}-{next(requests)}",
+                            }
+                        )
+                    )
+                    seated = True
+                continue
+            seat = {s["seat"]: s for s in state["seats"]}[state["you"]]
+            if seat["status"] == "busted":  # rebuy the minimum and play on
+                await ws.send(json.dumps({"type": "leave", "table": table}))
+                seated = False
+                continue
+            hand = state.get("hand")
+            if hand is not None and hand["number"] > seen:
+                seen = hand["number"]
+                if hands is not None and seen > hands:
+                    await ws.send(json.dumps({"type": "leave", "table": table}))
+                    return
+            situation = situation_from_state(state)
+            if situation is None or hand is None:
+                continue
+            key = (hand["number"], state["version"])
+            if key == acted_in:
+                continue
+            acted_in = key
+            action: Action = await asyncio.to_thread(strategy.decide, situation)
+            await ws.send(
+                json.dumps(
+                    {
+                        "type": "act",
+                        "table": table,
+                        "action": action.kind.value,
+                        "amount": action.amount,
+                        "hand": hand["number"],
+                    }
+                )
+            )

@@ -1,0 +1,87 @@
+"""``pokerroom serve`` and ``pokerroom bots``: run the room, and add bots to a running room."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Annotated
+
+import typer
+
+from pokerroom.cli.audit import DEFAULT_DATABASE
+
+# Bots seated per demo table on start: tables deal at once, and seats stay free for people.
+BOTS_PER_TABLE = {
+    "nlhe-1-2": 3,
+    "flhe-2-4": 3,
+    "plo-1-2": 3,
+    "o8-2-4": 3,
+    "hu-nlhe": 1,
+    "casino-nlhe": 4,
+}
+
+
+async def _bots(base_url: str, plan: dict[str, int], prefix: str) -> None:
+    import numpy as np
+
+    from pokerroom.bots.client import run_bot
+    from pokerroom.bots.strategy import EquityBot, RuleBot
+
+    tasks = []
+    for table, count in plan.items():
+        for k in range(count):
+            strategy = (
+                RuleBot() if k % 2 == 0 else EquityBot(samples=300, rng=np.random.default_rng())
+            )
+            name = f"{prefix}_{table.replace('-', '_')}_{k}"[:32]
+            tasks.append(
+                asyncio.create_task(
+                    run_bot(base_url, name, strategy, table=table, rng=random.Random())
+                )
+            )
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def serve_command(
+    host: Annotated[str, typer.Option(envvar="POKERROOM_HOST")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(envvar="POKERROOM_PORT")] = 8000,
+    database: Annotated[str, typer.Option(envvar="POKERROOM_DATABASE")] = DEFAULT_DATABASE,
+    bots: Annotated[bool, typer.Option("--bots/--no-bots", envvar="POKERROOM_BOTS")] = True,
+) -> None:
+    """Run the room (an ASGI app on uvicorn); with bots seated at the demo tables."""
+    import uvicorn
+
+    from pokerroom.server.app import create_app
+
+    app = create_app(database)
+    config = uvicorn.Config(
+        app, host=host, port=port, ws_per_message_deflate=False, log_level="info"
+    )
+    server = uvicorn.Server(config)
+
+    async def main() -> None:
+        serving = asyncio.create_task(server.serve())
+        players = None
+        if bots:
+            while not server.started and not serving.done():
+                await asyncio.sleep(0.05)
+            if server.started:
+                players = asyncio.create_task(_bots(f"http://{host}:{port}", BOTS_PER_TABLE, "bot"))
+        await serving
+        if players is not None:
+            players.cancel()
+
+    typer.echo(f"pokerroom: http://{host}:{port}  (API docs at /docs, database {database})")
+    asyncio.run(main())
+
+
+def bots_command(
+    url: Annotated[
+        str, typer.Option(help="The room, e.g. http://127.0.0.1:8000")
+    ] = "http://127.0.0.1:8000",
+    count: Annotated[int, typer.Option(min=1, max=60)] = 4,
+    table: Annotated[str, typer.Option(help="A table id from /api/lobby")] = "nlhe-1-2",
+) -> None:
+    """Add bots (half rule-based, half equity-based) to a running room."""
+    prefix = f"guest{random.randrange(10**6)}"
+    asyncio.run(_bots(url.rstrip("/"), {table: count}, prefix))

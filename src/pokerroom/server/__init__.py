@@ -1,0 +1,1 @@
+"""The room server: REST and WebSocket on FastAPI/uvicorn, one asyncio task per table."""

@@ -1,0 +1,378 @@
+"""One asyncio task owns each table (DESIGN 6): players' messages, disconnects and the
+clock are all inbox items handled in order. Money moves in the same transaction as the
+table change that causes it; hands are stored whole when they end."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from pokerroom.engine.actions import Action, ActionKind
+from pokerroom.engine.errors import HandError
+from pokerroom.engine.events import CardsShown, Event, PotAwarded
+from pokerroom.history.events_json import event_to_dict
+from pokerroom.history.phh import write_phh
+from pokerroom.server import protocol
+from pokerroom.server.views import table_state
+from pokerroom.store.db import Database
+from pokerroom.store.hands import StartedHand, begin_hand, finish_hand, save_table
+from pokerroom.store.ledger import LedgerError, buy_in, cash_out
+from pokerroom.table import Table, TableError
+from pokerroom.table.events import HandFinished, SeatLeft
+
+CHAT_BURST = 5  # messages ...
+CHAT_WINDOW = 10.0  # ... per this many seconds
+
+
+@dataclass(eq=False)
+class Client:
+    """One WebSocket connection (a person or a bot), as the table sees it."""
+
+    send: Callable[[str], Awaitable[None]]
+    account_id: int | None = None
+    name: str = ""
+    chat_times: deque[float] = field(default_factory=deque)
+
+    @property
+    def player(self) -> str | None:
+        return None if self.account_id is None else str(self.account_id)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class TableActor:
+    def __init__(
+        self, db: Database, table_id: str, table: Table, config: dict[str, Any], *, pause: float
+    ) -> None:
+        self.db = db
+        self.table_id = table_id
+        self.table = table
+        self.config = config
+        self.pause = pause
+        self.inbox: asyncio.Queue[tuple[str, Client | None, Any]] = asyncio.Queue()
+        self.watchers: list[Client] = []
+        self.version = 0
+        self.started: StartedHand | None = None
+        self.hand_events: list[Event] = []
+        self.next_hand_at = 0.0
+        self.hands_played = 0
+        self.pot_total = 0
+        self.opened = time.monotonic()
+        self.task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------ outside the task
+
+    def post(self, kind: str, client: Client | None, payload: Any = None) -> None:
+        self.inbox.put_nowait((kind, client, payload))
+
+    def lobby_entry(self) -> dict[str, Any]:
+        seated = len(self.table.seats)
+        hours = max((time.monotonic() - self.opened) / 3600, 1 / 3600)
+        return {
+            "id": self.table_id,
+            "name": self.table.name,
+            "game": self.table.spec.name,
+            "variant": self.table.spec.variant.value,
+            "structure": self.table.spec.structure.value,
+            "small_blind": self.table.spec.stakes.small_blind,
+            "big_blind": self.table.spec.stakes.big_blind,
+            "seats": self.table.max_seats,
+            "seated": seated,
+            "players": sorted(s.name for s in self.table.seats.values()),
+            "min_buy_in": self.table.min_buy_in,
+            "max_buy_in": self.table.max_buy_in,
+            "average_pot": self.pot_total // self.hands_played if self.hands_played else 0,
+            "hands_per_hour": round(self.hands_played / hours),
+            "house": self.table.house.name,
+        }
+
+    # ------------------------------------------------------------ the task
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            now = loop.time()
+            wake = self._next_wakeup(now)
+            try:
+                item = await asyncio.wait_for(self.inbox.get(), timeout=wake)
+            except TimeoutError:
+                item = None
+            now = loop.time()
+            changed = False
+            try:
+                if item is None:
+                    changed = await self._on_clock(now)
+                else:
+                    changed = await self._handle(*item, now)
+                changed = await self._maybe_start(now) or changed
+            except Exception as error:
+                changed = await self._fault(error, now)
+            if changed:
+                await self._broadcast(now)
+
+    def _next_wakeup(self, now: float) -> float | None:
+        moments = [t for t in (self.table.deadline, self.table.warning_at) if t is not None]
+        if self.table.hand is None and self.table.can_start():
+            moments.append(self.next_hand_at)
+        return max(0.0, min(moments) - now) if moments else None
+
+    async def _on_clock(self, now: float) -> bool:
+        events = self.table.tick(now)
+        await self._after(events, now)
+        return bool(events)
+
+    async def _maybe_start(self, now: float) -> bool:
+        if self.table.hand is not None or now < self.next_hand_at or not self.table.can_start():
+            return False
+        before = self.table.to_json()
+        events = self.table.start_hand(now)
+        if self.table.hand is None:
+            await self._after(events, now)
+            return bool(events)
+        async with self.db.transaction() as session:
+            self.started = await begin_hand(
+                session,
+                self.table_id,
+                number=self.table.hand_number,
+                deck=self.table.hand.deck,
+                snapshot_before=before,
+                now=utcnow(),
+            )
+        self.hand_events = []
+        await self._after(events, now)
+        return True
+
+    async def _after(self, events: list[Event], now: float) -> None:
+        """Settle what the table's events mean for money and storage."""
+        if self.started is not None:
+            self.hand_events.extend(events)
+        for event in events:
+            if isinstance(event, SeatLeft) and event.stack > 0:
+                async with self.db.transaction() as session:
+                    await cash_out(
+                        session,
+                        int(event.player),
+                        self.table_id,
+                        event.stack,
+                        now=utcnow(),
+                        key=f"leave:{self.table_id}:{event.player}:{self.table.hand_number}:{event.seat}",
+                    )
+                    await self._save(session)
+            elif isinstance(event, HandFinished):
+                await self._store_hand(event, now)
+
+    async def _store_hand(self, finished: HandFinished, now: float) -> None:
+        started, self.started = self.started, None
+        hand = self.table.last_hand
+        if started is None or hand is None:
+            return
+        async with self.db.transaction() as session:
+            await finish_hand(
+                session,
+                started,
+                table_id=self.table_id,
+                deck=hand.deck,
+                events=[event_to_dict(e) for e in self.hand_events],
+                phh=write_phh(hand, _table=self.table_id, hand=finished.number),
+                rake=finished.rake,
+                cancelled=finished.cancelled,
+                snapshot_after=self.table.to_json(),
+                now=utcnow(),
+            )
+        await self._announce(hand, finished)
+        self.hands_played += 1
+        self.pot_total += sum(e.amount for e in self.hand_events if isinstance(e, PotAwarded))
+        self.hand_events = []
+        self.next_hand_at = now + self.pause
+
+    async def _announce(self, hand: Any, finished: HandFinished) -> None:
+        """The end of a hand as everyone may see it: board, shown cards, who won what."""
+        seats = hand.seats
+        shown = [
+            {"seat": e.seat, "cards": [str(c) for c in e.cards], "high": e.high, "low": e.low}
+            for e in self.hand_events
+            if isinstance(e, CardsShown)
+        ]
+        pots = [
+            {
+                "pot": e.pot,
+                "amount": e.amount,
+                "share": e.share,
+                "hand": e.hand,
+                "winners": [{"seat": seats[p], "amount": a} for p, a in e.winners],
+            }
+            for e in self.hand_events
+            if isinstance(e, PotAwarded)
+        ]
+        line = protocol.encode(
+            {
+                "type": "hand_result",
+                "table": self.table_id,
+                "hand": finished.number,
+                "board": [str(c) for c in hand.board_cards()],
+                "shown": shown,
+                "pots": pots,
+                "rake": finished.rake,
+                "cancelled": finished.cancelled,
+            }
+        )
+        for watcher in list(self.watchers):
+            await self._send(watcher, line)
+
+    async def _save(self, session: Any) -> None:
+        await save_table(
+            session,
+            self.table_id,
+            name=self.table.name,
+            config=self.config,
+            snapshot=self.table.to_json(),
+            now=utcnow(),
+        )
+
+    async def _fault(self, error: Exception, now: float) -> bool:
+        if self.table.hand is not None:
+            events = self.table.cancel_hand(f"server fault: {type(error).__name__}")
+            await self._after(events, now)
+        return True
+
+    # ------------------------------------------------------------ messages
+
+    async def _handle(self, kind: str, client: Client | None, payload: Any, now: float) -> bool:
+        if kind == "watch" and client is not None:
+            if client not in self.watchers:
+                self.watchers.append(client)
+            await client.send(self._state_for(client, now))
+            return False
+        if kind == "gone" and client is not None:
+            if client in self.watchers:
+                self.watchers.remove(client)
+            if client.player is not None and self.table.seat_number(client.player) is not None:
+                events = self.table.disconnect(client.player, now)
+                await self._after(events, now)
+                return True
+            return False
+        assert client is not None
+        try:
+            if isinstance(payload, protocol.Join):
+                await self._join(client, payload, now)
+            elif isinstance(payload, protocol.Act):
+                await self._act(client, payload, now)
+            elif isinstance(payload, protocol.Leave):
+                events = self.table.leave(self._player(client), now)
+                await self._after(events, now)
+            elif isinstance(payload, protocol.SitOut):
+                player = self._player(client)
+                events = (
+                    self.table.sit_out(player)
+                    if payload.type == "sit_out"
+                    else self.table.sit_in(player, post_now=True)
+                )
+                await self._after(events, now)
+            elif isinstance(payload, protocol.Chat):
+                await self._chat(client, payload, now)
+                return False
+        except (TableError, HandError, LedgerError) as error:
+            await client.send(protocol.error(str(error), request=payload.type))
+            return False
+        return True
+
+    def _player(self, client: Client) -> str:
+        if client.player is None:
+            raise TableError("log in first (send a hello with your session token)")
+        return client.player
+
+    async def _join(self, client: Client, message: protocol.Join, now: float) -> None:
+        player = self._player(client)
+        if client not in self.watchers:
+            self.watchers.append(client)
+        if self.table.seat_number(player) is not None:
+            if self.table.seat_of(player).connected is False:  # R-TIME-3: back in time
+                await self._after(self.table.reconnect(player, now), now)
+                return
+            raise TableError("you already have a seat at this table")
+        async with self.db.transaction() as session:
+            await buy_in(
+                session,
+                int(player),
+                self.table_id,
+                message.buy_in,
+                now=utcnow(),
+                key=f"join:{self.table_id}:{player}:{message.request}",
+            )
+            events = self.table.sit(
+                player, message.seat, message.buy_in, name=client.name, post_now=True
+            )
+            try:
+                await self._save(session)
+            except Exception:
+                self.table.leave(player, now)  # keep memory and database in step
+                raise
+        await self._after(events, now)
+
+    async def _act(self, client: Client, message: protocol.Act, now: float) -> None:
+        player = self._player(client)
+        if message.hand != self.table.hand_number or self.table.hand is None:
+            raise TableError(f"hand {message.hand} is not the hand in progress")
+        action = Action(ActionKind(message.action), message.amount)
+        events = self.table.act(player, action, now)
+        await self._after(events, now)
+
+    async def _chat(self, client: Client, message: protocol.Chat, now: float) -> None:
+        player = self._player(client)
+        while client.chat_times and now - client.chat_times[0] > CHAT_WINDOW:
+            client.chat_times.popleft()
+        if len(client.chat_times) >= CHAT_BURST:
+            raise TableError("slow down: too many chat messages")
+        client.chat_times.append(now)
+        text = html.escape(message.text.strip())  # stored and sent escaped
+        line = protocol.encode(
+            {"type": "chat", "table": self.table_id, "from": client.name or player, "text": text}
+        )
+        for watcher in list(self.watchers):
+            await self._send(watcher, line)
+
+    # ------------------------------------------------------------ broadcast
+
+    def _state_for(self, client: Client, now: float) -> str:
+        seat = None if client.player is None else self.table.seat_number(client.player)
+        return protocol.encode(
+            table_state(
+                self.table, table_id=self.table_id, viewer_seat=seat, version=self.version, now=now
+            )
+        )
+
+    async def _broadcast(self, now: float) -> None:
+        self.version += 1
+        spectator: str | None = None
+        for client in list(self.watchers):
+            seated = client.player is not None and self.table.seat_number(client.player) is not None
+            if not seated:
+                # One encoding for everyone who sees the same thing (DESIGN: performance facts).
+                if spectator is None:
+                    spectator = protocol.encode(
+                        table_state(
+                            self.table,
+                            table_id=self.table_id,
+                            viewer_seat=None,
+                            version=self.version,
+                            now=now,
+                        )
+                    )
+                await self._send(client, spectator)
+            else:
+                await self._send(client, self._state_for(client, now))
+
+    async def _send(self, client: Client, text: str) -> None:
+        try:
+            await client.send(text)
+        except Exception:
+            if client in self.watchers:
+                self.watchers.remove(client)

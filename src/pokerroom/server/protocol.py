@@ -1,0 +1,105 @@
+"""The WebSocket protocol: every client message is typed and parsed here, at the edge
+(DESIGN 7, S-INPUT-1). Anything malformed or unknown becomes an ``error`` message and
+never reaches a table. See docs/protocol.md for every message with an example."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 4096
+MAX_CHAT = 200
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    token: str = Field(min_length=1, max_length=128)
+
+
+class Watch(_Message):
+    type: Literal["watch"]
+    table: str = Field(min_length=1, max_length=64)
+
+
+class Join(_Message):
+    type: Literal["join"]
+    table: str = Field(min_length=1, max_length=64)
+    seat: int = Field(ge=1, le=10)
+    buy_in: int = Field(gt=0, le=10**12)
+    request: str = Field(min_length=1, max_length=64)  # idempotency key of the buy-in
+
+
+class Act(_Message):
+    type: Literal["act"]
+    table: str = Field(min_length=1, max_length=64)
+    action: Literal["fold", "check", "call", "check_or_call", "bet_or_raise"]
+    amount: int = Field(default=0, ge=0, le=10**12)
+    hand: int = Field(ge=1)  # the hand the player acts in: stale clicks are refused
+
+
+class Leave(_Message):
+    type: Literal["leave"]
+    table: str = Field(min_length=1, max_length=64)
+
+
+class SitOut(_Message):
+    type: Literal["sit_out", "sit_in"]
+    table: str = Field(min_length=1, max_length=64)
+
+
+class Chat(_Message):
+    type: Literal["chat"]
+    table: str = Field(min_length=1, max_length=64)
+    text: str = Field(min_length=1, max_length=MAX_CHAT)
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello | Watch | Join | Act | Leave | SitOut | Chat | Ping, Field(discriminator="type")
+]
+_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+class ProtocolError(ValueError):
+    """A message that is not one of the protocol's, with the reason."""
+
+
+def parse(raw: str | bytes) -> ClientMessage:
+    """One client frame to a typed message, or a ProtocolError saying what is wrong."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(
+            f"message too long ({len(raw)} bytes; the limit is {MAX_MESSAGE_BYTES})"
+        )
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise ProtocolError(f"not JSON: {error}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ProtocolError('a message is a JSON object with a "type"')
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        loc = list(first["loc"])
+        if loc and loc[0] == data.get("type"):  # the union's tag, not a field
+            loc = loc[1:]
+        where = ".".join(str(p) for p in loc) or "message"
+        raise ProtocolError(f"{data.get('type')!r} message: {where}: {first['msg']}") from None
+
+
+def error(message: str, *, request: Any = None) -> str:
+    return encode({"type": "error", "message": message, "request": request})
+
+
+def encode(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, separators=(",", ":"))

@@ -1,0 +1,100 @@
+"""A real server for end-to-end tests: uvicorn on a free loopback port, a SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from websockets.asyncio.client import ClientConnection, connect
+
+from pokerroom.server.app import create_app
+from pokerroom.store.db import sqlite_url
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Server:
+    base: str
+    app: Any
+    database: str
+
+    @property
+    def room(self) -> Any:
+        return self.app.state.room
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[Server]:
+    url = sqlite_url(tmp_path / "room.db")
+    app = create_app(url, demo=False, pause=0.05)
+    port = free_port()
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", ws_per_message_deflate=False
+    )
+    uv = uvicorn.Server(config)
+    task = asyncio.create_task(uv.serve())
+    for _ in range(200):  # bounded: the server starts within a few seconds or the test fails
+        if uv.started:
+            break
+        await asyncio.sleep(0.05)
+    assert uv.started, "the server did not start"
+    yield Server(base=f"http://127.0.0.1:{port}", app=app, database=url)
+    uv.should_exit = True
+    with contextlib.suppress(asyncio.CancelledError):
+        await asyncio.wait_for(task, timeout=10)
+
+
+@dataclass
+class Person:
+    """A person's client: REST session plus one WebSocket, recording every frame received."""
+
+    name: str
+    token: str
+    account_id: int
+    ws: ClientConnection
+    frames: list[dict[str, Any]] = field(default_factory=list)
+
+    async def send(self, **message: Any) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def next(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+        async with asyncio.timeout(timeout):
+            while True:
+                frame = json.loads(await self.ws.recv())
+                self.frames.append(frame)
+                if frame.get("type") == kind:
+                    return frame
+
+    async def until(self, predicate: Any, timeout: float = 20.0) -> dict[str, Any]:
+        async with asyncio.timeout(timeout):
+            while True:
+                frame = await self.next("table", timeout)
+                if predicate(frame):
+                    return frame
+
+
+async def person(base: str, name: str, password: str = "correct horse") -> Person:
+    async with httpx.AsyncClient(base_url=base) as http:
+        response = await http.post("/api/signup", json={"username": name, "password": password})
+        response.raise_for_status()
+        data = response.json()
+    ws = await connect(base.replace("http", "ws", 1) + "/ws")
+    someone = Person(name=name, token=data["token"], account_id=data["account_id"], ws=ws)
+    await someone.next("welcome")
+    await someone.send(type="hello", token=someone.token)
+    await someone.next("hello")
+    return someone

@@ -1,0 +1,174 @@
+"""The room end to end over real sockets: people and bots playing, the ledger after each hand,
+buy-ins above the balance, disconnects, time-outs, and no hole card leaking (S-VIEW-1)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+
+from pokerroom.bots.client import run_bot
+from pokerroom.bots.strategy import RuleBot
+from pokerroom.server.room import TableConfig
+from pokerroom.store.audit import audit
+from pokerroom.store.db import Database
+from tests.server.conftest import Person, Server, person
+
+FAST = (("decision_seconds", 2), ("warning_after_seconds", 1), ("time_bank_seconds", 0))
+
+
+def table_config(table_id: str, seats: int = 6, overrides=FAST) -> TableConfig:  # type: ignore[no-untyped-def]
+    return TableConfig(table_id, table_id, "titan", "holdem", "no_limit", 200, seats, overrides)
+
+
+async def books_balance(server: Server) -> None:
+    db = Database(server.database)
+    try:
+        async with db.transaction() as session:
+            report = await audit(session)
+        assert report.ok, report.problems
+    finally:
+        await db.close()
+
+
+async def play_along(someone: Person, table: str, hands: int) -> None:
+    """Check or call whenever it is this person's turn, for ``hands`` hands."""
+    done = 0
+    last = 0
+    while done < hands:
+        frame = await someone.next("table", 30)
+        hand = frame.get("hand")
+        if hand is None:
+            continue
+        if hand["number"] != last:
+            last, done = hand["number"], done + 1
+        if hand["actor"] == frame["you"] and hand["legal"] is not None:
+            await someone.send(type="act", table=table, action="check_or_call", hand=hand["number"])
+
+
+def leaked(frames: list[dict], me: int | None) -> list[tuple[int, list[str]]]:
+    """Seats other than mine whose cards were sent before they were shown."""
+    out = []
+    for frame in frames:
+        if frame.get("type") != "table":
+            continue
+        for seat in frame["seats"]:
+            if seat.get("cards") and seat["seat"] != frame.get("you") and not seat.get("shown"):
+                out.append((seat["seat"], seat["cards"]))
+    return out
+
+
+async def test_two_people_and_bots_play_and_the_ledger_balances(server: Server) -> None:
+    await server.room.open_table(table_config("t1"))
+    ann = await person(server.base, "ann")
+    bob = await person(server.base, "bob")
+    for someone, seat in ((ann, 1), (bob, 4)):
+        await someone.send(type="watch", table="t1")
+        await someone.send(type="join", table="t1", seat=seat, buy_in=10_000, request="r1")
+    bots = [
+        asyncio.create_task(
+            run_bot(
+                server.base,
+                f"robot{k}",
+                RuleBot(random.Random(k)),
+                table="t1",
+                rng=random.Random(k),
+            )
+        )
+        for k in range(2)
+    ]
+    try:
+        await asyncio.gather(play_along(ann, "t1", 8), play_along(bob, "t1", 8))
+    finally:
+        for bot in bots:
+            bot.cancel()
+        for bot in bots:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await bot
+    assert leaked(ann.frames, 1) == [] and leaked(bob.frames, 4) == []  # S-VIEW-1
+    results = [f for f in ann.frames if f.get("type") == "hand_result"]
+    assert results and any(r["shown"] for r in results)  # showdowns are public
+    assert all(r["pots"] for r in results)
+    await books_balance(server)
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        lobby = (await http.get("/api/lobby")).json()
+        me = (await http.get("/api/me", headers={"Authorization": f"Bearer {ann.token}"})).json()
+    assert lobby[0]["seated"] >= 2 and lobby[0]["hands_per_hour"] > 0
+    assert me["balance"] == 1_000_000 - 10_000  # the rest is on the table
+
+
+async def test_a_buy_in_above_the_balance_is_refused(server: Server) -> None:
+    await server.room.open_table(table_config("t2"))
+    ann = await person(server.base, "ann")
+    await ann.send(type="watch", table="t2")
+    await ann.next("table")
+    await ann.send(type="join", table="t2", seat=1, buy_in=2_000_000, request="big")
+    error = await ann.next("error")
+    assert "cannot pay 2000000" in error["message"]
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        me = (await http.get("/api/me", headers={"Authorization": f"Bearer {ann.token}"})).json()
+    assert me["balance"] == 1_000_000
+    await books_balance(server)
+
+
+async def test_a_time_out_and_a_disconnect_with_reconnect(server: Server) -> None:
+    await server.room.open_table(table_config("t3", seats=2))
+    ann = await person(server.base, "ann")
+    bob = await person(server.base, "bob")
+    for someone, seat in ((ann, 1), (bob, 2)):
+        await someone.send(type="watch", table="t3")
+        await someone.send(type="join", table="t3", seat=seat, buy_in=10_000, request="r1")
+    frame = await ann.until(lambda f: f.get("hand") is not None and f["hand"]["actor"] is not None)
+    actor = frame["hand"]["actor"]
+    sleeper = ann if actor == 1 else bob
+    # Nobody acts: the two-second limit runs out and the house policy (check/fold) acts.
+    moved_on = await sleeper.until(
+        lambda f: f.get("hand") is None or f["hand"]["number"] > frame["hand"]["number"], timeout=15
+    )
+    assert moved_on["seats"][actor - 1]["status"] == "playing"  # timed out, still seated
+    # Disconnect in the middle of a hand, log in again on a new socket, keep the seat.
+    await ann.ws.close()
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        login = await http.post("/api/login", json={"username": "ann", "password": "correct horse"})
+    token = login.json()["token"]
+    ws = await connect(server.base.replace("http", "ws", 1) + "/ws")
+    again = Person(name="ann", token=token, account_id=ann.account_id, ws=ws)
+    await again.next("welcome")
+    await again.send(type="hello", token=token)
+    await again.next("hello")
+    await again.send(type="join", table="t3", seat=1, buy_in=10_000, request="back")
+    state = await again.until(lambda f: f.get("you") == 1)
+    assert state["seats"][0]["name"] == "ann"
+    await books_balance(server)
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "not json",
+        "[]",
+        '{"type": "nope"}',
+        '{"type": "act", "table": "t4", "action": "fold"}',
+        '{"type": "join", "table": "t4", "seat": 99, "buy_in": 1, "request": "x"}',
+        '{"type": "act", "table": "t4", "action": "fold", "hand": 1, "extra": 1}',
+        '{"type": "chat", "table": "t4", "text": "' + "x" * 500 + '"}',
+    ],
+)
+async def test_S_INPUT_1_malformed_messages_get_an_error_and_change_nothing(
+    server: Server, frame: str
+) -> None:
+    if "t4" not in server.room.actors:
+        await server.room.open_table(table_config("t4"))
+    ann = await person(server.base, "ann")
+    await ann.send(type="watch", table="t4")
+    before = await ann.next("table")
+    await ann.ws.send(frame)
+    error = await ann.next("error")
+    assert error["message"]
+    await ann.send(type="watch", table="t4")
+    after = await ann.next("table")
+    assert after["seats"] == before["seats"] and after["hand"] == before["hand"]
