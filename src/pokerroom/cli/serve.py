@@ -47,13 +47,14 @@ def serve_command(
     port: Annotated[int, typer.Option(envvar="POKERROOM_PORT")] = 8000,
     database: Annotated[str, typer.Option(envvar="POKERROOM_DATABASE")] = DEFAULT_DATABASE,
     bots: Annotated[bool, typer.Option("--bots/--no-bots", envvar="POKERROOM_BOTS")] = True,
+    pause: Annotated[float, typer.Option(min=0.0, help="Seconds between hands.")] = 1.5,
 ) -> None:
     """Run the room (an ASGI app on uvicorn); with bots seated at the demo tables."""
     import uvicorn
 
     from pokerroom.server.app import create_app
 
-    app = create_app(database)
+    app = create_app(database, pause=pause)
     config = uvicorn.Config(
         app, host=host, port=port, ws_per_message_deflate=False, log_level="info"
     )

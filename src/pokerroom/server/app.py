@@ -1,6 +1,5 @@
 """The ASGI app: REST (accounts, balance, lobby; OpenAPI at /docs) and the WebSocket."""
 
-
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
