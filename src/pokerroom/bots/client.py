@@ -7,6 +7,7 @@ import asyncio
 import itertools
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -73,8 +74,10 @@ async def run_bot(
     password: str = "bot password",
     hands: int | None = None,
     rng: random.Random | None = None,
+    on_frame: Callable[[dict[str, Any]], None] | None = None,
 ) -> None:
-    """Sit at ``table`` and play until cancelled (or ``hands`` hands have been dealt)."""
+    """Sit at ``table`` and play until cancelled (or ``hands`` hands have been dealt).
+    ``on_frame`` sees every frame the bot receives (tests use it to check privacy)."""
     rng = rng or random.Random()
     async with httpx.AsyncClient(base_url=base_url, timeout=10) as http:
         me = await account(http, name, password)
@@ -83,9 +86,19 @@ async def run_bot(
     async with connect(ws_url, max_size=2**20) as ws:
         await ws.send(json.dumps({"type": "hello", "token": me["token"]}))
         await ws.send(json.dumps({"type": "watch", "table": table}))
-        seated, acted_in, seen = False, (0, 0), 0
+        seated, seen = False, 0
+        acted_in: tuple[Any, ...] = ()
         async for raw in ws:
             message = json.loads(raw)
+            if on_frame is not None:
+                on_frame(message)
+            if (
+                message.get("type") == "hand_result"
+                and hands is not None
+                and message["hand"] >= hands
+            ):
+                await ws.send(json.dumps({"type": "leave", "table": table}))
+                return  # everyone at the table sees the last hand end, seated or not
             if message.get("type") != "table":
                 continue
             state = message
@@ -123,7 +136,12 @@ async def run_bot(
             situation = situation_from_state(state)
             if situation is None or hand is None:
                 continue
-            key = (hand["number"], state["version"])
+            # One action per decision: the betting state changes once the action lands.
+            key = (
+                hand["number"],
+                hand["street"],
+                tuple((x["seat"], x.get("bet"), x.get("stack")) for x in state["seats"]),
+            )
             if key == acted_in:
                 continue
             acted_in = key
