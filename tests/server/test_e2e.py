@@ -172,3 +172,65 @@ async def test_S_INPUT_1_malformed_messages_get_an_error_and_change_nothing(
     await ann.send(type="watch", table="t4")
     after = await ann.next("table")
     assert after["seats"] == before["seats"] and after["hand"] == before["hand"]
+
+
+async def test_a_players_hand_histories_as_phh_and_pokerstars_text(server: Server) -> None:
+    await server.room.open_table(table_config("t5"))
+    ann = await person(server.base, "ann")
+    bob = await person(server.base, "bob")
+    for someone, seat in ((ann, 1), (bob, 4)):
+        await someone.send(type="watch", table="t5")
+        await someone.send(type="join", table="t5", seat=seat, buy_in=10_000, request="r1")
+
+    async def bob_folds() -> None:  # bob folds whenever he faces a bet; ann checks or calls
+        last = 0
+        while last < 6:
+            frame = await bob.next("table", 30)
+            hand = frame.get("hand")
+            if hand is None:
+                continue
+            last = max(last, hand["number"])
+            if hand["actor"] == 4 and hand["legal"] is not None:
+                action = "fold" if hand["legal"]["call"] else "check"
+                await bob.send(type="act", table="t5", action=action, hand=hand["number"])
+
+    await asyncio.gather(play_along(ann, "t5", 6), bob_folds())
+    headers = {"Authorization": f"Bearer {ann.token}"}
+    async with httpx.AsyncClient(base_url=server.base, headers=headers) as http:
+        hands = (await http.get("/api/hands", params={"table": "t5"})).json()
+        assert len(hands) >= 3 and all(h["table"] == "t5" for h in hands)
+        hand_id = hands[-1]["id"]
+        text = (await http.get(f"/api/hands/{hand_id}.txt")).text
+        phh = (await http.get(f"/api/hands/{hand_id}.phh")).text
+        session = (await http.get("/api/sessions/t5.phhs")).text
+        other = await http.get(
+            f"/api/hands/{hand_id}.txt", headers={"Authorization": f"Bearer {bob.token}"}
+        )
+        missing = await http.get("/api/hands/999999.txt")
+    assert text.startswith(f"PokerStars Hand #{hand_id}: Hold'em No Limit ($1/$2 USD)")
+    assert "Dealt to ann [" in text and "*** SUMMARY ***" in text
+    assert "d dh p" in phh and "[1]" in session
+    assert other.status_code == 200 and "Dealt to bob [" in other.text  # bob sees his own
+    assert missing.status_code == 404
+    # Bob folded without a showdown: his cards are not in ann's history, but are in the record.
+    db = Database(server.database)
+    try:
+        async with db.transaction() as session_:
+            from pokerroom.store.models import HandRecord
+
+            record = await session_.get(HandRecord, hand_id)
+            full = record.phh
+    finally:
+        await db.close()
+    from pokerroom.history.phh import load_text
+
+    fields = load_text(full)[0].fields
+    bob_position = fields["seats"].index(4) + 1
+    bob_cards = next(
+        a.split()[3] for a in fields["actions"] if a.startswith(f"d dh p{bob_position} ")
+    )
+    shown = any(a.startswith(f"p{bob_position} sm") for a in fields["actions"])
+    if not shown:
+        pair = f"[{bob_cards[:2]} {bob_cards[2:]}]"
+        assert f"d dh p{bob_position} ????" in phh and bob_cards not in phh
+        assert pair not in text

@@ -341,8 +341,14 @@ def to_toml(fields: dict[str, Any]) -> str:
     return "".join(f"{key} = {_toml_value(value)}\n" for key, value in fields.items())
 
 
-def phh_fields(hand: Hand, /, **extra: Any) -> dict[str, Any]:
-    """A finished (or cancelled) hand as PHH fields, actions rebuilt from its event log."""
+def phh_fields(hand: Hand, /, *, viewer: int | None = -1, **extra: Any) -> dict[str, Any]:
+    """A finished (or cancelled) hand as PHH fields, actions rebuilt from its event log.
+
+    ``viewer`` -1 (the default) writes every card, for the room's own record; a position
+    writes what that player may see after the hand: their own cards and the hands that
+    reached the showdown, shown or mucked (R-SHOW-8), with ``????`` for folded hands.
+    """
+    at_showdown = {e.position for e in hand.events if isinstance(e, CardsShown | HandMucked)}
     n = hand.n
     blinds = [0] * n
     antes = [0] * n
@@ -360,7 +366,9 @@ def phh_fields(hand: Hand, /, **extra: Any) -> dict[str, Any]:
                 else:
                     posts.append([i, 0 if dead else amount, amount if dead else 0])
             case HoleCardsDealt(position=i, cards=cards):
-                actions.append(f"d dh p{i + 1} {format_cards(cards)}")
+                visible = viewer == -1 or i == viewer or i in at_showdown
+                text = format_cards(cards) if visible else "??" * len(cards)
+                actions.append(f"d dh p{i + 1} {text}")
             case BoardDealt(cards=cards):
                 actions.append(f"d db {format_cards(cards)}")
             case ActionTaken(position=i, action=verb, to=to, timed_out=timed_out):
@@ -404,9 +412,9 @@ def phh_fields(hand: Hand, /, **extra: Any) -> dict[str, Any]:
     return fields
 
 
-def write_phh(hand: Hand, /, **extra: Any) -> str:
+def write_phh(hand: Hand, /, *, viewer: int | None = -1, **extra: Any) -> str:
     """The hand as a .phh text (our variant codes PT, NO, FO, PO/8, NO/8 included)."""
-    fields = phh_fields(hand, **extra)
+    fields = phh_fields(hand, viewer=viewer, **extra)
     code = fields["variant"]
     note = "" if code in STANDARD_PHH_CODES else f"# {code} is pokerroom's code; PHH has none\n"
     return note + to_toml(fields)

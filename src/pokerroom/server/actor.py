@@ -62,6 +62,7 @@ class TableActor:
         self.version = 0
         self.started: StartedHand | None = None
         self.hand_events: list[Event] = []
+        self.participants: list[tuple[int, int, int, int]] = []  # account, seat, position, stack
         self.next_hand_at = 0.0
         self.hands_played = 0
         self.pot_total = 0
@@ -147,6 +148,15 @@ class TableActor:
                 now=utcnow(),
             )
         self.hand_events = []
+        self.participants = [
+            (
+                int(self.table.seats[n].player),
+                n,
+                position,
+                self.table.hand.starting_stacks[position],
+            )
+            for position, n in enumerate(self.table.hand_seats)
+        ]
         await self._after(events, now)
         return True
 
@@ -186,6 +196,10 @@ class TableActor:
                 cancelled=finished.cancelled,
                 snapshot_after=self.table.to_json(),
                 now=utcnow(),
+                players=[
+                    (account, seat, position, before, hand.stacks[position])
+                    for account, seat, position, before in self.participants
+                ],
             )
         await self._announce(hand, finished)
         self.hands_played += 1

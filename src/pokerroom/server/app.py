@@ -5,15 +5,19 @@ from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, HTTPException, WebSocket, WebSocketDisconnect
-from fastapi.responses import RedirectResponse
+from fastapi.responses import PlainTextResponse, RedirectResponse
 from pydantic import BaseModel, Field
 
+from pokerroom.history.phh import PHHError, load_text, phh_fields, replay, to_toml, write_phh
+from pokerroom.history.pokerstars import pokerstars_text
 from pokerroom.server import protocol
 from pokerroom.server.actor import Client, utcnow
 from pokerroom.server.room import Room
 from pokerroom.store.accounts import AuthError, authenticate, log_in, revoke, sign_up
 from pokerroom.store.db import Database
+from pokerroom.store.hands import player_hands
 from pokerroom.store.ledger import balance
+from pokerroom.store.models import HandPlayer, HandRecord
 
 
 class Credentials(BaseModel):
@@ -98,6 +102,74 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
             display_name=account.display_name,
             balance=chips,
         )
+
+    @app.get("/api/hands")
+    async def my_hands(
+        account: Annotated[Any, Depends(current)], table: str | None = None, limit: int = 50
+    ) -> list[dict[str, Any]]:
+        """The player's hands, newest first, with their result."""
+        async with room.db.transaction() as session:
+            rows = await player_hands(session, account.id, table_id=table, limit=min(limit, 500))
+        return [
+            {
+                "id": hand.id,
+                "table": hand.table_id,
+                "number": hand.number,
+                "status": hand.status,
+                "started_at": hand.started_at.isoformat(),
+                "seat": player.seat,
+                "net": player.end_stack - player.start_stack,
+                "rake": hand.rake,
+            }
+            for hand, player in rows
+        ]
+
+    async def _viewer_hand(account: Any, hand_id: int) -> tuple[Any, Any, Any]:
+        async with room.db.transaction() as session:
+            record = await session.get(HandRecord, hand_id)
+            player = await session.get(HandPlayer, (hand_id, account.id))
+        if record is None or player is None or record.status == "running":
+            raise HTTPException(404, f"no finished hand {hand_id} of yours")
+        try:
+            hand = replay(load_text(record.phh)[0]).hand
+        except PHHError as error:  # pragma: no cover - our own records replay
+            raise HTTPException(500, f"hand {hand_id} does not replay: {error}") from None
+        return record, player, hand
+
+    @app.get("/api/hands/{hand_id}.phh", response_class=PlainTextResponse)
+    async def hand_phh(hand_id: int, account: Annotated[Any, Depends(current)]) -> str:
+        """One hand as PHH, as this player may see it (R-SHOW-8)."""
+        record, player, hand = await _viewer_hand(account, hand_id)
+        return write_phh(hand, viewer=player.position, _table=record.table_id, hand=record.number)
+
+    @app.get("/api/hands/{hand_id}.txt", response_class=PlainTextResponse)
+    async def hand_text(hand_id: int, account: Annotated[Any, Depends(current)]) -> str:
+        """One hand as PokerStars-style text, for tracking programs."""
+        record, player, hand = await _viewer_hand(account, hand_id)
+        return pokerstars_text(
+            hand,
+            hand_id=record.id,
+            table_name=record.table_id,
+            started_at=record.started_at,
+            viewer=player.position,
+        )
+
+    @app.get("/api/sessions/{table_id}.phhs", response_class=PlainTextResponse)
+    async def session_phhs(
+        table_id: str, account: Annotated[Any, Depends(current)], limit: int = 200
+    ) -> str:
+        """The player's recent hands at one table, oldest first, as one .phhs file."""
+        async with room.db.transaction() as session:
+            rows = await player_hands(
+                session, account.id, table_id=table_id, limit=min(limit, 1000)
+            )
+        parts = []
+        for k, (record, player) in enumerate(reversed(rows), start=1):
+            hand = replay(load_text(record.phh)[0]).hand
+            parts.append(
+                f"[{k}]\n" + to_toml(phh_fields(hand, viewer=player.position, hand=record.number))
+            )
+        return "\n".join(parts)
 
     @app.get("/api/lobby")
     async def lobby() -> list[dict[str, Any]]:

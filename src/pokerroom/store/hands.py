@@ -24,7 +24,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pokerroom.store.ledger import take_rake
-from pokerroom.store.models import HandRecord, TableRecord
+from pokerroom.store.models import HandPlayer, HandRecord, TableRecord
 
 
 def deck_commitment(deck: Sequence[int], salt: bytes) -> str:
@@ -115,8 +115,12 @@ async def finish_hand(
     cancelled: bool,
     snapshot_after: str,
     now: datetime,
+    players: Sequence[tuple[int, int, int, int, int]] = (),
 ) -> HandRecord:
-    """The hand's result, rake, event log and the table after it, in the caller's transaction."""
+    """The hand's result, rake, event log and the table after it, in the caller's transaction.
+
+    ``players``: (account id, seat, position, stack before, stack after) of each player.
+    """
     record = await session.get(HandRecord, started.hand_id)
     if record is None or record.status != "running":
         raise ValueError(f"hand {started.hand_id} is not running")
@@ -132,8 +136,35 @@ async def finish_hand(
         raise ValueError(f"no table {table_id!r} in the store")
     table.snapshot = snapshot_after
     table.updated_at = now
+    for account_id, seat, position, before, after in players:
+        session.add(
+            HandPlayer(
+                hand_id=record.id,
+                account_id=account_id,
+                seat=seat,
+                position=position,
+                start_stack=before,
+                end_stack=after,
+            )
+        )
     await session.flush()
     return record
+
+
+async def player_hands(
+    session: AsyncSession, account_id: int, *, table_id: str | None = None, limit: int = 50
+) -> list[tuple[HandRecord, HandPlayer]]:
+    """A player's hands, newest first."""
+    query = (
+        select(HandRecord, HandPlayer)
+        .join(HandPlayer, HandPlayer.hand_id == HandRecord.id)
+        .where(HandPlayer.account_id == account_id, HandRecord.status != "running")
+        .order_by(HandRecord.id.desc())
+        .limit(limit)
+    )
+    if table_id is not None:
+        query = query.where(HandRecord.table_id == table_id)
+    return [(hand, player) for hand, player in (await session.execute(query)).all()]
 
 
 async def last_hand_number(session: AsyncSession, table_id: str) -> int:

@@ -136,6 +136,19 @@ class HandRecord(Base):
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
+class HandPlayer(Base):
+    """Who played a hand, from which seat, with what result: a player's own history."""
+
+    __tablename__ = "hand_players"
+
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True, index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    position: Mapped[int] = mapped_column(Integer)
+    start_stack: Mapped[int] = mapped_column(BigInteger)
+    end_stack: Mapped[int] = mapped_column(BigInteger)
+
+
 class FloorAct(Base):
     """R-FLOOR-1: who did what to which hand, table or account, when and why."""
 
