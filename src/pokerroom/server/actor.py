@@ -68,11 +68,18 @@ class TableActor:
         self.pot_total = 0
         self.opened = time.monotonic()
         self.task: asyncio.Task[None] | None = None
+        self.closed = False
 
     # ------------------------------------------------------------ outside the task
 
     def post(self, kind: str, client: Client | None, payload: Any = None) -> None:
         self.inbox.put_nowait((kind, client, payload))
+
+    async def call(self, kind: str, payload: Any = None) -> Any:
+        """Ask the table's task to do something and wait for its answer (the floor)."""
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.inbox.put_nowait((kind, None, (payload, answer)))
+        return await answer
 
     def lobby_entry(self) -> dict[str, Any]:
         seated = len(self.table.seats)
@@ -93,6 +100,8 @@ class TableActor:
             "average_pot": self.pot_total // self.hands_played if self.hands_played else 0,
             "hands_per_hour": round(self.hands_played / hours),
             "house": self.table.house.name,
+            "closed": self.closed,
+            "hand": self.table.hand_number if self.table.hand is not None else None,
         }
 
     # ------------------------------------------------------------ the task
@@ -121,7 +130,7 @@ class TableActor:
 
     def _next_wakeup(self, now: float) -> float | None:
         moments = [t for t in (self.table.deadline, self.table.warning_at) if t is not None]
-        if self.table.hand is None and self.table.can_start():
+        if not self.closed and self.table.hand is None and self.table.can_start():
             moments.append(self.next_hand_at)
         return max(0.0, min(moments) - now) if moments else None
 
@@ -131,7 +140,9 @@ class TableActor:
         return bool(events)
 
     async def _maybe_start(self, now: float) -> bool:
-        if self.table.hand is not None or now < self.next_hand_at or not self.table.can_start():
+        if self.closed or self.table.hand is not None or now < self.next_hand_at:
+            return False
+        if not self.table.can_start():
             return False
         before = self.table.to_json()
         events = self.table.start_hand(now)
@@ -273,6 +284,13 @@ class TableActor:
                 await self._after(events, now)
                 return True
             return False
+        if kind in ("void", "close"):
+            reason, answer = payload
+            try:
+                answer.set_result(await self._floor(kind, reason, now))
+            except Exception as error:
+                answer.set_exception(error)
+            return True
         assert client is not None
         try:
             if isinstance(payload, protocol.Join):
@@ -298,6 +316,22 @@ class TableActor:
             return False
         return True
 
+    async def _floor(self, kind: str, reason: str, now: float) -> dict[str, Any]:
+        """R-FLOOR-1 at the table: void the hand in progress (R-DECK-5) or close the table."""
+        voided = None
+        if self.table.hand is not None:
+            voided = self.table.hand_number
+            events = self.table.cancel_hand(f"voided by the floor: {reason}")
+            await self._after(events, now)
+        if kind == "void":
+            if voided is None:
+                raise TableError("no hand is in progress")
+            return {"voided": voided}
+        for seat in list(self.table.seats.values()):
+            await self._after(self.table.leave(seat.player, now), now)
+        self.closed = True
+        return {"voided": voided, "closed": True}
+
     def _player(self, client: Client) -> str:
         if client.player is None:
             raise TableError("log in first (send a hello with your session token)")
@@ -305,6 +339,8 @@ class TableActor:
 
     async def _join(self, client: Client, message: protocol.Join, now: float) -> None:
         player = self._player(client)
+        if self.closed:
+            raise TableError("this table is closed")
         if client not in self.watchers:
             self.watchers.append(client)
         if self.table.seat_number(player) is not None:

@@ -15,9 +15,11 @@ from pokerroom.server.actor import Client, utcnow
 from pokerroom.server.room import Room
 from pokerroom.store.accounts import AuthError, authenticate, log_in, revoke, sign_up
 from pokerroom.store.db import Database
+from pokerroom.store.floor import FloorError, correct_hand, floor_acts, record_act, suspend_account
 from pokerroom.store.hands import player_hands
 from pokerroom.store.ledger import balance
-from pokerroom.store.models import HandPlayer, HandRecord
+from pokerroom.store.models import HandPlayer, HandRecord, TableRecord
+from pokerroom.table import TableError
 
 
 class Credentials(BaseModel):
@@ -29,6 +31,16 @@ class SessionOut(BaseModel):
     account_id: int
     username: str
     token: str
+
+
+class FloorReason(BaseModel):
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class Correction(BaseModel):
+    account_id: int
+    amount: int  # cents: positive pays the player, negative takes chips back
+    reason: str = Field(min_length=1, max_length=500)
 
 
 class MeOut(BaseModel):
@@ -58,6 +70,100 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
                 return await authenticate(session, authorization[7:], now=utcnow())
             except AuthError as error:
                 raise HTTPException(401, str(error)) from None
+
+    async def operator(account: Annotated[Any, Depends(current)]) -> Any:
+        if account.role != "operator":
+            raise HTTPException(403, "the floor is for operators")
+        return account
+
+    @app.get("/api/floor/tables")
+    async def floor_tables(_: Annotated[Any, Depends(operator)]) -> list[dict[str, Any]]:
+        """Live tables, with the hand in progress."""
+        return room.lobby()
+
+    @app.post("/api/floor/tables/{table_id}/void")
+    async def floor_void(
+        table_id: str, body: FloorReason, who: Annotated[Any, Depends(operator)]
+    ) -> dict[str, Any]:
+        """Void the hand in progress: every chip goes back (R-DECK-5)."""
+        return await _floor_table(table_id, "void", body.reason, who)
+
+    @app.post("/api/floor/tables/{table_id}/close")
+    async def floor_close(
+        table_id: str, body: FloorReason, who: Annotated[Any, Depends(operator)]
+    ) -> dict[str, Any]:
+        """Close a table: the hand in progress is voided and every player cashed out."""
+        return await _floor_table(table_id, "close", body.reason, who)
+
+    async def _floor_table(table_id: str, kind: str, reason: str, who: Any) -> dict[str, Any]:
+        actor = room.actors.get(table_id)
+        if actor is None:
+            raise HTTPException(404, f"no table {table_id!r}")
+        try:
+            result: dict[str, Any] = await actor.call(kind, reason)
+        except TableError as error:
+            raise HTTPException(409, str(error)) from None
+        async with room.db.transaction() as session:
+            await record_act(
+                session,
+                who.id,
+                f"{kind}_table" if kind == "close" else "void_hand",
+                f"table {table_id}",
+                reason,
+                now=utcnow(),
+            )
+            if kind == "close":
+                record = await session.get(TableRecord, table_id)
+                if record is not None:
+                    record.closed = True
+        return result
+
+    @app.post("/api/floor/hands/{hand_id}/correct")
+    async def floor_correct(
+        hand_id: int, body: Correction, who: Annotated[Any, Depends(operator)]
+    ) -> dict[str, Any]:
+        """Correct a finished hand by a compensating ledger entry."""
+        async with room.db.transaction() as session:
+            try:
+                act = await correct_hand(
+                    session,
+                    who.id,
+                    hand_id,
+                    body.account_id,
+                    body.amount,
+                    body.reason,
+                    now=utcnow(),
+                )
+            except FloorError as error:
+                raise HTTPException(409, str(error)) from None
+        return {"act": act.id}
+
+    @app.post("/api/floor/accounts/{account_id}/suspend")
+    async def floor_suspend(
+        account_id: int, body: FloorReason, who: Annotated[Any, Depends(operator)]
+    ) -> dict[str, Any]:
+        async with room.db.transaction() as session:
+            try:
+                act = await suspend_account(session, who.id, account_id, body.reason, now=utcnow())
+            except FloorError as error:
+                raise HTTPException(404, str(error)) from None
+        return {"act": act.id}
+
+    @app.get("/api/floor/acts")
+    async def floor_log(_: Annotated[Any, Depends(operator)]) -> list[dict[str, Any]]:
+        async with room.db.transaction() as session:
+            acts = await floor_acts(session)
+        return [
+            {
+                "id": a.id,
+                "operator": a.operator_id,
+                "act": a.act,
+                "target": a.target,
+                "reason": a.reason,
+                "at": a.at.isoformat(),
+            }
+            for a in acts
+        ]
 
     @app.get("/", include_in_schema=False)
     async def home() -> RedirectResponse:

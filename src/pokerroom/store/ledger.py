@@ -19,7 +19,7 @@ from pokerroom.store.models import LedgerAccount, Posting, Transfer
 
 BANK = ("bank", "play")  # issues play money: its balance is minus all chips in circulation
 HOUSE = ("house", "rake")
-NON_NEGATIVE = frozenset({"player", "table"})
+NON_NEGATIVE = frozenset({"player", "table"})  # the house may owe after a correction
 
 
 class LedgerError(ValueError):
