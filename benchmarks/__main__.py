@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from benchmarks import engine, evaluation, table
+from benchmarks import engine, evaluation, room, table
 
 
 def main() -> None:
     console = Console()
     console.print("pokerroom benchmarks: medians of repeated runs on this machine", style="bold")
-    reports = [evaluation.run(), engine.run(), table.run()]
+    reports = [evaluation.run(), engine.run(), table.run(), room.run()]
     for report in reports:
         report.print()
 

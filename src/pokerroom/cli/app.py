@@ -6,6 +6,7 @@ import typer
 
 from pokerroom.cli.audit import audit_command
 from pokerroom.cli.equity import equity_command
+from pokerroom.cli.loadtest import loadtest_command
 from pokerroom.cli.operator import operator_command
 from pokerroom.cli.replay import replay_command
 from pokerroom.cli.serve import bots_command, serve_command
@@ -22,6 +23,7 @@ app.command("audit")(audit_command)
 app.command("serve")(serve_command)
 app.command("bots")(bots_command)
 app.command("operator")(operator_command)
+app.command("loadtest")(loadtest_command)
 
 
 @app.callback()

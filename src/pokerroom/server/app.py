@@ -10,9 +10,10 @@ from pydantic import BaseModel, Field
 
 from pokerroom.history.phh import PHHError, load_text, phh_fields, replay, to_toml, write_phh
 from pokerroom.history.pokerstars import pokerstars_text
+from pokerroom.rules.errors import RulesError
 from pokerroom.server import protocol
 from pokerroom.server.actor import Client, utcnow
-from pokerroom.server.room import Room
+from pokerroom.server.room import Room, TableConfig
 from pokerroom.store.accounts import AuthError, authenticate, log_in, revoke, sign_up
 from pokerroom.store.db import Database
 from pokerroom.store.floor import FloorError, correct_hand, floor_acts, record_act, suspend_account
@@ -35,6 +36,16 @@ class SessionOut(BaseModel):
 
 class FloorReason(BaseModel):
     reason: str = Field(min_length=1, max_length=500)
+
+
+class NewTable(BaseModel):
+    id: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9-]+$")
+    name: str = Field(min_length=1, max_length=64)
+    preset: str = "titan"
+    variant: str = "holdem"
+    structure: str = "no_limit"
+    big_blind: int = Field(default=200, gt=0)
+    seats: int = Field(default=6, ge=2, le=10)
 
 
 class Correction(BaseModel):
@@ -80,6 +91,28 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
     async def floor_tables(_: Annotated[Any, Depends(operator)]) -> list[dict[str, Any]]:
         """Live tables, with the hand in progress."""
         return room.lobby()
+
+    @app.post("/api/floor/tables")
+    async def floor_open(body: NewTable, who: Annotated[Any, Depends(operator)]) -> dict[str, Any]:
+        """Open a table while the room runs."""
+        config = TableConfig(
+            body.id,
+            body.name,
+            body.preset,
+            body.variant,
+            body.structure,
+            body.big_blind,
+            body.seats,
+        )
+        try:
+            actor = await room.open_table(config)
+        except (ValueError, RulesError) as error:
+            raise HTTPException(409, str(error)) from None
+        async with room.db.transaction() as session:
+            await record_act(
+                session, who.id, "open_table", f"table {body.id}", "opened", now=utcnow()
+            )
+        return actor.lobby_entry()
 
     @app.post("/api/floor/tables/{table_id}/void")
     async def floor_void(
