@@ -31,8 +31,9 @@ def run() -> Report:
             target="< 0.100 s",
         )
     )
+    books = "balance" if result["books_balance"] else "DO NOT BALANCE"
     report.notes.append(
-        f"hands/s {result['hands_per_second']:.1f}; p50 {result['p50_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms;"
-        f" refused actions {result['errors']}; books {'balance' if result['books_balance'] else 'DO NOT BALANCE'}"
+        f"hands/s {result['hands_per_second']:.1f}; p50 {result['p50_ms']:.1f} ms,"
+        f" p99 {result['p99_ms']:.1f} ms; refused actions {result['errors']}; books {books}"
     )
     return report
