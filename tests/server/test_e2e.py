@@ -234,3 +234,28 @@ async def test_a_players_hand_histories_as_phh_and_pokerstars_text(server: Serve
         pair = f"[{bob_cards[:2]} {bob_cards[2:]}]"
         assert f"d dh p{bob_position} ????" in phh and bob_cards not in phh
         assert pair not in text
+
+
+async def test_chat_is_escaped_stored_and_rate_limited(server: Server) -> None:
+    await server.room.open_table(table_config("t6"))
+    ann = await person(server.base, "ann")
+    await ann.send(type="watch", table="t6")
+    await ann.next("table")
+    await ann.send(type="chat", table="t6", text="<script>alert(1)</script> gg")
+    line = await ann.next("chat")
+    assert line["text"] == "&lt;script&gt;alert(1)&lt;/script&gt; gg" and line["from"] == "ann"
+    for _ in range(5):
+        await ann.send(type="chat", table="t6", text="spam")
+    error = await ann.next("error")
+    assert "too many chat messages" in error["message"]
+    db = Database(server.database)
+    try:
+        async with db.transaction() as session:
+            from sqlalchemy import select
+
+            from pokerroom.store.models import ChatMessage
+
+            stored = (await session.scalars(select(ChatMessage.text))).all()
+    finally:
+        await db.close()
+    assert stored[0] == "&lt;script&gt;alert(1)&lt;/script&gt; gg" and len(stored) == 5

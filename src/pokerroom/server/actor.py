@@ -23,6 +23,7 @@ from pokerroom.server.views import table_state
 from pokerroom.store.db import Database
 from pokerroom.store.hands import StartedHand, begin_hand, finish_hand, save_table
 from pokerroom.store.ledger import LedgerError, buy_in, cash_out
+from pokerroom.store.models import ChatMessage
 from pokerroom.table import Table, TableError
 from pokerroom.table.events import HandFinished, SeatLeft
 
@@ -383,6 +384,10 @@ class TableActor:
             raise TableError("slow down: too many chat messages")
         client.chat_times.append(now)
         text = html.escape(message.text.strip())  # stored and sent escaped
+        async with self.db.transaction() as session:
+            session.add(
+                ChatMessage(table_id=self.table_id, account_id=int(player), text=text, at=utcnow())
+            )
         line = protocol.encode(
             {"type": "chat", "table": self.table_id, "from": client.name or player, "text": text}
         )

@@ -149,6 +149,18 @@ class HandPlayer(Base):
     end_stack: Mapped[int] = mapped_column(BigInteger)
 
 
+class ChatMessage(Base):
+    """Table chat, stored as sent: HTML-escaped, at most 200 characters."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(64), index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    text: Mapped[str] = mapped_column(String(1200))  # escaping can grow the text
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class FloorAct(Base):
     """R-FLOOR-1: who did what to which hand, table or account, when and why."""
 
