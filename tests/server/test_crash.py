@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import random
 import signal
@@ -20,7 +21,7 @@ from pokerroom.bots.client import run_bot
 from pokerroom.bots.strategy import RuleBot
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database, sqlite_url
-from pokerroom.store.models import HandRecord
+from pokerroom.store.models import HandRecord, TableRecord
 from tests.server.conftest import free_port
 
 KILLS = 6
@@ -51,6 +52,7 @@ async def start_server(database: str, port: int) -> subprocess.Popen[bytes]:
                     return process
             await asyncio.sleep(0.05)
     process.kill()
+    process.wait(timeout=10)
     raise AssertionError("the server did not come up")
 
 
@@ -68,47 +70,75 @@ async def hand_statuses(database: str) -> dict[int, str]:
         await db.close()
 
 
+async def seated_in_store(database: str) -> int:
+    """Players seated at the demo table as the store last saw it."""
+    db = Database(database)
+    try:
+        async with db.transaction() as session:
+            record = await session.get(TableRecord, "nlhe-1-2")
+            assert record is not None
+            return len(json.loads(record.snapshot)["seats"])
+    finally:
+        await db.close()
+
+
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL is POSIX")
 async def test_S_CRASH_1_kill_9_mid_hand_then_restart(tmp_path: Path) -> None:
     database = sqlite_url(tmp_path / "room.db")
     rng = random.Random(2026)
     cancelled_seen = 0
-    for _ in range(KILLS):
-        port = free_port()
-        server = await start_server(database, port)
-        base = f"http://127.0.0.1:{port}"
-        bots = [
-            asyncio.create_task(
-                run_bot(
-                    base,
-                    f"crash{k}",
-                    RuleBot(random.Random(k)),
-                    table="nlhe-1-2",
-                    rng=random.Random(k),
+    running: list[subprocess.Popen[bytes]] = []
+    try:
+        for _ in range(KILLS):
+            port = free_port()
+            server = await start_server(database, port)
+            running.append(server)
+            base = f"http://127.0.0.1:{port}"
+            bots = [
+                asyncio.create_task(
+                    run_bot(
+                        base,
+                        f"crash{k}",
+                        RuleBot(random.Random(k)),
+                        table="nlhe-1-2",
+                        rng=random.Random(k),
+                    )
                 )
-            )
-            for k in range(4)
-        ]
-        await asyncio.sleep(rng.uniform(1.0, 2.5))  # hands are being dealt: kill at a random moment
-        server.send_signal(signal.SIGKILL)
-        server.wait(timeout=10)
-        for bot in bots:
-            bot.cancel()
-        for bot in bots:
-            with contextlib.suppress(BaseException):
-                await bot
-        interrupted = [i for i, s in (await hand_statuses(database)).items() if s == "running"]
-        # Restart: recovery cancels what was running; the books must balance.
-        port = free_port()
-        server = await start_server(database, port)
-        after = await hand_statuses(database)
-        assert all(after[i] == "cancelled" for i in interrupted), (interrupted, after)
-        cancelled_seen += len(interrupted)
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
-            lobby = {t["id"]: t for t in (await http.get("/api/lobby")).json()}
-        assert lobby["nlhe-1-2"]["seated"] >= 1  # the table resumed with its players
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=10)
+                for k in range(4)
+            ]
+            async with httpx.AsyncClient(base_url=base) as http:
+                for _ in range(200):  # bounded: wait until hands are being dealt
+                    lobby = {t["id"]: t for t in (await http.get("/api/lobby")).json()}
+                    if lobby["nlhe-1-2"]["hand"] is not None:
+                        break
+                    await asyncio.sleep(0.05)
+            await asyncio.sleep(rng.uniform(0.05, 1.0))  # then kill at a random moment
+            server.send_signal(signal.SIGKILL)
+            server.wait(timeout=10)
+            for bot in bots:
+                bot.cancel()
+            for bot in bots:
+                with contextlib.suppress(BaseException):
+                    await bot
+            interrupted = [i for i, s in (await hand_statuses(database)).items() if s == "running"]
+            seated = await seated_in_store(database)
+            # Restart: recovery cancels what was running; the books must balance.
+            port = free_port()
+            server = await start_server(database, port)
+            running.append(server)
+            after = await hand_statuses(database)
+            assert all(after[i] == "cancelled" for i in interrupted), (interrupted, after)
+            cancelled_seen += len(interrupted)
+            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+                lobby = {t["id"]: t for t in (await http.get("/api/lobby")).json()}
+            assert lobby["nlhe-1-2"]["seated"] == seated  # the table resumed with its players
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=10)
+    finally:
+        for process in running:  # never leave a server behind, whatever failed
+            if process.poll() is None:
+                process.kill()
+            process.wait(timeout=10)
     statuses = await hand_statuses(database)
     assert "complete" in statuses.values()
     assert cancelled_seen >= 2, "too few kills landed mid-hand: the test did not test much"
