@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,13 +16,8 @@ import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
 from pokerroom.server.app import create_app
+from pokerroom.server.process import free_port
 from pokerroom.store.db import sqlite_url
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass

@@ -10,7 +10,6 @@ import os
 import random
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import httpx
@@ -19,41 +18,16 @@ from sqlalchemy import select
 
 from pokerroom.bots.client import run_bot
 from pokerroom.bots.strategy import RuleBot
+from pokerroom.server.process import free_port, spawn_room
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database, sqlite_url
 from pokerroom.store.models import HandRecord, TableRecord
-from tests.server.conftest import free_port
 
 KILLS = 6
 
 
 async def start_server(database: str, port: int) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "pokerroom.cli",
-            "serve",
-            "--no-bots",
-            "--pause",
-            "0.02",
-            "--port",
-            str(port),
-            "--database",
-            database,
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
-        for _ in range(200):  # bounded: up within ten seconds or the test fails
-            with contextlib.suppress(httpx.HTTPError):
-                if (await http.get("/api/lobby")).status_code == 200:
-                    return process
-            await asyncio.sleep(0.05)
-    process.kill()
-    process.wait(timeout=10)
-    raise AssertionError("the server did not come up")
+    return await spawn_room(database, port, pause=0.02)
 
 
 async def hand_statuses(database: str) -> dict[int, str]:

@@ -26,24 +26,7 @@ from typing import Annotated, Any
 
 import typer
 
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-async def _wait_up(url: str, seconds: float = 20.0) -> None:
-    import httpx
-
-    deadline = time.monotonic() + seconds
-    async with httpx.AsyncClient(base_url=url) as http:
-        while time.monotonic() < deadline:
-            with contextlib.suppress(httpx.HTTPError):
-                await http.get("/api/lobby")
-                return
-            await asyncio.sleep(0.1)
-    raise RuntimeError(f"{url} did not come up")
+from pokerroom.server.process import free_port, spawn_room
 
 
 @dataclass
@@ -122,7 +105,7 @@ async def _echo_rate(seconds: float, clients: int = 50) -> float:
     """Messages per second through a bare WebSocket echo server (the machine's ceiling)."""
     from websockets.asyncio.client import connect
 
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [
             sys.executable,
@@ -171,27 +154,10 @@ async def run_loadtest(tables: int, players: int, seconds: float) -> dict[str, A
 
     folder = Path(tempfile.mkdtemp(prefix="pokerroom-load-"))
     database = sqlite_url(folder / "load.db")
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "pokerroom.cli",
-            "serve",
-            "--no-bots",
-            "--pause",
-            "0.2",
-            "--port",
-            str(port),
-            "--database",
-            database,
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    server = await spawn_room(database, port, pause=0.2)
     try:
-        await _wait_up(url)
         async with httpx.AsyncClient(base_url=url, timeout=30) as http:
             await http.post("/api/signup", json={"username": "loadfloor", "password": "load floor"})
             subprocess.run(

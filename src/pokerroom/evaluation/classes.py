@@ -124,7 +124,8 @@ def category_of(strength: int) -> Category:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _plural(rank: int) -> str:
+def plural_rank(rank: int) -> str:
+    """ "Kings", "Sixes": a rank's name in the plural."""
     name = RANK_NAMES[rank]
     return name + ("es" if name == "Six" else "s")
 
@@ -140,17 +141,17 @@ def describe(strength: int) -> str:
         case Category.STRAIGHT_FLUSH | Category.STRAIGHT:
             return f"{category.label}, {name[ranks[0]]} high"
         case Category.FOUR_OF_A_KIND:
-            return f"Four of a Kind, {_plural(ranks[0])}"
+            return f"Four of a Kind, {plural_rank(ranks[0])}"
         case Category.FULL_HOUSE:
-            return f"Full House, {_plural(ranks[0])} over {_plural(ranks[1])}"
+            return f"Full House, {plural_rank(ranks[0])} over {plural_rank(ranks[1])}"
         case Category.FLUSH | Category.HIGH_CARD:
             return f"{category.label}, {name[ranks[0]]} high"
         case Category.THREE_OF_A_KIND:
-            return f"Three of a Kind, {_plural(ranks[0])}"
+            return f"Three of a Kind, {plural_rank(ranks[0])}"
         case Category.TWO_PAIR:
-            return f"Two Pair, {_plural(ranks[0])} and {_plural(ranks[1])}"
+            return f"Two Pair, {plural_rank(ranks[0])} and {plural_rank(ranks[1])}"
         case _:
-            return f"Pair of {_plural(ranks[0])}"
+            return f"Pair of {plural_rank(ranks[0])}"
 
 
 def nonflush_signature(counts: list[int]) -> Signature:

@@ -24,7 +24,7 @@ from pokerroom.engine.events import (
     UncalledBetReturned,
 )
 from pokerroom.engine.hand import Hand
-from pokerroom.evaluation.classes import Category, signatures
+from pokerroom.evaluation.classes import Category, plural_rank, signatures
 from pokerroom.rules.game import Structure, Variant
 
 _GAME = {
@@ -50,11 +50,6 @@ def _cards(cards: Sequence[Card]) -> str:
     return "[" + " ".join(str(c) for c in cards) + "]"
 
 
-def _plural(rank: int) -> str:
-    name = RANK_NAMES[rank]
-    return name + ("es" if name == "Six" else "s")
-
-
 def pokerstars_hand_name(strength: int) -> str:
     """ "a pair of Kings", "a straight, Nine to King", "a full house, Kings full of Sevens"."""
     sig = signatures()[strength - 1]
@@ -68,17 +63,17 @@ def pokerstars_hand_name(strength: int) -> str:
             kind = "a straight flush" if category is Category.STRAIGHT_FLUSH else "a straight"
             return f"{kind}, {low} to {name[ranks[0]]}"
         case Category.FOUR_OF_A_KIND:
-            return f"four of a kind, {_plural(ranks[0])}"
+            return f"four of a kind, {plural_rank(ranks[0])}"
         case Category.FULL_HOUSE:
-            return f"a full house, {_plural(ranks[0])} full of {_plural(ranks[1])}"
+            return f"a full house, {plural_rank(ranks[0])} full of {plural_rank(ranks[1])}"
         case Category.FLUSH:
             return f"a flush, {name[ranks[0]]} high"
         case Category.THREE_OF_A_KIND:
-            return f"three of a kind, {_plural(ranks[0])}"
+            return f"three of a kind, {plural_rank(ranks[0])}"
         case Category.TWO_PAIR:
-            return f"two pair, {_plural(ranks[0])} and {_plural(ranks[1])}"
+            return f"two pair, {plural_rank(ranks[0])} and {plural_rank(ranks[1])}"
         case Category.PAIR:
-            return f"a pair of {_plural(ranks[0])}"
+            return f"a pair of {plural_rank(ranks[0])}"
         case _:
             return f"high card {name[ranks[0]]}"
 

@@ -8,6 +8,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from pokerroom.rng import SystemRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
@@ -87,29 +89,15 @@ class Room:
                 table.hand_number = max(
                     table.hand_number, await last_hand_number(session, record.id)
                 )
-                await save_table(
-                    session,
-                    record.id,
-                    name=record.name,
-                    config=json.loads(record.config),
-                    snapshot=table.to_json(),
-                    now=utcnow(),
-                )
+                await _store(session, config, table)
                 self._add(config, table)
             if demo and not records:
                 for config in DEMO_TABLES:
                     table = config.build()
-                    await save_table(
-                        session,
-                        config.id,
-                        name=config.name,
-                        config=_config_json(config),
-                        snapshot=table.to_json(),
-                        now=utcnow(),
-                    )
+                    await _store(session, config, table)
                     self._add(config, table)
         for actor in self.actors.values():
-            actor.task = asyncio.create_task(actor.run(), name=f"table {actor.table_id}")
+            _launch(actor)
 
     async def open_table(self, config: TableConfig) -> TableActor:
         """Open a new table while the room runs."""
@@ -117,17 +105,10 @@ class Room:
             raise ValueError(f"table {config.id!r} is already open")
         table = config.build()
         async with self.db.transaction() as session:
-            await save_table(
-                session,
-                config.id,
-                name=config.name,
-                config=_config_json(config),
-                snapshot=table.to_json(),
-                now=utcnow(),
-            )
+            await _store(session, config, table)
         self._add(config, table)
         actor = self.actors[config.id]
-        actor.task = asyncio.create_task(actor.run(), name=f"table {config.id}")
+        _launch(actor)
         return actor
 
     def _add(self, config: TableConfig, table: Table) -> None:
@@ -147,6 +128,21 @@ class Room:
 
     def lobby(self) -> list[dict[str, Any]]:
         return [actor.lobby_entry() for actor in self.actors.values()]
+
+
+async def _store(session: AsyncSession, config: TableConfig, table: Table) -> None:
+    await save_table(
+        session,
+        config.id,
+        name=config.name,
+        config=_config_json(config),
+        snapshot=table.to_json(),
+        now=utcnow(),
+    )
+
+
+def _launch(actor: TableActor) -> None:
+    actor.task = asyncio.create_task(actor.run(), name=f"table {actor.table_id}")
 
 
 def _config_json(config: TableConfig) -> dict[str, Any]:

@@ -1,0 +1,55 @@
+"""The room in a process of its own (``pokerroom serve``), for the load test and crash tests."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+
+
+def free_port() -> int:
+    """A free TCP port on the loopback interface."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def spawn_room(
+    database: str, port: int, *, pause: float, seconds: float = 20.0
+) -> subprocess.Popen[bytes]:
+    """Start ``pokerroom serve --no-bots`` on 127.0.0.1 and return once it answers.
+
+    Bounded: if it does not answer within ``seconds`` it is killed and an error raised.
+    """
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pokerroom.cli",
+            "serve",
+            "--no-bots",
+            "--pause",
+            str(pause),
+            "--port",
+            str(port),
+            "--database",
+            database,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + seconds
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+        while time.monotonic() < deadline and process.poll() is None:
+            with contextlib.suppress(httpx.HTTPError):
+                if (await http.get("/api/lobby")).status_code == 200:
+                    return process
+            await asyncio.sleep(0.05)
+    process.kill()
+    process.wait(timeout=10)
+    raise RuntimeError(f"the room did not come up on port {port}")
