@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test test-all lint bench serve clean
+.PHONY: test test-all lint bench serve clean chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,10 +19,18 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
 
-test: lint
+# The browser tests drive Debian's Chromium; install it when it is missing (never a
+# downloaded browser).
+chromium:
+	@test -x /usr/bin/chromium || { \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get install -y chromium || { apt-get update && apt-get install -y chromium; }; \
+	  else sudo apt-get install -y chromium || { sudo apt-get update && sudo apt-get install -y chromium; }; fi; }
+
+test: lint chromium
 	$(BIN)/pytest -m "not slow" -q
 
-test-all: lint
+test-all: lint chromium
 	$(BIN)/pytest -q
 
 serve: $(STAMP)

@@ -16,7 +16,7 @@ JSON_VALUES = st.recursive(
     max_leaves=12,
 )
 TYPES = st.sampled_from(
-    ["hello", "watch", "join", "act", "leave", "sit_out", "sit_in", "chat", "ping", "x"]
+    ["hello", "watch", "join", "act", "leave", "sit_out", "sit_in", "options", "chat", "ping", "x"]
 )
 
 
@@ -34,7 +34,19 @@ def test_any_bytes_parse_or_raise_a_protocol_error(raw: str | bytes) -> None:
     TYPES,
     st.dictionaries(
         st.sampled_from(
-            ["table", "seat", "buy_in", "request", "action", "amount", "hand", "text", "token"]
+            [
+                "table",
+                "seat",
+                "buy_in",
+                "request",
+                "action",
+                "amount",
+                "hand",
+                "text",
+                "token",
+                "auto_post",
+                "pre_action",
+            ]
         ),
         JSON_VALUES,
         max_size=6,
@@ -59,6 +71,7 @@ def test_examples_from_the_protocol_document_parse() -> None:
         {"type": "leave", "table": "nlhe-1-2"},
         {"type": "sit_out", "table": "nlhe-1-2"},
         {"type": "chat", "table": "nlhe-1-2", "text": "nice hand"},
+        {"type": "options", "table": "nlhe-1-2", "sit_out_next": True, "pre_action": "check_fold"},
         {"type": "ping"},
     ]
     for example in examples:

@@ -253,9 +253,11 @@ def hand_from_phh(phh: PHHHand, *, scale: int = 1) -> tuple[Hand, list[str]]:
     return hand, actions
 
 
-def replay(phh: PHHHand, *, scale: int = 1) -> ReplayResult:
-    """Replay a history through the engine; its stacks are the engine's, not the file's."""
+def replay_steps(phh: PHHHand, *, scale: int = 1) -> Iterator[tuple[str, Hand]]:
+    """Apply a history's actions one by one, yielding each action with the hand after it
+    (the hand before any action comes first, with an empty action)."""
     hand, actions = hand_from_phh(phh, scale=scale)
+    yield "", hand
     n = hand.n
     board_seen = 0
     for number, action in enumerate(actions, start=1):
@@ -268,6 +270,7 @@ def replay(phh: PHHHand, *, scale: int = 1) -> ReplayResult:
                     hand.apply(Action(ActionKind.TIMEOUT), _player(timeout[0], n, action))
                 except HandError as error:
                     raise PHHError(f"action {number} ({action!r}): {error}") from None
+                yield action, hand
             continue
         parts = text.split()
         where = f"action {number} ({action!r})"
@@ -280,6 +283,7 @@ def replay(phh: PHHHand, *, scale: int = 1) -> ReplayResult:
                 if not ready:
                     who = hand.seats[hand.actor] if hand.actor is not None else "?"
                     raise PHHError(f"{where}: board dealt while seat {who} is to act")
+                yield text, hand
             continue
         i = _player(parts[0], n, action)
         verb = parts[1] if len(parts) > 1 else ""
@@ -298,6 +302,16 @@ def replay(phh: PHHHand, *, scale: int = 1) -> ReplayResult:
                 raise PHHError(f"{where}: unknown action")
         except HandError as error:
             raise PHHError(f"{where}: {error}") from None
+        yield text, hand
+
+
+def replay(phh: PHHHand, *, scale: int = 1) -> ReplayResult:
+    """Replay a history through the engine; its stacks are the engine's, not the file's."""
+    steps = replay_steps(phh, scale=scale)
+    _, hand = next(steps)
+    n = hand.n
+    for _ in steps:
+        pass
     if hand.phase is Phase.SHOWDOWN:
         hand.finish_showdown()
     if not hand.is_over:

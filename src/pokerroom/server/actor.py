@@ -13,13 +13,22 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from pokerroom.cards import Card
 from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.errors import HandError
-from pokerroom.engine.events import CardsShown, Event, PotAwarded
+from pokerroom.engine.events import (
+    ActionTaken,
+    BoardDealt,
+    CardsShown,
+    Event,
+    ForcedBet,
+    PotAwarded,
+)
+from pokerroom.evaluation import best_hand, omaha_best_hand
 from pokerroom.history.events_json import event_to_dict
 from pokerroom.history.phh import write_phh
 from pokerroom.server import protocol
-from pokerroom.server.views import table_state
+from pokerroom.server.views import public_state, stakes_pair, state_for_seat
 from pokerroom.store.db import Database
 from pokerroom.store.hands import StartedHand, begin_hand, finish_hand, save_table
 from pokerroom.store.ledger import LedgerError, buy_in, cash_out
@@ -27,6 +36,13 @@ from pokerroom.store.models import ChatMessage
 from pokerroom.table import Table, TableError
 from pokerroom.table.events import HandFinished, SeatLeft
 
+FORCED_LABELS = {
+    "small_blind": "SB",
+    "big_blind": "BB",
+    "ante": "Ante",
+    "big_blind_ante": "BB ante",
+    "straddle": "Straddle",
+}
 CHAT_BURST = 5  # messages ...
 CHAT_WINDOW = 10.0  # ... per this many seconds
 
@@ -43,6 +59,15 @@ class Client:
     @property
     def player(self) -> str | None:
         return None if self.account_id is None else str(self.account_id)
+
+
+def best_five(hole: tuple[Card, ...], board: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The five cards that make a shown high hand, to highlight (none before a full board)."""
+    if len(board) < 3:
+        return ()
+    if len(hole) == 4:
+        return omaha_best_hand(hole, board).best_five
+    return best_hand([*hole, *board]).best_five
 
 
 def utcnow() -> datetime:
@@ -63,6 +88,7 @@ class TableActor:
         self.version = 0
         self.started: StartedHand | None = None
         self.hand_events: list[Event] = []
+        self.last_actions: dict[int, dict[str, Any]] = {}  # seat -> {"text": "Raise to", ...}
         self.participants: list[tuple[int, int, int, int]] = []  # account, seat, position, stack
         self.next_hand_at = 0.0
         self.hands_played = 0
@@ -93,6 +119,7 @@ class TableActor:
             "structure": self.table.spec.structure.value,
             "small_blind": self.table.spec.stakes.small_blind,
             "big_blind": self.table.spec.stakes.big_blind,
+            "stakes": stakes_pair(self.table.spec),
             "seats": self.table.max_seats,
             "seated": seated,
             "players": sorted(s.name for s in self.table.seats.values()),
@@ -160,6 +187,7 @@ class TableActor:
                 now=utcnow(),
             )
         self.hand_events = []
+        self.last_actions = {}
         self.participants = [
             (
                 int(self.table.seats[n].player),
@@ -177,7 +205,9 @@ class TableActor:
         if self.started is not None:
             self.hand_events.extend(events)
         for event in events:
-            if isinstance(event, SeatLeft) and event.stack > 0:
+            if isinstance(event, (ActionTaken, ForcedBet, BoardDealt)):
+                self._note_action(event)
+            elif isinstance(event, SeatLeft) and event.stack > 0:
                 async with self.db.transaction() as session:
                     await cash_out(
                         session,
@@ -190,6 +220,22 @@ class TableActor:
                     await self._save(session)
             elif isinstance(event, HandFinished):
                 await self._store_hand(event, now)
+
+    def _note_action(self, event: ActionTaken | ForcedBet | BoardDealt) -> None:
+        """What each seat last did this street, shown beside it ("Raise to" 600)."""
+        if isinstance(event, BoardDealt):  # a new street: only folds stay marked
+            self.last_actions = {s: a for s, a in self.last_actions.items() if a["text"] == "Fold"}
+        elif isinstance(event, ForcedBet):
+            label = FORCED_LABELS.get(event.what, "Post")
+            self.last_actions[event.seat] = {"text": label, "amount": event.amount}
+        elif event.all_in:
+            self.last_actions[event.seat] = {"text": "All-in", "amount": event.to}
+        elif event.action in ("fold", "check"):
+            self.last_actions[event.seat] = {"text": event.action.title(), "amount": None}
+        else:
+            amount = event.added if event.action == "call" else event.to
+            verb = {"call": "Call", "bet": "Bet", "raise": "Raise to"}.get(event.action, "")
+            self.last_actions[event.seat] = {"text": verb, "amount": amount}
 
     async def _store_hand(self, finished: HandFinished, now: float) -> None:
         started, self.started = self.started, None
@@ -222,8 +268,15 @@ class TableActor:
     async def _announce(self, hand: Any, finished: HandFinished) -> None:
         """The end of a hand as everyone may see it: board, shown cards, who won what."""
         seats = hand.seats
+        board = hand.board_cards()
         shown = [
-            {"seat": e.seat, "cards": [str(c) for c in e.cards], "high": e.high, "low": e.low}
+            {
+                "seat": e.seat,
+                "cards": [str(c) for c in e.cards],
+                "high": e.high,
+                "low": e.low,
+                "best": [str(c) for c in best_five(e.cards, board)],
+            }
             for e in self.hand_events
             if isinstance(e, CardsShown)
         ]
@@ -243,7 +296,7 @@ class TableActor:
                 "type": "hand_result",
                 "table": self.table_id,
                 "hand": finished.number,
-                "board": [str(c) for c in hand.board_cards()],
+                "board": [str(c) for c in board],
                 "shown": shown,
                 "pots": pots,
                 "rake": finished.rake,
@@ -309,6 +362,8 @@ class TableActor:
                     else self.table.sit_in(player, post_now=True)
                 )
                 await self._after(events, now)
+            elif isinstance(payload, protocol.Options):
+                self._options(client, payload)
             elif isinstance(payload, protocol.Chat):
                 await self._chat(client, payload, now)
                 return False
@@ -376,6 +431,21 @@ class TableActor:
         events = self.table.act(player, action, now)
         await self._after(events, now)
 
+    def _options(self, client: Client, message: protocol.Options) -> None:
+        player = self._player(client)
+        if self.table.seat_number(player) is None:
+            raise TableError("take a seat first")
+        self.table.set_options(
+            player,
+            auto_post=message.auto_post,
+            post_now=None if message.wait_for_big_blind is None else not message.wait_for_big_blind,
+            sit_out_next=message.sit_out_next,
+            leave_after=message.leave_after,
+            pre_action="unchanged"
+            if message.pre_action is None
+            else (None if message.pre_action == "none" else message.pre_action),
+        )
+
     async def _chat(self, client: Client, message: protocol.Chat, now: float) -> None:
         player = self._player(client)
         while client.chat_times and now - client.chat_times[0] > CHAT_WINDOW:
@@ -396,34 +466,32 @@ class TableActor:
 
     # ------------------------------------------------------------ broadcast
 
-    def _state_for(self, client: Client, now: float) -> str:
-        seat = None if client.player is None else self.table.seat_number(client.player)
-        return protocol.encode(
-            table_state(
-                self.table, table_id=self.table_id, viewer_seat=seat, version=self.version, now=now
-            )
+    def _public(self, now: float) -> dict[str, Any]:
+        return public_state(
+            self.table,
+            table_id=self.table_id,
+            version=self.version,
+            now=now,
+            last_actions=self.last_actions,
         )
+
+    def _state_for(self, client: Client, now: float, public: dict[str, Any] | None = None) -> str:
+        public = self._public(now) if public is None else public
+        seat = None if client.player is None else self.table.seat_number(client.player)
+        return protocol.encode(public if seat is None else state_for_seat(self.table, public, seat))
 
     async def _broadcast(self, now: float) -> None:
         self.version += 1
-        spectator: str | None = None
+        public = self._public(now)
+        spectator: str | None = None  # one encoding for everyone who sees the same thing
         for client in list(self.watchers):
             seated = client.player is not None and self.table.seat_number(client.player) is not None
-            if not seated:
-                # One encoding for everyone who sees the same thing (DESIGN: performance facts).
-                if spectator is None:
-                    spectator = protocol.encode(
-                        table_state(
-                            self.table,
-                            table_id=self.table_id,
-                            viewer_seat=None,
-                            version=self.version,
-                            now=now,
-                        )
-                    )
-                await self._send(client, spectator)
+            if seated:
+                await self._send(client, self._state_for(client, now, public))
             else:
-                await self._send(client, self._state_for(client, now))
+                if spectator is None:
+                    spectator = protocol.encode(public)
+                await self._send(client, spectator)
 
     async def _send(self, client: Client, text: str) -> None:
         try:

@@ -2,10 +2,12 @@
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, HTTPException, WebSocket, WebSocketDisconnect
-from fastapi.responses import PlainTextResponse, RedirectResponse
+from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from pokerroom.history.phh import PHHError, load_text, phh_fields, replay, to_toml, write_phh
@@ -13,6 +15,7 @@ from pokerroom.history.pokerstars import pokerstars_text
 from pokerroom.rules.errors import RulesError
 from pokerroom.server import protocol
 from pokerroom.server.actor import Client, utcnow
+from pokerroom.server.replayer import replay_frames
 from pokerroom.server.room import Room, TableConfig
 from pokerroom.store.accounts import AuthError, authenticate, log_in, revoke, sign_up
 from pokerroom.store.db import Database
@@ -21,6 +24,9 @@ from pokerroom.store.hands import player_hands
 from pokerroom.store.ledger import balance
 from pokerroom.store.models import HandPlayer, HandRecord, TableRecord
 from pokerroom.table import TableError
+
+WEB = Path(__file__).resolve().parent.parent / "web"  # the browser client, no build step
+NO_CACHE = {"Cache-Control": "no-cache"}
 
 
 class Credentials(BaseModel):
@@ -199,8 +205,10 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
         ]
 
     @app.get("/", include_in_schema=False)
-    async def home() -> RedirectResponse:
-        return RedirectResponse("/docs")
+    async def home() -> FileResponse:
+        return FileResponse(WEB / "index.html", headers=NO_CACHE)
+
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
 
     @app.post("/api/signup", response_model=SessionOut)
     async def signup(body: Credentials) -> SessionOut:
@@ -292,6 +300,15 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
             started_at=record.started_at,
             viewer=player.position,
         )
+
+    @app.get("/api/hands/{hand_id}/replay")
+    async def hand_replay(
+        hand_id: int, account: Annotated[Any, Depends(current)]
+    ) -> dict[str, Any]:
+        """The hand step by step for the browser's replayer, as this player saw it."""
+        record, player, _ = await _viewer_hand(account, hand_id)
+        frames = replay_frames(record.phh, player.position)
+        return {"id": record.id, "table": record.table_id, "number": record.number, **frames}
 
     @app.get("/api/sessions/{table_id}.phhs", response_class=PlainTextResponse)
     async def session_phhs(

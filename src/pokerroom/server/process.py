@@ -20,9 +20,10 @@ def free_port() -> int:
 
 
 async def spawn_room(
-    database: str, port: int, *, pause: float, seconds: float = 20.0
+    database: str, port: int, *, pause: float, seconds: float = 20.0, bots: bool = False
 ) -> subprocess.Popen[bytes]:
-    """Start ``pokerroom serve --no-bots`` on 127.0.0.1 and return once it answers.
+    """Start ``pokerroom serve`` on 127.0.0.1 (bots at the demo tables only when asked)
+    and return once it answers.
 
     Bounded: if it does not answer within ``seconds`` it is killed and an error raised.
     """
@@ -32,7 +33,7 @@ async def spawn_room(
             "-m",
             "pokerroom.cli",
             "serve",
-            "--no-bots",
+            "--bots" if bots else "--no-bots",
             "--pause",
             str(pause),
             "--port",

@@ -54,6 +54,18 @@ class SitOut(_Message):
     table: str = Field(min_length=1, max_length=64)
 
 
+class Options(_Message):
+    """A seated player's options; a field left out is left as it is."""
+
+    type: Literal["options"]
+    table: str = Field(min_length=1, max_length=64)
+    auto_post: bool | None = None
+    wait_for_big_blind: bool | None = None
+    sit_out_next: bool | None = None
+    leave_after: bool | None = None
+    pre_action: Literal["check_fold", "call_any", "none"] | None = None
+
+
 class Chat(_Message):
     type: Literal["chat"]
     table: str = Field(min_length=1, max_length=64)
@@ -65,7 +77,7 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Hello | Watch | Join | Act | Leave | SitOut | Chat | Ping, Field(discriminator="type")
+    Hello | Watch | Join | Act | Leave | SitOut | Options | Chat | Ping, Field(discriminator="type")
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 

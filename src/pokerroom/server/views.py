@@ -1,23 +1,45 @@
-"""A table as one viewer may see it, as JSON (S-VIEW-1: built from the engine's views)."""
+"""A table as one viewer may see it, as JSON (S-VIEW-1: built from the engine's views).
+
+The part every viewer sees alike is built once per change (``public_state``); each seated
+player's frame adds only their own cards, options and legal actions (``state_for_seat``).
+"""
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping
 from typing import Any
 
 from pokerroom.engine.hand import Phase
+from pokerroom.engine.pots import build_pots
 from pokerroom.engine.views import view_for
+from pokerroom.rules.game import GameSpec, Structure
 from pokerroom.table import Table
 
 
-def table_state(
-    table: Table, *, table_id: str, viewer_seat: int | None, version: int, now: float
+def stakes_pair(spec: GameSpec) -> tuple[int, int]:
+    """How players name the stakes: the limits in fixed limit ("$2/$4"), else the blinds."""
+    stakes = spec.stakes
+    if spec.structure is Structure.FIXED_LIMIT:
+        return stakes.small_bet, stakes.big_bet
+    return stakes.small_blind, stakes.big_blind
+
+
+def public_state(
+    table: Table,
+    *,
+    table_id: str,
+    version: int,
+    now: float,
+    last_actions: Mapping[int, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
+    """The table as a spectator sees it: no hole card that has not been shown."""
     hand = table.hand
     in_hand: dict[int, int] = {}
     view = None
     if hand is not None and not hand.is_over:
         in_hand = {seat: position for position, seat in enumerate(table.hand_seats)}
-        view = view_for(hand, in_hand.get(viewer_seat) if viewer_seat is not None else None)
+        view = view_for(hand, None)
     seats = []
     for number in range(1, table.max_seats + 1):
         seat = table.seats.get(number)
@@ -33,9 +55,11 @@ def table_state(
             "missed_big": seat.missed_big,
             "missed_small": seat.missed_small,
             "connected": seat.connected,
+            "time_bank": round(seat.time_bank, 1),
             "in_hand": number in in_hand,
             "cards": None,
             "bet": 0,
+            "last_action": (last_actions or {}).get(number),
         }
         if view is not None and number in in_hand:
             sv = view.seats[in_hand[number]]
@@ -56,35 +80,85 @@ def table_state(
         "name": table.name,
         "game": table.spec.name,
         "variant": table.spec.variant.value,
+        "structure": table.spec.structure.value,
         "small_blind": table.spec.stakes.small_blind,
         "big_blind": table.spec.stakes.big_blind,
+        "stakes": stakes_pair(table.spec),
         "min_buy_in": table.min_buy_in,
         "max_buy_in": table.max_buy_in,
+        "decision_seconds": table.house.decision_seconds,
         "seats": seats,
-        "you": viewer_seat,
+        "you": None,
+        "options": None,
         "hand": None,
     }
     if view is not None and hand is not None:
-        legal = view.legal
+        alive = [hand.in_hand(i) for i in range(hand.n)]
+        # The pots in the middle, without this round's bets (shown in front of the seats).
+        collected = build_pots(
+            [live - bet for live, bet in zip(hand.live, hand.bets, strict=True)],
+            sum(hand.dead),
+            alive,
+        )
         state["hand"] = {
             "number": table.hand_number,
             "phase": view.phase,
             "street": view.street,
             "board": [str(c) for c in view.board],
             "pots": list(view.pots),
+            "collected": [p.amount for p in collected if p.amount],
             "button": table.previous_button,
+            "small_blind_seat": table.previous_small,
+            "big_blind_seat": table.previous_big,
             "actor": view.actor_seat,
             "seconds_left": None if table.deadline is None else max(0.0, table.deadline - now),
-            "legal": None
-            if legal is None or hand.phase is not Phase.BETTING
-            else {
-                "can_check": legal.can_check,
-                "call": legal.call_amount,
-                "call_all_in": legal.call_all_in,
-                "min_raise_to": legal.min_raise_to,
-                "max_raise_to": legal.max_raise_to,
-                "is_bet": legal.is_bet,
-                "pot": legal.pot,
-            },
+            "legal": None,
         }
     return state
+
+
+def state_for_seat(table: Table, public: dict[str, Any], viewer_seat: int) -> dict[str, Any]:
+    """``public`` (not changed) with what only the player in ``viewer_seat`` may see."""
+    state = copy.copy(public)
+    state["you"] = viewer_seat
+    seat = table.seats[viewer_seat]
+    state["options"] = {
+        "auto_post": seat.auto_post,
+        "wait_for_big_blind": not seat.post_now and not seat.paid_blinds,
+        "sit_out_next": seat.sit_out_next,
+        "leave_after": seat.leave_after,
+        "pre_action": None if seat.pre_action is None else seat.pre_action.value,
+    }
+    hand = table.hand
+    if public["hand"] is None or hand is None or viewer_seat not in table.hand_seats:
+        return state
+    position = table.hand_seats.index(viewer_seat)
+    view = view_for(hand, position)
+    seats = list(public["seats"])
+    mine = dict(seats[viewer_seat - 1])
+    cards = view.seats[position].cards
+    mine["cards"] = None if cards is None else [str(c) for c in cards]
+    seats[viewer_seat - 1] = mine
+    state["seats"] = seats
+    legal = view.legal
+    if legal is not None and hand.phase is Phase.BETTING:
+        state["hand"] = dict(public["hand"])
+        state["hand"]["legal"] = {
+            "can_check": legal.can_check,
+            "call": legal.call_amount,
+            "call_all_in": legal.call_all_in,
+            "min_raise_to": legal.min_raise_to,
+            "max_raise_to": legal.max_raise_to,
+            "is_bet": legal.is_bet,
+            "current_bet": legal.current_bet,
+            "pot": legal.pot,
+        }
+    return state
+
+
+def table_state(
+    table: Table, *, table_id: str, viewer_seat: int | None, version: int, now: float
+) -> dict[str, Any]:
+    """One viewer's whole frame (a spectator when ``viewer_seat`` is None)."""
+    public = public_state(table, table_id=table_id, version=version, now=now)
+    return public if viewer_seat is None else state_for_seat(table, public, viewer_seat)

@@ -1,0 +1,127 @@
+"""A finished hand as the frames of the browser's replayer, as one player may see it.
+
+The stored (complete) history is replayed through the engine; every frame is built from
+``view_for(hand, viewer)``, so other players' cards appear only once shown (R-SHOW-8).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pokerroom.engine.events import (
+    ActionTaken,
+    BoardDealt,
+    CardsShown,
+    Event,
+    ForcedBet,
+    HandMucked,
+    PotAwarded,
+    RakeTaken,
+    UncalledBetReturned,
+)
+from pokerroom.engine.hand import Hand, Phase
+from pokerroom.engine.views import view_for
+from pokerroom.history.phh import load_text, replay_steps
+
+_FORCED = {
+    "small_blind": "posts the small blind",
+    "big_blind": "posts the big blind",
+    "ante": "posts an ante",
+    "big_blind_ante": "posts the big blind ante",
+    "straddle": "straddles",
+    "live_post": "posts",
+    "dead_post": "posts dead",
+}
+
+
+def money(cents: int) -> str:
+    """Play money as players read it: 1920 -> "$19.20", 200 -> "$2"."""
+    whole, part = divmod(cents, 100)
+    return f"${whole:,}" if part == 0 else f"${whole:,}.{part:02d}"
+
+
+def narrate(hand: Hand, event: Event) -> str | None:
+    """One line of what happened, or None for events a viewer does not read."""
+
+    def who(position: int) -> str:
+        return hand.names[position] or f"seat {hand.seats[position]}"
+
+    if isinstance(event, ForcedBet):
+        return f"{who(event.position)} {_FORCED.get(event.what, 'posts')} {money(event.amount)}"
+    if isinstance(event, ActionTaken):
+        verb = {
+            "fold": "folds",
+            "check": "checks",
+            "call": f"calls {money(event.added)}",
+            "bet": f"bets {money(event.to)}",
+            "raise": f"raises to {money(event.to)}",
+        }.get(event.action, event.action)
+        return f"{who(event.position)} {verb}" + (" and is all-in" if event.all_in else "")
+    if isinstance(event, BoardDealt):
+        return f"{event.street.title()}: {' '.join(str(c) for c in event.cards)}"
+    if isinstance(event, UncalledBetReturned):
+        return f"{money(event.amount)} uncalled, returned to {who(event.position)}"
+    if isinstance(event, CardsShown):
+        low = f", low {event.low}" if event.low else ""
+        cards = " ".join(str(c) for c in event.cards)
+        return f"{who(event.position)} shows {cards} ({event.high}{low})"
+    if isinstance(event, HandMucked):
+        return f"{who(event.position)} mucks"
+    if isinstance(event, RakeTaken):
+        return f"rake {money(event.amount)}"
+    if isinstance(event, PotAwarded):
+        pot = "the main pot" if event.pot == 0 else f"side pot {event.pot}"
+        share = "" if event.share == "whole" else f" ({event.share} half)"
+        names = ", ".join(f"{who(p)} wins {money(a)}" for p, a in event.winners)
+        return f"{names} from {pot}{share}" + (f" with {event.hand}" if event.hand else "")
+    return None
+
+
+def _frame(hand: Hand, viewer: int, lines: list[str]) -> dict[str, Any]:
+    view = view_for(hand, viewer)
+    return {
+        "lines": lines,
+        "street": view.street,
+        "board": [str(c) for c in view.board],
+        "pots": list(view.pots) if not hand.is_over else [],
+        "actor": view.actor_seat if not hand.is_over else None,
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "stack": s.stack,
+                "bet": s.bet if not hand.is_over else 0,
+                "folded": s.folded,
+                "cards": None if s.cards is None else [str(c) for c in s.cards],
+                "card_count": s.card_count,
+                "you": s.position == viewer,
+            }
+            for s in view.seats
+        ],
+    }
+
+
+def replay_frames(phh_text: str, viewer: int) -> dict[str, Any]:
+    """Every step of a stored hand as ``viewer`` (a position) saw it."""
+    steps = replay_steps(load_text(phh_text)[0])
+    _, hand = next(steps)
+    frames = []
+    seen = 0
+
+    def lines() -> list[str]:
+        nonlocal seen
+        new = hand.events[seen:]
+        seen = len(hand.events)
+        return [line for e in new if (line := narrate(hand, e)) is not None]
+
+    frames.append(_frame(hand, viewer, lines()))
+    for _ in steps:
+        frames.append(_frame(hand, viewer, lines()))
+    if hand.phase is Phase.SHOWDOWN:
+        hand.finish_showdown()
+        frames.append(_frame(hand, viewer, lines()))
+    return {
+        "game": hand.spec.name,
+        "button": hand.seats[hand.button],
+        "frames": [f for n, f in enumerate(frames) if n == 0 or f["lines"]],
+    }

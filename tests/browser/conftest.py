@@ -1,0 +1,145 @@
+"""A real room (``pokerroom serve`` with bots, in its own process) and Debian's Chromium
+driven by Playwright. Screenshots go to ``artifacts/browser/`` as test artifacts."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from pokerroom.server.process import free_port, spawn_room
+from pokerroom.store.db import sqlite_url
+
+CHROMIUM = Path("/usr/bin/chromium")
+BOT_TABLES = ("nlhe-1-2", "plo-1-2")  # the tests play at these, with the demo bots
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
+
+if not CHROMIUM.exists():
+    if os.environ.get("CI") == "true":
+        raise RuntimeError(
+            "CI=true but /usr/bin/chromium is missing: `make test` installs Debian's chromium"
+        )
+    pytest.skip(
+        "Debian's chromium is not installed (make test installs it)", allow_module_level=True
+    )
+
+from playwright.async_api import Browser, Page, WebSocket, async_playwright  # noqa: E402
+
+
+@dataclass
+class Room:
+    base: str
+    database: str
+
+    async def lobby(self) -> list[dict[str, Any]]:
+        async with httpx.AsyncClient(base_url=self.base, timeout=10) as http:
+            return list((await http.get("/api/lobby")).json())
+
+    async def me(self, token: str) -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=self.base, timeout=10) as http:
+            response = await http.get("/api/me", headers={"Authorization": f"Bearer {token}"})
+        response.raise_for_status()
+        return dict(response.json())
+
+
+@pytest.fixture
+async def room(tmp_path: Path) -> AsyncIterator[Room]:
+    database = sqlite_url(tmp_path / "room.db")
+    port = free_port()
+    process = await spawn_room(database, port, pause=0.4, bots=True)
+    try:
+        found = Room(base=f"http://127.0.0.1:{port}", database=database)
+        deadline = time.monotonic() + 60  # bounded: the bots sit down within seconds
+        while time.monotonic() < deadline:
+            seated = {t["id"]: t["seated"] for t in await found.lobby()}
+            if all(seated[t] >= 2 for t in BOT_TABLES):
+                break
+            await asyncio.sleep(0.2)
+        else:
+            raise AssertionError("the demo tables' bots did not sit down")
+        yield found
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        try:
+            yield launched
+        finally:
+            await launched.close()
+
+
+@dataclass
+class Player:
+    """One person in one browser context, with every WebSocket frame the page received."""
+
+    page: Page
+    name: str
+    frames: list[dict[str, Any]] = field(default_factory=list)
+
+    def watch_frames(self) -> None:
+        def on_socket(socket: WebSocket) -> None:
+            socket.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
+
+        self.page.on("websocket", on_socket)
+
+    async def token(self) -> str:
+        return str(await self.page.evaluate("localStorage.getItem('pokerroom.token')"))
+
+    def tables(self, table: str) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f.get("type") == "table" and f.get("table") == table]
+
+    def results(self, table: str) -> list[dict[str, Any]]:
+        return [
+            f for f in self.frames if f.get("type") == "hand_result" and f.get("table") == table
+        ]
+
+    async def frame(self, table: str, version: int) -> dict[str, Any]:
+        """The table frame of ``version`` (the page has rendered it, so it has arrived)."""
+        for _ in range(50):  # bounded: frame events reach Python within a few round trips
+            for f in reversed(self.tables(table)):
+                if f["version"] == version:
+                    return f
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"no frame of version {version} was received")
+
+
+async def new_player(browser: Browser, room: Room, name: str, *, width: int = 1360) -> Player:
+    context = await browser.new_context(viewport={"width": width, "height": 900})
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    player = Player(page=page, name=name)
+    player.watch_frames()
+    page.set_default_timeout(15_000)
+    await page.goto(room.base + "/")
+    await page.fill("#username", name)
+    await page.fill("#password", "correct horse battery")
+    await page.click("#signup")
+    await page.wait_for_selector("#lobby-rows tr")
+    assert not errors, errors
+    return player
+
+
+async def screenshot(page: Page, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    await page.screenshot(path=str(path), full_page=True)
+    return path

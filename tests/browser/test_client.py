@@ -1,0 +1,289 @@
+"""The browser client in a real Chromium against a real room with bots (issue 6)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from playwright.async_api import Browser, Page
+
+from tests.browser.conftest import Player, Room, new_player, screenshot
+from tests.server.test_e2e import books_balance
+
+SCREEN = """(table) => {
+  const root = document.querySelector(`.table-view[data-table="${table}"]`);
+  const seats = {};
+  for (const seat of root.querySelectorAll('.seat:not(.empty)')) {
+    const bet = seat.querySelector('.bet');
+    seats[seat.dataset.seat] = {
+      stack: Number(seat.querySelector('.stack').dataset.chips),
+      bet: bet ? Number(bet.dataset.chips) : 0,
+      cards: [...seat.querySelectorAll('.hole .card')].map((c) => c.dataset.card || null),
+    };
+  }
+  return {
+    version: Number(root.dataset.version),
+    seats,
+    pots: [...root.querySelectorAll('.pots .pot')].map((p) => Number(p.dataset.chips)),
+    board: [...root.querySelectorAll('.center .board .card')].map((c) => c.dataset.card),
+    presets: [...root.querySelectorAll('[data-preset]')].map((b) => Number(b.dataset.amount)),
+    actionsShown: !root.querySelector('.actions').hidden,
+  };
+}"""
+
+
+async def check_screen_equals_server(player: Player, table: str) -> dict[str, Any]:
+    """What the page shows (stacks, bets, pots, board, own cards, raise presets) is exactly
+    the server's frame that it last rendered."""
+    screen = await player.page.evaluate(SCREEN, table)
+    frame = await player.frame(table, screen["version"])
+    hand = frame["hand"]
+    for entry in frame["seats"]:
+        if entry["empty"]:
+            assert str(entry["seat"]) not in screen["seats"]
+            continue
+        shown = screen["seats"][str(entry["seat"])]
+        assert shown["stack"] == entry["stack"], (entry, shown)
+        assert shown["bet"] == entry["bet"], (entry, shown)
+        if entry["seat"] == frame["you"] and entry.get("cards"):
+            assert shown["cards"] == entry["cards"]
+    assert hand is not None
+    assert screen["pots"] == hand["collected"]
+    assert screen["board"] == hand["board"]
+    legal = hand["legal"]
+    if legal and legal["min_raise_to"] is not None and screen["actionsShown"]:
+        for amount in screen["presets"]:  # the buttons never offer an illegal amount
+            assert legal["min_raise_to"] <= amount <= legal["max_raise_to"]
+    return frame
+
+
+async def join(player: Player, table: str, buy_in: int | None = None) -> None:
+    page = player.page
+    await page.click("#tabs .tab >> text=Lobby")
+    await page.click(f"tr[data-table='{table}'] .join")
+    await page.wait_for_selector("#buyin[open]")
+    if buy_in is not None:
+        await page.fill("#buyin-amount", str(buy_in / 100))
+    await page.click("#buyin-ok")
+    await page.wait_for_selector(f".table-view[data-table='{table}'] .seat.you")
+
+
+def my_hands(player: Player, table: str) -> set[int]:
+    """Hands the player was dealt into, by number."""
+    hands = set()
+    for frame in player.tables(table):
+        you, hand = frame["you"], frame["hand"]
+        if you and hand and frame["seats"][you - 1].get("in_hand"):
+            hands.add(hand["number"])
+    return hands
+
+
+def finished_hands(player: Player, table: str) -> set[int]:
+    return {r["hand"] for r in player.results(table)} & my_hands(player, table)
+
+
+async def take_turn(player: Player, table: str, turn: int) -> bool:
+    """Act if it is this player's turn, by click or by keyboard: check when free, call small
+    bets, sometimes raise the minimum from the preset button, fold to big bets (so the test
+    player does not bust). True if it acted."""
+    page = player.page
+    root = f".table-view[data-table='{table}']"
+    if not await page.is_visible(f"{root} .actions"):
+        return False
+    frame = await check_screen_equals_server(player, table)
+    legal = frame["hand"]["legal"]
+    if legal is None:  # the frame on screen is not a decision (a frame is on its way)
+        return False
+    stack = frame["seats"][frame["you"] - 1]["stack"]
+    await page.click(f"{root} .table-head")  # focus this table for keyboard shortcuts
+    if legal["call"] * 5 > stack:
+        await page.keyboard.press("f")
+    elif turn % 3 == 1 and await page.is_visible(f"{root} [data-preset='min']"):
+        await page.click(f"{root} [data-preset='min']")
+        await page.click(f"{root} .raise")
+    elif turn % 3 == 2:
+        await page.keyboard.press("c")
+    else:
+        await page.click(f"{root} .call")
+    return True
+
+
+async def play(players: list[Player], table: str, hands: int, seconds: float = 150) -> None:
+    """Play by clicking until every player has finished ``hands`` hands (bounded)."""
+    deadline = time.monotonic() + seconds
+    turn = 0
+    while time.monotonic() < deadline:
+        if all(len(finished_hands(p, table)) >= hands for p in players):
+            return
+        acted = False
+        for player in players:
+            if await take_turn(player, table, turn):
+                turn += 1
+                acted = True
+        if not acted:
+            await asyncio.sleep(0.1)
+    raise AssertionError(
+        f"only {[len(finished_hands(p, table)) for p in players]} hands finished in {seconds} s"
+    )
+
+
+async def errors_on_page(page: Page, table: str) -> str:
+    return str(await page.inner_text(f".table-view[data-table='{table}'] .table-error"))
+
+
+async def balance_shown(page: Page, chips: int) -> None:
+    """Wait (bounded) until the header's balance is ``chips``."""
+    await page.wait_for_function(
+        f"Number(document.querySelector('#balance').dataset.chips) === {chips}"
+    )
+
+
+async def test_sign_up_log_in_join_and_play_hands_by_clicking(browser: Browser, room: Room) -> None:
+    ann = await new_player(browser, room, "ann")
+    page = ann.page
+    # Balance always visible, and equal to the server's.
+    start = (await room.me(await ann.token()))["balance"]
+    assert int(await page.get_attribute("#balance", "data-chips") or -1) == start
+    # Log out and back in.
+    await page.click("#logout")
+    await page.wait_for_selector("#auth:not([hidden])")
+    await page.fill("#username", "ann")
+    await page.fill("#password", "correct horse battery")
+    await page.click("#login")
+    await page.wait_for_selector("#lobby:not([hidden])")
+    await page.wait_for_selector("#account:not([hidden])")
+    # The lobby: every table, with filters by game and stakes.
+    rows = page.locator("#lobby-rows tr")
+    assert await rows.count() == len(await room.lobby())
+    await page.select_option("#filter-game", "Pot Limit Omaha")
+    assert await rows.count() == 1 and "Pot Limit Omaha" in await rows.first.inner_text()
+    await page.select_option("#filter-game", "")
+    await page.select_option("#filter-stakes", "$2/$4")  # fixed limit: named by its limits
+    assert {await r.get_attribute("data-table") for r in await rows.all()} == {
+        "flhe-2-4",
+        "o8-2-4",
+    }
+    await page.select_option("#filter-stakes", "")
+    await screenshot(page, "lobby")
+
+    table = "nlhe-1-2"
+    buy_in = 10_000
+    await join(ann, table, buy_in)
+    await page.wait_for_function(
+        f"Number(document.querySelector('#balance').dataset.chips) === {start - buy_in}"
+    )
+    await play([ann], table, hands=3)
+    await screenshot(page, "table")
+    assert "cannot" not in await errors_on_page(page, table)  # no illegal amount was ever sent
+
+    # The hand history panel: list, replayer steps, downloads.
+    await page.click(f".table-view[data-table='{table}'] [data-side='history']")
+    await page.wait_for_selector(f".table-view[data-table='{table}'] .history-list [data-hand]")
+    await page.click(f".table-view[data-table='{table}'] .history-list [data-hand] >> nth=0")
+    replayer = f".table-view[data-table='{table}'] .replayer"
+    await page.wait_for_selector(f"{replayer}:not([hidden])")
+    first = await page.inner_text(f"{replayer} .rp-step")
+    await page.click(f"{replayer} .rp-next")
+    assert await page.inner_text(f"{replayer} .rp-step") != first
+    await page.click(f"{replayer} .rp-last")
+    assert await page.locator(f"{replayer} .replayer-lines li").count() >= 3
+    async with page.expect_download() as download:
+        await page.click(f"{replayer} .dl-phh")
+    path = await (await download.value).path()
+    text = path.read_text(encoding="utf-8")
+    assert "variant = " in text and "actions = [" in text
+    async with page.expect_download() as download:
+        await page.click(f"{replayer} .dl-txt")
+    path = await (await download.value).path()
+    assert path.read_text(encoding="utf-8").startswith("PokerStars Hand #")
+    await screenshot(page, "replayer")
+
+    # Chat: what people type is shown as text, never as markup.
+    await page.click(f".table-view[data-table='{table}'] [data-side='chat']")
+    await page.fill(f".table-view[data-table='{table}'] .chat-input", "<b>nice</b> hand")
+    await page.press(f".table-view[data-table='{table}'] .chat-input", "Enter")
+    line = page.locator(f".table-view[data-table='{table}'] .chat-log li").last
+    await line.wait_for()
+    assert await line.inner_text() == "ann: <b>nice</b> hand"
+    assert await line.locator("b").count() == 0
+
+    # A second table at once: watch it, then tile both.
+    await page.click("#tabs .tab >> text=Lobby")
+    await page.click("tr[data-table='flhe-2-4'] .watch")
+    await page.wait_for_selector(".table-view[data-table='flhe-2-4'] .seat:not(.empty)")
+    assert await page.is_hidden(f".table-view[data-table='{table}']")
+    await page.click("#tabs .tile-toggle")
+    assert await page.is_visible(f".table-view[data-table='{table}']")
+    assert await page.is_visible(".table-view[data-table='flhe-2-4']")
+    assert "$2/$4" in await page.inner_text(".table-view[data-table='flhe-2-4'] .table-game")
+    await screenshot(page, "tiled")
+
+    # Leave: the stack goes back, and the screen's balance is the server's.
+    await page.click(f".table-view[data-table='{table}'] .leave")
+    await page.wait_for_selector(
+        f".table-view[data-table='{table}'] .seat.you", state="detached", timeout=60_000
+    )
+    server_balance = (await room.me(await ann.token()))["balance"]
+    await balance_shown(page, server_balance)
+    await books_balance(room)  # duck-typed: it reads .database
+
+
+async def test_a_second_player_never_sees_the_firsts_hole_cards(
+    browser: Browser, room: Room
+) -> None:
+    table = "plo-1-2"
+    bob = await new_player(browser, room, "bob")
+    cat = await new_player(browser, room, "cat", width=400)  # the second plays at phone width
+    await join(bob, table)
+    await join(cat, table)
+    bob_seat = next(f["you"] for f in reversed(bob.tables(table)) if f["you"])
+    leaks: list[str] = []
+    deadline = time.monotonic() + 180
+    turn = 0
+    while time.monotonic() < deadline:
+        if all(len(finished_hands(p, table)) >= 3 for p in (bob, cat)):
+            break
+        for player in (bob, cat):
+            turn += await take_turn(player, table, turn)
+        # What the second page shows of the first player's seat: face-down cards only,
+        # unless those cards were shown at a showdown the page has been told about.
+        shown_to_cat = {
+            card
+            for result in cat.results(table)
+            for s in result["shown"]
+            if s["seat"] == bob_seat
+            for card in s["cards"]
+        }
+        faces = await cat.page.eval_on_selector_all(
+            f".table-view[data-table='{table}'] .seat[data-seat='{bob_seat}'] .card[data-card]",
+            "cards => cards.map(c => c.dataset.card)",
+        )
+        leaks.extend(card for card in faces if card not in shown_to_cat)
+        await asyncio.sleep(0.1)
+    assert all(len(finished_hands(p, table)) >= 3 for p in (bob, cat))
+    await screenshot(cat.page, "table-phone")
+    assert not leaks, f"bob's cards on cat's page before they were shown: {leaks}"
+    # Every frame cat received: bob's seat never carries cards that were not shown.
+    bob_cards = {
+        (f["hand"]["number"], card)
+        for f in bob.tables(table)
+        if f["hand"] is not None and f["seats"][bob_seat - 1].get("cards")
+        for card in f["seats"][bob_seat - 1]["cards"]
+    }
+    assert bob_cards, "bob saw his own cards"
+    for frame in cat.tables(table):
+        entry = frame["seats"][bob_seat - 1]
+        assert entry.get("cards") is None or entry.get("shown"), frame
+    # Nor does any frame name them before the hand's result.
+    for number, card in bob_cards:
+        before = []
+        for frame in cat.frames:
+            if frame.get("type") == "hand_result" and frame.get("hand") == number:
+                break
+            before.append(frame)
+        for frame in before:
+            if frame.get("type") == "table" and (frame.get("hand") or {}).get("number") == number:
+                entry = frame["seats"][bob_seat - 1]
+                assert card not in (entry.get("cards") or []), (number, card)
+    await books_balance(room)  # duck-typed: it reads .database

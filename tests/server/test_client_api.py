@@ -1,0 +1,92 @@
+"""What the browser client relies on: seat options over the socket, frames whose pots and
+bets add up, stakes named as players name them, and the hand replayer's frames."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from tests.server.conftest import Server, person
+from tests.server.test_e2e import play_along, table_config
+
+
+async def test_options_are_set_over_the_socket_and_shown_only_to_their_owner(
+    server: Server,
+) -> None:
+    await server.room.open_table(table_config("o1"))
+    ann = await person(server.base, "ann")
+    bob = await person(server.base, "bob")
+    await ann.send(type="watch", table="o1")
+    await ann.send(type="join", table="o1", seat=2, buy_in=10_000, request="a")
+    await ann.until(lambda f: f["you"] == 2)
+    await ann.send(type="options", table="o1", sit_out_next=True, pre_action="check_fold")
+    frame = await ann.until(lambda f: f["options"]["sit_out_next"])
+    assert frame["options"]["pre_action"] == "check_fold"
+    assert frame["options"]["auto_post"] is True
+    await ann.send(type="options", table="o1", pre_action="none", sit_out_next=False)
+    frame = await ann.until(lambda f: not f["options"]["sit_out_next"])
+    assert frame["options"]["pre_action"] is None
+    # Someone else's options are not in anyone's frame; options need a seat.
+    await bob.send(type="watch", table="o1")
+    spectator = await bob.next("table")
+    assert spectator["options"] is None and spectator["you"] is None
+    await bob.send(type="options", table="o1", auto_post=False)
+    error = await bob.next("error")
+    assert "seat" in error["message"]
+
+
+async def test_frames_split_the_pot_from_the_bets_and_the_replayer_masks_cards(
+    server: Server,
+) -> None:
+    await server.room.open_table(table_config("o2"))
+    ann = await person(server.base, "ann")
+    bob = await person(server.base, "bob")
+    for someone, seat in ((ann, 1), (bob, 3)):
+        await someone.send(type="watch", table="o2")
+        await someone.send(type="join", table="o2", seat=seat, buy_in=10_000, request="r")
+    await asyncio.gather(play_along(ann, "o2", 4), play_along(bob, "o2", 4))
+    hands = [f for f in ann.frames if f.get("type") == "table" and f["hand"] is not None]
+    assert hands
+    for frame in hands:
+        hand = frame["hand"]
+        bets = sum(s.get("bet", 0) for s in frame["seats"] if not s["empty"])
+        assert sum(hand["collected"]) + bets == sum(hand["pots"])
+        assert {hand["small_blind_seat"], hand["big_blind_seat"]} == {1, 3}
+        assert frame["stakes"] == [100, 200]
+    assert any(s.get("last_action") for f in hands for s in f["seats"] if not s["empty"])
+    results = [f for f in ann.frames if f.get("type") == "hand_result"]
+    for result in results:  # the winning five cards, to highlight, come from cards in play
+        for shown in result["shown"]:
+            if len(result["board"]) == 5:
+                assert len(shown["best"]) == 5
+                assert set(shown["best"]) <= set(shown["cards"]) | set(result["board"])
+
+    headers = {"Authorization": f"Bearer {ann.token}"}
+    async with httpx.AsyncClient(base_url=server.base, headers=headers) as http:
+        mine = (await http.get("/api/hands", params={"table": "o2"})).json()
+        replays = [(await http.get(f"/api/hands/{h['id']}/replay")).json() for h in mine]
+        stranger = await http.get(
+            f"/api/hands/{mine[0]['id']}/replay", headers={"Authorization": "Bearer nope"}
+        )
+    assert stranger.status_code == 401
+    for replay in replays:
+        frames = replay["frames"]
+        assert frames[0]["lines"] == [] or "posts" in frames[0]["lines"][0]
+        assert any("posts the big blind $2" in line for f in frames for line in f["lines"])
+        last = frames[-1]
+        assert any("wins" in line for line in last["lines"])
+        for frame in frames:
+            for seat in frame["seats"]:
+                if seat["you"]:
+                    assert seat["cards"] is not None and len(seat["cards"]) == 2
+        # Bob's cards appear only in frames after a line where he shows them.
+        shows = [
+            n
+            for n, f in enumerate(frames)
+            if any(line.startswith("bob shows") for line in f["lines"])
+        ]
+        for n, frame in enumerate(frames):
+            bob = next(s for s in frame["seats"] if s["name"] == "bob")
+            if bob["cards"] is not None:
+                assert shows and n >= shows[0]
