@@ -132,6 +132,19 @@ async def errors_on_page(page: Page, table: str) -> str:
     return str(await page.inner_text(f".table-view[data-table='{table}'] .table-error"))
 
 
+async def shown_in_result(player: Player, table: str, number: int | None, seat: int) -> set[str]:
+    """The cards ``seat`` showed in hand ``number``'s result, as the page received it
+    (the page renders a frame before the test's own copy of it arrives: wait, bounded)."""
+    if number is None:
+        return set()
+    for _ in range(40):
+        for result in player.results(table):
+            if result["hand"] == number:
+                return {c for s in result["shown"] if s["seat"] == seat for c in s["cards"]}
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the page shows hand {number}'s result, which never arrived")
+
+
 async def balance_shown(page: Page, chips: int) -> None:
     """Wait (bounded) until the header's balance is ``chips``."""
     await page.wait_for_function(
@@ -247,19 +260,21 @@ async def test_a_second_player_never_sees_the_firsts_hole_cards(
         for player in (bob, cat):
             turn += await take_turn(player, table, turn)
         # What the second page shows of the first player's seat: face-down cards only,
-        # unless those cards were shown at a showdown the page has been told about.
-        shown_to_cat = {
-            card
-            for result in cat.results(table)
-            for s in result["shown"]
-            if s["seat"] == bob_seat
-            for card in s["cards"]
-        }
-        faces = await cat.page.eval_on_selector_all(
-            f".table-view[data-table='{table}'] .seat[data-seat='{bob_seat}'] .card[data-card]",
-            "cards => cards.map(c => c.dataset.card)",
+        # unless the page is showing a hand's result in which those cards were shown.
+        root = f".table-view[data-table='{table}']"
+        seen = await cat.page.eval_on_selector(  # one look: cards and result together
+            root,
+            """(root, seat) => ({
+                result: root.dataset.resultHand,
+                faces: [...root.querySelectorAll(`.seat[data-seat="${seat}"] .card[data-card]`)]
+                    .map((c) => c.dataset.card),
+            })""",
+            bob_seat,
         )
-        leaks.extend(card for card in faces if card not in shown_to_cat)
+        if seen["faces"]:
+            number = int(seen["result"]) if seen["result"] else None
+            shown = await shown_in_result(cat, table, number, bob_seat)
+            leaks.extend(card for card in seen["faces"] if card not in shown)
         await asyncio.sleep(0.1)
     assert all(len(finished_hands(p, table)) >= 3 for p in (bob, cat))
     await screenshot(cat.page, "table-phone")

@@ -28,18 +28,39 @@ import typer
 
 from pokerroom.server.process import free_port, spawn_room
 
+BUY_IN = 20_000
+TABLES_PER_ACCOUNT = 40  # 40 buy-ins fit in one account's starting balance
+
 
 @dataclass
 class Stats:
+    """Counted from the moment every bot has its seat (sitting down is not the load)."""
+
+    players: int = 0
+    seconds: float = 0.0
+    seat_by: float = 0.0  # bounded: the bots must all be seated by then
+    seated: int = 0
+    measuring_since: float | None = None
     actions: int = 0
     latencies: list[float] = field(default_factory=list)
     hands: set[tuple[str, int]] = field(default_factory=set)
     errors: int = 0
     error_kinds: dict[str, int] = field(default_factory=dict)
 
+    def stop(self) -> float:
+        if self.measuring_since is None:
+            return self.seat_by
+        return self.measuring_since + self.seconds
+
 
 async def _player(
-    url: str, token: str, table: str, seat: int, stats: Stats, stop: float, rng: random.Random
+    url: str,
+    token: str,
+    table: str,
+    seat: int,
+    stats: Stats,
+    rng: random.Random,
+    think: float,
 ) -> None:
     from websockets.asyncio.client import connect
 
@@ -48,42 +69,59 @@ async def _player(
         await ws.send(json.dumps({"type": "watch", "table": table}))
         await ws.send(
             json.dumps(
-                {"type": "join", "table": table, "seat": seat, "buy_in": 20_000, "request": "lt"}
+                {"type": "join", "table": table, "seat": seat, "buy_in": BUY_IN, "request": "lt"}
             )
         )
         sent_at: float | None = None
-        acted: tuple[Any, ...] = ()
-        while time.monotonic() < stop:
+        # The decision we have an action in flight for: frames that still show it (a
+        # player sat down meanwhile, say) must not make us act twice.
+        pending: tuple[Any, ...] | None = None
+        has_seat = False
+        while time.monotonic() < stats.stop():
             try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop - time.monotonic()))
+                raw = await asyncio.wait_for(
+                    ws.recv(), timeout=max(0.01, stats.stop() - time.monotonic())
+                )
             except TimeoutError:
                 break
             message = json.loads(raw)
             kind = message.get("type")
             if kind == "error":
+                sent_at = pending = None  # refused: no broadcast will answer it
                 stats.errors += 1
                 what = message["message"].split(":")[-1].strip()[:40]
                 stats.error_kinds[what] = stats.error_kinds.get(what, 0) + 1
                 continue
             if kind == "hand_result":
-                stats.hands.add((table, message["hand"]))
+                if stats.measuring_since is not None:
+                    stats.hands.add((table, message["hand"]))
                 continue
             if kind != "table":
                 continue
-            if sent_at is not None:
-                stats.latencies.append(time.monotonic() - sent_at)
-                sent_at = None
+            if not has_seat and message.get("you") == seat:
+                has_seat = True
+                stats.seated += 1
+                if stats.seated == stats.players:
+                    stats.measuring_since = time.monotonic()
             hand = message.get("hand")
-            if not hand or hand["actor"] != message.get("you") or not hand["legal"]:
+            ours = bool(hand and hand["actor"] == message.get("you") and hand["legal"])
+            decision = None
+            if hand is not None:
+                decision = (
+                    hand["number"],
+                    hand["street"],
+                    tuple(hand["pots"]),
+                    tuple((s["seat"], s["bet"]) for s in message["seats"] if s.get("in_hand")),
+                )
+            if sent_at is not None and (not ours or decision != pending):
+                # The first frame that shows our action done (frames sent while we were
+                # thinking may still be queued before it).
+                if stats.measuring_since is not None and sent_at >= stats.measuring_since:
+                    stats.latencies.append(time.monotonic() - sent_at)
+                sent_at = None
+            if not ours or decision == pending:
                 continue
-            key = (
-                hand["number"],
-                hand["street"],
-                tuple((s["seat"], s.get("bet")) for s in message["seats"]),
-            )
-            if key == acted:
-                continue
-            acted = key
+            pending = decision
             legal = hand["legal"]
             roll = rng.random()
             act: dict[str, Any] = {
@@ -96,8 +134,10 @@ async def _player(
                 act["action"] = "fold"
             elif roll < 0.2 and legal["min_raise_to"] is not None:
                 act.update(action="bet_or_raise", amount=legal["min_raise_to"])
+            if think:  # a person takes a while to decide; 0 drives the room flat out
+                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
             sent_at = time.monotonic()
-            stats.actions += 1
+            stats.actions += stats.measuring_since is not None
             await ws.send(json.dumps(act))
 
 
@@ -146,7 +186,9 @@ async def _echo_rate(seconds: float, clients: int = 50) -> float:
         server.wait(timeout=10)
 
 
-async def run_loadtest(tables: int, players: int, seconds: float) -> dict[str, Any]:
+async def run_loadtest(
+    tables: int, players: int, seconds: float, think: float = 0.0
+) -> dict[str, Any]:
     import httpx
 
     from pokerroom.store.audit import audit
@@ -186,35 +228,42 @@ async def run_loadtest(tables: int, players: int, seconds: float) -> dict[str, A
                     json={"id": f"load-{t}", "name": f"Load {t}", "seats": max(players, 2)},
                 )
                 response.raise_for_status()
+            # Accounts multi-table as people do (one seat per account per table), so the
+            # setup is a few argon2 sign-ups, not one per seat.
+            groups = -(-tables // TABLES_PER_ACCOUNT)
             tokens = []
-            for k in range(tables * players):
+            for k in range(players * groups):
                 response = await http.post(
                     "/api/signup", json={"username": f"load{k}", "password": "load player"}
                 )
                 tokens.append(response.json()["token"])
-        stats = Stats()
-        stop = time.monotonic() + seconds
-        started = time.monotonic()
+        stats = Stats(players=tables * players, seconds=seconds, seat_by=time.monotonic() + 120)
         await asyncio.gather(
             *(
                 _player(
                     url,
-                    tokens[t * players + p],
+                    tokens[(t // TABLES_PER_ACCOUNT) * players + p],
                     f"load-{t}",
                     p + 1,
                     stats,
-                    stop,
                     random.Random(t * 100 + p),
+                    think,
                 )
                 for t in range(tables)
                 for p in range(players)
             ),
             return_exceptions=True,
         )
-        elapsed = time.monotonic() - started
+        if stats.measuring_since is None:
+            raise RuntimeError(f"only {stats.seated} of {stats.players} bots got a seat")
+        elapsed = time.monotonic() - stats.measuring_since
     finally:
         server.terminate()
-        server.wait(timeout=20)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:  # bounded: a server that will not stop is killed
+            server.kill()
+            server.wait(timeout=10)
     db = Database(database)
     try:
         async with db.transaction() as session:
@@ -225,6 +274,7 @@ async def run_loadtest(tables: int, players: int, seconds: float) -> dict[str, A
     return {
         "tables": tables,
         "players": players,
+        "think": think,
         "seconds": round(elapsed, 1),
         "hands_per_second": len(stats.hands) / elapsed,
         "actions_per_second": stats.actions / elapsed,
@@ -240,12 +290,22 @@ def loadtest_command(
     tables: Annotated[int, typer.Option(min=1, max=500)] = 10,
     players_per_table: Annotated[int, typer.Option(min=2, max=10)] = 6,
     seconds: Annotated[float, typer.Option(min=1, max=600)] = 20,
+    think: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            max=30,
+            help="Mean seconds a bot thinks before acting (uniform, 0.5x to 1.5x); "
+            "0 plays flat out and measures the room's capacity.",
+        ),
+    ] = 1.0,
 ) -> None:
     """Bots over real WebSockets on loopback: throughput, latency, and the echo ceiling."""
-    result = asyncio.run(run_loadtest(tables, players_per_table, seconds))
+    result = asyncio.run(run_loadtest(tables, players_per_table, seconds, think))
     echo = asyncio.run(_echo_rate(min(seconds, 5.0)))
     typer.echo(
-        f"{result['tables']} tables x {result['players']} players for {result['seconds']} s: "
+        f"{result['tables']} tables x {result['players']} players, thinking "
+        f"{result['think']:g} s, for {result['seconds']} s: "
         f"{result['hands_per_second']:.1f} hands/s, {result['actions_per_second']:.0f} actions/s, "
         f"action -> broadcast p50 {result['p50_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms, "
         f"{result['errors']} refused actions {result['error_kinds'] or ''}, "

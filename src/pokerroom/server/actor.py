@@ -11,6 +11,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from pokerroom.cards import Card
@@ -30,7 +31,7 @@ from pokerroom.history.phh import write_phh
 from pokerroom.server import protocol
 from pokerroom.server.views import public_state, stakes_pair, state_for_seat
 from pokerroom.store.db import Database
-from pokerroom.store.hands import StartedHand, begin_hand, finish_hand, save_table
+from pokerroom.store.hands import StartedHand, begin_hand_sync, finish_hand_sync, save_table
 from pokerroom.store.ledger import LedgerError, buy_in, cash_out
 from pokerroom.store.models import ChatMessage
 from pokerroom.table import Table, TableError
@@ -177,15 +178,15 @@ class TableActor:
         if self.table.hand is None:
             await self._after(events, now)
             return bool(events)
-        async with self.db.transaction() as session:
-            self.started = await begin_hand(
-                session,
-                self.table_id,
-                number=self.table.hand_number,
-                deck=self.table.hand.deck,
-                snapshot_before=before,
-                now=utcnow(),
-            )
+        begin = partial(
+            begin_hand_sync,
+            table_id=self.table_id,
+            number=self.table.hand_number,
+            deck=self.table.hand.deck,
+            snapshot_before=before,
+            now=utcnow(),
+        )
+        self.started = await self.db.run(begin)
         self.hand_events = []
         self.last_actions = {}
         self.participants = [
@@ -242,10 +243,10 @@ class TableActor:
         hand = self.table.last_hand
         if started is None or hand is None:
             return
-        async with self.db.transaction() as session:
-            await finish_hand(
-                session,
-                started,
+        await self.db.run(
+            partial(
+                finish_hand_sync,
+                started=started,
                 table_id=self.table_id,
                 deck=hand.deck,
                 events=[event_to_dict(e) for e in self.hand_events],
@@ -259,6 +260,7 @@ class TableActor:
                     for account, seat, position, before in self.participants
                 ],
             )
+        )
         await self._announce(hand, finished)
         self.hands_played += 1
         self.pot_total += sum(e.amount for e in self.hand_events if isinstance(e, PotAwarded))

@@ -6,22 +6,29 @@ schema is created and upgraded by Alembic migrations shipped in the package.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event
+from sqlalchemy import Connection, Engine, create_engine, event, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
+from sqlalchemy.orm import Session
 
+T = TypeVar("T")
+P = ParamSpec("P")
 MIGRATIONS = Path(__file__).parent / "migrations"
+_IN_TRANSACTION: ContextVar[bool] = ContextVar("in_transaction", default=False)
 
 
 def sqlite_url(path: str | Path) -> str:
@@ -35,6 +42,19 @@ def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")  # with WAL: durable at each checkpoint
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
+
+
+def on_async_session(
+    work: Callable[Concatenate[Session, P], T],
+) -> Callable[Concatenate[AsyncSession, P], Awaitable[T]]:
+    """The same store operation for callers holding an AsyncSession (written once, sync)."""
+
+    async def run(session: AsyncSession, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return await session.run_sync(work, *args, **kwargs)
+
+    run.__name__ = work.__name__.removesuffix("_sync")
+    run.__doc__ = work.__doc__
+    return run
 
 
 def alembic_config(url: str) -> Config:
@@ -59,6 +79,18 @@ class Database:
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _on_sqlite_connect)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        # SQLite has one writer at a time, and a writer that finds the database busy polls
+        # with growing sleeps: queueing transactions here instead keeps the wait short and
+        # in order (the tail latency of a busy room).
+        self._one_writer = asyncio.Lock() if self.is_sqlite else None
+        # SQLite: ``run`` does a whole transaction in one step on this engine's own thread,
+        # not one event-loop round trip per statement (what a busy room's latency needs).
+        self._sync_engine: Engine | None = None
+        self._thread: ThreadPoolExecutor | None = None
+        if self.is_sqlite:
+            self._sync_engine = create_engine(make_url(url).set(drivername="sqlite"))
+            event.listen(self._sync_engine, "connect", _on_sqlite_connect)
+            self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
 
     @property
     def is_sqlite(self) -> bool:
@@ -71,8 +103,40 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
-        async with self.sessions() as session, session.begin():
-            yield session
+        if self._one_writer is None:
+            async with self.sessions() as session, session.begin():
+                yield session
+            return
+        if _IN_TRANSACTION.get():
+            raise RuntimeError("a transaction inside a transaction would wait for itself")
+        async with self._one_writer:
+            mark = _IN_TRANSACTION.set(True)
+            try:
+                async with self.sessions() as session, session.begin():
+                    yield session
+            finally:
+                _IN_TRANSACTION.reset(mark)
+
+    async def run(self, work: Callable[[Session], T]) -> T:
+        """``work(session)`` in one transaction, committed if it returns, rolled back if it
+        raises. Written against a synchronous Session, it runs unchanged on PostgreSQL."""
+        if self._sync_engine is None or self._thread is None or self._one_writer is None:
+            async with self.transaction() as session:
+                return await session.run_sync(work)
+        engine = self._sync_engine
+
+        def in_thread() -> T:
+            with Session(engine, expire_on_commit=False) as session, session.begin():
+                return work(session)
+
+        if _IN_TRANSACTION.get():
+            raise RuntimeError("a transaction inside a transaction would wait for itself")
+        async with self._one_writer:
+            return await asyncio.get_running_loop().run_in_executor(self._thread, in_thread)
 
     async def close(self) -> None:
         await self.engine.dispose()
+        if self._sync_engine is not None:
+            self._sync_engine.dispose()
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)

@@ -22,8 +22,10 @@ from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
-from pokerroom.store.ledger import take_rake
+from pokerroom.store.db import on_async_session
+from pokerroom.store.ledger import take_rake_sync
 from pokerroom.store.models import HandPlayer, HandRecord, TableRecord
 
 
@@ -38,8 +40,8 @@ class StartedHand:
     salt: bytes  # kept by the server until the hand ends, then revealed
 
 
-async def save_table(
-    session: AsyncSession,
+def save_table_sync(
+    session: Session,
     table_id: str,
     *,
     name: str,
@@ -47,7 +49,7 @@ async def save_table(
     snapshot: str,
     now: datetime,
 ) -> TableRecord:
-    record = await session.get(TableRecord, table_id)
+    record = session.get(TableRecord, table_id)
     if record is None:
         record = TableRecord(
             id=table_id,
@@ -61,7 +63,7 @@ async def save_table(
     else:
         record.name, record.config, record.snapshot = name, json.dumps(config), snapshot
         record.updated_at = now
-    await session.flush()
+    session.flush()
     return record
 
 
@@ -71,8 +73,8 @@ async def open_tables(session: AsyncSession) -> list[TableRecord]:
     )
 
 
-async def begin_hand(
-    session: AsyncSession,
+def begin_hand_sync(
+    session: Session,
     table_id: str,
     *,
     number: int,
@@ -94,17 +96,17 @@ async def begin_hand(
         deck_reveal="",
     )
     session.add(record)
-    table = await session.get(TableRecord, table_id)
+    table = session.get(TableRecord, table_id)
     if table is None:
         raise ValueError(f"no table {table_id!r} in the store")
     table.snapshot = snapshot_before
     table.updated_at = now
-    await session.flush()
+    session.flush()
     return StartedHand(hand_id=record.id, salt=salt)
 
 
-async def finish_hand(
-    session: AsyncSession,
+def finish_hand_sync(
+    session: Session,
     started: StartedHand,
     *,
     table_id: str,
@@ -121,7 +123,7 @@ async def finish_hand(
 
     ``players``: (account id, seat, position, stack before, stack after) of each player.
     """
-    record = await session.get(HandRecord, started.hand_id)
+    record = session.get(HandRecord, started.hand_id)
     if record is None or record.status != "running":
         raise ValueError(f"hand {started.hand_id} is not running")
     record.status = "cancelled" if cancelled else "complete"
@@ -130,8 +132,8 @@ async def finish_hand(
     record.rake = rake
     record.deck_reveal = json.dumps({"salt": started.salt.hex(), "deck": list(deck)})
     record.ended_at = now
-    await take_rake(session, table_id, rake, now=now, hand_id=record.id)
-    table = await session.get(TableRecord, table_id)
+    take_rake_sync(session, table_id, rake, now=now, hand_id=record.id)
+    table = session.get(TableRecord, table_id)
     if table is None:
         raise ValueError(f"no table {table_id!r} in the store")
     table.snapshot = snapshot_after
@@ -147,8 +149,13 @@ async def finish_hand(
                 end_stack=after,
             )
         )
-    await session.flush()
+    session.flush()
     return record
+
+
+save_table = on_async_session(save_table_sync)
+begin_hand = on_async_session(begin_hand_sync)
+finish_hand = on_async_session(finish_hand_sync)
 
 
 async def player_hands(

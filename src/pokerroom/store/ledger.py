@@ -14,7 +14,9 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
+from pokerroom.store.db import on_async_session
 from pokerroom.store.models import LedgerAccount, Posting, Transfer
 
 BANK = ("bank", "play")  # issues play money: its balance is minus all chips in circulation
@@ -34,16 +36,29 @@ class IdempotencyConflictError(LedgerError):
     """The same idempotency key was used for a different transfer."""
 
 
-async def ledger_account(session: AsyncSession, kind: str, owner: str) -> LedgerAccount:
+# Each operation is written once, on a synchronous Session, so that the room can run a
+# whole transaction in one step on the database's thread (``Database.run``); the async
+# functions below run the same code inside an AsyncSession.
+
+
+def ledger_account_sync(session: Session, kind: str, owner: str) -> LedgerAccount:
     """The ledger account of (kind, owner), created empty on first use."""
-    found = await session.scalar(
+    found = session.scalar(
         select(LedgerAccount).where(LedgerAccount.kind == kind, LedgerAccount.owner == owner)
     )
     if found is not None:
         return found
     created = LedgerAccount(kind=kind, owner=owner, balance=0)
-    session.add(created)
-    await session.flush()
+    try:
+        with session.begin_nested():  # another transaction may create it at the same time
+            session.add(created)
+    except IntegrityError:
+        found = session.scalar(
+            select(LedgerAccount).where(LedgerAccount.kind == kind, LedgerAccount.owner == owner)
+        )
+        if found is None:  # pragma: no cover - the conflict was about something else
+            raise
+        return found
     return created
 
 
@@ -56,8 +71,8 @@ async def balance(session: AsyncSession, kind: str, owner: str) -> int:
     return int(value or 0)
 
 
-async def transfer(
-    session: AsyncSession,
+def transfer_sync(
+    session: Session,
     kind: str,
     moves: Mapping[tuple[str, str], int],
     *,
@@ -74,14 +89,14 @@ async def transfer(
     if sum(amounts.values()) != 0:
         raise LedgerError(f"a {kind} transfer must balance, not add up to {sum(amounts.values())}")
     if key is not None:
-        existing = await session.scalar(select(Transfer).where(Transfer.idempotency_key == key))
+        existing = session.scalar(select(Transfer).where(Transfer.idempotency_key == key))
         if existing is not None:
-            await _same_transfer(session, existing, kind, amounts)
+            _same_transfer(session, existing, kind, amounts)
             return existing  # already done: chips move once (S-MONEY-1)
-    accounts = {account: await ledger_account(session, *account) for account in amounts}
+    accounts = {account: ledger_account_sync(session, *account) for account in amounts}
     for account, amount in sorted(amounts.items()):  # a fixed order: no lock cycles
         row = accounts[account]
-        locked = await session.scalar(
+        locked = session.scalar(
             select(LedgerAccount.balance).where(LedgerAccount.id == row.id).with_for_update()
         )
         if row.kind in NON_NEGATIVE and int(locked or 0) + amount < 0:
@@ -90,28 +105,28 @@ async def transfer(
             )
     record = Transfer(kind=kind, idempotency_key=key, memo=memo, hand_id=hand_id, created_at=now)
     session.add(record)
-    await session.flush()
+    session.flush()
     try:
         for account, amount in amounts.items():
             row = accounts[account]
             session.add(Posting(transfer_id=record.id, ledger_account_id=row.id, amount=amount))
-            await session.execute(
+            session.execute(
                 update(LedgerAccount)
                 .where(LedgerAccount.id == row.id)
                 .values(balance=LedgerAccount.balance + amount)
             )
-        await session.flush()
+        session.flush()
     except IntegrityError as error:  # a concurrent debit got there first: the check holds
         raise InsufficientChipsError(f"{kind}: not enough chips ({error.orig})") from None
     for row in accounts.values():
-        await session.refresh(row)
+        session.refresh(row)
     return record
 
 
-async def _same_transfer(
-    session: AsyncSession, existing: Transfer, kind: str, amounts: Mapping[tuple[str, str], int]
+def _same_transfer(
+    session: Session, existing: Transfer, kind: str, amounts: Mapping[tuple[str, str], int]
 ) -> None:
-    rows = await session.execute(
+    rows = session.execute(
         select(LedgerAccount.kind, LedgerAccount.owner, Posting.amount)
         .join(Posting, Posting.ledger_account_id == LedgerAccount.id)
         .where(Posting.transfer_id == existing.id)
@@ -131,8 +146,8 @@ def table_account(table_id: str) -> tuple[str, str]:
     return ("table", table_id)
 
 
-async def buy_in(
-    session: AsyncSession,
+def buy_in_sync(
+    session: Session,
     account_id: int,
     table_id: str,
     amount: int,
@@ -143,7 +158,7 @@ async def buy_in(
     """Chips from the player's balance to the table; never more than the balance."""
     if amount <= 0:
         raise LedgerError(f"a buy-in must be positive, got {amount}")
-    return await transfer(
+    return transfer_sync(
         session,
         "buy_in",
         {player_account(account_id): -amount, table_account(table_id): amount},
@@ -153,8 +168,8 @@ async def buy_in(
     )
 
 
-async def cash_out(
-    session: AsyncSession,
+def cash_out_sync(
+    session: Session,
     account_id: int,
     table_id: str,
     amount: int,
@@ -165,7 +180,7 @@ async def cash_out(
     """Chips from the table back to the player's balance when they leave."""
     if amount < 0:
         raise LedgerError(f"a cash-out cannot be negative, got {amount}")
-    return await transfer(
+    return transfer_sync(
         session,
         "cash_out",
         {table_account(table_id): -amount, player_account(account_id): amount},
@@ -175,13 +190,13 @@ async def cash_out(
     )
 
 
-async def take_rake(
-    session: AsyncSession, table_id: str, amount: int, *, now: datetime, hand_id: int | None
+def take_rake_sync(
+    session: Session, table_id: str, amount: int, *, now: datetime, hand_id: int | None
 ) -> Transfer | None:
     """The house's rake of a hand, from the table's chips."""
     if amount == 0:
         return None
-    return await transfer(
+    return transfer_sync(
         session,
         "rake",
         {table_account(table_id): -amount, HOUSE: amount},
@@ -190,3 +205,10 @@ async def take_rake(
         hand_id=hand_id,
         memo=f"rake at {table_id}",
     )
+
+
+ledger_account = on_async_session(ledger_account_sync)
+transfer = on_async_session(transfer_sync)
+buy_in = on_async_session(buy_in_sync)
+cash_out = on_async_session(cash_out_sync)
+take_rake = on_async_session(take_rake_sync)

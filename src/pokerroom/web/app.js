@@ -504,6 +504,7 @@ class TableView {
     $(".table-name", r).textContent = s.name;
     $(".table-game", r).textContent = `${s.game} \u00b7 ${stakesLabel(s)}`;
     r.dataset.version = String(s.version);
+    r.dataset.resultHand = this.lastResult ? String(this.lastResult.hand) : "";
     this.renderSeats();
     this.renderCenter();
     this.renderControls();

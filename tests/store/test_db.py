@@ -1,0 +1,57 @@
+"""``Database.run``: a whole transaction on a synchronous Session, the same on SQLite (on the
+database's own thread, one writer at a time) and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy.orm import Session
+
+from pokerroom.store.audit import audit
+from pokerroom.store.db import Database
+from pokerroom.store.ledger import (
+    BANK,
+    InsufficientChipsError,
+    balance,
+    player_account,
+    transfer_sync,
+)
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def grant(session: Session, owner: int, amount: int) -> None:
+    transfer_sync(session, "grant", {BANK: -amount, player_account(owner): amount}, now=NOW)
+
+
+async def test_run_commits_what_it_returns_from(database: Database) -> None:
+    await asyncio.gather(*(database.run(lambda s, k=k: grant(s, k % 3, 100)) for k in range(30)))
+    async with database.transaction() as session:
+        assert [await balance(session, "player", str(k)) for k in range(3)] == [1000] * 3
+        assert (await audit(session)).ok
+
+
+async def test_run_rolls_back_everything_when_the_work_raises(database: Database) -> None:
+    await database.run(lambda s: grant(s, 1, 500))
+
+    def overdraw(session: Session) -> None:
+        grant(session, 2, 50)  # done first, then undone with the rest
+        transfer_sync(session, "move", {player_account(1): -600, player_account(2): 600}, now=NOW)
+
+    with pytest.raises(InsufficientChipsError):
+        await database.run(overdraw)
+    async with database.transaction() as session:
+        assert await balance(session, "player", "1") == 500
+        assert await balance(session, "player", "2") == 0
+
+
+async def test_a_transaction_inside_a_transaction_is_refused_not_deadlocked(
+    database: Database,
+) -> None:
+    if not database.is_sqlite:
+        pytest.skip("PostgreSQL has no single-writer queue to wait on")
+    async with database.transaction():
+        with pytest.raises(RuntimeError, match="inside a transaction"):
+            await database.run(lambda s: grant(s, 1, 1))
