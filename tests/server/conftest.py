@@ -18,6 +18,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from pokerroom.server.app import create_app
 from pokerroom.server.process import free_port
 from pokerroom.store.db import sqlite_url
+from tests.store.conftest import drop_postgres, fresh_postgres
 
 
 @dataclass
@@ -33,7 +34,22 @@ class Server:
 
 @pytest.fixture
 async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    url = sqlite_url(tmp_path / "room.db")
+    async for running in _serve(sqlite_url(tmp_path / "room.db")):
+        yield running
+
+
+@pytest.fixture
+async def postgres_server() -> AsyncIterator[Server]:
+    """The same room on a fresh PostgreSQL database (required under CI=true)."""
+    name, url = await fresh_postgres()
+    try:
+        async for running in _serve(url):
+            yield running
+    finally:
+        await drop_postgres(name)
+
+
+async def _serve(url: str) -> AsyncIterator[Server]:
     app = create_app(url, demo=False, pause=0.05)
     port = free_port()
     config = uvicorn.Config(

@@ -63,6 +63,15 @@ def leaked(frames: list[dict], me: int | None) -> list[tuple[int, list[str]]]:
 
 
 async def test_two_people_and_bots_play_and_the_ledger_balances(server: Server) -> None:
+    await two_people_and_bots_play(server)
+
+
+@pytest.mark.postgres
+async def test_the_same_room_on_postgresql(postgres_server: Server) -> None:
+    await two_people_and_bots_play(postgres_server)
+
+
+async def two_people_and_bots_play(server: Server) -> None:
     await server.room.open_table(table_config("t1"))
     ann = await person(server.base, "ann")
     bob = await person(server.base, "bob")

@@ -19,7 +19,7 @@ from pokerroom.store.db import Database, sqlite_url
 PG_DSN = os.environ.get("POKERROOM_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
 
-async def _fresh_postgres() -> tuple[str, str]:
+async def fresh_postgres() -> tuple[str, str]:
     name = f"pokerroom_test_{secrets.token_hex(6)}"
     try:
         admin = await asyncpg.connect(PG_DSN, timeout=5)
@@ -36,7 +36,7 @@ async def _fresh_postgres() -> tuple[str, str]:
     return name, f"{base}/{name}"
 
 
-async def _drop_postgres(name: str) -> None:
+async def drop_postgres(name: str) -> None:
     admin = await asyncpg.connect(PG_DSN, timeout=5)
     try:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -52,11 +52,11 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
         yield db
         await db.close()
         return
-    name, url = await _fresh_postgres()
+    name, url = await fresh_postgres()
     db = Database(url)
     try:
         await db.migrate()
         yield db
     finally:
         await db.close()
-        await _drop_postgres(name)
+        await drop_postgres(name)
