@@ -11,6 +11,7 @@ Invariants, checked throughout:
 import copy
 import itertools
 import random
+from typing import Any
 
 import pytest
 
@@ -182,3 +183,65 @@ def test_random_sessions_keep_every_invariant(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(100, 110))
 def test_long_random_sessions_keep_every_invariant(seed: int) -> None:
     assert run_session(seed, hands=5_000) >= 5_000  # 50,000 hands: make test-all
+
+
+@pytest.mark.parametrize("seats", [6, 9])
+def test_the_quick_rotation_plans_what_the_full_planner_plans(
+    seats: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each time the table moves the blinds on by the quick path, the full planner, asked
+    the same question, gives the same plan: over quiet stretches and the hands right after
+    someone sits out, comes back, leaves, joins or busts."""
+    from pokerroom.table import blinds
+    from pokerroom.table import table as table_module
+
+    checked = []
+
+    def both(
+        previous: blinds.BlindPlan, occupied: dict[int, Any], min_players: int
+    ) -> blinds.BlindPlan | None:
+        quick = blinds.rotate_plan(previous, occupied, min_players)
+        if quick is not None:
+            full = blinds.plan_hand(
+                occupied,
+                previous.big_blind_seat,
+                previous.small_blind_seat,
+                previous.button_seat,
+                seats,
+                BB // 2,
+                BB,
+            )
+            assert full == quick
+            checked.append(quick)
+        return quick
+
+    monkeypatch.setattr(table_module, "rotate_plan", both)
+    rng = random.Random(seats)
+    table = make_table(seats=seats, players=dict.fromkeys(range(1, seats), 40 * BB), seed=seats)
+    now = 0.0
+    while table.hand_number < 400:
+        now += 1.0
+        if table.hand is None:
+            roll = rng.random()
+            seated = list(table.seats.values())
+            try:
+                if roll < 0.02:
+                    table.sit_out(rng.choice(seated).player)
+                elif roll < 0.08:
+                    for seat in seated:
+                        if seat.status is SeatStatus.SITTING_OUT:
+                            table.sit_in(seat.player, post_now=rng.random() < 0.5)
+                elif roll < 0.09 and len(seated) > 3:
+                    table.leave(rng.choice(seated).player, now)
+                elif roll < 0.10 and len(seated) < seats:
+                    free = next(n for n in range(1, seats + 1) if n not in table.seats)
+                    table.sit(f"x{table.hand_number}", free, 40 * BB)
+                for seat in list(table.seats.values()):
+                    if seat.status is SeatStatus.BUSTED:
+                        table.add_chips(seat.player, 40 * BB)
+            except TableError:
+                pass
+            table.start_hand(now)
+            continue
+        random_policy(table, rng, now)
+    assert len(checked) > 50  # the quick path was taken, and agreed every time

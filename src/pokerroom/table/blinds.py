@@ -75,6 +75,42 @@ def plan_first_hand(
     )
 
 
+def rotate_plan(previous: BlindPlan, seats: dict[int, Seat], min_players: int) -> BlindPlan | None:
+    """The common case, cheaply: the same three or more players as last hand, all playing
+    and owing nothing, so the blinds and the button move on one seat. None whenever
+    anything else holds; then ``plan_hand`` works the hand out (it gives the same plan here).
+    """
+    positions = previous.positions
+    if (
+        len(positions) < max(3, min_players)
+        or len(seats) != len(positions)
+        or previous.live_posts
+        or previous.dead_posts
+        or previous.small_blind_seat != positions[0]
+        or previous.big_blind_seat != positions[1]
+    ):
+        return None
+    for number in positions:
+        seat = seats.get(number)
+        if (
+            seat is None
+            or seat.stack <= 0
+            or seat.status is not SeatStatus.PLAYING
+            or not seat.paid_blinds
+            or seat.missed_big
+            or seat.missed_small
+        ):
+            return None
+    moved = positions[1:] + positions[:1]
+    return BlindPlan(
+        positions=moved,
+        blinds=list(previous.blinds),
+        button_seat=positions[0],
+        small_blind_seat=positions[1],
+        big_blind_seat=positions[2],
+    )
+
+
 def plan_hand(
     seats: dict[int, Seat],
     previous_big: int,

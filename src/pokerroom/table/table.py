@@ -24,7 +24,7 @@ from pokerroom.engine.setup import ExtraPost, Player
 from pokerroom.rng import RandomSource, shuffled_codes
 from pokerroom.rules.game import GameSpec, Stakes, Structure, Variant
 from pokerroom.rules.house import HouseOptions, parse_house
-from pokerroom.table.blinds import BlindPlan, clockwise, plan_first_hand, plan_hand
+from pokerroom.table.blinds import BlindPlan, clockwise, plan_first_hand, plan_hand, rotate_plan
 from pokerroom.table.events import (
     BlindMissed,
     ButtonDrawn,
@@ -71,6 +71,7 @@ class Table:
         self.hand_number = 0
         self.hand_seats: list[int] = []  # seat of each position in the current hand
         self._positions: dict[int, int] = {}  # seat -> position in the current hand
+        self._last_plan: BlindPlan | None = None  # a cache: the previous_* fields rule
         self.hand_log: list[tuple[int, str, int]] = []  # (position, kind, amount) applied
         self.hand_setup: dict[str, Any] = {}
         self.previous_big: int | None = None
@@ -314,12 +315,11 @@ class Table:
             for n in plan.positions
             if n in plan.live_posts or n in plan.dead_posts
         ]
-        order = list(deck) if deck is not None else shuffled_codes(self.rng)
         self.hand_setup = {
             "positions": plan.positions,
             "blinds": plan.blinds,
             "posts": [[p.position, p.live, p.dead] for p in posts],
-            "deck": order,
+            "deck": None if deck is None else list(deck),  # None: the hand shuffles
             "stacks": [self.seats[n].stack for n in plan.positions],
             "button": plan.button_seat,
             "small": plan.small_blind_seat,
@@ -338,6 +338,7 @@ class Table:
             ),
         )
         self.hand = self._build_hand(self.hand_setup)
+        self.hand_setup["deck"] = self.hand.deck  # what a restore deals again
         events.extend(self.hand.events)
         for n in plan.positions:
             seat = self.seats[n]
@@ -353,6 +354,7 @@ class Table:
         self.previous_big = plan.big_blind_seat
         self.previous_small = plan.small_blind_seat
         self.previous_button = plan.button_seat
+        self._last_plan = plan
         if self.hand_number % max(self.house.time_bank_refill_hands, 1) == 0:
             for seat in self.seats.values():
                 seat.time_bank = min(
@@ -365,6 +367,10 @@ class Table:
     def _plan(self, events: list[Event]) -> BlindPlan | None:
         """Plan the blinds; a player due a blind with auto-post off sits out instead."""
         small = self.spec.stakes.small_blind
+        if self._last_plan is not None:
+            fast = rotate_plan(self._last_plan, self.seats, self.house.min_players)
+            if fast is not None and all(self.seats[n].auto_post for n in fast.positions[:2]):
+                return fast
         while self.can_start():
             plan: BlindPlan | None = None
             if self.previous_big is not None and self.previous_button is not None:
@@ -428,6 +434,7 @@ class Table:
             players=players,
             house=self.house,
             deck=setup["deck"],
+            rng=self.rng,
             blinds=setup["blinds"],
             posts=[ExtraPost(position=p, live=lv, dead=d) for p, lv, d in setup["posts"]],
         )
@@ -436,14 +443,21 @@ class Table:
         """A player's action in the hand (the engine checks it; errors change nothing)."""
         number = self._seat_numbers.get(player)
         hand = self.hand
-        if number is None or hand is None or number not in self.hand_seats:
+        if number is None or hand is None or (position := self._positions.get(number)) is None:
             self.seat_of(player)  # names an unknown player
             raise TableError(f"seat {number} cannot act: it is not in a hand in progress")
-        position = self._positions[number]
         events = hand.apply(action, position)  # the engine refuses illegal actions unchanged
-        self.hand_log.append((position, action.kind.value, action.amount))
-        if action.kind is not ActionKind.TIMEOUT:
+        kind = action.kind
+        self.hand_log.append((position, kind, action.amount))  # a StrEnum: its own JSON
+        if kind is not ActionKind.TIMEOUT:
             self.seats[number].timeouts = 0
+        actor = hand.actor
+        if actor is not None and hand.phase is Phase.BETTING:  # the usual next turn, inline
+            following = self.hand_seats[actor]
+            seat = self.seats[following]
+            if not (seat.leave_after or seat.pre_action):
+                events.append(self._start_timer(following, seat, now))
+                return events
         events += self._after_change(now)
         return events
 
@@ -454,7 +468,7 @@ class Table:
     def _apply(self, position: int, action: Action) -> list[Event]:
         assert self.hand is not None
         events = self.hand.apply(action, position)
-        self.hand_log.append((position, action.kind.value, action.amount))
+        self.hand_log.append((position, action.kind, action.amount))
         return events
 
     def _after_change(self, now: float) -> list[Event]:
@@ -464,6 +478,9 @@ class Table:
         while hand is not None and hand.actor is not None:
             number = self.hand_seats[hand.actor]
             seat = self.seats[number]
+            if not (seat.leave_after or seat.pre_action) and hand.phase is Phase.BETTING:
+                events.append(self._start_timer(number, seat, now))
+                break
             if seat.leave_after and hand.phase is Phase.BETTING:
                 events += self._act_for(number, Action(ActionKind.FOLD))
                 continue
@@ -481,14 +498,18 @@ class Table:
             if hand.phase is Phase.SHOWDOWN:
                 events += self._act_for(number, Action(ActionKind.SHOW))
                 continue
-            self.deadline = deadline = now + self.house.decision_seconds
-            self.warning_at = warning = now + self.house.warning_after_seconds
-            self.warned = self.extra_given = False
-            events.append(TimerStarted(number, deadline, warning, seat.time_bank))
+            events.append(self._start_timer(number, seat, now))
             break
         if hand is not None and hand.is_over:
             events += self._settle()
         return events
+
+    def _start_timer(self, number: int, seat: Seat, now: float) -> TimerStarted:
+        house = self.house
+        self.deadline = deadline = now + house.decision_seconds
+        self.warning_at = warning = now + house.warning_after_seconds
+        self.warned = self.extra_given = False
+        return TimerStarted(number, deadline, warning, seat.time_bank)
 
     def _settle(self) -> list[Event]:
         assert self.hand is not None
