@@ -133,14 +133,12 @@ def state_for_seat(table: Table, public: dict[str, Any], viewer_seat: int) -> di
     if public["hand"] is None or hand is None or viewer_seat not in table.hand_seats:
         return state
     position = table.hand_seats.index(viewer_seat)
-    view = view_for(hand, position)
     seats = list(public["seats"])
     mine = dict(seats[viewer_seat - 1])
-    cards = view.seats[position].cards
-    mine["cards"] = None if cards is None else [str(c) for c in cards]
+    mine["cards"] = [str(c) for c in hand.hole_cards(position)]  # a player sees their own
     seats[viewer_seat - 1] = mine
     state["seats"] = seats
-    legal = view.legal
+    legal = hand.legal_actions() if hand.actor == position else None
     if legal is not None and hand.phase is Phase.BETTING:
         state["hand"] = dict(public["hand"])
         state["hand"]["legal"] = {
