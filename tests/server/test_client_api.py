@@ -24,6 +24,7 @@ async def test_options_are_set_over_the_socket_and_shown_only_to_their_owner(
     frame = await ann.until(lambda f: f["options"]["sit_out_next"])
     assert frame["options"]["pre_action"] == "check_fold"
     assert frame["options"]["auto_post"] is True
+    assert frame["options"]["owes_blinds"] is True  # alone at the table: no blind posted yet
     await ann.send(type="options", table="o1", pre_action="none", sit_out_next=False)
     frame = await ann.until(lambda f: not f["options"]["sit_out_next"])
     assert frame["options"]["pre_action"] is None

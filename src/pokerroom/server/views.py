@@ -124,6 +124,7 @@ def state_for_seat(table: Table, public: dict[str, Any], viewer_seat: int) -> di
     seat = table.seats[viewer_seat]
     state["options"] = {
         "auto_post": seat.auto_post,
+        "owes_blinds": not seat.paid_blinds or seat.missed_big or seat.missed_small,
         "wait_for_big_blind": not seat.post_now and not seat.paid_blinds,
         "sit_out_next": seat.sit_out_next,
         "leave_after": seat.leave_after,

@@ -676,6 +676,8 @@ class TableView {
     $(".preactions", r).hidden = !me;
     if (me && s.options) {
       for (const box of $$("[data-option]", r)) box.checked = Boolean(s.options[box.dataset.option]);
+      // Waiting for the big blind only means something to a player who owes one.
+      $("[data-option='wait_for_big_blind']", r).closest("label").hidden = !s.options.owes_blinds;
       for (const box of $$("[data-pre]", r)) {
         box.checked = s.options.pre_action === box.dataset.pre;
         box.closest("label").hidden = Boolean(legal) || !me.in_hand || me.folded;
