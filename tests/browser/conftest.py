@@ -94,8 +94,11 @@ class Player:
     name: str
     frames: list[dict[str, Any]] = field(default_factory=list)
 
+    sockets: int = 0
+
     def watch_frames(self) -> None:
         def on_socket(socket: WebSocket) -> None:
+            self.sockets += 1
             socket.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
 
         self.page.on("websocket", on_socket)

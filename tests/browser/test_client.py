@@ -232,6 +232,20 @@ async def test_sign_up_log_in_join_and_play_hands_by_clicking(browser: Browser, 
     assert "$2/$4" in await page.inner_text(".table-view[data-table='flhe-2-4'] .table-game")
     await screenshot(page, "tiled")
 
+    # A dropped connection: the client reconnects by itself and keeps the seat (R-TIME-3).
+    seat = next(f["you"] for f in reversed(ann.tables(table)) if f["you"])
+    sockets, before = ann.sockets, len(ann.frames)
+    await page.evaluate("window.pokerroom.socket.close()")
+    await page.wait_for_function("window.pokerroom.socketReady === true")
+    for _ in range(100):  # bounded: the seat is taken back within a few frames
+        back = [f for f in ann.frames[before:] if f.get("type") == "table"]
+        if any(f["you"] == seat and f["seats"][seat - 1]["connected"] for f in back):
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the seat did not come back after reconnecting")
+    assert ann.sockets == sockets + 1  # on a new connection
+
     # Leave: the stack goes back, and the screen's balance is the server's.
     await page.click(f".table-view[data-table='{table}'] .leave")
     await page.wait_for_selector(

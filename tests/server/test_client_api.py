@@ -91,3 +91,42 @@ async def test_frames_split_the_pot_from_the_bets_and_the_replayer_masks_cards(
             bob = next(s for s in frame["seats"] if s["name"] == "bob")
             if bob["cards"] is not None:
                 assert shows and n >= shows[0]
+
+
+async def test_a_second_connection_takes_over_the_seat_without_a_disconnect(
+    server: Server,
+) -> None:
+    """R-TIME-3 from the client's side: a browser that reconnects re-sends its join. The same
+    seat again is no error and moves no chips; the old connection closing does not mark the
+    player away while the new one watches; the last one closing does."""
+    await server.room.open_table(table_config("o3"))
+    ann = await person(server.base, "ann")
+    bob = await person(server.base, "bob")
+    await ann.send(type="watch", table="o3")
+    await ann.send(type="join", table="o3", seat=2, buy_in=10_000, request="first")
+    await ann.until(lambda f: f["you"] == 2)
+    await bob.send(type="watch", table="o3")
+    await bob.next("table")
+    again = await person(server.base, "ann2")  # a socket, then log it in as ann
+    again.token = ann.token
+    await again.send(type="hello", token=ann.token)
+    await again.next("hello")
+    await again.send(type="watch", table="o3")
+    await again.send(type="join", table="o3", seat=2, buy_in=10_000, request="second")
+    frame = await again.until(lambda f: f["you"] == 2)
+    await again.send(type="join", table="o3", seat=4, buy_in=10_000, request="third")
+    error = await again.next("error")
+    assert "already have a seat" in error["message"] and "seat 2" in error["message"]
+    await ann.ws.close()
+    await asyncio.sleep(0.3)  # the room sees the old connection go
+    await again.send(type="chat", table="o3", text="still here")
+    await bob.next("chat")
+    seen_by_bob = [f for f in bob.frames if f.get("type") == "table"]
+    assert all(f["seats"][1]["connected"] for f in seen_by_bob if not f["seats"][1]["empty"])
+    headers = {"Authorization": f"Bearer {ann.token}"}
+    async with httpx.AsyncClient(base_url=server.base, headers=headers) as http:
+        me = (await http.get("/api/me")).json()
+    assert me["balance"] == 1_000_000 - 10_000  # one buy-in, however many joins
+    await again.ws.close()
+    away = await bob.until(lambda f: not f["seats"][1]["empty"] and not f["seats"][1]["connected"])
+    assert away["seats"][1]["name"] == frame["seats"][1]["name"]

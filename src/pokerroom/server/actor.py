@@ -335,7 +335,12 @@ class TableActor:
         if kind == "gone" and client is not None:
             if client in self.watchers:
                 self.watchers.remove(client)
-            if client.player is not None and self.table.seat_number(client.player) is not None:
+            still_here = any(w.player == client.player for w in self.watchers)
+            if (
+                client.player is not None
+                and not still_here  # a newer connection of the same player is watching
+                and self.table.seat_number(client.player) is not None
+            ):
                 events = self.table.disconnect(client.player, now)
                 await self._after(events, now)
                 return True
@@ -401,11 +406,14 @@ class TableActor:
             raise TableError("this table is closed")
         if client not in self.watchers:
             self.watchers.append(client)
-        if self.table.seat_number(player) is not None:
+        seated = self.table.seat_number(player)
+        if seated is not None:
             if self.table.seat_of(player).connected is False:  # R-TIME-3: back in time
                 await self._after(self.table.reconnect(player, now), now)
                 return
-            raise TableError("you already have a seat at this table")
+            if seated == message.seat:
+                return  # already sitting there (a client that reconnected): nothing to do
+            raise TableError(f"you already have a seat at this table (seat {seated})")
         async with self.db.transaction() as session:
             await buy_in(
                 session,

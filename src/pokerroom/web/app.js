@@ -382,6 +382,8 @@ class TableView {
   }
 
   resubscribe() {
+    // A new connection may meet a restarted room whose versions count from zero again.
+    if (this.state) this.state.version = -1;
     send({ type: "watch", table: this.id });
     if (this.joined && app.token) {
       // R-TIME-3: joining again while disconnected from the seat reconnects to it.
@@ -880,6 +882,7 @@ function onKey(event) {
 // ------------------------------------------------------------------ start
 
 async function start() {
+  window.pokerroom = app; // for the browser console and the browser tests
   setupAuth();
   for (const id of ["#filter-game", "#filter-stakes", "#filter-open"]) $(id).addEventListener("change", renderLobby);
   document.addEventListener("keydown", onKey);
