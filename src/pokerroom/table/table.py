@@ -72,6 +72,7 @@ class Table:
         self.hand_seats: list[int] = []  # seat of each position in the current hand
         self._positions: dict[int, int] = {}  # seat -> position in the current hand
         self._last_plan: BlindPlan | None = None  # a cache: the previous_* fields rule
+        self._players: dict[int, Player] = {}  # a cache of immutable records, by seat
         self.hand_log: list[tuple[int, str, int]] = []  # (position, kind, amount) applied
         self.hand_setup: dict[str, Any] = {}
         self.previous_big: int | None = None
@@ -356,11 +357,10 @@ class Table:
         self.previous_button = plan.button_seat
         self._last_plan = plan
         if self.hand_number % max(self.house.time_bank_refill_hands, 1) == 0:
+            full = float(self.house.time_bank_seconds)
             for seat in self.seats.values():
-                seat.time_bank = min(
-                    float(self.house.time_bank_seconds),
-                    seat.time_bank + self.house.time_bank_refill_seconds,
-                )
+                if seat.time_bank < full:
+                    seat.time_bank = min(full, seat.time_bank + self.house.time_bank_refill_seconds)
         events += self._after_change(now)
         return events
 
@@ -425,10 +425,14 @@ class Table:
         return first
 
     def _build_hand(self, setup: dict[str, Any]) -> Hand:
-        players = [
-            Player(seat=n, stack=stack, name=self.seats[n].name)
-            for n, stack in zip(setup["positions"], setup["stacks"], strict=True)
-        ]
+        players = []
+        made = self._players
+        for n, stack in zip(setup["positions"], setup["stacks"], strict=True):
+            player = made.get(n)
+            name = self.seats[n].name
+            if player is None or player.stack != stack or player.name != name:
+                made[n] = player = Player(seat=n, stack=stack, name=name)
+            players.append(player)
         return Hand(
             spec=self.spec,
             players=players,
@@ -455,8 +459,12 @@ class Table:
         if actor is not None and hand.phase is Phase.BETTING:  # the usual next turn, inline
             following = self.hand_seats[actor]
             seat = self.seats[following]
-            if not (seat.leave_after or seat.pre_action):
-                events.append(self._start_timer(following, seat, now))
+            if not (seat.leave_after or seat.pre_action):  # _start_timer, inline: hot path
+                house = self.house
+                self.deadline = deadline = now + house.decision_seconds
+                self.warning_at = warning = now + house.warning_after_seconds
+                self.warned = self.extra_given = False
+                events.append(TimerStarted(following, deadline, warning, seat.time_bank))
                 return events
         events += self._after_change(now)
         return events
