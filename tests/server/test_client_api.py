@@ -130,3 +130,25 @@ async def test_a_second_connection_takes_over_the_seat_without_a_disconnect(
     await again.ws.close()
     away = await bob.until(lambda f: not f["seats"][1]["empty"] and not f["seats"][1]["connected"])
     assert away["seats"][1]["name"] == frame["seats"][1]["name"]
+
+
+def test_the_replayer_names_a_shown_hand_only_when_it_is_made() -> None:
+    """Cards shown before an all-in runout have no hand yet: no empty brackets."""
+    from pokerroom.cards import parse_cards
+    from pokerroom.engine import Hand, Player
+    from pokerroom.engine.events import CardsShown
+    from pokerroom.rules.game import GameSpec, Stakes, Structure, Variant
+    from pokerroom.server.replayer import money, narrate
+
+    stakes = Stakes(small_blind=100, big_blind=200)
+    spec = GameSpec(variant=Variant.HOLDEM, structure=Structure.NO_LIMIT, stakes=stakes)
+    hand = Hand(
+        spec=spec, players=[Player(seat=1, stack=10_000, name="ann"), Player(seat=2, stack=10_000)]
+    )
+    early = CardsShown(0, 1, tuple(parse_cards("JhJc")), "", "")
+    made = CardsShown(0, 1, tuple(parse_cards("JhJc")), "Pair of Jacks", "")
+    split = CardsShown(0, 1, tuple(parse_cards("As2d")), "Ace high", "8-5-3-2-A")
+    assert narrate(hand, early) == "ann shows Jh Jc"
+    assert narrate(hand, made) == "ann shows Jh Jc (Pair of Jacks)"
+    assert narrate(hand, split) == "ann shows As 2d (Ace high, low 8-5-3-2-A)"
+    assert (money(1920), money(200), money(123456700)) == ("$19.20", "$2", "$1,234,567")

@@ -62,9 +62,9 @@ def narrate(hand: Hand, event: Event) -> str | None:
     if isinstance(event, UncalledBetReturned):
         return f"{money(event.amount)} uncalled, returned to {who(event.position)}"
     if isinstance(event, CardsShown):
-        low = f", low {event.low}" if event.low else ""
         cards = " ".join(str(c) for c in event.cards)
-        return f"{who(event.position)} shows {cards} ({event.high}{low})"
+        named = ", ".join(filter(None, (event.high, event.low and f"low {event.low}")))
+        return f"{who(event.position)} shows {cards}" + (f" ({named})" if named else "")
     if isinstance(event, HandMucked):
         return f"{who(event.position)} mucks"
     if isinstance(event, RakeTaken):
