@@ -190,6 +190,22 @@ async def test_sign_up_log_in_join_and_play_hands_by_clicking(browser: Browser, 
     await screenshot(page, "table")
     assert "cannot" not in await errors_on_page(page, table)  # no illegal amount was ever sent
 
+    # Top up between hands (R-STAKE-1): sit out next hand, add chips, sit back in.
+    root = f".table-view[data-table='{table}']"
+    await page.check(f"{root} [data-option='sit_out_next']")
+    await page.wait_for_selector(f"{root} .add-chips:not([disabled])", timeout=60_000)
+    mine = next(f for f in reversed(ann.tables(table)) if f["you"])
+    stack = mine["seats"][mine["you"] - 1]["stack"]
+    balance = (await room.me(await ann.token()))["balance"]
+    await page.click(f"{root} .add-chips")
+    await page.wait_for_selector("#buyin[open]")
+    await page.fill("#buyin-amount", "10")
+    await page.click("#buyin-ok")
+    await page.wait_for_selector(f"{root} .seat.you .stack[data-chips='{stack + 1_000}']")
+    await balance_shown(page, balance - 1_000)
+    assert (await room.me(await ann.token()))["balance"] == balance - 1_000
+    await page.click(f"{root} .sitout")  # now reads "Sit in"
+
     # The hand history panel: list, replayer steps, downloads.
     await page.click(f".table-view[data-table='{table}'] [data-side='history']")
     await page.wait_for_selector(f".table-view[data-table='{table}'] .history-list [data-hand]")

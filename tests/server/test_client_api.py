@@ -8,7 +8,7 @@ import asyncio
 import httpx
 
 from tests.server.conftest import Server, person
-from tests.server.test_e2e import play_along, table_config
+from tests.server.test_e2e import books_balance, play_along, table_config
 
 
 async def test_options_are_set_over_the_socket_and_shown_only_to_their_owner(
@@ -152,3 +152,31 @@ def test_the_replayer_names_a_shown_hand_only_when_it_is_made() -> None:
     assert narrate(hand, made) == "ann shows Jh Jc (Pair of Jacks)"
     assert narrate(hand, split) == "ann shows As 2d (Ace high, low 8-5-3-2-A)"
     assert (money(1920), money(200), money(123456700)) == ("$19.20", "$2", "$1,234,567")
+
+
+async def test_R_STAKE_1_adding_chips_between_hands_from_the_balance(server: Server) -> None:
+    await server.room.open_table(table_config("o4"))
+    ann = await person(server.base, "ann")
+    await ann.send(type="watch", table="o4")
+    await ann.send(type="join", table="o4", seat=1, buy_in=4_000, request="j")
+    first = await ann.until(lambda f: f["you"] == 1)
+    most = first["max_buy_in"]
+    await ann.send(type="add_chips", table="o4", amount=5_000, request="a1")
+    await ann.until(lambda f: f["seats"][0]["stack"] == 9_000)
+    await ann.send(type="add_chips", table="o4", amount=5_000, request="a1")  # a retry
+    await ann.send(type="add_chips", table="o4", amount=most, request="a2")  # over the maximum
+    error = await ann.next("error")
+    assert "maximum" in error["message"]
+    headers = {"Authorization": f"Bearer {ann.token}"}
+    async with httpx.AsyncClient(base_url=server.base, headers=headers) as http:
+        me = (await http.get("/api/me")).json()
+    assert me["balance"] == 1_000_000 - 9_000  # the retry moved nothing, the refusal nothing
+    # Table stakes: not while a hand is on.
+    bob = await person(server.base, "bob")
+    await bob.send(type="watch", table="o4")
+    await bob.send(type="join", table="o4", seat=3, buy_in=4_000, request="j")
+    await ann.until(lambda f: f["hand"] is not None)
+    await ann.send(type="add_chips", table="o4", amount=1_000, request="a3")
+    error = await ann.next("error")
+    assert "during a hand" in error["message"]
+    await books_balance(server)

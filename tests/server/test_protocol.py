@@ -16,7 +16,20 @@ JSON_VALUES = st.recursive(
     max_leaves=12,
 )
 TYPES = st.sampled_from(
-    ["hello", "watch", "join", "act", "leave", "sit_out", "sit_in", "options", "chat", "ping", "x"]
+    [
+        "hello",
+        "watch",
+        "join",
+        "act",
+        "leave",
+        "sit_out",
+        "sit_in",
+        "options",
+        "add_chips",
+        "chat",
+        "ping",
+        "x",
+    ]
 )
 
 
@@ -68,6 +81,7 @@ def test_examples_from_the_protocol_document_parse() -> None:
         {"type": "watch", "table": "nlhe-1-2"},
         {"type": "join", "table": "nlhe-1-2", "seat": 3, "buy_in": 12000, "request": "j-1"},
         {"type": "act", "table": "nlhe-1-2", "action": "bet_or_raise", "amount": 600, "hand": 17},
+        {"type": "add_chips", "table": "nlhe-1-2", "amount": 5000, "request": "a-1"},
         {"type": "leave", "table": "nlhe-1-2"},
         {"type": "sit_out", "table": "nlhe-1-2"},
         {"type": "chat", "table": "nlhe-1-2", "text": "nice hand"},

@@ -14,6 +14,8 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
+from sqlalchemy import select
+
 from pokerroom.cards import Card
 from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.errors import HandError
@@ -33,7 +35,7 @@ from pokerroom.server.views import public_state, stakes_pair, state_for_seat
 from pokerroom.store.db import Database
 from pokerroom.store.hands import StartedHand, begin_hand_sync, finish_hand_sync, save_table
 from pokerroom.store.ledger import LedgerError, buy_in, cash_out
-from pokerroom.store.models import ChatMessage
+from pokerroom.store.models import ChatMessage, Transfer
 from pokerroom.table import Table, TableError
 from pokerroom.table.events import HandFinished, SeatLeft
 
@@ -356,6 +358,8 @@ class TableActor:
         try:
             if isinstance(payload, protocol.Join):
                 await self._join(client, payload, now)
+            elif isinstance(payload, protocol.AddChips):
+                await self._add_chips(client, payload, now)
             elif isinstance(payload, protocol.Act):
                 await self._act(client, payload, now)
             elif isinstance(payload, protocol.Leave):
@@ -430,6 +434,23 @@ class TableActor:
                 await self._save(session)
             except Exception:
                 self.table.leave(player, now)  # keep memory and database in step
+                raise
+        await self._after(events, now)
+
+    async def _add_chips(self, client: Client, message: protocol.AddChips, now: float) -> None:
+        """Chips from the balance to the player's stack, in one transaction with the table."""
+        player = self._player(client)
+        key = f"add:{self.table_id}:{player}:{message.request}"
+        before = self.table.to_json()
+        async with self.db.transaction() as session:
+            if await session.scalar(select(Transfer.id).where(Transfer.idempotency_key == key)):
+                return  # a retried request: the chips moved the first time
+            await buy_in(session, int(player), self.table_id, message.amount, now=utcnow(), key=key)
+            events = self.table.add_chips(player, message.amount)  # refuses: rolled back
+            try:
+                await self._save(session)
+            except Exception:
+                self.table = Table.from_json(before, rng=self.table.rng)  # stay in step
                 raise
         await self._after(events, now)
 

@@ -36,6 +36,15 @@ class Join(_Message):
     request: str = Field(min_length=1, max_length=64)  # idempotency key of the buy-in
 
 
+class AddChips(_Message):
+    """Top up or rebuy between hands (R-STAKE-1, R-STAKE-2), from the balance."""
+
+    type: Literal["add_chips"]
+    table: str = Field(min_length=1, max_length=64)
+    amount: int = Field(gt=0, le=10**12)
+    request: str = Field(min_length=1, max_length=64)  # idempotency key of the transfer
+
+
 class Act(_Message):
     type: Literal["act"]
     table: str = Field(min_length=1, max_length=64)
@@ -77,7 +86,8 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Hello | Watch | Join | Act | Leave | SitOut | Options | Chat | Ping, Field(discriminator="type")
+    Hello | Watch | Join | AddChips | Act | Leave | SitOut | Options | Chat | Ping,
+    Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 

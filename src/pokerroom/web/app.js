@@ -319,15 +319,21 @@ function closeTable(id) {
 
 // ------------------------------------------------------------------ buy-in
 
-function askBuyIn(tableId, seat) {
+function askBuyIn(tableId, seat, stack = null) {
+  // stack === null: sit down; otherwise top up (or rebuy) a stack already at the table.
   if (!app.token) { show("auth"); return; }
   const info = app.lobby.find((t) => t.id === tableId) || app.tables.get(tableId)?.state;
   if (!info) return;
   const dialog = $("#buyin");
-  const min = info.min_buy_in;
-  const max = Math.min(info.max_buy_in, app.me ? app.me.balance : info.max_buy_in);
-  $("#buyin-title").textContent = `Buy in at ${info.name}`;
-  $("#buyin-limits").textContent = `Minimum ${money(info.min_buy_in)}, maximum ${money(info.max_buy_in)}. Balance ${app.me ? money(app.me.balance) : "?"}.`;
+  const have = stack ?? 0;
+  const min = Math.max(1, info.min_buy_in - have);
+  const most = info.max_buy_in - have;
+  const max = Math.min(most, app.me ? app.me.balance : most);
+  $("#buyin-title").textContent = stack === null ? `Buy in at ${info.name}` : `Add chips at ${info.name}`;
+  $("#buyin-limits").textContent = stack === null
+    ? `Minimum ${money(info.min_buy_in)}, maximum ${money(info.max_buy_in)}. Balance ${app.me ? money(app.me.balance) : "?"}.`
+    : `Your stack is ${money(have)}; the table allows ${money(info.min_buy_in)} to ${money(info.max_buy_in)}. Balance ${app.me ? money(app.me.balance) : "?"}.`;
+  $("#buyin-ok").textContent = stack === null ? "Sit down" : "Add chips";
   const range = $("#buyin-range");
   const amount = $("#buyin-amount");
   range.min = String(min); range.max = String(Math.max(min, max)); range.step = String(info.big_blind || 1);
@@ -337,22 +343,30 @@ function askBuyIn(tableId, seat) {
   amount.value = String(start / 100);
   range.oninput = () => { amount.value = String(Number(range.value) / 100); };
   amount.oninput = () => { range.value = String(toCents(amount.value)); };
-  $("#buyin-error").textContent = max < min ? "Your balance is below this table's minimum buy-in." : "";
+  $("#buyin-error").textContent = most < min ? "Your stack is already at the table's maximum."
+    : max < min ? "Your balance is below this table's minimum buy-in." : "";
   $("#buyin-ok").disabled = max < min;
   $("#buyin-cancel").onclick = () => dialog.close("cancel");
   $("#buyin-form").onsubmit = (event) => {
     event.preventDefault();
     const cents = toCents(amount.value);
-    if (!(cents >= min && cents <= info.max_buy_in)) {
-      $("#buyin-error").textContent = `Choose an amount from ${money(min)} to ${money(info.max_buy_in)}.`;
+    if (!(cents >= min && cents <= most)) {
+      $("#buyin-error").textContent = `Choose an amount from ${money(min)} to ${money(most)}.`;
+      return;
+    }
+    app.joinRequests += 1;
+    const request = `web-${Date.now()}-${app.joinRequests}`;
+    if (stack !== null) {
+      send({ type: "add_chips", table: tableId, amount: cents, request });
+      dialog.close("ok");
+      setTimeout(refreshMe, 500);
       return;
     }
     const view = app.tables.get(tableId);
     const chosen = seat ?? view?.firstEmptySeat();
     if (!chosen) { $("#buyin-error").textContent = "The table is full."; return; }
-    app.joinRequests += 1;
     view?.rememberJoin(chosen, cents);
-    send({ type: "join", table: tableId, seat: chosen, buy_in: cents, request: `web-${Date.now()}-${app.joinRequests}` });
+    send({ type: "join", table: tableId, seat: chosen, buy_in: cents, request });
     dialog.close("ok");
     setTimeout(refreshMe, 500);
   };
@@ -406,6 +420,10 @@ class TableView {
   bind() {
     const r = this.root;
     $(".close-table", r).addEventListener("click", () => closeTable(this.id));
+    $(".add-chips", r).addEventListener("click", () => {
+      const me = this.mySeat();
+      if (me) askBuyIn(this.id, me.seat, me.stack);
+    });
     $(".leave", r).addEventListener("click", () => { send({ type: "leave", table: this.id }); this.joined = null; setTimeout(refreshMe, 600); });
     $(".sitout", r).addEventListener("click", () => {
       const me = this.mySeat();
@@ -670,6 +688,13 @@ class TableView {
     const r = this.root;
     const me = this.mySeat();
     $(".leave", r).hidden = !me;
+    const addChips = $(".add-chips", r);
+    addChips.hidden = !me;
+    if (me) {
+      addChips.textContent = me.status === "busted" ? "Rebuy" : "Add chips";
+      addChips.classList.toggle("primary", me.status === "busted");
+      addChips.disabled = Boolean(me.in_hand && s.hand);
+    }
     $(".sitout", r).hidden = !me;
     if (me) $(".sitout", r).textContent = me.status === "sitting_out" ? "Sit in" : "Sit out";
     const legal = s.hand && s.hand.legal;
