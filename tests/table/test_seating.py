@@ -63,7 +63,14 @@ def test_R_STAKE_2_a_busted_player_rebuys_the_minimum_or_loses_the_seat() -> Non
         assert seat.status is SeatStatus.BUSTED
         with pytest.raises(TableError, match="minimum is 4000"):
             table.add_chips(seat.player, 10 * BB)
-        left = [e for e in table.start_hand(1.0) if isinstance(e, SeatLeft)]
+        # The seat is kept for the rebuy window, and no hand is dealt to it meanwhile ...
+        events = table.start_hand(1.0)
+        assert not [e for e in events if isinstance(e, SeatLeft)]
+        assert seat.number in table.seats and seat.number not in table.hand_seats
+        finish_hand(table)
+        # ... then, without a rebuy, it is lost.
+        later = 1.0 + table.house.rebuy_seconds
+        left = [e for e in table.start_hand(later) if isinstance(e, SeatLeft)]
         assert [(e.seat, e.reason) for e in left] == [(seat.number, "busted")]
 
 

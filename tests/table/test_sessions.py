@@ -47,8 +47,8 @@ class Ledger:
                 self.taken += event.stack
             elif isinstance(event, HandStarting):
                 owners = {n: self.sitting[n] for n in event.seats}
-                button_player = owners[event.seats[-1]]
-                if not event.fresh:
+                button_player = owners.get(event.button_seat)  # None: a dead button
+                if not event.fresh and button_player is not None:
                     assert button_player in self.paid, "the button went to an unpaid player"
                 else:
                     self.paid.update(owners.values())

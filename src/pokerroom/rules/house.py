@@ -55,6 +55,7 @@ class HouseOptions:
     time_bank_refill_hands: int = 10
     reconnect_extra_seconds: int = 20  # R-TIME-3
     timeouts_before_sit_out: int = 2
+    rebuy_seconds: int = 60  # R-STAKE-2: how long a busted player keeps the seat to rebuy
     notes: tuple[str, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
@@ -75,6 +76,8 @@ class HouseOptions:
                 f"house {self.name}: buy-in range {self.min_buy_in_bb}..{self.max_buy_in_bb}"
                 " big blinds is empty"
             )
+        if self.rebuy_seconds < 0:
+            raise RulesError(f"house {self.name}: rebuy_seconds cannot be negative")
         if not 0 <= self.warning_after_seconds <= self.decision_seconds:
             raise RulesError(f"house {self.name}: the warning must come within the time limit")
         if not self.games:

@@ -31,6 +31,9 @@ class BlindPlan:
     fresh: bool = False  # a new rotation: everybody dealt in starts level
 
 
+AWAY = (SeatStatus.SITTING_OUT, SeatStatus.BUSTED)  # seated, not dealt in: blinds pass them
+
+
 def clockwise(seats: Sequence[int], after: int, max_seats: int) -> list[int]:
     """``seats`` in clockwise order starting just after seat ``after``."""
     return sorted(seats, key=lambda s: (s - after - 1) % max_seats)
@@ -136,7 +139,7 @@ def plan_hand(
     for n in occupied:
         seat = seats[n]
         passed = between(n, previous_big, big_seat, max_seats) and seat.paid_blinds
-        if passed and seat.status is SeatStatus.SITTING_OUT and not seat.missed_big:
+        if passed and seat.status in AWAY and not seat.missed_big:
             missed.append((n, "big"))  # R-SEAT-3: the next active player posts it
     small_seat: int | None = previous_big if previous_big != big_seat else None
     if small_seat is not None:
@@ -144,7 +147,7 @@ def plan_hand(
         if holder is None or holder.number not in active or holder.status is not SeatStatus.PLAYING:
             if (
                 holder is not None
-                and holder.status is SeatStatus.SITTING_OUT
+                and holder.status in AWAY
                 and holder.paid_blinds
                 and not (holder.missed_big or holder.missed_small)
             ):

@@ -45,6 +45,7 @@ class Seat:
     timeouts: int = 0
     connected: bool = True
     big_blinds_posted: int = 0
+    busted_at: float | None = None  # when the stack ran out: the rebuy window starts
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -187,6 +187,7 @@ class Table:
         seat.stack += amount
         self._emit(events, ChipsAdded(seat.number, amount, seat.stack))
         if seat.status is SeatStatus.BUSTED:
+            seat.busted_at = None
             seat.status = SeatStatus.PLAYING if seat.paid_blinds else SeatStatus.WAITING
             self._emit(events, SeatStatusChanged(seat.number, seat.status.value, "rebuy"))
         return events
@@ -289,8 +290,10 @@ class Table:
             raise TableError("a hand is already in progress")
         events: list[Event] = []
         for seat in list(self.seats.values()):
-            if seat.status is SeatStatus.BUSTED:  # R-STAKE-2: rebuy or lose the seat
-                self._stand(seat, "busted", events)
+            if seat.status is SeatStatus.BUSTED:  # R-STAKE-2: rebuy in time or lose the seat
+                since = seat.busted_at
+                if since is None or now - since >= self.house.rebuy_seconds:
+                    self._stand(seat, "busted", events)
             elif seat.sit_out_next:
                 seat.sit_out_next = False
                 self._set_status(seat, SeatStatus.SITTING_OUT, "sit out next hand", events)
@@ -509,7 +512,7 @@ class Table:
             events.append(self._start_timer(number, seat, now))
             break
         if hand is not None and hand.is_over:
-            events += self._settle()
+            events += self._settle(now)
         return events
 
     def _start_timer(self, number: int, seat: Seat, now: float) -> TimerStarted:
@@ -519,7 +522,7 @@ class Table:
         self.warned = self.extra_given = False
         return TimerStarted(number, deadline, warning, seat.time_bank)
 
-    def _settle(self) -> list[Event]:
+    def _settle(self, now: float | None = None) -> list[Event]:
         assert self.hand is not None
         hand = self.hand
         events: list[Event] = []
@@ -542,6 +545,7 @@ class Table:
                 self._stand(seat, "left", events)
             elif seat.stack == 0:
                 self._set_status(seat, SeatStatus.BUSTED, "no chips: rebuy or leave", events)
+                seat.busted_at = now
             elif seat.sit_out_next or seat.timeouts >= self.house.timeouts_before_sit_out:
                 seat.sit_out_next = False
                 self._set_status(seat, SeatStatus.SITTING_OUT, "sit out", events)
