@@ -605,10 +605,12 @@ class TableView {
   }
 
   betOffset(pos) {
-    // Bets sit between the seat and the middle of the felt.
-    // Felt height is about half its width, so y percents count half in width units.
+    // Bets sit between the seat and the middle of the felt. Offsets are in units of the
+    // felt's width, so a y percent counts by the felt's height-to-width ratio.
+    const felt = $(".felt", this.root);
+    const ratio = felt && felt.clientWidth ? felt.clientHeight / felt.clientWidth : 0.52;
     const dx = (50 - pos.x) * 0.42;
-    const dy = (50 - pos.y) * 0.42 * 0.52;
+    const dy = (50 - pos.y) * 0.42 * ratio;
     return `transform:translate(calc(-50% + ${dx}cqw), calc(-50% + ${dy}cqw))`;
   }
 
