@@ -39,6 +39,8 @@ async def check_screen_equals_server(player: Player, table: str) -> dict[str, An
     screen = await player.page.evaluate(SCREEN, table)
     frame = await player.frame(table, screen["version"])
     hand = frame["hand"]
+    if hand is None:  # the hand ended since the buttons were seen: nothing to compare
+        return frame
     for entry in frame["seats"]:
         if entry["empty"]:
             assert str(entry["seat"]) not in screen["seats"]
@@ -48,7 +50,6 @@ async def check_screen_equals_server(player: Player, table: str) -> dict[str, An
         assert shown["bet"] == entry["bet"], (entry, shown)
         if entry["seat"] == frame["you"] and entry.get("cards"):
             assert shown["cards"] == entry["cards"]
-    assert hand is not None
     assert screen["pots"] == hand["collected"]
     assert screen["board"] == hand["board"]
     legal = hand["legal"]
@@ -92,8 +93,8 @@ async def take_turn(player: Player, table: str, turn: int) -> bool:
     if not await page.is_visible(f"{root} .actions"):
         return False
     frame = await check_screen_equals_server(player, table)
-    legal = frame["hand"]["legal"]
-    if legal is None:  # the frame on screen is not a decision (a frame is on its way)
+    legal = frame["hand"] and frame["hand"]["legal"]
+    if not legal:  # the frame on screen is not a decision (a frame is on its way)
         return False
     stack = frame["seats"][frame["you"] - 1]["stack"]
     await page.click(f"{root} .table-head")  # focus this table for keyboard shortcuts

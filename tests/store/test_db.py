@@ -7,6 +7,7 @@ import asyncio
 from datetime import UTC, datetime
 
 import pytest
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pokerroom.store.audit import audit
@@ -15,9 +16,11 @@ from pokerroom.store.ledger import (
     BANK,
     InsufficientChipsError,
     balance,
+    ledger_account_sync,
     player_account,
     transfer_sync,
 )
+from pokerroom.store.models import LedgerAccount
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -29,8 +32,8 @@ def grant(session: Session, owner: int, amount: int) -> None:
 async def test_run_commits_what_it_returns_from(database: Database) -> None:
     await asyncio.gather(*(database.run(lambda s, k=k: grant(s, k % 3, 100)) for k in range(30)))
     async with database.transaction() as session:
-        assert [await balance(session, "player", str(k)) for k in range(3)] == [1000] * 3
         assert (await audit(session)).ok
+        assert [await balance(session, "player", str(k)) for k in range(3)] == [1000] * 3
 
 
 async def test_run_rolls_back_everything_when_the_work_raises(database: Database) -> None:
@@ -55,3 +58,42 @@ async def test_a_transaction_inside_a_transaction_is_refused_not_deadlocked(
     async with database.transaction():
         with pytest.raises(RuntimeError, match="inside a transaction"):
             await database.run(lambda s: grant(s, 1, 1))
+
+
+async def test_a_savepoint_does_not_commit_the_transaction_around_it(
+    database: Database,
+) -> None:
+    """The first write of this transaction is a new ledger account, made in a savepoint
+    (``ledger_account_sync``); when the transaction fails later, the account goes too."""
+
+    def fails_after(session: Session) -> None:
+        ledger_account_sync(session, "player", "ghost")
+        raise RuntimeError("the rest of the work failed")
+
+    with pytest.raises(RuntimeError, match="rest of the work"):
+        await database.run(fails_after)
+    async with database.transaction() as session:
+        found = await session.scalar(select(LedgerAccount).where(LedgerAccount.owner == "ghost"))
+    assert found is None
+
+
+async def test_a_transaction_reads_one_snapshot_while_others_commit(
+    database: Database,
+) -> None:
+    """On SQLite a transaction is one snapshot (BEGIN is sent, not left to the driver):
+    figures read early and late in it agree, however much other connections commit."""
+    if not database.is_sqlite:
+        pytest.skip("PostgreSQL reads committed data per statement (its default level)")
+    await database.run(lambda s: grant(s, 1, 100))
+    other = Database(database.url)
+    try:
+        async with database.transaction() as session:
+            report = await audit(session)  # starts the snapshot
+            first = await balance(session, "player", "1")
+            await other.run(lambda s: grant(s, 1, 100))
+            assert await balance(session, "player", "1") == first == 100
+            assert report.ok
+        async with database.transaction() as session:
+            assert await balance(session, "player", "1") == 200
+    finally:
+        await other.close()

@@ -32,6 +32,8 @@ class AuditReport:
 
 
 async def audit(session: AsyncSession) -> AuditReport:
+    """Each check is one query, so it reads one consistent state even while the room goes
+    on committing hands (and, on SQLite, the whole transaction is one snapshot)."""
     report = AuditReport()
     report.transfers = int(await session.scalar(select(func.count(Transfer.id))) or 0)
     report.floor_acts = int(await session.scalar(select(func.count(FloorAct.id))) or 0)
@@ -42,25 +44,24 @@ async def audit(session: AsyncSession) -> AuditReport:
     )
     for transfer_id, total in unbalanced:
         report.problems.append(f"transfer {transfer_id} does not balance: {total}")
-    sums = dict(
-        (
-            await session.execute(
-                select(Posting.ledger_account_id, func.sum(Posting.amount)).group_by(
-                    Posting.ledger_account_id
-                )
-            )
-        ).all()
+    accounts = await session.execute(
+        select(
+            LedgerAccount.kind,
+            LedgerAccount.owner,
+            LedgerAccount.balance,
+            func.coalesce(func.sum(Posting.amount), 0),
+        )
+        .outerjoin(Posting, Posting.ledger_account_id == LedgerAccount.id)
+        .group_by(LedgerAccount.id, LedgerAccount.kind, LedgerAccount.owner, LedgerAccount.balance)
     )
-    accounts = (await session.scalars(select(LedgerAccount))).all()
-    for row in accounts:
-        posted = int(sums.get(row.id, 0) or 0)
-        if posted != row.balance:
+    for kind, owner, balance, posted in accounts:
+        if int(posted) != balance:
             report.problems.append(
-                f"{row.kind} {row.owner}: balance {row.balance} but postings add up to {posted}"
+                f"{kind} {owner}: balance {balance} but postings add up to {int(posted)}"
             )
-        if row.kind in ("player", "table") and row.balance < 0:
-            report.problems.append(f"{row.kind} {row.owner} is below zero: {row.balance}")
-        report.totals[row.kind] = report.totals.get(row.kind, 0) + row.balance
+        if kind in ("player", "table") and balance < 0:
+            report.problems.append(f"{kind} {owner} is below zero: {balance}")
+        report.totals[kind] = report.totals.get(kind, 0) + balance
     if sum(report.totals.values()) != 0:
         report.problems.append(f"the books do not balance: {sum(report.totals.values())}")
     return report

@@ -28,7 +28,6 @@ from sqlalchemy.orm import Session
 T = TypeVar("T")
 P = ParamSpec("P")
 MIGRATIONS = Path(__file__).parent / "migrations"
-_IN_TRANSACTION: ContextVar[bool] = ContextVar("in_transaction", default=False)
 
 
 def sqlite_url(path: str | Path) -> str:
@@ -36,6 +35,10 @@ def sqlite_url(path: str | Path) -> str:
 
 
 def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    # The driver's own transaction handling starts a transaction only before a write, so
+    # reads are not isolated and a SAVEPOINT commits early; SQLAlchemy emits BEGIN instead
+    # (``_on_sqlite_begin``), as its SQLite documentation advises.
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
     cursor.execute("PRAGMA foreign_keys=ON")
@@ -55,6 +58,10 @@ def on_async_session(
     run.__name__ = work.__name__.removesuffix("_sync")
     run.__doc__ = work.__doc__
     return run
+
+
+def _on_sqlite_begin(connection: Connection) -> None:
+    connection.exec_driver_sql("BEGIN")
 
 
 def alembic_config(url: str) -> Config:
@@ -78,11 +85,13 @@ class Database:
         self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=True)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _on_sqlite_connect)
+            event.listen(self.engine.sync_engine, "begin", _on_sqlite_begin)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         # SQLite has one writer at a time, and a writer that finds the database busy polls
         # with growing sleeps: queueing transactions here instead keeps the wait short and
         # in order (the tail latency of a busy room).
         self._one_writer = asyncio.Lock() if self.is_sqlite else None
+        self._inside: ContextVar[bool] = ContextVar(f"in_transaction_{id(self)}", default=False)
         # SQLite: ``run`` does a whole transaction in one step on this engine's own thread,
         # not one event-loop round trip per statement (what a busy room's latency needs).
         self._sync_engine: Engine | None = None
@@ -90,6 +99,7 @@ class Database:
         if self.is_sqlite:
             self._sync_engine = create_engine(make_url(url).set(drivername="sqlite"))
             event.listen(self._sync_engine, "connect", _on_sqlite_connect)
+            event.listen(self._sync_engine, "begin", _on_sqlite_begin)
             self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
 
     @property
@@ -107,15 +117,15 @@ class Database:
             async with self.sessions() as session, session.begin():
                 yield session
             return
-        if _IN_TRANSACTION.get():
+        if self._inside.get():
             raise RuntimeError("a transaction inside a transaction would wait for itself")
         async with self._one_writer:
-            mark = _IN_TRANSACTION.set(True)
+            mark = self._inside.set(True)
             try:
                 async with self.sessions() as session, session.begin():
                     yield session
             finally:
-                _IN_TRANSACTION.reset(mark)
+                self._inside.reset(mark)
 
     async def run(self, work: Callable[[Session], T]) -> T:
         """``work(session)`` in one transaction, committed if it returns, rolled back if it
@@ -129,7 +139,7 @@ class Database:
             with Session(engine, expire_on_commit=False) as session, session.begin():
                 return work(session)
 
-        if _IN_TRANSACTION.get():
+        if self._inside.get():
             raise RuntimeError("a transaction inside a transaction would wait for itself")
         async with self._one_writer:
             return await asyncio.get_running_loop().run_in_executor(self._thread, in_thread)
