@@ -462,12 +462,8 @@ class Table:
         if actor is not None and hand.phase is Phase.BETTING:  # the usual next turn, inline
             following = self.hand_seats[actor]
             seat = self.seats[following]
-            if not (seat.leave_after or seat.pre_action):  # _start_timer, inline: hot path
-                house = self.house
-                self.deadline = deadline = now + house.decision_seconds
-                self.warning_at = warning = now + house.warning_after_seconds
-                self.warned = self.extra_given = False
-                events.append(TimerStarted(following, deadline, warning, seat.time_bank))
+            if not (seat.leave_after or seat.pre_action):
+                events.append(self._start_timer(following, seat, now))
                 return events
         events += self._after_change(now)
         return events
