@@ -2,45 +2,58 @@
 
 import copy
 import pickle
-from dataclasses import FrozenInstanceError
-from typing import ClassVar
 
 import pytest
 
-from pokerroom.engine.events import ActionTaken, Event
-from pokerroom.records import record
-
-
-@record
-class Point:
-    kind: ClassVar[str] = "point"
-    x: int
-    y: int = 0
+from pokerroom.engine import Action, ActionKind, Player
+from pokerroom.engine.errors import InvalidAmountError, SetupError
+from pokerroom.engine.events import ActionTaken, Event, HandEnded
+from pokerroom.table.events import SeatTaken
 
 
 def test_records_are_immutable() -> None:
-    p = Point(1, 2)
-    with pytest.raises(FrozenInstanceError, match="'x'"):
-        p.x = 3  # type: ignore[misc]
-    with pytest.raises(FrozenInstanceError):
-        del p.y  # type: ignore[misc]
+    event = ActionTaken(0, 1, "call", 2, 2, False)
     with pytest.raises(AttributeError):
-        p.z = 1  # type: ignore[attr-defined]
+        event.added = 5  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del event.seat  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        event.extra = 1  # type: ignore[attr-defined]
+    assert event.added == 2 and event.seat == 1
 
 
 def test_records_compare_hash_copy_pickle_and_match() -> None:
-    p = Point(1)
-    assert p == Point(x=1, y=0) and p != Point(1, 1)
-    assert hash(p) == hash(Point(1, 0)) and len({p, Point(1, 0)}) == 1
-    assert repr(p) == "Point(x=1, y=0)" and p.kind == "point"
-    assert pickle.loads(pickle.dumps(p)) == p and copy.deepcopy(p) == p
-    match p:
-        case Point(x, y):
-            assert (x, y) == (1, 0)
-
-
-def test_events_are_records() -> None:
     event = ActionTaken(0, 1, "call", 2, 2, False)
-    assert isinstance(event, Event) and event.kind == "action"
-    with pytest.raises(FrozenInstanceError):
-        event.added = 5  # type: ignore[misc]
+    assert event == ActionTaken(position=0, seat=1, action="call", added=2, to=2, all_in=False)
+    assert event != ActionTaken(0, 1, "call", 2, 2, False, timed_out=True)
+    assert event != HandEnded(stacks=(1, 2))
+    assert hash(event) == hash(ActionTaken(0, 1, "call", 2, 2, False))
+    assert len({event, ActionTaken(0, 1, "call", 2, 2, False)}) == 1
+    assert repr(event) == (
+        "ActionTaken(position=0, seat=1, action='call', added=2, to=2, all_in=False,"
+        " timed_out=False)"
+    )
+    assert pickle.loads(pickle.dumps(event)) == event and copy.deepcopy(event) == event
+    match event:
+        case ActionTaken(position, seat, "call", added):
+            assert (position, seat, added) == (0, 1, 2)
+        case _:
+            pytest.fail("the event did not match its own fields")
+    assert event.as_dict()["to"] == 2 and event.values()[:2] == (0, 1)
+
+
+def test_events_are_records_with_kinds() -> None:
+    assert isinstance(ActionTaken(0, 1, "call", 2, 2, False), Event)
+    assert ActionTaken.kind == "action" and SeatTaken.kind == "seat_taken"
+    assert isinstance(SeatTaken(1, "p", "P", 100), Event)
+
+
+def test_records_refuse_fractional_chips_with_specific_errors() -> None:
+    with pytest.raises(InvalidAmountError, match="whole chips"):
+        Action(ActionKind.BET_OR_RAISE, 4.5)
+    with pytest.raises(InvalidAmountError, match="whole chips"):
+        Action(ActionKind.BET_OR_RAISE, True)
+    with pytest.raises(SetupError, match="whole number"):
+        Player(seat=1, stack=99.5)
+    with pytest.raises(SetupError, match="whole number"):
+        Player(seat=1, stack=-1)

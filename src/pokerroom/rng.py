@@ -10,12 +10,11 @@ from __future__ import annotations
 import math
 import random
 import secrets
-from typing import Final, Protocol, runtime_checkable
+from typing import Final, Protocol
 
 from pokerroom.cards import DECK_SIZE, FULL_DECK, Card
 
 
-@runtime_checkable
 class RandomSource(Protocol):
     """Anything that draws a uniform integer in ``[0, n)``."""
 
@@ -38,6 +37,16 @@ class SeededRandomSource:
     def randbelow(self, n: int) -> int:
         return self._random.randrange(n)
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Copies and pickles carry on from the same point (a simulation can be forked).
+        return (_seeded_at, (self._random.getstate(),))
+
+
+def _seeded_at(state: tuple[object, ...]) -> SeededRandomSource:
+    source = SeededRandomSource(0)
+    source._random.setstate(state)
+    return source
+
 
 ORDERS: Final = math.factorial(DECK_SIZE)  # 52! deck orders, about 2^225.6
 
@@ -53,10 +62,34 @@ def shuffled_codes(source: RandomSource | None = None) -> list[int]:
     """
     r = (source or _SYSTEM).randbelow(ORDERS)
     deck = list(range(DECK_SIZE))
-    for i in range(DECK_SIZE - 1, 0, -1):
-        r, j = divmod(r, i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
+    i = DECK_SIZE - 1
+    for radix in _CHUNKS:
+        # The next digits, read from one machine-sized piece of r: the same digits as
+        # dividing r itself each time, with a few big-number divisions instead of 51.
+        r, piece = divmod(r, radix)
+        while radix > 1:
+            size = i + 1
+            j = piece % size
+            piece //= size
+            radix //= size
+            deck[i], deck[j] = deck[j], deck[i]
+            i -= 1
     return deck
+
+
+def _digit_chunks() -> tuple[int, ...]:
+    """Products of consecutive radices 52, 51, ..., 2, each below 2**62."""
+    chunks, product = [], 1
+    for radix in range(DECK_SIZE, 1, -1):
+        if product * radix >= 1 << 62:
+            chunks.append(product)
+            product = 1
+        product *= radix
+    chunks.append(product)
+    return tuple(chunks)
+
+
+_CHUNKS: Final = _digit_chunks()
 
 
 def shuffled_deck(source: RandomSource | None = None) -> list[Card]:

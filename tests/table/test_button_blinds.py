@@ -3,8 +3,11 @@ R-BLIND-6, R-SEAT-2, R-SEAT-3, R-SEAT-4, R-SEAT-5."""
 
 import pytest
 
-import pokerroom.table.table as table_module
 from pokerroom.cards import Card
+from pokerroom.rng import SeededRandomSource, shuffled_codes
+from pokerroom.rules import load_preset
+from pokerroom.rules.game import Structure, Variant
+from pokerroom.table import Table
 from pokerroom.table.events import BlindMissed, ButtonDrawn, HandStarting
 from tests.table.helpers import BB, make_table, play, posts
 
@@ -32,16 +35,36 @@ def test_R_BTN_1_R_BTN_4_button_moves_one_active_player_each_hand() -> None:
     assert rotation(table, 5) == [(1, 3, 5), (3, 5, 6), (5, 6, 1), (6, 1, 3), (1, 3, 5)]
 
 
-def test_R_BTN_2_R_DECK_4_draw_for_the_button_high_card_then_suit(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    table = make_table("casino", seats=10, players={})
-    for seat in (1, 4, 7, 9):
-        table.sit(f"p{seat}", seat, 100 * BB)
+class StackedSource:
+    """A RandomSource whose first draw shuffles the deck into exactly ``deck``'s order (the
+    number that the Fisher-Yates reading of ``shuffled_codes`` turns into it); then seeded."""
+
+    def __init__(self, deck: list[int]) -> None:
+        order, digits = list(range(52)), {}
+        for i in range(51, 0, -1):  # replay the shuffle, choosing each swap
+            j = order.index(deck[i])
+            digits[i] = j
+            order[i], order[j] = order[j], order[i]
+        self.first: int | None = 0
+        for i in range(1, 52):
+            self.first = self.first * (i + 1) + digits[i]
+        self.rest = SeededRandomSource(1)
+
+    def randbelow(self, n: int) -> int:
+        first, self.first = self.first, None
+        return first if first is not None else self.rest.randbelow(n)
+
+
+def test_R_BTN_2_R_DECK_4_draw_for_the_button_high_card_then_suit() -> None:
     # Cards by seat order: seat 1 Ah, seat 4 As, seat 7 Kd, seat 9 2c: two aces; spades win.
     deck = [c.code for c in (Card.parse(t) for t in ("Ah", "As", "Kd", "2c"))]
     deck += [c for c in range(52) if c not in deck]
-    monkeypatch.setattr(table_module, "shuffled_codes", lambda rng=None: list(deck))
+    assert shuffled_codes(StackedSource(deck)) == deck
+    house = load_preset("casino")
+    spec = house.game(Variant.HOLDEM, Structure.NO_LIMIT, BB)
+    table = Table(spec=spec, house=house, seats=10, rng=StackedSource(deck))
+    for seat in (1, 4, 7, 9):
+        table.sit(f"p{seat}", seat, 100 * BB)
     events = table.start_hand(0.0)
     drawn = next(e for e in events if isinstance(e, ButtonDrawn))
     assert drawn.first_seat == 4

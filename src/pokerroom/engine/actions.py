@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import ClassVar, Final
 
-from pokerroom.records import record
+from pokerroom.engine.errors import InvalidAmountError
+from pokerroom.records import Record
 
 
 class ActionKind(StrEnum):
@@ -18,10 +20,16 @@ class ActionKind(StrEnum):
     MUCK = "muck"
 
 
-@record
-class Action:
-    kind: ActionKind
-    amount: int = 0  # BET_OR_RAISE: raise to
+class Action(Record):
+    __match_args__: ClassVar[tuple[str, ...]] = ("kind", "amount")
+
+    def __init__(self, kind: ActionKind, amount: int | float = 0) -> None:
+        # Typed to admit a float so that one gets the specific error below (compiled
+        # code would refuse it with a bare TypeError first).
+        if not isinstance(amount, int) or isinstance(amount, bool):
+            raise InvalidAmountError(f"cannot {kind.value} {amount!r}: amounts are whole chips")
+        self.kind: Final = kind
+        self.amount: Final = amount  # BET_OR_RAISE: raise to
 
     def __str__(self) -> str:
         return (
@@ -31,31 +39,60 @@ class Action:
         )
 
 
-@record
-class LegalActions:
+class LegalActions(Record):
     """What the player to act may do. Amounts are totals for the round ("raise to")."""
 
-    position: int
-    seat: int
-    can_fold: bool
-    can_check: bool
-    call_amount: int  # chips to add to call (0 when checking)
-    call_all_in: bool
-    min_raise_to: int | None  # None: no bet or raise possible
-    max_raise_to: int | None
-    is_bet: bool  # no bet yet this round: "bet" rather than "raise"
-    current_bet: int
-    pot: int
+    __match_args__: ClassVar[tuple[str, ...]] = (
+        "position",
+        "seat",
+        "can_fold",
+        "can_check",
+        "call_amount",
+        "call_all_in",
+        "min_raise_to",
+        "max_raise_to",
+        "is_bet",
+        "current_bet",
+        "pot",
+    )
+
+    def __init__(
+        self,
+        position: int,
+        seat: int,
+        can_fold: bool,
+        can_check: bool,
+        call_amount: int,
+        call_all_in: bool,
+        min_raise_to: int | None,
+        max_raise_to: int | None,
+        is_bet: bool,
+        current_bet: int,
+        pot: int,
+    ) -> None:
+        self.position: Final = position
+        self.seat: Final = seat
+        self.can_fold: Final = can_fold
+        self.can_check: Final = can_check
+        self.call_amount: Final = call_amount  # chips to add to call (0 when checking)
+        self.call_all_in: Final = call_all_in
+        self.min_raise_to: Final = min_raise_to  # None: no bet or raise possible
+        self.max_raise_to: Final = max_raise_to
+        self.is_bet: Final = is_bet  # no bet yet this round: "bet" rather than "raise"
+        self.current_bet: Final = current_bet
+        self.pot: Final = pot
 
     @property
     def can_raise(self) -> bool:
         return self.min_raise_to is not None
 
 
-@record
-class ShowdownChoice:
+class ShowdownChoice(Record):
     """At showdown: the player whose turn it is may show, and may muck unless they must show."""
 
-    position: int
-    seat: int
-    can_muck: bool
+    __match_args__: ClassVar[tuple[str, ...]] = ("position", "seat", "can_muck")
+
+    def __init__(self, position: int, seat: int, can_muck: bool) -> None:
+        self.position: Final = position
+        self.seat: Final = seat
+        self.can_muck: Final = can_muck

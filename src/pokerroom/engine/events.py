@@ -6,131 +6,190 @@ Positions count from the first player left of the button (0) to the button
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from pokerroom.cards import Card
-from pokerroom.records import record
+from pokerroom.records import Record
 
 
-@record
-class Event:
+class Event(Record):
     kind: ClassVar[str] = "event"
     #: Events whose content only some viewers may see (S-VIEW-1).
     private: ClassVar[bool] = False
 
 
-@record
 class HandStarted(Event):
     kind: ClassVar[str] = "hand_started"
-    game: str  # PHH code, e.g. "NT"
-    seats: tuple[int, ...]  # by position
-    stacks: tuple[int, ...]  # by position, before any post
-    button_seat: int
+    __match_args__: ClassVar[tuple[str, ...]] = ("game", "seats", "stacks", "button_seat")
+
+    def __init__(
+        self, game: str, seats: tuple[int, ...], stacks: tuple[int, ...], button_seat: int
+    ) -> None:
+        self.game: Final = game  # PHH code, e.g. "NT"
+        self.seats: Final = seats  # by position
+        self.stacks: Final = stacks  # by position, before any post
+        self.button_seat: Final = button_seat
 
 
-@record
 class ForcedBet(Event):
     """An ante, blind, straddle or a new/returning player's post (R-SEAT-2..4)."""
 
     kind: ClassVar[str] = "forced_bet"
-    position: int
-    seat: int
-    what: str  # ante, small_blind, big_blind, straddle, big_blind_ante, live_post, dead_post
-    amount: int
-    dead: bool  # dead money goes to the pot, not towards the player's bet
-    all_in: bool
+    __match_args__: ClassVar[tuple[str, ...]] = (
+        "position",
+        "seat",
+        "what",
+        "amount",
+        "dead",
+        "all_in",
+    )
+
+    def __init__(
+        self, position: int, seat: int, what: str, amount: int, dead: bool, all_in: bool
+    ) -> None:
+        self.position: Final = position
+        self.seat: Final = seat
+        self.what: Final = (
+            what  # ante, small_blind, big_blind, straddle, big_blind_ante, live_post, dead_post
+        )
+        self.amount: Final = amount
+        self.dead: Final = dead  # dead money goes to the pot, not towards the player's bet
+        self.all_in: Final = all_in
 
 
-@record
 class HoleCardsDealt(Event):
     kind: ClassVar[str] = "hole_cards_dealt"
     private: ClassVar[bool] = True
-    position: int
-    seat: int
-    cards: tuple[Card, ...]
+    __match_args__: ClassVar[tuple[str, ...]] = ("position", "seat", "cards")
+
+    def __init__(self, position: int, seat: int, cards: tuple[Card, ...]) -> None:
+        self.position: Final = position
+        self.seat: Final = seat
+        self.cards: Final = cards
 
 
-@record
 class ActionTaken(Event):
     kind: ClassVar[str] = "action"
-    position: int
-    seat: int
-    action: str  # fold, check, call, bet, raise
-    added: int  # chips moved from the stack by this action
-    to: int  # the player's total bet in this round afterwards
-    all_in: bool
-    timed_out: bool = False
+    __match_args__: ClassVar[tuple[str, ...]] = (
+        "position",
+        "seat",
+        "action",
+        "added",
+        "to",
+        "all_in",
+        "timed_out",
+    )
+
+    def __init__(
+        self,
+        position: int,
+        seat: int,
+        action: str,
+        added: int,
+        to: int,
+        all_in: bool,
+        timed_out: bool = False,
+    ) -> None:
+        self.position: Final = position
+        self.seat: Final = seat
+        self.action: Final = action  # fold, check, call, bet, raise
+        self.added: Final = added  # chips moved from the stack by this action
+        self.to: Final = to  # the player's total bet in this round afterwards
+        self.all_in: Final = all_in
+        self.timed_out: Final = timed_out
 
 
-@record
 class PlayerProtected(Event):
     """R-TIME-2 all-in protection: the player stays in for what they put in, and acts no more."""
 
     kind: ClassVar[str] = "protected"
-    position: int
-    seat: int
+    __match_args__: ClassVar[tuple[str, ...]] = ("position", "seat")
+
+    def __init__(self, position: int, seat: int) -> None:
+        self.position: Final = position
+        self.seat: Final = seat
 
 
-@record
 class BoardDealt(Event):
     kind: ClassVar[str] = "board_dealt"
-    street: str  # flop, turn, river
-    cards: tuple[Card, ...]
+    __match_args__: ClassVar[tuple[str, ...]] = ("street", "cards")
+
+    def __init__(self, street: str, cards: tuple[Card, ...]) -> None:
+        self.street: Final = street  # flop, turn, river
+        self.cards: Final = cards
 
 
-@record
 class UncalledBetReturned(Event):
     kind: ClassVar[str] = "uncalled_bet_returned"
-    position: int
-    seat: int
-    amount: int
+    __match_args__: ClassVar[tuple[str, ...]] = ("position", "seat", "amount")
+
+    def __init__(self, position: int, seat: int, amount: int) -> None:
+        self.position: Final = position
+        self.seat: Final = seat
+        self.amount: Final = amount
 
 
-@record
 class CardsShown(Event):
     kind: ClassVar[str] = "cards_shown"
-    position: int
-    seat: int
-    cards: tuple[Card, ...]
-    high: str  # "Full House, Kings over Sevens"
-    low: str  # "8-6-4-2-A" or "" (hi-lo games)
+    __match_args__: ClassVar[tuple[str, ...]] = ("position", "seat", "cards", "high", "low")
+
+    def __init__(
+        self, position: int, seat: int, cards: tuple[Card, ...], high: str, low: str
+    ) -> None:
+        self.position: Final = position
+        self.seat: Final = seat
+        self.cards: Final = cards
+        self.high: Final = high  # "Full House, Kings over Sevens"
+        self.low: Final = low  # "8-6-4-2-A" or "" (hi-lo games)
 
 
-@record
 class HandMucked(Event):
     kind: ClassVar[str] = "mucked"
-    position: int
-    seat: int
+    __match_args__: ClassVar[tuple[str, ...]] = ("position", "seat")
+
+    def __init__(self, position: int, seat: int) -> None:
+        self.position: Final = position
+        self.seat: Final = seat
 
 
-@record
 class RakeTaken(Event):
     kind: ClassVar[str] = "rake"
-    amount: int
-    pot: int  # the pot it was computed on
+    __match_args__: ClassVar[tuple[str, ...]] = ("amount", "pot")
+
+    def __init__(self, amount: int, pot: int) -> None:
+        self.amount: Final = amount
+        self.pot: Final = pot  # the pot it was computed on
 
 
-@record
 class PotAwarded(Event):
     kind: ClassVar[str] = "pot_awarded"
-    pot: int  # 0 = main pot, 1.. = side pots
-    amount: int
-    share: str  # whole, high, low
-    winners: tuple[tuple[int, int], ...]  # (position, chips)
-    hand: str  # the winning hand's name, "" when uncontested
+    __match_args__: ClassVar[tuple[str, ...]] = ("pot", "amount", "share", "winners", "hand")
+
+    def __init__(
+        self, pot: int, amount: int, share: str, winners: tuple[tuple[int, int], ...], hand: str
+    ) -> None:
+        self.pot: Final = pot  # 0 = main pot, 1.. = side pots
+        self.amount: Final = amount
+        self.share: Final = share  # whole, high, low
+        self.winners: Final = winners  # (position, chips)
+        self.hand: Final = hand  # the winning hand's name, "" when uncontested
 
 
-@record
 class HandEnded(Event):
     kind: ClassVar[str] = "hand_ended"
-    stacks: tuple[int, ...]  # by position
+    __match_args__: ClassVar[tuple[str, ...]] = ("stacks",)
+
+    def __init__(self, stacks: tuple[int, ...]) -> None:
+        self.stacks: Final = stacks  # by position
 
 
-@record
 class HandCancelled(Event):
     """R-DECK-5: the hand could not be completed; every committed chip went back."""
 
     kind: ClassVar[str] = "hand_cancelled"
-    refunds: tuple[int, ...]  # by position
-    stacks: tuple[int, ...]
-    reason: str
+    __match_args__: ClassVar[tuple[str, ...]] = ("refunds", "stacks", "reason")
+
+    def __init__(self, refunds: tuple[int, ...], stacks: tuple[int, ...], reason: str) -> None:
+        self.refunds: Final = refunds  # by position
+        self.stacks: Final = stacks
+        self.reason: Final = reason

@@ -111,7 +111,10 @@ class Hand:
         self.spec = spec
         self.house = house
         self.variant = spec.variant
+        self._hi_lo = spec.variant.hi_lo
         self.structure = spec.structure
+        self._fixed_limit = spec.structure is Structure.FIXED_LIMIT
+        self._no_limit = spec.structure is Structure.NO_LIMIT
         self.big_blind = stakes.big_blind
         self.auto_showdown = auto_showdown
         self.cash_table = house.cash_table if cash_table is None else cash_table
@@ -137,6 +140,9 @@ class Hand:
         self.board: list[int] = []
         self.street = 0
         self.phase = Phase.BETTING
+        # The phase as flags too: they are read at every decision, an enum compare is not free.
+        self._betting = True
+        self._over = False
         self.current_bet = 0
         self.last_raise = stakes.big_blind
         self.raises = 0
@@ -199,7 +205,12 @@ class Hand:
 
     @property
     def is_over(self) -> bool:
-        return self.phase in (Phase.COMPLETE, Phase.CANCELLED)
+        return self._over
+
+    @property
+    def betting(self) -> bool:
+        """A betting round is on (the phase is BETTING)."""
+        return self._betting
 
     def in_hand(self, position: int) -> bool:
         return not self.folded[position] and not self.mucked[position]
@@ -209,7 +220,7 @@ class Hand:
         if self._showdown_pots is not None:  # contributions are final: only mucks change
             mucked = self.mucked
             return [
-                Pot(p.amount, tuple(i for i in p.eligible if not mucked[i]))
+                Pot(p.amount, tuple([i for i in p.eligible if not mucked[i]]))
                 for p in self._showdown_pots
             ]
         alive = [not f and not m for f, m in zip(self.folded, self.mucked, strict=True)]
@@ -219,11 +230,11 @@ class Hand:
         return tuple([FULL_DECK[c] for c in self.hole[position]])
 
     def board_cards(self) -> tuple[Card, ...]:
-        return tuple(Card.from_code(c) for c in self.board)
+        return tuple([FULL_DECK[c] for c in self.board])
 
     def legal_actions(self) -> LegalActions | None:
         """The choices of the player to act, or None when no one is to act in a betting round."""
-        if self.phase is not Phase.BETTING or self.actor is None:
+        if not self._betting or self.actor is None:
             return None
         i = self.actor
         to_call = min(self.current_bet - self.bets[i], self.stacks[i])
@@ -261,12 +272,16 @@ class Hand:
         """Raise the specific IllegalActionError that ``apply`` would raise; change nothing."""
         who = self.actor if position is None else position
         kind = action.kind
-        if self.phase is Phase.BETTING and who == self.actor is not None:
+        if self._betting and who == self.actor is not None:
             # The common case first; messages are only formatted for errors.
             if kind is ActionKind.CHECK_OR_CALL or kind is ActionKind.FOLD:
                 return
             if kind is ActionKind.TIMEOUT:
                 return
+            if kind is ActionKind.BET_OR_RAISE and who is not None:
+                low, high = self._raise_bounds(who)
+                if low is not None and high is not None and low <= action.amount <= high:
+                    return
         name = self._name(who)
         verb = kind.value.replace("_", " ")
         if self.is_over:
@@ -365,12 +380,17 @@ class Hand:
         self.dead = [0] * self.n
         self.bets = [0] * self.n
         self._in_pot = 0
-        self.phase = Phase.CANCELLED
+        self._set_phase(Phase.CANCELLED)
         self.actor = None
         self._emit(HandCancelled(refunds=tuple(refunds), stacks=tuple(self.stacks), reason=reason))
         return self.events[start:]
 
     # ----------------------------------------------------------------- internals
+
+    def _set_phase(self, phase: Phase) -> None:
+        self.phase = phase
+        self._betting = phase is Phase.BETTING
+        self._over = phase is Phase.COMPLETE or phase is Phase.CANCELLED
 
     def _emit(self, event: Event) -> None:
         self.events.append(event)
@@ -477,7 +497,7 @@ class Hand:
         # risen by at least a full raise since (a short all-in does not reopen).
         if self.acted[i] and self.current_bet - self.matched_at[i] < self.last_raise:
             return None, None
-        if self.structure is Structure.FIXED_LIMIT:
+        if self._fixed_limit:
             if self._cap_applies() and self.raises >= (self.house.raise_cap or 0):
                 return None, None
             full = self.current_bet + self._limit_size()
@@ -485,7 +505,7 @@ class Hand:
             return to, to
         increment = max(self.last_raise, self.big_blind)
         low = min(self.current_bet + increment, all_in_to)
-        if self.structure is Structure.NO_LIMIT:
+        if self._no_limit:
             return low, all_in_to
         to_call = self.current_bet - self.bets[i]
         high = self.current_bet + self._pot_basis() + to_call  # R-PL-2
@@ -558,16 +578,14 @@ class Hand:
     def _raise_to(self, i: int, to: int) -> None:
         increment = to - self.current_bet
         verb = "bet" if self.current_bet == 0 else "raise"
-        if self.structure is Structure.FIXED_LIMIT:
+        if self._fixed_limit:
             full = increment >= self._limit_size()
         else:
             full = increment >= max(self.last_raise, self.big_blind)
         added = to - self.bets[i]
         self._commit(i, added)
         if full:  # only a full bet or raise reopens the betting and counts to the cap
-            self.last_raise = (
-                self._limit_size() if self.structure is Structure.FIXED_LIMIT else increment
-            )
+            self.last_raise = self._limit_size() if self._fixed_limit else increment
             self.raises += 1
         self.current_bet = to
         self.acted[i] = True
@@ -594,9 +612,15 @@ class Hand:
 
     def _return_uncalled(self) -> None:
         """R-POT-4: the uncalled part of the largest bet goes back before anything else."""
-        top = max(range(self.n), key=lambda j: self.bets[j])
-        second = max((self.bets[j] for j in range(self.n) if j != top), default=0)
-        excess = self.bets[top] - second
+        bets = self.bets
+        top, second = 0, 0  # the largest bet (first such position) and the next largest
+        for j in range(1, self.n):
+            if bets[j] > bets[top]:
+                top = j
+        for j in range(self.n):
+            if j != top and bets[j] > second:
+                second = bets[j]
+        excess = bets[top] - second
         if excess > 0:
             self.bets[top] -= excess
             self.live[top] -= excess
@@ -615,15 +639,16 @@ class Hand:
         if len(alive) == 1:
             self._award()
             return
-        able = sum(1 for i in alive if self._can_act(i))
+        able = 0
+        for i in alive:
+            if not self.out[i]:
+                able += 1
         if self.street == 3 or able < 2:
             self._start_showdown()
             return
         self._deal_street()
         self.current_bet = 0
-        self.last_raise = (
-            self._limit_size() if self.structure is Structure.FIXED_LIMIT else self.big_blind
-        )
+        self.last_raise = self._limit_size() if self._fixed_limit else self.big_blind
         self.raises = 0
         self.aggressor = None
         self.acted = [False] * self.n
@@ -636,7 +661,7 @@ class Hand:
         new = [self._draw() for _ in range(BOARD_SIZES[self.street] - len(self.board))]
         self.board.extend(new)
         self._emit(
-            BoardDealt(street=STREETS[self.street], cards=tuple(Card.from_code(c) for c in new))
+            BoardDealt(street=STREETS[self.street], cards=tuple([FULL_DECK[c] for c in new]))
         )
 
     # ----------------------------------------------------------------- showdown
@@ -644,7 +669,7 @@ class Hand:
     def _start_showdown(self) -> None:
         """R-SHOW-4: the last aggressor of the last betting round shows first, else the first
         player left of the button; then clockwise."""
-        self.phase = Phase.SHOWDOWN
+        self._set_phase(Phase.SHOWDOWN)
         in_hand = [not f for f in self.folded]
         self._showdown_pots = build_pots(self.live, sum(self.dead), in_hand)
         alive = [i for i in range(self.n) if not self.folded[i]]
@@ -697,7 +722,7 @@ class Hand:
         value = self._values.get(i)
         if value is None:
             high = high_strength(self.variant, self.hole[i], self.board)
-            low = low_score(self.hole[i], self.board) if self.variant.hi_lo else 0
+            low = low_score(self.hole[i], self.board) if self._hi_lo else 0
             value = self._values[i] = (high, low)
         return value
 
@@ -777,7 +802,7 @@ class Hand:
         )
 
     def _award(self) -> None:
-        self.phase = Phase.COMPLETE
+        self._set_phase(Phase.COMPLETE)
         self.actor = None
         pots = self.pots()
         total = sum(p.amount for p in pots)

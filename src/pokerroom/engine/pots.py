@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import ClassVar, Final
+
+from pokerroom.records import Record
 
 
-@dataclass(frozen=True, slots=True)
-class Pot:
-    amount: int
-    eligible: tuple[int, ...]  # positions that can win it
+class Pot(Record):
+    __match_args__: ClassVar[tuple[str, ...]] = ("amount", "eligible")
+
+    def __init__(self, amount: int, eligible: tuple[int, ...]) -> None:
+        self.amount: Final = amount
+        self.eligible: Final = eligible  # positions that can win it
 
 
 def build_pots(live: Sequence[int], dead: int, in_hand: Sequence[bool]) -> list[Pot]:
@@ -25,12 +29,10 @@ def build_pots(live: Sequence[int], dead: int, in_hand: Sequence[bool]) -> list[
     previous = 0
     for n, level in enumerate(levels):
         top = level if n < len(levels) - 1 else max(live)  # money above the last level: last pot
-        amount = sum(min(c, top) - min(c, previous) for c in live)
-        eligible = tuple(
-            i
-            for i, (c, alive) in enumerate(zip(live, in_hand, strict=True))
-            if alive and c >= level
-        )
+        amount = 0
+        for c in live:
+            amount += min(c, top) - min(c, previous)
+        eligible = tuple([i for i, c in enumerate(live) if in_hand[i] and c >= level])
         if pots and pots[-1].eligible == eligible:
             pots[-1] = Pot(pots[-1].amount + amount, eligible)
         else:
@@ -40,7 +42,7 @@ def build_pots(live: Sequence[int], dead: int, in_hand: Sequence[bool]) -> list[
         if pots:
             pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
         else:
-            everyone = tuple(i for i, alive in enumerate(in_hand) if alive)
+            everyone = tuple([i for i, alive in enumerate(in_hand) if alive])
             pots.append(Pot(dead, everyone))
     return pots
 

@@ -3,38 +3,41 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar, Final
 
 from pokerroom.cards import Card
 from pokerroom.engine.errors import SetupError
-from pokerroom.records import record
+from pokerroom.records import Record
 from pokerroom.rules.game import GameSpec
 
 
-@record
-class Player:
+class Player(Record):
     """One player dealt in. Positions run from the first seat left of the button (0)
     to the button (last); heads-up, position 0 is the big blind and 1 the button."""
 
-    seat: int
-    stack: int
-    name: str = ""
+    __match_args__: ClassVar[tuple[str, ...]] = ("seat", "stack", "name")
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.stack, int) or isinstance(self.stack, bool) or self.stack < 0:
-            raise SetupError(
-                f"seat {self.seat}: stack must be a whole number >= 0, got {self.stack!r}"
-            )
+    def __init__(self, seat: int, stack: int | float, name: str = "") -> None:
+        # Typed to admit a float so that one reaches this check (compiled code would
+        # refuse it with a bare TypeError first).
+        if not isinstance(stack, int) or isinstance(stack, bool) or stack < 0:
+            raise SetupError(f"seat {seat}: stack must be a whole number >= 0, got {stack!r}")
+        self.seat: Final = seat
+        self.stack: Final = stack
+        self.name: Final = name
 
 
-@record
-class ExtraPost:
+class ExtraPost(Record):
     """A post outside the blinds: a new player's live big blind (R-SEAT-2, R-BLIND-8) or a
     returning player's dead small blind (R-SEAT-3, R-SEAT-4). Live chips count towards the
     player's bet; dead chips go straight to the pot."""
 
-    position: int
-    live: int = 0
-    dead: int = 0
+    __match_args__: ClassVar[tuple[str, ...]] = ("position", "live", "dead")
+
+    def __init__(self, position: int, live: int = 0, dead: int = 0) -> None:
+        self.position: Final = position
+        self.live: Final = live
+        self.dead: Final = dead
 
 
 def default_blinds(spec: GameSpec, players: int) -> tuple[int, ...]:

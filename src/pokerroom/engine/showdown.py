@@ -50,12 +50,22 @@ def low_score(hole: Sequence[int], board: Sequence[int]) -> int:
     return _low_table()[hole_mask << 8 | board_mask]
 
 
+# Names are asked for at every showdown: each is built once (7,462 high, 256 low at most).
+_HIGH_NAMES: dict[int, str] = {}
+_LOW_NAMES: dict[int, str] = {}
+
+
 def describe_low(score: int) -> str:
-    if not score:
-        return ""
-    mask = 256 - score
-    return "-".join(LOW_CHARS[r] for r in range(7, -1, -1) if mask >> r & 1)
+    name = _LOW_NAMES.get(score)
+    if name is None:
+        mask = 256 - score
+        name = "-".join(LOW_CHARS[r] for r in range(7, -1, -1) if mask >> r & 1) if score else ""
+        _LOW_NAMES[score] = name
+    return name
 
 
 def describe_high(strength: int) -> str:
-    return describe(strength)
+    name = _HIGH_NAMES.get(strength)
+    if name is None:
+        name = _HIGH_NAMES[strength] = describe(strength)
+    return name

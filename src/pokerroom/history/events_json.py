@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import Any
 
 from pokerroom.cards import Card
@@ -20,6 +19,6 @@ def _plain(value: Any) -> Any:
 def event_to_dict(event: Event) -> dict[str, Any]:
     """``{"kind": ..., field: value, ...}`` with cards as text ("As")."""
     data: dict[str, Any] = {"kind": event.kind}
-    for f in fields(event):
-        data[f.name] = _plain(getattr(event, f.name))
+    for name, value in event.as_dict().items():
+        data[name] = _plain(value)
     return data

@@ -13,22 +13,49 @@ out as the blinds pass them collect ML and MS markers (R-SEAT-3, R-SEAT-4).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from typing import ClassVar, Final
 
+from pokerroom.records import Record
 from pokerroom.table.seats import Seat, SeatStatus
 
 
-@dataclass
-class BlindPlan:
-    positions: list[int]  # dealt-in seats, first left of the button first
-    blinds: list[int]  # per position: small/big blind amounts
-    live_posts: dict[int, int] = field(default_factory=dict)  # seat -> live chips
-    dead_posts: dict[int, int] = field(default_factory=dict)  # seat -> dead chips
-    button_seat: int = 0
-    small_blind_seat: int | None = None
-    big_blind_seat: int = 0
-    missed: list[tuple[int, str]] = field(default_factory=list)  # (seat, big/small)
-    fresh: bool = False  # a new rotation: everybody dealt in starts level
+class BlindPlan(Record):
+    """Who is dealt in and who posts what in the next hand (a record: mypyc compiles it)."""
+
+    __match_args__: ClassVar[tuple[str, ...]] = (
+        "positions",
+        "blinds",
+        "live_posts",
+        "dead_posts",
+        "button_seat",
+        "small_blind_seat",
+        "big_blind_seat",
+        "missed",
+        "fresh",
+    )
+
+    def __init__(
+        self,
+        *,
+        positions: list[int],
+        blinds: list[int],
+        live_posts: dict[int, int] | None = None,
+        dead_posts: dict[int, int] | None = None,
+        button_seat: int = 0,
+        small_blind_seat: int | None = None,
+        big_blind_seat: int = 0,
+        missed: list[tuple[int, str]] | None = None,
+        fresh: bool = False,
+    ) -> None:
+        self.positions: Final = positions  # dealt-in seats, first left of the button first
+        self.blinds: Final = blinds  # per position: small/big blind amounts
+        self.live_posts: Final = live_posts or {}  # seat -> live chips
+        self.dead_posts: Final = dead_posts or {}  # seat -> dead chips
+        self.button_seat: Final = button_seat
+        self.small_blind_seat: Final = small_blind_seat
+        self.big_blind_seat: Final = big_blind_seat
+        self.missed: Final = missed or []  # (seat, big/small)
+        self.fresh: Final = fresh  # a new rotation: everybody dealt in starts level
 
 
 AWAY = (SeatStatus.SITTING_OUT, SeatStatus.BUSTED)  # seated, not dealt in: blinds pass them

@@ -2,133 +2,185 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from pokerroom.cards import Card
 from pokerroom.engine.events import Event
-from pokerroom.records import record
 
 
-@record
 class SeatTaken(Event):
     kind: ClassVar[str] = "seat_taken"
-    seat: int
-    player: str
-    name: str
-    stack: int
+    __match_args__: ClassVar[tuple[str, ...]] = ("seat", "player", "name", "stack")
+
+    def __init__(self, seat: int, player: str, name: str, stack: int) -> None:
+        self.seat: Final = seat
+        self.player: Final = player
+        self.name: Final = name
+        self.stack: Final = stack
 
 
-@record
 class SeatLeft(Event):
     kind: ClassVar[str] = "seat_left"
-    seat: int
-    player: str
-    stack: int  # chips taken off the table
-    reason: str  # left, busted, moved
+    __match_args__: ClassVar[tuple[str, ...]] = ("seat", "player", "stack", "reason")
+
+    def __init__(self, seat: int, player: str, stack: int, reason: str) -> None:
+        self.seat: Final = seat
+        self.player: Final = player
+        self.stack: Final = stack  # chips taken off the table
+        self.reason: Final = reason  # left, busted, moved
 
 
-@record
 class ChipsAdded(Event):
     """A top-up or rebuy between hands (R-STAKE-1)."""
 
     kind: ClassVar[str] = "chips_added"
-    seat: int
-    amount: int
-    stack: int
+    __match_args__: ClassVar[tuple[str, ...]] = ("seat", "amount", "stack")
+
+    def __init__(self, seat: int, amount: int, stack: int) -> None:
+        self.seat: Final = seat
+        self.amount: Final = amount
+        self.stack: Final = stack
 
 
-@record
 class SeatStatusChanged(Event):
     kind: ClassVar[str] = "seat_status"
-    seat: int
-    status: str  # playing, sitting_out, waiting, busted
-    reason: str
+    __match_args__: ClassVar[tuple[str, ...]] = ("seat", "status", "reason")
+
+    def __init__(self, seat: int, status: str, reason: str) -> None:
+        self.seat: Final = seat
+        self.status: Final = status  # playing, sitting_out, waiting, busted
+        self.reason: Final = reason
 
 
-@record
 class BlindMissed(Event):
     """R-SEAT-3 (big: ML marker) or R-SEAT-4 (small: MS marker)."""
 
     kind: ClassVar[str] = "blind_missed"
-    seat: int
-    blind: str  # big, small
+    __match_args__: ClassVar[tuple[str, ...]] = ("seat", "blind")
+
+    def __init__(self, seat: int, blind: str) -> None:
+        self.seat: Final = seat
+        self.blind: Final = blind  # big, small
 
 
-@record
 class ButtonDrawn(Event):
     """R-BTN-2 draw: one card each; the highest (ties by suit, R-DECK-4) is first to act."""
 
     kind: ClassVar[str] = "button_drawn"
-    cards: tuple[tuple[int, Card], ...]  # (seat, card)
-    first_seat: int
+    __match_args__: ClassVar[tuple[str, ...]] = ("cards", "first_seat")
+
+    def __init__(self, cards: tuple[tuple[int, Card], ...], first_seat: int) -> None:
+        self.cards: Final = cards  # (seat, card)
+        self.first_seat: Final = first_seat
 
 
-@record
 class HandStarting(Event):
     kind: ClassVar[str] = "hand_starting"
-    number: int
-    button_seat: int  # may be an empty seat: a dead button
-    small_blind_seat: int | None  # None: no small blind this hand (dead small blind)
-    big_blind_seat: int
-    seats: tuple[int, ...]  # dealt in, in position order (first left of the button first)
-    fresh: bool  # the first hand of a new (or restarted) rotation: nobody owes a blind
+    __match_args__: ClassVar[tuple[str, ...]] = (
+        "number",
+        "button_seat",
+        "small_blind_seat",
+        "big_blind_seat",
+        "seats",
+        "fresh",
+    )
+
+    def __init__(
+        self,
+        number: int,
+        button_seat: int,
+        small_blind_seat: int | None,
+        big_blind_seat: int,
+        seats: tuple[int, ...],
+        fresh: bool,
+    ) -> None:
+        self.number: Final = number
+        self.button_seat: Final = button_seat  # may be an empty seat: a dead button
+        self.small_blind_seat: Final = (
+            small_blind_seat  # None: no small blind this hand (dead small blind)
+        )
+        self.big_blind_seat: Final = big_blind_seat
+        self.seats: Final = seats  # dealt in, in position order (first left of the button first)
+        self.fresh: Final = (
+            fresh  # the first hand of a new (or restarted) rotation: nobody owes a blind
+        )
 
 
-@record
 class HandFinished(Event):
     kind: ClassVar[str] = "hand_finished"
-    number: int
-    stacks: tuple[tuple[int, int], ...]  # (seat, stack)
-    rake: int
-    cancelled: bool
+    __match_args__: ClassVar[tuple[str, ...]] = ("number", "stacks", "rake", "cancelled")
+
+    def __init__(
+        self, number: int, stacks: tuple[tuple[int, int], ...], rake: int, cancelled: bool
+    ) -> None:
+        self.number: Final = number
+        self.stacks: Final = stacks  # (seat, stack)
+        self.rake: Final = rake
+        self.cancelled: Final = cancelled
 
 
-@record
 class TimerStarted(Event):
     kind: ClassVar[str] = "timer_started"
-    seat: int
-    deadline: float
-    warning_at: float
-    time_bank: float
+    __match_args__: ClassVar[tuple[str, ...]] = ("seat", "deadline", "warning_at", "time_bank")
+
+    def __init__(self, seat: int, deadline: float, warning_at: float, time_bank: float) -> None:
+        self.seat: Final = seat
+        self.deadline: Final = deadline
+        self.warning_at: Final = warning_at
+        self.time_bank: Final = time_bank
 
 
-@record
 class TimerWarning(Event):
     kind: ClassVar[str] = "timer_warning"
-    seat: int
-    seconds_left: float
+    __match_args__: ClassVar[tuple[str, ...]] = ("seat", "seconds_left")
+
+    def __init__(self, seat: int, seconds_left: float) -> None:
+        self.seat: Final = seat
+        self.seconds_left: Final = seconds_left
 
 
-@record
 class TimeBankUsed(Event):
     kind: ClassVar[str] = "time_bank_used"
-    seat: int
-    seconds: float
-    deadline: float
+    __match_args__: ClassVar[tuple[str, ...]] = ("seat", "seconds", "deadline")
+
+    def __init__(self, seat: int, seconds: float, deadline: float) -> None:
+        self.seat: Final = seat
+        self.seconds: Final = seconds
+        self.deadline: Final = deadline
 
 
-@record
 class TimerExpired(Event):
     kind: ClassVar[str] = "timer_expired"
-    seat: int
+    __match_args__: ClassVar[tuple[str, ...]] = ("seat",)
+
+    def __init__(self, seat: int) -> None:
+        self.seat: Final = seat
 
 
-@record
 class ConnectionChanged(Event):
     kind: ClassVar[str] = "connection"
-    seat: int
-    connected: bool
-    extra_seconds: float  # R-TIME-3: granted on a reconnect within the player's time
+    __match_args__: ClassVar[tuple[str, ...]] = ("seat", "connected", "extra_seconds")
+
+    def __init__(self, seat: int, connected: bool, extra_seconds: float) -> None:
+        self.seat: Final = seat
+        self.connected: Final = connected
+        self.extra_seconds: Final = (
+            extra_seconds  # R-TIME-3: granted on a reconnect within the player's time
+        )
 
 
-@record
 class WaitingListChanged(Event):
     kind: ClassVar[str] = "waiting_list"
-    players: tuple[str, ...]
+    __match_args__: ClassVar[tuple[str, ...]] = ("players",)
+
+    def __init__(self, players: tuple[str, ...]) -> None:
+        self.players: Final = players
 
 
-@record
 class SeatOffered(Event):
     kind: ClassVar[str] = "seat_offered"
-    seat: int
-    player: str
+    __match_args__: ClassVar[tuple[str, ...]] = ("seat", "player")
+
+    def __init__(self, seat: int, player: str) -> None:
+        self.seat: Final = seat
+        self.player: Final = player

@@ -84,6 +84,9 @@ class Table:
         self.warning_at: float | None = None
         self.warned = False
         self.extra_given = False
+        # Read at every turn; the house is fixed for the table's life.
+        self._decision_seconds = float(house.decision_seconds)
+        self._warning_seconds = float(house.warning_after_seconds)
 
     # ---------------------------------------------------------------- queries
 
@@ -310,15 +313,19 @@ class Table:
         self.hand_number += 1
         self.hand_seats = list(plan.positions)
         self._positions = position = {n: i for i, n in enumerate(plan.positions)}
-        posts = [
-            ExtraPost(
-                position=position[n],
-                live=plan.live_posts.get(n, 0),
-                dead=plan.dead_posts.get(n, 0),
-            )
-            for n in plan.positions
-            if n in plan.live_posts or n in plan.dead_posts
-        ]
+        posts = (
+            [
+                ExtraPost(
+                    position=position[n],
+                    live=plan.live_posts.get(n, 0),
+                    dead=plan.dead_posts.get(n, 0),
+                )
+                for n in plan.positions
+                if n in plan.live_posts or n in plan.dead_posts
+            ]
+            if plan.live_posts or plan.dead_posts
+            else []
+        )
         self.hand_setup = {
             "positions": plan.positions,
             "blinds": plan.blinds,
@@ -372,7 +379,11 @@ class Table:
         small = self.spec.stakes.small_blind
         if self._last_plan is not None:
             fast = rotate_plan(self._last_plan, self.seats, self.house.min_players)
-            if fast is not None and all(self.seats[n].auto_post for n in fast.positions[:2]):
+            if (
+                fast is not None
+                and self.seats[fast.positions[0]].auto_post
+                and self.seats[fast.positions[1]].auto_post
+            ):
                 return fast
         while self.can_start():
             plan: BlindPlan | None = None
@@ -459,7 +470,7 @@ class Table:
         if kind is not ActionKind.TIMEOUT:
             self.seats[number].timeouts = 0
         actor = hand.actor
-        if actor is not None and hand.phase is Phase.BETTING:  # the usual next turn, inline
+        if actor is not None and hand.betting:  # the usual next turn, inline
             following = self.hand_seats[actor]
             seat = self.seats[following]
             if not (seat.leave_after or seat.pre_action):
@@ -485,13 +496,13 @@ class Table:
         while hand is not None and hand.actor is not None:
             number = self.hand_seats[hand.actor]
             seat = self.seats[number]
-            if not (seat.leave_after or seat.pre_action) and hand.phase is Phase.BETTING:
+            if not (seat.leave_after or seat.pre_action) and hand.betting:
                 events.append(self._start_timer(number, seat, now))
                 break
-            if seat.leave_after and hand.phase is Phase.BETTING:
+            if seat.leave_after and hand.betting:
                 events += self._act_for(number, Action(ActionKind.FOLD))
                 continue
-            if seat.pre_action is not None and hand.phase is Phase.BETTING:
+            if seat.pre_action is not None and hand.betting:
                 legal = hand.legal_actions()
                 assert legal is not None
                 kind = (
@@ -512,9 +523,8 @@ class Table:
         return events
 
     def _start_timer(self, number: int, seat: Seat, now: float) -> TimerStarted:
-        house = self.house
-        self.deadline = deadline = now + house.decision_seconds
-        self.warning_at = warning = now + house.warning_after_seconds
+        self.deadline = deadline = now + self._decision_seconds
+        self.warning_at = warning = now + self._warning_seconds
         self.warned = self.extra_given = False
         return TimerStarted(number, deadline, warning, seat.time_bank)
 
