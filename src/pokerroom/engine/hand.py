@@ -45,6 +45,9 @@ from pokerroom.rules.game import GameSpec, Structure
 from pokerroom.rules.house import STANDARD, HouseOptions
 
 STREETS = ("preflop", "flop", "turn", "river")
+# (rake schedule, game, big blind) found covered by its schedule: a table asks once, not
+# every hand. Schedules are data shipped with the package, loaded once by name.
+_COVERED: set[tuple[str, str, int]] = set()
 BOARD_SIZES = (0, 3, 4, 5)
 
 
@@ -101,12 +104,16 @@ class Hand:
             if sorted(order) != list(range(52)):
                 raise SetupError("a deck must be an order of all 52 card codes")
 
-        schedule = house.rake_schedule()
-        if schedule is not None:  # an uncovered table is refused now, not at payout
-            try:
-                schedule.band_for(spec.structure, stakes.big_blind)
-            except RulesError as error:
-                raise SetupError(str(error)) from None
+        rake_name = house.rake
+        schedule = house.rake_schedule() if rake_name is not None else None
+        if schedule is not None and rake_name is not None:  # refused now, not at payout
+            covered = (rake_name, spec.phh_code, stakes.big_blind)
+            if covered not in _COVERED:
+                try:
+                    schedule.band_for(spec.structure, stakes.big_blind)
+                except RulesError as error:
+                    raise SetupError(str(error)) from None
+                _COVERED.add(covered)
         self._rake_schedule = schedule
         self.spec = spec
         self.house = house
@@ -426,7 +433,7 @@ class Hand:
 
     def _deal_hole_cards(self) -> None:
         # R-BTN-3: one card at a time, starting left of the button, the button last.
-        for _ in range(self.variant.hole_cards):
+        for _ in range(self.spec.hole_cards):
             for i in range(self.n):
                 self.hole[i].append(self._draw())
         for i in range(self.n):

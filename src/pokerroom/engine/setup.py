@@ -74,7 +74,7 @@ def check_setup(
     for post in posts:
         if not 0 <= post.position < n or post.live < 0 or post.dead < 0:
             raise SetupError(f"extra post {post} is not valid for {n} players")
-    cards_needed = spec.variant.hole_cards * n + 8  # five board cards and three burns
+    cards_needed = spec.hole_cards * n + 8  # five board cards and three burns
     if cards_needed > 52:
         raise SetupError(f"{n} players need {cards_needed} cards")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from pokerroom.rules.errors import RulesError
@@ -115,10 +115,13 @@ class GameSpec:
     variant: Variant
     structure: Structure
     stakes: Stakes
+    # Derived once here: the engine reads them for every hand it deals.
+    phh_code: str = field(init=False, repr=False, compare=False)
+    hole_cards: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def phh_code(self) -> str:
-        return _PHH_CODES[(self.variant, self.structure)]
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "phh_code", _PHH_CODES[(self.variant, self.structure)])
+        object.__setattr__(self, "hole_cards", self.variant.hole_cards)
 
     @property
     def name(self) -> str:

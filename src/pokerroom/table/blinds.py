@@ -49,8 +49,8 @@ class BlindPlan(Record):
     ) -> None:
         self.positions: Final = positions  # dealt-in seats, first left of the button first
         self.blinds: Final = blinds  # per position: small/big blind amounts
-        self.live_posts: Final = live_posts or {}  # seat -> live chips
-        self.dead_posts: Final = dead_posts or {}  # seat -> dead chips
+        self.live_posts: Final = {} if live_posts is None else live_posts  # seat -> live chips
+        self.dead_posts: Final = {} if dead_posts is None else dead_posts  # seat -> dead chips
         self.button_seat: Final = button_seat
         self.small_blind_seat: Final = small_blind_seat
         self.big_blind_seat: Final = big_blind_seat
@@ -58,7 +58,9 @@ class BlindPlan(Record):
         self.fresh: Final = fresh  # a new rotation: everybody dealt in starts level
 
 
-AWAY = (SeatStatus.SITTING_OUT, SeatStatus.BUSTED)  # seated, not dealt in: blinds pass them
+AWAY = (SeatStatus.SITTING_OUT, SeatStatus.BUSTED)
+_NO_POSTS: Final[dict[int, int]] = {}  # shared by quick plans; no plan is ever changed
+_NONE_MISSED: Final[list[tuple[int, str]]] = []  # seated, not dealt in: blinds pass them
 
 
 def clockwise(seats: Sequence[int], after: int, max_seats: int) -> list[int]:
@@ -134,7 +136,10 @@ def rotate_plan(previous: BlindPlan, seats: dict[int, Seat], min_players: int) -
     moved = positions[1:] + positions[:1]
     return BlindPlan(
         positions=moved,
-        blinds=list(previous.blinds),
+        blinds=previous.blinds,  # plans are never changed: they can share
+        live_posts=_NO_POSTS,
+        dead_posts=_NO_POSTS,
+        missed=_NONE_MISSED,
         button_seat=positions[0],
         small_blind_seat=positions[1],
         big_blind_seat=positions[2],

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import asdict
-from typing import Any
+from typing import Any, Final
 
 from pokerroom.cards import FULL_DECK
 from pokerroom.engine.actions import Action, ActionKind
@@ -44,6 +44,8 @@ from pokerroom.table.events import (
 )
 from pokerroom.table.seats import PreAction, Seat, SeatStatus, TableError
 
+_TIMEOUT: Final = ActionKind.TIMEOUT
+
 
 class Table:
     """One cash table under one house's rules."""
@@ -70,10 +72,12 @@ class Table:
         self.last_hand: Hand | None = None  # the hand that ended last (for its history)
         self.hand_number = 0
         self.hand_seats: list[int] = []  # seat of each position in the current hand
-        self._positions: dict[int, int] = {}  # seat -> position in the current hand
         self._last_plan: BlindPlan | None = None  # a cache: the previous_* fields rule
         self._players: dict[int, Player] = {}  # a cache of immutable records, by seat
-        self.hand_log: list[tuple[int, str, int]] = []  # (position, kind, amount) applied
+        # The actions applied in the hand in progress, and by which position: two lists, as a
+        # pair per action would cost an allocation on every action.
+        self.hand_log: list[Action] = []
+        self.hand_log_positions: list[int] = []
         self.hand_setup: dict[str, Any] = {}
         self.previous_big: int | None = None
         self.previous_small: int | None = None
@@ -87,6 +91,9 @@ class Table:
         # Read at every turn; the house is fixed for the table's life.
         self._decision_seconds = float(house.decision_seconds)
         self._warning_seconds = float(house.warning_after_seconds)
+        self._refill_every = max(house.time_bank_refill_hands, 1)
+        self._min_buy_in = house.min_buy_in_bb * spec.stakes.big_blind  # R-STAKE-2
+        self._max_buy_in = house.max_buy_in_bb * spec.stakes.big_blind
 
     # ---------------------------------------------------------------- queries
 
@@ -96,11 +103,11 @@ class Table:
 
     @property
     def min_buy_in(self) -> int:
-        return self.house.min_buy_in_bb * self.big_blind  # R-STAKE-2
+        return self._min_buy_in
 
     @property
     def max_buy_in(self) -> int:
-        return self.house.max_buy_in_bb * self.big_blind
+        return self._max_buy_in
 
     def seat_number(self, player: str) -> int | None:
         """The player's seat, or None when they are not seated."""
@@ -192,7 +199,7 @@ class Table:
         if seat.status is SeatStatus.BUSTED:
             seat.busted_at = None
             seat.status = SeatStatus.PLAYING if seat.paid_blinds else SeatStatus.WAITING
-            self._emit(events, SeatStatusChanged(seat.number, seat.status.value, "rebuy"))
+            self._emit(events, SeatStatusChanged(seat.number, str(seat.status), "rebuy"))
         return events
 
     def leave(self, player: str, now: float) -> list[Event]:
@@ -273,7 +280,8 @@ class Table:
     def _set_status(self, seat: Seat, status: SeatStatus, reason: str, events: list[Event]) -> None:
         if seat.status is not status:
             seat.status = status
-            self._emit(events, SeatStatusChanged(seat.number, status.value, reason))
+            # str() of a StrEnum is its value (without the enum property's slower lookup)
+            self._emit(events, SeatStatusChanged(seat.number, str(status), reason))
 
     # ---------------------------------------------------------------- hands
 
@@ -292,8 +300,9 @@ class Table:
         if self.hand is not None and not self.hand.is_over:
             raise TableError("a hand is already in progress")
         events: list[Event] = []
+        busted, waiting = SeatStatus.BUSTED, SeatStatus.WAITING  # read once, not per seat
         for seat in list(self.seats.values()):
-            if seat.status is SeatStatus.BUSTED:  # R-STAKE-2: rebuy in time or lose the seat
+            if seat.status is busted:  # R-STAKE-2: rebuy in time or lose the seat
                 since = seat.busted_at
                 if since is None or now - since >= self.house.rebuy_seconds:
                     self._stand(seat, "busted", events)
@@ -312,15 +321,14 @@ class Table:
             self._emit(events, BlindMissed(number, blind))
         self.hand_number += 1
         self.hand_seats = list(plan.positions)
-        self._positions = position = {n: i for i, n in enumerate(plan.positions)}
         posts = (
             [
                 ExtraPost(
-                    position=position[n],
+                    position=position,
                     live=plan.live_posts.get(n, 0),
                     dead=plan.dead_posts.get(n, 0),
                 )
-                for n in plan.positions
+                for position, n in enumerate(plan.positions)
                 if n in plan.live_posts or n in plan.dead_posts
             ]
             if plan.live_posts or plan.dead_posts
@@ -337,6 +345,7 @@ class Table:
             "big": plan.big_blind_seat,
         }
         self.hand_log = []
+        self.hand_log_positions = []
         self._emit(
             events,
             HandStarting(
@@ -351,22 +360,23 @@ class Table:
         self.hand = self._build_hand(self.hand_setup)
         self.hand_setup["deck"] = self.hand.deck  # what a restore deals again
         events.extend(self.hand.events)
+        live_posts, dead_posts, big = plan.live_posts, plan.dead_posts, plan.big_blind_seat
         for n in plan.positions:
             seat = self.seats[n]
-            if n == plan.big_blind_seat or n in plan.live_posts:
-                seat.big_blinds_posted += n == plan.big_blind_seat
+            if n == big or (live_posts and n in live_posts):
+                seat.big_blinds_posted += n == big
                 seat.paid_blinds = True
                 seat.missed_big = seat.missed_small = False
-            if n in plan.dead_posts:
+            if dead_posts and n in dead_posts:
                 seat.missed_small = False
             seat.post_now = False
-            if seat.status is SeatStatus.WAITING:
+            if seat.status is waiting:
                 seat.status = SeatStatus.PLAYING
         self.previous_big = plan.big_blind_seat
         self.previous_small = plan.small_blind_seat
         self.previous_button = plan.button_seat
         self._last_plan = plan
-        if self.hand_number % max(self.house.time_bank_refill_hands, 1) == 0:
+        if self.hand_number % self._refill_every == 0:
             full = float(self.house.time_bank_seconds)
             for seat in self.seats.values():
                 if seat.time_bank < full:
@@ -441,7 +451,10 @@ class Table:
     def _build_hand(self, setup: dict[str, Any]) -> Hand:
         players = []
         made = self._players
-        for n, stack in zip(setup["positions"], setup["stacks"], strict=True):
+        positions: list[int] = setup["positions"]
+        stacks: list[int] = setup["stacks"]
+        for k in range(len(positions)):
+            n, stack = positions[k], stacks[k]
             player = made.get(n)
             name = self.seats[n].name
             if player is None or player.stack != stack or player.name != name:
@@ -461,14 +474,22 @@ class Table:
         """A player's action in the hand (the engine checks it; errors change nothing)."""
         number = self._seat_numbers.get(player)
         hand = self.hand
-        if number is None or hand is None or (position := self._positions.get(number)) is None:
+        if number is None or hand is None or number not in self.hand_seats:
             self.seat_of(player)  # names an unknown player
             raise TableError(f"seat {number} cannot act: it is not in a hand in progress")
+        actor = hand.actor
+        if actor is not None and self.hand_seats[actor] == number:
+            position = actor  # the usual case: the player to act acts
+        else:
+            position = self.hand_seats.index(number)  # the engine says why it may not
         events = hand.apply(action, position)  # the engine refuses illegal actions unchanged
         kind = action.kind
-        self.hand_log.append((position, kind, action.amount))  # a StrEnum: its own JSON
-        if kind is not ActionKind.TIMEOUT:
-            self.seats[number].timeouts = 0
+        self.hand_log.append(action)
+        self.hand_log_positions.append(position)
+        if kind is not _TIMEOUT:
+            seat = self.seats[number]
+            if seat.timeouts:
+                seat.timeouts = 0
         actor = hand.actor
         if actor is not None and hand.betting:  # the usual next turn, inline
             following = self.hand_seats[actor]
@@ -481,12 +502,13 @@ class Table:
 
     def _act_for(self, number: int, action: Action) -> list[Event]:
         assert self.hand is not None
-        return self._apply(self._positions[number], action)
+        return self._apply(self.hand_seats.index(number), action)
 
     def _apply(self, position: int, action: Action) -> list[Event]:
         assert self.hand is not None
         events = self.hand.apply(action, position)
-        self.hand_log.append((position, action.kind, action.amount))
+        self.hand_log.append(action)
+        self.hand_log_positions.append(position)
         return events
 
     def _after_change(self, now: float) -> list[Event]:
@@ -540,11 +562,12 @@ class Table:
             events,
             HandFinished(
                 self.hand_number,
-                tuple((n, self.seats[n].stack) for n in self.hand_seats),
+                tuple([(n, self.seats[n].stack) for n in self.hand_seats]),
                 hand.rake,
                 hand.phase is Phase.CANCELLED,
             ),
         )
+        patience = self.house.timeouts_before_sit_out
         for number in self.hand_seats:
             seat = self.seats[number]
             if seat.leave_after:
@@ -552,13 +575,14 @@ class Table:
             elif seat.stack == 0:
                 self._set_status(seat, SeatStatus.BUSTED, "no chips: rebuy or leave", events)
                 seat.busted_at = now
-            elif seat.sit_out_next or seat.timeouts >= self.house.timeouts_before_sit_out:
+            elif seat.sit_out_next or seat.timeouts >= patience:
                 seat.sit_out_next = False
                 self._set_status(seat, SeatStatus.SITTING_OUT, "sit out", events)
         self.last_hand = hand
         self.hand = None
         self.hand_seats = []
         self.hand_log = []
+        self.hand_log_positions = []
         self.hand_setup = {}
         self.deadline = self.warning_at = None
         return events
@@ -642,7 +666,15 @@ class Table:
             "joined": self.joined,
             "timer": [self.deadline, self.warning_at, self.warned, self.extra_given],
             "hand": (
-                {"setup": self.hand_setup, "log": self.hand_log}
+                {
+                    "setup": self.hand_setup,
+                    "log": [  # (position, kind, amount); a kind is a StrEnum: its own JSON
+                        (position, action.kind, action.amount)
+                        for position, action in zip(
+                            self.hand_log_positions, self.hand_log, strict=True
+                        )
+                    ],
+                }
                 if self.hand is not None and not self.hand.is_over
                 else None
             ),
@@ -672,14 +704,15 @@ class Table:
         if data["hand"] is not None:
             table.hand_setup = data["hand"]["setup"]
             table.hand_seats = list(table.hand_setup["positions"])
-            table._positions = {n: i for i, n in enumerate(table.hand_seats)}
             table.hand = table._build_hand(table.hand_setup)
             for position, kind, amount in data["hand"]["log"]:
+                action = Action(ActionKind(kind), amount)
                 try:
-                    table.hand.apply(Action(ActionKind(kind), amount), position)
+                    table.hand.apply(action, position)
                 except IllegalActionError as error:  # pragma: no cover - a corrupt file
                     raise TableError(f"cannot restore the hand: {error}") from None
-                table.hand_log.append((position, kind, amount))
+                table.hand_log.append(action)
+                table.hand_log_positions.append(position)
         return table
 
 
