@@ -35,7 +35,14 @@ class SeededRandomSource:
         self._random = random.Random(seed)
 
     def randbelow(self, n: int) -> int:
-        return self._random.randrange(n)
+        # What ``Random.randrange(n)`` does (the same numbers), without its Python layers.
+        if n <= 0:
+            raise ValueError(f"randbelow needs a positive bound, got {n}")
+        bits = n.bit_length()
+        draw = self._random.getrandbits(bits)
+        while draw >= n:
+            draw = self._random.getrandbits(bits)
+        return draw
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # Copies and pickles carry on from the same point (a simulation can be forked).

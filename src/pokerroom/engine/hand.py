@@ -38,7 +38,7 @@ from pokerroom.engine.events import (
 )
 from pokerroom.engine.pots import Pot, build_pots, split, take_rake
 from pokerroom.engine.setup import ExtraPost, Player, check_setup, default_blinds
-from pokerroom.engine.showdown import describe_high, describe_low, high_strength, low_score
+from pokerroom.engine.showdown import best_high, describe_high, describe_low, low_score
 from pokerroom.rng import RandomSource, shuffled_codes
 from pokerroom.rules.errors import RulesError
 from pokerroom.rules.game import GameSpec, Structure
@@ -118,7 +118,9 @@ class Hand:
         self.spec = spec
         self.house = house
         self.variant = spec.variant
-        self._hi_lo = spec.variant.hi_lo
+        self._hi_lo = spec.hi_lo
+        self._two_plus_three = spec.two_plus_three
+        self._show_policy = house.show_policy
         self.structure = spec.structure
         self._fixed_limit = spec.structure is Structure.FIXED_LIMIT
         self._no_limit = spec.structure is Structure.NO_LIMIT
@@ -192,7 +194,12 @@ class Hand:
         # R-LIM-2: pre-flop the big blind counts as the bet (a straddle as a raise).
         self.raises = sum(1 for name in names if name in ("big_blind", "straddle"))
         self._deal_hole_cards()
-        biggest = max(range(n), key=lambda i: (blinds[i], i)) if any(blinds) else n - 1
+        biggest = n - 1  # the largest blind (the later position on a tie) acts last pre-flop
+        if any(blinds):
+            biggest = 0
+            for i in range(1, n):
+                if blinds[i] >= blinds[biggest]:
+                    biggest = i
         self._start_round((biggest + 1) % n)
 
     # ----------------------------------------------------------------- queries
@@ -685,7 +692,8 @@ class Hand:
             if self.aggressor is not None and not self.folded[self.aggressor]
             else alive[0]
         )
-        self.showdown_order = sorted(alive, key=lambda i: (i - first) % self.n)
+        # Clockwise from ``first``: the positions from it on, then those before it.
+        self.showdown_order = [i for i in alive if i >= first] + [i for i in alive if i < first]
         self.actor = None
         self._next_shower()
 
@@ -693,13 +701,13 @@ class Hand:
         return len(self.board) < 5
 
     def _must_show_reason(self, i: int) -> str | None:
-        if self.house.show_policy == "all_show":
+        if self._show_policy == "all_show":
             return "the house shows every hand at showdown"
         if self.all_in[i] or self.protected[i]:
             return "an all-in hand is always shown"
         if self._runout():
             return "hands are shown before an all-in run-out"
-        if self.house.show_policy == "last_aggressor_must_show" and i == self.aggressor:
+        if self._show_policy == "last_aggressor_must_show" and i == self.aggressor:
             return "the last bettor on the river must show"
         if self._sole_claimant(i):
             return "no other hand is left to contest the pot"
@@ -728,7 +736,7 @@ class Hand:
         """(high strength, low score) of a hand on the complete board, computed once."""
         value = self._values.get(i)
         if value is None:
-            high = high_strength(self.variant, self.hole[i], self.board)
+            high = best_high(self._two_plus_three, self.hole[i], self.board)
             low = low_score(self.hole[i], self.board) if self._hi_lo else 0
             value = self._values[i] = (high, low)
         return value

@@ -26,7 +26,13 @@ def _low_table() -> list[int]:
 
 def high_strength(variant: Variant, hole: Sequence[int], board: Sequence[int]) -> int:
     """Strength (higher wins) by the variant's rule (R-SHOW-2, R-SHOW-3)."""
-    if not variant.two_plus_three:
+    return best_high(variant.two_plus_three, hole, board)
+
+
+def best_high(two_plus_three: bool, hole: Sequence[int], board: Sequence[int]) -> int:
+    """Strength of any five cards, or (``two_plus_three``) of exactly two hole and three board
+    cards: ``high_strength`` with the variant's rule already looked up."""
+    if not two_plus_three:
         return evaluate_codes([*hole, *board])
     best = 0
     triples = list(combinations(board, 3))

@@ -118,10 +118,14 @@ class GameSpec:
     # Derived once here: the engine reads them for every hand it deals.
     phh_code: str = field(init=False, repr=False, compare=False)
     hole_cards: int = field(init=False, repr=False, compare=False)
+    two_plus_three: bool = field(init=False, repr=False, compare=False)
+    hi_lo: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "phh_code", _PHH_CODES[(self.variant, self.structure)])
         object.__setattr__(self, "hole_cards", self.variant.hole_cards)
+        object.__setattr__(self, "two_plus_three", self.variant.two_plus_three)
+        object.__setattr__(self, "hi_lo", self.variant.hi_lo)
 
     @property
     def name(self) -> str:
