@@ -108,6 +108,22 @@ def test_R_BLIND_6_R_SEAT_2_new_player_between_button_and_blinds_waits() -> None
     assert all(h[0] != 4 for h in hands[: first_in + 1])
 
 
+def test_R_BLIND_6_a_new_player_in_the_button_seat_waits_even_with_post_now() -> None:
+    """Found by a long random session: heads-up, then newcomers sit down, one of them in the
+    seat where the button lands next. Posting a big blind there would give them the button
+    without the small blind."""
+    table = make_table(seats=9, players={2: STACK, 7: STACK})
+    assert rotation(table, 2) == [(2, 2, 7), (7, 7, 2)]
+    table.sit("p8", 8, STACK, post_now=True)  # the big blind reaches seat 8 next hand
+    table.sit("p1", 1, STACK, post_now=True)  # just before seat 2: the next button's seat
+    started = play(table, 2.0)
+    assert started is not None and started.seats == (7, 2)  # both wait: still heads-up
+    assert started.button_seat != 1
+    hands = rotation(table, 3)
+    assert [h[2] for h in hands] == [8, 1, 2]  # each newcomer comes in on the big blind
+    assert hands[1][0] != 1 and hands[2][0] != 1  # and p1 has the button only after that
+
+
 def test_R_SEAT_2_new_player_left_of_the_blinds_may_post_at_once() -> None:
     players = {1: STACK, 2: STACK, 3: STACK, 4: STACK, 5: STACK}
     table = make_table(players=players)

@@ -198,7 +198,10 @@ def plan_hand(
         if n in (big_seat, small_seat):
             dealt.append(n)
             continue
-        left_of_blinds = between(n, big_seat, button_anchor + 1, max_seats) or n == button_anchor
+        # Past the big blind and before the button's seat: posting there is dealt in at once.
+        # The button's own seat waits too: a player owing blinds may not take the button
+        # with a single post (R-BLIND-6); it is a dead button this hand.
+        left_of_blinds = between(n, big_seat, button_anchor, max_seats)
         owes = seat.missed_big or seat.missed_small or not seat.paid_blinds
         if not owes:
             dealt.append(n)

@@ -66,7 +66,7 @@ class Table:
         self.name = name
         self.rng = rng
         self.seats: dict[int, Seat] = {}
-        self._seat_numbers: dict[str, int] = {}  # player -> seat
+        self._seat_by_player: dict[str, Seat] = {}
         self.waiting_list: list[str] = []
         self.hand: Hand | None = None
         self.last_hand: Hand | None = None  # the hand that ended last (for its history)
@@ -111,13 +111,14 @@ class Table:
 
     def seat_number(self, player: str) -> int | None:
         """The player's seat, or None when they are not seated."""
-        return self._seat_numbers.get(player)
+        seat = self._seat_by_player.get(player)
+        return None if seat is None else seat.number
 
     def seat_of(self, player: str) -> Seat:
-        number = self._seat_numbers.get(player)
-        if number is None:
+        seat = self._seat_by_player.get(player)
+        if seat is None:
             raise TableError(f"{player!r} is not seated at this table")
-        return self.seats[number]
+        return seat
 
     def in_hand(self, seat: int) -> bool:
         return self.hand is not None and not self.hand.is_over and seat in self.hand_seats
@@ -149,7 +150,7 @@ class Table:
             raise TableError(f"seat {seat} does not exist (seats 1..{self.max_seats})")
         if seat in self.seats:
             raise TableError(f"seat {seat} is taken")
-        if player in self._seat_numbers:
+        if player in self._seat_by_player:
             raise TableError(f"{player!r} already has a seat at this table")
         self._check_buy_in(buy_in, 0)
         events: list[Event] = []
@@ -164,7 +165,7 @@ class Table:
             time_bank=float(self.house.time_bank_seconds),
             post_now=post_now,
         )
-        self._seat_numbers[player] = seat
+        self._seat_by_player[player] = self.seats[seat]
         if player in self.waiting_list:
             self.waiting_list.remove(player)
             self._emit(events, WaitingListChanged(tuple(self.waiting_list)))
@@ -216,7 +217,7 @@ class Table:
 
     def _stand(self, seat: Seat, reason: str, events: list[Event]) -> None:
         del self.seats[seat.number]
-        del self._seat_numbers[seat.player]
+        del self._seat_by_player[seat.player]
         self._emit(events, SeatLeft(seat.number, seat.player, seat.stack, reason))
         if self.waiting_list:  # a freed seat goes to the first in line
             self._emit(events, SeatOffered(seat.number, self.waiting_list[0]))
@@ -472,24 +473,20 @@ class Table:
 
     def act(self, player: str, action: Action, now: float) -> list[Event]:
         """A player's action in the hand (the engine checks it; errors change nothing)."""
-        number = self._seat_numbers.get(player)
+        seat = self.seat_of(player)
         hand = self.hand
-        if number is None or hand is None or number not in self.hand_seats:
-            self.seat_of(player)  # names an unknown player
-            raise TableError(f"seat {number} cannot act: it is not in a hand in progress")
-        actor = hand.actor
-        if actor is not None and self.hand_seats[actor] == number:
+        actor = None if hand is None else hand.actor
+        if hand is not None and actor is not None and self.hand_seats[actor] == seat.number:
             position = actor  # the usual case: the player to act acts
+        elif hand is None or seat.number not in self.hand_seats:
+            raise TableError(f"seat {seat.number} cannot act: it is not in a hand in progress")
         else:
-            position = self.hand_seats.index(number)  # the engine says why it may not
+            position = self.hand_seats.index(seat.number)  # the engine says why it may not
         events = hand.apply(action, position)  # the engine refuses illegal actions unchanged
-        kind = action.kind
         self.hand_log.append(action)
         self.hand_log_positions.append(position)
-        if kind is not _TIMEOUT:
-            seat = self.seats[number]
-            if seat.timeouts:
-                seat.timeouts = 0
+        if seat.timeouts and action.kind is not _TIMEOUT:
+            seat.timeouts = 0
         actor = hand.actor
         if actor is not None and hand.betting:  # the usual next turn, inline
             following = self.hand_seats[actor]
@@ -694,7 +691,7 @@ class Table:
         for raw in data["seats"]:
             seat = Seat.from_json(raw)
             table.seats[seat.number] = seat
-            table._seat_numbers[seat.player] = seat.number
+            table._seat_by_player[seat.player] = seat
         table.waiting_list = list(data["waiting_list"])
         table.hand_number = data["hand_number"]
         table.previous_big, table.previous_small, table.previous_button = data["previous"]
