@@ -1,4 +1,4 @@
-"""One hand at a time, from plain Python.
+"""One hand at a time, from Python (this module is compiled with mypyc; see pyproject.toml).
 
 ``evaluate7`` is the hot path (integer card codes in, strength out); the
 ``Card``-level functions add the category and the best five cards for the
