@@ -148,8 +148,9 @@ class Hand:
         self.hole: list[list[int]] = [[] for _ in range(n)]
         self.board: list[int] = []
         self.street = 0
-        self.phase = Phase.BETTING
-        # The phase as flags too: they are read at every decision, an enum compare is not free.
+        # The phase, and the two questions asked of it at every decision as flags; only
+        # _set_phase changes them (``phase`` is read-only outside).
+        self._phase = Phase.BETTING
         self._betting = True
         self._over = False
         self.current_bet = 0
@@ -216,6 +217,10 @@ class Hand:
     def pot(self) -> int:
         """Every chip in the middle: collected pots, dead money and this round's bets."""
         return self._in_pot
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
 
     @property
     def is_over(self) -> bool:
@@ -402,7 +407,7 @@ class Hand:
     # ----------------------------------------------------------------- internals
 
     def _set_phase(self, phase: Phase) -> None:
-        self.phase = phase
+        self._phase = phase
         self._betting = phase is Phase.BETTING
         self._over = phase is Phase.COMPLETE or phase is Phase.CANCELLED
 
