@@ -62,3 +62,41 @@ def test_records_refuse_fractional_chips_with_specific_errors() -> None:
         Player(seat=1, stack=99.5)
     with pytest.raises(SetupError, match="whole number"):
         Player(seat=1, stack=-1)
+
+
+def test_every_record_names_all_its_fields_in_order() -> None:
+    """``__match_args__`` drives equality, hashing, repr, copies and the JSON event log: a
+    field assigned in ``__init__`` but not named there would silently drop out of all five."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "src" / "pokerroom"
+    checked = 0
+    for path in root.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in tree.body:
+            if not isinstance(node, ast.ClassDef):
+                continue
+            named: list[str] | None = None
+            assigned: list[str] = []
+            for item in node.body:
+                if (
+                    isinstance(item, ast.AnnAssign)
+                    and isinstance(item.target, ast.Name)
+                    and item.target.id == "__match_args__"
+                    and item.value is not None
+                ):
+                    named = list(ast.literal_eval(item.value))
+                if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+                    assigned = [
+                        stmt.target.attr
+                        for stmt in ast.walk(item)
+                        if isinstance(stmt, ast.AnnAssign)
+                        and isinstance(stmt.target, ast.Attribute)
+                        and isinstance(stmt.target.value, ast.Name)
+                        and stmt.target.value.id == "self"
+                    ]
+            if named is not None and named:
+                assert named == assigned, f"{path.name}: {node.name}"
+                checked += 1
+    assert checked >= 35  # events, actions, players, posts, pots, blind plans
