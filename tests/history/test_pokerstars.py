@@ -117,3 +117,20 @@ def test_S_VIEW_1_a_history_shows_only_the_viewers_and_shown_cards() -> None:
         assert collected + hand.rake == sum(hand.starting_stacks) - sum(hand.stacks) + sum(
             hand.winnings
         )
+
+
+def test_hands_shown_before_an_all_in_run_out_come_after_the_river_named() -> None:
+    hand = deal(
+        [10_000] * 3, game=spec(sb=100, bb=200), hole=["AsKd", "7c7h", "QsJs"], board="Ks7d2c9hTc"
+    )
+    act(hand, "f", "c", "x", "b 9800", "c")  # all-in on the flop: both show, then the run-out
+    assert hand.is_over
+    text = pokerstars_text(hand, hand_id=7, table_name="Alpha", started_at=WHEN, viewer=0)
+    lines = text.splitlines()
+    order = [lines.index(marker) for marker in ("*** SHOW DOWN ***", "*** SUMMARY ***")]
+    turn = next(k for k, line in enumerate(lines) if line.startswith("*** TURN ***"))
+    river = next(k for k, line in enumerate(lines) if line.startswith("*** RIVER ***"))
+    assert turn < river < order[0] < order[1]  # streets first, as trackers read them
+    assert "p1: shows [As Kd] (a pair of Kings)" in lines
+    assert "p2: shows [7c 7h] (three of a kind, Sevens)" in lines
+    assert any(line.endswith("won ($200) with three of a kind, Sevens") for line in lines)

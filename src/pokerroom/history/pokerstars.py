@@ -119,6 +119,27 @@ def pokerstars_text(
     street = "before Flop"
     folded_on: dict[int, str] = {}
     made: dict[int, str] = {}
+    showdown: list[CardsShown | HandMucked] = []
+
+    def show_down() -> None:
+        for event in showdown:
+            if not shown and not mucked:
+                lines.append("*** SHOW DOWN ***")
+            i = event.position
+            if isinstance(event, HandMucked):
+                mucked.add(i)
+                lines.append(f"{names[i]}: mucks hand")
+                continue
+            shown[i] = event.cards
+            description = ""
+            if len(board) == 5:
+                hole = [c.code for c in event.cards]
+                strength = high_strength(hand.variant, hole, [c.code for c in board])
+                made[i] = pokerstars_hand_name(strength)
+                description = f" ({made[i]})"
+            lines.append(f"{names[i]}: shows {_cards(event.cards)}{description}")
+        showdown.clear()
+
     for event in hand.events:
         match event:
             case ForcedBet(position=i, what=what, amount=amount, all_in=all_in):
@@ -167,25 +188,15 @@ def pokerstars_text(
                     lines.append(f"*** {_STREET[dealt]} *** {_cards(cards)}")
             case UncalledBetReturned(position=i, amount=amount):
                 lines.append(f"Uncalled bet ({money(amount)}) returned to {names[i]}")
-            case CardsShown(position=i, cards=cards):
-                if not shown and not mucked:
-                    lines.append("*** SHOW DOWN ***")
-                shown[i] = cards
-                description = ""
-                if len(board) == 5:
-                    hole = [c.code for c in cards]
-                    strength = high_strength(hand.variant, hole, [c.code for c in board])
-                    made[i] = pokerstars_hand_name(strength)
-                    description = f" ({made[i]})"
-                lines.append(f"{names[i]}: shows {_cards(cards)}{description}")
-            case HandMucked(position=i):
-                if not shown and not mucked:
-                    lines.append("*** SHOW DOWN ***")
-                mucked.add(i)
-                lines.append(f"{names[i]}: mucks hand")
+            case CardsShown() | HandMucked():
+                # Written in the SHOW DOWN section, after the whole board: hands shown before an
+                # all-in run-out come after the turn and river, named, as trackers expect.
+                showdown.append(event)
             case RakeTaken(amount=amount):
+                show_down()
                 rake = amount
             case PotAwarded(pot=index, amount=amount, winners=winners):
+                show_down()
                 pots[index] = pots.get(index, 0) + amount
                 where = (
                     "pot"
@@ -197,6 +208,7 @@ def pokerstars_text(
                     lines.append(f"{names[i]} collected {money(chips)} from {where}")
             case _:
                 pass
+    show_down()
     total = sum(pots.values()) + rake
     lines.append("*** SUMMARY ***")
     if len(pots) > 1:
