@@ -8,7 +8,7 @@ import asyncio
 import httpx
 
 from tests.server.conftest import Server, person
-from tests.server.test_e2e import books_balance, play_along, table_config
+from tests.server.test_e2e import ann_and_bob_seated, books_balance, play_along, table_config
 
 
 async def test_options_are_set_over_the_socket_and_shown_only_to_their_owner(
@@ -40,12 +40,7 @@ async def test_options_are_set_over_the_socket_and_shown_only_to_their_owner(
 async def test_frames_split_the_pot_from_the_bets_and_the_replayer_masks_cards(
     server: Server,
 ) -> None:
-    await server.room.open_table(table_config("o2"))
-    ann = await person(server.base, "ann")
-    bob = await person(server.base, "bob")
-    for someone, seat in ((ann, 1), (bob, 3)):
-        await someone.send(type="watch", table="o2")
-        await someone.send(type="join", table="o2", seat=seat, buy_in=10_000, request="r")
+    ann, bob = await ann_and_bob_seated(server, "o2", (1, 3))
     await asyncio.gather(play_along(ann, "o2", 4), play_along(bob, "o2", 4))
     hands = [f for f in ann.frames if f.get("type") == "table" and f["hand"] is not None]
     assert hands

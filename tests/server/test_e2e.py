@@ -25,6 +25,19 @@ def table_config(table_id: str, seats: int = 6, overrides=FAST) -> TableConfig: 
     return TableConfig(table_id, table_id, "titan", "holdem", "no_limit", 200, seats, overrides)
 
 
+async def ann_and_bob_seated(
+    server: Server, table: str, seats: tuple[int, int], *, table_seats: int = 6
+) -> tuple[Person, Person]:
+    """Open ``table`` and seat two new people, ann and bob, with 10,000 each."""
+    await server.room.open_table(table_config(table, seats=table_seats))
+    ann = await person(server.base, "ann")
+    bob = await person(server.base, "bob")
+    for someone, seat in ((ann, seats[0]), (bob, seats[1])):
+        await someone.send(type="watch", table=table)
+        await someone.send(type="join", table=table, seat=seat, buy_in=10_000, request="r1")
+    return ann, bob
+
+
 async def books_balance(server: Server) -> None:
     db = Database(server.database)
     try:
@@ -72,12 +85,7 @@ async def test_the_same_room_on_postgresql(postgres_server: Server) -> None:
 
 
 async def two_people_and_bots_play(server: Server) -> None:
-    await server.room.open_table(table_config("t1"))
-    ann = await person(server.base, "ann")
-    bob = await person(server.base, "bob")
-    for someone, seat in ((ann, 1), (bob, 4)):
-        await someone.send(type="watch", table="t1")
-        await someone.send(type="join", table="t1", seat=seat, buy_in=10_000, request="r1")
+    ann, bob = await ann_and_bob_seated(server, "t1", (1, 4))
     bots = [
         asyncio.create_task(
             run_bot(
@@ -125,12 +133,7 @@ async def test_a_buy_in_above_the_balance_is_refused(server: Server) -> None:
 
 
 async def test_a_time_out_and_a_disconnect_with_reconnect(server: Server) -> None:
-    await server.room.open_table(table_config("t3", seats=2))
-    ann = await person(server.base, "ann")
-    bob = await person(server.base, "bob")
-    for someone, seat in ((ann, 1), (bob, 2)):
-        await someone.send(type="watch", table="t3")
-        await someone.send(type="join", table="t3", seat=seat, buy_in=10_000, request="r1")
+    ann, bob = await ann_and_bob_seated(server, "t3", (1, 2), table_seats=2)
     frame = await ann.until(lambda f: f.get("hand") is not None and f["hand"]["actor"] is not None)
     actor = frame["hand"]["actor"]
     sleeper = ann if actor == 1 else bob
@@ -184,12 +187,7 @@ async def test_S_INPUT_1_malformed_messages_get_an_error_and_change_nothing(
 
 
 async def test_a_players_hand_histories_as_phh_and_pokerstars_text(server: Server) -> None:
-    await server.room.open_table(table_config("t5"))
-    ann = await person(server.base, "ann")
-    bob = await person(server.base, "bob")
-    for someone, seat in ((ann, 1), (bob, 4)):
-        await someone.send(type="watch", table="t5")
-        await someone.send(type="join", table="t5", seat=seat, buy_in=10_000, request="r1")
+    ann, bob = await ann_and_bob_seated(server, "t5", (1, 4))
 
     async def bob_folds() -> None:  # bob folds whenever he faces a bet; ann checks or calls
         last = 0

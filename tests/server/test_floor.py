@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 from pokerroom.cli import app as cli
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
-from tests.server.conftest import Server, person
-from tests.server.test_e2e import books_balance, play_along, table_config
+from tests.server.conftest import Server
+from tests.server.test_e2e import ann_and_bob_seated, books_balance, play_along
 
 
 async def operator_headers(server: Server) -> dict[str, str]:
@@ -30,12 +30,7 @@ async def operator_headers(server: Server) -> dict[str, str]:
 
 
 async def test_R_FLOOR_1_void_correct_close_suspend_all_recorded(server: Server) -> None:
-    await server.room.open_table(table_config("f1"))
-    ann = await person(server.base, "ann")
-    bob = await person(server.base, "bob")
-    for someone, seat in ((ann, 1), (bob, 2)):
-        await someone.send(type="watch", table="f1")
-        await someone.send(type="join", table="f1", seat=seat, buy_in=10_000, request="r1")
+    ann, bob = await ann_and_bob_seated(server, "f1", (1, 2))
     await asyncio.gather(play_along(ann, "f1", 3), play_along(bob, "f1", 3))
     floor = await operator_headers(server)
     async with httpx.AsyncClient(base_url=server.base, headers=floor) as http:
