@@ -104,10 +104,9 @@ class Hand:
             if sorted(order) != list(range(52)):
                 raise SetupError("a deck must be an order of all 52 card codes")
 
-        rake_name = house.rake
-        schedule = house.rake_schedule() if rake_name is not None else None
-        if schedule is not None and rake_name is not None:  # refused now, not at payout
-            covered = (rake_name, spec.phh_code, stakes.big_blind)
+        schedule = house.rake_schedule()
+        if schedule is not None and house.rake is not None:  # refused now, not at payout
+            covered = (house.rake, spec.phh_code, stakes.big_blind)
             if covered not in _COVERED:
                 try:
                     schedule.band_for(spec.structure, stakes.big_blind)
