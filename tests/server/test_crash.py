@@ -75,6 +75,7 @@ async def test_S_CRASH_1_kill_9_mid_hand_then_restart(tmp_path: Path) -> None:
                         f"crash{k}",
                         RuleBot(random.Random(k)),
                         table="nlhe-1-2",
+                        password="crash bot password",  # the same bots log in after restarts
                         rng=random.Random(k),
                     )
                 )

@@ -47,11 +47,21 @@ class Account(Base):
     username: Mapped[str] = mapped_column(String(32), unique=True)  # stored lower-case
     display_name: Mapped[str] = mapped_column(String(32))
     password_hash: Mapped[str] = mapped_column(String(255))  # argon2id (S-AUTH-1)
-    role: Mapped[str] = mapped_column(String(16), default="player")  # player, operator
+    role: Mapped[str] = mapped_column(String(16), default="player")  # player, operator, bot
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    failed_logins: Mapped[int] = mapped_column(Integer, default=0)
-    locked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     suspended: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class LoginFailures(Base):
+    """Failed log-ins counted per username, whether or not an account has that name, so that
+    the lock-out looks the same for unknown names (S-AUTH-2). A row is counted by one
+    ``UPDATE ... RETURNING``, atomic on SQLite and PostgreSQL alike."""
+
+    __tablename__ = "login_failures"
+
+    username: Mapped[str] = mapped_column(String(32), primary_key=True)  # lower-case
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    locked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class AuthSession(Base):
