@@ -4,7 +4,8 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import select
+from alembic import command
+from sqlalchemy import Connection, select, text
 
 from pokerroom.store.accounts import (
     FREE_FAILURES,
@@ -18,7 +19,7 @@ from pokerroom.store.accounts import (
     sign_up,
     start_log_in,
 )
-from pokerroom.store.db import Database
+from pokerroom.store.db import Database, alembic_config
 from pokerroom.store.models import Account, AuthSession, LoginFailures
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -189,3 +190,28 @@ async def test_S_AUTH_1_a_bot_takes_over_only_an_account_it_is_told_to(database:
             await authenticate(session, old.token, now=NOW)
         with pytest.raises(AuthError, match="wrong password"):
             await log_in(session, "bot_old", "bot password", now=NOW)
+
+
+async def test_migration_0005_login_failures_keeps_the_counts_both_ways(database: Database) -> None:
+    async with database.transaction() as session:
+        await sign_up(session, "ann", "correct horse", now=NOW)
+    for _ in range(3):
+        async with database.transaction() as session:
+            await start_log_in(session, "ann", now=NOW)
+
+    def to(revision: str, connection: Connection) -> None:
+        config = alembic_config(database.url)
+        config.attributes["connection"] = connection
+        if revision == "head":
+            command.upgrade(config, revision)
+        else:
+            command.downgrade(config, revision)
+
+    async with database.engine.begin() as connection:
+        await connection.run_sync(lambda c: to("0004", c))
+        count = "SELECT failed_logins FROM accounts WHERE username = 'ann'"
+        assert (await connection.execute(text(count))).scalar_one() == 3
+        await connection.run_sync(lambda c: to("head", c))
+    async with database.transaction() as session:
+        counted = await session.get(LoginFailures, "ann")
+        assert counted is not None and counted.failures == 3
