@@ -20,7 +20,7 @@ from sqlalchemy import select
 from websockets.asyncio.client import connect
 
 from pokerroom.cli.serve import _bots
-from pokerroom.server.auth import Limits, PasswordWorker, RateLimit
+from pokerroom.server.auth import AuthLimits, PasswordWorker, TokenBuckets
 from pokerroom.store.accounts import FREE_FAILURES
 from pokerroom.store.audit import audit
 from pokerroom.store.models import Account, LoginFailures
@@ -116,9 +116,9 @@ async def test_S_AUTH_2_log_ins_beyond_the_hashing_queue_get_503(server: Server)
 
 async def test_S_AUTH_2_log_ins_and_sign_ups_are_rate_limited_per_address(server: Server) -> None:
     auth = server.app.state.auth
-    auth.limits = Limits(
-        log_ins_per_address=RateLimit(3, 1 / 60),
-        sign_ups_per_address=RateLimit(2, 1 / 60),
+    auth.limits = AuthLimits(
+        log_ins_per_address=TokenBuckets(3, 1 / 60),
+        sign_ups_per_address=TokenBuckets(2, 1 / 60),
         exempt=frozenset(),
     )
     async with httpx.AsyncClient(base_url=server.base, timeout=60) as http:
@@ -134,7 +134,7 @@ async def test_S_AUTH_2_log_ins_and_sign_ups_are_rate_limited_per_address(server
 
 async def test_S_AUTH_2_log_ins_are_rate_limited_per_username(server: Server) -> None:
     auth = server.app.state.auth
-    auth.limits = Limits(per_username=RateLimit(2, 1 / 60))  # loopback: no per-address limit
+    auth.limits = AuthLimits(per_username=TokenBuckets(2, 1 / 60))  # loopback: no per-address limit
     async with httpx.AsyncClient(base_url=server.base, timeout=60) as http:
         tries = [await log_in(http, "Ann", "a guess at it") for _ in range(3)]
         other = await log_in(http, "bob", "a guess at it")
@@ -144,13 +144,20 @@ async def test_S_AUTH_2_log_ins_are_rate_limited_per_username(server: Server) ->
 
 def test_S_AUTH_2_a_rate_limit_refills_and_forgets_the_oldest_keys() -> None:
     now = [0.0]
-    limit = RateLimit(2, 0.5, max_keys=2, clock=lambda: now[0])
+    limit = TokenBuckets(2, 0.5, max_keys=2, clock=lambda: now[0])
     assert [limit.wait("a"), limit.wait("a"), limit.wait("a")] == [0, 0, 2.0]
     now[0] = 2.0  # one token back
     assert [limit.wait("a"), limit.wait("a")] == [0, 2.0]
     limit.wait("b")
     limit.wait("c")  # a third key: "a", the least recently used, is forgotten
     assert limit.wait("a") == 0
+
+
+def test_S_AUTH_2_the_operator_sets_which_addresses_are_exempt() -> None:
+    assert AuthLimits.from_env({}).exempt == {"127.0.0.1", "::1"}
+    assert AuthLimits.from_env({"POKERROOM_LOGIN_EXEMPT": ""}).exempt == set()
+    chosen = AuthLimits.from_env({"POKERROOM_LOGIN_EXEMPT": "10.0.0.2, ::1"})
+    assert chosen.exempt == {"10.0.0.2", "::1"}
 
 
 # -- item 7: the lock-out holds against parallel guesses, on both databases ---------------------
@@ -176,7 +183,7 @@ async def parallel_wrong_passwords_stop_at_the_lock_out(server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.base, timeout=120) as http:
         assert (await sign_up(http, "ann", "correct horse")).status_code == 200
         # Let all 40 through the rate limits and the queue: the lock-out alone must hold.
-        auth.limits = Limits(per_username=RateLimit(100, 1))
+        auth.limits = AuthLimits(per_username=TokenBuckets(100, 1))
         auth.passwords.close()
         auth.passwords = PasswordWorker(queue=64)
         answers = await asyncio.gather(

@@ -7,8 +7,9 @@ transaction is open while a password is hashed, so tables never wait for one eit
 
 Log-ins and sign-ups are rate-limited per client address and per username by token buckets
 (429, Retry-After). Loopback addresses are exempt from the per-address limit (the room's own
-tools run there); behind a reverse proxy, let uvicorn read the proxy's X-Forwarded-For
-(``--forwarded-allow-ips``) so that clients' own addresses are limited. The lock-out after
+tools run there; ``POKERROOM_LOGIN_EXEMPT`` changes the list). Behind a reverse proxy, let
+uvicorn read the proxy's X-Forwarded-For (``--forwarded-allow-ips``) so that clients' own
+addresses are limited, or set ``POKERROOM_LOGIN_EXEMPT=""``. The lock-out after
 repeated wrong passwords is counted in the database (``pokerroom.store.accounts``).
 """
 
@@ -16,9 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -62,7 +64,7 @@ class Refused(HTTPException):
         )
 
 
-class RateLimit:
+class TokenBuckets:
     """A token bucket per key: ``burst`` requests at once, refilled at ``per_second``.
 
     At most ``max_keys`` keys are remembered (the least recently used go first), so a flood
@@ -92,15 +94,23 @@ class RateLimit:
 
 
 @dataclass
-class Limits:
+class AuthLimits:
     """The rate limits on log-in and sign-up; tests and operators may change them."""
 
-    log_ins_per_address: RateLimit = field(default_factory=lambda: RateLimit(20, 20 / 60))
-    sign_ups_per_address: RateLimit = field(default_factory=lambda: RateLimit(5, 5 / 600))
-    per_username: RateLimit = field(default_factory=lambda: RateLimit(10, 10 / 60))
+    log_ins_per_address: TokenBuckets = field(default_factory=lambda: TokenBuckets(20, 20 / 60))
+    sign_ups_per_address: TokenBuckets = field(default_factory=lambda: TokenBuckets(5, 5 / 600))
+    per_username: TokenBuckets = field(default_factory=lambda: TokenBuckets(10, 10 / 60))
     exempt: frozenset[str] = LOOPBACK  # addresses without a per-address limit
 
-    def check(self, by_address: RateLimit, address: str, username: str) -> None:
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> AuthLimits:
+        """``POKERROOM_LOGIN_EXEMPT``: the exempt addresses, comma-separated ("" for none)."""
+        raw = environ.get("POKERROOM_LOGIN_EXEMPT")
+        if raw is None:
+            return cls()
+        return cls(exempt=frozenset(a.strip() for a in raw.split(",") if a.strip()))
+
+    def check(self, by_address: TokenBuckets, address: str, username: str) -> None:
         waits = [self.per_username.wait(username.strip().lower())]
         if address not in self.exempt:
             waits.append(by_address.wait(address))
@@ -160,7 +170,7 @@ class Auth:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.passwords = PasswordWorker()
-        self.limits = Limits()
+        self.limits = AuthLimits.from_env()
 
     async def sign_up(self, address: str, username: str, password: str) -> tuple[int, str, str]:
         """A new account, logged in: its id, username and session token."""
