@@ -4,9 +4,9 @@ protocol as people (DESIGN 9)."""
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import random
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -82,7 +82,6 @@ async def run_bot(
     async with httpx.AsyncClient(base_url=base_url, timeout=10) as http:
         me = await account(http, name, password)
     ws_url = base_url.replace("http", "ws", 1) + "/ws"
-    requests = itertools.count(1)
     async with connect(ws_url, max_size=2**20) as ws:
         await ws.send(json.dumps({"type": "hello", "token": me["token"]}))
         await ws.send(json.dumps({"type": "watch", "table": table}))
@@ -116,7 +115,8 @@ async def run_bot(
                                 "table": table,
                                 "seat": rng.choice(free),
                                 "buy_in": buy_in,
-                                "request": f"{name}-{next(requests)}",
+                                # random: a restarted bot never reuses a key (S-MONEY-3)
+                                "request": secrets.token_hex(16),
                             }
                         )
                     )
