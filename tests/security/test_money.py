@@ -22,7 +22,7 @@ from pokerroom.store.db import Database
 from pokerroom.store.models import HandRecord, LedgerAccount, Sitting, TableRecord, Transfer
 from tests.security.audit import assert_books_balance, audit_database
 from tests.server.conftest import Person, Server, person
-from tests.server.test_e2e import table_config
+from tests.server.test_e2e import ann_and_bob_seated, table_config
 
 GRANT = 1_000_000
 
@@ -217,6 +217,11 @@ async def test_S_AUDIT_2_the_audit_names_every_planted_difference(room: Server) 
         await someone.send(type="watch", table=table)
         await sit(someone, table, 1, 10_000, "j")
     await assert_books_balance(room)
+    result = await asyncio.to_thread(
+        CliRunner().invoke, app, ["audit", "--database", room.database]
+    )
+    assert result.exit_code == 0 and "every chip is accounted for" in result.output
+    assert "tables reconciled: 2 (20,000 chips seated)" in result.output
     db = Database(room.database)
     try:
         async with db.transaction() as session:
@@ -270,3 +275,17 @@ async def test_S_AUDIT_2_the_audit_names_every_planted_difference(room: Server) 
     assert result.exit_code == 1
     for line in ("table m6", "table m7", f"player {bob.account_id}", "house rake"):
         assert line in result.output
+
+
+async def test_S_AUDIT_2_chips_in_a_hand_in_progress_are_the_tables(room: Server) -> None:
+    """A join during a hand stores the table with the hand in it: the blinds in its pot
+    are still the table's chips, and the audit reconciles them."""
+    ann, _bob = await ann_and_bob_seated(room, "m8", (1, 2))
+    await ann.until(lambda f: f["hand"] is not None)
+    carol = await person(room.base, "carol")
+    await carol.send(type="watch", table="m8")
+    await sit(carol, "m8", 3, 10_000, "j")
+    snapshots = await column(room, select(TableRecord.snapshot).where(TableRecord.id == "m8"))
+    assert json.loads(snapshots[0])["hand"] is not None  # stored mid-hand
+    report = await assert_books_balance(room)
+    assert report.seated == 30_000
