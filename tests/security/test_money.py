@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -18,13 +20,19 @@ from typer.testing import CliRunner
 from pokerroom.bots.client import run_bot
 from pokerroom.bots.strategy import RuleBot
 from pokerroom.cli.app import app
-from pokerroom.store.db import Database
+from pokerroom.server.room import Room, _config_json
+from pokerroom.store.accounts import sign_up
+from pokerroom.store.db import Database, sqlite_url
+from pokerroom.store.hands import save_table
+from pokerroom.store.ledger import balance as balance_of
+from pokerroom.store.ledger import join
 from pokerroom.store.models import HandRecord, LedgerAccount, Sitting, TableRecord, Transfer
 from tests.security.audit import assert_books_balance, audit_database
 from tests.server.conftest import Person, Server, person
 from tests.server.test_e2e import ann_and_bob_seated, table_config
 
 GRANT = 1_000_000
+NOW = datetime(2026, 12, 1, tzinfo=UTC)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -289,3 +297,44 @@ async def test_S_AUDIT_2_chips_in_a_hand_in_progress_are_the_tables(room: Server
     assert json.loads(snapshots[0])["hand"] is not None  # stored mid-hand
     report = await assert_books_balance(room)
     assert report.seated == 30_000
+
+
+async def test_S_CRASH_1_a_player_leaving_during_a_hand_cut_off_by_a_crash_is_paid(
+    tmp_path: Path,
+) -> None:
+    """Ann asks to leave during a hand and the server dies: on restart the hand is
+    cancelled and she stands up, and her chips must follow her to her balance, not stay
+    behind in the table's account with her seat gone."""
+    url = sqlite_url(tmp_path / "room.db")
+    db = Database(url)
+    await db.migrate()
+    config = table_config("m9")
+    table = config.build()
+    async with db.transaction() as session:
+        people = [await sign_up(session, name, "correct horse", now=NOW) for name in ("ann", "bob")]
+        for seat, someone in enumerate(people, start=1):
+            number = table.joined + 1
+            key = f"join:m9:{someone.id}:k"
+            await join(
+                session, someone.id, "m9", 10_000, seat=seat, number=number, now=NOW, key=key
+            )
+            table.sit(str(someone.id), seat, 10_000, name=someone.username)
+        table.start_hand(0.0)
+        waiting = next(n for n in (1, 2) if n != table.actor_seat())
+        leaver = people[waiting - 1]
+        assert table.leave(str(leaver.id), 0.0) == []  # not their turn: they go after the hand
+        await save_table(
+            session, "m9", name="m9", config=_config_json(config), snapshot=table.to_json(), now=NOW
+        )
+    await db.close()
+    room = Room(Database(url))
+    await room.start(demo=False)
+    await room.stop()
+    report = await audit_database(url)
+    assert report.ok, report.problems
+    db = Database(url)
+    try:
+        async with db.transaction() as session:
+            assert await balance_of(session, "player", str(leaver.id)) == GRANT
+    finally:
+        await db.close()

@@ -116,9 +116,14 @@ async def _reconcile_tables(session: AsyncSession, report: AuditReport) -> None:
         report.seated += seated
         held = int(balance or 0)
         if held != seated:
+            why = (
+                f"{seated - held} seated that the ledger never received"
+                if seated > held
+                else f"{held - seated} in the ledger with no seat"
+            )
             report.problems.append(
                 f"table {table_id}: the ledger holds {held} chips but {seated} are seated there"
-                f" ({seated - held:+d} not bought in)"
+                f" ({why})"
             )
     orphans = await session.execute(
         select(LedgerAccount.owner, LedgerAccount.balance).where(
