@@ -38,7 +38,7 @@ async def hand_statuses(database: str) -> dict[int, str]:
             rows = await session.execute(select(HandRecord.id, HandRecord.status))
             statuses = {int(i): s for i, s in rows}
             report = await audit(session)
-        assert report.ok, report.problems  # S-MONEY-2
+        assert report.ok, report.problems  # S-MONEY-2, and reconciled with the tables (S-AUDIT-2)
         return statuses
     finally:
         await db.close()

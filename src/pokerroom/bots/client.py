@@ -4,7 +4,6 @@ protocol as people (DESIGN 9)."""
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import random
 import secrets
@@ -88,7 +87,6 @@ async def run_bot(
             me = await account(http, name, password or secrets.token_urlsafe(24))
         token = me["token"]
     ws_url = base_url.replace("http", "ws", 1) + "/ws"
-    requests = itertools.count(1)
     async with connect(ws_url, max_size=2**20) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         await ws.send(json.dumps({"type": "watch", "table": table}))
@@ -122,7 +120,8 @@ async def run_bot(
                                 "table": table,
                                 "seat": rng.choice(free),
                                 "buy_in": buy_in,
-                                "request": f"{name}-{next(requests)}",
+                                # random: a restarted bot never reuses a key (S-MONEY-3)
+                                "request": secrets.token_hex(16),
                             }
                         )
                     )
