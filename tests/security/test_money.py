@@ -165,6 +165,7 @@ async def test_S_MONEY_3_a_restarted_bot_does_not_reuse_its_keys(room: Server) -
                         f"robot{k}",
                         RuleBot(random.Random(k)),
                         table="m4",
+                        password="robot password",  # the same account at every start
                         hands=hands,
                         rng=random.Random(k),
                     )

@@ -4,8 +4,7 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from alembic import command
-from sqlalchemy import Connection, select, text
+from sqlalchemy import select, text
 
 from pokerroom.store.accounts import (
     FREE_FAILURES,
@@ -19,7 +18,7 @@ from pokerroom.store.accounts import (
     sign_up,
     start_log_in,
 )
-from pokerroom.store.db import Database, alembic_config
+from pokerroom.store.db import Database
 from pokerroom.store.models import Account, AuthSession, LoginFailures
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -199,19 +198,11 @@ async def test_migration_0005_login_failures_keeps_the_counts_both_ways(database
         async with database.transaction() as session:
             await start_log_in(session, "ann", now=NOW)
 
-    def to(revision: str, connection: Connection) -> None:
-        config = alembic_config(database.url)
-        config.attributes["connection"] = connection
-        if revision == "head":
-            command.upgrade(config, revision)
-        else:
-            command.downgrade(config, revision)
-
-    async with database.engine.begin() as connection:
-        await connection.run_sync(lambda c: to("0004", c))
+    await database.migrate("0004", down=True)
+    async with database.engine.connect() as connection:
         count = "SELECT failed_logins FROM accounts WHERE username = 'ann'"
         assert (await connection.execute(text(count))).scalar_one() == 3
-        await connection.run_sync(lambda c: to("head", c))
+    await database.migrate()
     async with database.transaction() as session:
         counted = await session.get(LoginFailures, "ann")
         assert counted is not None and counted.failures == 3

@@ -1,7 +1,7 @@
 """sittings: a join's key is bound to the sitting it opened (S-MONEY-3)
 
-Revision ID: 0005_sittings
-Revises: 0004
+Revision ID: 0006_sittings
+Revises: 0005_login_failures
 Create Date: 2026-12-01 02:40:00.000000
 """
 
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0005_sittings"
-down_revision: str | None = "0004"
+revision: str = "0006_sittings"
+down_revision: str | None = "0005_login_failures"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
