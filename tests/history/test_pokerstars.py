@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from pokerroom.engine import Action, ActionKind, Hand, Player
 from pokerroom.history.pokerstars import money, pokerstars_hand_name, pokerstars_text
+from pokerroom.history.viewer import viewer_hand
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import GameSpec, Stakes, Structure, Variant
 from tests.engine.helpers import act, checks_down, deal, spec
@@ -57,7 +58,7 @@ def test_a_hand_in_pokerstars_format() -> None:
     act(hand, "r 600", "c", "c", "x", "b 1000", "f", "r 3000", "c")
     checks_down(hand)
     text = pokerstars_text(
-        hand, hand_id=42, table_name="Alpha", started_at=WHEN, viewer=0, max_seats=6
+        viewer_hand(hand, 0), hand_id=42, table_name="Alpha", started_at=WHEN, max_seats=6
     )
     assert text == EXPECTED
 
@@ -81,7 +82,7 @@ def test_names_money_and_rake_side_pots() -> None:
     )
     act(hand, "r 1000", "c", "c", "c")
     checks_down(hand)
-    text = pokerstars_text(hand, hand_id=7, table_name="Side", started_at=WHEN)
+    text = pokerstars_text(viewer_hand(hand, None), hand_id=7, table_name="Side", started_at=WHEN)
     assert "Total pot $33 Main pot $10.35. Side pot-1 $21. | Rake $1.65" in text
     assert "p1 collected $10.35 from main pot" in text and "from side pot-1" in text
 
@@ -108,7 +109,9 @@ def test_S_VIEW_1_a_history_shows_only_the_viewers_and_shown_cards() -> None:
             else:
                 hand.apply(Action(ActionKind.CHECK_OR_CALL))
         viewer = rng.randrange(n)
-        text = pokerstars_text(hand, hand_id=1, table_name="T", started_at=WHEN, viewer=viewer)
+        text = pokerstars_text(
+            viewer_hand(hand, viewer), hand_id=1, table_name="T", started_at=WHEN
+        )
         for i in range(n):
             cards = " ".join(str(c) for c in hand.hole_cards(i))
             visible = i == viewer or hand.shown[i]
@@ -125,7 +128,7 @@ def test_hands_shown_before_an_all_in_run_out_come_after_the_river_named() -> No
     )
     act(hand, "f", "c", "x", "b 9800", "c")  # all-in on the flop: both show, then the run-out
     assert hand.is_over
-    text = pokerstars_text(hand, hand_id=7, table_name="Alpha", started_at=WHEN, viewer=0)
+    text = pokerstars_text(viewer_hand(hand, 0), hand_id=7, table_name="Alpha", started_at=WHEN)
     lines = text.splitlines()
     order = [lines.index(marker) for marker in ("*** SHOW DOWN ***", "*** SUMMARY ***")]
     turn = next(k for k, line in enumerate(lines) if line.startswith("*** TURN ***"))

@@ -24,6 +24,7 @@ from pokerroom.engine.events import (
 )
 from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.setup import ExtraPost, Player, arrange_deck
+from pokerroom.history.viewer import EVERYONE, ViewerHand, viewer_hand
 from pokerroom.rules.errors import RulesError
 from pokerroom.rules.game import STANDARD_PHH_CODES, GameSpec, Stakes, Structure
 from pokerroom.rules.house import STANDARD, load_preset
@@ -355,14 +356,14 @@ def to_toml(fields: dict[str, Any]) -> str:
     return "".join(f"{key} = {_toml_value(value)}\n" for key, value in fields.items())
 
 
-def phh_fields(hand: Hand, /, *, viewer: int | None = -1, **extra: Any) -> dict[str, Any]:
+def phh_fields(seen: Hand | ViewerHand, /, **extra: Any) -> dict[str, Any]:
     """A finished (or cancelled) hand as PHH fields, actions rebuilt from its event log.
 
-    ``viewer`` -1 (the default) writes every card, for the room's own record; a position
-    writes what that player may see after the hand: their own cards and the hands that
-    reached the showdown, shown or mucked (R-SHOW-8), with ``????`` for folded hands.
+    A bare ``Hand`` is the room's own record, every card written; a ``ViewerHand`` writes
+    what that viewer may see (S-EXPORT-1), ``??`` for each card hidden from them.
     """
-    at_showdown = {e.position for e in hand.events if isinstance(e, CardsShown | HandMucked)}
+    view = seen if isinstance(seen, ViewerHand) else viewer_hand(seen, EVERYONE)
+    hand = view.hand
     n = hand.n
     blinds = [0] * n
     antes = [0] * n
@@ -380,8 +381,8 @@ def phh_fields(hand: Hand, /, *, viewer: int | None = -1, **extra: Any) -> dict[
                 else:
                     posts.append([i, 0 if dead else amount, amount if dead else 0])
             case HoleCardsDealt(position=i, cards=cards):
-                visible = viewer == -1 or i == viewer or i in at_showdown
-                text = format_cards(cards) if visible else "??" * len(cards)
+                hidden = view.cards(i) is None
+                text = "??" * len(cards) if hidden else format_cards(cards)
                 actions.append(f"d dh p{i + 1} {text}")
             case BoardDealt(cards=cards):
                 actions.append(f"d db {format_cards(cards)}")
@@ -426,9 +427,10 @@ def phh_fields(hand: Hand, /, *, viewer: int | None = -1, **extra: Any) -> dict[
     return fields
 
 
-def write_phh(hand: Hand, /, *, viewer: int | None = -1, **extra: Any) -> str:
-    """The hand as a .phh text (our variant codes PT, NO, FO, PO/8, NO/8 included)."""
-    fields = phh_fields(hand, viewer=viewer, **extra)
+def write_phh(seen: Hand | ViewerHand, /, **extra: Any) -> str:
+    """The hand as a .phh text (our variant codes PT, NO, FO, PO/8, NO/8 included); a bare
+    ``Hand`` is the room's record, a ``ViewerHand`` one player's download."""
+    fields = phh_fields(seen, **extra)
     code = fields["variant"]
     note = "" if code in STANDARD_PHH_CODES else f"# {code} is pokerroom's code; PHH has none\n"
     return note + to_toml(fields)
