@@ -4,7 +4,6 @@ their own, the board and hands shown at showdown -- never a folded or mucked han
 from __future__ import annotations
 
 import json
-import re
 from datetime import UTC, datetime
 
 from pokerroom.cards import Card
@@ -15,8 +14,8 @@ from pokerroom.history.pokerstars import pokerstars_text
 from pokerroom.history.viewer import EVERYONE, viewer_hand
 from pokerroom.server.replayer import replay_frames
 from tests.engine.helpers import act, checks_down, deal, spec
+from tests.history.cards import cards_in
 
-CARDS = re.compile(r"(?<![A-Za-z0-9])((?:[2-9TJQKA][cdhs])+)(?![A-Za-z0-9])")  # "Ks" or "As2d"
 WHEN = datetime(2026, 11, 30, tzinfo=UTC)
 
 
@@ -44,10 +43,6 @@ def exports_for(hand: Hand, viewer: int | None) -> dict[str, str]:
         "replay": json.dumps(replay_frames(seen)),
         "phhs": "[1]\n" + to_toml(phh_fields(seen)),
     }
-
-
-def cards_in(text: str) -> set[str]:
-    return {run[k : k + 2] for run in CARDS.findall(text) for k in range(0, len(run), 2)}
 
 
 def test_S_EXPORT_1_a_mucked_omaha_hilo_hand_is_in_no_export_of_another_player() -> None:

@@ -388,7 +388,7 @@ async def _dispatch(
     actor = room.actors.get(message.table)
     if actor is None:
         await websocket.send_text(
-            protocol.error(f"no table {message.table!r}", request=message.type)
+            protocol.error(f"no table {message.table!r}", request=message.type, table=message.table)
         )
         return
     if isinstance(message, protocol.Watch):
@@ -398,7 +398,9 @@ async def _dispatch(
     if client.account_id is None:
         await websocket.send_text(
             protocol.error(
-                "log in first (send a hello with your session token)", request=message.type
+                "log in first (send a hello with your session token)",
+                request=message.type,
+                table=message.table,
             )
         )
         return
