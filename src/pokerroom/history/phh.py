@@ -261,6 +261,7 @@ def replay_steps(phh: PHHHand, *, scale: int = 1) -> Iterator[tuple[str, Hand]]:
     yield "", hand
     n = hand.n
     board_seen = 0
+    pending: dict[int, ActionKind] = {}  # showdown actions the file gives before ours asks
     for number, action in enumerate(actions, start=1):
         text, _, comment = action.partition("#")
         text = text.strip()
@@ -289,6 +290,18 @@ def replay_steps(phh: PHHHand, *, scale: int = 1) -> Iterator[tuple[str, Hand]]:
         i = _player(parts[0], n, action)
         verb = parts[1] if len(parts) > 1 else ""
         try:
+            if verb == "sm" and hand.phase is Phase.SHOWDOWN and hand.actor != i:
+                # Another program's showdown order (PokerKit's, when everyone is all-in):
+                # held until the engine asks this player, then applied as the file says.
+                if i in pending:
+                    raise PHHError(f"{where}: p{i + 1} shows or mucks twice")
+                pending[i] = ActionKind.MUCK if len(parts) == 2 else ActionKind.SHOW
+                yield text, hand
+                continue
+            asked = hand.phase is Phase.BETTING and hand.actor == i
+            if verb == "cc" and not asked and _unopposed(hand, i):
+                yield text, hand  # a check no opponent can bet against: moves no chip
+                continue
             if verb == "f":
                 hand.apply(Action(ActionKind.FOLD), i)
             elif verb == "cc":
@@ -301,9 +314,24 @@ def replay_steps(phh: PHHHand, *, scale: int = 1) -> Iterator[tuple[str, Hand]]:
                 hand.apply(Action(kind), i)
             else:
                 raise PHHError(f"{where}: unknown action")
+            while hand.phase is Phase.SHOWDOWN and hand.actor in pending:
+                hand.apply(Action(pending.pop(hand.actor)), hand.actor)
         except HandError as error:
             raise PHHError(f"{where}: {error}") from None
         yield text, hand
+    # A show the engine never asked for (a hand no one is left to contest) moves no chip;
+    # a muck it never asked for would give up a pot: that is not the hand the engine played.
+    for i, kind in sorted(pending.items()):
+        if kind is ActionKind.MUCK or hand.phase is Phase.SHOWDOWN:
+            raise PHHError(f"p{i + 1} shows or mucks out of turn (the hand is {hand.phase.value})")
+
+
+def _unopposed(hand: Hand, i: int) -> bool:
+    """Player i is in the hand with chips, owes nothing, and every opponent still in it is
+    all-in: nobody can bet against them, so a check by them changes nothing."""
+    if not hand.in_hand(i) or hand.all_in[i] or hand.bets[i] < max(hand.bets):
+        return False
+    return all(hand.all_in[j] for j in range(hand.n) if j != i and hand.in_hand(j))
 
 
 def replay(phh: PHHHand, *, scale: int = 1) -> ReplayResult:
