@@ -137,3 +137,48 @@ def test_hands_shown_before_an_all_in_run_out_come_after_the_river_named() -> No
     assert "p1: shows [As Kd] (a pair of Kings)" in lines
     assert "p2: shows [7c 7h] (three of a kind, Sevens)" in lines
     assert any(line.endswith("won ($200) with three of a kind, Sevens") for line in lines)
+
+
+def test_seats_are_listed_in_seat_order() -> None:
+    # Positions run from the small blind: seats 4 (small blind), 6 (big blind), 1 (button).
+    hand = Hand(
+        spec=spec(sb=100, bb=200),
+        players=[Player(seat=s, stack=10_000, name=f"s{s}") for s in (4, 6, 1)],
+        deck=list(range(52)),
+    )
+    act(hand, "f", "f")
+    text = pokerstars_text(
+        viewer_hand(hand, 0), hand_id=9, table_name="Ring", started_at=WHEN, max_seats=6
+    )
+    lines = text.splitlines()
+    header = [line.split(":")[0] for line in lines if line.endswith("in chips)")]
+    summary = lines[lines.index("*** SUMMARY ***") :]
+    listed = [line.split(":")[0] for line in summary if line.startswith("Seat ")]
+    assert header == listed == ["Seat 1", "Seat 4", "Seat 6"]
+    assert "Table 'Ring' 6-max Seat #1 is the button" in lines
+
+
+def test_a_hilo_showdown_names_the_HI_and_LO_hands_as_pokerstars_does() -> None:
+    hand = deal(
+        [1_000] * 3,
+        game=spec("omaha_hilo", "pot_limit", sb=5, bb=10),
+        hole=["KhKdJsJc", "As3d9c9h", "QsQdTcTh"],
+        board="2c5h8dKsQh",
+    )
+    checks_down(hand)  # p1 has the high hand, p2 the only low, p3 is beaten both ways
+    lines = pokerstars_text(
+        viewer_hand(hand, 1), hand_id=3, table_name="Eights", started_at=WHEN
+    ).splitlines()
+    assert "p1: shows [Kh Kd Js Jc] (HI: three of a kind, Kings)" in lines
+    assert "p2: shows [As 3d 9c 9h] (HI: a pair of Nines; LO: 8,5,3,2,A)" in lines
+    assert "p3: mucks hand" in lines
+    assert lines.count("p1 collected $0.15 from pot") == lines.count("p2 collected $0.15 from pot")
+    assert lines.count("p1 collected $0.15 from pot") == 1  # one line per half of the pot
+    assert (
+        "Seat 1: p1 (small blind) showed [Kh Kd Js Jc] and won ($0.15)"
+        " with HI: three of a kind, Kings"
+    ) in lines
+    assert (
+        "Seat 2: p2 (big blind) showed [As 3d 9c 9h] and won ($0.15)"
+        " with HI: a pair of Nines; LO: 8,5,3,2,A"
+    ) in lines
