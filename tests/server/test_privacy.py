@@ -1,17 +1,29 @@
 """S-VIEW-1 on the wire: every frame sent to every client over more than 1,000 bot hands,
-and no hole card of another player in any of them before it was shown."""
+and no hole card of another player in any of them before it was shown. S-EXPORT-1 after
+them: every export of every one of those hands, for every player, holds no card that the
+player's frames did not show them."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import tomllib
+from collections import defaultdict
 from typing import Any
+
+import httpx
+from sqlalchemy import select
 
 from pokerroom.bots.client import run_bot
 from pokerroom.bots.strategy import RuleBot
+from pokerroom.history.phh import load_text, replay
 from pokerroom.server.room import TableConfig
+from pokerroom.store.models import HandPlayer, HandRecord
+from tests.history.cards import cards_in
 from tests.security.audit import assert_books_balance
 from tests.server.conftest import Server
+
+PASSWORD = "viewer password"  # given to run_bot, to fetch the exports as each bot
 
 TABLES = 3
 HANDS_PER_TABLE = 340  # 1,020 hands in all
@@ -37,6 +49,7 @@ async def test_S_VIEW_1_no_hole_card_of_another_player_before_showdown(server: S
                     name,
                     RuleBot(random.Random(k)),
                     table=table,
+                    password=PASSWORD,
                     hands=HANDS_PER_TABLE,
                     rng=random.Random(t * 10 + k),
                     on_frame=frames[name].append,
@@ -60,4 +73,76 @@ async def test_S_VIEW_1_no_hole_card_of_another_player_before_showdown(server: S
                 assert mine["cards"], f"{name} was not shown its own cards"
     assert sum(dealt.values()) >= 1_000, dealt
     assert sum(len(r) for r in frames.values()) > 10_000
+    await exports_hold_only_what_each_player_saw(server, frames)
     await assert_books_balance(server)  # S-AUDIT-2
+
+
+def seen_in_frames(received: list[dict[str, Any]]) -> dict[int, set[str]]:
+    """Hand number -> every card the frames showed this player during or after that hand."""
+    seen: dict[int, set[str]] = defaultdict(set)
+    for frame in received:
+        if frame.get("type") == "table" and frame.get("hand"):
+            cards = seen[frame["hand"]["number"]]
+            cards.update(frame["hand"]["board"])
+            for seat in frame["seats"]:
+                cards.update(seat.get("cards") or ())
+        elif frame.get("type") == "hand_result":
+            cards = seen[frame["hand"]]
+            cards.update(frame["board"])
+            for shown in frame["shown"]:
+                cards.update(shown["cards"])
+    return seen
+
+
+async def own_cards(server: Server) -> dict[tuple[int, int], set[str]]:
+    """(hand id, account) -> that player's own hole cards, from the room's full record."""
+    own: dict[tuple[int, int], set[str]] = {}
+    async with server.room.db.transaction() as session:
+        rows = (await session.execute(select(HandRecord, HandPlayer).join(HandPlayer))).all()
+    for record, player in rows:
+        if record.phh:
+            hand = replay(load_text(record.phh)[0]).hand
+            own[record.id, player.account_id] = {str(c) for c in hand.hole_cards(player.position)}
+    return own
+
+
+async def exports_hold_only_what_each_player_saw(
+    server: Server, frames: dict[str, list[dict[str, Any]]]
+) -> None:
+    own = await own_cards(server)
+    checked = 0
+    async with httpx.AsyncClient(base_url=server.base, timeout=60) as http:
+        for name, received in frames.items():
+            table = f"v{name[len('viewer')]}"
+            seen = seen_in_frames(received)
+            login = await http.post("/api/login", json={"username": name, "password": PASSWORD})
+            me = login.json()
+            http.headers["Authorization"] = f"Bearer {me['token']}"
+            played = (await http.get("/api/hands", params={"table": table, "limit": 500})).json()
+            # What a player could see is what their frames showed, so only hands they watched
+            # to the end count: not one dealt as they left (the bot closes its socket then).
+            ended = {f["hand"] for f in received if f.get("type") == "hand_result"}
+            hands = [hand for hand in played if hand["number"] in ended]
+            assert len(played) - len(hands) <= 1, (name, len(played), len(hands))
+            numbers = {hand["number"]: hand["id"] for hand in hands}
+            if any((hand["id"], me["account_id"]) not in own for hand in hands):
+                own = await own_cards(server)  # a hand that ended since: the room plays on
+            for hand in hands:
+                allowed = seen[hand["number"]] | own[hand["id"], me["account_id"]]
+                for path in (".phh", ".txt", "/replay"):
+                    response = await http.get(f"/api/hands/{hand['id']}{path}")
+                    assert response.status_code == 200, (name, hand, path, response.text)
+                    leaked = cards_in(response.text) - allowed
+                    assert not leaked, f"{name}'s hand {hand['id']}{path} holds {leaked}"
+                    checked += 1
+            session = await http.get(f"/api/sessions/{table}.phhs", params={"limit": 1000})
+            assert session.status_code == 200, (name, session.text)
+            stored = tomllib.loads(session.text)
+            assert len(stored) == len(played)
+            for one in stored.values():
+                if one["hand"] not in numbers:
+                    continue
+                allowed = seen[one["hand"]] | own[numbers[one["hand"]], me["account_id"]]
+                leaked = cards_in(" ".join(one["actions"])) - allowed
+                assert not leaked, f"{name}'s session file, hand {one['hand']}, holds {leaked}"
+    assert checked >= 3 * 2 * 1_000  # three exports of every hand for two players at least

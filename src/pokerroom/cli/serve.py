@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
+import socket
 from collections.abc import Awaitable, Callable
 from typing import Annotated
 
@@ -56,6 +57,21 @@ async def _bots(
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port``, or exit 1 with one line on stderr saying why not."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+    try:
+        listening.bind((host, port))
+    except OSError as error:
+        listening.close()
+        reason = error.strerror or str(error)
+        typer.echo(f"pokerroom serve: cannot listen on {host}:{port}: {reason}", err=True)
+        raise typer.Exit(1) from None
+    return listening
+
+
 def serve_command(
     host: Annotated[str, typer.Option(envvar="POKERROOM_HOST")] = "127.0.0.1",
     port: Annotated[int, typer.Option(envvar="POKERROOM_PORT")] = 8000,
@@ -68,6 +84,9 @@ def serve_command(
 
     from pokerroom.server.app import create_app
 
+    # Bound here, before the app starts: a port in use is one line and status 1, not a
+    # traceback after uvicorn's "startup complete". uvicorn serves on this very socket.
+    listening = _listen(host, port)
     app = create_app(database, pause=pause)
     config = uvicorn.Config(
         app, host=host, port=port, ws_per_message_deflate=False, log_level="info"
@@ -75,7 +94,7 @@ def serve_command(
     server = uvicorn.Server(config)
 
     async def main() -> None:
-        serving = asyncio.create_task(server.serve())
+        serving = asyncio.create_task(server.serve(sockets=[listening]))
         players = None
         if bots:
             while not server.started and not serving.done():

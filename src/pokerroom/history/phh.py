@@ -24,6 +24,7 @@ from pokerroom.engine.events import (
 )
 from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.setup import ExtraPost, Player, arrange_deck
+from pokerroom.history.viewer import EVERYONE, ViewerHand, viewer_hand
 from pokerroom.rules.errors import RulesError
 from pokerroom.rules.game import STANDARD_PHH_CODES, GameSpec, Stakes, Structure
 from pokerroom.rules.house import STANDARD, load_preset
@@ -260,6 +261,7 @@ def replay_steps(phh: PHHHand, *, scale: int = 1) -> Iterator[tuple[str, Hand]]:
     yield "", hand
     n = hand.n
     board_seen = 0
+    pending: dict[int, ActionKind] = {}  # showdown actions the file gives before ours asks
     for number, action in enumerate(actions, start=1):
         text, _, comment = action.partition("#")
         text = text.strip()
@@ -288,6 +290,18 @@ def replay_steps(phh: PHHHand, *, scale: int = 1) -> Iterator[tuple[str, Hand]]:
         i = _player(parts[0], n, action)
         verb = parts[1] if len(parts) > 1 else ""
         try:
+            if verb == "sm" and hand.phase is Phase.SHOWDOWN and hand.actor != i:
+                # Another program's showdown order (PokerKit's, when everyone is all-in):
+                # held until the engine asks this player, then applied as the file says.
+                if i in pending:
+                    raise PHHError(f"{where}: p{i + 1} shows or mucks twice")
+                pending[i] = ActionKind.MUCK if len(parts) == 2 else ActionKind.SHOW
+                yield text, hand
+                continue
+            asked = hand.phase is Phase.BETTING and hand.actor == i
+            if verb == "cc" and not asked and _unopposed(hand, i):
+                yield text, hand  # a check no opponent can bet against: moves no chip
+                continue
             if verb == "f":
                 hand.apply(Action(ActionKind.FOLD), i)
             elif verb == "cc":
@@ -300,9 +314,24 @@ def replay_steps(phh: PHHHand, *, scale: int = 1) -> Iterator[tuple[str, Hand]]:
                 hand.apply(Action(kind), i)
             else:
                 raise PHHError(f"{where}: unknown action")
+            while hand.phase is Phase.SHOWDOWN and hand.actor in pending:
+                hand.apply(Action(pending.pop(hand.actor)), hand.actor)
         except HandError as error:
             raise PHHError(f"{where}: {error}") from None
         yield text, hand
+    # A show the engine never asked for (a hand no one is left to contest) moves no chip;
+    # a muck it never asked for would give up a pot: that is not the hand the engine played.
+    for i, kind in sorted(pending.items()):
+        if kind is ActionKind.MUCK or hand.phase is Phase.SHOWDOWN:
+            raise PHHError(f"p{i + 1} shows or mucks out of turn (the hand is {hand.phase.value})")
+
+
+def _unopposed(hand: Hand, i: int) -> bool:
+    """Player i is in the hand with chips, owes nothing, and every opponent still in it is
+    all-in: nobody can bet against them, so a check by them changes nothing."""
+    if not hand.in_hand(i) or hand.all_in[i] or hand.bets[i] < max(hand.bets):
+        return False
+    return all(hand.all_in[j] for j in range(hand.n) if j != i and hand.in_hand(j))
 
 
 def replay(phh: PHHHand, *, scale: int = 1) -> ReplayResult:
@@ -355,14 +384,14 @@ def to_toml(fields: dict[str, Any]) -> str:
     return "".join(f"{key} = {_toml_value(value)}\n" for key, value in fields.items())
 
 
-def phh_fields(hand: Hand, /, *, viewer: int | None = -1, **extra: Any) -> dict[str, Any]:
+def phh_fields(seen: Hand | ViewerHand, /, **extra: Any) -> dict[str, Any]:
     """A finished (or cancelled) hand as PHH fields, actions rebuilt from its event log.
 
-    ``viewer`` -1 (the default) writes every card, for the room's own record; a position
-    writes what that player may see after the hand: their own cards and the hands that
-    reached the showdown, shown or mucked (R-SHOW-8), with ``????`` for folded hands.
+    A bare ``Hand`` is the room's own record, every card written; a ``ViewerHand`` writes
+    what that viewer may see (S-EXPORT-1), ``??`` for each card hidden from them.
     """
-    at_showdown = {e.position for e in hand.events if isinstance(e, CardsShown | HandMucked)}
+    view = seen if isinstance(seen, ViewerHand) else viewer_hand(seen, EVERYONE)
+    hand = view.hand
     n = hand.n
     blinds = [0] * n
     antes = [0] * n
@@ -380,8 +409,8 @@ def phh_fields(hand: Hand, /, *, viewer: int | None = -1, **extra: Any) -> dict[
                 else:
                     posts.append([i, 0 if dead else amount, amount if dead else 0])
             case HoleCardsDealt(position=i, cards=cards):
-                visible = viewer == -1 or i == viewer or i in at_showdown
-                text = format_cards(cards) if visible else "??" * len(cards)
+                hidden = view.cards(i) is None
+                text = "??" * len(cards) if hidden else format_cards(cards)
                 actions.append(f"d dh p{i + 1} {text}")
             case BoardDealt(cards=cards):
                 actions.append(f"d db {format_cards(cards)}")
@@ -426,9 +455,10 @@ def phh_fields(hand: Hand, /, *, viewer: int | None = -1, **extra: Any) -> dict[
     return fields
 
 
-def write_phh(hand: Hand, /, *, viewer: int | None = -1, **extra: Any) -> str:
-    """The hand as a .phh text (our variant codes PT, NO, FO, PO/8, NO/8 included)."""
-    fields = phh_fields(hand, viewer=viewer, **extra)
+def write_phh(seen: Hand | ViewerHand, /, **extra: Any) -> str:
+    """The hand as a .phh text (our variant codes PT, NO, FO, PO/8, NO/8 included); a bare
+    ``Hand`` is the room's record, a ``ViewerHand`` one player's download."""
+    fields = phh_fields(seen, **extra)
     code = fields["variant"]
     note = "" if code in STANDARD_PHH_CODES else f"# {code} is pokerroom's code; PHH has none\n"
     return note + to_toml(fields)

@@ -25,6 +25,7 @@ from pokerroom.engine.events import (
 )
 from pokerroom.engine.hand import Hand
 from pokerroom.evaluation.classes import Category, plural_rank, signatures
+from pokerroom.history.viewer import ViewerHand
 from pokerroom.rules.game import Structure, Variant
 
 _GAME = {
@@ -79,19 +80,23 @@ def pokerstars_hand_name(strength: int) -> str:
 
 
 def pokerstars_text(
-    hand: Hand,
+    view: ViewerHand,
     *,
     hand_id: int,
     table_name: str,
     started_at: datetime,
-    viewer: int | None = None,
     max_seats: int | None = None,
 ) -> str:
-    """The hand as PokerStars-style text, for ``viewer`` (a position; None: a spectator)."""
-    from pokerroom.engine.showdown import high_strength
+    """The hand as PokerStars-style text, as ``view`` lets its viewer see it (S-EXPORT-1).
 
+    ``table_name`` is the table's own name and ``max_seats`` its seat count ("6-max").
+    """
+    from pokerroom.engine.showdown import describe_low, high_strength, low_score
+
+    hand = view.hand
     n = hand.n
     names = [hand.names[i] or f"Seat {hand.seats[i]}" for i in range(n)]
+    in_seat_order = sorted(range(n), key=lambda i: hand.seats[i])
     stakes = hand.spec.stakes
     if hand.structure is Structure.FIXED_LIMIT:
         blinds = f"{money(stakes.small_bet)}/{money(stakes.big_bet)}"
@@ -99,12 +104,13 @@ def pokerstars_text(
         blinds = f"{money(stakes.small_blind)}/{money(stakes.big_blind)}"
     game = f"{_GAME[hand.variant]} {_LIMIT[hand.structure]}"
     when = started_at.strftime("%Y/%m/%d %H:%M:%S") + " UTC"
+    hilo = hand.variant is Variant.OMAHA_HILO
     lines = [
         f"PokerStars Hand #{hand_id}: {game} ({blinds} USD) - {when}",
         f"Table '{table_name}' {max_seats or hand.house.max_seats}-max"
         f" Seat #{hand.seats[hand.button]} is the button",
     ]
-    for i in range(n):
+    for i in in_seat_order:
         lines.append(
             f"Seat {hand.seats[i]}: {names[i]} ({money(hand.starting_stacks[i])} in chips)"
         )
@@ -130,14 +136,20 @@ def pokerstars_text(
                 mucked.add(i)
                 lines.append(f"{names[i]}: mucks hand")
                 continue
-            shown[i] = event.cards
+            cards = view.cards(i)
+            if cards is None:  # not this viewer's to see (the view decides, never the event)
+                continue
+            shown[i] = cards
             description = ""
             if len(board) == 5:
-                hole = [c.code for c in event.cards]
+                hole = [c.code for c in cards]
                 strength = high_strength(hand.variant, hole, [c.code for c in board])
                 made[i] = pokerstars_hand_name(strength)
+                if hilo:  # PokerStars names both halves: "HI: ...; LO: 8,6,4,2,A"
+                    low = describe_low(low_score(hole, [c.code for c in board]))
+                    made[i] = f"HI: {made[i]}" + (f"; LO: {low.replace('-', ',')}" if low else "")
                 description = f" ({made[i]})"
-            lines.append(f"{names[i]}: shows {_cards(event.cards)}{description}")
+            lines.append(f"{names[i]}: shows {_cards(cards)}{description}")
         showdown.clear()
 
     for event in hand.events:
@@ -156,12 +168,13 @@ def pokerstars_text(
                     roles.setdefault(i, label)
                 tail = " and is all-in" if all_in else ""
                 lines.append(f"{names[i]}: posts {label} {money(amount)}{tail}")
-            case HoleCardsDealt(position=i, cards=cards):
+            case HoleCardsDealt(position=i):
                 if not dealt_line_done:
                     lines.append("*** HOLE CARDS ***")
                     dealt_line_done = True
-                if i == viewer:
-                    lines.append(f"Dealt to {names[i]} {_cards(cards)}")
+                mine = view.cards(i) if i == view.viewer else None
+                if mine is not None:
+                    lines.append(f"Dealt to {names[i]} {_cards(mine)}")
             case ActionTaken(position=i, action=verb, added=added, to=to, all_in=all_in):
                 tail = " and is all-in" if all_in else ""
                 if verb == "fold":
@@ -219,7 +232,7 @@ def pokerstars_text(
         lines.append(f"Total pot {money(total)} | Rake {money(rake)}")
     if board:
         lines.append(f"Board {_cards(board)}")
-    for i in range(n):
+    for i in in_seat_order:
         role = f" ({roles[i]})" if i in roles else ""
         head = f"Seat {hand.seats[i]}: {names[i]}{role}"
         won = collected.get(i, 0)

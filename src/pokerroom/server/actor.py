@@ -332,6 +332,11 @@ class TableActor:
         if kind == "watch" and client is not None:
             if client not in self.watchers:
                 self.watchers.append(client)
+            player = client.player
+            seated = player is not None and self.table.seat_number(player) is not None
+            if seated and player and not self.table.seat_of(player).connected:  # R-TIME-3
+                await self._after(self.table.reconnect(player, now), now)  # a page reload
+                return True  # everyone (this client too) sees the seat connected again
             await client.send(self._state_for(client, now))
             return False
         if kind == "gone" and client is not None:
@@ -379,7 +384,7 @@ class TableActor:
                 await self._chat(client, payload, now)
                 return False
         except (TableError, HandError, LedgerError) as error:
-            await client.send(protocol.error(str(error), request=payload.type))
+            await client.send(protocol.error(str(error), request=payload.type, table=self.table_id))
             return False
         return True
 

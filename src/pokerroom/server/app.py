@@ -1,5 +1,6 @@
 """The ASGI app: REST (accounts, balance, lobby; OpenAPI at /docs) and the WebSocket."""
 
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -20,6 +21,7 @@ from pydantic import BaseModel, Field
 
 from pokerroom.history.phh import PHHError, load_text, phh_fields, replay, to_toml, write_phh
 from pokerroom.history.pokerstars import pokerstars_text
+from pokerroom.history.viewer import ViewerHand, viewer_hand
 from pokerroom.rules.errors import RulesError
 from pokerroom.server import protocol
 from pokerroom.server.actor import Client, utcnow
@@ -284,34 +286,44 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
             for hand, player in rows
         ]
 
-    async def _viewer_hand(account: Any, hand_id: int) -> tuple[Any, Any, Any]:
+    def _seen_by(record: HandRecord, position: int) -> ViewerHand:
+        """A stored hand as the player in ``position`` may see it: the one decision every
+        export below is written from (S-EXPORT-1)."""
+        try:
+            hand = replay(load_text(record.phh)[0]).hand
+        except PHHError as error:  # pragma: no cover - our own records replay
+            raise HTTPException(500, f"hand {record.id} does not replay: {error}") from None
+        return viewer_hand(hand, position)
+
+    async def _viewer_hand(account: Any, hand_id: int) -> tuple[HandRecord, ViewerHand]:
         async with room.db.transaction() as session:
             record = await session.get(HandRecord, hand_id)
             player = await session.get(HandPlayer, (hand_id, account.id))
         if record is None or player is None or record.status == "running":
             raise HTTPException(404, f"no finished hand {hand_id} of yours")
-        try:
-            hand = replay(load_text(record.phh)[0]).hand
-        except PHHError as error:  # pragma: no cover - our own records replay
-            raise HTTPException(500, f"hand {hand_id} does not replay: {error}") from None
-        return record, player, hand
+        return record, _seen_by(record, player.position)
 
     @app.get("/api/hands/{hand_id}.phh", response_class=PlainTextResponse)
     async def hand_phh(hand_id: int, account: Annotated[Any, Depends(current)]) -> str:
-        """One hand as PHH, as this player may see it (R-SHOW-8)."""
-        record, player, hand = await _viewer_hand(account, hand_id)
-        return write_phh(hand, viewer=player.position, _table=record.table_id, hand=record.number)
+        """One hand as PHH, as this player may see it (S-EXPORT-1)."""
+        record, seen = await _viewer_hand(account, hand_id)
+        return write_phh(seen, _table=record.table_id, hand=record.number)
 
     @app.get("/api/hands/{hand_id}.txt", response_class=PlainTextResponse)
     async def hand_text(hand_id: int, account: Annotated[Any, Depends(current)]) -> str:
         """One hand as PokerStars-style text, for tracking programs."""
-        record, player, hand = await _viewer_hand(account, hand_id)
+        record, seen = await _viewer_hand(account, hand_id)
+        async with room.db.transaction() as session:
+            table = await session.get(TableRecord, record.table_id)
+        name, seats = record.table_id, None
+        if table is not None:
+            name, seats = table.name, json.loads(table.config).get("seats")
         return pokerstars_text(
-            hand,
+            seen,
             hand_id=record.id,
-            table_name=record.table_id,
+            table_name=name,
             started_at=record.started_at,
-            viewer=player.position,
+            max_seats=seats if isinstance(seats, int) else None,
         )
 
     @app.get("/api/hands/{hand_id}/replay")
@@ -319,8 +331,8 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
         hand_id: int, account: Annotated[Any, Depends(current)]
     ) -> dict[str, Any]:
         """The hand step by step for the browser's replayer, as this player saw it."""
-        record, player, _ = await _viewer_hand(account, hand_id)
-        frames = replay_frames(record.phh, player.position)
+        record, seen = await _viewer_hand(account, hand_id)
+        frames = replay_frames(seen)
         return {"id": record.id, "table": record.table_id, "number": record.number, **frames}
 
     @app.get("/api/sessions/{table_id}.phhs", response_class=PlainTextResponse)
@@ -334,10 +346,8 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
             )
         parts = []
         for k, (record, player) in enumerate(reversed(rows), start=1):
-            hand = replay(load_text(record.phh)[0]).hand
-            parts.append(
-                f"[{k}]\n" + to_toml(phh_fields(hand, viewer=player.position, hand=record.number))
-            )
+            seen = _seen_by(record, player.position)
+            parts.append(f"[{k}]\n" + to_toml(phh_fields(seen, hand=record.number)))
         return "\n".join(parts)
 
     @app.get("/api/lobby")
@@ -391,7 +401,7 @@ async def _dispatch(
     actor = room.actors.get(message.table)
     if actor is None:
         await websocket.send_text(
-            protocol.error(f"no table {message.table!r}", request=message.type)
+            protocol.error(f"no table {message.table!r}", request=message.type, table=message.table)
         )
         return
     if isinstance(message, protocol.Watch):
@@ -401,7 +411,9 @@ async def _dispatch(
     if client.account_id is None:
         await websocket.send_text(
             protocol.error(
-                "log in first (send a hello with your session token)", request=message.type
+                "log in first (send a hello with your session token)",
+                request=message.type,
+                table=message.table,
             )
         )
         return

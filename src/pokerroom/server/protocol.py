@@ -119,8 +119,9 @@ def parse(raw: str | bytes) -> ClientMessage:
         raise ProtocolError(f"{data.get('type')!r} message: {where}: {first['msg']}") from None
 
 
-def error(message: str, *, request: Any = None) -> str:
-    return encode({"type": "error", "message": message, "request": request})
+def error(message: str, *, request: Any = None, table: str | None = None) -> str:
+    """An error; one about a table names it, so the client shows it on that table."""
+    return encode({"type": "error", "message": message, "request": request, "table": table})
 
 
 def encode(payload: dict[str, Any]) -> str:

@@ -1,7 +1,8 @@
 """A finished hand as the frames of the browser's replayer, as one player may see it.
 
-The stored (complete) history is replayed through the engine; every frame is built from
-``view_for(hand, viewer)``, so other players' cards appear only once shown (R-SHOW-8).
+What is replayed is the viewer's own PHH (``write_phh`` of their ``ViewerHand``), so a card
+hidden from them is not even in the hand the frames come from (S-EXPORT-1); every frame is
+built from ``view_for(hand, viewer)``, so shown cards appear only once shown (R-SHOW-8).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from pokerroom.engine.events import (
 )
 from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.views import view_for
-from pokerroom.history.phh import load_text, replay_steps
+from pokerroom.history.phh import load_text, replay_steps, write_phh
+from pokerroom.history.viewer import ViewerHand
 
 _FORCED = {
     "small_blind": "posts the small blind",
@@ -77,7 +79,7 @@ def narrate(hand: Hand, event: Event) -> str | None:
     return None
 
 
-def _frame(hand: Hand, viewer: int, lines: list[str]) -> dict[str, Any]:
+def _frame(hand: Hand, viewer: int | None, lines: list[str]) -> dict[str, Any]:
     view = view_for(hand, viewer)
     return {
         "lines": lines,
@@ -101,9 +103,10 @@ def _frame(hand: Hand, viewer: int, lines: list[str]) -> dict[str, Any]:
     }
 
 
-def replay_frames(phh_text: str, viewer: int) -> dict[str, Any]:
-    """Every step of a stored hand as ``viewer`` (a position) saw it."""
-    steps = replay_steps(load_text(phh_text)[0])
+def replay_frames(view: ViewerHand) -> dict[str, Any]:
+    """Every step of a finished hand as ``view``'s viewer saw it."""
+    viewer = view.viewer
+    steps = replay_steps(load_text(write_phh(view))[0])
     _, hand = next(steps)
     frames = []
     seen = 0

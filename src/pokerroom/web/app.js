@@ -238,7 +238,9 @@ function onMessage(message) {
     case "chat": if (view) view.chat(message); break;
     case "error":
       if (message.request === "hello") { forgetSession(); break; }
-      if (app.active && app.tables.get(app.active)) app.tables.get(app.active).error(message.message);
+      // An error about a table shows on that table (S-INPUT-1), never on another one open.
+      if (view) view.error(message.message);
+      else if (!message.table && app.active && app.tables.get(app.active)) app.tables.get(app.active).error(message.message);
       else showToast(message.message);
       break;
     default: break;

@@ -1,0 +1,60 @@
+"""``pokerroom serve`` on a port already in use: one clear line on stderr and exit status 1,
+not a traceback after uvicorn's "startup complete"; on a free port it serves as before."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+
+from pokerroom.server.process import free_port, spawn_room
+from pokerroom.store.db import sqlite_url
+
+
+def serve(port: int, database: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pokerroom.cli",
+            "serve",
+            "--no-bots",
+            "--port",
+            str(port),
+            "--database",
+            database,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,  # bounded: it must exit on its own, long before this
+        check=False,
+    )
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line_and_exits_1(tmp_path: Path) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = serve(port, sqlite_url(tmp_path / "room.db"))
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert f"cannot listen on 127.0.0.1:{port}" in lines[0]
+    assert "in use" in lines[0]
+    assert "startup complete" not in done.stdout + done.stderr
+
+
+async def test_serve_on_a_free_port_serves(tmp_path: Path) -> None:
+    port = free_port()
+    process = await spawn_room(sqlite_url(tmp_path / "room.db"), port, pause=0.05)
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            lobby = await http.get("/api/lobby")
+        assert lobby.status_code == 200 and lobby.json()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
