@@ -48,6 +48,7 @@ FORCED_LABELS = {
 }
 CHAT_BURST = 5  # messages ...
 CHAT_WINDOW = 10.0  # ... per this many seconds
+CLOCK_SLACK = 0.05  # seconds: the shortest sleep after a clock turn that changed nothing
 
 
 @dataclass(eq=False)
@@ -99,6 +100,8 @@ class TableActor:
         self.opened = time.monotonic()
         self.task: asyncio.Task[None] | None = None
         self.closed = False
+        self.turns = 0  # loop iterations, counted so a test can see the task sleeps when idle
+        self.clock_idle = False  # the last clock turn changed nothing
 
     # ------------------------------------------------------------ outside the task
 
@@ -138,32 +141,62 @@ class TableActor:
     # ------------------------------------------------------------ the task
 
     async def run(self) -> None:
+        """Handle inbox items and the clock, one at a time, forever.
+
+        A waiting message is always taken first and the clock only when nothing waits: a
+        deadline already past must never starve the inbox (issue 12: ``wait_for(get(), 0)``
+        on Python 3.11 times out without taking a queued item), and when idle the task
+        sleeps until its next deadline instead of spinning."""
         loop = asyncio.get_running_loop()
         while True:
-            now = loop.time()
-            wake = self._next_wakeup(now)
-            try:
-                item = await asyncio.wait_for(self.inbox.get(), timeout=wake)
-            except TimeoutError:
-                item = None
-            now = loop.time()
-            changed = False
-            try:
-                if item is None:
-                    changed = await self._on_clock(now)
-                else:
-                    changed = await self._handle(*item, now)
-                changed = await self._maybe_start(now) or changed
-            except Exception as error:
-                changed = await self._fault(error, now)
-            if changed:
-                await self._broadcast(now)
+            self.turns += 1
+            item: tuple[str, Client | None, Any] | None = None
+            if not self.inbox.empty():
+                item = self.inbox.get_nowait()
+            else:
+                wake = self._next_wakeup(loop.time())
+                if wake is None or wake > 0:
+                    item = await self._wait(wake)
+            await self._turn(item, loop.time())
+
+    async def _wait(self, timeout: float | None) -> tuple[str, Client | None, Any] | None:
+        """The next inbox item, or None when ``timeout`` seconds pass first."""
+        if timeout is None:
+            return await self.inbox.get()
+        try:
+            async with asyncio.timeout(timeout):
+                return await self.inbox.get()
+        except TimeoutError:
+            return None
+
+    async def _turn(self, item: tuple[str, Client | None, Any] | None, now: float) -> None:
+        changed = False
+        try:
+            if item is None:
+                changed = await self._on_clock(now)
+            else:
+                changed = await self._handle(*item, now)
+            changed = await self._maybe_start(now) or changed
+        except Exception as error:
+            changed = await self._fault(error, now)
+        self.clock_idle = item is None and not changed
+        if changed:
+            await self._broadcast(now)
 
     def _next_wakeup(self, now: float) -> float | None:
-        moments = [t for t in (self.table.deadline, self.table.warning_at) if t is not None]
-        if not self.closed and self.table.hand is None and self.table.can_start():
+        """Seconds until the next thing the clock must do (0 when it is due), None if none."""
+        table = self.table
+        moments = [] if table.deadline is None else [table.deadline]
+        if table.warning_at is not None and not table.warned:
+            moments.append(table.warning_at)
+        if not self.closed and table.hand is None and table.can_start():
             moments.append(self.next_hand_at)
-        return max(0.0, min(moments) - now) if moments else None
+        if not moments:
+            return None
+        wait = max(0.0, min(moments) - now)
+        if self.clock_idle:  # the last due moment changed nothing: never spin on it
+            wait = max(wait, CLOCK_SLACK)
+        return wait
 
     async def _on_clock(self, now: float) -> bool:
         events = self.table.tick(now)
@@ -177,7 +210,8 @@ class TableActor:
             return False
         before = self.table.to_json()
         events = self.table.start_hand(now)
-        if self.table.hand is None:
+        if self.table.hand is None:  # nobody could be dealt in: try again after the pause
+            self.next_hand_at = now + self.pause
             await self._after(events, now)
             return bool(events)
         begin = partial(
