@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -48,21 +49,75 @@ FORCED_LABELS = {
 }
 CHAT_BURST = 5  # messages ...
 CHAT_WINDOW = 10.0  # ... per this many seconds
+CLIENT_KINDS = ("watch", "message")  # inbox items that come from clients (counted)
 CLOCK_SLACK = 0.05  # seconds: the shortest sleep after a clock turn that changed nothing
+
+
+OUTBOX_FRAMES = 256  # frames waiting for one client's socket before it is dropped
+INBOX_MESSAGES = 1000  # clients' messages waiting for one table before more are refused
+
+log = logging.getLogger("pokerroom.table")
 
 
 @dataclass(eq=False)
 class Client:
-    """One WebSocket connection (a person or a bot), as the table sees it."""
+    """One WebSocket connection (a person or a bot), as the table sees it.
+
+    Tables only ever ``deliver`` to it: the frame goes into a bounded queue that the
+    connection's own writer task sends (S-ISOLATE-1). A client that cannot keep up, or whose
+    socket fails, is dropped; the table never waits for it and never sees its errors."""
 
     send: Callable[[str], Awaitable[None]]
     account_id: int | None = None
     name: str = ""
+    token: str | None = None  # the session it said hello with (closed when revoked)
+    address: str = ""
+    tables: set[str] = field(default_factory=set)  # the tables it watches or plays at
     chat_times: deque[float] = field(default_factory=deque)
+    outbox_frames: int = OUTBOX_FRAMES
+    outbox: asyncio.Queue[str] = field(init=False)
+    dropped: asyncio.Event = field(init=False, default_factory=asyncio.Event)
+    drop_reason: str = ""
+    drop_code: int = 1000
+    flush: bool = False  # send what is queued before closing (a protocol error's message)
+
+    def __post_init__(self) -> None:
+        self.outbox = asyncio.Queue(self.outbox_frames)
 
     @property
     def player(self) -> str | None:
         return None if self.account_id is None else str(self.account_id)
+
+    @property
+    def closed(self) -> bool:
+        return self.dropped.is_set()
+
+    def deliver(self, text: str) -> None:
+        """Queue one frame; never waits. A full queue drops the client (it is not reading)."""
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.drop(1008, f"too slow: {self.outbox_frames} frames were waiting to be sent")
+
+    def drop(self, code: int, reason: str, *, flush: bool = False) -> None:
+        """Close this connection (the socket's handler sees ``dropped`` and closes it)."""
+        if not self.closed:
+            self.drop_code, self.drop_reason, self.flush = code, reason, flush
+            self.dropped.set()
+
+    async def write(self) -> None:
+        """The connection's writer: send queued frames in order until the socket fails."""
+        while True:
+            text = await self.outbox.get()
+            try:
+                await self.send(text)
+            except Exception as error:  # a closed or broken socket: only this client goes
+                self.drop(1011, f"send failed: {type(error).__name__}")
+                return
+            finally:
+                self.outbox.task_done()
 
 
 def best_five(hole: tuple[Card, ...], board: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -87,7 +142,12 @@ class TableActor:
         self.table = table
         self.config = config
         self.pause = pause
+        # Unbounded as a queue, but clients' messages in it are counted and capped (offer);
+        # what else goes in is bounded by the connections ("gone") and the floor's calls.
         self.inbox: asyncio.Queue[tuple[str, Client | None, Any]] = asyncio.Queue()
+        self.inbox_limit = INBOX_MESSAGES
+        self.queued = 0  # clients' messages in the inbox
+        self.faults = 0  # exceptions in the table's own logic (each logged with its hand)
         self.watchers: list[Client] = []
         self.version = 0
         self.started: StartedHand | None = None
@@ -106,7 +166,16 @@ class TableActor:
     # ------------------------------------------------------------ outside the task
 
     def post(self, kind: str, client: Client | None, payload: Any = None) -> None:
+        """Control items (a connection gone, the floor): never refused."""
         self.inbox.put_nowait((kind, client, payload))
+
+    def offer(self, kind: str, client: Client, payload: Any = None) -> bool:
+        """A client's message, refused (False) when the table already has too many waiting."""
+        if self.queued >= self.inbox_limit:
+            return False
+        self.queued += 1
+        self.inbox.put_nowait((kind, client, payload))
+        return True
 
     async def call(self, kind: str, payload: Any = None) -> Any:
         """Ask the table's task to do something and wait for its answer (the floor)."""
@@ -157,7 +226,12 @@ class TableActor:
                 wake = self._next_wakeup(loop.time())
                 if wake is None or wake > 0:
                     item = await self._wait(wake)
-            await self._turn(item, loop.time())
+            if item is not None and item[0] in CLIENT_KINDS:
+                self.queued -= 1
+            try:
+                await self._turn(item, loop.time())
+            except Exception as error:  # even a failed fault handler must not end the task
+                await self._fault(error, loop.time())
 
     async def _wait(self, timeout: float | None) -> tuple[str, Client | None, Any] | None:
         """The next inbox item, or None when ``timeout`` seconds pass first."""
@@ -342,7 +416,7 @@ class TableActor:
             }
         )
         for watcher in list(self.watchers):
-            await self._send(watcher, line)
+            self._send(watcher, line)
 
     async def _save(self, session: Any) -> None:
         await save_table(
@@ -355,23 +429,40 @@ class TableActor:
         )
 
     async def _fault(self, error: Exception, now: float) -> bool:
-        if self.table.hand is not None:
+        """A fault in the table's own logic: logged, counted, and the hand cancelled (R-DECK-5)."""
+        self.faults += 1
+        hand = self.table.hand_number if self.table.hand is not None else None
+        log.error(
+            "table %s: fault in hand %s: %s",
+            self.table_id,
+            hand,
+            error,
+            exc_info=(type(error), error, error.__traceback__),
+        )
+        if self.table.hand is None:
+            return True
+        try:
             events = self.table.cancel_hand(f"server fault: {type(error).__name__}")
             await self._after(events, now)
+        except Exception:  # the cancel itself failed: still logged, and the task goes on
+            self.faults += 1
+            log.exception("table %s: cancelling hand %s failed", self.table_id, hand)
         return True
 
     # ------------------------------------------------------------ messages
 
     async def _handle(self, kind: str, client: Client | None, payload: Any, now: float) -> bool:
         if kind == "watch" and client is not None:
+            if client.closed:  # dropped while the request waited
+                return False
             if client not in self.watchers:
                 self.watchers.append(client)
-            await client.send(self._state_for(client, now))
+            client.deliver(self._state_for(client, now))
             return False
         if kind == "gone" and client is not None:
             if client in self.watchers:
                 self.watchers.remove(client)
-            still_here = any(w.player == client.player for w in self.watchers)
+            still_here = any(w.player == client.player and not w.closed for w in self.watchers)
             if (
                 client.player is not None
                 and not still_here  # a newer connection of the same player is watching
@@ -381,6 +472,15 @@ class TableActor:
                 await self._after(events, now)
                 return True
             return False
+        if kind == "suspend":  # S-AUTH-2, the floor's rule: sat out, cashed out after the hand
+            player = str(payload)
+            self.watchers = [w for w in self.watchers if w.player != player]
+            if self.table.seat_number(player) is None:
+                return False
+            events = self.table.sit_out(player)
+            events += self.table.leave(player, now)
+            await self._after(events, now)
+            return True
         if kind in ("void", "close"):
             reason, answer = payload
             try:
@@ -413,7 +513,7 @@ class TableActor:
                 await self._chat(client, payload, now)
                 return False
         except (TableError, HandError, LedgerError) as error:
-            await client.send(protocol.error(str(error), request=payload.type))
+            client.deliver(protocol.error(str(error), request=payload.type))
             return False
         return True
 
@@ -527,7 +627,7 @@ class TableActor:
             {"type": "chat", "table": self.table_id, "from": client.name or player, "text": text}
         )
         for watcher in list(self.watchers):
-            await self._send(watcher, line)
+            self._send(watcher, line)
 
     # ------------------------------------------------------------ broadcast
 
@@ -552,15 +652,14 @@ class TableActor:
         for client in list(self.watchers):
             seated = client.player is not None and self.table.seat_number(client.player) is not None
             if seated:
-                await self._send(client, self._state_for(client, now, public))
+                self._send(client, self._state_for(client, now, public))
             else:
                 if spectator is None:
                     spectator = protocol.encode(public)
-                await self._send(client, spectator)
+                self._send(client, spectator)
 
-    async def _send(self, client: Client, text: str) -> None:
-        try:
-            await client.send(text)
-        except Exception:
-            if client in self.watchers:
-                self.watchers.remove(client)
+    def _send(self, client: Client, text: str) -> None:
+        """Queue ``text`` for ``client``; never waits (a dropped client stops watching)."""
+        client.deliver(text)
+        if client.closed and client in self.watchers:
+            self.watchers.remove(client)
