@@ -55,6 +55,7 @@ CLOCK_SLACK = 0.05  # seconds: the shortest sleep after a clock turn that change
 
 OUTBOX_FRAMES = 256  # frames waiting for one client's socket before it is dropped
 INBOX_MESSAGES = 1000  # clients' messages waiting for one table before more are refused
+CLIENT_WAITING = 32  # one client's messages waiting at its tables (one cannot fill an inbox)
 
 log = logging.getLogger("pokerroom.table")
 
@@ -80,6 +81,7 @@ class Client:
     drop_reason: str = ""
     drop_code: int = 1000
     flush: bool = False  # send what is queued before closing (a protocol error's message)
+    waiting: int = 0  # its messages in tables' inboxes
 
     def __post_init__(self) -> None:
         self.outbox = asyncio.Queue(self.outbox_frames)
@@ -171,9 +173,10 @@ class TableActor:
 
     def offer(self, kind: str, client: Client, payload: Any = None) -> bool:
         """A client's message, refused (False) when the table already has too many waiting."""
-        if self.queued >= self.inbox_limit:
+        if self.queued >= self.inbox_limit or client.waiting >= CLIENT_WAITING:
             return False
         self.queued += 1
+        client.waiting += 1
         self.inbox.put_nowait((kind, client, payload))
         return True
 
@@ -226,8 +229,9 @@ class TableActor:
                 wake = self._next_wakeup(loop.time())
                 if wake is None or wake > 0:
                     item = await self._wait(wake)
-            if item is not None and item[0] in CLIENT_KINDS:
+            if item is not None and item[0] in CLIENT_KINDS and item[1] is not None:
                 self.queued -= 1
+                item[1].waiting -= 1
             try:
                 await self._turn(item, loop.time())
             except Exception as error:  # even a failed fault handler must not end the task
