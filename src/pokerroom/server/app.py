@@ -2,6 +2,7 @@
 
 import asyncio
 import contextlib
+import logging
 import os
 import re
 from collections.abc import AsyncIterator
@@ -40,6 +41,7 @@ from pokerroom.store.ledger import balance
 from pokerroom.store.models import HandPlayer, HandRecord, TableRecord
 from pokerroom.table import TableError
 
+log = logging.getLogger("pokerroom.server")
 WEB = Path(__file__).resolve().parent.parent / "web"  # the browser client, no build step
 NO_CACHE = {"Cache-Control": "no-cache"}
 CLOSE_SECONDS = 2.0  # the longest a dropped connection's closing handshake may take
@@ -443,6 +445,13 @@ async def _connection(room: Room, websocket: WebSocket) -> None:
             asyncio.create_task(client.dropped.wait()),
         ]
         await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        if client.closed:
+            log.info(
+                "connection %s (account %s) closed: %s",
+                address,
+                client.account_id,
+                client.drop_reason,
+            )
         if client.closed and client.drop_code != 1011:  # dropped, not broken: say why
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(CLOSE_SECONDS):
