@@ -119,18 +119,17 @@ async def test_S_ISOLATE_1_a_flooder_and_a_client_that_never_reads_hurt_only_the
 ) -> None:
     room = server.room
     limits = room.limits
-    room.limits = dataclasses.replace(limits, outbox_frames=16)
     ann, bob = await heads_up(server, "iso2")
     actor = room.actors["iso2"]
     mallory = await person(server.base, "mallory")
     await mallory.send(type="watch", table="iso2")
-    # The client that never reads: a tiny receive buffer, no reading at all, and (for this
-    # connection only) no rate limit, so it can ask for thousands of full table frames.
-    room.limits = dataclasses.replace(room.limits, rate=1e9, burst=10**9)
+    # The client that never reads: a tiny receive buffer, no reading at all, a short queue
+    # and (for this connection only) no rate limit, so it can ask for thousands of frames.
+    room.limits = dataclasses.replace(limits, outbox_frames=16, rate=1e9, burst=10**9)
     raw = socket.create_connection(("127.0.0.1", int(server.base.rsplit(":", 1)[1])))
     raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sleeper = await connect(ws_url(server), sock=raw, max_queue=1)
-    room.limits = dataclasses.replace(limits, outbox_frames=16)
+    room.limits = limits
     biggest = {"inbox": 0, "outbox": 0}
     stop = asyncio.Event()
 
@@ -172,7 +171,8 @@ async def test_S_ISOLATE_1_a_flooder_and_a_client_that_never_reads_hurt_only_the
             break
         await asyncio.sleep(0.05)
     assert len(room.clients) == 2  # only ann and bob are still connected
-    assert biggest["outbox"] <= 16 and biggest["inbox"] <= CLIENT_WAITING * 3
+    assert biggest["outbox"] <= limits.outbox_frames
+    assert biggest["inbox"] <= CLIENT_WAITING * 3 <= limits.inbox_messages
     assert await cancelled_hands(server) == 0 and actor.faults == 0
     assert len(waits) >= 8
     p99 = statistics.quantiles(waits, n=100)[98] if len(waits) > 1 else waits[0]

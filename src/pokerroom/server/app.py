@@ -1,4 +1,4 @@
-"""The ASGI app: REST (accounts, balance, lobby; OpenAPI at /docs) and the WebSocket."""
+"""The ASGI app: REST (accounts, balance, lobby; OpenAPI at /openapi.json) and the WebSocket."""
 
 import asyncio
 import contextlib

@@ -58,8 +58,8 @@ class Limits:
 
     outbox_frames: int = OUTBOX_FRAMES  # frames queued for a client before it is dropped
     inbox_messages: int = INBOX_MESSAGES  # clients' messages waiting for one table
-    rate: float = 20.0  # messages a second a connection may send, on average ...
-    burst: int = 40  # ... and at once
+    rate: float = 100.0  # messages a second a connection may send, on average ...
+    burst: int = 200  # ... and at once
     flood_close: int = 100  # refused messages (forgiven at ``rate``) that close the connection
     connections_per_address: int = 64
     idle_seconds: float = 120.0  # a connection that watches nothing and sends nothing
