@@ -80,17 +80,23 @@ async def test_connections_per_address_are_limited(server: Server) -> None:
         await ws.close()
 
 
-async def test_an_idle_connection_is_closed_a_watching_one_is_not(server: Server) -> None:
+async def test_an_idle_anonymous_connection_is_closed_a_player_or_watcher_is_not(
+    server: Server,
+) -> None:
     server.room.limits = dataclasses.replace(Limits(), idle_seconds=0.5)
     idle = await connect(ws_url(server))
     assert await closed_code(idle, timeout=10) == 1000
-    watcher = await person(server.base, "watcher")
     await server.room.open_table(table_config("h1"))
-    await watcher.send(type="watch", table="h1")
-    await watcher.next("table")
+    watcher = await connect(ws_url(server))
+    await watcher.send(json.dumps({"type": "watch", "table": "h1"}))
+    player = await person(server.base, "player")  # logged in, watching nothing
     await asyncio.sleep(1.0)
-    await watcher.send(type="ping")
-    assert (await watcher.next("pong"))["type"] == "pong"
+    await player.send(type="ping")
+    assert (await player.next("pong"))["type"] == "pong"
+    await watcher.send(json.dumps({"type": "ping"}))
+    received = [json.loads(await watcher.recv())["type"] for _ in range(3)]
+    assert received == ["welcome", "table", "pong"]
+    await watcher.close()
 
 
 async def test_anonymous_watchers_are_capped(server: Server) -> None:

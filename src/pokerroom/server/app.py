@@ -473,7 +473,9 @@ async def _read(room: Room, client: Client, websocket: WebSocket) -> None:
     limits = room.limits
     bucket = RateLimit(limits)
     while True:
-        idle = None if client.tables else limits.idle_seconds
+        # Idle: anonymous and watching nothing (a logged-in socket is accountable, and a
+        # watching one is dropped if it stops reading).
+        idle = None if client.tables or client.account_id is not None else limits.idle_seconds
         try:
             async with asyncio.timeout(idle):
                 frame = await websocket.receive()

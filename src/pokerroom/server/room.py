@@ -62,7 +62,7 @@ class Limits:
     burst: int = 200  # ... and at once
     flood_close: int = 100  # refused messages (forgiven at ``rate``) that close the connection
     connections_per_address: int = 64
-    idle_seconds: float = 120.0  # a connection that watches nothing and sends nothing
+    idle_seconds: float = 120.0  # an anonymous connection that watches and sends nothing
     anonymous_watchers: int = 200  # connections watching without logging in, room-wide
     origins: tuple[str, ...] = ()  # browser origins allowed besides the room's own
 
