@@ -51,8 +51,6 @@ CHAT_BURST = 5  # messages ...
 CHAT_WINDOW = 10.0  # ... per this many seconds
 CLIENT_KINDS = ("watch", "message")  # inbox items that come from clients (counted)
 CLOCK_SLACK = 0.05  # seconds: the shortest sleep after a clock turn that changed nothing
-
-
 OUTBOX_FRAMES = 256  # frames waiting for one client's socket before it is dropped
 INBOX_MESSAGES = 1000  # clients' messages waiting for one table before more are refused
 CLIENT_WAITING = 32  # one client's messages waiting at its tables (one cannot fill an inbox)
