@@ -9,6 +9,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+import random
 import socket
 import statistics
 import time
@@ -20,7 +21,10 @@ from sqlalchemy import func, select
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from pokerroom.bots.client import run_bot
+from pokerroom.bots.strategy import RuleBot
 from pokerroom.server.actor import CLIENT_WAITING
+from pokerroom.server.room import TableConfig
 from pokerroom.store.db import Database
 from pokerroom.store.models import HandRecord
 from tests.server.conftest import Person, Server, person
@@ -35,9 +39,11 @@ async def heads_up(server: Server, table: str) -> tuple[Person, Person]:
     return await seat_two(server, table, CLOCK)
 
 
-async def play(someone: Person, table: str, hands: int, waits: list[float]) -> None:
-    """Check or call for ``hands`` hands; ``waits`` gets, for every action, the seconds until
-    the frame that shows it done arrived."""
+async def play(
+    someone: Person, table: str, hands: int, waits: list[float], *, cautious: bool = False
+) -> None:
+    """Check or call (``cautious``: check or fold) for ``hands`` hands; ``waits`` gets, for
+    every action, the seconds until the frame that shows it done arrived."""
     last = 0
     frame = await someone.next("table", 30)
     while True:
@@ -50,7 +56,10 @@ async def play(someone: Person, table: str, hands: int, waits: list[float]) -> N
             return
         if hand["actor"] == frame["you"] and hand["legal"] is not None:
             sent = time.monotonic()
-            await someone.send(type="act", table=table, action="check_or_call", hand=hand["number"])
+            action = "check_or_call"
+            if cautious:
+                action = "check" if hand["legal"]["can_check"] else "fold"
+            await someone.send(type="act", table=table, action=action, hand=hand["number"])
             frame = await someone.until(  # bounded: the broadcast of this action, or it fails
                 lambda f, h=hand: (
                     f["hand"] is None
@@ -95,19 +104,55 @@ async def closed_code(
     return None if rcvd is None else rcvd.code
 
 
+async def watch_and_close(server: Server, table: str, times: int) -> None:
+    """Anonymous sockets that watch ``table`` and hang up at once."""
+    for _ in range(times):
+        ws = await connect(ws_url(server))
+        await ws.send(json.dumps({"type": "watch", "table": table}))
+        await ws.close()
+        await asyncio.sleep(0.02)
+
+
+async def never_reader(server: Server) -> ClientConnection:
+    """A client that never reads: a tiny receive buffer, a short queue on the server and (for
+    this connection only) no rate limit, so it can ask for thousands of frames."""
+    limits = server.room.limits
+    server.room.limits = dataclasses.replace(limits, outbox_frames=16, rate=1e9, burst=10**9)
+    try:
+        raw = socket.create_connection(("127.0.0.1", int(server.base.rsplit(":", 1)[1])))
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        return await connect(ws_url(server), sock=raw, max_queue=1)
+    finally:
+        server.room.limits = limits
+
+
+async def never_read(ws: ClientConnection, table: str) -> None:
+    frame = json.dumps({"type": "watch", "table": table})
+    with contextlib.suppress(ConnectionClosed):
+        for _ in range(20_000):
+            await ws.send(frame)
+
+
+async def flood(someone: Person, table: str) -> int | None:
+    """10,000 messages as fast as the socket takes them; the close code the server sent."""
+    frame = json.dumps({"type": "act", "table": table, "action": "fold", "hand": 1})
+    with contextlib.suppress(ConnectionClosed):
+        for _ in range(10_000):
+            await someone.ws.send(frame)
+    return await closed_code(someone.ws, frames=someone.frames)
+
+
+def report(waits: list[float]) -> None:
+    p99 = statistics.quantiles(waits, n=100)[98] if len(waits) > 1 else waits[0]
+    p50 = statistics.median(waits)
+    print(f"honest action-to-broadcast: {len(waits)} actions, p50 {p50:.4f} s, p99 {p99:.4f} s")
+
+
 async def test_S_ISOLATE_1_anonymous_watch_and_close_never_cancels_a_hand(server: Server) -> None:
     ann, bob = await heads_up(server, "iso1")
     waits: list[float] = []
     honest = asyncio.gather(play(ann, "iso1", 6, waits), play(bob, "iso1", 6, waits))
-
-    async def watch_and_close() -> None:
-        for _ in range(40):  # issue 11: 40 of these cancelled 12 hands
-            ws = await connect(ws_url(server))
-            await ws.send(json.dumps({"type": "watch", "table": "iso1"}))
-            await ws.close()
-            await asyncio.sleep(0.02)
-
-    await asyncio.gather(honest, watch_and_close())
+    await asyncio.gather(honest, watch_and_close(server, "iso1", 40))  # issue 11: 12 cancelled
     assert await cancelled_hands(server) == 0
     assert server.room.actors["iso1"].faults == 0
     assert all(not c.closed for c in server.room.actors["iso1"].watchers)
@@ -123,13 +168,7 @@ async def test_S_ISOLATE_1_a_flooder_and_a_client_that_never_reads_hurt_only_the
     actor = room.actors["iso2"]
     mallory = await person(server.base, "mallory")
     await mallory.send(type="watch", table="iso2")
-    # The client that never reads: a tiny receive buffer, no reading at all, a short queue
-    # and (for this connection only) no rate limit, so it can ask for thousands of frames.
-    room.limits = dataclasses.replace(limits, outbox_frames=16, rate=1e9, burst=10**9)
-    raw = socket.create_connection(("127.0.0.1", int(server.base.rsplit(":", 1)[1])))
-    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sleeper = await connect(ws_url(server), sock=raw, max_queue=1)
-    room.limits = limits
+    sleeper = await never_reader(server)
     biggest = {"inbox": 0, "outbox": 0}
     stop = asyncio.Event()
 
@@ -140,24 +179,14 @@ async def test_S_ISOLATE_1_a_flooder_and_a_client_that_never_reads_hurt_only_the
                 biggest["outbox"] = max(biggest["outbox"], client.outbox.qsize())
             await asyncio.sleep(0.005)
 
-    async def never_read() -> None:
-        frame = json.dumps({"type": "watch", "table": "iso2"})
-        with contextlib.suppress(ConnectionClosed):
-            for _ in range(20_000):
-                await sleeper.send(frame)
-
-    async def flood() -> int | None:
-        frame = json.dumps({"type": "act", "table": "iso2", "action": "fold", "hand": 1})
-        with contextlib.suppress(ConnectionClosed):
-            for _ in range(10_000):
-                await mallory.ws.send(frame)
-        return await closed_code(mallory.ws, frames=mallory.frames)
-
     started = time.monotonic()
     monitor = asyncio.create_task(watch_bounds())
     waits: list[float] = []
     results = await asyncio.gather(
-        play(ann, "iso2", 8, waits), play(bob, "iso2", 8, waits), never_read(), flood()
+        play(ann, "iso2", 8, waits),
+        play(bob, "iso2", 8, waits),
+        never_read(sleeper, "iso2"),
+        flood(mallory, "iso2"),
     )
     stop.set()
     await monitor
@@ -175,9 +204,7 @@ async def test_S_ISOLATE_1_a_flooder_and_a_client_that_never_reads_hurt_only_the
     assert biggest["inbox"] <= CLIENT_WAITING * 3 <= limits.inbox_messages
     assert await cancelled_hands(server) == 0 and actor.faults == 0
     assert len(waits) >= 8
-    p99 = statistics.quantiles(waits, n=100)[98] if len(waits) > 1 else waits[0]
-    p50 = statistics.median(waits)
-    print(f"honest action-to-broadcast: {len(waits)} actions, p50 {p50:.4f} s, p99 {p99:.4f} s")
+    report(waits)
     sleeper.transport.abort()
     await books_balance(server)
 
@@ -247,4 +274,39 @@ async def test_S_AUTH_2_suspension_closes_sockets_sits_out_and_cashes_out(server
     answers = [json.loads(await ws.recv()) for _ in range(2)]
     assert answers[1]["type"] == "error" and answers[1]["request"] == "hello"
     await ws.close()
+    await books_balance(server)
+
+
+@pytest.mark.slow
+async def test_S_ISOLATE_1_soak_bots_play_while_every_attack_runs(server: Server) -> None:
+    """Issue 11's soak: people and bots play while a client floods, one never reads and
+    anonymous sockets watch and hang up; no hand is cancelled and the books balance."""
+    await server.room.open_table(
+        TableConfig("soak", "soak", "titan", "holdem", "no_limit", 200, 6, CLOCK)
+    )
+    ann, bob = await person(server.base, "ann"), await person(server.base, "bob")
+    for someone, seat in ((ann, 1), (bob, 4)):
+        await someone.send(type="watch", table="soak")
+        await someone.send(type="join", table="soak", seat=seat, buy_in=10_000, request="r1")
+    bots = [
+        run_bot(server.base, f"robot{k}", RuleBot(random.Random(k)), table="soak", hands=40)
+        for k in range(2)
+    ]
+    mallory = await person(server.base, "mallory")
+    await mallory.send(type="watch", table="soak")
+    sleeper = await never_reader(server)
+    waits: list[float] = []
+    results = await asyncio.gather(
+        play(ann, "soak", 40, waits, cautious=True),  # the bots would bust calling stations
+        play(bob, "soak", 40, waits, cautious=True),
+        *bots,
+        watch_and_close(server, "soak", 200),
+        never_read(sleeper, "soak"),
+        flood(mallory, "soak"),
+    )
+    assert results[-1] == 1008
+    assert await cancelled_hands(server) == 0
+    assert server.room.actors["soak"].faults == 0
+    report(waits)
+    sleeper.transport.abort()
     await books_balance(server)
