@@ -8,14 +8,16 @@ import asyncio
 import dataclasses
 import json
 import re
+from pathlib import Path
 
 import httpx
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from pokerroom.server.app import WEB
+from pokerroom.server.app import WEB, create_app
 from pokerroom.server.room import Limits
+from pokerroom.store.db import sqlite_url
 from tests.security.test_isolation import closed_code, ws_url
 from tests.server.conftest import Server, person
 from tests.server.test_e2e import table_config
@@ -158,3 +160,27 @@ async def test_out_of_range_ids_and_limits_get_a_4xx_not_a_500(server: Server) -
             response = await http.get(path)
             assert 400 <= response.status_code < 500, (path, response.status_code)
         assert (await http.get("/api/hands?limit=5")).status_code == 200
+
+
+async def test_docs_when_switched_on_are_served_without_the_strict_policy(tmp_path: Path) -> None:
+    app = create_app(sqlite_url(tmp_path / "docs.db"), demo=False, docs=True)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://room.test") as http:
+        docs = await http.get("/docs")
+        home = await http.get("/")
+    assert docs.status_code == 200 and "content-security-policy" not in docs.headers
+    assert docs.headers["x-frame-options"] == "DENY"
+    assert "ws://room.test" in home.headers["content-security-policy"]
+
+
+def test_limits_are_read_from_the_environment() -> None:
+    limits = Limits.from_env(
+        {
+            "POKERROOM_RATE": "5",
+            "POKERROOM_CONNECTIONS_PER_ADDRESS": "7",
+            "POKERROOM_ORIGINS": "https://a.example, https://b.example",
+        }
+    )
+    assert limits.rate == 5.0 and limits.connections_per_address == 7
+    assert limits.origins == ("https://a.example", "https://b.example")
+    assert limits.burst == Limits().burst
