@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -53,20 +54,75 @@ FORCED_LABELS = {
 }
 CHAT_BURST = 5  # messages ...
 CHAT_WINDOW = 10.0  # ... per this many seconds
+CLIENT_KINDS = ("watch", "message")  # inbox items that come from clients (counted)
+CLOCK_SLACK = 0.05  # seconds: the shortest sleep after a clock turn that changed nothing
+OUTBOX_FRAMES = 256  # frames waiting for one client's socket before it is dropped
+INBOX_MESSAGES = 1000  # clients' messages waiting for one table before more are refused
+CLIENT_WAITING = 32  # one client's messages waiting at its tables (one cannot fill an inbox)
+
+log = logging.getLogger("pokerroom.table")
 
 
 @dataclass(eq=False)
 class Client:
-    """One WebSocket connection (a person or a bot), as the table sees it."""
+    """One WebSocket connection (a person or a bot), as the table sees it.
+
+    Tables only ever ``deliver`` to it: the frame goes into a bounded queue that the
+    connection's own writer task sends (S-ISOLATE-1). A client that cannot keep up, or whose
+    socket fails, is dropped; the table never waits for it and never sees its errors."""
 
     send: Callable[[str], Awaitable[None]]
     account_id: int | None = None
     name: str = ""
+    token: str | None = None  # the session it said hello with (closed when revoked)
+    address: str = ""
+    tables: set[str] = field(default_factory=set)  # the tables it watches or plays at
     chat_times: deque[float] = field(default_factory=deque)
+    outbox_frames: int = OUTBOX_FRAMES
+    outbox: asyncio.Queue[str] = field(init=False)
+    dropped: asyncio.Event = field(init=False, default_factory=asyncio.Event)
+    drop_reason: str = ""
+    drop_code: int = 1000
+    flush: bool = False  # send what is queued before closing (a protocol error's message)
+    waiting: int = 0  # its messages in tables' inboxes
+
+    def __post_init__(self) -> None:
+        self.outbox = asyncio.Queue(self.outbox_frames)
 
     @property
     def player(self) -> str | None:
         return None if self.account_id is None else str(self.account_id)
+
+    @property
+    def closed(self) -> bool:
+        return self.dropped.is_set()
+
+    def deliver(self, text: str) -> None:
+        """Queue one frame; never waits. A full queue drops the client (it is not reading)."""
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.drop(1008, f"too slow: {self.outbox_frames} frames were waiting to be sent")
+
+    def drop(self, code: int, reason: str, *, flush: bool = False) -> None:
+        """Close this connection (the socket's handler sees ``dropped`` and closes it)."""
+        if not self.closed:
+            self.drop_code, self.drop_reason, self.flush = code, reason, flush
+            self.dropped.set()
+
+    async def write(self) -> None:
+        """The connection's writer: send queued frames in order until the socket fails."""
+        while True:
+            text = await self.outbox.get()
+            try:
+                await self.send(text)
+            except Exception as error:  # a closed or broken socket: only this client goes
+                self.drop(1011, f"send failed: {type(error).__name__}")
+                return
+            finally:
+                self.outbox.task_done()
 
 
 def best_five(hole: tuple[Card, ...], board: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -91,7 +147,12 @@ class TableActor:
         self.table = table
         self.config = config
         self.pause = pause
+        # Unbounded as a queue, but clients' messages in it are counted and capped (offer);
+        # what else goes in is bounded by the connections ("gone") and the floor's calls.
         self.inbox: asyncio.Queue[tuple[str, Client | None, Any]] = asyncio.Queue()
+        self.inbox_limit = INBOX_MESSAGES
+        self.queued = 0  # clients' messages in the inbox
+        self.faults = 0  # exceptions in the table's own logic (each logged with its hand)
         self.watchers: list[Client] = []
         self.version = 0
         self.started: StartedHand | None = None
@@ -104,11 +165,23 @@ class TableActor:
         self.opened = time.monotonic()
         self.task: asyncio.Task[None] | None = None
         self.closed = False
+        self.turns = 0  # loop iterations, counted so a test can see the task sleeps when idle
+        self.clock_idle = False  # the last clock turn changed nothing
 
     # ------------------------------------------------------------ outside the task
 
     def post(self, kind: str, client: Client | None, payload: Any = None) -> None:
+        """Control items (a connection gone, the floor): never refused."""
         self.inbox.put_nowait((kind, client, payload))
+
+    def offer(self, kind: str, client: Client, payload: Any = None) -> bool:
+        """A client's message, refused (False) when the table already has too many waiting."""
+        if self.queued >= self.inbox_limit or client.waiting >= CLIENT_WAITING:
+            return False
+        self.queued += 1
+        client.waiting += 1
+        self.inbox.put_nowait((kind, client, payload))
+        return True
 
     async def call(self, kind: str, payload: Any = None) -> Any:
         """Ask the table's task to do something and wait for its answer (the floor)."""
@@ -143,32 +216,68 @@ class TableActor:
     # ------------------------------------------------------------ the task
 
     async def run(self) -> None:
+        """Handle inbox items and the clock, one at a time, forever.
+
+        A waiting message is always taken first and the clock only when nothing waits: a
+        deadline already past must never starve the inbox (issue 12: ``wait_for(get(), 0)``
+        on Python 3.11 times out without taking a queued item), and when idle the task
+        sleeps until its next deadline instead of spinning."""
         loop = asyncio.get_running_loop()
         while True:
-            now = loop.time()
-            wake = self._next_wakeup(now)
+            self.turns += 1
+            item: tuple[str, Client | None, Any] | None = None
+            if not self.inbox.empty():
+                item = self.inbox.get_nowait()
+            else:
+                wake = self._next_wakeup(loop.time())
+                if wake is None or wake > 0:
+                    item = await self._wait(wake)
+            if item is not None and item[0] in CLIENT_KINDS and item[1] is not None:
+                self.queued -= 1
+                item[1].waiting -= 1
             try:
-                item = await asyncio.wait_for(self.inbox.get(), timeout=wake)
-            except TimeoutError:
-                item = None
-            now = loop.time()
-            changed = False
-            try:
-                if item is None:
-                    changed = await self._on_clock(now)
-                else:
-                    changed = await self._handle(*item, now)
-                changed = await self._maybe_start(now) or changed
-            except Exception as error:
-                changed = await self._fault(error, now)
-            if changed:
-                await self._broadcast(now)
+                await self._turn(item, loop.time())
+            except Exception as error:  # even a failed fault handler must not end the task
+                await self._fault(error, loop.time())
+
+    async def _wait(self, timeout: float | None) -> tuple[str, Client | None, Any] | None:
+        """The next inbox item, or None when ``timeout`` seconds pass first."""
+        if timeout is None:
+            return await self.inbox.get()
+        try:
+            async with asyncio.timeout(timeout):
+                return await self.inbox.get()
+        except TimeoutError:
+            return None
+
+    async def _turn(self, item: tuple[str, Client | None, Any] | None, now: float) -> None:
+        changed = False
+        try:
+            if item is None:
+                changed = await self._on_clock(now)
+            else:
+                changed = await self._handle(*item, now)
+            changed = await self._maybe_start(now) or changed
+        except Exception as error:
+            changed = await self._fault(error, now)
+        self.clock_idle = item is None and not changed
+        if changed:
+            await self._broadcast(now)
 
     def _next_wakeup(self, now: float) -> float | None:
-        moments = [t for t in (self.table.deadline, self.table.warning_at) if t is not None]
-        if not self.closed and self.table.hand is None and self.table.can_start():
+        """Seconds until the next thing the clock must do (0 when it is due), None if none."""
+        table = self.table
+        moments = [] if table.deadline is None else [table.deadline]
+        if table.warning_at is not None and not table.warned:
+            moments.append(table.warning_at)
+        if not self.closed and table.hand is None and table.can_start():
             moments.append(self.next_hand_at)
-        return max(0.0, min(moments) - now) if moments else None
+        if not moments:
+            return None
+        wait = max(0.0, min(moments) - now)
+        if self.clock_idle:  # the last due moment changed nothing: never spin on it
+            wait = max(wait, CLOCK_SLACK)
+        return wait
 
     async def _on_clock(self, now: float) -> bool:
         events = self.table.tick(now)
@@ -182,7 +291,8 @@ class TableActor:
             return False
         before = self.table.to_json()
         events = self.table.start_hand(now)
-        if self.table.hand is None:
+        if self.table.hand is None:  # nobody could be dealt in: try again after the pause
+            self.next_hand_at = now + self.pause
             await self._after(events, now)
             return bool(events)
         begin = partial(
@@ -308,7 +418,7 @@ class TableActor:
             }
         )
         for watcher in list(self.watchers):
-            await self._send(watcher, line)
+            self._send(watcher, line)
 
     async def _save(self, session: Any) -> None:
         await save_table(
@@ -321,15 +431,32 @@ class TableActor:
         )
 
     async def _fault(self, error: Exception, now: float) -> bool:
-        if self.table.hand is not None:
+        """A fault in the table's own logic: logged, counted, and the hand cancelled (R-DECK-5)."""
+        self.faults += 1
+        hand = self.table.hand_number if self.table.hand is not None else None
+        log.error(
+            "table %s: fault in hand %s: %s",
+            self.table_id,
+            hand,
+            error,
+            exc_info=(type(error), error, error.__traceback__),
+        )
+        if self.table.hand is None:
+            return True
+        try:
             events = self.table.cancel_hand(f"server fault: {type(error).__name__}")
             await self._after(events, now)
+        except Exception:  # the cancel itself failed: still logged, and the task goes on
+            self.faults += 1
+            log.exception("table %s: cancelling hand %s failed", self.table_id, hand)
         return True
 
     # ------------------------------------------------------------ messages
 
     async def _handle(self, kind: str, client: Client | None, payload: Any, now: float) -> bool:
         if kind == "watch" and client is not None:
+            if client.closed:  # dropped while the request waited
+                return False
             if client not in self.watchers:
                 self.watchers.append(client)
             player = client.player
@@ -337,12 +464,12 @@ class TableActor:
             if seated and player and not self.table.seat_of(player).connected:  # R-TIME-3
                 await self._after(self.table.reconnect(player, now), now)  # a page reload
                 return True  # everyone (this client too) sees the seat connected again
-            await client.send(self._state_for(client, now))
+            client.deliver(self._state_for(client, now))
             return False
         if kind == "gone" and client is not None:
             if client in self.watchers:
                 self.watchers.remove(client)
-            still_here = any(w.player == client.player for w in self.watchers)
+            still_here = any(w.player == client.player and not w.closed for w in self.watchers)
             if (
                 client.player is not None
                 and not still_here  # a newer connection of the same player is watching
@@ -352,6 +479,15 @@ class TableActor:
                 await self._after(events, now)
                 return True
             return False
+        if kind == "suspend":  # S-AUTH-2, the floor's rule: sat out, cashed out after the hand
+            player = str(payload)
+            self.watchers = [w for w in self.watchers if w.player != player]
+            if self.table.seat_number(player) is None:
+                return False
+            events = self.table.sit_out(player)
+            events += self.table.leave(player, now)
+            await self._after(events, now)
+            return True
         if kind in ("void", "close"):
             reason, answer = payload
             try:
@@ -384,7 +520,7 @@ class TableActor:
                 await self._chat(client, payload, now)
                 return False
         except (TableError, HandError, LedgerError) as error:
-            await client.send(protocol.error(str(error), request=payload.type, table=self.table_id))
+            client.deliver(protocol.error(str(error), request=payload.type, table=self.table_id))
             return False
         return True
 
@@ -536,7 +672,7 @@ class TableActor:
             {"type": "chat", "table": self.table_id, "from": client.name or player, "text": text}
         )
         for watcher in list(self.watchers):
-            await self._send(watcher, line)
+            self._send(watcher, line)
 
     # ------------------------------------------------------------ broadcast
 
@@ -561,15 +697,14 @@ class TableActor:
         for client in list(self.watchers):
             seated = client.player is not None and self.table.seat_number(client.player) is not None
             if seated:
-                await self._send(client, self._state_for(client, now, public))
+                self._send(client, self._state_for(client, now, public))
             else:
                 if spectator is None:
                     spectator = protocol.encode(public)
-                await self._send(client, spectator)
+                self._send(client, spectator)
 
-    async def _send(self, client: Client, text: str) -> None:
-        try:
-            await client.send(text)
-        except Exception:
-            if client in self.watchers:
-                self.watchers.remove(client)
+    def _send(self, client: Client, text: str) -> None:
+        """Queue ``text`` for ``client``; never waits (a dropped client stops watching)."""
+        client.deliver(text)
+        if client.closed and client in self.watchers:
+            self.watchers.remove(client)

@@ -1,6 +1,11 @@
-"""The ASGI app: REST (accounts, balance, lobby; OpenAPI at /docs) and the WebSocket."""
+"""The ASGI app: REST (accounts, balance, lobby; OpenAPI at /openapi.json) and the WebSocket."""
 
+import asyncio
+import contextlib
 import json
+import logging
+import os
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -11,13 +16,17 @@ from fastapi import (
     FastAPI,
     Header,
     HTTPException,
+    Query,
     Request,
     WebSocket,
-    WebSocketDisconnect,
+)
+from fastapi import (
+    Path as PathParam,
 )
 from fastapi.responses import FileResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.datastructures import MutableHeaders
 
 from pokerroom.history.phh import PHHError, load_text, phh_fields, replay, to_toml, write_phh
 from pokerroom.history.pokerstars import pokerstars_text
@@ -27,7 +36,7 @@ from pokerroom.server import protocol
 from pokerroom.server.actor import Client, utcnow
 from pokerroom.server.auth import Auth
 from pokerroom.server.replayer import replay_frames
-from pokerroom.server.room import Room, TableConfig
+from pokerroom.server.room import Limits, RateLimit, Room, TableConfig
 from pokerroom.store.accounts import AuthError, authenticate, revoke
 from pokerroom.store.db import Database
 from pokerroom.store.floor import FloorError, correct_hand, floor_acts, record_act, suspend_account
@@ -36,8 +45,12 @@ from pokerroom.store.ledger import balance
 from pokerroom.store.models import HandPlayer, HandRecord, TableRecord
 from pokerroom.table import TableError
 
+log = logging.getLogger("pokerroom.server")
 WEB = Path(__file__).resolve().parent.parent / "web"  # the browser client, no build step
 NO_CACHE = {"Cache-Control": "no-cache"}
+CLOSE_SECONDS = 2.0  # the longest a dropped connection's closing handshake may take
+HOST = re.compile(r"^[A-Za-z0-9.:\[\]-]{1,255}$")  # a Host header fit to repeat in the CSP
+HandId = Annotated[int, PathParam(ge=1, le=2**63 - 1)]  # the database's 64-bit ids
 
 
 class Credentials(BaseModel):
@@ -78,8 +91,57 @@ class MeOut(BaseModel):
     balance: int
 
 
-def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> FastAPI:
-    room = Room(Database(database_url), pause=pause)
+class SecurityHeaders:
+    """Headers for a room on the internet, on every HTTP response: a Content-Security-Policy
+    with no inline script and no framing, no MIME sniffing, no referrer to other sites."""
+
+    def __init__(self, app: Any, *, exempt: tuple[str, ...] = ()) -> None:
+        self.app = app
+        self.exempt = exempt  # the Swagger pages when switched on (their script is inline)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+        sockets = f" ws://{host} wss://{host}" if HOST.match(host) else ""
+        policy = (
+            "default-src 'self'; script-src 'self'; style-src 'self'; "
+            "style-src-attr 'unsafe-inline'; img-src 'self' data:; "
+            f"connect-src 'self'{sockets}; object-src 'none'; base-uri 'none'; "
+            "form-action 'self'; frame-ancestors 'none'"
+        )
+        exempt = scope["path"] in self.exempt
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                if not exempt:
+                    headers["Content-Security-Policy"] = policy
+                headers["X-Frame-Options"] = "DENY"
+                headers["X-Content-Type-Options"] = "nosniff"
+                headers["Referrer-Policy"] = "same-origin"
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def create_app(
+    database_url: str,
+    *,
+    demo: bool = True,
+    pause: float = 1.5,
+    docs: bool | None = None,
+    limits: Limits | None = None,
+) -> FastAPI:
+    """The room's app. ``docs`` (default: the setting POKERROOM_DOCS, off) serves Swagger UI at
+    /docs, which loads its script from a CDN: for development, not for a room on the
+    internet. ``limits`` default to Limits.from_env() (POKERROOM_* settings)."""
+    if docs is None:
+        docs = os.environ.get("POKERROOM_DOCS", "").lower() in ("1", "true", "yes", "on")
+    room = Room(
+        Database(database_url), pause=pause, limits=Limits.from_env() if limits is None else limits
+    )
     auth = Auth(room.db)
 
     @asynccontextmanager
@@ -89,7 +151,14 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
         await room.stop()
         auth.close()
 
-    app = FastAPI(title="pokerroom", version="0.1.0", lifespan=lifespan)
+    app = FastAPI(
+        title="pokerroom",
+        version="0.1.0",
+        lifespan=lifespan,
+        docs_url="/docs" if docs else None,
+        redoc_url=None,
+    )
+    app.add_middleware(SecurityHeaders, exempt=("/docs",) if docs else ())
     app.state.room = room
     app.state.auth = auth
 
@@ -109,8 +178,8 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
 
     @app.get("/api/floor/tables")
     async def floor_tables(_: Annotated[Any, Depends(operator)]) -> list[dict[str, Any]]:
-        """Live tables, with the hand in progress."""
-        return room.lobby()
+        """Live tables, with the hand in progress and the faults each table's task has logged."""
+        return [{**actor.lobby_entry(), "faults": actor.faults} for actor in room.actors.values()]
 
     @app.post("/api/floor/tables")
     async def floor_open(body: NewTable, who: Annotated[Any, Depends(operator)]) -> dict[str, Any]:
@@ -173,7 +242,7 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
 
     @app.post("/api/floor/hands/{hand_id}/correct")
     async def floor_correct(
-        hand_id: int, body: Correction, who: Annotated[Any, Depends(operator)]
+        hand_id: HandId, body: Correction, who: Annotated[Any, Depends(operator)]
     ) -> dict[str, Any]:
         """Correct a finished hand by a compensating ledger entry."""
         async with room.db.transaction() as session:
@@ -200,6 +269,7 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
                 act = await suspend_account(session, who.id, account_id, body.reason, now=utcnow())
             except FloorError as error:
                 raise HTTPException(404, str(error)) from None
+        room.suspend(account_id)  # S-AUTH-2: its sockets close now, its seats follow the floor
         return {"act": act.id}
 
     @app.get("/api/floor/acts")
@@ -251,8 +321,10 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
 
     @app.post("/api/logout", status_code=204)
     async def logout(authorization: Annotated[str, Header()]) -> None:
+        token = authorization.removeprefix("Bearer ")
         async with room.db.transaction() as session:
-            await revoke(session, authorization.removeprefix("Bearer "))
+            await revoke(session, token)
+        room.revoke(token)  # S-AUTH-2: the sockets that logged in with it close now
 
     @app.get("/api/me", response_model=MeOut)
     async def me(account: Annotated[Any, Depends(current)]) -> MeOut:
@@ -267,7 +339,9 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
 
     @app.get("/api/hands")
     async def my_hands(
-        account: Annotated[Any, Depends(current)], table: str | None = None, limit: int = 50
+        account: Annotated[Any, Depends(current)],
+        table: str | None = None,
+        limit: Annotated[int, Query(ge=1)] = 50,
     ) -> list[dict[str, Any]]:
         """The player's hands, newest first, with their result."""
         async with room.db.transaction() as session:
@@ -304,13 +378,13 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
         return record, _seen_by(record, player.position)
 
     @app.get("/api/hands/{hand_id}.phh", response_class=PlainTextResponse)
-    async def hand_phh(hand_id: int, account: Annotated[Any, Depends(current)]) -> str:
+    async def hand_phh(hand_id: HandId, account: Annotated[Any, Depends(current)]) -> str:
         """One hand as PHH, as this player may see it (S-EXPORT-1)."""
         record, seen = await _viewer_hand(account, hand_id)
         return write_phh(seen, _table=record.table_id, hand=record.number)
 
     @app.get("/api/hands/{hand_id}.txt", response_class=PlainTextResponse)
-    async def hand_text(hand_id: int, account: Annotated[Any, Depends(current)]) -> str:
+    async def hand_text(hand_id: HandId, account: Annotated[Any, Depends(current)]) -> str:
         """One hand as PokerStars-style text, for tracking programs."""
         record, seen = await _viewer_hand(account, hand_id)
         async with room.db.transaction() as session:
@@ -328,7 +402,7 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
 
     @app.get("/api/hands/{hand_id}/replay")
     async def hand_replay(
-        hand_id: int, account: Annotated[Any, Depends(current)]
+        hand_id: HandId, account: Annotated[Any, Depends(current)]
     ) -> dict[str, Any]:
         """The hand step by step for the browser's replayer, as this player saw it."""
         record, seen = await _viewer_hand(account, hand_id)
@@ -337,7 +411,9 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
 
     @app.get("/api/sessions/{table_id}.phhs", response_class=PlainTextResponse)
     async def session_phhs(
-        table_id: str, account: Annotated[Any, Depends(current)], limit: int = 200
+        table_id: str,
+        account: Annotated[Any, Depends(current)],
+        limit: Annotated[int, Query(ge=1)] = 200,
     ) -> str:
         """The player's recent hands at one table, oldest first, as one .phhs file."""
         async with room.db.transaction() as session:
@@ -356,60 +432,139 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
 
     @app.websocket("/ws")
     async def socket(websocket: WebSocket) -> None:
-        await websocket.accept()
-        client = Client(send=websocket.send_text)
-        tables: set[str] = set()
-        await websocket.send_text(
-            protocol.encode({"type": "welcome", "version": protocol.PROTOCOL_VERSION})
-        )
-        try:
-            while True:
-                raw = await websocket.receive_text()
-                try:
-                    message = protocol.parse(raw)
-                except protocol.ProtocolError as error:
-                    await websocket.send_text(protocol.error(str(error)))
-                    continue
-                await _dispatch(room, client, message, tables, websocket)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            for table_id in tables:
-                room.actors[table_id].post("gone", client)
+        await _connection(room, websocket)
 
     return app
 
 
-async def _dispatch(
-    room: Room, client: Client, message: Any, tables: set[str], websocket: WebSocket
-) -> None:
+async def _connection(room: Room, websocket: WebSocket) -> None:
+    """One WebSocket: a reader (this coroutine's task), a writer draining the client's bounded
+    queue, and the room's registry; whichever ends first ends the connection (S-ISOLATE-1)."""
+    limits = room.limits
+    origin = websocket.headers.get("origin")
+    if origin is not None and not origin_allowed(origin, websocket.headers.get("host"), limits):
+        await websocket.close(code=1008, reason="origin not allowed")  # before accept: 403
+        return
+    address = websocket.client.host if websocket.client is not None else ""
+    client = Client(send=websocket.send_text, address=address, outbox_frames=limits.outbox_frames)
+    refused = room.connect(client)
+    if refused is not None:
+        await websocket.close(code=1013, reason=refused)
+        return
+    tasks: list[asyncio.Task[Any]] = []
+    try:
+        await websocket.accept()
+        client.deliver(protocol.encode({"type": "welcome", "version": protocol.PROTOCOL_VERSION}))
+        tasks = [
+            asyncio.create_task(client.write()),
+            asyncio.create_task(_read(room, client, websocket)),
+            asyncio.create_task(client.dropped.wait()),
+        ]
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        if client.closed:
+            log.info(
+                "connection %s (account %s) closed: %s",
+                address,
+                client.account_id,
+                client.drop_reason,
+            )
+        if client.closed and client.drop_code != 1011:  # dropped, not broken: say why
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(CLOSE_SECONDS):
+                    if client.flush:  # a protocol error: its message goes out first
+                        await client.outbox.join()
+                    tasks[0].cancel()
+                    await websocket.close(code=client.drop_code, reason=client.drop_reason)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        room.disconnect(client)
+        for table_id in client.tables:
+            room.actors[table_id].post("gone", client)
+
+
+async def _read(room: Room, client: Client, websocket: WebSocket) -> None:
+    """Read frames until the client leaves; refuse what is over the limits."""
+    limits = room.limits
+    bucket = RateLimit(limits)
+    while True:
+        # Idle: anonymous and watching nothing (a logged-in socket is accountable, and a
+        # watching one is dropped if it stops reading).
+        idle = None if client.tables or client.account_id is not None else limits.idle_seconds
+        try:
+            async with asyncio.timeout(idle):
+                frame = await websocket.receive()
+        except TimeoutError:
+            client.drop(1000, f"idle for {limits.idle_seconds:g} s")
+            return
+        if frame["type"] == "websocket.disconnect":
+            return
+        if not bucket.take():
+            client.deliver(protocol.error("slow down: too many messages (this one was refused)"))
+            if bucket.flooding:
+                client.drop(1008, "too many messages")
+                return
+            continue
+        try:
+            message = protocol.parse_frame(frame.get("text"), frame.get("bytes"))
+        except protocol.ProtocolError as error:
+            client.deliver(protocol.error(str(error)))
+            if error.fatal:  # binary or nested past reason: say so and close cleanly
+                code = 1003 if frame.get("bytes") is not None else 1007
+                client.drop(code, str(error)[:100], flush=True)
+                return
+            continue
+        await _dispatch(room, client, message)
+
+
+def origin_allowed(origin: str, host: str | None, limits: Limits) -> bool:
+    """A browser may connect from the room's own origin or one the operator allowed."""
+    if origin in limits.origins:
+        return True
+    return host is not None and origin in (f"http://{host}", f"https://{host}")
+
+
+async def _dispatch(room: Room, client: Client, message: Any) -> None:
     if isinstance(message, protocol.Ping):
-        await websocket.send_text(protocol.encode({"type": "pong"}))
+        client.deliver(protocol.encode({"type": "pong"}))
         return
     if isinstance(message, protocol.Hello):
         async with room.db.transaction() as session:
             try:
                 account = await authenticate(session, message.token, now=utcnow())
             except AuthError as error:
-                await websocket.send_text(protocol.error(str(error), request="hello"))
+                client.deliver(protocol.error(str(error), request="hello"))
                 return
         client.account_id, client.name = account.id, account.display_name
-        await websocket.send_text(
+        client.token = message.token
+        client.deliver(
             protocol.encode({"type": "hello", "account": account.id, "name": account.display_name})
         )
         return
     actor = room.actors.get(message.table)
     if actor is None:
-        await websocket.send_text(
+        client.deliver(
             protocol.error(f"no table {message.table!r}", request=message.type, table=message.table)
         )
         return
     if isinstance(message, protocol.Watch):
-        tables.add(message.table)
-        actor.post("watch", client)
-        return
-    if client.account_id is None:
-        await websocket.send_text(
+        if (
+            client.account_id is None
+            and not client.tables
+            and room.anonymous_watchers() >= room.limits.anonymous_watchers
+        ):
+            client.deliver(
+                protocol.error(
+                    "too many spectators: log in to watch",
+                    request=message.type,
+                    table=message.table,
+                )
+            )
+            return
+        kind, payload = "watch", None
+    elif client.account_id is None:
+        client.deliver(
             protocol.error(
                 "log in first (send a hello with your session token)",
                 request=message.type,
@@ -417,5 +572,13 @@ async def _dispatch(
             )
         )
         return
-    tables.add(message.table)
-    actor.post("message", client, message)
+    else:
+        kind, payload = "message", message
+    if not actor.offer(kind, client, payload):
+        client.deliver(
+            protocol.error(
+                f"table {message.table!r} is busy: try again in a moment", request=message.type
+            )
+        )
+        return
+    client.tables.add(message.table)

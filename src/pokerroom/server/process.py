@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import socket
 import subprocess
 import sys
@@ -43,6 +44,8 @@ async def spawn_room(
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        # Load tests open hundreds of sockets from this one address (docs/security.md).
+        env={**os.environ, "POKERROOM_CONNECTIONS_PER_ADDRESS": "100000"},
     )
     deadline = time.monotonic() + seconds
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:

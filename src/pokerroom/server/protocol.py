@@ -10,7 +10,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 PROTOCOL_VERSION = 1
-MAX_MESSAGE_BYTES = 4096
+MAX_MESSAGE_BYTES = 4096  # UTF-8 bytes of one frame, not characters
+MAX_DEPTH = 4  # nesting of arrays and objects; every message is one flat object
 MAX_CHAT = 200
 
 
@@ -93,18 +94,35 @@ _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
 class ProtocolError(ValueError):
-    """A message that is not one of the protocol's, with the reason."""
+    """A message that is not one of the protocol's, with the reason. ``fatal`` ones (binary or
+    deeply nested frames: no client of ours sends them) close the connection after the error."""
+
+    def __init__(self, message: str, *, fatal: bool = False) -> None:
+        super().__init__(message)
+        self.fatal = fatal
+
+
+def parse_frame(text: str | None, data: bytes | None) -> ClientMessage:
+    """A WebSocket frame (text or binary) to a typed message."""
+    if text is None:
+        size = 0 if data is None else len(data)
+        raise ProtocolError(
+            f"binary frames are not part of the protocol ({size} bytes): send JSON text",
+            fatal=True,
+        )
+    return parse(text)
 
 
 def parse(raw: str | bytes) -> ClientMessage:
     """One client frame to a typed message, or a ProtocolError saying what is wrong."""
-    if len(raw) > MAX_MESSAGE_BYTES:
-        raise ProtocolError(
-            f"message too long ({len(raw)} bytes; the limit is {MAX_MESSAGE_BYTES})"
-        )
+    size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message too long ({size} bytes; the limit is {MAX_MESSAGE_BYTES})")
+    if isinstance(raw, str) and nesting(raw) > MAX_DEPTH:
+        raise ProtocolError(f"message nested too deeply (more than {MAX_DEPTH} levels)", fatal=True)
     try:
         data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
         raise ProtocolError(f"not JSON: {error}") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ProtocolError('a message is a JSON object with a "type"')
@@ -117,6 +135,30 @@ def parse(raw: str | bytes) -> ClientMessage:
             loc = loc[1:]
         where = ".".join(str(p) for p in loc) or "message"
         raise ProtocolError(f"{data.get('type')!r} message: {where}: {first['msg']}") from None
+
+
+def nesting(raw: str) -> int:
+    """How deep arrays and objects nest in ``raw`` (JSON or not), outside strings."""
+    if raw.count("[") + raw.count("{") <= MAX_DEPTH:  # the usual case: no need to scan
+        return 1
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
 
 
 def error(message: str, *, request: Any = None, table: str | None = None) -> str:

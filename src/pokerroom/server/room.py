@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
+import logging
+import os
+import time
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pokerroom.rng import SystemRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
-from pokerroom.server.actor import TableActor, utcnow
+from pokerroom.server.actor import INBOX_MESSAGES, OUTBOX_FRAMES, Client, TableActor, utcnow
 from pokerroom.store.db import Database
 from pokerroom.store.hands import (
     cancel_interrupted_hands,
@@ -47,6 +53,62 @@ class TableConfig:
         )
 
 
+@dataclass(slots=True)
+class Limits:
+    """What one connection may do (S-ISOLATE-1); each is set by ``POKERROOM_<NAME>`` (upper
+    case), e.g. ``POKERROOM_CONNECTIONS_PER_ADDRESS=20``. docs/security.md explains them."""
+
+    outbox_frames: int = OUTBOX_FRAMES  # frames queued for a client before it is dropped
+    inbox_messages: int = INBOX_MESSAGES  # clients' messages waiting for one table
+    rate: float = 100.0  # messages a second a connection may send, on average ...
+    burst: int = 200  # ... and at once
+    flood_close: int = 100  # refused messages (forgiven at ``rate``) that close the connection
+    connections_per_address: int = 64
+    idle_seconds: float = 120.0  # an anonymous connection that watches and sends nothing
+    anonymous_watchers: int = 200  # connections watching without logging in, room-wide
+    origins: tuple[str, ...] = ()  # browser origins allowed besides the room's own
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> Limits:
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            raw = environ.get(f"POKERROOM_{f.name.upper()}")
+            if raw is None:
+                continue
+            if f.name == "origins":
+                values[f.name] = tuple(o.strip() for o in raw.split(",") if o.strip())
+            else:
+                kind = float if f.type == "float" else int
+                values[f.name] = kind(raw)
+        return cls(**values)
+
+
+class RateLimit:
+    """A token bucket per connection: ``rate`` messages a second, ``burst`` at once. Refused
+    messages are counted as strikes that are forgiven at the same rate; too many is a flood."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.rate, self.burst, self.flood = limits.rate, float(limits.burst), limits.flood_close
+        self.tokens = self.burst
+        self.strikes = 0.0
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        elapsed, self.at = now - self.at, now
+        self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
+        self.strikes = max(0.0, self.strikes - elapsed * self.rate)
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.strikes += 1
+        return False
+
+    @property
+    def flooding(self) -> bool:
+        return self.strikes > self.flood
+
+
 # One table per preset and game on first start, so hands are dealt at once.
 DEMO_TABLES = (
     TableConfig("nlhe-1-2", "Oslo (NL Hold'em $1/$2)", "multipoker", "holdem", "no_limit", 200, 6),
@@ -71,10 +133,51 @@ DEMO_TABLES = (
 
 
 class Room:
-    def __init__(self, db: Database, *, pause: float = 1.5) -> None:
+    def __init__(self, db: Database, *, pause: float = 1.5, limits: Limits | None = None) -> None:
         self.db = db
         self.pause = pause
+        self.limits = Limits() if limits is None else limits
         self.actors: dict[str, TableActor] = {}
+        self.clients: set[Client] = set()  # every open connection (S-AUTH-2 closes them)
+        self.per_address: Counter[str] = Counter()
+
+    # ------------------------------------------------------------ connections
+
+    def connect(self, client: Client) -> str | None:
+        """Register a new connection, or say why it is refused."""
+        if self.per_address[client.address] >= self.limits.connections_per_address:
+            return f"too many connections from {client.address}"
+        self.per_address[client.address] += 1
+        self.clients.add(client)
+        return None
+
+    def disconnect(self, client: Client) -> None:
+        if client in self.clients:
+            self.clients.discard(client)
+            self.per_address[client.address] -= 1
+            if self.per_address[client.address] <= 0:
+                del self.per_address[client.address]
+
+    def anonymous_watchers(self) -> int:
+        return sum(1 for c in self.clients if c.account_id is None and c.tables)
+
+    def revoke(self, token: str) -> int:
+        """A session was revoked (log-out): close the sockets that logged in with it."""
+        return self._close(lambda c: c.token == token, "logged out")
+
+    def suspend(self, account_id: int) -> int:
+        """An account was suspended: close its sockets and tell every table (the floor's
+        rule there: sat out, cashed out after the hand)."""
+        closed = self._close(lambda c: c.account_id == account_id, "account suspended")
+        for actor in self.actors.values():
+            actor.post("suspend", None, str(account_id))
+        return closed
+
+    def _close(self, which: Any, reason: str) -> int:
+        chosen = [c for c in self.clients if which(c)]
+        for client in chosen:
+            client.drop(1008, reason)
+        return len(chosen)
 
     async def start(self, *, demo: bool = True) -> None:
         await self.db.migrate()
@@ -118,9 +221,9 @@ class Room:
         return actor
 
     def _add(self, config: TableConfig, table: Table) -> None:
-        self.actors[config.id] = TableActor(
-            self.db, config.id, table, _config_json(config), pause=self.pause
-        )
+        actor = TableActor(self.db, config.id, table, _config_json(config), pause=self.pause)
+        actor.inbox_limit = self.limits.inbox_messages
+        self.actors[config.id] = actor
 
     async def stop(self) -> None:
         for actor in self.actors.values():
@@ -149,6 +252,15 @@ async def _store(session: AsyncSession, config: TableConfig, table: Table) -> No
 
 def _launch(actor: TableActor) -> None:
     actor.task = asyncio.create_task(actor.run(), name=f"table {actor.table_id}")
+    actor.task.add_done_callback(_ended)
+
+
+def _ended(task: asyncio.Task[None]) -> None:
+    """A table's task never ends but by the room stopping: anything else is logged."""
+    if not task.cancelled() and task.exception() is not None:
+        logging.getLogger("pokerroom.table").error(
+            "%s: the task ended: %r", task.get_name(), task.exception(), exc_info=task.exception()
+        )
 
 
 def _config_json(config: TableConfig) -> dict[str, Any]:
