@@ -313,6 +313,17 @@ class Table:
         plan = self._plan(events)
         if plan is None:
             return events
+        # R-DECK-5: what dealing this hand settles, for a cancel to give back.
+        before = {
+            "previous": [self.previous_big, self.previous_small, self.previous_button],
+            "seats": [
+                self._obligations(self.seats[n])
+                for n in sorted({*plan.positions, *(n for n, _ in plan.missed)})
+            ],
+        }
+        if plan.fresh:
+            for number in plan.positions:
+                self.seats[number].paid_blinds = True  # everyone starts level
         for number, blind in plan.missed:
             seat = self.seats[number]
             if blind == "big":
@@ -344,6 +355,7 @@ class Table:
             "button": plan.button_seat,
             "small": plan.small_blind_seat,
             "big": plan.big_blind_seat,
+            "before": before,
         }
         self.hand_log = []
         self.hand_log_positions = []
@@ -374,7 +386,9 @@ class Table:
             if seat.status is waiting:
                 seat.status = SeatStatus.PLAYING
         self.previous_big = plan.big_blind_seat
-        self.previous_small = plan.small_blind_seat
+        # Where the small blind was, posted or dead: the button goes there next (R-BLIND-6).
+        small_seat = plan.small_blind_seat
+        self.previous_small = small_seat if small_seat is not None else plan.dead_small_seat
         self.previous_button = plan.button_seat
         self._last_plan = plan
         if self.hand_number % self._refill_every == 0:
@@ -407,6 +421,8 @@ class Table:
                     self.max_seats,
                     small,
                     self.big_blind,
+                    missed_small_blind=self.house.missed_small_blind,
+                    ml_back_in_big_blind=self.house.ml_back_in_big_blind,
                 )
             if plan is None:  # a new table, or one restarting with too few to go on
                 first = self._first_player(events)
@@ -419,9 +435,6 @@ class Table:
                 if n is not None and not self.seats[n].auto_post
             ]
             if not refusing:
-                if plan.fresh:
-                    for number in plan.positions:
-                        self.seats[number].paid_blinds = True  # everyone starts level
                 return plan
             for number in refusing:
                 self._set_status(
@@ -585,10 +598,43 @@ class Table:
         return events
 
     def cancel_hand(self, reason: str = "server fault") -> list[Event]:
-        """R-DECK-5: cancel the hand in progress; every chip goes back."""
+        """R-DECK-5: cancel the hand in progress; every chip goes back, and so does every
+        obligation the hand settled: the next hand has the same button, blinds and posts."""
         if self.hand is None or self.hand.is_over:
             raise TableError("no hand is in progress")
-        return self.hand.cancel(reason) + self._settle()
+        events = self.hand.cancel(reason)
+        before = self.hand_setup.get("before")
+        if before is not None:
+            self._restore_obligations(before)
+        return events + self._settle()
+
+    @staticmethod
+    def _obligations(seat: Seat) -> list[Any]:
+        """What dealing a hand may change in a seat's blinds and markers (R-DECK-5)."""
+        return [
+            seat.number,
+            seat.player,
+            str(seat.status),
+            seat.paid_blinds,
+            seat.missed_big,
+            seat.missed_small,
+            seat.post_now,
+            seat.big_blinds_posted,
+        ]
+
+    def _restore_obligations(self, before: dict[str, Any]) -> None:
+        self.previous_big, self.previous_small, self.previous_button = before["previous"]
+        self._last_plan = None  # the planner works the next hand out from ``previous``
+        for number, player, status, paid, missed_big, missed_small, post_now, bigs in before[
+            "seats"
+        ]:
+            seat = self.seats.get(number)
+            if seat is None or seat.player != player:
+                continue  # left during the hand: nothing is owed to the seat any more
+            seat.paid_blinds, seat.missed_big, seat.missed_small = paid, missed_big, missed_small
+            seat.post_now, seat.big_blinds_posted = post_now, bigs
+            if status == SeatStatus.WAITING and seat.status is SeatStatus.PLAYING:
+                seat.status = SeatStatus.WAITING  # dealt in as a newcomer: one again
 
     # ---------------------------------------------------------------- time (R-TIME-*)
 
