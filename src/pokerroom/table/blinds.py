@@ -2,12 +2,13 @@
 
 The big blind moves forward one player every hand, so everyone who stays dealt
 in pays it exactly once an orbit and nobody pays it twice in a row. The small
-blind is posted from the seat that had the big blind; the button sits where the
+blind is posted from the seat that had the big blind; the button goes where the
 small blind was. When a player has left or is sitting out, the small blind or
-the button may be dead (nobody posts, nobody holds it) for a hand -- the seed's
-alternative, asking the big blind to post the small blind as well, would let a
-player skip the big blind or take the button unpaid (R-BLIND-6). Players who sit
-out as the blinds pass them collect ML and MS markers (R-SEAT-3, R-SEAT-4).
+the button may be dead (nobody posts, nobody holds it) for a hand. A house may
+follow seed 001 instead (R-SEAT-4 `moving`): the player due the big blind posts
+the missing small blind and the next player the big blind, which lets that
+player skip one big blind, as 001 does. Players who sit out as the blinds pass
+them collect ML and MS markers (R-SEAT-3, R-SEAT-4).
 """
 
 from __future__ import annotations
