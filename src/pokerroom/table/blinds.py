@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import ClassVar, Final
 
 from pokerroom.records import Record
+from pokerroom.rules.house import MissedSmallBlind, MlBackInBigBlind
 from pokerroom.table.seats import Seat, SeatStatus
 
 
@@ -169,8 +170,8 @@ def plan_hand(
     small: int,
     big: int,
     *,
-    missed_small_blind: str = "dead",
-    ml_back_in_big_blind: str = "big_blind_only",
+    missed_small_blind: MissedSmallBlind = "dead",
+    ml_back_in_big_blind: MlBackInBigBlind = "big_blind_only",
 ) -> BlindPlan | None:
     """Plan the next hand from where the blinds were last hand (``previous_small``: the seat
     of last hand's small blind, posted or dead)."""
