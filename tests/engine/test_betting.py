@@ -260,6 +260,16 @@ def test_R_LIM_3_heads_up_uncapped_at_cash_tables() -> None:
     assert not three.legal_actions().can_raise
 
 
+def test_R_LIM_3_a_round_capped_three_handed_uncaps_when_a_fold_leaves_two() -> None:
+    # RULES.md reads 001 literally: "if only two players are left", the raises are unlimited.
+    hand = deal([100, 100, 100, 100], game=LIMIT, house=load_preset("fortune"))
+    act(hand, "f", "r 4", "r 6", "r 8")  # button, small and big blind: capped with three in
+    assert hand.actor == 3 and not hand.legal_actions().can_raise
+    act(hand, "f")  # the button folds: two are left
+    legal = hand.legal_actions()
+    assert hand.actor == 0 and legal and legal.min_raise_to == 10
+
+
 LIMIT10 = spec(structure="fixed_limit", sb=5, bb=10)  # $10 bets, $20 on the turn and river
 
 
