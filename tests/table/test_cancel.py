@@ -6,16 +6,17 @@ import json
 from pokerroom.engine import Action, ActionKind
 from pokerroom.engine.events import Event, ForcedBet
 from pokerroom.table import Table
-from pokerroom.table.events import BlindMissed, HandStarting
+from pokerroom.table.events import BlindMissed, ButtonDrawn, HandStarting
 from tests.table.helpers import BB, finish_hand, make_table, play
 
 STACK = 40 * BB
 
 
 def state(table: Table) -> dict[str, object]:
-    """The table as JSON, but for the hand counter (a cancelled hand keeps its number)."""
+    """The table as JSON, but for the hand counter (a cancelled hand keeps its number) and the
+    first player of a cancelled first hand (kept, so that it is not drawn for again)."""
     data = json.loads(table.to_json())
-    del data["hand_number"]
+    del data["hand_number"], data["first_again"]
     return data
 
 
@@ -99,3 +100,14 @@ def test_R_DECK_5_a_hand_cancelled_after_a_restart_gives_everything_back_too() -
     restored = Table.from_json(table.to_json())  # the server restarts mid-hand ...
     restored.cancel_hand("server restart")  # ... and cancels the interrupted hand
     assert state(restored) == before
+
+
+def test_R_DECK_5_R_BTN_2_a_cancelled_first_hand_is_not_drawn_for_again() -> None:
+    table = make_table("casino", seats=10, players=dict.fromkeys((1, 4, 7, 9), 100 * BB))
+    drawn = table.start_hand(0.0)
+    assert any(isinstance(e, ButtonDrawn) for e in drawn)
+    table.cancel_hand("server fault")
+    restored = Table.from_json(table.to_json())  # also across a restart
+    for again in (table.start_hand(1.0), restored.start_hand(1.0)):
+        assert deal_summary(again) == deal_summary(drawn)
+        assert not any(isinstance(e, ButtonDrawn) for e in again)

@@ -84,6 +84,10 @@ class Table:
         self.previous_button: int | None = None
         self.rake_total = 0
         self.joined = 0
+        # R-DECK-5: a cancelled first hand's first player and the players it was drawn among:
+        # the hand is dealt again from the same button, not from a new draw.
+        self.first_again: list[Any] | None = None
+        self._fresh_first: list[Any] | None = None  # this plan's, when it is a first hand
         self.deadline: float | None = None
         self.warning_at: float | None = None
         self.warned = False
@@ -315,6 +319,7 @@ class Table:
             return events
         # R-DECK-5: what dealing this hand settles, for a cancel to give back.
         before = {
+            "first": self._fresh_first if plan.fresh else None,
             "previous": [self.previous_big, self.previous_small, self.previous_button],
             "seats": [
                 self._obligations(self.seats[n])
@@ -324,6 +329,7 @@ class Table:
         if plan.fresh:
             for number in plan.positions:
                 self.seats[number].paid_blinds = True  # everyone starts level
+        self.first_again = None
         for number, blind in plan.missed:
             seat = self.seats[number]
             if blind == "big":
@@ -402,6 +408,7 @@ class Table:
     def _plan(self, events: list[Event]) -> BlindPlan | None:
         """Plan the blinds; a player due a blind with auto-post off sits out instead."""
         small = self.spec.stakes.small_blind
+        self._fresh_first = None
         if self._last_plan is not None:
             fast = rotate_plan(self._last_plan, self.seats, self.house.min_players)
             if (
@@ -449,6 +456,16 @@ class Table:
             for s in self.seats.values()
             if s.stack > 0 and s.status in (SeatStatus.PLAYING, SeatStatus.WAITING)
         ]
+        among = sorted(s.number for s in ready)
+        again = self.first_again
+        if again is not None and again[1] == among:
+            self._fresh_first = again
+            return int(again[0])  # R-DECK-5: the cancelled first hand, dealt again
+        first = self._draw_first_player(ready, events)
+        self._fresh_first = [first, among]
+        return first
+
+    def _draw_first_player(self, ready: list[Seat], events: list[Event]) -> int:
         if self.house.first_button == "first_seat":
             dealer = min(ready, key=lambda s: s.joined)
             if len(ready) == 2:
@@ -624,6 +641,7 @@ class Table:
 
     def _restore_obligations(self, before: dict[str, Any]) -> None:
         self.previous_big, self.previous_small, self.previous_button = before["previous"]
+        self.first_again = before["first"]
         self._last_plan = None  # the planner works the next hand out from ``previous``
         for number, player, status, paid, missed_big, missed_small, post_now, bigs in before[
             "seats"
@@ -707,6 +725,7 @@ class Table:
             "previous": [self.previous_big, self.previous_small, self.previous_button],
             "rake_total": self.rake_total,
             "joined": self.joined,
+            "first_again": self.first_again,
             "timer": [self.deadline, self.warning_at, self.warned, self.extra_given],
             "hand": (
                 {
@@ -743,6 +762,7 @@ class Table:
         table.previous_big, table.previous_small, table.previous_button = data["previous"]
         table.rake_total = data["rake_total"]
         table.joined = data["joined"]
+        table.first_again = data.get("first_again")  # absent in tables saved before it
         table.deadline, table.warning_at, table.warned, table.extra_given = data["timer"]
         if data["hand"] is not None:
             table.hand_setup = data["hand"]["setup"]
