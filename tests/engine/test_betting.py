@@ -66,8 +66,48 @@ def test_R_BLIND_7_a_short_blind_posts_what_it_has_and_is_all_in() -> None:
     hand = deal([100, 1, 100], game=spec(sb=2, bb=4))
     assert posts(hand)[1] == (1, "big_blind", 1, False)
     assert hand.all_in[1]
-    act(hand, "c")  # the call is to the largest bet on the table: the small blind's 2
-    assert hand.bets[2] == 2
+    act(hand, "c")  # the button calls the full big blind, not the 1 it was posted short
+    assert hand.bets[2] == 4
+
+
+def test_R_BLIND_7_a_short_big_blind_keeps_its_size_call_200_min_raise_400() -> None:
+    # 100/200 no-limit; the big blind has only 150 and is all-in.
+    hand = deal([10_000, 150, 10_000, 10_000], game=spec(sb=100, bb=200))
+    assert posts(hand) == [(0, "small_blind", 100, False), (1, "big_blind", 150, False)]
+    legal = hand.legal_actions()
+    assert legal and (legal.call_amount, legal.min_raise_to) == (200, 400)
+    with pytest.raises(InvalidAmountError, match="minimum is 400"):
+        act(hand, "r 350")
+    act(hand, "c")
+    legal = hand.legal_actions()  # the button: the same
+    assert legal and (legal.call_amount, legal.min_raise_to) == (200, 400)
+    act(hand, "c")
+    legal = hand.legal_actions()
+    assert hand.actor == 0 and legal and legal.call_amount == 100  # the small blind completes
+    act(hand, "c")
+    assert hand.street_name == "flop" and hand.pot == 150 + 3 * 200
+
+
+def test_R_BLIND_7_against_the_short_blind_alone_only_its_chips_are_called() -> None:
+    # Everyone else folds: the small blind can only be called for the 150 the big blind has.
+    hand = deal([10_000, 150, 10_000, 10_000], game=spec(sb=100, bb=200))
+    act(hand, "f", "f")
+    legal = hand.legal_actions()
+    assert hand.actor == 0 and legal and legal.call_amount == 50 and not legal.can_raise
+    act(hand, "c")
+    assert hand.phase is Phase.COMPLETE and sum(hand.stacks) == 30_150
+    heads_up = deal([150, 10_000], game=spec(sb=100, bb=200))  # big blind short heads-up
+    legal = heads_up.legal_actions()
+    assert heads_up.actor == 1 and legal and legal.call_amount == 50
+
+
+def test_R_BLIND_7_limit_bets_keep_their_fixed_size_after_a_short_big_blind() -> None:
+    hand = deal([10_000, 150, 10_000, 10_000], game=spec(structure="fixed_limit", sb=100, bb=200))
+    legal = hand.legal_actions()
+    assert legal and legal.call_amount == 200 and legal.min_raise_to == legal.max_raise_to == 400
+    act(hand, "r 400", "c", "c")
+    assert hand.street_name == "flop"
+    assert hand.legal_actions().min_raise_to == 200  # the small bet, as always
 
 
 def test_R_BLIND_8_a_new_players_big_blind_is_live() -> None:
@@ -218,6 +258,99 @@ def test_R_LIM_3_heads_up_uncapped_at_cash_tables() -> None:
     three = deal([100, 100, 100], game=LIMIT, house=fortune)
     act(three, "r 4", "r 6", "r 8")  # three players in: the cap holds
     assert not three.legal_actions().can_raise
+
+
+def test_R_LIM_3_a_round_capped_three_handed_uncaps_when_a_fold_leaves_two() -> None:
+    # RULES.md reads 001 literally: "if only two players are left", the raises are unlimited.
+    hand = deal([100, 100, 100, 100], game=LIMIT, house=load_preset("fortune"))
+    act(hand, "f", "r 4", "r 6", "r 8")  # button, small and big blind: capped with three in
+    assert hand.actor == 3 and not hand.legal_actions().can_raise
+    act(hand, "f")  # the button folds: two are left
+    legal = hand.legal_actions()
+    assert hand.actor == 0 and legal and legal.min_raise_to == 10
+
+
+LIMIT10 = spec(structure="fixed_limit", sb=5, bb=10)  # $10 bets, $20 on the turn and river
+
+
+def to_the_turn(stacks: list[int]):  # type: ignore[no-untyped-def]
+    """A four-handed $10/$20 limit hand checked to the turn: each has put in 10."""
+    hand = deal(stacks, game=LIMIT10)
+    act(hand, "c", "c", "c", "x", "x", "x", "x", "x")
+    assert hand.street_name == "turn" and hand.actor == 0
+    return hand
+
+
+def test_R_LIM_4_an_all_in_bet_of_half_a_bet_or_more_is_a_full_bet() -> None:
+    # Robert's Rules' example: on a $20 round a $15 all-in bet is raised to $35.
+    hand = to_the_turn([25, 1000, 1000, 1000])
+    act(hand, "b 15")
+    assert hand.all_in[0] and hand.raises == 1  # counts toward the cap
+    legal = hand.legal_actions()
+    assert legal and legal.call_amount == 15 and legal.min_raise_to == legal.max_raise_to == 35
+
+
+def test_R_LIM_4_an_all_in_raise_of_half_a_bet_reopens_the_betting() -> None:
+    hand = to_the_turn([1000, 1000, 40, 1000])
+    act(hand, "x", "b 20", "r 30")  # position 2 all-in: a raise of 10, half a bet
+    assert hand.raises == 2
+    act(hand, "c", "c")  # the button calls; the first checker calls
+    legal = hand.legal_actions()
+    assert hand.actor == 1 and legal and legal.min_raise_to == 50  # the bettor may raise again
+
+
+def test_R_LIM_4_an_all_in_raise_of_less_than_half_a_bet_reopens_nothing() -> None:
+    hand = to_the_turn([1000, 1000, 39, 1000])
+    act(hand, "x", "b 20", "r 29")  # a raise of 9: less than half a bet
+    assert hand.raises == 1  # not counted toward the cap
+    legal = hand.legal_actions()
+    # The button had not acted: it may call 29 or raise a full bet over the last full bet.
+    assert hand.actor == 3 and legal and legal.call_amount == 29
+    assert legal.min_raise_to == legal.max_raise_to == 40
+    act(hand, "c", "c")
+    legal = hand.legal_actions()
+    assert hand.actor == 1 and legal and legal.call_amount == 9 and not legal.can_raise
+    with pytest.raises(IllegalActionError, match="not reopened by a full bet or an all-in of"):
+        act(hand, "r 49")
+
+
+def test_R_LIM_4_an_all_in_bet_of_less_than_half_a_bet_may_be_completed() -> None:
+    hand = to_the_turn([19, 1000, 1000, 1000])
+    act(hand, "b 9")  # all-in for 9 of a $20 bet
+    assert hand.raises == 0
+    legal = hand.legal_actions()  # fold, call 9, or complete to the full $20
+    assert legal and legal.call_amount == 9 and legal.min_raise_to == legal.max_raise_to == 20
+    act(hand, "r 20")
+    assert hand.raises == 1  # the completion is the bet, not a raise
+    legal = hand.legal_actions()
+    assert legal and legal.call_amount == 20 and legal.min_raise_to == 40
+
+
+def test_R_LIM_4_short_all_ins_and_the_cap() -> None:
+    # Flop, $10 bets: bet, raise, raise (3 bets), then all-ins of under and of half a bet.
+    under = deal([1000, 1000, 1000, 44], game=LIMIT10)
+    act(under, "c", "c", "c", "x", "b 10", "r 20", "r 30", "r 34")  # +4 of 10: not counted
+    assert under.raises == 3
+    legal = under.legal_actions()
+    assert legal and legal.min_raise_to == 40  # the fourth bet is still open
+    half = deal([1000, 1000, 1000, 45], game=LIMIT10)
+    act(half, "c", "c", "c", "x", "b 10", "r 20", "r 30", "r 35")  # +5: half a bet counts
+    assert half.raises == 4
+    legal = half.legal_actions()
+    assert legal and legal.call_amount == 25 and not legal.can_raise  # capped
+    with pytest.raises(IllegalActionError, match="capped at 4 bets"):
+        act(half, "r 45")
+
+
+def test_R_LIM_2_no_cap_means_no_cap_in_the_refusal() -> None:
+    uncapped = STANDARD.with_options(raise_cap=None)
+    hand = deal([1000, 1000, 39, 1000], game=LIMIT10, house=uncapped)
+    act(hand, "c", "c", "c", "x", "x", "x", "x", "x")
+    act(hand, "x", "b 20", "r 29", "c", "c")  # a short all-in raise: the bettor cannot raise
+    with pytest.raises(IllegalActionError) as refused:
+        act(hand, "r 49")
+    assert "cap" not in str(refused.value) and "None" not in str(refused.value)
+    assert "not reopened" in str(refused.value)
 
 
 def test_R_PL_1_minimum_raise_is_the_previous_raise() -> None:

@@ -11,6 +11,16 @@ engines allow:
   short all-in bet or raise towards the cap.
 - R-NL-2 / R-ROUND-5: PokerKit measures the first raise of a pre-flop round against 0,
   so a short all-in over the big blind reopens the betting there; for us it does not.
+- R-BLIND-7: a big blind posted short (all-in) keeps its size for us: the others call the
+  full blind and raise from it. PokerKit asks them to call the chips posted. The harness
+  checks both amounts at each such decision and folds (both engines allow it) until somebody
+  has put in the full blind, which under folding nobody does: the hands stay in step.
+- R-LIM-4: in fixed limit an all-in bet or raise of less than a full bet is a full one for us
+  when it is at least half a bet, and otherwise moves nothing: the next raise goes a full bet
+  over the last full level (completing a short all-in bet), and only a counted all-in
+  reopens the betting. PokerKit raises a full bet over the all-in amount and reopens by its
+  own count. Each such disagreement must come in a round with an all-in bet or raise of less
+  than a full bet; the harness then calls or folds instead of raising.
 - R-SHOW-6: we split each main and side pot on its own and give its odd chips one each
   to the tied winners in order left of the button. PokerKit gives all of a pot's odd
   chips to the first winner, and kills hands that cannot win before pushing, which can
@@ -31,7 +41,7 @@ from pokerkit import (
 )
 
 from pokerroom.engine import Hand, Phase, Player
-from pokerroom.engine.events import PotAwarded
+from pokerroom.engine.events import ActionTaken, BoardDealt, ForcedBet, PotAwarded
 from pokerroom.rules.game import GameSpec, Stakes, Structure, Variant
 
 TEXT = [r + s for r in "23456789TJQKA" for s in "cdhs"]
@@ -54,7 +64,25 @@ GAMES = {
 KNOWN = {
     "the betting is capped at 4 bets": "R-LIM-2",
     "the betting was not reopened by a full raise": "R-NL-2",
+    "the betting was not reopened by a full bet or an all-in of half a bet or more": "R-LIM-4",
 }
+
+
+def short_all_in_this_round(hand: Hand) -> bool:
+    """Has an all-in bet or raise of less than a full bet been made in this betting round?"""
+    size = hand.big_blind if hand.street < 2 else 2 * hand.big_blind
+    start = 0
+    for k in range(len(hand.events) - 1, -1, -1):
+        if isinstance(hand.events[k], BoardDealt):
+            start = k + 1
+            break
+    current = hand.big_blind if hand.street == 0 else 0
+    for event in hand.events[start:]:
+        if isinstance(event, ActionTaken) and event.action in ("bet", "raise"):
+            if event.all_in and event.to - current < size:
+                return True
+            current = max(current, event.to)
+    return False
 
 
 def pokerkit_state(structure: Structure, variant: Variant, stacks: list[int]):  # type: ignore[no-untyped-def]
@@ -109,26 +137,59 @@ def play_both(
         legal = ours.legal_actions()
         assert legal is not None
         assert theirs.actor_index == ours.actor, seed
+        i = legal.position
+        if ours.current_bet > max(ours.bets):  # R-BLIND-7: nobody has put in the full blind
+            assert any(
+                isinstance(e, ForcedBet) and e.what == "big_blind" and e.all_in and e.amount < 2
+                for e in ours.events
+            ), seed
+            others = [j for j in range(n) if j != i and not ours.folded[j]]
+            # The full blind, unless only all-in players are left to be called.
+            level = (
+                max(ours.bets[j] for j in others)
+                if all(ours.out[j] for j in others)
+                else ours.current_bet
+            )
+            assert legal.call_amount == min(ours.stacks[i], level - ours.bets[i]), seed
+            assert theirs.checking_or_calling_amount == min(
+                ours.stacks[i], max(ours.bets) - ours.bets[i]
+            ), seed
+            deviations["R-BLIND-7"] += 1
+            ours.fold()
+            theirs.fold()
+            deal_pokerkit()
+            continue
         assert theirs.checking_or_calling_amount == legal.call_amount, seed
         can_raise = theirs.can_complete_bet_or_raise_to()
-        if can_raise and legal.can_raise:
-            assert (
-                theirs.min_completion_betting_or_raising_to_amount,
-                theirs.max_completion_betting_or_raising_to_amount,
-            ) == (legal.min_raise_to, legal.max_raise_to), seed
-        elif can_raise:  # we refuse a raise PokerKit allows
-            reason = ours._no_raise_reason(legal.position)
+        both_raise = can_raise and legal.can_raise
+        if both_raise and (
+            theirs.min_completion_betting_or_raising_to_amount,
+            theirs.max_completion_betting_or_raising_to_amount,
+        ) != (legal.min_raise_to, legal.max_raise_to):
+            # R-LIM-4: we raise a full bet over the last full level, PokerKit over the bet.
+            assert structure is Structure.FIXED_LIMIT and short_all_in_this_round(ours), seed
+            full = ours.full_level + (2 if ours.street < 2 else 4)
+            assert legal.min_raise_to == min(full, ours.bets[i] + ours.stacks[i]), seed
+            deviations["R-LIM-4"] += 1
+            both_raise = False
+        elif can_raise and not legal.can_raise:  # we refuse a raise PokerKit allows
+            reason = ours._no_raise_reason(i)
             assert reason in KNOWN, (seed, reason)
+            if KNOWN[reason] == "R-LIM-4":
+                assert short_all_in_this_round(ours), seed
             deviations[KNOWN[reason]] += 1
-        elif legal.can_raise:  # PokerKit refuses a raise we allow: its short all-in count
+        elif legal.can_raise and not can_raise:  # PokerKit refuses a raise we allow
             assert structure is Structure.FIXED_LIMIT, seed
-            assert theirs.completion_betting_or_raising_count == 4 > ours.raises, seed
-            deviations["R-LIM-2"] += 1
+            if theirs.completion_betting_or_raising_count == 4 > ours.raises:
+                deviations["R-LIM-2"] += 1  # its count of short all-ins toward the cap
+            else:  # our half-bet all-in reopened the betting; PokerKit's count did not
+                assert short_all_in_this_round(ours), seed
+                deviations["R-LIM-4"] += 1
         roll = rng.random()
         if roll < 0.2 and not legal.can_check:
             ours.fold()
             theirs.fold()
-        elif roll < 0.6 or not (legal.can_raise and can_raise):
+        elif roll < 0.6 or not both_raise:
             ours.check_or_call()
             theirs.check_or_call()
         else:
@@ -153,14 +214,15 @@ def play_both(
 @pytest.mark.parametrize("game", list(GAMES))
 def test_same_final_stacks_as_pokerkit(game: str) -> None:
     variant, structure = GAMES[game]
-    deviations = {"R-LIM-2": 0, "R-NL-2": 0, "R-SHOW-6": 0}
+    deviations = {"R-LIM-2": 0, "R-LIM-4": 0, "R-NL-2": 0, "R-BLIND-7": 0, "R-SHOW-6": 0}
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a card PokerKit thinks is dealt twice is a failure
         for seed in range(HANDS):
             play_both(seed, variant, structure, deviations)
     # The harness really meets the known differences (and so really compares around them).
+    assert deviations["R-BLIND-7"] > 0
     if structure is Structure.FIXED_LIMIT:
-        assert deviations["R-LIM-2"] > 0
+        assert deviations["R-LIM-2"] > 0 and deviations["R-LIM-4"] > 0
     else:
         assert deviations["R-NL-2"] > 0
     assert deviations["R-SHOW-6"] <= HANDS // 50  # rare: most hands agree to the chip

@@ -18,17 +18,41 @@ def test_the_five_presets_load_from_data_files() -> None:
     [
         (1000, "exact", 500),
         (500, "exact", 250),  # $5/$10 -> $2.50 (002/003)
-        (500, "floor_dollar", 200),  # $5/$10 -> $2 (000/001)
-        (1500, "floor_dollar", 700),  # $15/$30 -> $7
-        (100, "floor_dollar", 50),  # $1/$2 -> $0.50: a half under $1 stays exact
-        (200, "floor_dollar", 100),
+        (500, "nearest_dollar", 200),  # $5/$10 -> $2: half a dollar goes down (000/001)
+        (1500, "nearest_dollar", 700),  # $15/$30 -> $7
+        (100, "nearest_dollar", 50),  # $1/$2 -> $0.50: a half under $1 stays exact
+        (200, "nearest_dollar", 100),  # $2/$4 -> $1
+        (350, "nearest_dollar", 200),  # $3.50/$7 -> $2: $1.75 is nearer $2 than $1
+        (300, "nearest_dollar", 100),  # $3/$6 -> $1: $1.50 goes down
+        (450, "nearest_dollar", 200),  # $4.50/$9 -> $2: $2.25 is nearer $2
+        (1300, "nearest_dollar", 600),  # $13/$26 -> $6: $6.50 goes down
+        (350, "exact", 175),
     ],
 )
 def test_R_BLIND_3_small_blind_rounding(big_blind: int, rounding: str, small: int) -> None:
     assert small_blind_for(big_blind, rounding) == small
 
 
+def test_R_BLIND_3_floor_dollar_is_gone_but_a_saved_house_still_loads() -> None:
+    with pytest.raises(RulesError, match="unknown sb_rounding 'floor_dollar'"):
+        small_blind_for(500, "floor_dollar")
+    with pytest.raises(RulesError, match="sb_rounding must be one of exact, nearest_dollar"):
+        HouseOptions(sb_rounding="floor_dollar")  # type: ignore[arg-type]
+    # A table snapshot written before the rename keeps its stored small blind.
+    assert parse_house({"sb_rounding": "floor_dollar"}, "saved").sb_rounding == "nearest_dollar"
+
+
 def test_R_BLIND_3_presets_set_the_rounding_and_a_table_may_override_it() -> None:
+    # RULES.md presets table: nearest_dollar at multipoker (000) and fortune (001).
+    rounding = {name: load_preset(name).sb_rounding for name in preset_names()}
+    assert rounding == {
+        "multipoker": "nearest_dollar",
+        "fortune": "nearest_dollar",
+        "titan": "exact",
+        "sweden": "exact",
+        "casino": "exact",
+    }
+    assert load_preset("fortune").small_blind(350) == 200  # $3.50/$7 -> $2
     assert load_preset("multipoker").small_blind(500) == 200
     assert load_preset("titan").small_blind(500) == 250
     game = load_preset("multipoker").game(
@@ -57,6 +81,29 @@ def test_R_TIME_1_multipoker_time_limit_and_R_TIME_2_policies() -> None:
     assert (multipoker.decision_seconds, multipoker.warning_after_seconds) == (30, 10)
     assert multipoker.timeout_policy == "allin_protection"
     assert load_preset("titan").timeout_policy == "check_fold"
+
+
+def test_R_SEAT_3_R_SEAT_4_missed_blind_options_by_room() -> None:
+    """RULES.md presets table: fortune follows 001's own procedures, the rest the convention."""
+    options = {
+        name: (load_preset(name).ml_back_in_big_blind, load_preset(name).missed_small_blind)
+        for name in preset_names()
+    }
+    assert options == {
+        "fortune": ("pays_both", "moving"),
+        "multipoker": ("big_blind_only", "dead"),
+        "titan": ("big_blind_only", "dead"),
+        "sweden": ("big_blind_only", "dead"),
+        "casino": ("big_blind_only", "dead"),
+    }
+    assert (STANDARD.ml_back_in_big_blind, STANDARD.missed_small_blind) == (
+        "big_blind_only",
+        "dead",
+    )
+    with pytest.raises(RulesError, match="ml_back_in_big_blind must be one of big_blind_only"):
+        parse_house({"ml_back_in_big_blind": "never"}, "odd")
+    with pytest.raises(RulesError, match="missed_small_blind must be one of dead, moving"):
+        parse_house({"missed_small_blind": "skipped"}, "odd")
 
 
 def test_R_BTN_2_first_button_option_by_room() -> None:

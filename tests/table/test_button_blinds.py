@@ -117,11 +117,13 @@ def test_R_BLIND_6_a_new_player_in_the_button_seat_waits_even_with_post_now() ->
     table.sit("p8", 8, STACK, post_now=True)  # the big blind reaches seat 8 next hand
     table.sit("p1", 1, STACK, post_now=True)  # just before seat 2: the next button's seat
     started = play(table, 2.0)
-    assert started is not None and started.seats == (7, 2)  # both wait: still heads-up
-    assert started.button_seat != 1
+    # p8, directly left of the big blind (seat 7), is dealt in at once (R-SEAT-2); p1, on the
+    # seat the button moves to, waits: the button is dead there this hand.
+    assert started is not None and started.seats == (2, 7, 8)
+    assert started.button_seat == 1 and 1 not in started.seats
     hands = rotation(table, 3)
-    assert [h[2] for h in hands] == [8, 1, 2]  # each newcomer comes in on the big blind
-    assert hands[1][0] != 1 and hands[2][0] != 1  # and p1 has the button only after that
+    assert [h[2] for h in hands] == [8, 1, 2]
+    assert all(h[0] != 1 for h in hands)  # p1 has the button only after paying a big blind
 
 
 def test_R_SEAT_2_new_player_left_of_the_blinds_may_post_at_once() -> None:
@@ -140,17 +142,23 @@ def test_R_SEAT_2_new_player_left_of_the_blinds_may_post_at_once() -> None:
     assert 6 not in next(e for e in events if isinstance(e, HandStarting)).seats
 
 
-def test_R_SEAT_2_the_seat_due_the_big_blind_next_hand_just_waits_one_hand() -> None:
+def test_R_SEAT_2_directly_left_of_the_next_big_blind_posting_now_is_dealt_in_at_once() -> None:
     table = make_table(players={1: STACK, 2: STACK, 3: STACK, 4: STACK})
     rotation(table, 1)  # next: big blind 4, then seat 6 (5 is empty)
     table.sit("p6", 6, STACK, post_now=True)
     events = table.start_hand(1.0)
-    assert 6 not in next(e for e in events if isinstance(e, HandStarting)).seats
+    assert 6 in next(e for e in events if isinstance(e, HandStarting)).seats
+    assert (6, "live_post", BB) in posts(events)
     from tests.table.helpers import finish_hand
 
     finish_hand(table, 1.0)
     events = table.start_hand(2.0)
-    assert (6, "big_blind", BB) in posts(events)  # no live post and big blind in a row
+    assert (6, "big_blind", BB) in posts(events)  # then the big blind reaches the seat
+    waiting = make_table(players={1: STACK, 2: STACK, 3: STACK, 4: STACK})
+    rotation(waiting, 1)
+    waiting.sit("p6", 6, STACK)  # without post_now: waits the one hand for the big blind
+    events = waiting.start_hand(1.0)
+    assert 6 not in next(e for e in events if isinstance(e, HandStarting)).seats
 
 
 def test_R_SEAT_2_in_the_big_blind_seat_the_new_player_must_post_it() -> None:
@@ -225,3 +233,78 @@ def test_R_SEAT_5_a_sitting_out_player_is_not_dealt_in() -> None:
     table.sit_out("p2")
     started = play(table)
     assert started is not None and 2 not in started.seats
+
+
+def test_R_BTN_1_R_SEAT_4_after_a_dead_small_blind_the_button_is_dead_where_it_was() -> None:
+    table = make_table(players={1: STACK, 2: STACK, 3: STACK, 4: STACK, 5: STACK})
+    assert rotation(table, 1) == [(1, 2, 3)]
+    table.sit_out("p3")  # due the small blind next hand: it is dead
+    assert rotation(table, 2) == [(2, None, 4), (3, 4, 5)]  # then a dead button on seat 3
+    started = table.last_hand
+    assert started is not None and started.seats == (4, 5, 1, 2)  # seat 2 acts last
+
+
+def _fortune(players: dict[int, int], seats: int = 10) -> Table:
+    return make_table("fortune", seats=seats, players=players, structure=Structure.FIXED_LIMIT)
+
+
+def test_R_SEAT_4_moving_the_big_blind_posts_the_missing_small_blind() -> None:
+    """001: the acting big blind posts the small blind, the next active player the big blind;
+    the button then goes to the player who posted the small blind the hand before."""
+    table = _fortune({1: STACK, 2: STACK, 3: STACK, 4: STACK, 5: STACK})
+    assert rotation(table, 1) == [(1, 2, 3)]
+    table.sit_out("p3")  # due the small blind next hand
+    events = table.start_hand(1.0)
+    assert [(e.seat, e.blind) for e in events if isinstance(e, BlindMissed)] == [(3, "small")]
+    started = next(e for e in events if isinstance(e, HandStarting))
+    assert (started.button_seat, started.small_blind_seat, started.big_blind_seat) == (2, 4, 5)
+    small = table.spec.stakes.small_blind
+    assert posts(events) == [(4, "small_blind", small), (5, "big_blind", BB)]
+    from tests.table.helpers import finish_hand
+
+    finish_hand(table, 1.0)
+    assert rotation(table, 2) == [(4, 5, 1), (5, 1, 2)]  # the button to the small blind
+
+
+def test_R_SEAT_4_dead_keeps_the_big_blind_where_it_was_due() -> None:
+    house = load_preset("fortune").with_options(missed_small_blind="dead")
+    spec = house.game(Variant.HOLDEM, Structure.FIXED_LIMIT, BB)
+    table = Table(spec=spec, house=house, seats=5, rng=SeededRandomSource(1))
+    for seat in range(1, 6):
+        table.sit(f"p{seat}", seat, STACK)
+    assert rotation(table, 1) == [(1, 2, 3)]
+    table.sit_out("p3")
+    assert rotation(table, 2) == [(2, None, 4), (3, 4, 5)]
+
+
+def _ml_back_in_the_big_blind(table: Table) -> list[tuple[int, str, int]]:
+    """p4 misses the big blind, comes back without posting, and waits for the big blind:
+    the posts of the hand in which the big blind reaches seat 4 again."""
+    from tests.table.helpers import finish_hand
+
+    assert rotation(table, 1) == [(1, 2, 3)]
+    table.sit_out("p4")  # due the big blind next hand: ML
+    play(table, 1.0)
+    assert table.seats[4].missed_big
+    table.sit_in("p4")  # no post_now: wait for the big blind
+    for k in range(8):
+        events = table.start_hand(2.0 + k)
+        started = next(e for e in events if isinstance(e, HandStarting))
+        if started.big_blind_seat == 4:
+            return [p for p in posts(events) if p[0] == 4]
+        assert 4 not in started.seats
+        finish_hand(table, 2.0 + k)
+    raise AssertionError("the big blind never reached seat 4")
+
+
+def test_R_SEAT_3_pays_both_back_in_the_big_blind_posts_the_dead_small_too() -> None:
+    table = _fortune(dict.fromkeys(range(1, 7), STACK))  # fortune: ml_back_in_big_blind pays_both
+    small = table.spec.stakes.small_blind
+    assert _ml_back_in_the_big_blind(table) == [(4, "big_blind", BB), (4, "dead_post", small)]
+    assert not table.seats[4].missed_big and not table.seats[4].missed_small
+
+
+def test_R_SEAT_3_big_blind_only_back_in_the_big_blind_posts_it_alone() -> None:
+    table = make_table(players=dict.fromkeys(range(1, 7), STACK))  # titan: big_blind_only
+    assert _ml_back_in_the_big_blind(table) == [(4, "big_blind", BB)]
+    assert not table.seats[4].missed_big

@@ -5,7 +5,15 @@ Invariants, checked throughout:
 - a player who stays dealt in for a full orbit posts the big blind exactly once in it;
 - nobody posts the big blind in two hands in a row;
 - the button never goes to a player who has not paid a big blind (R-BLIND-6);
+- with three or more dealt in, the button goes to the seat of last hand's small blind;
 - writing the table to JSON at a random moment and restoring it changes nothing after.
+
+Under R-SEAT-4 `dead` (titan) the small blind is always posted from last hand's big blind
+seat, or is dead. Under `moving` (fortune, 001's own procedure) a small blind whose player is
+missing moves on: the player due the big blind posts the small blind, the next player dealt
+in the big blind (so that player skips one big blind, as 001 allows), and the button follows
+to that small blind next hand (001: the player who posted the small blind the hand before
+gets the button). Every other invariant holds under both.
 """
 
 import copy
@@ -15,6 +23,7 @@ import random
 import pytest
 
 from pokerroom.engine.events import Event, ForcedBet
+from pokerroom.rules.game import Structure
 from pokerroom.table import SeatStatus, Table, TableError
 from pokerroom.table.events import ChipsAdded, HandStarting, SeatLeft, SeatTaken
 from tests.table.helpers import BB, make_table, random_policy
@@ -33,6 +42,7 @@ class Ledger:
         self.sitting: dict[int, str] = {}  # seat -> this sitting (leaving and coming back is new)
         self.hands: list[tuple[HandStarting, dict[int, str]]] = []
         self.paid: set[str] = set()
+        self.moved = 0  # hands whose missing small blind moved on (R-SEAT-4 `moving`)
 
     def feed(self, table: Table, events: list[Event]) -> None:
         for event in events:
@@ -57,6 +67,28 @@ class Ledger:
 
     def check_chips(self, table: Table) -> None:
         assert table.chips_on_table() + self.taken + table.rake_total == self.bought
+
+    def check_moves(self, missed_small_blind: str) -> int:
+        """The button and the small blind from one hand to the next; returns how many hands
+        moved a missing small blind on (R-SEAT-4 `moving`)."""
+        moved = 0
+        for (previous, _), (hand, _) in itertools.pairwise(self.hands):
+            if hand.fresh or len(hand.seats) < 3 or len(previous.seats) < 3:
+                continue
+            if previous.small_blind_seat not in (None, hand.small_blind_seat, hand.big_blind_seat):
+                # (When the players between them left, last hand's small blind posts a blind
+                # now and the button is dead just before the small blind.)
+                assert hand.button_seat == previous.small_blind_seat, (previous, hand)
+            small = hand.small_blind_seat
+            if small is None or small == previous.big_blind_seat:
+                continue  # dead, or posted from last hand's big blind seat
+            # The small blind moved on: only under `moving`, from the player due the big
+            # blind (last hand's big blind is not dealt in), and the next player posts it.
+            assert missed_small_blind == "moving", (previous, hand)
+            assert previous.big_blind_seat not in hand.seats, (previous, hand)
+            assert hand.seats[:2] == (small, hand.big_blind_seat), hand
+            moved += 1
+        return moved
 
     def check_blinds(self) -> None:
         bigs = [
@@ -133,10 +165,15 @@ def step(table: Table, rng: random.Random, now: float, names: list[str]) -> list
     return events
 
 
-def run_session(seed: int, hands: int = HANDS_PER_SESSION) -> int:
+def run_session(seed: int, hands: int = HANDS_PER_SESSION, preset: str = "titan") -> Ledger:
     rng = random.Random(seed)
     names = [f"n{k}" for k in range(14)]
-    table = make_table(seats=rng.choice([2, 6, 9]), seed=seed)
+    if preset == "titan":
+        table = make_table(seats=rng.choice([2, 6, 9]), seed=seed)
+    else:
+        table = make_table(
+            preset, seats=rng.choice([5, 10]), seed=seed, structure=Structure.FIXED_LIMIT
+        )
     ledger = Ledger()
     for k in range(min(3, table.max_seats)):
         ledger.feed(table, table.sit(names[k], k + 1, 40 * BB))
@@ -157,7 +194,9 @@ def run_session(seed: int, hands: int = HANDS_PER_SESSION) -> int:
             name = next(n for n in names if n not in taken)
             ledger.feed(table, table.sit(name, free[0], 40 * BB))
     ledger.check_blinds()
-    return table.hand_number
+    ledger.moved = ledger.check_moves(table.house.missed_small_blind)
+    assert table.hand_number >= hands
+    return ledger
 
 
 def check_restore(
@@ -178,13 +217,19 @@ def check_restore(
 
 @pytest.mark.parametrize("seed", range(SESSIONS))
 def test_random_sessions_keep_every_invariant(seed: int) -> None:
-    assert run_session(seed) >= HANDS_PER_SESSION
+    run_session(seed)  # R-SEAT-4 `dead`
+
+
+def test_R_SEAT_4_moving_random_sessions_keep_001s_invariants() -> None:
+    moved = sum(run_session(seed, preset="fortune").moved for seed in range(SESSIONS))
+    assert moved > 0  # the sessions really met missing small blinds and moved them on
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(100, 110))
 def test_long_random_sessions_keep_every_invariant(seed: int) -> None:
-    assert run_session(seed, hands=5_000) >= 5_000  # 50,000 hands: make test-all
+    run_session(seed, hands=5_000)  # 50,000 hands: make test-all
+    run_session(seed, hands=1_000, preset="fortune")
 
 
 @pytest.mark.parametrize("seats", [6, 9])

@@ -127,6 +127,7 @@ class Hand:
         self.auto_showdown = auto_showdown
         self.cash_table = house.cash_table if cash_table is None else cash_table
         self.n = n
+        self.blinds = tuple(blinds)  # as set, not as posted: a short blind keeps its size
         self.seats = tuple(p.seat for p in players)
         self.names = tuple(p.name for p in players)
         self.starting_stacks = tuple(p.stack for p in players)
@@ -154,7 +155,10 @@ class Hand:
         self._over = False
         self.current_bet = 0
         self.last_raise = stakes.big_blind
+        self.full_level = 0  # fixed limit: the bet the last full bet or raise made (R-LIM-4)
         self.raises = 0
+        # R-BLIND-7: the big blind was posted short and nobody has put in the full blind yet.
+        self._short_blind = False
         self.aggressor: int | None = None
         self.actor: int | None = None
         self.showdown_order: list[int] = []
@@ -189,7 +193,12 @@ class Hand:
                 self._post(post.position, post.live, "live_post", dead=False)
             if post.dead:
                 self._post(post.position, post.dead, "dead_post", dead=True)
-        self.current_bet = max(self.bets)
+        # R-BLIND-7: the blinds keep their size even when posted short (all-in): the others
+        # call the full blind, and raises are counted from it.
+        nominal = max(blinds, default=0)
+        self.current_bet = max(max(self.bets), nominal)
+        self._short_blind = self.current_bet > max(self.bets)
+        self.full_level = self.current_bet
         self.last_raise = max(stakes.big_blind, max(blinds))
         # R-LIM-2: pre-flop the big blind counts as the bet (a straddle as a raise).
         self.raises = sum(1 for name in names if name in ("big_blind", "straddle"))
@@ -255,7 +264,7 @@ class Hand:
         if not self._betting or self.actor is None:
             return None
         i = self.actor
-        to_call = min(self.current_bet - self.bets[i], self.stacks[i])
+        to_call = min(self._owed(i), self.stacks[i])
         low, high = self._raise_bounds(i)
         return LegalActions(
             position=i,
@@ -321,7 +330,7 @@ class Hand:
             raise IllegalActionError(f"{name} cannot {verb} at showdown: show or muck")
         if kind in (ActionKind.SHOW, ActionKind.MUCK):
             raise IllegalActionError(f"{name} cannot {verb}: the {self.street_name} betting is on")
-        to_call = self.current_bet - self.bets[i]
+        to_call = self._owed(i)
         if kind is ActionKind.CHECK and to_call > 0:
             raise IllegalActionError(
                 f"{name} cannot check: facing a bet of {self.current_bet} (to call: {to_call})"
@@ -356,7 +365,7 @@ class Hand:
             self._fold(i, timed_out=False)
         elif kind is ActionKind.BET_OR_RAISE:
             self._raise_to(i, action.amount)
-        elif self.current_bet - self.bets[i] > 0:
+        elif self._owed(i) > 0:
             if kind is ActionKind.CHECK:  # pragma: no cover - verify() refused it
                 raise AssertionError
             self._call(i, timed_out=False)
@@ -461,9 +470,20 @@ class Hand:
     def _needs_action(self, i: int) -> bool:
         if self.out[i]:
             return False
-        if self.bets[i] < self.current_bet:
+        if self.bets[i] < self.current_bet and (not self._short_blind or self._owed(i) > 0):
             return True
         return not self.acted[i] and self._others_can_act(i)
+
+    def _owed(self, i: int) -> int:
+        """What player i must put in to call (before the cap of their stack)."""
+        owed = self.current_bet - self.bets[i]
+        if self._short_blind and owed > 0:
+            # R-BLIND-7: the full blind is owed while another player could still put it in;
+            # against all-in players alone, only what they have in (more would come back).
+            others = [j for j in range(self.n) if j != i and not self.folded[j]]
+            if all(self.out[j] for j in others):
+                owed = max(0, max([self.bets[j] for j in others], default=0) - self.bets[i])
+        return owed
 
     def _start_round(self, first: int) -> None:
         self.actor = None
@@ -483,7 +503,9 @@ class Hand:
             i = (last + k) % n
             if out[i]:
                 continue
-            if bets[i] < bet or (not acted[i] and self._others_can_act(i)):
+            if (bets[i] < bet and (not self._short_blind or self._owed(i) > 0)) or (
+                not acted[i] and self._others_can_act(i)
+            ):
                 self.actor = i
                 return
         self._end_round()
@@ -491,13 +513,19 @@ class Hand:
     def _limit_size(self) -> int:
         return self.big_blind if self.street < 2 else 2 * self.big_blind
 
-    def _cap_applies(self) -> bool:
+    def _capped(self) -> bool:
+        """R-LIM-2: the round has its full number of bets (R-LIM-3: never heads-up at cash)."""
         cap = self.house.raise_cap
-        if cap is None:
+        if cap is None or self.raises < cap:
             return False
         if self.house.heads_up_uncapped and self.cash_table:
             return self._remaining > 2  # R-LIM-3
         return True
+
+    def _reopened(self, i: int) -> bool:
+        """Fixed limit: may player i raise again? Not after acting, until a full bet or raise
+        (or an all-in counted as one, R-LIM-4) has raised the bet past what they matched."""
+        return not self.acted[i] or self.full_level > self.matched_at[i]
 
     def _raise_bounds(self, i: int) -> tuple[int | None, int | None]:
         """Min and max "raise to" for player i, or (None, None) when they may not raise."""
@@ -511,16 +539,18 @@ class Hand:
         all_in_to = self.bets[i] + self.stacks[i]
         if all_in_to <= self.current_bet or not self._others_can_act(i):
             return None, None
+        if self._fixed_limit:
+            # R-ROUND-5, R-LIM-4: a raise goes a full bet over the last full level, which a
+            # short all-in does not move: facing an all-in bet of less than half a bet, the
+            # next player completes it to the full bet.
+            if not self._reopened(i) or self._capped():
+                return None, None
+            to = min(self.full_level + self._limit_size(), all_in_to)
+            return to, to
         # R-ROUND-5, R-NL-2: a player who has acted may raise again only if the bet has
         # risen by at least a full raise since (a short all-in does not reopen).
         if self.acted[i] and self.current_bet - self.matched_at[i] < self.last_raise:
             return None, None
-        if self._fixed_limit:
-            if self._cap_applies() and self.raises >= (self.house.raise_cap or 0):
-                return None, None
-            full = self.current_bet + self._limit_size()
-            to = min(full, all_in_to)
-            return to, to
         increment = max(self.last_raise, self.big_blind)
         low = min(self.current_bet + increment, all_in_to)
         if self._no_limit:
@@ -559,7 +589,10 @@ class Hand:
             return f"only {self.stacks[i]} chips left, which does not exceed a call"
         if not self._others_can_act(i):
             return "every other player is all-in"
-        if self.structure is Structure.FIXED_LIMIT and self.raises >= (self.house.raise_cap or 0):
+        if self._fixed_limit and not self._reopened(i):
+            # R-LIM-4: only a full bet or raise, or an all-in of at least half a bet, reopens
+            return "the betting was not reopened by a full bet or an all-in of half a bet or more"
+        if self._fixed_limit and self._capped():
             return f"the betting is capped at {self.house.raise_cap} bets"
         return "the betting was not reopened by a full raise"
 
@@ -585,8 +618,10 @@ class Hand:
         self._emit(ActionTaken(i, self.seats[i], "check", 0, self.bets[i], False, timed_out))
 
     def _call(self, i: int, *, timed_out: bool) -> None:
-        amount = min(self.current_bet - self.bets[i], self.stacks[i])
+        amount = min(self._owed(i), self.stacks[i])
         self._commit(i, amount)
+        if self._short_blind and self.bets[i] >= self.current_bet:
+            self._short_blind = False
         self.acted[i] = True
         self.matched_at[i] = self.current_bet
         self._emit(
@@ -597,13 +632,17 @@ class Hand:
         increment = to - self.current_bet
         verb = "bet" if self.current_bet == 0 else "raise"
         if self._fixed_limit:
-            full = increment >= self._limit_size()
+            # R-LIM-4: an all-in of at least half a bet over the last full level counts as a
+            # full bet or raise (several short all-ins count together once they reach it).
+            full = 2 * (to - self.full_level) >= self._limit_size()
         else:
             full = increment >= max(self.last_raise, self.big_blind)
         added = to - self.bets[i]
         self._commit(i, added)
+        self._short_blind = False
         if full:  # only a full bet or raise reopens the betting and counts to the cap
             self.last_raise = self._limit_size() if self._fixed_limit else increment
+            self.full_level = to
             self.raises += 1
         self.current_bet = to
         self.acted[i] = True
@@ -613,7 +652,7 @@ class Hand:
 
     def _timeout(self, i: int) -> None:
         """R-TIME-2: by the house's timeout policy."""
-        to_call = self.current_bet - self.bets[i]
+        to_call = self._owed(i)
         if self.house.timeout_policy == "check_fold":
             if to_call > 0:
                 self._fold(i, timed_out=True)
@@ -667,6 +706,8 @@ class Hand:
         self._deal_street()
         self.current_bet = 0
         self.last_raise = self._limit_size() if self._fixed_limit else self.big_blind
+        self.full_level = 0
+        self._short_blind = False
         self.raises = 0
         self.aggressor = None
         self.acted = [False] * self.n

@@ -393,7 +393,7 @@ def phh_fields(seen: Hand | ViewerHand, /, **extra: Any) -> dict[str, Any]:
     view = seen if isinstance(seen, ViewerHand) else viewer_hand(seen, EVERYONE)
     hand = view.hand
     n = hand.n
-    blinds = [0] * n
+    blinds = list(hand.blinds)  # the blinds' size, also when one was posted short (R-BLIND-7)
     antes = [0] * n
     posts: list[list[int]] = []
     trimming = True
@@ -401,12 +401,10 @@ def phh_fields(seen: Hand | ViewerHand, /, **extra: Any) -> dict[str, Any]:
     for event in hand.events:
         match event:
             case ForcedBet(position=i, what=what, amount=amount, dead=dead):
-                if what in ("small_blind", "big_blind", "straddle"):
-                    blinds[i] += amount
-                elif what in ("ante", "big_blind_ante"):
+                if what in ("ante", "big_blind_ante"):
                     antes[i] += amount
                     trimming = trimming and not dead
-                else:
+                elif what not in ("small_blind", "big_blind", "straddle"):
                     posts.append([i, 0 if dead else amount, amount if dead else 0])
             case HoleCardsDealt(position=i, cards=cards):
                 hidden = view.cards(i) is None

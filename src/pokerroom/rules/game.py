@@ -44,6 +44,8 @@ class Structure(StrEnum):
 
 
 # PHH variant codes; PT, NO, FO, PO/8 and NO/8 are ours (PHH.md: the standard lacks them).
+SB_ROUNDINGS = ("exact", "nearest_dollar")  # R-BLIND-3
+
 _PHH_CODES = {
     (Variant.HOLDEM, Structure.FIXED_LIMIT): "FT",
     (Variant.HOLDEM, Structure.POT_LIMIT): "PT",
@@ -98,15 +100,19 @@ class Stakes:
 def small_blind_for(big_blind: int, rounding: str) -> int:
     """R-BLIND-3: half the big blind, rounded by the house's ``sb_rounding``.
 
-    ``floor_dollar``: a half of $1 (100) or more that is not whole dollars is rounded
-    down to dollars ($5/$10 -> $2, $15/$30 -> $7); a half under $1 stays exact.
+    ``nearest_dollar``: a half of $1 (100) or more is rounded to the nearest dollar, a
+    half dollar down ($5/$10 -> $2, $15/$30 -> $7, but $3.50/$7 -> $2); a half under $1
+    stays exact ($1/$2 -> $0.50).
     ``exact``: half, in whole chips (an odd big blind rounds the half down).
     """
+    if rounding not in SB_ROUNDINGS:
+        raise RulesError(
+            f"unknown sb_rounding {rounding!r}: use {' or '.join(map(repr, SB_ROUNDINGS))}"
+        )
     half = big_blind // 2
-    if rounding == "floor_dollar" and half >= 100 and big_blind % 200:
-        return (big_blind // 200) * 100
-    if rounding not in ("exact", "floor_dollar"):
-        raise RulesError(f"unknown sb_rounding {rounding!r}: use 'exact' or 'floor_dollar'")
+    if rounding == "nearest_dollar" and half >= 100:
+        dollars, rest = divmod(big_blind, 200)  # the half is dollars + rest/200
+        return (dollars + (rest > 100)) * 100  # exactly half a dollar (rest 100) goes down
     return half
 
 

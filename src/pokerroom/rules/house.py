@@ -12,11 +12,13 @@ from pokerroom.rules.errors import RulesError
 from pokerroom.rules.game import GameSpec, Stakes, Structure, Variant, small_blind_for
 from pokerroom.rules.rake import RakeSchedule, load_rake_schedule
 
-SbRounding = Literal["exact", "floor_dollar"]
+SbRounding = Literal["exact", "nearest_dollar"]
 PotBasis = Literal["all_pots", "active_pot"]
 ShowPolicy = Literal["voluntary", "last_aggressor_must_show", "all_show"]
 TimeoutPolicy = Literal["allin_protection", "check_fold"]
 FirstButton = Literal["first_seat", "draw"]
+MlBackInBigBlind = Literal["big_blind_only", "pays_both"]
+MissedSmallBlind = Literal["dead", "moving"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "sb_rounding": get_args(SbRounding),
@@ -24,7 +26,12 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "show_policy": get_args(ShowPolicy),
     "timeout_policy": get_args(TimeoutPolicy),
     "first_button": get_args(FirstButton),
+    "ml_back_in_big_blind": get_args(MlBackInBigBlind),
+    "missed_small_blind": get_args(MissedSmallBlind),
 }
+# A house saved before ``nearest_dollar`` replaced it (a table's snapshot): the table keeps
+# its stored small blind, so only the option's name changes.
+_RENAMED_CHOICES = {("sb_rounding", "floor_dollar"): "nearest_dollar"}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -44,6 +51,10 @@ class HouseOptions:
     min_rake: int | None = None  # R-RAKE-3: overrides the schedule's minimum when set
     timeout_policy: TimeoutPolicy = "check_fold"  # R-TIME-2
     first_button: FirstButton = "first_seat"  # R-BTN-2
+    # R-SEAT-3: a player with ML back in the big blind posts it alone, or the dead small too
+    ml_back_in_big_blind: MlBackInBigBlind = "big_blind_only"
+    # R-SEAT-4: a missing small blind is dead, or the player due the big blind posts it
+    missed_small_blind: MissedSmallBlind = "dead"
     seat_choices: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9, 10)  # R-SEAT-1
     min_players: int = 2  # R-SEAT-1
     min_buy_in_bb: int = 20  # R-STAKE-2 (in big blinds = small bets)
@@ -141,6 +152,9 @@ def parse_house(data: dict[str, Any], name: str) -> HouseOptions:
     for key in ("seat_choices", "notes"):
         if key in values:
             values[key] = tuple(values[key])
+    for (key, old), new in _RENAMED_CHOICES.items():
+        if values.get(key) == old:
+            values[key] = new
     values.setdefault("name", name)
     try:
         return HouseOptions(**values)

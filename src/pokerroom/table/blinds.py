@@ -2,12 +2,13 @@
 
 The big blind moves forward one player every hand, so everyone who stays dealt
 in pays it exactly once an orbit and nobody pays it twice in a row. The small
-blind is posted from the seat that had the big blind; the button sits where the
+blind is posted from the seat that had the big blind; the button goes where the
 small blind was. When a player has left or is sitting out, the small blind or
-the button may be dead (nobody posts, nobody holds it) for a hand -- the seed's
-alternative, asking the big blind to post the small blind as well, would let a
-player skip the big blind or take the button unpaid (R-BLIND-6). Players who sit
-out as the blinds pass them collect ML and MS markers (R-SEAT-3, R-SEAT-4).
+the button may be dead (nobody posts, nobody holds it) for a hand. A house may
+follow seed 001 instead (R-SEAT-4 `moving`): the player due the big blind posts
+the missing small blind and the next player the big blind, which lets that
+player skip one big blind, as 001 does. Players who sit out as the blinds pass
+them collect ML and MS markers (R-SEAT-3, R-SEAT-4).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 from typing import ClassVar, Final
 
 from pokerroom.records import Record
+from pokerroom.rules.house import MissedSmallBlind, MlBackInBigBlind
 from pokerroom.table.seats import Seat, SeatStatus
 
 
@@ -32,6 +34,7 @@ class BlindPlan(Record):
         "big_blind_seat",
         "missed",
         "fresh",
+        "dead_small_seat",
     )
 
     def __init__(
@@ -46,6 +49,7 @@ class BlindPlan(Record):
         big_blind_seat: int = 0,
         missed: list[tuple[int, str]] | None = None,
         fresh: bool = False,
+        dead_small_seat: int | None = None,
     ) -> None:
         self.positions: Final = positions  # dealt-in seats, first left of the button first
         self.blinds: Final = blinds  # per position: small/big blind amounts
@@ -56,6 +60,8 @@ class BlindPlan(Record):
         self.big_blind_seat: Final = big_blind_seat
         self.missed: Final = missed or []  # (seat, big/small)
         self.fresh: Final = fresh  # a new rotation: everybody dealt in starts level
+        # The seat whose small blind is dead this hand: the button goes there next hand.
+        self.dead_small_seat: Final = dead_small_seat
 
 
 AWAY = (SeatStatus.SITTING_OUT, SeatStatus.BUSTED)
@@ -146,6 +152,15 @@ def rotate_plan(previous: BlindPlan, seats: dict[int, Seat], min_players: int) -
     )
 
 
+def _regular(seat: Seat) -> bool:
+    """Playing, paid up and owing nothing: may post a small blind and take the button next."""
+    return (
+        seat.status is SeatStatus.PLAYING
+        and seat.paid_blinds
+        and not (seat.missed_big or seat.missed_small)
+    )
+
+
 def plan_hand(
     seats: dict[int, Seat],
     previous_big: int,
@@ -154,8 +169,12 @@ def plan_hand(
     max_seats: int,
     small: int,
     big: int,
+    *,
+    missed_small_blind: MissedSmallBlind = "dead",
+    ml_back_in_big_blind: MlBackInBigBlind = "big_blind_only",
 ) -> BlindPlan | None:
-    """Plan the next hand from where the blinds were last hand."""
+    """Plan the next hand from where the blinds were last hand (``previous_small``: the seat
+    of last hand's small blind, posted or dead)."""
     occupied = sorted(seats)
     active = {
         n
@@ -167,13 +186,9 @@ def plan_hand(
     if not candidates:
         return None
     big_seat = candidates[0]
-    missed: list[tuple[int, str]] = []
-    for n in occupied:
-        seat = seats[n]
-        passed = between(n, previous_big, big_seat, max_seats) and seat.paid_blinds
-        if passed and seat.status in AWAY and not seat.missed_big:
-            missed.append((n, "big"))  # R-SEAT-3: the next active player posts it
+    missed_small: list[tuple[int, str]] = []
     small_seat: int | None = previous_big if previous_big != big_seat else None
+    dead_small: int | None = None
     if small_seat is not None:
         holder = seats.get(small_seat)
         if holder is None or holder.number not in active or holder.status is not SeatStatus.PLAYING:
@@ -183,8 +198,26 @@ def plan_hand(
                 and holder.paid_blinds
                 and not (holder.missed_big or holder.missed_small)
             ):
-                missed.append((small_seat, "small"))  # R-SEAT-4
-            small_seat = None  # a dead small blind this hand
+                missed_small.append((small_seat, "small"))  # R-SEAT-4
+            dead_small, small_seat = small_seat, None  # a dead small blind this hand
+            button = previous_small if previous_small is not None else previous_button
+            if (
+                missed_small_blind == "moving"
+                and len(candidates) >= 3
+                and _regular(seats[candidates[0]])
+                and between(candidates[1], previous_big, button, max_seats)
+            ):
+                # R-SEAT-4 `moving` (001): the player due the big blind posts the small blind,
+                # the next active player the big blind; the button goes to last hand's small
+                # blind (so both blinds must fall before it: too few players, and it is dead).
+                small_seat, big_seat, dead_small = candidates[0], candidates[1], None
+    missed: list[tuple[int, str]] = []
+    for n in occupied:
+        seat = seats[n]
+        passed = between(n, previous_big, big_seat, max_seats) and seat.paid_blinds
+        if passed and seat.status in AWAY and not seat.missed_big:
+            missed.append((n, "big"))  # R-SEAT-3: the next active player posts it
+    missed += missed_small
     button_anchor = previous_small if previous_small is not None else previous_button
     if button_anchor in (big_seat, small_seat):
         button_anchor = (small_seat if small_seat is not None else big_seat) - 1
@@ -196,6 +229,8 @@ def plan_hand(
         if n not in active:
             continue
         if n in (big_seat, small_seat):
+            if n == big_seat and seat.missed_big and ml_back_in_big_blind == "pays_both":
+                dead_posts[n] = small  # R-SEAT-3 (001): back in the big blind, the small dead
             dealt.append(n)
             continue
         # Past the big blind and before the button's seat: posting there is dealt in at once.
@@ -208,8 +243,6 @@ def plan_hand(
             continue
         if not (seat.post_now and left_of_blinds):
             continue  # wait for the big blind (or for the button to pass, R-SEAT-2, R-SEAT-4)
-        if not seat.paid_blinds and candidates[1:2] == [n]:
-            continue  # the big blind reaches this seat next hand: post it then
         if seat.missed_big or not seat.paid_blinds:
             live_posts[n] = big  # R-SEAT-2, R-SEAT-3: a live big blind ...
             if seat.missed_big:
@@ -246,4 +279,5 @@ def plan_hand(
         small_blind_seat=small_seat,
         big_blind_seat=big_seat,
         missed=missed,
+        dead_small_seat=dead_small,
     )

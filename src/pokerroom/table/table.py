@@ -84,6 +84,10 @@ class Table:
         self.previous_button: int | None = None
         self.rake_total = 0
         self.joined = 0
+        # R-DECK-5: a cancelled first hand's first player and the players it was drawn among:
+        # the hand is dealt again from the same button, not from a new draw.
+        self.first_again: list[Any] | None = None
+        self._fresh_first: list[Any] | None = None  # this plan's, when it is a first hand
         self.deadline: float | None = None
         self.warning_at: float | None = None
         self.warned = False
@@ -313,6 +317,19 @@ class Table:
         plan = self._plan(events)
         if plan is None:
             return events
+        # R-DECK-5: what dealing this hand settles, for a cancel to give back.
+        before = {
+            "first": self._fresh_first if plan.fresh else None,
+            "previous": [self.previous_big, self.previous_small, self.previous_button],
+            "seats": [
+                self._obligations(self.seats[n])
+                for n in sorted({*plan.positions, *(n for n, _ in plan.missed)})
+            ],
+        }
+        if plan.fresh:
+            for number in plan.positions:
+                self.seats[number].paid_blinds = True  # everyone starts level
+        self.first_again = None
         for number, blind in plan.missed:
             seat = self.seats[number]
             if blind == "big":
@@ -344,6 +361,7 @@ class Table:
             "button": plan.button_seat,
             "small": plan.small_blind_seat,
             "big": plan.big_blind_seat,
+            "before": before,
         }
         self.hand_log = []
         self.hand_log_positions = []
@@ -374,7 +392,9 @@ class Table:
             if seat.status is waiting:
                 seat.status = SeatStatus.PLAYING
         self.previous_big = plan.big_blind_seat
-        self.previous_small = plan.small_blind_seat
+        # Where the small blind was, posted or dead: the button goes there next (R-BLIND-6).
+        small_seat = plan.small_blind_seat
+        self.previous_small = small_seat if small_seat is not None else plan.dead_small_seat
         self.previous_button = plan.button_seat
         self._last_plan = plan
         if self.hand_number % self._refill_every == 0:
@@ -388,6 +408,7 @@ class Table:
     def _plan(self, events: list[Event]) -> BlindPlan | None:
         """Plan the blinds; a player due a blind with auto-post off sits out instead."""
         small = self.spec.stakes.small_blind
+        self._fresh_first = None
         if self._last_plan is not None:
             fast = rotate_plan(self._last_plan, self.seats, self.house.min_players)
             if (
@@ -407,6 +428,8 @@ class Table:
                     self.max_seats,
                     small,
                     self.big_blind,
+                    missed_small_blind=self.house.missed_small_blind,
+                    ml_back_in_big_blind=self.house.ml_back_in_big_blind,
                 )
             if plan is None:  # a new table, or one restarting with too few to go on
                 first = self._first_player(events)
@@ -419,9 +442,6 @@ class Table:
                 if n is not None and not self.seats[n].auto_post
             ]
             if not refusing:
-                if plan.fresh:
-                    for number in plan.positions:
-                        self.seats[number].paid_blinds = True  # everyone starts level
                 return plan
             for number in refusing:
                 self._set_status(
@@ -436,6 +456,16 @@ class Table:
             for s in self.seats.values()
             if s.stack > 0 and s.status in (SeatStatus.PLAYING, SeatStatus.WAITING)
         ]
+        among = sorted(s.number for s in ready)
+        again = self.first_again
+        if again is not None and again[1] == among:
+            self._fresh_first = again
+            return int(again[0])  # R-DECK-5: the cancelled first hand, dealt again
+        first = self._draw_first_player(ready, events)
+        self._fresh_first = [first, among]
+        return first
+
+    def _draw_first_player(self, ready: list[Seat], events: list[Event]) -> int:
         if self.house.first_button == "first_seat":
             dealer = min(ready, key=lambda s: s.joined)
             if len(ready) == 2:
@@ -585,10 +615,44 @@ class Table:
         return events
 
     def cancel_hand(self, reason: str = "server fault") -> list[Event]:
-        """R-DECK-5: cancel the hand in progress; every chip goes back."""
+        """R-DECK-5: cancel the hand in progress; every chip goes back, and so does every
+        obligation the hand settled: the next hand has the same button, blinds and posts."""
         if self.hand is None or self.hand.is_over:
             raise TableError("no hand is in progress")
-        return self.hand.cancel(reason) + self._settle()
+        events = self.hand.cancel(reason)
+        before = self.hand_setup.get("before")
+        if before is not None:
+            self._restore_obligations(before)
+        return events + self._settle()
+
+    @staticmethod
+    def _obligations(seat: Seat) -> list[Any]:
+        """What dealing a hand may change in a seat's blinds and markers (R-DECK-5)."""
+        return [
+            seat.number,
+            seat.player,
+            str(seat.status),
+            seat.paid_blinds,
+            seat.missed_big,
+            seat.missed_small,
+            seat.post_now,
+            seat.big_blinds_posted,
+        ]
+
+    def _restore_obligations(self, before: dict[str, Any]) -> None:
+        self.previous_big, self.previous_small, self.previous_button = before["previous"]
+        self.first_again = before["first"]
+        self._last_plan = None  # the planner works the next hand out from ``previous``
+        for number, player, status, paid, missed_big, missed_small, post_now, bigs in before[
+            "seats"
+        ]:
+            seat = self.seats.get(number)
+            if seat is None or seat.player != player:
+                continue  # left during the hand: nothing is owed to the seat any more
+            seat.paid_blinds, seat.missed_big, seat.missed_small = paid, missed_big, missed_small
+            seat.post_now, seat.big_blinds_posted = post_now, bigs
+            if status == SeatStatus.WAITING and seat.status is SeatStatus.PLAYING:
+                seat.status = SeatStatus.WAITING  # dealt in as a newcomer: one again
 
     # ---------------------------------------------------------------- time (R-TIME-*)
 
@@ -661,6 +725,7 @@ class Table:
             "previous": [self.previous_big, self.previous_small, self.previous_button],
             "rake_total": self.rake_total,
             "joined": self.joined,
+            "first_again": self.first_again,
             "timer": [self.deadline, self.warning_at, self.warned, self.extra_given],
             "hand": (
                 {
@@ -697,6 +762,7 @@ class Table:
         table.previous_big, table.previous_small, table.previous_button = data["previous"]
         table.rake_total = data["rake_total"]
         table.joined = data["joined"]
+        table.first_again = data.get("first_again")  # absent in tables saved before it
         table.deadline, table.warning_at, table.warned, table.extra_given = data["timer"]
         if data["hand"] is not None:
             table.hand_setup = data["hand"]["setup"]
