@@ -89,7 +89,7 @@ def layered_pots(ledger: Ledger) -> list[tuple[int, list[int]]]:
         pots.append((amount, [i for i in claim if ledger.live[i] >= level]))
         below = top
     if not pots:
-        pots.append((0, claim))
+        pots.append((sum(ledger.live), claim))
     pots[0] = (pots[0][0] + sum(ledger.dead), pots[0][1])
     return pots
 
