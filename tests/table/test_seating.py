@@ -4,7 +4,7 @@ import pytest
 
 from pokerroom.engine import Action, ActionKind
 from pokerroom.table import SeatStatus, TableError
-from pokerroom.table.events import SeatLeft, SeatOffered
+from pokerroom.table.events import HandStarting, SeatLeft, SeatOffered
 from tests.table.helpers import BB, finish_hand, make_table, play, posts
 
 
@@ -123,3 +123,15 @@ def test_leaving_mid_hand_folds_when_the_turn_comes_and_stands_after() -> None:
     assert not_to_act in table.seats  # still seated until the hand ends
     finish_hand(table)
     assert not_to_act not in table.seats
+
+
+def test_R_SEAT_1_the_casino_never_deals_fewer_than_four() -> None:
+    table = make_table("casino", seats=10, players=dict.fromkeys((1, 2, 3, 4), 100 * BB))
+    table.start_hand(0.0)
+    finish_hand(table)
+    table.leave("p1", 1.0)
+    table.sit("p5", 5, 100 * BB)  # four are ready, but the newcomer would wait for the blind
+    events = table.start_hand(2.0)
+    started = next(e for e in events if isinstance(e, HandStarting))
+    # Not three dealt with the newcomer waiting: the table starts afresh with all four.
+    assert sorted(started.seats) == [2, 3, 4, 5] and started.fresh

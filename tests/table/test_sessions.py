@@ -5,7 +5,9 @@ Invariants, checked throughout:
 - a player who stays dealt in for a full orbit posts the big blind exactly once in it;
 - nobody posts the big blind in two hands in a row;
 - the button never goes to a player who has not paid a big blind (R-BLIND-6);
-- writing the table to JSON at a random moment and restoring it changes nothing after.
+- writing the table to JSON at a random moment and restoring it changes nothing after;
+- a hand deals at least the room's minimum of players (R-SEAT-1: four at the casino).
+Sessions run under every preset.
 """
 
 import copy
@@ -15,6 +17,8 @@ import random
 import pytest
 
 from pokerroom.engine.events import Event, ForcedBet
+from pokerroom.rules import load_preset
+from pokerroom.rules.game import Structure, Variant
 from pokerroom.table import SeatStatus, Table, TableError
 from pokerroom.table.events import ChipsAdded, HandStarting, SeatLeft, SeatTaken
 from tests.table.helpers import BB, make_table, random_policy
@@ -45,6 +49,7 @@ class Ledger:
             elif isinstance(event, SeatLeft):
                 self.taken += event.stack
             elif isinstance(event, HandStarting):
+                assert len(event.seats) >= table.house.min_players  # R-SEAT-1
                 owners = {n: self.sitting[n] for n in event.seats}
                 button_player = owners.get(event.button_seat)  # None: a dead button
                 if not event.fresh and button_player is not None:
@@ -58,7 +63,8 @@ class Ledger:
     def check_chips(self, table: Table) -> None:
         assert table.chips_on_table() + self.taken + table.rake_total == self.bought
 
-    def check_blinds(self) -> None:
+    def check_blinds(self, share: int = 10) -> None:
+        """Blind invariants; at least one hand in ``share`` must close a full orbit."""
         bigs = [
             (e.fresh, owners[e.big_blind_seat], frozenset(owners.values()))
             for e, owners in self.hands
@@ -78,7 +84,7 @@ class Ledger:
                 window = run[-k:]
                 assert len(set(window)) == k, f"big blinds {window} in an orbit of {k}"
                 windows += 1
-        assert windows > len(bigs) // 10, "too few full orbits to check"
+        assert windows > len(bigs) // share, f"{windows} full orbits in {len(bigs)} hands"
 
 
 def step(table: Table, rng: random.Random, now: float, names: list[str]) -> list[Event]:
@@ -134,13 +140,19 @@ def step(table: Table, rng: random.Random, now: float, names: list[str]) -> list
     return events
 
 
-def run_session(seed: int, hands: int = HANDS_PER_SESSION) -> int:
+def run_session(seed: int, hands: int = HANDS_PER_SESSION, preset: str = "titan") -> int:
     rng = random.Random(seed)
     names = [f"n{k}" for k in range(14)]
-    table = make_table(seats=rng.choice([2, 6, 9]), seed=seed)
+    house = load_preset(preset)
+    seats = rng.choice([2, 6, 9] if preset == "titan" else house.seat_choices)
+    limit = (Variant.HOLDEM, Structure.NO_LIMIT) not in house.games  # fortune deals limit only
+    structure = Structure.FIXED_LIMIT if limit else Structure.NO_LIMIT
+    table = make_table(preset, seats=seats, structure=structure, seed=seed)
     ledger = Ledger()
-    for k in range(min(3, table.max_seats)):
-        ledger.feed(table, table.sit(names[k], k + 1, 40 * BB))
+    buy_in = 2 * table.min_buy_in  # 40 big blinds at titan
+    first = 3 if preset == "titan" else house.min_players + 2  # casino deals with 4+
+    for k in range(min(first, table.max_seats)):
+        ledger.feed(table, table.sit(names[k], k + 1, buy_in))
     restore_at = rng.randint(50, 400)
     now = 0.0
     steps = 0
@@ -156,8 +168,9 @@ def run_session(seed: int, hands: int = HANDS_PER_SESSION) -> int:
             free = [n for n in range(1, table.max_seats + 1) if n not in table.seats]
             taken = {s.player for s in table.seats.values()}
             name = next(n for n in names if n not in taken)
-            ledger.feed(table, table.sit(name, free[0], 40 * BB))
-    ledger.check_blinds()
+            ledger.feed(table, table.sit(name, free[0], buy_in))
+    # At the casino (4 to deal) a player leaving often restarts the table afresh: fewer orbits.
+    ledger.check_blinds(share=10 if house.min_players < 4 else 30)
     return table.hand_number
 
 
@@ -180,6 +193,11 @@ def check_restore(
 @pytest.mark.parametrize("seed", range(SESSIONS))
 def test_random_sessions_keep_every_invariant(seed: int) -> None:
     assert run_session(seed) >= HANDS_PER_SESSION
+
+
+@pytest.mark.parametrize("preset", ["casino", "fortune", "multipoker", "sweden"])
+def test_random_sessions_under_every_preset_keep_every_invariant(preset: str) -> None:
+    assert run_session(20, hands=300, preset=preset) >= 300
 
 
 @pytest.mark.slow
