@@ -17,6 +17,8 @@ engines allow:
   merge a losing all-in player's layer into the next pot. ``by_our_odd_chip_rule`` shares
   PokerKit's pots again by our rule, and then every stack must agree exactly.
 
+Omaha Hi-Lo is compared at fixed limit, with the halves of each pot shared by R-HILO-6.
+
 Two rules of ours are kept out of the random hands instead: a short big blind's all-in
 (R-BLIND-7; the blinds always cover the big blind here) and short all-ins in fixed limit
 (R-LIM-4; fixed-limit stacks are deeper than the most a hand can cost).
@@ -30,6 +32,8 @@ from pokerkit import (
     Automation,
     BetCollection,
     ChipsPushing,
+    FixedLimitOmahaHoldemHighLowSplitEightOrBetter,
+    FixedLimitPokerMixin,
     FixedLimitTexasHoldem,
     Folding,
     NoLimitTexasHoldem,
@@ -57,6 +61,7 @@ GAMES = {
     "no-limit hold'em": (Variant.HOLDEM, Structure.NO_LIMIT),
     "fixed-limit hold'em": (Variant.HOLDEM, Structure.FIXED_LIMIT),
     "pot-limit Omaha": (Variant.OMAHA, Structure.POT_LIMIT),
+    "fixed-limit Omaha Hi-Lo": (Variant.OMAHA_HILO, Structure.FIXED_LIMIT),
 }
 # Fixed limit: deep enough that nobody is all-in short of a bet (R-LIM-4, a rule of ours
 # PokerKit does not share); the bet-sized games keep short stacks for all-ins and side pots.
@@ -71,10 +76,17 @@ KNOWN = {
 }
 
 
+class FixedLimitOmahaHiLo(FixedLimitPokerMixin, FixedLimitOmahaHoldemHighLowSplitEightOrBetter):
+    """PokerKit's "fixed-limit" Omaha Hi-Lo class bets pot limit (it takes the pot-limit
+    mixin); the fixed-limit mixin first makes it the game its name says."""
+
+
 def pokerkit_state(structure: Structure, variant: Variant, stacks: list[int]):  # type: ignore[no-untyped-def]
     n = len(stacks)
     if structure is Structure.NO_LIMIT:
         return NoLimitTexasHoldem.create_state(AUTOMATIONS, True, 0, (1, 2), 2, stacks, n)
+    if structure is Structure.FIXED_LIMIT and variant is Variant.OMAHA_HILO:
+        return FixedLimitOmahaHiLo.create_state(AUTOMATIONS, True, 0, (1, 2), 2, 4, stacks, n)
     if structure is Structure.FIXED_LIMIT:
         return FixedLimitTexasHoldem.create_state(AUTOMATIONS, True, 0, (1, 2), 2, 4, stacks, n)
     assert variant is Variant.OMAHA
@@ -157,6 +169,8 @@ def play_both(
     assert by_our_odd_chip_rule(theirs) == ours.stacks, (seed, stacks)
     if any(isinstance(e, PotAwarded) and len(e.winners) > 1 for e in ours.events):
         deviations["split pots"] += 1
+    if any(isinstance(e, PotAwarded) and e.share == "low" for e in ours.events):
+        deviations["hi-lo splits"] += 1
 
 
 def by_our_odd_chip_rule(theirs) -> list[int]:  # type: ignore[no-untyped-def]
@@ -177,26 +191,37 @@ def by_our_odd_chip_rule(theirs) -> list[int]:  # type: ignore[no-untyped-def]
             ledger.folded.add(operation.player_index)
     layers = [amount for amount, _ in layered_pots(ledger)]
     stacks = list(theirs.stacks)
-    pushes = [op for op in theirs.operations if isinstance(op, ChipsPushing)]
-    for push in sorted(pushes, key=lambda op: op.pot_index):
-        winners = [i for i, chips in enumerate(push.amounts) if chips > 0]
+    # One pot's pushes: the whole pot, or (hi-lo) its high half then its low half.
+    pots: dict[int, list[ChipsPushing]] = {}
+    for operation in theirs.operations:
+        if isinstance(operation, ChipsPushing):
+            pots.setdefault(operation.pot_index, []).append(operation)
+    for index in sorted(pots):
+        pushes = pots[index]
+        total = sum(push.total_amount for push in pushes)
         parts: list[int] = []
-        while sum(parts) < push.total_amount:
+        while sum(parts) < total:
             parts.append(layers.pop(0))
-        assert sum(parts) == push.total_amount, "a PokerKit pot is not made of whole layers"
-        for i in winners:
-            stacks[i] -= push.amounts[i]
+        assert sum(parts) == total, "a PokerKit pot is not made of whole layers"
+        halves = sorted(pushes, key=lambda push: push.hand_type_index or 0)
+        for push in pushes:
+            for i, chips in enumerate(push.amounts):
+                stacks[i] -= chips
         for part in parts:
-            share, odd = divmod(part, len(winners))
-            for k, i in enumerate(winners):
-                stacks[i] += share + (1 if k < odd else 0)
+            # R-HILO-6: the odd chip between the halves goes to the high half.
+            amounts = [part] if len(halves) == 1 else [part - part // 2, part // 2]
+            for push, amount in zip(halves, amounts, strict=True):
+                winners = [i for i, chips in enumerate(push.amounts) if chips > 0]
+                share, odd = divmod(amount, len(winners))
+                for k, i in enumerate(winners):
+                    stacks[i] += share + (1 if k < odd else 0)
     return stacks
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_same_final_stacks_as_pokerkit(game: str) -> None:
     variant, structure = GAMES[game]
-    deviations = {"R-LIM-2": 0, "R-NL-2": 0, "split pots": 0}
+    deviations = {"R-LIM-2": 0, "R-NL-2": 0, "split pots": 0, "hi-lo splits": 0}
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a card PokerKit thinks is dealt twice is a failure
         for seed in range(HANDS):
@@ -207,3 +232,5 @@ def test_same_final_stacks_as_pokerkit(game: str) -> None:
     else:
         assert deviations["R-NL-2"] > 0
     assert deviations["split pots"] >= 10  # the odd-chip rule really is exercised
+    if variant is Variant.OMAHA_HILO:
+        assert deviations["hi-lo splits"] >= 50, deviations
