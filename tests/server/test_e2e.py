@@ -15,8 +15,8 @@ from websockets.asyncio.client import connect
 from pokerroom.bots.client import run_bot
 from pokerroom.bots.strategy import RuleBot
 from pokerroom.server.room import TableConfig
-from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
+from tests.security.audit import assert_books_balance
 from tests.server.conftest import Person, Server, person
 
 FAST = (("decision_seconds", 2), ("warning_after_seconds", 1), ("time_bank_seconds", 0))
@@ -45,13 +45,8 @@ async def ann_and_bob_seated(
 
 
 async def books_balance(server: Server) -> None:
-    db = Database(server.database)
-    try:
-        async with db.transaction() as session:
-            report = await audit(session)
-        assert report.ok, report.problems
-    finally:
-        await db.close()
+    """S-AUDIT-2: the books reconcile with the tables, balances and rake."""
+    await assert_books_balance(server)
 
 
 async def play_along(someone: Person, table: str, hands: int) -> None:
@@ -287,6 +282,7 @@ async def test_a_players_hand_histories_as_phh_and_pokerstars_text(server: Serve
     pair = f"[{bob_cards[:2]} {bob_cards[2:]}]"
     assert f"d dh p{bob_position} ????" in phh and bob_cards not in phh
     assert pair not in text
+    await books_balance(server)
 
 
 async def test_chat_is_escaped_stored_and_rate_limited(server: Server) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 from pokerroom.bots.client import run_bot
 from pokerroom.bots.strategy import RuleBot
 from pokerroom.server.room import TableConfig
+from tests.security.audit import assert_books_balance
 from tests.server.conftest import Server
 
 TABLES = 3
@@ -59,3 +60,4 @@ async def test_S_VIEW_1_no_hole_card_of_another_player_before_showdown(server: S
                 assert mine["cards"], f"{name} was not shown its own cards"
     assert sum(dealt.values()) >= 1_000, dealt
     assert sum(len(r) for r in frames.values()) > 10_000
+    await assert_books_balance(server)  # S-AUDIT-2

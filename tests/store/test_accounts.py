@@ -1,21 +1,25 @@
 """Accounts and sessions: S-AUTH-1 (argon2id, lock-out with back-off, revocable tokens)."""
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from pokerroom.store.accounts import (
+    FREE_FAILURES,
     AccountLockedError,
     AuthError,
     authenticate,
+    bot_session,
     log_in,
     revoke,
     revoke_all,
     sign_up,
+    start_log_in,
 )
 from pokerroom.store.db import Database
-from pokerroom.store.models import Account, AuthSession
+from pokerroom.store.models import Account, AuthSession, LoginFailures
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -97,9 +101,8 @@ async def test_S_AUTH_1_repeated_failures_lock_with_a_growing_back_off(database:
             await log_in(session, "ann", "correct horse", now=moment + timedelta(seconds=45))
     assert locked.value.until == moment + timedelta(seconds=60)
     async with database.transaction() as session:
-        ok = await log_in(session, "ann", "correct horse", now=moment + timedelta(seconds=61))
-        account = await session.get(Account, ok.account_id)
-        assert account is not None and account.failed_logins == 0
+        await log_in(session, "ann", "correct horse", now=moment + timedelta(seconds=61))
+        assert await session.get(LoginFailures, "ann") is None  # the count starts again
 
 
 async def test_unknown_users_and_suspended_accounts(database: Database) -> None:
@@ -114,3 +117,92 @@ async def test_unknown_users_and_suspended_accounts(database: Database) -> None:
             await authenticate(session, token, now=NOW)
         with pytest.raises(AuthError, match="suspended"):
             await log_in(session, "ann", "correct horse", now=NOW)
+
+
+async def test_S_AUTH_2_parallel_guesses_are_counted_atomically(database: Database) -> None:
+    """40 attempts, each counted in its own transaction at once: the count loses none, and
+    only the first FREE_FAILURES + 1 may go on to have their password checked."""
+    async with database.transaction() as session:
+        await sign_up(session, "ann", "correct horse", now=NOW)
+
+    async def attempt() -> str:
+        try:
+            async with database.transaction() as session:
+                await start_log_in(session, "ann", now=NOW)
+        except AccountLockedError:
+            return "locked"
+        return "checked"
+
+    results = await asyncio.gather(*(attempt() for _ in range(40)))
+    assert results.count("checked") == FREE_FAILURES + 1
+    assert results.count("locked") == 40 - FREE_FAILURES - 1
+    async with database.transaction() as session:
+        counted = await session.get(LoginFailures, "ann")
+        assert counted is not None and counted.failures == FREE_FAILURES + 1
+        with pytest.raises(AccountLockedError):
+            await log_in(session, "ann", "correct horse", now=NOW)
+
+
+async def test_S_AUTH_2_unknown_names_lock_out_like_known_ones(database: Database) -> None:
+    async with database.transaction() as session:
+        await sign_up(session, "ann", "correct horse", now=NOW)
+
+    async def answers(name: str) -> list[str]:
+        seen = []
+        for _ in range(FREE_FAILURES + 2):
+            async with database.transaction() as session:
+                with pytest.raises(AuthError) as refused:
+                    await log_in(session, name, "wrong password", now=NOW)
+            seen.append(f"{type(refused.value).__name__}: {refused.value}")
+        return seen
+
+    known, unknown = await answers("ann"), await answers("nobody")
+    assert known == unknown
+    assert known[-1].startswith("AccountLockedError: too many failed log-ins")
+
+
+async def test_S_AUTH_1_bots_have_no_password(database: Database) -> None:
+    async with database.transaction() as session:
+        made = await bot_session(session, "bot_one", now=NOW)
+        again = await bot_session(session, "bot_one", now=NOW)
+    assert made.account_id == again.account_id and made.token != again.token
+    async with database.transaction() as session:
+        bot = await authenticate(session, made.token, now=NOW)
+        assert bot.role == "bot" and not bot.password_hash.startswith("$argon2")
+        for password in ("bot password", bot.password_hash, ""):
+            with pytest.raises(AuthError, match="unknown username or wrong password"):
+                await log_in(session, "bot_one", password, now=NOW)
+
+
+async def test_S_AUTH_1_a_bot_takes_over_only_an_account_it_is_told_to(database: Database) -> None:
+    async with database.transaction() as session:
+        await sign_up(session, "bot_old", "bot password", now=NOW)
+        old = await log_in(session, "bot_old", "bot password", now=NOW)
+    async with database.transaction() as session:
+        with pytest.raises(AuthError, match="a person's account"):
+            await bot_session(session, "bot_old", now=NOW)
+    async with database.transaction() as session:
+        new = await bot_session(session, "bot_old", now=NOW, adopt=True)
+    assert new.account_id == old.account_id
+    async with database.transaction() as session:
+        with pytest.raises(AuthError, match="revoked"):
+            await authenticate(session, old.token, now=NOW)
+        with pytest.raises(AuthError, match="wrong password"):
+            await log_in(session, "bot_old", "bot password", now=NOW)
+
+
+async def test_migration_0005_login_failures_keeps_the_counts_both_ways(database: Database) -> None:
+    async with database.transaction() as session:
+        await sign_up(session, "ann", "correct horse", now=NOW)
+    for _ in range(3):
+        async with database.transaction() as session:
+            await start_log_in(session, "ann", now=NOW)
+
+    await database.migrate("0004", down=True)
+    async with database.engine.connect() as connection:
+        count = "SELECT failed_logins FROM accounts WHERE username = 'ann'"
+        assert (await connection.execute(text(count))).scalar_one() == 3
+    await database.migrate()
+    async with database.transaction() as session:
+        counted = await session.get(LoginFailures, "ann")
+        assert counted is not None and counted.failures == 3

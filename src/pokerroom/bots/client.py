@@ -4,9 +4,9 @@ protocol as people (DESIGN 9)."""
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import random
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -71,20 +71,24 @@ async def run_bot(
     strategy: Strategy,
     *,
     table: str,
-    password: str = "bot password",
+    password: str | None = None,
+    token: str | None = None,
     hands: int | None = None,
     rng: random.Random | None = None,
     on_frame: Callable[[dict[str, Any]], None] | None = None,
 ) -> None:
     """Sit at ``table`` and play until cancelled (or ``hands`` hands have been dealt).
+    The bot logs in with ``token`` if given, else signs up (or logs in) as ``name`` with
+    ``password``: by default a random one, so nobody else can log in as the bot.
     ``on_frame`` sees every frame the bot receives (tests use it to check privacy)."""
     rng = rng or random.Random()
-    async with httpx.AsyncClient(base_url=base_url, timeout=10) as http:
-        me = await account(http, name, password)
+    if token is None:
+        async with httpx.AsyncClient(base_url=base_url, timeout=10) as http:
+            me = await account(http, name, password or secrets.token_urlsafe(24))
+        token = me["token"]
     ws_url = base_url.replace("http", "ws", 1) + "/ws"
-    requests = itertools.count(1)
     async with connect(ws_url, max_size=2**20) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": me["token"]}))
+        await ws.send(json.dumps({"type": "hello", "token": token}))
         await ws.send(json.dumps({"type": "watch", "table": table}))
         seated, seen = False, 0
         acted_in: tuple[Any, ...] = ()
@@ -116,7 +120,8 @@ async def run_bot(
                                 "table": table,
                                 "seat": rng.choice(free),
                                 "buy_in": buy_in,
-                                "request": f"{name}-{next(requests)}",
+                                # random: a restarted bot never reuses a key (S-MONEY-3)
+                                "request": secrets.token_hex(16),
                             }
                         )
                     )

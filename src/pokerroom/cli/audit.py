@@ -1,4 +1,5 @@
-"""``pokerroom audit``: check chip conservation on a live database (S-MONEY-2)."""
+"""``pokerroom audit``: check chip conservation on a live database (S-MONEY-2) and reconcile
+the ledger with the tables, the balances and the hands' rake (S-AUDIT-2)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ def audit_command(
         typer.Option(envvar="POKERROOM_DATABASE", help="SQLAlchemy URL of the room's database."),
     ] = DEFAULT_DATABASE,
 ) -> None:
-    """Print the chip totals and every inconsistency; exit 1 if the books do not balance."""
+    """Print the chip totals and every difference, named with its table, hand or account;
+    exit 1 if the books do not balance or do not match the tables and hands."""
     from pokerroom.store.audit import AuditReport, audit
     from pokerroom.store.db import Database
 
@@ -43,8 +45,15 @@ def audit_command(
         f"in circulation: {report.in_circulation:,}; transfers: {report.transfers:,};"
         f" floor acts: {report.floor_acts:,}"
     )
+    console.print(
+        f"tables reconciled: {report.tables:,} ({report.seated:,} chips seated);"
+        f" rake of the stored hands: {report.hands_rake:,}"
+    )
     if report.ok:
-        console.print("the books balance: every chip is accounted for")
+        console.print(
+            "the books balance: every chip is accounted for, and every table, balance and"
+            " the house's rake match the ledger"
+        )
         return
     for problem in report.problems:
         console.print(f"[red]{problem}[/red]")

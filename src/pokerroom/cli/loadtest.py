@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import random
+import secrets
 import socket
 import statistics
 import subprocess
@@ -67,11 +68,9 @@ async def _player(
     async with connect(url.replace("http", "ws", 1) + "/ws", max_size=2**20) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         await ws.send(json.dumps({"type": "watch", "table": table}))
-        await ws.send(
-            json.dumps(
-                {"type": "join", "table": table, "seat": seat, "buy_in": BUY_IN, "request": "lt"}
-            )
-        )
+        request = secrets.token_hex(16)  # a key names one join, never a later one (S-MONEY-3)
+        join = {"type": "join", "table": table, "seat": seat, "buy_in": BUY_IN, "request": request}
+        await ws.send(json.dumps(join))
         sent_at: float | None = None
         # The decision we have an action in flight for: frames that still show it (a
         # player sat down meanwhile, say) must not make us act twice.

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import secrets
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 import typer
@@ -21,11 +23,19 @@ BOTS_PER_TABLE = {
 }
 
 
-async def _bots(base_url: str, plan: dict[str, int], prefix: str) -> None:
+async def _bots(
+    base_url: str,
+    plan: dict[str, int],
+    prefix: str,
+    tokens: Callable[[str], Awaitable[str]] | None = None,
+) -> None:
+    """Bots at each table of ``plan``; ``tokens`` gives a bot its session in the room's own
+    process (bots there have no password), else each signs up with a random password."""
     import numpy as np
 
     from pokerroom.bots.client import run_bot
     from pokerroom.bots.strategy import EquityBot, RuleBot
+    from pokerroom.store.accounts import AuthError
 
     tasks = []
     for table, count in plan.items():
@@ -34,9 +44,13 @@ async def _bots(base_url: str, plan: dict[str, int], prefix: str) -> None:
                 RuleBot() if k % 2 == 0 else EquityBot(samples=300, rng=np.random.default_rng())
             )
             name = f"{prefix}_{table.replace('-', '_')}_{k}"[:32]
+            try:
+                token = None if tokens is None else await tokens(name)
+            except AuthError:
+                continue  # a person has this name: the seat stays free for people
             tasks.append(
                 asyncio.create_task(
-                    run_bot(base_url, name, strategy, table=table, rng=random.Random())
+                    run_bot(base_url, name, strategy, table=table, token=token, rng=random.Random())
                 )
             )
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -67,7 +81,9 @@ def serve_command(
             while not server.started and not serving.done():
                 await asyncio.sleep(0.05)
             if server.started:
-                players = asyncio.create_task(_bots(f"http://{host}:{port}", BOTS_PER_TABLE, "bot"))
+                players = asyncio.create_task(
+                    _bots(f"http://{host}:{port}", BOTS_PER_TABLE, "bot", app.state.auth.bot_token)
+                )
         await serving
         if players is not None:
             players.cancel()
@@ -84,5 +100,5 @@ def bots_command(
     table: Annotated[str, typer.Option(help="A table id from /api/lobby")] = "nlhe-1-2",
 ) -> None:
     """Add bots (half rule-based, half equity-based) to a running room."""
-    prefix = f"guest{random.randrange(10**6)}"
+    prefix = f"guest{secrets.token_hex(4)}"  # fresh names: each run's passwords are new
     asyncio.run(_bots(url.rstrip("/"), {table: count}, prefix))

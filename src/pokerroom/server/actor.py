@@ -14,8 +14,6 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
-from sqlalchemy import select
-
 from pokerroom.cards import Card
 from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.errors import HandError
@@ -34,8 +32,15 @@ from pokerroom.server import protocol
 from pokerroom.server.views import public_state, stakes_pair, state_for_seat
 from pokerroom.store.db import Database
 from pokerroom.store.hands import StartedHand, begin_hand_sync, finish_hand_sync, save_table
-from pokerroom.store.ledger import LedgerError, buy_in, cash_out
-from pokerroom.store.models import ChatMessage, Transfer
+from pokerroom.store.ledger import (
+    LedgerError,
+    buy_in,
+    join,
+    leave,
+    open_sitting,
+    repeated_request,
+)
+from pokerroom.store.models import ChatMessage
 from pokerroom.table import Table, TableError
 from pokerroom.table.events import HandFinished, SeatLeft
 
@@ -210,15 +215,10 @@ class TableActor:
         for event in events:
             if isinstance(event, (ActionTaken, ForcedBet, BoardDealt)):
                 self._note_action(event)
-            elif isinstance(event, SeatLeft) and event.stack > 0:
+            elif isinstance(event, SeatLeft):  # ends the sitting, cashing out under its key
                 async with self.db.transaction() as session:
-                    await cash_out(
-                        session,
-                        int(event.player),
-                        self.table_id,
-                        event.stack,
-                        now=utcnow(),
-                        key=f"leave:{self.table_id}:{event.player}:{self.table.hand_number}:{event.seat}",
+                    await leave(
+                        session, int(event.player), self.table_id, event.stack, now=utcnow()
                     )
                     await self._save(session)
             elif isinstance(event, HandFinished):
@@ -405,47 +405,85 @@ class TableActor:
         return client.player
 
     async def _join(self, client: Client, message: protocol.Join, now: float) -> None:
+        """Sit down with a buy-in; the request key names this one sitting (S-MONEY-3)."""
         player = self._player(client)
         if self.closed:
             raise TableError("this table is closed")
         if client not in self.watchers:
             self.watchers.append(client)
         seated = self.table.seat_number(player)
-        if seated is not None:
-            if self.table.seat_of(player).connected is False:  # R-TIME-3: back in time
-                await self._after(self.table.reconnect(player, now), now)
-                return
-            if seated == message.seat:
-                return  # already sitting there (a client that reconnected): nothing to do
-            raise TableError(f"you already have a seat at this table (seat {seated})")
+        current = None if seated is None else self.table.seat_of(player)
+        key = f"join:{self.table_id}:{player}:{message.request}"
+        events: list[Event] = []
         async with self.db.transaction() as session:
+            sitting = None
+            if current is not None:
+                sitting = await open_sitting(
+                    session, self.table_id, int(player), number=current.joined
+                )
+            # A retry of this sitting's join moves nothing; a key from an ended one is refused.
+            await repeated_request(
+                session,
+                key,
+                sitting=sitting,
+                seated=current is not None,
+                amount=message.buy_in,
+                seat=message.seat,
+            )
+            if current is None:
+                number = self.table.joined + 1  # what ``sit`` numbers this seat
+                await join(
+                    session,
+                    int(player),
+                    self.table_id,
+                    message.buy_in,
+                    seat=message.seat,
+                    number=number,
+                    now=utcnow(),
+                    key=key,
+                )
+                events = self.table.sit(
+                    player, message.seat, message.buy_in, name=client.name, post_now=True
+                )
+                try:
+                    if self.table.seat_of(player).joined != number:
+                        raise TableError(f"seat numbered {number} is not the sitting recorded")
+                    await self._save(session)
+                except Exception:
+                    self.table.leave(player, now)  # keep memory and database in step
+                    raise
+        if current is None:
+            await self._after(events, now)
+            return
+        if current.connected is False:  # R-TIME-3: back in time
+            await self._after(self.table.reconnect(player, now), now)
+            return
+        if seated != message.seat:
+            raise TableError(f"you already have a seat at this table (seat {seated})")
+        # already sitting there (a retry, or a client that reconnected): nothing to do
+
+    async def _add_chips(self, client: Client, message: protocol.AddChips, now: float) -> None:
+        """Chips from the balance to the player's stack, in one transaction with the table;
+        the request key is bound to the sitting: a retry moves nothing, a reuse is refused."""
+        player = self._player(client)
+        seat = self.table.seat_of(player)
+        key = f"add:{self.table_id}:{player}:{message.request}"
+        before = self.table.to_json()
+        async with self.db.transaction() as session:
+            sitting = await open_sitting(session, self.table_id, int(player), number=seat.joined)
+            if await repeated_request(
+                session, key, sitting=sitting, seated=True, amount=message.amount
+            ):
+                return  # a retried request: the chips moved the first time
             await buy_in(
                 session,
                 int(player),
                 self.table_id,
-                message.buy_in,
+                message.amount,
                 now=utcnow(),
-                key=f"join:{self.table_id}:{player}:{message.request}",
+                key=key,
+                sitting_id=None if sitting is None else sitting.id,
             )
-            events = self.table.sit(
-                player, message.seat, message.buy_in, name=client.name, post_now=True
-            )
-            try:
-                await self._save(session)
-            except Exception:
-                self.table.leave(player, now)  # keep memory and database in step
-                raise
-        await self._after(events, now)
-
-    async def _add_chips(self, client: Client, message: protocol.AddChips, now: float) -> None:
-        """Chips from the balance to the player's stack, in one transaction with the table."""
-        player = self._player(client)
-        key = f"add:{self.table_id}:{player}:{message.request}"
-        before = self.table.to_json()
-        async with self.db.transaction() as session:
-            if await session.scalar(select(Transfer.id).where(Transfer.idempotency_key == key)):
-                return  # a retried request: the chips moved the first time
-            await buy_in(session, int(player), self.table_id, message.amount, now=utcnow(), key=key)
             events = self.table.add_chips(player, message.amount)  # refuses: rolled back
             try:
                 await self._save(session)

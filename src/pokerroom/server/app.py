@@ -5,7 +5,15 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import (
+    Depends,
+    FastAPI,
+    Header,
+    HTTPException,
+    Request,
+    WebSocket,
+    WebSocketDisconnect,
+)
 from fastapi.responses import FileResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -15,9 +23,10 @@ from pokerroom.history.pokerstars import pokerstars_text
 from pokerroom.rules.errors import RulesError
 from pokerroom.server import protocol
 from pokerroom.server.actor import Client, utcnow
+from pokerroom.server.auth import Auth
 from pokerroom.server.replayer import replay_frames
 from pokerroom.server.room import Room, TableConfig
-from pokerroom.store.accounts import AuthError, authenticate, log_in, revoke, sign_up
+from pokerroom.store.accounts import AuthError, authenticate, revoke
 from pokerroom.store.db import Database
 from pokerroom.store.floor import FloorError, correct_hand, floor_acts, record_act, suspend_account
 from pokerroom.store.hands import player_hands
@@ -69,15 +78,18 @@ class MeOut(BaseModel):
 
 def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> FastAPI:
     room = Room(Database(database_url), pause=pause)
+    auth = Auth(room.db)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await room.start(demo=demo)
         yield
         await room.stop()
+        auth.close()
 
     app = FastAPI(title="pokerroom", version="0.1.0", lifespan=lifespan)
     app.state.room = room
+    app.state.auth = auth
 
     async def current(authorization: Annotated[str | None, Header()] = None) -> Any:
         if not authorization or not authorization.startswith("Bearer "):
@@ -210,26 +222,27 @@ def create_app(database_url: str, *, demo: bool = True, pause: float = 1.5) -> F
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
+    def address(request: Request) -> str:
+        return request.client.host if request.client is not None else "unknown"
+
     @app.post("/api/signup", response_model=SessionOut)
-    async def signup(body: Credentials) -> SessionOut:
-        async with room.db.transaction() as session:
-            try:
-                account = await sign_up(session, body.username, body.password, now=utcnow())
-                logged = await log_in(session, body.username, body.password, now=utcnow())
-            except AuthError as error:
-                raise HTTPException(400, str(error)) from None
-        return SessionOut(account_id=account.id, username=account.username, token=logged.token)
+    async def signup(body: Credentials, request: Request) -> SessionOut:
+        """A new account, logged in (rate-limited: 429 with Retry-After)."""
+        try:
+            account_id, username, token = await auth.sign_up(
+                address(request), body.username, body.password
+            )
+        except AuthError as error:
+            raise HTTPException(400, str(error)) from None
+        return SessionOut(account_id=account_id, username=username, token=token)
 
     @app.post("/api/login", response_model=SessionOut)
-    async def login(body: Credentials) -> SessionOut:
-        failure: AuthError | None = None
-        async with room.db.transaction() as session:
-            try:
-                logged = await log_in(session, body.username, body.password, now=utcnow())
-            except AuthError as error:
-                failure = error  # commit the failed-attempt count: lock-out depends on it
-        if failure is not None:
-            raise HTTPException(401, str(failure))
+    async def login(body: Credentials, request: Request) -> SessionOut:
+        """A session token (rate-limited: 429; locked for a while after wrong passwords)."""
+        try:
+            logged = await auth.log_in(address(request), body.username, body.password)
+        except AuthError as error:
+            raise HTTPException(401, str(error)) from None
         return SessionOut(
             account_id=logged.account_id, username=body.username.lower(), token=logged.token
         )

@@ -21,7 +21,9 @@ from pokerroom.store.hands import (
     open_tables,
     save_table,
 )
+from pokerroom.store.ledger import leave
 from pokerroom.table import Table
+from pokerroom.table.events import SeatLeft
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +87,11 @@ class Room:
                 config = TableConfig(**raw)
                 table = Table.from_json(record.snapshot, rng=SystemRandomSource())
                 if table.hand is not None:  # cut off by a crash: every chip goes back
-                    table.cancel_hand("server restart")
+                    for event in table.cancel_hand("server restart"):
+                        if isinstance(event, SeatLeft):  # asked to leave during the hand
+                            await leave(
+                                session, int(event.player), record.id, event.stack, now=utcnow()
+                            )
                 table.hand_number = max(
                     table.hand_number, await last_hand_number(session, record.id)
                 )

@@ -1,9 +1,20 @@
-"""Accounts: sign-up, log-in and sessions (S-AUTH-1), and the play-money grant.
+"""Accounts: sign-up, log-in and sessions (S-AUTH-1, S-AUTH-2), and the play-money grant.
 
-Passwords are hashed with argon2id. Repeated failed log-ins lock the account
-for a back-off that doubles with every further failure. Session tokens are 256
-random bits from the OS CSPRNG; only their SHA-256 is stored, and each can be
-revoked.
+Passwords are hashed with argon2id. Failed log-ins are counted per username, known or
+not, and repeated failures lock the name for a back-off that doubles with every further
+failure. An attempt is counted as failed *before* its password is checked, by one atomic
+``UPDATE ... RETURNING`` that a locked name does not pass: parallel guesses cannot lose
+updates, and no more than ``FREE_FAILURES + 1`` wrong passwords are ever checked before the
+lock. A correct password clears the count. Session tokens are 256 random bits from the OS
+CSPRNG; only their SHA-256 is stored, and each can be revoked.
+
+Hashing is slow on purpose (about 0.3 s). ``log_in`` and ``sign_up`` with a plain password
+hash inline, for tools and tests; the server instead runs ``start_log_in``, then
+``verify_password`` on a worker thread, then ``finish_log_in``, and hashes a new password
+before ``sign_up``, so no transaction and no event loop waits for argon2.
+
+Bots (role ``bot``) have no password at all: they get sessions from ``bot_session`` in the
+room's own process and can never log in over REST.
 """
 
 from __future__ import annotations
@@ -15,12 +26,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from argon2 import PasswordHasher
-from argon2.exceptions import VerificationError, VerifyMismatchError
-from sqlalchemy import select, update
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pokerroom.store.ledger import BANK, transfer
-from pokerroom.store.models import Account, AuthSession
+from pokerroom.store.models import Account, AuthSession, LoginFailures
 
 STARTING_GRANT = 1_000_000  # $10,000.00 of play money, in cents
 FREE_FAILURES = 4  # wrong passwords before the first lock-out
@@ -29,6 +41,8 @@ LONGEST_LOCK = timedelta(hours=1)
 SESSION_LIFETIME = timedelta(days=30)
 USERNAME = re.compile(r"^[a-z0-9_]{3,32}$")
 MIN_PASSWORD = 8
+NO_PASSWORD = "!"  # a password hash no password matches (a bot's: it cannot log in)
+WRONG = "unknown username or wrong password"
 
 _hasher = PasswordHasher()  # argon2id with the library's current recommended parameters
 
@@ -49,6 +63,23 @@ class LoggedIn:
     token: str  # give to the client; never stored
 
 
+@dataclass(frozen=True, slots=True)
+class NewPassword:
+    """A password that met the rules, hashed (made by ``new_password``, slow)."""
+
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """A log-in counted as failed until ``finish_log_in``; ``password_hash`` is None when no
+    password can match (no such account, or a bot), and checking it still takes as long."""
+
+    username: str
+    account_id: int | None
+    password_hash: str | None
+
+
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -58,10 +89,44 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+def _name(username: str) -> str:
+    return username.strip().lower()
+
+
+def check_username(username: str) -> str:
+    """The username as stored, if it meets the rules."""
+    name = _name(username)
+    if not USERNAME.match(name):
+        raise AuthError("a username has 3 to 32 letters, digits or underscores")
+    return name
+
+
+def new_password(password: str) -> NewPassword:
+    """Hash a password for a new account (CPU-bound: the server calls it on a worker thread)."""
+    if len(password) < MIN_PASSWORD:
+        raise AuthError(f"a password has at least {MIN_PASSWORD} characters")
+    return NewPassword(_hasher.hash(password))
+
+
+def verify_password(password_hash: str | None, password: str) -> bool:
+    """Whether ``password`` matches; as slow for no hash as for a real one (no enumeration)."""
+    if password_hash is None:
+        _hasher.hash(password)
+        return False
+    try:
+        return _hasher.verify(password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def needs_rehash(password_hash: str) -> bool:
+    return _hasher.check_needs_rehash(password_hash)
+
+
 async def sign_up(
     session: AsyncSession,
     username: str,
-    password: str,
+    password: str | NewPassword,
     *,
     now: datetime,
     display_name: str = "",
@@ -69,23 +134,33 @@ async def sign_up(
     grant: int = STARTING_GRANT,
 ) -> Account:
     """A new account with a play-money balance of ``grant``."""
-    name = username.strip().lower()
-    if not USERNAME.match(name):
-        raise AuthError("a username has 3 to 32 letters, digits or underscores")
-    if len(password) < MIN_PASSWORD:
-        raise AuthError(f"a password has at least {MIN_PASSWORD} characters")
+    name = check_username(username)
+    hashed = new_password(password) if isinstance(password, str) else password
     if await session.scalar(select(Account.id).where(Account.username == name)) is not None:
         raise AuthError(f"the username {name!r} is taken")
+    return await _create(session, name, hashed.hash, now, display_name or username, role, grant)
+
+
+async def _create(
+    session: AsyncSession,
+    name: str,
+    password_hash: str,
+    now: datetime,
+    display_name: str,
+    role: str,
+    grant: int,
+) -> Account:
     account = Account(
         username=name,
-        display_name=(display_name or username).strip()[:32],
-        password_hash=_hasher.hash(password),
+        display_name=display_name.strip()[:32],
+        password_hash=password_hash,
         role=role,
         created_at=now,
-        failed_logins=0,
         suspended=False,
     )
     session.add(account)
+    # Guesses at the name before it existed do not lock its new owner out.
+    await session.execute(delete(LoginFailures).where(LoginFailures.username == name))
     await session.flush()
     if grant:
         await transfer(
@@ -99,44 +174,115 @@ async def sign_up(
     return account
 
 
-async def log_in(session: AsyncSession, username: str, password: str, *, now: datetime) -> LoggedIn:
-    """Check the password; lock the account for a while after repeated failures."""
-    account = await session.scalar(
-        select(Account).where(Account.username == username.strip().lower())
-    )
-    if account is None:
-        _hasher.hash(password)  # about the same time as a real check: no user enumeration
-        raise AuthError("unknown username or wrong password")
-    if account.locked_until is not None and _aware(account.locked_until) > now:
-        raise AccountLockedError(_aware(account.locked_until))
-    if account.suspended:
-        raise AuthError("this account is suspended")
-    try:
-        _hasher.verify(account.password_hash, password)
-    except (VerifyMismatchError, VerificationError):
-        account.failed_logins += 1
-        extra = account.failed_logins - FREE_FAILURES
-        if extra > 0:
-            lock = min(FIRST_LOCK * (2 ** (extra - 1)), LONGEST_LOCK)
-            account.locked_until = now + lock
-        await session.flush()
-        raise AuthError("unknown username or wrong password") from None
-    account.failed_logins = 0
-    account.locked_until = None
-    if _hasher.check_needs_rehash(account.password_hash):
-        account.password_hash = _hasher.hash(password)
+async def open_session(session: AsyncSession, account_id: int, *, now: datetime) -> LoggedIn:
+    """A new session token for an account whose owner has just proved who they are."""
     token = secrets.token_urlsafe(32)
     session.add(
         AuthSession(
             token_hash=_token_hash(token),
-            account_id=account.id,
+            account_id=account_id,
             created_at=now,
             expires_at=now + SESSION_LIFETIME,
             revoked=False,
         )
     )
     await session.flush()
-    return LoggedIn(account_id=account.id, token=token)
+    return LoggedIn(account_id=account_id, token=token)
+
+
+async def start_log_in(session: AsyncSession, username: str, *, now: datetime) -> Attempt:
+    """Count a log-in attempt as failed, atomically, unless the name is locked
+    (``AccountLockedError``); lock it now if this attempt is one too many. Commit this
+    before checking the password, so that parallel attempts see each other's counts."""
+    name = _name(username)
+    if not USERNAME.match(name):
+        raise AuthError(WRONG)  # no account can have this name: nothing to count
+    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    await session.execute(
+        insert(LoginFailures).values(username=name, failures=0).on_conflict_do_nothing()
+    )
+    failures = await session.scalar(
+        update(LoginFailures)
+        .where(
+            LoginFailures.username == name,
+            or_(LoginFailures.locked_until.is_(None), LoginFailures.locked_until <= now),
+        )
+        .values(failures=LoginFailures.failures + 1)
+        .returning(LoginFailures.failures)
+        .execution_options(synchronize_session=False)
+    )
+    if failures is None:  # the row is there, so the name is locked
+        until = await session.scalar(
+            select(LoginFailures.locked_until).where(LoginFailures.username == name)
+        )
+        raise AccountLockedError(_aware(until or now))
+    if failures > FREE_FAILURES:
+        lock = min(FIRST_LOCK * (2 ** (failures - FREE_FAILURES - 1)), LONGEST_LOCK)
+        await session.execute(
+            update(LoginFailures)
+            .where(LoginFailures.username == name)
+            .values(locked_until=now + lock)
+            .execution_options(synchronize_session=False)
+        )
+    account = (
+        await session.execute(
+            select(Account.id, Account.password_hash, Account.role).where(Account.username == name)
+        )
+    ).one_or_none()
+    if account is None:
+        return Attempt(name, None, None)
+    usable = account.role != "bot" and account.password_hash != NO_PASSWORD
+    return Attempt(name, account.id, account.password_hash if usable else None)
+
+
+async def finish_log_in(
+    session: AsyncSession, attempt: Attempt, *, now: datetime, rehashed: NewPassword | None = None
+) -> LoggedIn:
+    """After the password matched: clear the failures and open a session."""
+    if attempt.account_id is None or attempt.password_hash is None:
+        raise AuthError(WRONG)  # pragma: no cover - no password matches such an attempt
+    await session.execute(delete(LoginFailures).where(LoginFailures.username == attempt.username))
+    account = await session.get(Account, attempt.account_id)
+    if account is None:
+        raise AuthError(WRONG)  # pragma: no cover - accounts are never deleted
+    if account.suspended:
+        raise AuthError("this account is suspended")
+    if rehashed is not None:
+        account.password_hash = rehashed.hash
+    return await open_session(session, account.id, now=now)
+
+
+async def log_in(session: AsyncSession, username: str, password: str, *, now: datetime) -> LoggedIn:
+    """Check the password in this one transaction, hashing inline (tools and tests).
+    A failure is counted only if the caller commits after the ``AuthError``."""
+    attempt = await start_log_in(session, username, now=now)
+    if not verify_password(attempt.password_hash, password):
+        raise AuthError(WRONG)
+    old = attempt.password_hash
+    rehashed = new_password(password) if old is not None and needs_rehash(old) else None
+    return await finish_log_in(session, attempt, now=now, rehashed=rehashed)
+
+
+async def find_account(session: AsyncSession, username: str) -> Account | None:
+    return await session.scalar(select(Account).where(Account.username == _name(username)))
+
+
+async def bot_session(
+    session: AsyncSession, username: str, *, now: datetime, adopt: bool = False
+) -> LoggedIn:
+    """A session for the room's own bot ``username``, made with no password (there is none);
+    the bot's account is created on first use. ``adopt`` turns an existing account into a bot
+    (the caller has checked that it is one made by an older release's bots)."""
+    name = _name(username)
+    account = await find_account(session, name)
+    if account is None:
+        account = await _create(session, name, NO_PASSWORD, now, name, "bot", STARTING_GRANT)
+    elif account.role != "bot":
+        if not adopt:
+            raise AuthError(f"{name!r} is a person's account, not a bot's")
+        account.role, account.password_hash = "bot", NO_PASSWORD
+        await revoke_all(session, account.id)  # sessions opened with the old password
+    return await open_session(session, account.id, now=now)
 
 
 async def authenticate(session: AsyncSession, token: str, *, now: datetime) -> Account:

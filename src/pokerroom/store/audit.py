@@ -1,18 +1,34 @@
-"""Conservation checks on a live database (S-MONEY-2, ``pokerroom audit``).
+"""Conservation checks on a live database (S-MONEY-2, S-AUDIT-2, ``pokerroom audit``).
 
-Every transfer balances; every ledger account's balance equals the sum of its
-postings; no player or table is below zero; and all balances together are zero
-(the bank's negative balance is exactly the play money in circulation).
+The ledger must agree with itself: every transfer balances; every ledger account's
+balance (a player's included) equals the sum of its postings; no player or table is
+below zero; all balances together are zero (the bank's negative balance is exactly
+the play money in circulation). And it must agree with the room (S-AUDIT-2): every
+table's ledger account holds exactly the chips seated in its stored snapshot (stacks
+plus a hand in progress); the house's rake account equals the stored hands' rake
+plus the floor's corrections; every hand's rake was booked; every sitting still open
+has its seat. Each difference is named with its table, hand or account.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pokerroom.store.models import FloorAct, LedgerAccount, Posting, Transfer
+from pokerroom.store.ledger import HOUSE
+from pokerroom.store.models import (
+    FloorAct,
+    HandRecord,
+    LedgerAccount,
+    Posting,
+    Sitting,
+    TableRecord,
+    Transfer,
+)
+from pokerroom.table import Table, TableError
 
 
 @dataclass
@@ -20,6 +36,9 @@ class AuditReport:
     totals: dict[str, int] = field(default_factory=dict)  # by ledger account kind
     transfers: int = 0
     floor_acts: int = 0
+    tables: int = 0  # tables reconciled with their snapshots
+    seated: int = 0  # chips seated at them, by the snapshots
+    hands_rake: int = 0  # rake of the stored hands
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -31,9 +50,12 @@ class AuditReport:
         return -self.totals.get("bank", 0)
 
 
-async def audit(session: AsyncSession) -> AuditReport:
+async def audit(session: AsyncSession, *, reconcile: bool = True) -> AuditReport:
     """Each check is one query, so it reads one consistent state even while the room goes
-    on committing hands (and, on SQLite, the whole transaction is one snapshot)."""
+    on committing hands (and, on SQLite, the whole transaction is one snapshot).
+
+    ``reconcile=False`` checks only that the ledger agrees with itself: for the ledger's
+    own tests, which move chips to tables and the house with no table or hand behind them."""
     report = AuditReport()
     report.transfers = int(await session.scalar(select(func.count(Transfer.id))) or 0)
     report.floor_acts = int(await session.scalar(select(func.count(FloorAct.id))) or 0)
@@ -64,4 +86,122 @@ async def audit(session: AsyncSession) -> AuditReport:
         report.totals[kind] = report.totals.get(kind, 0) + balance
     if sum(report.totals.values()) != 0:
         report.problems.append(f"the books do not balance: {sum(report.totals.values())}")
+    if reconcile:
+        await _reconcile_tables(session, report)
+        await _reconcile_rake(session, report)
+        await _reconcile_sittings(session, report)
     return report
+
+
+def _seated(snapshot: str) -> int:
+    """Chips at a table by its snapshot: stacks, plus the pots of a hand in progress."""
+    return Table.from_json(snapshot).chips_on_table()
+
+
+async def _reconcile_tables(session: AsyncSession, report: AuditReport) -> None:
+    """Each table's ledger account against its snapshot, read together in one query."""
+    rows = await session.execute(
+        select(TableRecord.id, TableRecord.snapshot, LedgerAccount.balance).outerjoin(
+            LedgerAccount,
+            and_(LedgerAccount.kind == "table", LedgerAccount.owner == TableRecord.id),
+        )
+    )
+    for table_id, snapshot, balance in rows:
+        report.tables += 1
+        try:
+            seated = _seated(snapshot)
+        except (TableError, ValueError, KeyError, TypeError) as error:
+            report.problems.append(f"table {table_id}: its snapshot cannot be read ({error})")
+            continue
+        report.seated += seated
+        held = int(balance or 0)
+        if held != seated:
+            why = (
+                f"{seated - held} seated that the ledger never received"
+                if seated > held
+                else f"{held - seated} in the ledger with no seat"
+            )
+            report.problems.append(
+                f"table {table_id}: the ledger holds {held} chips but {seated} are seated there"
+                f" ({why})"
+            )
+    orphans = await session.execute(
+        select(LedgerAccount.owner, LedgerAccount.balance).where(
+            LedgerAccount.kind == "table",
+            LedgerAccount.balance != 0,
+            LedgerAccount.owner.not_in(select(TableRecord.id)),
+        )
+    )
+    for owner, balance in orphans:
+        report.problems.append(f"table {owner}: the ledger holds {balance} chips for no table")
+
+
+async def _reconcile_rake(session: AsyncSession, report: AuditReport) -> None:
+    """The house's rake account: the hands' rake plus the floor's corrections (paid from
+    it, or taken back into it), all read in one query; then each hand's rake transfer."""
+    kind, owner = HOUSE
+    house = (
+        select(LedgerAccount.id)
+        .where(LedgerAccount.kind == kind, LedgerAccount.owner == owner)
+        .scalar_subquery()
+    )
+    corrections = (
+        select(func.coalesce(func.sum(Posting.amount), 0))
+        .join(Transfer, Transfer.id == Posting.transfer_id)
+        .where(Posting.ledger_account_id == house, Transfer.kind == "correction")
+        .scalar_subquery()
+    )
+    row = (
+        await session.execute(
+            select(
+                select(func.coalesce(func.sum(HandRecord.rake), 0)).scalar_subquery(),
+                corrections,
+                select(LedgerAccount.balance).where(LedgerAccount.id == house).scalar_subquery(),
+            )
+        )
+    ).one()
+    rake, corrected, balance = int(row[0]), int(row[1]), int(row[2] or 0)
+    report.hands_rake = rake
+    if balance != rake + corrected:
+        report.problems.append(
+            f"{kind} {owner}: balance {balance} but the hands' rake is {rake}"
+            f" and the floor's corrections {corrected:+d}"
+        )
+    booked = (
+        select(Transfer.hand_id, func.sum(Posting.amount).label("amount"))
+        .join(Posting, Posting.transfer_id == Transfer.id)
+        .where(Transfer.kind == "rake", Posting.ledger_account_id == house)
+        .group_by(Transfer.hand_id)
+        .subquery()
+    )
+    wrong = await session.execute(
+        select(
+            HandRecord.id, HandRecord.table_id, HandRecord.number, HandRecord.rake, booked.c.amount
+        )
+        .outerjoin(booked, booked.c.hand_id == HandRecord.id)
+        .where(HandRecord.rake != func.coalesce(booked.c.amount, 0))
+    )
+    for hand_id, table_id, number, hand_rake, amount in wrong:
+        report.problems.append(
+            f"hand {hand_id} (table {table_id} #{number}): rake {hand_rake}"
+            f" but {int(amount or 0)} was booked to the house"
+        )
+
+
+async def _reconcile_sittings(session: AsyncSession, report: AuditReport) -> None:
+    """Every sitting not ended still has its seat in its table's snapshot (else its
+    cash-out was missed), read with the snapshots in one query."""
+    rows = await session.execute(
+        select(
+            Sitting.id, Sitting.table_id, Sitting.account_id, Sitting.number, TableRecord.snapshot
+        )
+        .outerjoin(TableRecord, TableRecord.id == Sitting.table_id)
+        .where(Sitting.ended_at.is_(None))
+    )
+    for sitting_id, table_id, account_id, number, snapshot in rows:
+        seats = [] if snapshot is None else json.loads(snapshot).get("seats", [])
+        if not any(s["player"] == str(account_id) and s["joined"] == number for s in seats):
+            report.problems.append(
+                f"table {table_id}: sitting {sitting_id} of player {account_id} is open"
+                " but the player has no such seat there (not cashed out)"
+            )

@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 from sqlalchemy.orm import Session
+from sqlalchemy.pool import NullPool
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -71,10 +72,25 @@ def alembic_config(url: str) -> Config:
     return config
 
 
-def _upgrade(connection: Connection, url: str) -> None:
+def _migrate(connection: Connection, url: str, revision: str, down: bool) -> None:
     config = alembic_config(url)
     config.attributes["connection"] = connection
-    command.upgrade(config, "head")
+    if down:
+        command.downgrade(config, revision)
+    else:
+        command.upgrade(config, revision)
+    if connection.dialect.name == "sqlite":  # the keys were off: prove nothing dangles
+        dangling = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+        if dangling:
+            raise RuntimeError(f"migration to {revision} left dangling references: {dangling}")
+
+
+def _on_sqlite_migration_connect(dbapi_connection: Any, record: Any) -> None:
+    _on_sqlite_connect(dbapi_connection, record)
+    # A batch migration copies a table, drops it and renames the copy; with foreign keys on,
+    # dropping a table that other rows reference fails (SQLite's documented procedure for
+    # altering a table turns them off; ``_migrate`` checks them before the commit).
+    dbapi_connection.execute("PRAGMA foreign_keys=OFF")
 
 
 class Database:
@@ -106,10 +122,20 @@ class Database:
     def is_sqlite(self) -> bool:
         return self.url.startswith("sqlite")
 
-    async def migrate(self) -> None:
-        """Create or upgrade the schema to the newest migration."""
-        async with self.engine.begin() as connection:
-            await connection.run_sync(_upgrade, self.url)
+    async def migrate(self, revision: str = "head", *, down: bool = False) -> None:
+        """Create or upgrade the schema to ``revision`` (the newest by default), or with
+        ``down`` take it back to an older one."""
+        engine = self.engine
+        if self.is_sqlite:  # its own connection, with foreign keys off while tables are copied
+            engine = create_async_engine(self.url, poolclass=NullPool)
+            event.listen(engine.sync_engine, "connect", _on_sqlite_migration_connect)
+            event.listen(engine.sync_engine, "begin", _on_sqlite_begin)
+        try:
+            async with engine.begin() as connection:
+                await connection.run_sync(_migrate, self.url, revision, down)
+        finally:
+            if engine is not self.engine:
+                await engine.dispose()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:

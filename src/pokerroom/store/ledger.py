@@ -4,6 +4,12 @@ Every movement of chips is one ``Transfer`` whose postings add up to zero, in
 integer units. Player and table balances never go below zero: a buy-in larger
 than the balance is refused and changes nothing. A request that carries an
 idempotency key moves chips once, however often it is retried.
+
+A player's buy-in, top-ups and cash-out at a table belong to one ``Sitting``; the
+request keys of a join and of a top-up are bound to it (S-MONEY-3): the same request
+while the sitting lasts is answered again without moving chips, and the key is
+refused once the sitting has ended. Each cash-out ends its own sitting, under a key
+that names it, so no two cash-outs share a key.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from pokerroom.store.db import on_async_session
-from pokerroom.store.models import LedgerAccount, Posting, Transfer
+from pokerroom.store.models import LedgerAccount, Posting, Sitting, Transfer
 
 BANK = ("bank", "play")  # issues play money: its balance is minus all chips in circulation
 HOUSE = ("house", "rake")
@@ -34,6 +40,10 @@ class InsufficientChipsError(LedgerError):
 
 class IdempotencyConflictError(LedgerError):
     """The same idempotency key was used for a different transfer."""
+
+
+class KeyUsedError(IdempotencyConflictError):
+    """A request key whose operation is over (its sitting ended): it cannot act again."""
 
 
 # Each operation is written once, on a synchronous Session, so that the room can run a
@@ -80,6 +90,7 @@ def transfer_sync(
     key: str | None = None,
     memo: str = "",
     hand_id: int | None = None,
+    sitting_id: int | None = None,
 ) -> Transfer:
     """Move chips: ``moves`` maps (kind, owner) accounts to signed amounts summing to zero."""
     amounts = {account: amount for account, amount in moves.items() if amount != 0}
@@ -103,7 +114,14 @@ def transfer_sync(
             raise InsufficientChipsError(
                 f"{row.kind} {row.owner} has {locked} chips, cannot pay {-amount}"
             )
-    record = Transfer(kind=kind, idempotency_key=key, memo=memo, hand_id=hand_id, created_at=now)
+    record = Transfer(
+        kind=kind,
+        idempotency_key=key,
+        memo=memo,
+        hand_id=hand_id,
+        created_at=now,
+        sitting_id=sitting_id,
+    )
     session.add(record)
     session.flush()
     try:
@@ -154,6 +172,7 @@ def buy_in_sync(
     *,
     now: datetime,
     key: str | None = None,
+    sitting_id: int | None = None,
 ) -> Transfer:
     """Chips from the player's balance to the table; never more than the balance."""
     if amount <= 0:
@@ -165,6 +184,7 @@ def buy_in_sync(
         now=now,
         key=key,
         memo=f"buy-in at {table_id}",
+        sitting_id=sitting_id,
     )
 
 
@@ -176,6 +196,7 @@ def cash_out_sync(
     *,
     now: datetime,
     key: str | None = None,
+    sitting_id: int | None = None,
 ) -> Transfer:
     """Chips from the table back to the player's balance when they leave."""
     if amount < 0:
@@ -187,6 +208,7 @@ def cash_out_sync(
         now=now,
         key=key,
         memo=f"left {table_id}",
+        sitting_id=sitting_id,
     )
 
 
@@ -207,8 +229,111 @@ def take_rake_sync(
     )
 
 
+def open_sitting_sync(
+    session: Session, table_id: str, account_id: int, *, number: int | None = None
+) -> Sitting | None:
+    """The player's sitting at the table that has not ended (the one numbered ``number``)."""
+    query = select(Sitting).where(
+        Sitting.table_id == table_id, Sitting.account_id == account_id, Sitting.ended_at.is_(None)
+    )
+    if number is not None:
+        query = query.where(Sitting.number == number)
+    return session.scalars(query.order_by(Sitting.id.desc()).limit(1)).first()
+
+
+def repeated_request_sync(
+    session: Session,
+    key: str,
+    *,
+    sitting: Sitting | None,
+    seated: bool,
+    amount: int,
+    seat: int | None = None,
+) -> bool:
+    """Whether ``key`` names an operation already done in the current sitting (a retry:
+    answer it again, move nothing). False for a new key. Raises ``KeyUsedError`` when the
+    key belongs to a sitting that has ended (or to another one), and
+    ``IdempotencyConflictError`` when the retry asks for another amount or seat."""
+    existing = session.scalar(select(Transfer).where(Transfer.idempotency_key == key))
+    if existing is None:
+        return False
+    if not seated or existing.sitting_id != (None if sitting is None else sitting.id):
+        raise KeyUsedError(
+            f"request key {key!r} was already used in a sitting that has ended:"
+            " it cannot buy in or seat again (send a new request key)"
+        )
+    posted = _table_posting(session, existing)
+    if posted != amount:
+        raise IdempotencyConflictError(
+            f"request key {key!r} moved {posted} chips, not {amount}: a key names one request"
+        )
+    if seat is not None and sitting is not None and sitting.seat != seat:
+        raise IdempotencyConflictError(
+            f"request key {key!r} seated you at seat {sitting.seat}, not seat {seat}"
+        )
+    return True
+
+
+def _table_posting(session: Session, existing: Transfer) -> int:
+    value = session.scalar(
+        select(Posting.amount)
+        .join(LedgerAccount, Posting.ledger_account_id == LedgerAccount.id)
+        .where(Posting.transfer_id == existing.id, LedgerAccount.kind == "table")
+    )
+    return int(value or 0)
+
+
+def join_sync(
+    session: Session,
+    account_id: int,
+    table_id: str,
+    amount: int,
+    *,
+    seat: int,
+    number: int,
+    now: datetime,
+    key: str,
+) -> Sitting:
+    """Open sitting ``number`` (the table's next ``Seat.joined``) with its buy-in."""
+    sitting = Sitting(
+        table_id=table_id, account_id=account_id, seat=seat, number=number, started_at=now
+    )
+    session.add(sitting)
+    session.flush()
+    buy_in_sync(session, account_id, table_id, amount, now=now, key=key, sitting_id=sitting.id)
+    return sitting
+
+
+def leave_sync(
+    session: Session, account_id: int, table_id: str, amount: int, *, now: datetime
+) -> Transfer | None:
+    """End the player's sitting at the table and cash out its ``amount`` (none if zero).
+
+    The cash-out's key names the sitting, so every cash-out is its own operation. A seat
+    taken before sittings were recorded has none: its cash-out carries no key."""
+    sitting = open_sitting_sync(session, table_id, account_id)
+    if sitting is not None:
+        sitting.ended_at = now
+        session.flush()
+    if amount == 0:
+        return None
+    return cash_out_sync(
+        session,
+        account_id,
+        table_id,
+        amount,
+        now=now,
+        key=None if sitting is None else f"leave:{table_id}:{sitting.id}",
+        sitting_id=None if sitting is None else sitting.id,
+    )
+
+
 ledger_account = on_async_session(ledger_account_sync)
 transfer = on_async_session(transfer_sync)
 buy_in = on_async_session(buy_in_sync)
 cash_out = on_async_session(cash_out_sync)
 take_rake = on_async_session(take_rake_sync)
+open_sitting = on_async_session(open_sitting_sync)
+repeated_request = on_async_session(repeated_request_sync)
+join = on_async_session(join_sync)
+leave = on_async_session(leave_sync)

@@ -47,11 +47,21 @@ class Account(Base):
     username: Mapped[str] = mapped_column(String(32), unique=True)  # stored lower-case
     display_name: Mapped[str] = mapped_column(String(32))
     password_hash: Mapped[str] = mapped_column(String(255))  # argon2id (S-AUTH-1)
-    role: Mapped[str] = mapped_column(String(16), default="player")  # player, operator
+    role: Mapped[str] = mapped_column(String(16), default="player")  # player, operator, bot
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    failed_logins: Mapped[int] = mapped_column(Integer, default=0)
-    locked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     suspended: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class LoginFailures(Base):
+    """Failed log-ins counted per username, whether or not an account has that name, so that
+    the lock-out looks the same for unknown names (S-AUTH-2). A row is counted by one
+    ``UPDATE ... RETURNING``, atomic on SQLite and PostgreSQL alike."""
+
+    __tablename__ = "login_failures"
+
+    username: Mapped[str] = mapped_column(String(32), primary_key=True)  # lower-case
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    locked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class AuthSession(Base):
@@ -93,6 +103,29 @@ class Transfer(Base):
     memo: Mapped[str] = mapped_column(Text, default="")
     hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"), nullable=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # The sitting a buy-in, top-up or cash-out belongs to: a key is bound to it (S-MONEY-3).
+    sitting_id: Mapped[int | None] = mapped_column(
+        ForeignKey("sittings.id"), nullable=True, index=True
+    )
+
+
+class Sitting(Base):
+    """One stay of a player in one seat, from the buy-in that seats them to their cash-out.
+
+    ``number`` is the table's own count of seats taken (``Seat.joined`` in its snapshot), so
+    the seat in memory and the sitting in the database name each other. A join's request key
+    is good for its sitting only: a retry while it lasts is the same join, after it a refusal.
+    """
+
+    __tablename__ = "sittings"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(64), index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    number: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Posting(Base):
