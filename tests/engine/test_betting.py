@@ -400,6 +400,22 @@ def test_R_PL_3_active_pot_counts_only_the_contested_side_pot() -> None:
     assert active.max_raise_to == 10 + 20 + 10
 
 
+def test_R_PL_3_active_pot_cuts_at_the_highest_of_two_all_ins() -> None:
+    game = spec(structure="pot_limit", sb=5, bb=10)
+
+    def after_two_all_ins(house):
+        hand = deal([1_000, 1_000, 1_000, 30, 60], game=game, house=house)
+        act(hand, "c", "r 30", "r 60", "c", "c", "c")  # all-ins of 30 and 60: 270 in all
+        act(hand, "b 10", "c")  # the three covering players bet and call on the flop
+        return hand.legal_actions()
+
+    # all_pots: the 270 of both pots + 20 bet, plus the call of 10.
+    assert after_two_all_ins(STANDARD).max_raise_to == 10 + 290 + 10
+    # active_pot: above the highest all-in (60) nothing is in the middle yet, so only the
+    # bets count; a cut at the lower all-in (30) would add 4 x 30 and allow 160.
+    assert after_two_all_ins(load_preset("multipoker")).max_raise_to == 10 + 20 + 10
+
+
 def test_R_NL_1_minimum_raise_previous_raise_maximum_all_chips() -> None:
     hand = deal([500, 500, 500])
     act(hand, "r 7")  # a raise of 5

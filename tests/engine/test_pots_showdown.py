@@ -172,6 +172,22 @@ def test_R_SHOW_5_ties_split_kickers_count_suits_never() -> None:
     assert awards(tie) == [(0, "whole", ((0, 2), (1, 2)))]
 
 
+def test_R_SHOW_8_a_mucked_hand_is_never_shown_during_the_hand() -> None:
+    hand = deal(
+        [100, 100, 100], hole=["AhAd", "7c2d", "8c3d"], board="KsQsJd5h4c", auto_showdown=False
+    )
+    act(hand, "c", "c", "x", "x", "x", "x", "x", "x", "x", "b 10", "c", "c")
+    act(hand, "show", "muck")  # the bettor shows aces; the next player mucks 7c2d
+    assert hand.phase is Phase.SHOWDOWN and hand.actor == 2  # the hand goes on
+    for viewer in (None, 0, 2):
+        seen = view_for(hand, viewer)
+        assert seen.seats[1].mucked and seen.seats[1].cards is None
+        assert seen.seats[0].cards is not None  # the shown aces are public
+    assert view_for(hand, 1).seats[1].cards is not None  # the owner still sees them
+    act(hand, "muck")
+    assert hand.is_over and view_for(hand, 0).seats[1].cards is None
+
+
 def test_R_SHOW_8_mucked_hands_stay_in_the_record_but_hidden() -> None:
     hand = deal([100, 100, 100], hole=["7c2d", "8c3d", "AhAd"], board="KsQsJd5h4c")
     act(hand, "c", "c", "x", "x", "x", "x", "x", "x", "x", "x", "b 10", "c", "c")

@@ -77,6 +77,21 @@ def test_new_player_posts_under_every_preset() -> None:
         game = house.game(
             Variant.HOLDEM, Structure.NO_LIMIT if name != "fortune" else Structure.FIXED_LIMIT, 200
         )
-        hand = deal([10_000] * 4, game=game, house=house, posts=[ExtraPost(position=3, live=200)])
+        sb = game.stakes.small_blind
+        post = ExtraPost(position=3, live=200, dead=sb)  # R-SEAT-3: a live big, a dead small
+        hand = deal([10_000] * 4, game=game, house=house, posts=[post])
+        posted = [
+            (e.position, e.what, e.amount, e.dead) for e in hand.events if isinstance(e, ForcedBet)
+        ]
+        assert posted == [
+            (0, "small_blind", sb, False),
+            (1, "big_blind", 200, False),
+            (3, "live_post", 200, False),
+            (3, "dead_post", sb, True),
+        ], name
+        assert hand.pot == 2 * sb + 2 * 200 and hand.bets == [sb, 200, 0, 200]
+        act(hand, "c")  # under the gun calls; the live post counts as the new player's bet
+        legal = hand.legal_actions()
+        assert legal.position == 3 and legal.can_check and legal.call_amount == 0, name
         checks_down(hand)
         assert sum(hand.stacks) + hand.rake == 40_000

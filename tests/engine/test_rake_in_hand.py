@@ -1,5 +1,7 @@
 """Rake in a hand: R-RAKE-1 (recorded, no flop no drop, every pot at the casino), R-RAKE-5."""
 
+from dataclasses import replace
+
 from pokerroom.engine.events import PotAwarded, RakeTaken
 from pokerroom.history.phh import write_phh
 from pokerroom.rules import load_preset
@@ -24,9 +26,22 @@ def test_R_RAKE_1_the_rake_is_taken_before_payout_and_recorded() -> None:
 
 
 def test_R_RAKE_1_no_flop_no_drop() -> None:
-    hand = deal([100_000] * 3, game=NL_1_2, house=load_preset("titan"))
-    act(hand, "r 1000", "c", "f")
+    titan = load_preset("titan")
+
+    def preflop_pot(house):
+        hand = deal([100_000] * 3, game=NL_1_2, house=house)
+        act(hand, "r 1000", "c", "r 3000", "f", "f")  # $30 in the middle, no flop
+        assert hand.is_over and not hand.board
+        return hand
+
+    hand = preflop_pot(titan)
     assert rake_events(hand) == [] and hand.rake == 0
+    assert hand.stacks == [99_000, 102_000, 99_000]  # the big blind takes all $30
+    # The same pot is raked when the option is off, and a pot that sees the flop is raked.
+    assert rake_events(preflop_pot(replace(titan, no_flop_no_drop=False)))[0][1] == 3000
+    flopped = deal([100_000] * 3, game=NL_1_2, house=titan)
+    act(flopped, "r 1000", "c", "c", "b 1000", "f", "f")
+    assert flopped.board and flopped.rake > 0 and rake_events(flopped)[0][1] == 3000
 
 
 def test_R_RAKE_1_the_casino_rakes_every_pot_even_uncontested() -> None:

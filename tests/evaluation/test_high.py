@@ -177,10 +177,21 @@ def test_R_SHOW_1_cards_speak_the_room_finds_the_best_hand() -> None:
     assert best_hand(parse_cards("7h2hKhQh9h9c9d")).category is Category.FLUSH
 
 
+# R-SHOW-7: how many distinct five-card hands each category has, worst to best.
+CLASSES_PER_CATEGORY = [1277, 2860, 858, 858, 10, 1277, 156, 156, 10]
+NAME_STARTS = ["High Card, ", "Pair of ", "Two Pair, ", "Three of a Kind, ", "Straight, "]
+NAME_STARTS += ["Flush, ", "Full House, ", "Four of a Kind, ", "Straight Flush, "]
+
+
 def test_every_strength_has_a_category_and_a_name() -> None:
-    for strength in range(1, CLASS_COUNT + 1):
-        assert describe(strength)
-        category_of(strength)
+    categories = [category_of(strength) for strength in range(1, CLASS_COUNT + 1)]
+    assert categories == sorted(categories)  # a better category always ranks higher
+    assert [categories.count(c) for c in Category] == CLASSES_PER_CATEGORY
+    for strength, category in zip(range(1, CLASS_COUNT + 1), categories, strict=True):
+        name = describe(strength)
+        assert name.startswith(NAME_STARTS[category]) or name == "Royal Flush", name
+    assert (describe(1), describe(CLASS_COUNT)) == ("High Card, Seven high", "Royal Flush")
+    assert describe(CLASS_COUNT - 1) == "Straight Flush, King high"
     with pytest.raises(ValueError, match="7463"):
         category_of(7463)
 

@@ -39,15 +39,19 @@ GAMES = {
 
 def pokerkit_phh(code: str, seed: int) -> tuple[str, list[int]]:
     """A random hand played by PokerKit and written by its HandHistory. Short stacks make
-    all-in blinds and all-in showdowns common. Nobody raises once someone is all-in: a
-    re-raise over a short all-in is where PokerKit's rules and ours differ (R-NL-2)."""
+    all-in showdowns common; the big blind is never short (R-BLIND-7 is ours alone).
+    Nobody raises once someone is all-in: a re-raise over a short all-in is where PokerKit's
+    rules and ours differ (R-NL-2)."""
     rng = random.Random(seed)
     game = GAMES[code]
     n = rng.randint(2, 6)
+    stacks = [rng.choice([1, 2, 3, 5, 9, 13, 30, 50, 100]) for _ in range(n)]
+    # A short big blind keeps its size for us (R-BLIND-7); PokerKit asks for the chips posted.
+    stacks[1] = max(stacks[1], 3)
     kept = random.getstate()
     random.seed(seed)  # PokerKit shuffles its deck with the module's generator
     try:
-        state = game(tuple(rng.choice([1, 2, 3, 5, 9, 13, 30, 50, 100]) for _ in range(n)), n)
+        state = game(tuple(stacks), n)
     finally:
         random.setstate(kept)
     while state.status:

@@ -2,9 +2,13 @@
 
 import pytest
 
+from pokerroom.engine.events import ActionTaken, PlayerProtected
+from pokerroom.rng import SeededRandomSource
 from pokerroom.rules import STANDARD, HouseOptions, RulesError, load_preset, preset_names
 from pokerroom.rules.game import GameSpec, Stakes, Structure, Variant, small_blind_for
 from pokerroom.rules.house import parse_house
+from pokerroom.table import Table, TableError
+from pokerroom.table.events import ButtonDrawn, HandStarting, TimerStarted, TimerWarning
 
 
 def test_the_five_presets_load_from_data_files() -> None:
@@ -70,17 +74,29 @@ def test_R_SEAT_1_seats_and_minimum_players_per_room() -> None:
         load_preset("fortune").check_table(spec, 6)
 
 
-def test_R_STAKE_2_minimum_buy_in_by_room() -> None:
-    assert load_preset("fortune").min_buy_in_bb == 10  # 10 x the small bet
-    assert load_preset("casino").min_buy_in_bb == 50
-    assert load_preset("multipoker").min_buy_in_bb == 20
+BB = 200
+#: RULES.md's presets table, played at a table of each room (not read back from its files).
+MIN_BUY_IN_BB = {"multipoker": 20, "fortune": 10, "titan": 20, "sweden": 20, "casino": 50}
+TIME_OUT = {  # (decision seconds, warning after, what a time-out with chips in does)
+    "multipoker": (30, 10, "protected"),
+    "fortune": (30, 10, "fold"),
+    "titan": (30, 10, "fold"),
+    "sweden": (30, 10, "fold"),
+    "casino": (30, 10, "fold"),
+}
+FIRST_BUTTON = {"multipoker": "first_seat", "fortune": "first_seat", "titan": "first_seat"}
+FIRST_BUTTON |= {"sweden": "first_seat", "casino": "draw"}
 
 
-def test_R_TIME_1_multipoker_time_limit_and_R_TIME_2_policies() -> None:
-    multipoker = load_preset("multipoker")
-    assert (multipoker.decision_seconds, multipoker.warning_after_seconds) == (30, 10)
-    assert multipoker.timeout_policy == "allin_protection"
-    assert load_preset("titan").timeout_policy == "check_fold"
+def preset_table(name: str, joined: tuple[int, ...] = ()) -> Table:
+    """A ten-seat table of the room's first game at a $2 big blind, players seated in order."""
+    house = load_preset(name)
+    variant, structure = house.games[0]
+    spec = house.game(variant, structure, BB)
+    table = Table(spec=spec, house=house, seats=10, rng=SeededRandomSource(7))
+    for seat in joined:
+        table.sit(f"p{seat}", seat, 100 * BB)
+    return table
 
 
 def test_R_SEAT_3_R_SEAT_4_missed_blind_options_by_room() -> None:
@@ -106,9 +122,58 @@ def test_R_SEAT_3_R_SEAT_4_missed_blind_options_by_room() -> None:
         parse_house({"missed_small_blind": "skipped"}, "odd")
 
 
-def test_R_BTN_2_first_button_option_by_room() -> None:
-    assert load_preset("casino").first_button == "draw"
-    assert {load_preset(n).first_button for n in preset_names() if n != "casino"} == {"first_seat"}
+def test_the_presets_tables_cover_every_room() -> None:
+    assert sorted(MIN_BUY_IN_BB) == sorted(TIME_OUT) == sorted(FIRST_BUTTON) == preset_names()
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_R_STAKE_2_minimum_buy_in_by_room(name: str) -> None:
+    table = preset_table(name)
+    least = MIN_BUY_IN_BB[name] * BB
+    with pytest.raises(TableError) as refused:
+        table.sit("ann", 1, least - 1)
+    assert (
+        str(refused.value)
+        == f"buy-in of {least - 1} leaves {least - 1} chips: the minimum is {least}"
+    )
+    table.sit("ann", 1, least)
+    assert table.seats[1].stack == least
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_R_TIME_1_time_limit_and_R_TIME_2_time_out_by_room(name: str) -> None:
+    seconds, warning, time_out = TIME_OUT[name]
+    players = max(2, load_preset(name).min_players)
+    table = preset_table(name, tuple(range(1, players + 1)))
+    started = [e for e in table.start_hand(100.0) if isinstance(e, TimerStarted)]
+    assert [(e.deadline, e.warning_at) for e in started] == [(100.0 + seconds, 100.0 + warning)]
+    seat = started[0].seat
+    assert table.tick(100.0 + warning - 0.5) == []
+    assert [e.seat for e in table.tick(100.0 + warning) if isinstance(e, TimerWarning)] == [seat]
+    if players == 2:  # heads-up the small blind acts first, with chips in the pot
+        table.seats[seat].time_bank = 0.0
+        events = table.tick(100.0 + seconds)
+        protected = [e.seat for e in events if isinstance(e, PlayerProtected)]
+        folded = [e.seat for e in events if isinstance(e, ActionTaken) and e.timed_out]
+        assert (protected, folded) == (([seat], []) if time_out == "protected" else ([], [seat]))
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_R_BTN_2_first_button_by_room(name: str) -> None:
+    players = (3, 1, 5, 7)  # seated in this order: seat 3 first
+    table = preset_table(name, players)
+    events = table.start_hand(0.0)
+    started = next(e for e in events if isinstance(e, HandStarting))
+    drawn = [e for e in events if isinstance(e, ButtonDrawn)]
+    if FIRST_BUTTON[name] == "first_seat":  # the first seated deals, the next is first
+        assert not drawn
+        assert (started.button_seat, started.small_blind_seat) == (3, 5)
+    else:  # the high card by rank, then suit, is first; the button is on their right
+        assert len(drawn) == 1 and [seat for seat, _ in drawn[0].cards] == sorted(players)
+        high = max(drawn[0].cards, key=lambda pair: (pair[1].rank, pair[1].suit))[0]
+        assert drawn[0].first_seat == started.small_blind_seat == high
+        ring = sorted(players)
+        assert started.button_seat == ring[ring.index(high) - 1]
 
 
 def test_games_each_room_deals() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 
 import httpx
@@ -26,10 +27,15 @@ def table_config(table_id: str, seats: int = 6, overrides=FAST) -> TableConfig: 
 
 
 async def ann_and_bob_seated(
-    server: Server, table: str, seats: tuple[int, int], *, table_seats: int = 6
+    server: Server,
+    table: str,
+    seats: tuple[int, int],
+    *,
+    table_seats: int = 6,
+    overrides: tuple[tuple[str, int], ...] = FAST,
 ) -> tuple[Person, Person]:
     """Open ``table`` and seat two new people, ann and bob, with 10,000 each."""
-    await server.room.open_table(table_config(table, seats=table_seats))
+    await server.room.open_table(table_config(table, seats=table_seats, overrides=overrides))
     ann = await person(server.base, "ann")
     bob = await person(server.base, "bob")
     for someone, seat in ((ann, seats[0]), (bob, seats[1])):
@@ -181,10 +187,51 @@ async def test_S_INPUT_1_malformed_messages_get_an_error_and_change_nothing(
     assert after["seats"] == before["seats"] and after["hand"] == before["hand"]
 
 
+async def test_S_INPUT_1_malformed_or_refused_messages_mid_hand_change_nothing(
+    server: Server,
+) -> None:
+    slow = (("decision_seconds", 120), ("warning_after_seconds", 110), ("time_bank_seconds", 0))
+    ann, _ = await ann_and_bob_seated(server, "t9", (1, 2), overrides=slow)
+    # Wait for ann's turn in a hand: the blinds are in, her decision has two minutes.
+    before = await ann.until(
+        lambda f: (
+            f.get("hand") is not None
+            and f["hand"]["actor"] == f["you"]
+            and f["hand"]["legal"] is not None
+        )
+    )
+    number = before["hand"]["number"]
+    assert before["hand"]["pots"] and before["seats"][0]["bet"] > 0  # chips are in play
+
+    def state(frame: dict) -> tuple[object, ...]:  # all but the running clock
+        hand = {k: v for k, v in frame["hand"].items() if k != "seconds_left"}
+        return hand, frame["seats"], frame["version"]
+
+    act = {"type": "act", "table": "t9", "hand": number}
+    frames = [
+        "not json",
+        json.dumps({**act, "action": "dance"}),
+        json.dumps({**act, "action": "fold", "extra": 1}),
+        json.dumps({"type": "act", "table": "t9", "action": "fold"}),  # no hand number
+        json.dumps({**act, "action": "bet_or_raise", "amount": 10**13}),
+        json.dumps({**act, "action": "bet_or_raise", "amount": 1}),  # below the minimum
+        json.dumps({**act, "action": "fold", "hand": number + 1}),  # another hand
+        json.dumps({"type": "join", "table": "t9", "seat": 3, "buy_in": 10_000, "request": "r2"}),
+    ]
+    for frame in frames:
+        await ann.ws.send(frame)
+        error = await ann.next("error")
+        assert error["message"], frame
+        await ann.send(type="watch", table="t9")
+        after = await ann.next("table")
+        assert state(after) == state(before), frame
+    await books_balance(server)
+
+
 async def test_a_players_hand_histories_as_phh_and_pokerstars_text(server: Server) -> None:
     ann, bob = await ann_and_bob_seated(server, "t5", (1, 4))
 
-    async def bob_folds() -> None:  # bob folds whenever he faces a bet; ann checks or calls
+    async def bob_folds() -> None:  # bob folds at every turn; ann checks or calls
         last = 0
         while last < 6:
             frame = await bob.next("table", 30)
@@ -193,8 +240,7 @@ async def test_a_players_hand_histories_as_phh_and_pokerstars_text(server: Serve
                 continue
             last = max(last, hand["number"])
             if hand["actor"] == 4 and hand["legal"] is not None:
-                action = "fold" if hand["legal"]["call"] else "check"
-                await bob.send(type="act", table="t5", action=action, hand=hand["number"])
+                await bob.send(type="act", table="t5", action="fold", hand=hand["number"])
 
     await asyncio.gather(play_along(ann, "t5", 6), bob_folds())
     headers = {"Authorization": f"Bearer {ann.token}"}
@@ -231,11 +277,11 @@ async def test_a_players_hand_histories_as_phh_and_pokerstars_text(server: Serve
     bob_cards = next(
         a.split()[3] for a in fields["actions"] if a.startswith(f"d dh p{bob_position} ")
     )
-    shown = any(a.startswith(f"p{bob_position} sm") for a in fields["actions"])
-    if not shown:
-        pair = f"[{bob_cards[:2]} {bob_cards[2:]}]"
-        assert f"d dh p{bob_position} ????" in phh and bob_cards not in phh
-        assert pair not in text
+    assert f"p{bob_position} f" in fields["actions"]
+    assert not any(a.startswith(f"p{bob_position} sm") for a in fields["actions"])
+    pair = f"[{bob_cards[:2]} {bob_cards[2:]}]"
+    assert f"d dh p{bob_position} ????" in phh and bob_cards not in phh
+    assert pair not in text
     await books_balance(server)
 
 

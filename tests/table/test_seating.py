@@ -4,7 +4,7 @@ import pytest
 
 from pokerroom.engine import Action, ActionKind
 from pokerroom.table import SeatStatus, TableError
-from pokerroom.table.events import SeatLeft, SeatOffered
+from pokerroom.table.events import HandStarting, SeatLeft, SeatOffered
 from tests.table.helpers import BB, finish_hand, make_table, play, posts
 
 
@@ -57,21 +57,20 @@ def test_R_STAKE_2_a_busted_player_rebuys_the_minimum_or_loses_the_seat() -> Non
                 0.0,
             )
     busted = [s for s in table.seats.values() if s.stack == 0]
-    assert len(busted) <= 1
-    if busted:
-        seat = busted[0]
-        assert seat.status is SeatStatus.BUSTED
-        with pytest.raises(TableError, match="minimum is 4000"):
-            table.add_chips(seat.player, 10 * BB)
-        # The seat is kept for the rebuy window, and no hand is dealt to it meanwhile ...
-        events = table.start_hand(1.0)
-        assert not [e for e in events if isinstance(e, SeatLeft)]
-        assert seat.number in table.seats and seat.number not in table.hand_seats
-        finish_hand(table)
-        # ... then, without a rebuy, it is lost.
-        later = 1.0 + table.house.rebuy_seconds
-        left = [e for e in table.start_hand(later) if isinstance(e, SeatLeft)]
-        assert [(e.seat, e.reason) for e in left] == [(seat.number, "busted")]
+    assert [s.number for s in busted] == [1]  # the table's seed makes the shove lose
+    seat = busted[0]
+    assert seat.status is SeatStatus.BUSTED
+    with pytest.raises(TableError, match="minimum is 4000"):
+        table.add_chips(seat.player, 10 * BB)
+    # The seat is kept for the rebuy window, and no hand is dealt to it meanwhile ...
+    events = table.start_hand(1.0)
+    assert not [e for e in events if isinstance(e, SeatLeft)]
+    assert seat.number in table.seats and seat.number not in table.hand_seats
+    finish_hand(table)
+    # ... then, without a rebuy, it is lost.
+    later = 1.0 + table.house.rebuy_seconds
+    left = [e for e in table.start_hand(later) if isinstance(e, SeatLeft)]
+    assert [(e.seat, e.reason) for e in left] == [(seat.number, "busted")]
 
 
 def test_R_STAKE_2_rebuy_keeps_the_seat() -> None:
@@ -124,3 +123,15 @@ def test_leaving_mid_hand_folds_when_the_turn_comes_and_stands_after() -> None:
     assert not_to_act in table.seats  # still seated until the hand ends
     finish_hand(table)
     assert not_to_act not in table.seats
+
+
+def test_R_SEAT_1_the_casino_never_deals_fewer_than_four() -> None:
+    table = make_table("casino", seats=10, players=dict.fromkeys((1, 2, 3, 4), 100 * BB))
+    table.start_hand(0.0)
+    finish_hand(table)
+    table.leave("p1", 1.0)
+    table.sit("p5", 5, 100 * BB)  # four are ready, but the newcomer would wait for the blind
+    events = table.start_hand(2.0)
+    started = next(e for e in events if isinstance(e, HandStarting))
+    # Not three dealt with the newcomer waiting: the table starts afresh with all four.
+    assert sorted(started.seats) == [2, 3, 4, 5] and started.fresh

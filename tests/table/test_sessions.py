@@ -6,7 +6,9 @@ Invariants, checked throughout:
 - nobody posts the big blind in two hands in a row;
 - the button never goes to a player who has not paid a big blind (R-BLIND-6);
 - with three or more dealt in, the button goes to the seat of last hand's small blind;
-- writing the table to JSON at a random moment and restoring it changes nothing after.
+- writing the table to JSON at a random moment and restoring it changes nothing after;
+- a hand deals at least the room's minimum of players (R-SEAT-1: four at the casino).
+Sessions run under every preset.
 
 Under R-SEAT-4 `dead` (titan) the small blind is always posted from last hand's big blind
 seat, or is dead. Under `moving` (fortune, 001's own procedure) a small blind whose player is
@@ -23,7 +25,8 @@ import random
 import pytest
 
 from pokerroom.engine.events import Event, ForcedBet
-from pokerroom.rules.game import Structure
+from pokerroom.rules import load_preset
+from pokerroom.rules.game import Structure, Variant
 from pokerroom.table import SeatStatus, Table, TableError
 from pokerroom.table.events import ChipsAdded, HandStarting, SeatLeft, SeatTaken
 from tests.table.helpers import BB, make_table, random_policy
@@ -55,6 +58,7 @@ class Ledger:
             elif isinstance(event, SeatLeft):
                 self.taken += event.stack
             elif isinstance(event, HandStarting):
+                assert len(event.seats) >= table.house.min_players  # R-SEAT-1
                 owners = {n: self.sitting[n] for n in event.seats}
                 button_player = owners.get(event.button_seat)  # None: a dead button
                 if not event.fresh and button_player is not None:
@@ -90,7 +94,8 @@ class Ledger:
             moved += 1
         return moved
 
-    def check_blinds(self) -> None:
+    def check_blinds(self, share: int = 10) -> None:
+        """Blind invariants; at least one hand in ``share`` must close a full orbit."""
         bigs = [
             (e.fresh, owners[e.big_blind_seat], frozenset(owners.values()))
             for e, owners in self.hands
@@ -110,12 +115,13 @@ class Ledger:
                 window = run[-k:]
                 assert len(set(window)) == k, f"big blinds {window} in an orbit of {k}"
                 windows += 1
-        assert windows > len(bigs) // 10, "too few full orbits to check"
+        assert windows > len(bigs) // share, f"{windows} full orbits in {len(bigs)} hands"
 
 
 def step(table: Table, rng: random.Random, now: float, names: list[str]) -> list[Event]:
     """One random thing happens at the table."""
     events: list[Event] = []
+    before = table.to_json()
     try:
         if table.hand is None:
             roll = rng.random()
@@ -160,23 +166,24 @@ def step(table: Table, rng: random.Random, now: float, names: list[str]) -> list
             events += table.leave(rng.choice(list(table.seats.values())).player, now)
         else:
             events += random_policy(table, rng, now)
-    except TableError:
-        pass  # a refused request changes nothing (checked by the ledger)
+    except TableError:  # a refused request (a random one may be) changes nothing
+        assert table.to_json() == before
     return events
 
 
 def run_session(seed: int, hands: int = HANDS_PER_SESSION, preset: str = "titan") -> Ledger:
     rng = random.Random(seed)
     names = [f"n{k}" for k in range(14)]
-    if preset == "titan":
-        table = make_table(seats=rng.choice([2, 6, 9]), seed=seed)
-    else:
-        table = make_table(
-            preset, seats=rng.choice([5, 10]), seed=seed, structure=Structure.FIXED_LIMIT
-        )
+    house = load_preset(preset)
+    seats = rng.choice([2, 6, 9] if preset == "titan" else house.seat_choices)
+    limit = (Variant.HOLDEM, Structure.NO_LIMIT) not in house.games  # fortune deals limit only
+    structure = Structure.FIXED_LIMIT if limit else Structure.NO_LIMIT
+    table = make_table(preset, seats=seats, structure=structure, seed=seed)
     ledger = Ledger()
-    for k in range(min(3, table.max_seats)):
-        ledger.feed(table, table.sit(names[k], k + 1, 40 * BB))
+    buy_in = 2 * table.min_buy_in  # 40 big blinds at titan
+    first = 3 if preset == "titan" else house.min_players + 2  # casino deals with 4+
+    for k in range(min(first, table.max_seats)):
+        ledger.feed(table, table.sit(names[k], k + 1, buy_in))
     restore_at = rng.randint(50, 400)
     now = 0.0
     steps = 0
@@ -192,8 +199,9 @@ def run_session(seed: int, hands: int = HANDS_PER_SESSION, preset: str = "titan"
             free = [n for n in range(1, table.max_seats + 1) if n not in table.seats]
             taken = {s.player for s in table.seats.values()}
             name = next(n for n in names if n not in taken)
-            ledger.feed(table, table.sit(name, free[0], 40 * BB))
-    ledger.check_blinds()
+            ledger.feed(table, table.sit(name, free[0], buy_in))
+    # At the casino (4 to deal) a player leaving often restarts the table afresh: fewer orbits.
+    ledger.check_blinds(share=10 if house.min_players < 4 else 30)
     ledger.moved = ledger.check_moves(table.house.missed_small_blind)
     assert table.hand_number >= hands
     return ledger
@@ -223,6 +231,11 @@ def test_random_sessions_keep_every_invariant(seed: int) -> None:
 def test_R_SEAT_4_moving_random_sessions_keep_001s_invariants() -> None:
     moved = sum(run_session(seed, preset="fortune").moved for seed in range(SESSIONS))
     assert moved > 0  # the sessions really met missing small blinds and moved them on
+
+
+@pytest.mark.parametrize("preset", ["casino", "fortune", "multipoker", "sweden"])
+def test_random_sessions_under_every_preset_keep_every_invariant(preset: str) -> None:
+    run_session(20, hands=300, preset=preset)
 
 
 @pytest.mark.slow
@@ -268,23 +281,20 @@ def test_the_quick_rotation_plans_what_the_full_planner_plans(seats: int) -> Non
         if table.hand is None:
             roll = rng.random()
             seated = list(table.seats.values())
-            try:
-                if roll < 0.02:
-                    table.sit_out(rng.choice(seated).player)
-                elif roll < 0.08:
-                    for seat in seated:
-                        if seat.status is SeatStatus.SITTING_OUT:
-                            table.sit_in(seat.player, post_now=rng.random() < 0.5)
-                elif roll < 0.09 and len(seated) > 3:
-                    table.leave(rng.choice(seated).player, now)
-                elif roll < 0.10 and len(seated) < seats:
-                    free = next(n for n in range(1, seats + 1) if n not in table.seats)
-                    table.sit(f"x{table.hand_number}", free, 40 * BB)
-                for seat in list(table.seats.values()):
-                    if seat.status is SeatStatus.BUSTED:
-                        table.add_chips(seat.player, 40 * BB)
-            except TableError:
-                pass
+            if roll < 0.02:
+                table.sit_out(rng.choice(seated).player)
+            elif roll < 0.08:
+                for seat in seated:
+                    if seat.status is SeatStatus.SITTING_OUT:
+                        table.sit_in(seat.player, post_now=rng.random() < 0.5)
+            elif roll < 0.09 and len(seated) > 3:
+                table.leave(rng.choice(seated).player, now)
+            elif roll < 0.10 and len(seated) < seats:
+                free = next(n for n in range(1, seats + 1) if n not in table.seats)
+                table.sit(f"x{table.hand_number}", free, 40 * BB)
+            for seat in list(table.seats.values()):
+                if seat.status is SeatStatus.BUSTED:
+                    table.add_chips(seat.player, 40 * BB)
             compare(table)
             table.start_hand(now)
             continue

@@ -2,7 +2,7 @@
 
 import pytest
 
-from pokerroom.engine import Action, ActionKind
+from pokerroom.engine import Action, ActionKind, NotYourTurnError
 from pokerroom.engine.events import ActionTaken, PlayerProtected
 from pokerroom.table import PreAction, SeatStatus, Table, TableError
 from pokerroom.table.events import (
@@ -99,8 +99,30 @@ def test_R_TIME_3_not_back_in_time_is_a_time_out() -> None:
     table.disconnect(f"p{timer.seat}", 1.0)
     events = table.tick(31.0)
     assert any(isinstance(e, TimerExpired) for e in events)
+    # Titan's time-out is check/fold: facing the big blind, the hand is folded.
+    timed_out = [(e.seat, e.action) for e in events if isinstance(e, ActionTaken) and e.timed_out]
+    assert timed_out == [(timer.seat, "fold")]
+    assert table.hand is not None and table.actor_seat() != timer.seat
     late = table.reconnect(f"p{timer.seat}", 40.0)
     assert late[0].extra_seconds == 0.0
+    position = table.hand_seats.index(timer.seat)
+    assert table.hand.folded[position]  # reconnecting does not take the fold back
+    with pytest.raises(NotYourTurnError):
+        table.act(f"p{timer.seat}", Action(ActionKind.CHECK_OR_CALL), 41.0)
+
+
+def test_R_TIME_3_not_back_in_time_with_chips_in_is_protected() -> None:
+    table = make_table("multipoker", players={1: STACK, 2: STACK, 3: STACK})  # protection
+    table.start_hand(0.0)  # the button acts first; the small blind has chips in
+    table.act("p1", Action(ActionKind.CHECK_OR_CALL), 1.0)
+    seat = table.actor_seat()
+    table.seats[seat].time_bank = 0.0
+    table.disconnect(f"p{seat}", 2.0)
+    events = table.tick(40.0)
+    assert [e.seat for e in events if isinstance(e, PlayerProtected)] == [seat]
+    assert table.reconnect(f"p{seat}", 45.0)[0].extra_seconds == 0.0
+    position = table.hand_seats.index(seat)
+    assert table.hand.protected[position] and not table.hand.folded[position]
 
 
 def test_pre_actions_check_fold_and_call_any() -> None:

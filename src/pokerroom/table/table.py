@@ -431,6 +431,8 @@ class Table:
                     missed_small_blind=self.house.missed_small_blind,
                     ml_back_in_big_blind=self.house.ml_back_in_big_blind,
                 )
+                if plan is not None and len(plan.positions) < self.house.min_players:
+                    plan = None  # R-SEAT-1: too few would be dealt in (others wait to post)
             if plan is None:  # a new table, or one restarting with too few to go on
                 first = self._first_player(events)
                 plan = plan_first_hand(self.seats, first, self.max_seats, small, self.big_blind)
