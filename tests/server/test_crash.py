@@ -87,6 +87,11 @@ async def test_S_CRASH_1_kill_9_mid_hand_then_restart(tmp_path: Path) -> None:
                     if lobby["nlhe-1-2"]["hand"] is not None:
                         break
                     await asyncio.sleep(0.05)
+            if "complete" not in (await hand_statuses(database)).values():
+                for _ in range(600):  # bounded: one hand settles before the first kill
+                    if "complete" in (await hand_statuses(database)).values():
+                        break
+                    await asyncio.sleep(0.05)
             await asyncio.sleep(rng.uniform(0.05, 1.0))  # then kill at a random moment
             server.send_signal(signal.SIGKILL)
             server.wait(timeout=10)
