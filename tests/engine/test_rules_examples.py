@@ -162,3 +162,32 @@ def test_R_RAKE_2_the_cap_by_players_dealt_in_in_a_played_hand(players: int, cap
     hand = deal([10_000] * players, game=NL_100_200, house=load_preset("multipoker"))
     act(hand, "r 10000", *["c"] * (players - 1))
     assert rake_taken(hand) == [(cap, 10_000 * players)]
+
+
+# --- R-LIM-1 with 000's own $10/$20 example ----------------------------------------------
+
+
+def test_R_LIM_1_at_10_20_bets_are_10_on_the_first_two_rounds_and_20_on_the_last_two() -> None:
+    # 000: in a $10/$20 game bets and raises are $10 pre-flop and on the flop, $20 on the
+    # turn and the river; "if someone raises $10 and you call, your bet is $20".
+    hand = deal([1_000] * 3, game=spec(structure="fixed_limit", sb=5, bb=10))
+    rounds = {
+        "preflop": ("c", "c", "x"),
+        "flop": ("b 10", "r 20"),
+        "turn": ("x", "x", "x"),
+        "river": ("x", "x", "x"),
+    }
+    sizes = []
+    for street, script in rounds.items():
+        assert hand.street_name == street
+        legal = hand.legal_actions()
+        assert legal and legal.min_raise_to is not None
+        assert legal.min_raise_to == legal.max_raise_to
+        sizes.append(legal.min_raise_to - legal.current_bet)
+        act(hand, *script)
+        if street == "flop":
+            legal = hand.legal_actions()
+            assert legal and legal.call_amount == 20  # the next player calls $20
+            act(hand, "c", "c")
+    assert sizes == [10, 10, 20, 20]
+    assert hand.is_over

@@ -8,9 +8,9 @@ big blind can be posted in a hand" (000) had no test.
 import pytest
 
 from pokerroom.rng import SeededRandomSource
-from pokerroom.rules import load_preset
+from pokerroom.rules import RulesError, load_preset
 from pokerroom.rules.game import Structure, Variant
-from pokerroom.table import Table
+from pokerroom.table import Table, TableError
 from pokerroom.table.events import HandStarting
 from tests.table.helpers import BB, make_table, play, posts
 
@@ -57,3 +57,34 @@ def test_R_SEAT_2_two_new_players_post_two_more_big_blinds_in_one_hand() -> None
     assert {5, 6} <= set(started.seats)
     big_blinds = [(seat, amount) for seat, what, amount in posts(events) if what != "small_blind"]
     assert sorted(big_blinds) == [(4, BB), (5, BB), (6, BB)]
+
+
+@pytest.mark.parametrize(
+    ("room", "allowed"),
+    [("titan", set(range(2, 11))), ("fortune", {2, 5, 10}), ("casino", {10})],
+)
+def test_R_SEAT_1_a_table_seats_2_to_10_and_each_room_its_own_sizes(
+    room: str, allowed: set[int]
+) -> None:
+    house = load_preset(room)
+    spec = house.game(Variant.HOLDEM, house.games[0][1], BB)
+    for seats in range(1, 12):
+        if seats in allowed:
+            table = Table(spec=spec, house=house, seats=seats, rng=SeededRandomSource(1))
+            table.sit("last", seats, 100 * BB)
+            with pytest.raises(TableError, match=f"seat {seats + 1} does not exist"):
+                table.sit("beyond", seats + 1, 100 * BB)
+        else:
+            with pytest.raises(RulesError, match=f"house {room} has no {seats}-seat tables"):
+                Table(spec=spec, house=house, seats=seats, rng=SeededRandomSource(1))
+
+
+def test_R_STAKE_2_fortunes_minimum_is_ten_small_bets_at_3_50_7() -> None:
+    # 001: the minimum buy-in is 10 x the small bet; at $3.50/$7 that is $35.
+    house = load_preset("fortune")
+    spec = house.game(Variant.HOLDEM, Structure.FIXED_LIMIT, 350)
+    table = Table(spec=spec, house=house, seats=10, rng=SeededRandomSource(1))
+    with pytest.raises(TableError, match="the minimum is 3500"):
+        table.sit("ann", 1, 3499)
+    table.sit("ann", 1, 3500)
+    assert table.seats[1].stack == 3500
