@@ -10,6 +10,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from pokerroom.engine.actions import LegalActions
 from pokerroom.engine.hand import Phase
 from pokerroom.engine.pots import build_pots
 from pokerroom.engine.views import view_for
@@ -90,6 +91,7 @@ def public_state(
         "seats": seats,
         "you": None,
         "options": None,
+        "buy_in": None,
         "hand": None,
     }
     if view is not None and hand is not None:
@@ -130,6 +132,7 @@ def state_for_seat(table: Table, public: dict[str, Any], viewer_seat: int) -> di
         "leave_after": seat.leave_after,
         "pre_action": None if seat.pre_action is None else seat.pre_action.value,
     }
+    state["buy_in"] = buy_in_range(table, seat.stack)
     hand = table.hand
     if public["hand"] is None or hand is None or viewer_seat not in table.hand_seats:
         return state
@@ -151,8 +154,33 @@ def state_for_seat(table: Table, public: dict[str, Any], viewer_seat: int) -> di
             "is_bet": legal.is_bet,
             "current_bet": legal.current_bet,
             "pot": legal.pot,
+            "all_in_to": hand.bets[position] + hand.stacks[position],
+            **raise_presets(legal, table.spec.structure),
         }
     return state
+
+
+def buy_in_range(table: Table, stack: int) -> dict[str, int]:
+    """What a seated player may add to ``stack`` (R-STAKE-1/2, as ``Table.add_chips`` checks
+    it): enough to reach the table's minimum, at most what reaches its maximum. ``max`` below
+    ``min`` means the stack is already at the maximum."""
+    return {"min": max(1, table.min_buy_in - stack), "max": table.max_buy_in - stack}
+
+
+def raise_presets(legal: LegalActions, structure: Structure) -> dict[str, int | None]:
+    """The "raise to" of the ½ Pot and Pot buttons, always within the legal bounds. A pot
+    raise calls first, then raises by the pot after the call (R-PL-2); in pot limit that is
+    the engine's own maximum (which knows the house's pot basis, R-PL-3)."""
+    low, high = legal.min_raise_to, legal.max_raise_to
+    if low is None or high is None:
+        return {"half_pot_raise_to": None, "pot_raise_to": None}
+    after_call = legal.pot + legal.call_amount
+    pot = high if structure is Structure.POT_LIMIT else legal.current_bet + after_call
+    half = legal.current_bet + after_call // 2
+    return {
+        "half_pot_raise_to": max(low, min(high, half)),
+        "pot_raise_to": max(low, min(high, pot)),
+    }
 
 
 def table_state(
