@@ -95,6 +95,7 @@ class Player:
     frames: list[dict[str, Any]] = field(default_factory=list)
 
     sockets: int = 0
+    presets_checked: int = 0  # turns where ½ Pot and Pot were clicked and compared
 
     def watch_frames(self) -> None:
         def on_socket(socket: WebSocket) -> None:

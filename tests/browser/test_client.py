@@ -56,7 +56,25 @@ async def check_screen_equals_server(player: Player, table: str) -> dict[str, An
     if legal and legal["min_raise_to"] is not None and screen["actionsShown"]:
         for amount in screen["presets"]:  # the buttons never offer an illegal amount
             assert legal["min_raise_to"] <= amount <= legal["max_raise_to"]
+        # Issue 13: Min, ½ Pot, Pot and All-in are the server's amounts, none the page's own.
+        server = [legal[k] for k in ("min_raise_to", "half_pot_raise_to", "pot_raise_to")]
+        assert screen["presets"] == [*server, legal["max_raise_to"]], (screen, legal)
     return frame
+
+
+async def presets_fill_the_box(player: Player, table: str, legal: dict[str, Any]) -> None:
+    """Issue 13: clicking ½ Pot and Pot puts the server's amounts in the raise box."""
+    page = player.page
+    root = f".table-view[data-table='{table}']"
+    for button, key in (("half", "half_pot_raise_to"), ("pot", "pot_raise_to")):
+        await page.click(f"{root} [data-preset='{button}']")
+        assert to_cents(await page.input_value(f"{root} .raise-amount")) == legal[key]
+        assert int(await page.get_attribute(f"{root} .raise", "data-amount") or -1) == legal[key]
+    player.presets_checked += 1
+
+
+def to_cents(text: str) -> int:
+    return round(float(text) * 100)
 
 
 async def join(player: Player, table: str, buy_in: int | None = None) -> None:
@@ -101,6 +119,7 @@ async def take_turn(player: Player, table: str, turn: int) -> bool:
     if legal["call"] * 5 > stack:
         await page.keyboard.press("f")
     elif turn % 3 == 1 and await page.is_visible(f"{root} [data-preset='min']"):
+        await presets_fill_the_box(player, table, legal)
         await page.click(f"{root} [data-preset='min']")
         await page.click(f"{root} .raise")
     elif turn % 3 == 2:
@@ -148,8 +167,10 @@ async def shown_in_result(player: Player, table: str, number: int | None, seat: 
 
 async def balance_shown(page: Page, chips: int) -> None:
     """Wait (bounded) until the header's balance is ``chips``."""
+    # A function, not an expression string: the page's CSP forbids eval, which Playwright
+    # uses to poll a string.
     await page.wait_for_function(
-        f"Number(document.querySelector('#balance').dataset.chips) === {chips}"
+        "(chips) => Number(document.querySelector('#balance').dataset.chips) === chips", arg=chips
     )
 
 
@@ -184,11 +205,10 @@ async def test_sign_up_log_in_join_and_play_hands_by_clicking(browser: Browser, 
     table = "nlhe-1-2"
     buy_in = 10_000
     await join(ann, table, buy_in)
-    await page.wait_for_function(
-        f"Number(document.querySelector('#balance').dataset.chips) === {start - buy_in}"
-    )
+    await balance_shown(page, start - buy_in)
     await play([ann], table, hands=3)
     await screenshot(page, "table")
+    assert ann.presets_checked, "no turn offered a raise: ½ Pot and Pot were never clicked"
     assert "cannot" not in await errors_on_page(page, table)  # no illegal amount was ever sent
 
     # Top up between hands (R-STAKE-1): sit out next hand, add chips, sit back in.
@@ -253,7 +273,7 @@ async def test_sign_up_log_in_join_and_play_hands_by_clicking(browser: Browser, 
     seat = next(f["you"] for f in reversed(ann.tables(table)) if f["you"])
     sockets, before = ann.sockets, len(ann.frames)
     await page.evaluate("window.pokerroom.socket.close()")
-    await page.wait_for_function("window.pokerroom.socketReady === true")
+    await page.wait_for_function("() => window.pokerroom.socketReady === true")
     for _ in range(100):  # bounded: the seat is taken back within a few frames
         back = [f for f in ann.frames[before:] if f.get("type") == "table"]
         if any(f["you"] == seat and f["seats"][seat - 1]["connected"] for f in back):

@@ -25,7 +25,7 @@ from tests.server.test_e2e import table_config
 
 async def test_every_response_has_the_security_headers(server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.base) as http:
-        for path in ("/", "/api/lobby", "/static/app.js", "/api/me", "/no/such/page"):
+        for path in ("/", "/api/lobby", "/static/js/main.js", "/api/me", "/no/such/page"):
             response = await http.get(path)
             headers = response.headers
             policy = headers["content-security-policy"]

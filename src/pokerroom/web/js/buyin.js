@@ -1,0 +1,74 @@
+// The buy-in dialog: sit down, or add chips to (rebuy) a stack already at the table. The range
+// is the server's: the table's minimum and maximum to sit down, and for adding chips the
+// seated frame's `buy_in` (what the table accepts on top of the stack). Only the balance the
+// server reported caps it further.
+
+import { refreshMe } from "./api.js";
+import { $ } from "./dom.js";
+import { money, toCents, toDollars } from "./format.js";
+import { show } from "./nav.js";
+import { send } from "./socket.js";
+import { app } from "./state.js";
+
+function limits(tableId, topUp) {
+  const view = app.tables.get(tableId);
+  const info = app.lobby.find((t) => t.id === tableId) || view?.state;
+  if (!info) return null;
+  if (!topUp) return { info, min: info.min_buy_in, most: info.max_buy_in, have: 0 };
+  const range = view?.state?.buy_in;
+  const me = view?.mySeat();
+  if (!range || !me) return null;
+  return { info, min: range.min, most: range.max, have: me.stack };
+}
+
+export function askBuyIn(tableId, seat, topUp = false) {
+  if (!app.token) { show("auth"); return; }
+  const found = limits(tableId, topUp);
+  if (!found) return;
+  const { info, min, most, have } = found;
+  const dialog = $("#buyin");
+  const balance = app.me ? money(app.me.balance) : "?";
+  const max = Math.min(most, app.me ? app.me.balance : most);
+  $("#buyin-title").textContent = topUp ? `Add chips at ${info.name}` : `Buy in at ${info.name}`;
+  $("#buyin-limits").textContent = topUp
+    ? `Your stack is ${money(have)}; the table allows ${money(info.min_buy_in)} to ${money(info.max_buy_in)}. Balance ${balance}.`
+    : `Minimum ${money(info.min_buy_in)}, maximum ${money(info.max_buy_in)}. Balance ${balance}.`;
+  $("#buyin-ok").textContent = topUp ? "Add chips" : "Sit down";
+  const range = $("#buyin-range");
+  const amount = $("#buyin-amount");
+  range.min = String(min); range.max = String(Math.max(min, max)); range.step = String(info.big_blind || 1);
+  const start = Math.max(min, Math.min(max, info.big_blind * 100));
+  range.value = String(start);
+  amount.min = toDollars(min); amount.max = toDollars(Math.max(min, max));
+  amount.value = toDollars(start);
+  range.oninput = () => { amount.value = toDollars(Number(range.value)); };
+  amount.oninput = () => { range.value = String(toCents(amount.value)); };
+  $("#buyin-error").textContent = most < min ? "Your stack is already at the table's maximum."
+    : max < min ? "Your balance is below this table's minimum buy-in." : "";
+  $("#buyin-ok").disabled = max < min;
+  $("#buyin-cancel").onclick = () => dialog.close("cancel");
+  $("#buyin-form").onsubmit = (event) => {
+    event.preventDefault();
+    const cents = toCents(amount.value);
+    if (!(cents >= min && cents <= most)) {
+      $("#buyin-error").textContent = `Choose an amount from ${money(min)} to ${money(most)}.`;
+      return;
+    }
+    app.joinRequests += 1;
+    const request = `web-${Date.now()}-${app.joinRequests}`;
+    if (topUp) {
+      send({ type: "add_chips", table: tableId, amount: cents, request });
+      dialog.close("ok");
+      setTimeout(refreshMe, 500);
+      return;
+    }
+    const view = app.tables.get(tableId);
+    const chosen = seat ?? view?.firstEmptySeat();
+    if (!chosen) { $("#buyin-error").textContent = "The table is full."; return; }
+    view?.rememberJoin(chosen, cents);
+    send({ type: "join", table: tableId, seat: chosen, buy_in: cents, request });
+    dialog.close("ok");
+    setTimeout(refreshMe, 500);
+  };
+  if (!dialog.open) dialog.showModal();
+}

@@ -1,0 +1,155 @@
+// A seated player's controls: Fold / Check-Call / Bet-Raise, the raise slider and its presets,
+// pre-actions and table options, and the keyboard shortcuts. Every amount offered is the
+// server's (`legal` in the frame): the client computes no bet size and no all-in.
+
+import { $, $$, el } from "./dom.js";
+import { money, toCents, toDollars } from "./format.js";
+import { send } from "./socket.js";
+import { app } from "./state.js";
+
+const legalOf = (view) => view.state?.hand?.legal ?? null;
+const canRaise = (legal) => Boolean(legal) && legal.min_raise_to !== null && legal.min_raise_to !== undefined;
+
+export function bindControls(view) {
+  const r = view.root;
+  $(".fold", r).addEventListener("click", () => act(view, "fold"));
+  $(".call", r).addEventListener("click", () => act(view, "check_or_call"));
+  $(".raise", r).addEventListener("click", () => act(view, "bet_or_raise", raiseAmount(view)));
+  const range = $(".raise-range", r);
+  const amount = $(".raise-amount", r);
+  range.addEventListener("input", () => { amount.value = toDollars(Number(range.value)); labelRaise(view); });
+  amount.addEventListener("input", () => { range.value = String(toCents(amount.value)); labelRaise(view); });
+  amount.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") { event.preventDefault(); act(view, "bet_or_raise", raiseAmount(view)); }
+  });
+  for (const button of $$("[data-preset]", r)) {
+    button.addEventListener("click", () => setRaise(view, preset(legalOf(view), button.dataset.preset)));
+  }
+  for (const box of $$("[data-pre]", r)) {
+    box.addEventListener("change", () => {
+      for (const other of $$("[data-pre]", r)) if (other !== box) other.checked = false;
+      send({ type: "options", table: view.id, pre_action: box.checked ? box.dataset.pre : "none" });
+    });
+  }
+  for (const box of $$("[data-option]", r)) {
+    box.addEventListener("change", () => send({ type: "options", table: view.id, [box.dataset.option]: box.checked }));
+  }
+}
+
+export function renderControls(view) {
+  const s = view.state;
+  const r = view.root;
+  const me = view.mySeat();
+  $(".leave", r).hidden = !me;
+  const addChips = $(".add-chips", r);
+  addChips.hidden = !me;
+  if (me) {
+    addChips.textContent = me.status === "busted" ? "Rebuy" : "Add chips";
+    addChips.classList.toggle("primary", me.status === "busted");
+    addChips.disabled = Boolean(me.in_hand && s.hand);
+  }
+  $(".sitout", r).hidden = !me;
+  if (me) $(".sitout", r).textContent = me.status === "sitting_out" ? "Sit in" : "Sit out";
+  const legal = legalOf(view);
+  $(".actions", r).hidden = !legal;
+  $(".preactions", r).hidden = !me;
+  if (me && s.options) {
+    for (const box of $$("[data-option]", r)) box.checked = Boolean(s.options[box.dataset.option]);
+    // Waiting for the big blind only means something to a player who owes one.
+    $("[data-option='wait_for_big_blind']", r).closest("label").hidden = !s.options.owes_blinds;
+    for (const box of $$("[data-pre]", r)) {
+      box.checked = s.options.pre_action === box.dataset.pre;
+      box.closest("label").hidden = Boolean(legal) || !me.in_hand || me.folded;
+    }
+  }
+  if (!legal) return;
+  const call = $(".call", r);
+  call.replaceChildren(legal.can_check ? "Check " : `Call ${money(legal.call)}${legal.call_all_in ? " (all-in)" : ""} `, el("kbd", { text: "C" }));
+  call.dataset.amount = String(legal.call);
+  const raising = canRaise(legal);
+  $(".raise", r).hidden = !raising;
+  $(".sizing", r).hidden = !raising || legal.min_raise_to === legal.max_raise_to;
+  if (!raising) return;
+  const range = $(".raise-range", r);
+  const amount = $(".raise-amount", r);
+  range.min = String(legal.min_raise_to);
+  range.max = String(legal.max_raise_to);
+  range.step = String(Math.max(1, s.small_blind));
+  amount.min = toDollars(legal.min_raise_to);
+  amount.max = toDollars(legal.max_raise_to);
+  if (view.legalKey !== `${s.hand.number}:${s.version}`) {
+    view.legalKey = `${s.hand.number}:${s.version}`;
+    setRaise(view, legal.min_raise_to);
+  }
+  for (const button of $$("[data-preset]", r)) {
+    const value = preset(legal, button.dataset.preset);
+    button.dataset.amount = String(value);
+    button.title = money(value);
+  }
+}
+
+// The server's amount for a preset button (it keeps them within the legal bounds).
+function preset(legal, which) {
+  return {
+    min: legal.min_raise_to,
+    half: legal.half_pot_raise_to,
+    pot: legal.pot_raise_to,
+    max: legal.max_raise_to,
+  }[which];
+}
+
+// What the box may hold is the server's legal range; a typed amount outside it is brought in.
+function clampRaise(legal, cents) {
+  return Math.max(legal.min_raise_to, Math.min(legal.max_raise_to, cents));
+}
+
+export function setRaise(view, cents) {
+  const legal = legalOf(view);
+  if (!canRaise(legal)) return;
+  const value = clampRaise(legal, cents);
+  $(".raise-range", view.root).value = String(value);
+  $(".raise-amount", view.root).value = toDollars(value);
+  labelRaise(view);
+}
+
+export function raiseAmount(view) {
+  const legal = legalOf(view);
+  const typed = toCents($(".raise-amount", view.root).value);
+  return Number.isFinite(typed) ? clampRaise(legal, typed) : legal.min_raise_to;
+}
+
+function labelRaise(view) {
+  const legal = legalOf(view);
+  if (!canRaise(legal)) return;
+  const value = raiseAmount(view);
+  const verb = value === legal.all_in_to ? "All-in" : legal.is_bet ? "Bet" : "Raise to";
+  const button = $(".raise", view.root);
+  button.replaceChildren(`${verb} ${money(value)} `, el("kbd", { text: "R" }));
+  button.dataset.amount = String(value);
+}
+
+export function act(view, action, amount = 0) {
+  const hand = view.state?.hand;
+  if (!hand || !hand.legal) return;
+  send({ type: "act", table: view.id, action, amount, hand: hand.number });
+  $(".actions", view.root).hidden = true; // until the server's next frame
+}
+
+export function onKey(event) {
+  if (event.target instanceof HTMLInputElement && event.target.type !== "checkbox") return;
+  if (event.target instanceof HTMLTextAreaElement || event.ctrlKey || event.metaKey || event.altKey) return;
+  const view = app.active ? app.tables.get(app.active) : null;
+  const legal = view ? legalOf(view) : null;
+  if (!view || !legal) return;
+  const key = event.key.toLowerCase();
+  if (key === "f") act(view, "fold");
+  else if (key === "c" || key === "k") act(view, "check_or_call");
+  else if (key === "r" && canRaise(legal)) {
+    const amount = $(".raise-amount", view.root);
+    if ($(".sizing", view.root).hidden) act(view, "bet_or_raise", legal.min_raise_to);
+    else { amount.focus(); amount.select(); }
+  } else if (key === "arrowup" || key === "arrowdown") {
+    setRaise(view, raiseAmount(view) + (key === "arrowup" ? 1 : -1) * view.state.big_blind);
+  } else return;
+  event.preventDefault();
+}

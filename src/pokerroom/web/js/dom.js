@@ -1,0 +1,39 @@
+// Building the page: element shorthands and a card's element.
+
+export const $ = (selector, root = document) => root.querySelector(selector);
+export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
+
+const SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
+const RANKS = { T: "10" };
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("data-")) node.setAttribute(key, value);
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+export function cardEl(code, extra = "") {
+  if (!code) return el("span", { class: `card back ${extra}`, "aria-label": "face-down card" });
+  const rank = RANKS[code[0]] ?? code[0];
+  const suit = code[1];
+  return el(
+    "span",
+    { class: `card suit-${suit} ${extra}`, "data-card": code, "aria-label": code },
+    el("span", { class: "rank", text: rank }),
+    el("span", { class: "pip", text: SUITS[suit] }),
+  );
+}
+
+export function showToast(text) {
+  const toast = el("div", { class: "toast", role: "alert", text });
+  document.body.append(toast);
+  setTimeout(() => toast.remove(), 4000);
+}

@@ -1,0 +1,33 @@
+// Money, in ONE formatter for the whole client. Amounts are integer cents everywhere; only
+// what is shown (and what a number box holds) divides by 100.
+
+export function money(cents, { signed = false } = {}) {
+  const whole = !signed && cents % 100 === 0;
+  const text = "$" + (Math.abs(cents) / 100).toLocaleString("en-US", {
+    minimumFractionDigits: whole ? 0 : 2,
+    maximumFractionDigits: 2,
+  });
+  if (cents < 0) return `-${text}`;
+  return signed && cents > 0 ? `+${text}` : text;
+}
+
+// A result: "+$6.00", "-$6.00" (never "$-6"), "$0.00".
+export const signedMoney = (cents) => money(cents, { signed: true });
+
+// Dollars as a number box holds them, and back to cents (NaN for what is not a number).
+export const toDollars = (cents) => String(cents / 100);
+
+export function toCents(text) {
+  const value = Number(text);
+  return Number.isFinite(value) ? Math.round(value * 100) : NaN;
+}
+
+export function stakesLabel(table) {
+  const [low, high] = table.stakes || [table.small_blind, table.big_blind];
+  return `${money(low)}/${money(high)}`;
+}
+
+export function actionLabel(action) {
+  if (!action) return "";
+  return action.amount === null || action.amount === undefined ? action.text : `${action.text} ${money(action.amount)}`;
+}

@@ -1,0 +1,55 @@
+// The lobby: every table with its game, stakes and seats, filters, Watch and Join.
+
+import { api } from "./api.js";
+import { askBuyIn } from "./buyin.js";
+import { $, el } from "./dom.js";
+import { money, stakesLabel } from "./format.js";
+import { openTable } from "./nav.js";
+import { app } from "./state.js";
+
+export async function refreshLobby() {
+  try {
+    app.lobby = await api("/api/lobby");
+  } catch {
+    return;
+  }
+  const games = [...new Set(app.lobby.map((t) => t.game))].sort();
+  const stakes = [...new Set(app.lobby.map(stakesLabel))];
+  fillSelect($("#filter-game"), games, "All games");
+  fillSelect($("#filter-stakes"), stakes, "All stakes");
+  renderLobby();
+}
+
+function fillSelect(select, values, allLabel) {
+  const current = select.value;
+  select.replaceChildren(el("option", { value: "", text: allLabel }), ...values.map((v) => el("option", { value: v, text: v })));
+  select.value = values.includes(current) ? current : "";
+}
+
+export function renderLobby() {
+  const game = $("#filter-game").value;
+  const stakes = $("#filter-stakes").value;
+  const open = $("#filter-open").checked;
+  const rows = app.lobby
+    .filter((t) => !t.closed)
+    .filter((t) => !game || t.game === game)
+    .filter((t) => !stakes || stakesLabel(t) === stakes)
+    .filter((t) => !open || t.seated < t.seats)
+    .map((t) =>
+      el("tr", { "data-table": t.id },
+        el("td", {}, el("strong", { text: t.name }), el("div", { class: "muted small", text: t.players.join(", ") || "empty" })),
+        el("td", { text: t.game }),
+        el("td", { text: stakesLabel(t) }),
+        el("td", { class: "num", text: `${t.seated}/${t.seats}` }),
+        el("td", { class: "num", text: money(t.average_pot) }),
+        el("td", { class: "num", text: String(t.hands_per_hour) }),
+        el("td", { class: "row-buttons" },
+          el("button", { type: "button", class: "watch", onclick: () => openTable(t.id), text: "Watch" }),
+          el("button", {
+            type: "button", class: "join primary", disabled: t.seated >= t.seats || !app.token,
+            onclick: () => { openTable(t.id); askBuyIn(t.id, null); }, text: "Join",
+          })),
+      ));
+  $("#lobby-rows").replaceChildren(...rows);
+  $("#lobby-empty").hidden = rows.length > 0;
+}

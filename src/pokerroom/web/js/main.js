@@ -1,0 +1,58 @@
+// The pokerroom browser client, native ES modules with no build step, served by the room:
+// sign-up / log-in, then the lobby, tables over one WebSocket, and the hand history replayer.
+
+import { api, forgetSession, refreshMe } from "./api.js";
+import { onKey } from "./controls.js";
+import { $ } from "./dom.js";
+import { renderLobby, refreshLobby } from "./lobby.js";
+import { show } from "./nav.js";
+import { connect, hello } from "./socket.js";
+import { app } from "./state.js";
+
+function setupAuth() {
+  const form = $("#auth-form");
+  let mode = "login";
+  $("#login").addEventListener("click", () => { mode = "login"; });
+  $("#signup").addEventListener("click", () => { mode = "signup"; });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    $("#auth-error").textContent = "";
+    try {
+      const session = await api(`/api/${mode}`, {
+        body: { username: $("#username").value.trim(), password: $("#password").value },
+        anonymous: true,
+      });
+      app.token = session.token;
+      localStorage.setItem("pokerroom.token", session.token);
+      await refreshMe();
+      hello();
+      show("lobby");
+    } catch (error) {
+      $("#auth-error").textContent = error.message;
+    }
+  });
+  $("#browse").addEventListener("click", () => show("lobby"));
+  $("#logout").addEventListener("click", async () => {
+    try { await api("/api/logout", { method: "POST" }); } catch { /* already gone */ }
+    forgetSession();
+    if (app.socket) app.socket.close();
+  });
+}
+
+async function start() {
+  window.pokerroom = app; // for the browser console and the browser tests
+  setupAuth();
+  for (const id of ["#filter-game", "#filter-stakes", "#filter-open"]) $(id).addEventListener("change", renderLobby);
+  document.addEventListener("keydown", onKey);
+  $(".brand").addEventListener("click", (event) => { event.preventDefault(); show("lobby"); });
+  connect();
+  if (app.token) {
+    await refreshMe();
+    show(app.token ? "lobby" : "auth");
+  } else {
+    show("auth");
+  }
+  setInterval(() => { if (!$("#lobby").hidden) refreshLobby(); }, 5000);
+}
+
+start();

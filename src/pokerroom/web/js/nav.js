@@ -1,0 +1,70 @@
+// Which screen shows: sign-in, the lobby or the tables (one at a time or tiled), and the tabs.
+
+import { $, el } from "./dom.js";
+import { refreshLobby } from "./lobby.js";
+import { app } from "./state.js";
+import { TableView } from "./table.js";
+
+export function show(which) {
+  $("#auth").hidden = which !== "auth";
+  $("#lobby").hidden = which !== "lobby";
+  $("#tables").hidden = which !== "tables";
+  if (which === "lobby") { app.active = null; refreshLobby(); }
+  renderTabs();
+}
+
+export function renderTabs() {
+  const tabs = [el("button", {
+    type: "button", class: "tab", "aria-current": $("#lobby").hidden ? null : "page",
+    onclick: () => show("lobby"), text: "Lobby",
+  })];
+  for (const [id, view] of app.tables) {
+    const current = !$("#tables").hidden && (app.tiled || app.active === id);
+    tabs.push(el("button", {
+      type: "button", class: `tab${view.yourTurn ? " your-turn" : ""}`, "data-tab": id,
+      "aria-current": current ? "page" : null, onclick: () => focusTable(id), text: view.shortName(),
+    }));
+  }
+  if (app.tables.size > 1) {
+    tabs.push(el("button", {
+      type: "button", class: "tab tile-toggle", "aria-pressed": String(app.tiled),
+      onclick: () => { app.tiled = !app.tiled; layoutTables(); }, text: app.tiled ? "One table" : "Tile tables",
+    }));
+  }
+  $("#tabs").replaceChildren(...tabs);
+}
+
+export function openTable(id) {
+  if (!app.tables.has(id)) {
+    const view = new TableView(id);
+    app.tables.set(id, view);
+    $("#tables").append(view.root);
+    view.resubscribe();
+  }
+  focusTable(id);
+}
+
+export function focusTable(id) {
+  app.active = id;
+  show("tables");
+  layoutTables();
+}
+
+export function layoutTables() {
+  $("#tables").classList.toggle("tiled", app.tiled);
+  for (const [id, view] of app.tables) {
+    view.root.hidden = !app.tiled && id !== app.active;
+    view.root.classList.toggle("focused", id === app.active);
+  }
+  renderTabs();
+}
+
+export function closeTable(id) {
+  const view = app.tables.get(id);
+  if (!view) return;
+  view.root.remove();
+  view.stopTimer();
+  app.tables.delete(id);
+  if (app.active === id) app.active = app.tables.keys().next().value ?? null;
+  if (app.active) layoutTables(); else show("lobby");
+}

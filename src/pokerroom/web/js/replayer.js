@@ -1,0 +1,70 @@
+// A table's hand history side panel: the player's hands here, and a step-by-step replayer of
+// one of them (frames built by the server, /api/hands/{id}/replay).
+
+import { api, download } from "./api.js";
+import { $, cardEl, el } from "./dom.js";
+import { money, signedMoney } from "./format.js";
+import { app } from "./state.js";
+
+export function bindReplayer(view) {
+  const r = view.root;
+  $(".rp-first", r).addEventListener("click", () => step(view, -Infinity));
+  $(".rp-prev", r).addEventListener("click", () => step(view, -1));
+  $(".rp-next", r).addEventListener("click", () => step(view, 1));
+  $(".rp-last", r).addEventListener("click", () => step(view, Infinity));
+}
+
+export async function loadHistory(view) {
+  const list = $(".history-list", view.root);
+  if (!app.token) { list.replaceChildren(el("li", { class: "muted", text: "Log in to see your hands." })); return; }
+  let hands = [];
+  try {
+    hands = await api(`/api/hands?table=${encodeURIComponent(view.id)}&limit=30`);
+  } catch (error) {
+    list.replaceChildren(el("li", { class: "error", text: error.message }));
+    return;
+  }
+  if (!hands.length) { list.replaceChildren(el("li", { class: "muted", text: "No hands of yours here yet." })); return; }
+  list.replaceChildren(...hands.filter((h) => h.status !== "running").map((h) =>
+    el("li", {},
+      el("button", { type: "button", class: "link", "data-hand": h.id, onclick: () => openReplay(view, h.id), text: `Hand #${h.number}` }),
+      el("span", { class: h.net > 0 ? "won" : h.net < 0 ? "lost" : "muted", text: ` ${signedMoney(h.net)}` }),
+      h.status === "cancelled" ? el("span", { class: "muted", text: " (cancelled)" }) : null)));
+}
+
+async function openReplay(view, handId) {
+  try {
+    view.replay = await api(`/api/hands/${handId}/replay`);
+  } catch (error) {
+    view.error(error.message);
+    return;
+  }
+  view.replay.step = view.replay.frames.length - 1;
+  const r = view.root;
+  $(".replayer", r).hidden = false;
+  $(".replayer-title", r).textContent = `Hand #${view.replay.number} \u00b7 ${view.replay.game}`;
+  $(".dl-phh", r).onclick = (event) => { event.preventDefault(); download(`/api/hands/${handId}.phh`, `hand-${handId}.phh`); };
+  $(".dl-txt", r).onclick = (event) => { event.preventDefault(); download(`/api/hands/${handId}.txt`, `hand-${handId}.txt`); };
+  step(view, -Infinity);
+}
+
+function step(view, delta) {
+  const rp = view.replay;
+  if (!rp) return;
+  const last = rp.frames.length - 1;
+  rp.step = delta === -Infinity ? 0 : delta === Infinity ? last : Math.max(0, Math.min(last, rp.step + delta));
+  const frame = rp.frames[rp.step];
+  const r = view.root;
+  $(".rp-step", r).textContent = `${rp.step + 1} / ${rp.frames.length}`;
+  $(".replayer-board", r).replaceChildren(...frame.board.map((c) => cardEl(c)));
+  $(".replayer-seats", r).replaceChildren(...frame.seats.map((seat) =>
+    el("li", { class: `${seat.folded ? "folded" : ""} ${frame.actor === seat.seat ? "acting" : ""} ${seat.you ? "you" : ""}` },
+      el("span", { class: "name", text: `${seat.name || `Seat ${seat.seat}`}${seat.seat === rp.button ? " (D)" : ""}` }),
+      el("span", { class: "hole" }, ...(seat.cards ? seat.cards.map((c) => cardEl(c)) : Array.from({ length: seat.folded ? 0 : seat.card_count }, () => cardEl(null)))),
+      el("span", { class: "num", text: money(seat.stack) }),
+      seat.bet ? el("span", { class: "bet-inline", text: ` bet ${money(seat.bet)}` }) : null)));
+  const lines = rp.frames.slice(0, rp.step + 1).flatMap((f) => f.lines);
+  const list = $(".replayer-lines", r);
+  list.replaceChildren(...lines.map((line, n) => el("li", { class: n >= lines.length - frame.lines.length ? "new" : "", text: line })));
+  list.scrollTop = list.scrollHeight;
+}

@@ -1,0 +1,49 @@
+// The one WebSocket every open table shares, reconnecting with back-off, and where each frame
+// the server sends goes.
+
+import { forgetSession, refreshMe } from "./api.js";
+import { showToast } from "./dom.js";
+import { app } from "./state.js";
+
+export function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws`);
+  app.socket = socket;
+  socket.addEventListener("open", () => {
+    app.socketReady = true;
+    app.retry = 0;
+    hello();
+    for (const view of app.tables.values()) view.resubscribe();
+  });
+  socket.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
+  socket.addEventListener("close", () => {
+    app.socketReady = false;
+    const delay = Math.min(5000, 250 * 2 ** app.retry++);
+    setTimeout(connect, delay); // reconnect; the server keeps the seat (R-TIME-3)
+  });
+}
+
+export function send(message) {
+  if (app.socketReady) app.socket.send(JSON.stringify(message));
+}
+
+export function hello() {
+  if (app.token && app.socketReady) send({ type: "hello", token: app.token });
+}
+
+function onMessage(message) {
+  const view = message.table ? app.tables.get(message.table) : null;
+  switch (message.type) {
+    case "table": if (view) view.update(message); break;
+    case "hand_result": if (view) view.result(message); refreshMe(); break;
+    case "chat": if (view) view.chat(message); break;
+    case "error":
+      if (message.request === "hello") { forgetSession(); break; }
+      // An error about a table shows on that table (S-INPUT-1), never on another one open.
+      if (view) view.error(message.message);
+      else if (!message.table && app.active && app.tables.get(app.active)) app.tables.get(app.active).error(message.message);
+      else showToast(message.message);
+      break;
+    default: break;
+  }
+}
