@@ -220,6 +220,12 @@ async def test_sign_up_log_in_join_and_play_hands_by_clicking(browser: Browser, 
     balance = (await room.me(await ann.token()))["balance"]
     await page.click(f"{root} .add-chips")
     await page.wait_for_selector("#buyin[open]")
+    # Issue 13: the dialog's range is the frame's buy_in, capped only by the balance.
+    offered = mine["buy_in"]
+    assert int(await page.get_attribute("#buyin-range", "min") or -1) == offered["min"]
+    assert int(await page.get_attribute("#buyin-range", "max") or -1) == min(
+        offered["max"], balance
+    )
     await page.fill("#buyin-amount", "10")
     await page.click("#buyin-ok")
     await page.wait_for_selector(f"{root} .seat.you .stack[data-chips='{stack + 1_000}']")

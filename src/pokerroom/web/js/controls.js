@@ -86,6 +86,8 @@ export function renderControls(view) {
     button.dataset.amount = String(value);
     button.title = money(value);
   }
+  // The top of the range is all-in only when the server says so (not in pot limit, mostly).
+  $("[data-preset='max']", r).textContent = legal.max_raise_to === legal.all_in_to ? "All-in" : "Max";
 }
 
 // The server's amount for a preset button (it keeps them within the legal bounds).
