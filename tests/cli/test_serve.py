@@ -3,6 +3,7 @@ not a traceback after uvicorn's "startup complete"; on a free port it serves as 
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -58,3 +59,20 @@ async def test_serve_on_a_free_port_serves(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_serve_names_the_api_docs_that_are_served(tmp_path: Path) -> None:
+    """Swagger UI at /docs is off unless POKERROOM_DOCS=1: the startup line says where the
+    API is described either way, never a page that answers 404."""
+    for setting, expected in (("", "API docs at /openapi.json"), ("1", "API docs at /docs")):
+        command = [sys.executable, "-m", "pokerroom.cli", "serve", "--no-bots"]
+        command += ["--port", str(free_port()), "--database", sqlite_url(tmp_path / "r.db")]
+        env = {**os.environ, "POKERROOM_DOCS": setting}
+        with subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env) as process:
+            try:
+                assert process.stdout is not None
+                first = process.stdout.readline()  # printed before the room starts
+            finally:
+                process.terminate()
+                process.wait(timeout=30)
+        assert expected in first, first

@@ -83,13 +83,19 @@ def serve_command(
     import uvicorn
 
     from pokerroom.server.app import create_app
+    from pokerroom.server.protocol import MAX_FRAME_BYTES
 
     # Bound here, before the app starts: a port in use is one line and status 1, not a
     # traceback after uvicorn's "startup complete". uvicorn serves on this very socket.
     listening = _listen(host, port)
     app = create_app(database, pause=pause)
     config = uvicorn.Config(
-        app, host=host, port=port, ws_per_message_deflate=False, log_level="info"
+        app,
+        host=host,
+        port=port,
+        ws_per_message_deflate=False,
+        ws_max_size=MAX_FRAME_BYTES,
+        log_level="info",
     )
     server = uvicorn.Server(config)
 
@@ -107,7 +113,8 @@ def serve_command(
         if players is not None:
             players.cancel()
 
-    typer.echo(f"pokerroom: http://{host}:{port}  (API docs at /docs, database {database})")
+    docs = app.docs_url or "/openapi.json"  # Swagger UI only with POKERROOM_DOCS=1
+    typer.echo(f"pokerroom: http://{host}:{port}  (API docs at {docs}, database {database})")
     asyncio.run(main())
 
 
