@@ -34,8 +34,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from benchmarks.report import Report, Row
-from pokerroom.cli.loadtest import play_tables, prepare_room, stop_room
-from pokerroom.server.process import free_port, spawn_room
+from pokerroom.cli.loadtest import play_tables, prepare_room, start_room, stop_room
 
 TABLES, PLAYERS, SECONDS, THINK = 8, 6, 30.0, 1.0
 FLOODERS = 2  # flooding connections at once (each connects again once closed)
@@ -231,14 +230,11 @@ async def run_soak(
 ) -> dict[str, Any]:
     from sqlalchemy import func, select
 
-    from pokerroom.store.db import Database, sqlite_url
+    from pokerroom.store.db import Database
     from pokerroom.store.models import HandRecord
 
-    folder = Path(tempfile.mkdtemp(prefix="pokerroom-soak-"))
-    database = sqlite_url(folder / "soak.db")
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = await spawn_room(database, port, pause=0.2)
+    database, url, server = await start_room("soak")
+    folder = Path(tempfile.mkdtemp(prefix="pokerroom-soak-plan-"))
     clients: list[asyncio.subprocess.Process] = []
     try:
         tokens = await prepare_room(url, database, tables, players)

@@ -232,13 +232,9 @@ async def run_loadtest(
     tables: int, players: int, seconds: float, think: float = 0.0
 ) -> dict[str, Any]:
     from pokerroom.store.audit import audit
-    from pokerroom.store.db import Database, sqlite_url
+    from pokerroom.store.db import Database
 
-    folder = Path(tempfile.mkdtemp(prefix="pokerroom-load-"))
-    database = sqlite_url(folder / "load.db")
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = await spawn_room(database, port, pause=0.2)
+    database, url, server = await start_room("load")
     try:
         tokens = await prepare_room(url, database, tables, players)
         result = await play_tables(url, tokens, tables, players, seconds, think)
@@ -251,6 +247,16 @@ async def run_loadtest(
     finally:
         await db.close()
     return {**result, "books_balance": report.ok}
+
+
+async def start_room(name: str) -> tuple[str, str, subprocess.Popen[bytes]]:
+    """A room in its own process on a fresh SQLite file: its database URL, its URL, itself."""
+    from pokerroom.store.db import sqlite_url
+
+    folder = Path(tempfile.mkdtemp(prefix=f"pokerroom-{name}-"))
+    database = sqlite_url(folder / f"{name}.db")
+    port = free_port()
+    return database, f"http://127.0.0.1:{port}", await spawn_room(database, port, pause=0.2)
 
 
 def stop_room(server: subprocess.Popen[bytes]) -> None:
