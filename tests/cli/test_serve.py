@@ -11,6 +11,7 @@ from pathlib import Path
 
 import httpx
 
+from pokerroom.cli.serve import RECEIVE_BUFFER, _listen
 from pokerroom.server.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
 
@@ -76,3 +77,13 @@ def test_serve_names_the_api_docs_that_are_served(tmp_path: Path) -> None:
                 process.terminate()
                 process.wait(timeout=30)
         assert expected in first, first
+
+
+def test_S_ISOLATE_1_connections_get_a_small_receive_buffer() -> None:
+    """A flooding client can put at most a few tens of kilobytes of frames in front of the
+    room's parser at once (the kernel doubles what is asked; loopback may round up)."""
+    listening = _listen("127.0.0.1", free_port())
+    with listening:
+        listening.listen()
+        with socket.create_connection(listening.getsockname()) as _, listening.accept()[0] as conn:
+            assert conn.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF) <= 4 * RECEIVE_BUFFER
