@@ -19,7 +19,7 @@ from pokerroom.engine.actions import Action, LegalActions
 from pokerroom.rules.game import Variant
 
 BUY_IN_BIG_BLINDS = 60
-JOIN_TRIES = 8  # seats a bot tries (another free one after each refusal) before giving up
+JOIN_TRIES = 8  # joins refused in a row (another free seat each time) before a bot gives up
 RESENDS = 6  # times a message refused with "slow down" (or a busy table) is sent again ...
 BACKOFF = 0.1  # ... after this many seconds, doubling ...
 BACKOFF_MAX = 2.0  # ... up to this
@@ -154,6 +154,8 @@ async def run_bot(
                 continue
             state = message
             state_seat = state.get("you")
+            if state_seat is not None:
+                joins = 0  # seated: the bound is on refusals in a row
             if state.get("you") is None:
                 free = [s["seat"] for s in state["seats"] if s["empty"]]
                 if free and not seated:
