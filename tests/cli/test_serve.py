@@ -3,6 +3,7 @@ not a traceback after uvicorn's "startup complete"; on a free port it serves as 
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import httpx
 
+from pokerroom.cli.serve import RECEIVE_BUFFER, _listen
 from pokerroom.server.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
 
@@ -58,3 +60,30 @@ async def test_serve_on_a_free_port_serves(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_serve_names_the_api_docs_that_are_served(tmp_path: Path) -> None:
+    """Swagger UI at /docs is off unless POKERROOM_DOCS=1: the startup line says where the
+    API is described either way, never a page that answers 404."""
+    for setting, expected in (("", "API docs at /openapi.json"), ("1", "API docs at /docs")):
+        command = [sys.executable, "-m", "pokerroom.cli", "serve", "--no-bots"]
+        command += ["--port", str(free_port()), "--database", sqlite_url(tmp_path / "r.db")]
+        env = {**os.environ, "POKERROOM_DOCS": setting}
+        with subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env) as process:
+            try:
+                assert process.stdout is not None
+                first = process.stdout.readline()  # printed before the room starts
+            finally:
+                process.terminate()
+                process.wait(timeout=30)
+        assert expected in first, first
+
+
+def test_S_ISOLATE_1_connections_get_a_small_receive_buffer() -> None:
+    """A flooding client can put at most a few tens of kilobytes of frames in front of the
+    room's parser at once (the kernel doubles what is asked; loopback may round up)."""
+    listening = _listen("127.0.0.1", free_port())
+    with listening:
+        listening.listen()
+        with socket.create_connection(listening.getsockname()) as _, listening.accept()[0] as conn:
+            assert conn.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF) <= 4 * RECEIVE_BUFFER

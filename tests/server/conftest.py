@@ -17,6 +17,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from pokerroom.server.app import create_app
 from pokerroom.server.process import free_port
+from pokerroom.server.protocol import MAX_FRAME_BYTES
 from pokerroom.store.db import sqlite_url
 from tests.store.conftest import drop_postgres, fresh_postgres
 
@@ -53,7 +54,12 @@ async def _serve(url: str) -> AsyncIterator[Server]:
     app = create_app(url, demo=False, pause=0.05)
     port = free_port()
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", ws_per_message_deflate=False
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws_per_message_deflate=False,
+        ws_max_size=MAX_FRAME_BYTES,  # as ``pokerroom serve``
     )
     uv = uvicorn.Server(config)
     task = asyncio.create_task(uv.serve())

@@ -22,8 +22,18 @@ from pokerroom.server.process import free_port, spawn_room
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database, sqlite_url
 from pokerroom.store.models import HandRecord, TableRecord
+from tests.server.conftest import person
+from tests.server.test_late_clock import first_turn
 
 KILLS = 6
+# The room, but the process dies (as by kill -9) the moment a cash-out is written.
+KILL_AT_CASH_OUT = (
+    "import os\n"
+    "import pokerroom.store.ledger as ledger\n"
+    "ledger.cash_out_sync = lambda *args, **kwargs: os._exit(9)\n"
+    "from pokerroom.cli.app import main\n"
+    "main()\n"
+)
 
 
 async def start_server(database: str, port: int) -> subprocess.Popen[bytes]:
@@ -44,12 +54,12 @@ async def hand_statuses(database: str) -> dict[int, str]:
         await db.close()
 
 
-async def seated_in_store(database: str) -> int:
-    """Players seated at the demo table as the store last saw it."""
+async def seated_in_store(database: str, table: str = "nlhe-1-2") -> int:
+    """Players seated at a demo table as the store last saw it."""
     db = Database(database)
     try:
         async with db.transaction() as session:
-            record = await session.get(TableRecord, "nlhe-1-2")
+            record = await session.get(TableRecord, table)
             assert record is not None
             return len(json.loads(record.snapshot)["seats"])
     finally:
@@ -122,3 +132,55 @@ async def test_S_CRASH_1_kill_9_mid_hand_then_restart(tmp_path: Path) -> None:
     statuses = await hand_statuses(database)
     assert "complete" in statuses.values()
     assert cancelled_seen >= 2, "too few kills landed mid-hand: the test did not test much"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="os._exit at a chosen line")
+async def test_S_CRASH_1_killed_at_a_leavers_cash_out_the_hand_end_is_stored_whole_or_not_at_all(
+    tmp_path: Path,
+) -> None:
+    """DESIGN 8: the process dies while the cash-out of a player who stands up as the hand
+    ends is written. Nothing of that hand's end is stored (not the result without the
+    cash-out), so the books balance at once, and after a restart the hand is cancelled and
+    the player, whose leave was never stored, is seated with every chip."""
+    database = sqlite_url(tmp_path / "room.db")
+    port = free_port()
+    server = await spawn_room(database, port, pause=0.02, python=("-c", KILL_AT_CASH_OUT))
+    running = [server]
+    try:
+        base = f"http://127.0.0.1:{port}"
+        async with httpx.AsyncClient(base_url=base) as http:
+            lobby = {t["id"]: t for t in (await http.get("/api/lobby")).json()}
+        buy_in = lobby["hu-nlhe"]["max_buy_in"]
+        ann, bob = await person(base, "ann"), await person(base, "bob")
+        for someone, seat in ((ann, 1), (bob, 2)):
+            await someone.send(type="watch", table="hu-nlhe")
+            await someone.send(type="join", table="hu-nlhe", seat=seat, buy_in=buy_in, request="r")
+        leaver, frame, _ = await first_turn(ann, bob)
+        number = frame["hand"]["number"]
+        await leaver.send(type="leave", table="hu-nlhe")  # folded: the hand ends, they stand
+        for _ in range(200):  # bounded: the process dies within moments
+            if server.poll() is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert server.returncode == 9, "the room did not die at the cash-out"
+        for someone in (ann, bob):
+            await someone.ws.close()
+        hands = await hand_statuses(database)  # the books balance
+        assert list(hands.values()).count("running") == 1  # the hand's end: none of it stored
+        port = free_port()
+        server = await start_server(database, port)
+        running.append(server)
+        after = await hand_statuses(database)  # and balance after the restart
+        # The restarted room deals again at once: only the hands from before are compared.
+        assert {i: after[i] for i in hands} == {
+            i: "cancelled" if s == "running" else s for i, s in hands.items()
+        }
+        assert await seated_in_store(database, "hu-nlhe") == 2
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            lobby = {t["id"]: t for t in (await http.get("/api/lobby")).json()}
+        assert lobby["hu-nlhe"]["seated"] == 2 and lobby["hu-nlhe"]["hand"] != number
+    finally:
+        for process in running:
+            if process.poll() is None:
+                process.kill()
+            process.wait(timeout=10)

@@ -19,6 +19,24 @@ from pokerroom.engine.actions import Action, LegalActions
 from pokerroom.rules.game import Variant
 
 BUY_IN_BIG_BLINDS = 60
+JOIN_TRIES = 8  # joins refused in a row (another free seat each time) before a bot gives up
+RESENDS = 6  # times a message refused with "slow down" (or a busy table) is sent again ...
+BACKOFF = 0.1  # ... after this many seconds, doubling ...
+BACKOFF_MAX = 2.0  # ... up to this
+
+
+class BotError(RuntimeError):
+    """A bot that cannot play at its table (no seat after ``JOIN_TRIES`` refusals)."""
+
+
+def backoff(tries: int) -> float:
+    return float(min(BACKOFF_MAX, BACKOFF * 2**tries))
+
+
+def refused_for_load(message: dict[str, Any]) -> bool:
+    """An error that says "not now" (the connection's rate, a busy table), not "no"."""
+    text = str(message.get("message", ""))
+    return text.startswith("slow down: too many messages") or "is busy: try again" in text
 
 
 def situation_from_state(state: dict[str, Any]) -> Situation | None:
@@ -91,11 +109,40 @@ async def run_bot(
         await ws.send(json.dumps({"type": "hello", "token": token}))
         await ws.send(json.dumps({"type": "watch", "table": table}))
         seated, seen = False, 0
+        state_seat: int | None = None  # the seat the last table frame gave this bot
         acted_in: tuple[Any, ...] = ()
+        # The last join or action sent, sent again (bounded) if refused for load; and the
+        # joins refused (a seat taken meanwhile): the bot tries another free seat.
+        pending: dict[str, Any] | None = None
+        resends = joins = 0
+
+        async def send(message: dict[str, Any]) -> None:
+            nonlocal pending, resends
+            pending, resends = message, 0
+            await ws.send(json.dumps(message))
+
         async for raw in ws:
             message = json.loads(raw)
             if on_frame is not None:
                 on_frame(message)
+            if message.get("type") == "error":
+                if pending is not None and refused_for_load(message) and resends < RESENDS:
+                    await asyncio.sleep(backoff(resends))
+                    resends += 1
+                    await ws.send(json.dumps(pending))
+                elif (
+                    pending is not None
+                    and pending["type"] == "join"
+                    and state_seat is None
+                    and (message.get("request") == "join" or refused_for_load(message))
+                ):
+                    joins += 1  # the seat was taken (or the join refused): another one
+                    if joins >= JOIN_TRIES:
+                        raise BotError(f"{name}: no seat at {table} after {joins} tries")
+                    seated, pending = False, None
+                    await asyncio.sleep(backoff(joins - 1))
+                    await ws.send(json.dumps({"type": "watch", "table": table}))  # fresh seats
+                continue
             if (
                 message.get("type") == "hand_result"
                 and hands is not None
@@ -106,6 +153,9 @@ async def run_bot(
             if message.get("type") != "table":
                 continue
             state = message
+            state_seat = state.get("you")
+            if state_seat is not None:
+                joins = 0  # seated: the bound is on refusals in a row
             if state.get("you") is None:
                 free = [s["seat"] for s in state["seats"] if s["empty"]]
                 if free and not seated:
@@ -113,17 +163,15 @@ async def run_bot(
                         state["max_buy_in"],
                         max(state["min_buy_in"], BUY_IN_BIG_BLINDS * state["big_blind"]),
                     )
-                    await ws.send(
-                        json.dumps(
-                            {
-                                "type": "join",
-                                "table": table,
-                                "seat": rng.choice(free),
-                                "buy_in": buy_in,
-                                # random: a restarted bot never reuses a key (S-MONEY-3)
-                                "request": secrets.token_hex(16),
-                            }
-                        )
+                    await send(
+                        {
+                            "type": "join",
+                            "table": table,
+                            "seat": rng.choice(free),
+                            "buy_in": buy_in,
+                            # random: a restarted bot never reuses a key (S-MONEY-3)
+                            "request": secrets.token_hex(16),
+                        }
                     )
                     seated = True
                 continue
@@ -151,14 +199,12 @@ async def run_bot(
                 continue
             acted_in = key
             action: Action = await asyncio.to_thread(strategy.decide, situation)
-            await ws.send(
-                json.dumps(
-                    {
-                        "type": "act",
-                        "table": table,
-                        "action": action.kind.value,
-                        "amount": action.amount,
-                        "hand": hand["number"],
-                    }
-                )
+            await send(
+                {
+                    "type": "act",
+                    "table": table,
+                    "action": action.kind.value,
+                    "amount": action.amount,
+                    "hand": hand["number"],
+                }
             )

@@ -185,90 +185,113 @@ async def _echo_rate(seconds: float, clients: int = 50) -> float:
         server.wait(timeout=10)
 
 
+async def prepare_room(url: str, database: str, tables: int, players: int) -> list[str]:
+    """Open tables ``load-0`` .. through the floor API of the room at ``url`` and sign up
+    the players; their session tokens, ``players`` per group of ``TABLES_PER_ACCOUNT``."""
+    import httpx
+
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        await http.post("/api/signup", json={"username": "loadfloor", "password": "load floor"})
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pokerroom.cli",
+                "operator",
+                "loadfloor",
+                "--database",
+                database,
+            ],
+            check=True,
+            capture_output=True,
+        )
+        floor = (
+            await http.post("/api/login", json={"username": "loadfloor", "password": "load floor"})
+        ).json()["token"]
+        headers = {"Authorization": f"Bearer {floor}"}
+        for t in range(tables):
+            response = await http.post(
+                "/api/floor/tables",
+                headers=headers,
+                json={"id": f"load-{t}", "name": f"Load {t}", "seats": max(players, 2)},
+            )
+            response.raise_for_status()
+        # Accounts multi-table as people do (one seat per account per table), so the
+        # setup is a few argon2 sign-ups, not one per seat.
+        groups = -(-tables // TABLES_PER_ACCOUNT)
+        tokens = []
+        for k in range(players * groups):
+            response = await http.post(
+                "/api/signup", json={"username": f"load{k}", "password": "load player"}
+            )
+            tokens.append(response.json()["token"])
+        return tokens
+
+
 async def run_loadtest(
     tables: int, players: int, seconds: float, think: float = 0.0
 ) -> dict[str, Any]:
-    import httpx
-
     from pokerroom.store.audit import audit
-    from pokerroom.store.db import Database, sqlite_url
+    from pokerroom.store.db import Database
 
-    folder = Path(tempfile.mkdtemp(prefix="pokerroom-load-"))
-    database = sqlite_url(folder / "load.db")
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = await spawn_room(database, port, pause=0.2)
+    database, url, server = await start_room("load")
     try:
-        async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-            await http.post("/api/signup", json={"username": "loadfloor", "password": "load floor"})
-            subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "pokerroom.cli",
-                    "operator",
-                    "loadfloor",
-                    "--database",
-                    database,
-                ],
-                check=True,
-                capture_output=True,
-            )
-            floor = (
-                await http.post(
-                    "/api/login", json={"username": "loadfloor", "password": "load floor"}
-                )
-            ).json()["token"]
-            headers = {"Authorization": f"Bearer {floor}"}
-            for t in range(tables):
-                response = await http.post(
-                    "/api/floor/tables",
-                    headers=headers,
-                    json={"id": f"load-{t}", "name": f"Load {t}", "seats": max(players, 2)},
-                )
-                response.raise_for_status()
-            # Accounts multi-table as people do (one seat per account per table), so the
-            # setup is a few argon2 sign-ups, not one per seat.
-            groups = -(-tables // TABLES_PER_ACCOUNT)
-            tokens = []
-            for k in range(players * groups):
-                response = await http.post(
-                    "/api/signup", json={"username": f"load{k}", "password": "load player"}
-                )
-                tokens.append(response.json()["token"])
-        stats = Stats(players=tables * players, seconds=seconds, seat_by=time.monotonic() + 120)
-        await asyncio.gather(
-            *(
-                _player(
-                    url,
-                    tokens[(t // TABLES_PER_ACCOUNT) * players + p],
-                    f"load-{t}",
-                    p + 1,
-                    stats,
-                    random.Random(t * 100 + p),
-                    think,
-                )
-                for t in range(tables)
-                for p in range(players)
-            ),
-            return_exceptions=True,
-        )
-        if stats.measuring_since is None:
-            raise RuntimeError(f"only {stats.seated} of {stats.players} bots got a seat")
-        elapsed = time.monotonic() - stats.measuring_since
+        tokens = await prepare_room(url, database, tables, players)
+        result = await play_tables(url, tokens, tables, players, seconds, think)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:  # bounded: a server that will not stop is killed
-            server.kill()
-            server.wait(timeout=10)
+        stop_room(server)
     db = Database(database)
     try:
         async with db.transaction() as session:
             report = await audit(session)
     finally:
         await db.close()
+    return {**result, "books_balance": report.ok}
+
+
+async def start_room(name: str) -> tuple[str, str, subprocess.Popen[bytes]]:
+    """A room in its own process on a fresh SQLite file: its database URL, its URL, itself."""
+    from pokerroom.store.db import sqlite_url
+
+    folder = Path(tempfile.mkdtemp(prefix=f"pokerroom-{name}-"))
+    database = sqlite_url(folder / f"{name}.db")
+    port = free_port()
+    return database, f"http://127.0.0.1:{port}", await spawn_room(database, port, pause=0.2)
+
+
+def stop_room(server: subprocess.Popen[bytes]) -> None:
+    server.terminate()
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:  # bounded: a server that will not stop is killed
+        server.kill()
+        server.wait(timeout=10)
+
+
+async def play_tables(
+    url: str, tokens: list[str], tables: int, players: int, seconds: float, think: float
+) -> dict[str, Any]:
+    """The light bots at ``load-0`` ..: measured for ``seconds`` once all are seated."""
+    stats = Stats(players=tables * players, seconds=seconds, seat_by=time.monotonic() + 120)
+    await asyncio.gather(
+        *(
+            _player(
+                url,
+                tokens[(t // TABLES_PER_ACCOUNT) * players + p],
+                f"load-{t}",
+                p + 1,
+                stats,
+                random.Random(t * 100 + p),
+                think,
+            )
+            for t in range(tables)
+            for p in range(players)
+        ),
+        return_exceptions=True,
+    )
+    if stats.measuring_since is None:
+        raise RuntimeError(f"only {stats.seated} of {stats.players} bots got a seat")
+    elapsed = time.monotonic() - stats.measuring_since
     latencies = sorted(stats.latencies) or [0.0]
     return {
         "tables": tables,
@@ -277,11 +300,12 @@ async def run_loadtest(
         "seconds": round(elapsed, 1),
         "hands_per_second": len(stats.hands) / elapsed,
         "actions_per_second": stats.actions / elapsed,
+        "actions": len(stats.latencies),
         "p50_ms": 1000 * statistics.median(latencies),
         "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
+        "max_ms": 1000 * latencies[-1],
         "errors": stats.errors,
         "error_kinds": stats.error_kinds,
-        "books_balance": report.ok,
     }
 
 

@@ -13,6 +13,7 @@ import typer
 
 from pokerroom.cli.audit import DEFAULT_DATABASE
 
+RECEIVE_BUFFER = 16 * 1024  # bytes asked of the kernel for each connection (it doubles them)
 # Bots seated per demo table on start: tables deal at once, and seats stay free for people.
 BOTS_PER_TABLE = {
     "nlhe-1-2": 3,
@@ -62,6 +63,11 @@ def _listen(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listening = socket.socket(family, socket.SOCK_STREAM)
     listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+    # Every connection inherits a small kernel receive buffer (set before listening): the
+    # WebSocket layer parses all the frames of one read at once, so a flooding client could
+    # otherwise make the room parse a quarter of a megabyte of tiny frames in one go while
+    # every table waits. Clients' messages are small; a bigger frame arrives in more reads.
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
     try:
         listening.bind((host, port))
     except OSError as error:
@@ -83,13 +89,19 @@ def serve_command(
     import uvicorn
 
     from pokerroom.server.app import create_app
+    from pokerroom.server.protocol import MAX_FRAME_BYTES
 
     # Bound here, before the app starts: a port in use is one line and status 1, not a
     # traceback after uvicorn's "startup complete". uvicorn serves on this very socket.
     listening = _listen(host, port)
     app = create_app(database, pause=pause)
     config = uvicorn.Config(
-        app, host=host, port=port, ws_per_message_deflate=False, log_level="info"
+        app,
+        host=host,
+        port=port,
+        ws_per_message_deflate=False,
+        ws_max_size=MAX_FRAME_BYTES,
+        log_level="info",
     )
     server = uvicorn.Server(config)
 
@@ -107,7 +119,8 @@ def serve_command(
         if players is not None:
             players.cancel()
 
-    typer.echo(f"pokerroom: http://{host}:{port}  (API docs at /docs, database {database})")
+    docs = app.docs_url or "/openapi.json"  # Swagger UI only with POKERROOM_DOCS=1
+    typer.echo(f"pokerroom: http://{host}:{port}  (API docs at {docs}, database {database})")
     asyncio.run(main())
 
 

@@ -1,6 +1,13 @@
 """One asyncio task owns each table (DESIGN 6): players' messages, disconnects and the
 clock are all inbox items handled in order. Money moves in the same transaction as the
-table change that causes it; hands are stored whole when they end."""
+table change that causes it; hands are stored whole when they end, with the cash-outs of
+the players who stand up as they end.
+
+A fault (a bug in the table's logic, or a write the store refused) is handled as a crash of
+this one table: the table in memory goes back to the snapshot the store holds, and a hand in
+progress there is cancelled with every chip back (R-DECK-5, S-CRASH-1), in a fresh
+transaction. If that write fails too, the table waits (no hand is dealt, no money moves)
+and the clock tries again with a growing back-off until the store takes it."""
 
 from __future__ import annotations
 
@@ -9,7 +16,8 @@ import html
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
@@ -32,7 +40,13 @@ from pokerroom.history.phh import write_phh
 from pokerroom.server import protocol
 from pokerroom.server.views import public_state, stakes_pair, state_for_seat
 from pokerroom.store.db import Database
-from pokerroom.store.hands import StartedHand, begin_hand_sync, finish_hand_sync, save_table
+from pokerroom.store.hands import (
+    StartedHand,
+    begin_hand_sync,
+    cancel_hand_sync,
+    finish_hand_sync,
+    save_table,
+)
 from pokerroom.store.ledger import (
     LedgerError,
     buy_in,
@@ -59,6 +73,9 @@ CLOCK_SLACK = 0.05  # seconds: the shortest sleep after a clock turn that change
 OUTBOX_FRAMES = 256  # frames waiting for one client's socket before it is dropped
 INBOX_MESSAGES = 1000  # clients' messages waiting for one table before more are refused
 CLIENT_WAITING = 32  # one client's messages waiting at its tables (one cannot fill an inbox)
+RETRY_SECONDS = 0.5  # after a fault whose cancel the store refused: the first wait ...
+RETRY_MAX_SECONDS = 30.0  # ... doubling up to this
+RECOVERING = "table {} is recovering from a fault: try again in a moment"
 
 log = logging.getLogger("pokerroom.table")
 
@@ -138,6 +155,16 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+@dataclass(slots=True)
+class Recovery:
+    """A fault being settled: the hand the store holds as running, and when to try again."""
+
+    reason: str
+    started: StartedHand | None
+    tries: int = 0
+    retry_at: float = 0.0
+
+
 class TableActor:
     def __init__(
         self, db: Database, table_id: str, table: Table, config: dict[str, Any], *, pause: float
@@ -167,6 +194,13 @@ class TableActor:
         self.closed = False
         self.turns = 0  # loop iterations, counted so a test can see the task sleeps when idle
         self.clock_idle = False  # the last clock turn changed nothing
+        # The snapshot the store holds (the room stored it before making this actor): a
+        # fault puts the table back to it. ``_saving`` is one a transaction is writing.
+        self.stored = table.to_json()
+        self._saving: str | None = None
+        self.recovering: Recovery | None = None  # a fault whose cancel is not stored yet
+        self.retry_seconds = RETRY_SECONDS
+        self.deferred: list[tuple[str, Client | None, Any]] = []  # floor items held meanwhile
 
     # ------------------------------------------------------------ outside the task
 
@@ -266,6 +300,8 @@ class TableActor:
 
     def _next_wakeup(self, now: float) -> float | None:
         """Seconds until the next thing the clock must do (0 when it is due), None if none."""
+        if self.recovering is not None:  # only the retry is due: the table waits for it
+            return max(0.0, self.recovering.retry_at - now)
         table = self.table
         moments = [] if table.deadline is None else [table.deadline]
         if table.warning_at is not None and not table.warned:
@@ -280,12 +316,19 @@ class TableActor:
         return wait
 
     async def _on_clock(self, now: float) -> bool:
+        if self.recovering is not None:
+            if now >= self.recovering.retry_at:
+                await self._recover(now)
+                return True
+            return False
         events = self.table.tick(now)
         await self._after(events, now)
         return bool(events)
 
     async def _maybe_start(self, now: float) -> bool:
         if self.closed or self.table.hand is not None or now < self.next_hand_at:
+            return False
+        if self.recovering is not None:
             return False
         if not self.table.can_start():
             return False
@@ -304,6 +347,7 @@ class TableActor:
             now=utcnow(),
         )
         self.started = await self.db.run(begin)
+        self.stored = before
         self.hand_events = []
         self.last_actions = {}
         self.participants = [
@@ -322,17 +366,23 @@ class TableActor:
         """Settle what the table's events mean for money and storage."""
         if self.started is not None:
             self.hand_events.extend(events)
+        finished: HandFinished | None = None
+        leavers: list[SeatLeft] = []
         for event in events:
             if isinstance(event, (ActionTaken, ForcedBet, BoardDealt)):
                 self._note_action(event)
+            elif isinstance(event, HandFinished):
+                finished = event
+            elif isinstance(event, SeatLeft) and finished is not None:
+                leavers.append(event)  # stood up as the hand ended: cashed out with it
             elif isinstance(event, SeatLeft):  # ends the sitting, cashing out under its key
-                async with self.db.transaction() as session:
+                async with self._transaction() as session:
                     await leave(
                         session, int(event.player), self.table_id, event.stack, now=utcnow()
                     )
                     await self._save(session)
-            elif isinstance(event, HandFinished):
-                await self._store_hand(event, now)
+        if finished is not None:
+            await self._store_hand(finished, leavers, now)
 
     def _note_action(self, event: ActionTaken | ForcedBet | BoardDealt) -> None:
         """What each seat last did this street, shown beside it ("Raise to" 600)."""
@@ -350,10 +400,29 @@ class TableActor:
             verb = {"call": "Call", "bet": "Bet", "raise": "Raise to"}.get(event.action, "")
             self.last_actions[event.seat] = {"text": verb, "amount": amount}
 
-    async def _store_hand(self, finished: HandFinished, now: float) -> None:
-        started, self.started = self.started, None
+    async def _store_hand(
+        self, finished: HandFinished, leavers: list[SeatLeft], now: float
+    ) -> None:
+        """The hand's result, rake, events, the table after it and the leavers' cash-outs:
+        one transaction (DESIGN 8). If it fails, ``_fault`` cancels the hand (R-DECK-5)."""
+        started = self.started
         hand = self.table.last_hand
-        if started is None or hand is None:
+        snapshot = self.table.to_json()
+        left = [(int(e.player), e.stack) for e in leavers]
+        if started is None or hand is None:  # no hand stored: only the leavers to settle
+            if left:
+                await self.db.run(
+                    partial(
+                        cancel_hand_sync,
+                        hand_id=None,
+                        table_id=self.table_id,
+                        reason="",
+                        snapshot=snapshot,
+                        now=utcnow(),
+                        leavers=left,
+                    )
+                )
+                self.stored = snapshot
             return
         await self.db.run(
             partial(
@@ -365,14 +434,16 @@ class TableActor:
                 phh=write_phh(hand, _table=self.table_id, hand=finished.number),
                 rake=finished.rake,
                 cancelled=finished.cancelled,
-                snapshot_after=self.table.to_json(),
+                snapshot_after=snapshot,
                 now=utcnow(),
                 players=[
                     (account, seat, position, before, hand.stacks[position])
                     for account, seat, position, before in self.participants
                 ],
+                leavers=left,
             )
         )
+        self.started, self.stored = None, snapshot
         await self._announce(hand, finished)
         self.hands_played += 1
         self.pot_total += sum(e.amount for e in self.hand_events if isinstance(e, PotAwarded))
@@ -420,20 +491,33 @@ class TableActor:
         for watcher in list(self.watchers):
             self._send(watcher, line)
 
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Any]:
+        """A transaction that may save the table: once it commits, that is what is stored."""
+        self._saving = None
+        async with self.db.transaction() as session:
+            yield session
+        if self._saving is not None:
+            self.stored, self._saving = self._saving, None
+
     async def _save(self, session: Any) -> None:
+        snapshot = self.table.to_json()
         await save_table(
             session,
             self.table_id,
             name=self.table.name,
             config=self.config,
-            snapshot=self.table.to_json(),
+            snapshot=snapshot,
             now=utcnow(),
         )
+        self._saving = snapshot
 
     async def _fault(self, error: Exception, now: float) -> bool:
-        """A fault in the table's own logic: logged, counted, and the hand cancelled (R-DECK-5)."""
+        """A fault in the table's logic or a write the store refused: logged, counted, and
+        the table put back as a restart would put it (``_recover``)."""
         self.faults += 1
-        hand = self.table.hand_number if self.table.hand is not None else None
+        started = self.started
+        hand = started.number if started is not None else None
         log.error(
             "table %s: fault in hand %s: %s",
             self.table_id,
@@ -441,15 +525,81 @@ class TableActor:
             error,
             exc_info=(type(error), error, error.__traceback__),
         )
-        if self.table.hand is None:
-            return True
-        try:
-            events = self.table.cancel_hand(f"server fault: {type(error).__name__}")
-            await self._after(events, now)
-        except Exception:  # the cancel itself failed: still logged, and the task goes on
-            self.faults += 1
-            log.exception("table %s: cancelling hand %s failed", self.table_id, hand)
+        if self.recovering is None:
+            self.recovering = Recovery(f"server fault: {type(error).__name__}", started)
+        await self._recover(now)
         return True
+
+    async def _recover(self, now: float) -> None:
+        """Put the table back to the snapshot the store holds, cancel the hand in progress
+        there (every chip back, R-DECK-5) and store that, with the cancelled hand's record,
+        in one fresh transaction. Until that commits the table waits: no hand is dealt and
+        no money moves; the clock tries again, each wait twice the last (bounded)."""
+        pending = self.recovering
+        if pending is None:
+            return
+        try:
+            table = Table.from_json(self.stored, rng=self.table.rng)
+            events = table.cancel_hand(pending.reason) if table.hand is not None else []
+            if pending.started is not None:  # the cancelled hand keeps its number
+                table.hand_number = max(table.hand_number, pending.started.number)
+            self.table = table  # what everyone sees; nothing is written until it is stored
+            self.hand_events, self.last_actions, self.participants = [], {}, []
+            snapshot = table.to_json()
+            await self.db.run(
+                partial(
+                    cancel_hand_sync,
+                    hand_id=None if pending.started is None else pending.started.hand_id,
+                    table_id=self.table_id,
+                    reason=pending.reason,
+                    snapshot=snapshot,
+                    now=utcnow(),
+                    leavers=[(int(e.player), e.stack) for e in events if isinstance(e, SeatLeft)],
+                )
+            )
+        except Exception:
+            self.faults += 1
+            pending.tries += 1
+            wait = min(RETRY_MAX_SECONDS, self.retry_seconds * 2 ** (pending.tries - 1))
+            pending.retry_at = now + wait
+            log.exception(
+                "table %s: storing the cancel of hand %s failed (try %d); the table waits"
+                " and tries again in %.1f s",
+                self.table_id,
+                None if pending.started is None else pending.started.number,
+                pending.tries,
+                wait,
+            )
+            return
+        self.stored, self.recovering, self.started = snapshot, None, None
+        self.next_hand_at = now + self.pause
+        if pending.started is not None:
+            log.warning(
+                "table %s: hand %s cancelled (%s)",
+                self.table_id,
+                pending.started.number,
+                pending.reason,
+            )
+            self._announce_cancelled(pending.started.number)
+        for item in self.deferred:  # the floor's items held while the table waited
+            self.inbox.put_nowait(item)
+        self.deferred = []
+
+    def _announce_cancelled(self, number: int) -> None:
+        line = protocol.encode(
+            {
+                "type": "hand_result",
+                "table": self.table_id,
+                "hand": number,
+                "board": [],
+                "shown": [],
+                "pots": [],
+                "rake": 0,
+                "cancelled": True,
+            }
+        )
+        for watcher in list(self.watchers):
+            self._send(watcher, line)
 
     # ------------------------------------------------------------ messages
 
@@ -479,6 +629,12 @@ class TableActor:
                 await self._after(events, now)
                 return True
             return False
+        if kind in ("suspend", "void", "close") and self.recovering is not None:
+            if kind == "suspend":  # held until the table is back (it moves money)
+                self.deferred.append((kind, client, payload))
+            else:
+                payload[1].set_exception(TableError(RECOVERING.format(self.table_id)))
+            return False
         if kind == "suspend":  # S-AUTH-2, the floor's rule: sat out, cashed out after the hand
             player = str(payload)
             self.watchers = [w for w in self.watchers if w.player != player]
@@ -497,6 +653,8 @@ class TableActor:
             return True
         assert client is not None
         try:
+            if self.recovering is not None and not isinstance(payload, protocol.Chat):
+                raise TableError(RECOVERING.format(self.table_id))
             if isinstance(payload, protocol.Join):
                 await self._join(client, payload, now)
             elif isinstance(payload, protocol.AddChips):
@@ -556,7 +714,7 @@ class TableActor:
         current = None if seated is None else self.table.seat_of(player)
         key = f"join:{self.table_id}:{player}:{message.request}"
         events: list[Event] = []
-        async with self.db.transaction() as session:
+        async with self._transaction() as session:
             sitting = None
             if current is not None:
                 sitting = await open_sitting(
@@ -610,7 +768,7 @@ class TableActor:
         seat = self.table.seat_of(player)
         key = f"add:{self.table_id}:{player}:{message.request}"
         before = self.table.to_json()
-        async with self.db.transaction() as session:
+        async with self._transaction() as session:
             sitting = await open_sitting(session, self.table_id, int(player), number=seat.joined)
             if await repeated_request(
                 session, key, sitting=sitting, seated=True, amount=message.amount

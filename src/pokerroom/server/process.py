@@ -21,18 +21,25 @@ def free_port() -> int:
 
 
 async def spawn_room(
-    database: str, port: int, *, pause: float, seconds: float = 20.0, bots: bool = False
+    database: str,
+    port: int,
+    *,
+    pause: float,
+    seconds: float = 20.0,
+    bots: bool = False,
+    python: tuple[str, ...] = ("-m", "pokerroom.cli"),
+    env: dict[str, str] | None = None,
 ) -> subprocess.Popen[bytes]:
     """Start ``pokerroom serve`` on 127.0.0.1 (bots at the demo tables only when asked)
-    and return once it answers.
+    and return once it answers. ``python``: what runs the command line (a test may put
+    ``-c`` and code that changes the room before it starts); ``env``: more settings.
 
     Bounded: if it does not answer within ``seconds`` it is killed and an error raised.
     """
     process = subprocess.Popen(
         [
             sys.executable,
-            "-m",
-            "pokerroom.cli",
+            *python,
             "serve",
             "--bots" if bots else "--no-bots",
             "--pause",
@@ -45,7 +52,7 @@ async def spawn_room(
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         # Load tests open hundreds of sockets from this one address (docs/security.md).
-        env={**os.environ, "POKERROOM_CONNECTIONS_PER_ADDRESS": "100000"},
+        env={**os.environ, "POKERROOM_CONNECTIONS_PER_ADDRESS": "100000", **(env or {})},
     )
     deadline = time.monotonic() + seconds
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:

@@ -11,6 +11,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 4096  # UTF-8 bytes of one frame, not characters
+# uvicorn's ``ws_max_size``: a frame past it is refused (close 1009) before it is read into
+# memory; one between the two limits is read and answered "message too long".
+MAX_FRAME_BYTES = 4 * MAX_MESSAGE_BYTES
 MAX_DEPTH = 4  # nesting of arrays and objects; every message is one flat object
 MAX_CHAT = 200
 

@@ -7,7 +7,8 @@ committing, in one transaction, the hand's result, rake, full event log and the
 table after it (S-AUDIT-1, DESIGN 8). A hand cut off by a crash is still
 "running" on restart: it is marked cancelled and the table resumes from the
 snapshot taken before it, so every chip the hand held is back with its owner
-(S-CRASH-1, R-DECK-5).
+(S-CRASH-1, R-DECK-5). The players who leave when a hand ends are cashed out in
+the hand's own transaction: a crash can never store the hand without them.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from pokerroom.store.db import on_async_session
-from pokerroom.store.ledger import take_rake_sync
+from pokerroom.store.ledger import leave_sync, take_rake_sync
 from pokerroom.store.models import HandPlayer, HandRecord, TableRecord
 
 
@@ -38,6 +39,7 @@ def deck_commitment(deck: Sequence[int], salt: bytes) -> str:
 class StartedHand:
     hand_id: int
     salt: bytes  # kept by the server until the hand ends, then revealed
+    number: int = 0  # the hand's number at its table
 
 
 def save_table_sync(
@@ -102,7 +104,7 @@ def begin_hand_sync(
     table.snapshot = snapshot_before
     table.updated_at = now
     session.flush()
-    return StartedHand(hand_id=record.id, salt=salt)
+    return StartedHand(hand_id=record.id, salt=salt, number=number)
 
 
 def finish_hand_sync(
@@ -118,10 +120,13 @@ def finish_hand_sync(
     snapshot_after: str,
     now: datetime,
     players: Sequence[tuple[int, int, int, int, int]] = (),
+    leavers: Sequence[tuple[int, int]] = (),
 ) -> HandRecord:
-    """The hand's result, rake, event log and the table after it, in the caller's transaction.
+    """The hand's result, rake, event log, the table after it and the cash-outs of those who
+    leave as it ends, all in the caller's transaction (DESIGN 8): all of it or none.
 
-    ``players``: (account id, seat, position, stack before, stack after) of each player.
+    ``players``: (account id, seat, position, stack before, stack after) of each player;
+    ``leavers``: (account id, chips) of each seat that stood up when the hand ended.
     """
     record = session.get(HandRecord, started.hand_id)
     if record is None or record.status != "running":
@@ -149,8 +154,48 @@ def finish_hand_sync(
                 end_stack=after,
             )
         )
+    _cash_out_sync(session, table_id, leavers, now=now)
     session.flush()
     return record
+
+
+def _cash_out_sync(
+    session: Session, table_id: str, leavers: Sequence[tuple[int, int]], *, now: datetime
+) -> None:
+    for account_id, chips in leavers:
+        leave_sync(session, account_id, table_id, chips, now=now)
+
+
+def _mark_cancelled(record: HandRecord, reason: str, now: datetime) -> None:
+    record.status = "cancelled"
+    record.ended_at = now
+    record.events = json.dumps([{"kind": "hand_cancelled", "reason": reason}])
+
+
+def cancel_hand_sync(
+    session: Session,
+    hand_id: int | None,
+    *,
+    table_id: str,
+    reason: str,
+    snapshot: str,
+    now: datetime,
+    leavers: Sequence[tuple[int, int]] = (),
+) -> None:
+    """A table gone back to what the store held after a fault (R-DECK-5): its running hand
+    (if any) cancelled as a restart would, the leavers that cancel stood up cashed out, and
+    the table's snapshot, in one transaction."""
+    if hand_id is not None:
+        record = session.get(HandRecord, hand_id)
+        if record is not None and record.status == "running":
+            _mark_cancelled(record, reason, now)
+    table = session.get(TableRecord, table_id)
+    if table is None:
+        raise ValueError(f"no table {table_id!r} in the store")
+    table.snapshot = snapshot
+    table.updated_at = now
+    _cash_out_sync(session, table_id, leavers, now=now)
+    session.flush()
 
 
 save_table = on_async_session(save_table_sync)
@@ -188,8 +233,6 @@ async def cancel_interrupted_hands(session: AsyncSession, *, now: datetime) -> l
         await session.scalars(select(HandRecord).where(HandRecord.status == "running"))
     ).all()
     for record in running:
-        record.status = "cancelled"
-        record.ended_at = now
-        record.events = json.dumps([{"kind": "hand_cancelled", "reason": "server restart"}])
+        _mark_cancelled(record, "server restart", now)
     await session.flush()
     return list(running)

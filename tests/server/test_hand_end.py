@@ -1,0 +1,199 @@
+"""DESIGN 8 and R-DECK-5 at the end of a hand: the hand's result, rake, the table after it and
+the cash-outs of those who stand up as it ends commit in one transaction, all or nothing; a
+hand end the store refuses cancels the hand (every chip back) in a fresh transaction, and if
+that is refused too the table waits and tries again."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from pokerroom.store import ledger
+from pokerroom.store.db import Database
+from pokerroom.store.hands import cancel_hand_sync, finish_hand_sync
+from pokerroom.store.models import HandPlayer, HandRecord, Sitting, Transfer
+from tests.security.audit import assert_books_balance
+from tests.server.conftest import Person, Server, person
+from tests.server.test_late_clock import first_turn, heads_up
+
+CLOCK = (("decision_seconds", 30), ("warning_after_seconds", 20), ("time_bank_seconds", 0))
+
+
+class StoreDownError(RuntimeError):
+    """What a failing database looks like to the table (injected)."""
+
+
+def failing_run(server: Server, table: str, fails: Callable[[Any], bool]) -> list[str]:
+    """Make the table's one-step transactions whose work ``fails(work)`` raise; the names of
+    the refused works are listed in the answer."""
+    actor = server.room.actors[table]
+    real = actor.db.run
+    refused: list[str] = []
+
+    async def run(work: Any) -> Any:
+        if fails(work):
+            refused.append(work.func.__name__)
+            raise StoreDownError("the database is gone")
+        return await real(work)
+
+    actor.db = _DbWith(actor.db, run)
+    return refused
+
+
+class _DbWith:
+    """The room's database with another ``run`` (the actor only, not the whole room)."""
+
+    def __init__(self, db: Database, run: Any) -> None:
+        self._db, self.run = db, run
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._db, name)
+
+
+async def rows(server: Server, query: Any) -> list[Any]:
+    db = Database(server.database)
+    try:
+        async with db.transaction() as session:
+            return list((await session.scalars(query)).all())
+    finally:
+        await db.close()
+
+
+async def hand_record(server: Server, table: str, number: int) -> HandRecord:
+    found = await rows(
+        server,
+        select(HandRecord).where(HandRecord.table_id == table, HandRecord.number == number),
+    )
+    assert len(found) == 1, found
+    return found[0]
+
+
+async def first_hand(server: Server, table: str) -> tuple[Person, Person, dict[str, Any]]:
+    """Ann (and Bob) heads-up at a new ``table``; who acts first in its first hand; the frame."""
+    ann, bob = await heads_up(server, table, CLOCK)
+    to_act, frame, _ = await first_turn(ann, bob)
+    return ann, to_act, frame
+
+
+async def cancelled_result(someone: Person, number: int) -> dict[str, Any]:
+    while True:  # bounded by ``next``'s own time-out
+        result = await someone.next("hand_result", 15)
+        if result["hand"] == number:
+            return result
+
+
+async def test_DESIGN_8_a_leavers_cash_out_commits_with_the_hand_that_ends(
+    server: Server,
+) -> None:
+    _, leaver, frame = await first_hand(server, "end1")
+    number = frame["hand"]["number"]
+    await leaver.send(type="leave", table="end1")  # folded at once: the hand ends, they stand
+    result = await leaver.next("hand_result")
+    assert result["hand"] == number and not result["cancelled"]
+    record = await hand_record(server, "end1", number)
+    assert record.status == "complete"
+    sitting = (await rows(server, select(Sitting).where(Sitting.account_id == leaver.account_id)))[
+        0
+    ]
+    cash_out = await rows(
+        server,
+        select(Transfer).where(Transfer.kind == "cash_out", Transfer.sitting_id == sitting.id),
+    )
+    assert len(cash_out) == 1
+    # One transaction, one moment: the hand's end, the sitting's end and the cash-out.
+    assert record.ended_at == sitting.ended_at == cash_out[0].created_at
+    assert server.room.actors["end1"].table.seat_number(str(leaver.account_id)) is None
+    await assert_books_balance(server)
+
+
+async def test_DESIGN_8_a_failed_cash_out_stores_nothing_of_the_hand_end(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The leaver's cash-out fails inside the hand's transaction: neither the hand's result
+    nor the table without the leaver is stored, and the hand is cancelled (R-DECK-5)."""
+    _, leaver, frame = await first_hand(server, "end2")
+    number = frame["hand"]["number"]
+
+    def cash_out_fails(*_: Any, **__: Any) -> None:
+        raise StoreDownError("the cash-out could not be written")
+
+    monkeypatch.setattr(ledger, "cash_out_sync", cash_out_fails)
+    await leaver.send(type="leave", table="end2")
+    result = await cancelled_result(leaver, number)
+    assert result["cancelled"]
+    monkeypatch.undo()
+    record = await hand_record(server, "end2", number)
+    assert record.status == "cancelled"
+    assert await rows(server, select(HandPlayer).where(HandPlayer.hand_id == record.id)) == []
+    assert await rows(server, select(Transfer).where(Transfer.kind.in_(["cash_out", "rake"]))) == []
+    table = server.room.actors["end2"].table
+    assert sorted(s.stack for s in table.seats.values()) == [10_000, 10_000]  # chips back
+    await assert_books_balance(server)
+
+
+async def test_R_DECK_5_a_hand_end_the_store_refuses_cancels_the_hand(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    ann, to_act, frame = await first_hand(server, "end3")
+    number, button = frame["hand"]["number"], frame["hand"]["button"]
+    refused = failing_run(server, "end3", lambda work: work.func is finish_hand_sync)
+    with caplog.at_level(logging.ERROR, logger="pokerroom.table"):
+        await to_act.send(type="act", table="end3", action="fold", hand=number)
+        result = await cancelled_result(to_act, number)
+    assert result["cancelled"] and refused == ["finish_hand_sync"]
+    assert any("StoreDownError" in r.getMessage() or r.exc_info for r in caplog.records)
+    actor = server.room.actors["end3"]
+    assert actor.faults == 1 and actor.recovering is None
+    assert (await hand_record(server, "end3", number)).status == "cancelled"
+    # The table is as before the hand: the next one has the same button and both stacks.
+    again = await ann.until(
+        lambda f: f.get("hand") is not None and f["hand"]["number"] == number + 1
+    )
+    assert again["hand"]["button"] == button
+    assert sum(s["stack"] + s["bet"] for s in again["seats"] if not s["empty"]) == 20_000
+    await assert_books_balance(server)
+
+
+async def test_R_DECK_5_when_the_cancel_is_refused_too_the_table_waits_and_retries(
+    server: Server,
+) -> None:
+    ann, to_act, frame = await first_hand(server, "end4")
+    number = frame["hand"]["number"]
+    actor = server.room.actors["end4"]
+    actor.retry_seconds = 0.5
+    down = {"cancels": 3}
+
+    def fails(work: Any) -> bool:
+        if work.func is finish_hand_sync:
+            return True
+        if work.func is cancel_hand_sync and down["cancels"] > 0:
+            down["cancels"] -= 1
+            return True
+        return False
+
+    refused = failing_run(server, "end4", fails)
+    await to_act.send(type="act", table="end4", action="fold", hand=number)
+    for _ in range(200):  # bounded: the first cancel is refused within moments
+        if refused.count("cancel_hand_sync") >= 1:
+            break
+        await asyncio.sleep(0.02)
+    assert actor.recovering is not None and actor.table.hand is None  # waiting, dealing nothing
+    carol = await person(server.base, "carol")
+    await carol.send(type="join", table="end4", seat=2, buy_in=10_000, request="c1")
+    refusal = await carol.next("error")
+    assert "recovering" in refusal["message"]
+    result = await cancelled_result(to_act, number)  # the third retry is stored
+    assert result["cancelled"]
+    assert refused == ["finish_hand_sync"] + ["cancel_hand_sync"] * 3
+    assert actor.recovering is None and actor.faults == 4
+    assert (await hand_record(server, "end4", number)).status == "cancelled"
+    again = await ann.until(
+        lambda f: f.get("hand") is not None and f["hand"]["number"] == number + 1
+    )
+    assert again["hand"]["number"] == number + 1  # dealing again once the store took it
+    await assert_books_balance(server)
