@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 
-from pokerroom.cli.serve import RECEIVE_BUFFER, _listen
+from pokerroom.cli.serve import RECEIVE_BUFFER, SEND_BUFFER, _listen
 from pokerroom.server.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
 
@@ -79,11 +79,13 @@ def test_serve_names_the_api_docs_that_are_served(tmp_path: Path) -> None:
         assert expected in first, first
 
 
-def test_S_ISOLATE_1_connections_get_a_small_receive_buffer() -> None:
+def test_S_ISOLATE_1_connections_get_small_kernel_buffers() -> None:
     """A flooding client can put at most a few tens of kilobytes of frames in front of the
-    room's parser at once (the kernel doubles what is asked; loopback may round up)."""
+    room's parser at once, and a client that never reads fills its bounded queue after a
+    hundred kilobytes, not megabytes (the kernel doubles what is asked)."""
     listening = _listen("127.0.0.1", free_port())
     with listening:
         listening.listen()
         with socket.create_connection(listening.getsockname()) as _, listening.accept()[0] as conn:
             assert conn.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF) <= 4 * RECEIVE_BUFFER
+            assert conn.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) <= 4 * SEND_BUFFER

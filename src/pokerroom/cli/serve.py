@@ -14,6 +14,7 @@ import typer
 from pokerroom.cli.audit import DEFAULT_DATABASE
 
 RECEIVE_BUFFER = 16 * 1024  # bytes asked of the kernel for each connection (it doubles them)
+SEND_BUFFER = 64 * 1024  # the same for what the room sends: tens of table frames
 # Bots seated per demo table on start: tables deal at once, and seats stay free for people.
 BOTS_PER_TABLE = {
     "nlhe-1-2": 3,
@@ -68,6 +69,9 @@ def _listen(host: str, port: int) -> socket.socket:
     # otherwise make the room parse a quarter of a megabyte of tiny frames in one go while
     # every table waits. Clients' messages are small; a bigger frame arrives in more reads.
     listening.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
+    # And a bounded send buffer: the kernel would grow it to megabytes for a client that
+    # never reads, hiding it from its bounded queue (S-ISOLATE-1) for half a minute.
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
     try:
         listening.bind((host, port))
     except OSError as error:
