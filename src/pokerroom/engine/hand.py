@@ -89,15 +89,25 @@ class Hand(HandState):
         posts: Sequence[ExtraPost] = (),
         auto_showdown: bool = True,
         cash_table: bool | None = None,
+        settled: HandSetup | None = None,
     ) -> None:
+        """Deal a hand; ``settled`` (see ``from_setup``) deals one from a ``HandSetup`` as it
+        is, and then ``spec`` and ``players`` are its own."""
         n = len(players)
-        blinds = tuple(blinds) if blinds is not None else default_blinds(spec, n) if n >= 2 else ()
         stakes = spec.stakes
-        if antes is None:
-            antes = [stakes.ante] * n
-            if stakes.big_blind_ante and n >= 2:
-                antes[0 if n == 2 else 1] += stakes.big_blind_ante
-                ante_trimming = ante_trimming and not stakes.big_blind_ante
+        if settled is not None:
+            blinds, antes, posts = settled.blinds, settled.antes, settled.posts
+            ante_trimming = settled.ante_trimming
+            deck = settled.deck
+        else:
+            blinds = (
+                tuple(blinds) if blinds is not None else default_blinds(spec, n) if n >= 2 else ()
+            )
+            if antes is None:
+                antes = [stakes.ante] * n
+                if stakes.big_blind_ante and n >= 2:
+                    antes[0 if n == 2 else 1] += stakes.big_blind_ante
+                    ante_trimming = ante_trimming and not stakes.big_blind_ante
         check_setup(spec, players, blinds, antes, posts)
         if deck is None:
             order = shuffled_codes(rng)
@@ -116,7 +126,7 @@ class Hand(HandState):
                     raise SetupError(str(error)) from None
                 _COVERED.add(covered)
         # Settled: no default left to apply, so the same setup deals the same hand again.
-        setup = HandSetup(
+        setup = settled or HandSetup(
             spec=spec,
             house=house,
             players=tuple(players),
@@ -128,7 +138,7 @@ class Hand(HandState):
             auto_showdown=auto_showdown,
             cash_table=house.cash_table if cash_table is None else cash_table,
         )
-        HandState.__init__(self, setup, schedule)
+        HandState.__init__(self, setup, schedule, order)
         self._emit(
             HandStarted(
                 game=spec.phh_code,
@@ -174,18 +184,7 @@ class Hand(HandState):
     @staticmethod
     def from_setup(setup: HandSetup) -> Hand:
         """The hand a setup deals, before any action."""
-        return Hand(
-            spec=setup.spec,
-            players=setup.players,
-            house=setup.house,
-            deck=setup.deck,
-            blinds=setup.blinds,
-            antes=setup.antes,
-            ante_trimming=setup.ante_trimming,
-            posts=setup.posts,
-            auto_showdown=setup.auto_showdown,
-            cash_table=setup.cash_table,
-        )
+        return Hand(spec=setup.spec, players=setup.players, house=setup.house, settled=setup)
 
     @staticmethod
     def replay(setup: HandSetup, actions: Iterable[tuple[int, Action]]) -> Hand:

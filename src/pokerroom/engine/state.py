@@ -27,7 +27,9 @@ class Phase(StrEnum):
 class HandState:
     """The fields of a hand by position (0 is left of the button, the button last)."""
 
-    def __init__(self, setup: HandSetup, rake_schedule: RakeSchedule | None) -> None:
+    def __init__(
+        self, setup: HandSetup, rake_schedule: RakeSchedule | None, deck: list[int]
+    ) -> None:
         spec, house = setup.spec, setup.house
         n = len(setup.players)
         self.setup = setup
@@ -61,7 +63,7 @@ class HandState:
         self.shown = [False] * n
         self.acted = [False] * n
         self.matched_at = [0] * n
-        self.deck = list(setup.deck)
+        self.deck = deck  # setup.deck as a list (dealt from by index)
         self._next_card = 0
         self.hole: list[list[int]] = [[] for _ in range(n)]
         self.board: list[int] = []
