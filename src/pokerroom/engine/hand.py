@@ -12,6 +12,7 @@ The rules live beside it by concept: betting bounds (``betting``), the showdown
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from pokerroom.engine.actions import Action, ActionKind, LegalActions, ShowdownChoice
 from pokerroom.engine.betting import is_full_raise, raise_bounds
@@ -43,6 +44,7 @@ from pokerroom.engine.state import STREETS, HandState, Phase
 from pokerroom.engine.streets import (
     advance,
     blind_names,
+    counts_as_bet,
     deal_hole_cards,
     next_shower,
     post_forced,
@@ -58,6 +60,12 @@ __all__ = ["STREETS", "Hand", "Phase"]
 # (rake schedule, game, big blind) found covered by its schedule: a table asks once, not
 # every hand. Schedules are data shipped with the package, loaded once by name.
 _COVERED: set[tuple[str, str, int]] = set()
+# The moves as compiled constants (an enum member is otherwise looked up on every action).
+_FOLD: Final = Move.FOLD
+_CHECK: Final = Move.CHECK
+_CALL: Final = Move.CALL
+_BET: Final = Move.BET
+_RAISE: Final = Move.RAISE
 
 
 class Hand(HandState):
@@ -126,19 +134,26 @@ class Hand(HandState):
                     raise SetupError(str(error)) from None
                 _COVERED.add(covered)
         # Settled: no default left to apply, so the same setup deals the same hand again.
-        setup = settled or HandSetup(
+        super().__init__(
             spec=spec,
             house=house,
-            players=tuple(players),
-            deck=tuple(order),
+            players=players,
+            deck=order,
             blinds=blinds,
-            antes=tuple(antes),
+            antes=antes,
             ante_trimming=ante_trimming,
-            posts=tuple(posts),
-            auto_showdown=auto_showdown,
-            cash_table=house.cash_table if cash_table is None else cash_table,
+            posts=posts,
+            auto_showdown=settled.auto_showdown if settled else auto_showdown,
+            cash_table=(
+                settled.cash_table
+                if settled
+                else house.cash_table
+                if cash_table is None
+                else cash_table
+            ),
+            rake_schedule=schedule,
+            settled=settled,
         )
-        HandState.__init__(self, setup, schedule, order)
         self._emit(
             HandStarted(
                 game=spec.phh_code,
@@ -169,9 +184,10 @@ class Hand(HandState):
         self.full_level = self.current_bet
         self.last_raise = max(stakes.big_blind, max(blinds))
         # R-LIM-2: pre-flop the big blind counts as the bet (a straddle as a raise).
-        self.raises = sum(
-            1 for name in names if name is ForcedBetKind.BIG_BLIND or name is ForcedBetKind.STRADDLE
-        )
+        raises = 0
+        for name in names:
+            raises += counts_as_bet(name)
+        self.raises = raises
         deal_hole_cards(self)
         biggest = n - 1  # the largest blind (the later position on a tie) acts last pre-flop
         if any(blinds):
@@ -292,7 +308,7 @@ class Hand(HandState):
                 show(self, i)
             else:
                 muck(self, i)
-            self.log.append((i, action))
+            self._record(i, action)
             next_shower(self)
             return self.events[start:]
         if kind is ActionKind.TIMEOUT:
@@ -307,7 +323,7 @@ class Hand(HandState):
             self._call(i, timed_out=False)
         else:
             self._check(i, timed_out=False)
-        self.log.append((i, action))
+        self._record(i, action)
         advance(self, i)
         return self.events[start:]
 
@@ -328,10 +344,10 @@ class Hand(HandState):
             # Logged as the action it stands for: a replay of the log needs no second rule.
             if shows_automatically(self, i):
                 show(self, i)
-                self.log.append((i, Action(ActionKind.SHOW)))
+                self._record(i, Action(ActionKind.SHOW))
             else:
                 muck(self, i)
-                self.log.append((i, Action(ActionKind.MUCK)))
+                self._record(i, Action(ActionKind.MUCK))
             next_shower(self)
         return self.events[start:]
 
@@ -395,12 +411,12 @@ class Hand(HandState):
         self.out[i] = True
         self._remaining -= 1
         self.acted[i] = True
-        self._emit(_taken(i, self.seats[i], Move.FOLD, 0, self.bets[i], False, timed_out))
+        self._emit(_taken(i, self.seats[i], _FOLD, 0, self.bets[i], False, timed_out))
 
     def _check(self, i: int, *, timed_out: bool) -> None:
         self.acted[i] = True
         self.matched_at[i] = self.current_bet
-        self._emit(_taken(i, self.seats[i], Move.CHECK, 0, self.bets[i], False, timed_out))
+        self._emit(_taken(i, self.seats[i], _CHECK, 0, self.bets[i], False, timed_out))
 
     def _call(self, i: int, *, timed_out: bool) -> None:
         amount = min(self._owed(i), self.stacks[i])
@@ -409,13 +425,11 @@ class Hand(HandState):
             self._short_blind = False
         self.acted[i] = True
         self.matched_at[i] = self.current_bet
-        self._emit(
-            _taken(i, self.seats[i], Move.CALL, amount, self.bets[i], self.all_in[i], timed_out)
-        )
+        self._emit(_taken(i, self.seats[i], _CALL, amount, self.bets[i], self.all_in[i], timed_out))
 
     def _raise_to(self, i: int, to: int) -> None:
         increment = to - self.current_bet
-        move = Move.BET if self.current_bet == 0 else Move.RAISE
+        move = _BET if self.current_bet == 0 else _RAISE
         full = is_full_raise(self, to)
         added = to - self.bets[i]
         self._commit(i, added)

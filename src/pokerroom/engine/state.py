@@ -3,14 +3,16 @@ read and change. Only the engine writes it; everything else reads ``Hand``'s que
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
 from pokerroom.cards import FULL_DECK, Card
 from pokerroom.engine.actions import Action
 from pokerroom.engine.events import Event
 from pokerroom.engine.pots import Pot, build_pots
-from pokerroom.engine.setup import HandSetup
-from pokerroom.rules.game import Structure
+from pokerroom.engine.setup import ExtraPost, HandSetup, Player
+from pokerroom.rules.game import GameSpec, Structure
+from pokerroom.rules.house import HouseOptions
 from pokerroom.rules.rake import RakeSchedule
 
 STREETS = ("preflop", "flop", "turn", "river")
@@ -28,11 +30,29 @@ class HandState:
     """The fields of a hand by position (0 is left of the button, the button last)."""
 
     def __init__(
-        self, setup: HandSetup, rake_schedule: RakeSchedule | None, deck: list[int]
+        self,
+        *,
+        spec: GameSpec,
+        house: HouseOptions,
+        players: Sequence[Player],
+        deck: list[int],
+        blinds: tuple[int, ...],
+        antes: Sequence[int],
+        ante_trimming: bool,
+        posts: Sequence[ExtraPost],
+        auto_showdown: bool,
+        cash_table: bool,
+        rake_schedule: RakeSchedule | None,
+        settled: HandSetup | None,
     ) -> None:
-        spec, house = setup.spec, setup.house
-        n = len(setup.players)
-        self.setup = setup
+        n = len(players)
+        # The setup is built when first asked for (most hands are never replayed); these
+        # are its settled parts.
+        self._setup = settled
+        self._players = players
+        self._antes = antes
+        self._posts = posts
+        self._ante_trimming = ante_trimming
         self._rake_schedule = rake_schedule
         self.spec = spec
         self.house = house
@@ -44,13 +64,13 @@ class HandState:
         self._fixed_limit = spec.structure is Structure.FIXED_LIMIT
         self._no_limit = spec.structure is Structure.NO_LIMIT
         self.big_blind = spec.stakes.big_blind
-        self.auto_showdown = setup.auto_showdown
-        self.cash_table = setup.cash_table
+        self.auto_showdown = auto_showdown
+        self.cash_table = cash_table
         self.n = n
-        self.blinds = setup.blinds  # as set, not as posted: a short blind keeps its size
-        self.seats = tuple([p.seat for p in setup.players])
-        self.names = tuple([p.name for p in setup.players])
-        self.starting_stacks = tuple([int(p.stack) for p in setup.players])
+        self.blinds = blinds  # as set, not as posted: a short blind keeps its size
+        self.seats = tuple([p.seat for p in players])
+        self.names = tuple([p.name for p in players])
+        self.starting_stacks = tuple([int(p.stack) for p in players])
         self.stacks = list(self.starting_stacks)
         self.bets = [0] * n
         self.live = [0] * n
@@ -63,7 +83,7 @@ class HandState:
         self.shown = [False] * n
         self.acted = [False] * n
         self.matched_at = [0] * n
-        self.deck = deck  # setup.deck as a list (dealt from by index)
+        self.deck = deck  # the order dealt from, never changed
         self._next_card = 0
         self.hole: list[list[int]] = [[] for _ in range(n)]
         self.board: list[int] = []
@@ -91,10 +111,40 @@ class HandState:
         self._showdown_pots: list[Pot] | None = None
         self._values: dict[int, tuple[int, int]] = {}
         self.events: list[Event] = []
-        # Every action applied, with the position that took it: with ``setup``, the hand.
-        self.log: list[tuple[int, Action]] = []
+        # Every action applied and the position that took it (see ``log``): two lists, as a
+        # pair per action would cost an allocation on every action.
+        self._logged_positions: list[int] = []
+        self._logged_actions: list[Action] = []
 
     # ----------------------------------------------------------------- queries
+
+    @property
+    def log(self) -> list[tuple[int, Action]]:
+        """Every action applied, with the position that took it: with ``setup``, the hand."""
+        return list(zip(self._logged_positions, self._logged_actions, strict=True))
+
+    def _record(self, i: int, action: Action) -> None:
+        self._logged_positions.append(i)
+        self._logged_actions.append(action)
+
+    @property
+    def setup(self) -> HandSetup:
+        """What the hand was dealt from: with ``log``, the whole hand (``Hand.replay``)."""
+        setup = self._setup
+        if setup is None:
+            setup = self._setup = HandSetup(
+                spec=self.spec,
+                house=self.house,
+                players=tuple(self._players),
+                deck=tuple(self.deck),
+                blinds=self.blinds,
+                antes=tuple(self._antes),
+                ante_trimming=self._ante_trimming,
+                posts=tuple(self._posts),
+                auto_showdown=self.auto_showdown,
+                cash_table=self.cash_table,
+            )
+        return setup
 
     @property
     def button(self) -> int:

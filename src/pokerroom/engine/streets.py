@@ -4,6 +4,7 @@ round, the streets, and the turns at showdown until the award."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from pokerroom.cards import FULL_DECK
 from pokerroom.engine.award import award
@@ -17,6 +18,13 @@ from pokerroom.engine.events import (
 from pokerroom.engine.showdown import muck, show, shows_automatically, start_showdown, uncontested
 from pokerroom.engine.state import BOARD_SIZES, STREETS, HandState
 
+# The forced-bet kinds as compiled constants: read on every post of every hand.
+_ANTE: Final = ForcedBetKind.ANTE
+_BIG_BLIND_ANTE: Final = ForcedBetKind.BIG_BLIND_ANTE
+_SMALL_BLIND: Final = ForcedBetKind.SMALL_BLIND
+_BIG_BLIND: Final = ForcedBetKind.BIG_BLIND
+_STRADDLE: Final = ForcedBetKind.STRADDLE
+
 
 def post_forced(h: HandState, i: int, amount: int, what: ForcedBetKind, *, dead: bool) -> None:
     paid = min(amount, h.stacks[i])  # R-BLIND-7: post what you have, all-in
@@ -26,7 +34,7 @@ def post_forced(h: HandState, i: int, amount: int, what: ForcedBetKind, *, dead:
         h.dead[i] += paid
     else:
         h.live[i] += paid
-        if not what.is_ante:  # an ante is in the pot, not the bet
+        if what is not _ANTE and what is not _BIG_BLIND_ANTE:  # in the pot, not the bet
             h.bets[i] += paid
     if h.stacks[i] == 0:
         h.all_in[i] = True
@@ -171,13 +179,14 @@ def blind_names(blinds: Sequence[int]) -> list[ForcedBetKind | None]:
     names: list[ForcedBetKind | None] = [None] * len(blinds)
     posters = [i for i, b in enumerate(blinds) if b]
     if len(blinds) == 2 and len(posters) == 2:
-        names[0], names[1] = ForcedBetKind.BIG_BLIND, ForcedBetKind.SMALL_BLIND
+        names[0], names[1] = _BIG_BLIND, _SMALL_BLIND
         return names
-    labels = (
-        [ForcedBetKind.SMALL_BLIND, ForcedBetKind.BIG_BLIND]
-        if len(posters) >= 2
-        else [ForcedBetKind.BIG_BLIND]
-    )
+    labels = [_SMALL_BLIND, _BIG_BLIND] if len(posters) >= 2 else [_BIG_BLIND]
     for n, i in enumerate(posters):
-        names[i] = labels[n] if n < len(labels) else ForcedBetKind.STRADDLE
+        names[i] = labels[n] if n < len(labels) else _STRADDLE
     return names
+
+
+def counts_as_bet(name: ForcedBetKind | None) -> bool:
+    """R-LIM-2: pre-flop the big blind counts as the bet (a straddle as a raise)."""
+    return name is _BIG_BLIND or name is _STRADDLE
