@@ -179,14 +179,14 @@ def show(h: HandState, i: int) -> None:
         strength, score = hand_value(h, i)
         high = describe_high(strength)
         low = describe_low(score)
-    h._emit(CardsShown(i, h.seats[i], h.hole_cards(i), high, low))
+    h._emit(CardsShown(position=i, seat=h.seats[i], cards=h.hole_cards(i), high=high, low=low))
 
 
 def muck(h: HandState, i: int) -> None:
     if h.showdown_order and h.showdown_order[0] == i:
         h.showdown_order.pop(0)
     h.mucked[i] = True  # R-SHOW-9: a mucked hand gives up every claim
-    h._emit(HandMucked(i, h.seats[i]))
+    h._emit(HandMucked(position=i, seat=h.seats[i]))
 
 
 def shown_hand_name(h: HandState, i: int) -> str:

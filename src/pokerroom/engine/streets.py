@@ -114,7 +114,7 @@ def return_uncalled(h: HandState) -> None:
         if h.stacks[top] > 0 and h.all_in[top]:
             h.all_in[top] = False
             h.out[top] = h.folded[top] or h.protected[top]
-        h._emit(UncalledBetReturned(top, h.seats[top], excess))
+        h._emit(UncalledBetReturned(position=top, seat=h.seats[top], amount=excess))
 
 
 def end_round(h: HandState) -> None:

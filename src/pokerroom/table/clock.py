@@ -33,7 +33,9 @@ class TurnClock:
         self.deadline = deadline = now + self._decision_seconds
         self.warning_at = warning = now + self._warning_seconds
         self.warned = self.extra_given = False
-        return TimerStarted(number, deadline, warning, seat.time_bank)
+        return TimerStarted(
+            seat=number, deadline=deadline, warning_at=warning, time_bank=seat.time_bank
+        )
 
     def stop(self) -> None:
         self.deadline = self.warning_at = None
@@ -45,17 +47,17 @@ class TurnClock:
             return False
         if not self.warned and now >= warning_at:
             self.warned = True
-            events.append(TimerWarning(number, max(0.0, deadline - now)))
+            events.append(TimerWarning(seat=number, seconds_left=max(0.0, deadline - now)))
         if now < deadline:
             return False
         if seat.time_bank > 0:
             used = seat.time_bank
             seat.time_bank = 0.0
             self.deadline = deadline = deadline + used
-            events.append(TimeBankUsed(number, used, deadline))
+            events.append(TimeBankUsed(seat=number, seconds=used, deadline=deadline))
             if now < deadline:
                 return False
-        events.append(TimerExpired(number))
+        events.append(TimerExpired(seat=number))
         return True
 
     def reconnect(self, now: float) -> float:

@@ -154,8 +154,8 @@ class SeatedTable:
         self._seat_by_player[player] = self.seats[seat]
         if player in self.waiting_list:
             self.waiting_list.remove(player)
-            self._emit(events, WaitingListChanged(tuple(self.waiting_list)))
-        self._emit(events, SeatTaken(seat, player, name or player, buy_in))
+            self._emit(events, WaitingListChanged(players=tuple(self.waiting_list)))
+        self._emit(events, SeatTaken(seat=seat, player=player, name=name or player, stack=buy_in))
         return events
 
     def _check_buy_in(self, amount: int, stack: int) -> None:
@@ -182,19 +182,23 @@ class SeatedTable:
         self._check_buy_in(amount, seat.stack)
         events: list[Event] = []
         seat.stack += amount
-        self._emit(events, ChipsAdded(seat.number, amount, seat.stack))
+        self._emit(events, ChipsAdded(seat=seat.number, amount=amount, stack=seat.stack))
         if seat.status is SeatStatus.BUSTED:
             seat.busted_at = None
             seat.status = SeatStatus.PLAYING if seat.paid_blinds else SeatStatus.WAITING
-            self._emit(events, SeatStatusChanged(seat.number, str(seat.status), "rebuy"))
+            self._emit(
+                events, SeatStatusChanged(seat=seat.number, status=str(seat.status), reason="rebuy")
+            )
         return events
 
     def _stand(self, seat: Seat, reason: str, events: list[Event]) -> None:
         del self.seats[seat.number]
         del self._seat_by_player[seat.player]
-        self._emit(events, SeatLeft(seat.number, seat.player, seat.stack, reason))
+        self._emit(
+            events, SeatLeft(seat=seat.number, player=seat.player, stack=seat.stack, reason=reason)
+        )
         if self.waiting_list:  # a freed seat goes to the first in line
-            self._emit(events, SeatOffered(seat.number, self.waiting_list[0]))
+            self._emit(events, SeatOffered(seat=seat.number, player=self.waiting_list[0]))
 
     def join_waiting_list(self, player: str) -> list[Event]:
         if player in self.waiting_list:
@@ -203,7 +207,7 @@ class SeatedTable:
             raise TableError(f"{player!r} already has a seat at this table")
         self.waiting_list.append(player)
         events: list[Event] = []
-        self._emit(events, WaitingListChanged(tuple(self.waiting_list)))
+        self._emit(events, WaitingListChanged(players=tuple(self.waiting_list)))
         return events
 
     def sit_out(self, player: str) -> list[Event]:
@@ -256,13 +260,15 @@ class SeatedTable:
         if seat.status is not status:
             seat.status = status
             # str() of a StrEnum is its value (without the enum property's slower lookup)
-            self._emit(events, SeatStatusChanged(seat.number, str(status), reason))
+            self._emit(
+                events, SeatStatusChanged(seat=seat.number, status=str(status), reason=reason)
+            )
 
     def disconnect(self, player: str, now: float) -> list[Event]:
         seat = self.seat_of(player)
         seat.connected = False
         events: list[Event] = []
-        self._emit(events, ConnectionChanged(seat.number, False, 0.0))
+        self._emit(events, ConnectionChanged(seat=seat.number, connected=False, extra_seconds=0.0))
         return events
 
     def reconnect(self, player: str, now: float) -> list[Event]:
@@ -271,5 +277,5 @@ class SeatedTable:
         seat.connected = True
         extra = self.clock.reconnect(now) if self.actor_seat() == seat.number else 0.0
         events: list[Event] = []
-        self._emit(events, ConnectionChanged(seat.number, True, extra))
+        self._emit(events, ConnectionChanged(seat=seat.number, connected=True, extra_seconds=extra))
         return events

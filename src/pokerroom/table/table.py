@@ -96,7 +96,7 @@ class Table(SeatedTable):
                 seat.missed_big = True
             else:
                 seat.missed_small = True
-            self._emit(events, BlindMissed(number, blind))
+            self._emit(events, BlindMissed(seat=number, blind=blind))
         self.hand_number += 1
         self.hand_seats = list(plan.positions)
         posts = (
@@ -116,12 +116,12 @@ class Table(SeatedTable):
         self._emit(
             events,
             HandStarting(
-                self.hand_number,
-                plan.button_seat,
-                plan.small_blind_seat,
-                plan.big_blind_seat,
-                tuple(plan.positions),
-                plan.fresh,
+                number=self.hand_number,
+                button_seat=plan.button_seat,
+                small_blind_seat=plan.small_blind_seat,
+                big_blind_seat=plan.big_blind_seat,
+                seats=tuple(plan.positions),
+                fresh=plan.fresh,
             ),
         )
         self.hand = self._build_hand(plan.positions, plan.blinds, posts, deck)
@@ -221,7 +221,7 @@ class Table(SeatedTable):
         cards = {s.number: deck[k] for k, s in enumerate(sorted(ready, key=lambda s: s.number))}
         first = max(cards, key=lambda n: cards[n])  # codes: rank * 4 + suit (R-DECK-4)
         drawn = tuple((n, FULL_DECK[c]) for n, c in sorted(cards.items()))
-        self._emit(events, ButtonDrawn(drawn, first))
+        self._emit(events, ButtonDrawn(cards=drawn, first_seat=first))
         return first
 
     def _build_hand(
@@ -323,10 +323,10 @@ class Table(SeatedTable):
         self._emit(
             events,
             HandFinished(
-                self.hand_number,
-                tuple([(n, self.seats[n].stack) for n in self.hand_seats]),
-                hand.rake,
-                hand.phase is Phase.CANCELLED,
+                number=self.hand_number,
+                stacks=tuple([(n, self.seats[n].stack) for n in self.hand_seats]),
+                rake=hand.rake,
+                cancelled=hand.phase is Phase.CANCELLED,
             ),
         )
         patience = self.house.timeouts_before_sit_out
