@@ -68,10 +68,11 @@ class TurnClock:
         self.extra_given = True
         return self._reconnect_seconds
 
-    def refill(self, hand_number: int, seats: Iterable[Seat]) -> None:
-        """Every few hands each time bank grows back towards the house's full bank."""
-        if hand_number % self._refill_every:
-            return
+    def refill_due(self, hand_number: int) -> bool:
+        return hand_number % self._refill_every == 0
+
+    def refill(self, seats: Iterable[Seat]) -> None:
+        """Every few hands (``refill_due``) each time bank grows back towards the full bank."""
         full = self._bank_seconds
         for seat in seats:
             if seat.time_bank < full:

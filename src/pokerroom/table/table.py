@@ -144,7 +144,8 @@ class Table(SeatedTable):
         self.previous_small = small_seat if small_seat is not None else plan.dead_small_seat
         self.previous_button = plan.button_seat
         self._last_plan = plan
-        self.clock.refill(self.hand_number, self.seats.values())
+        if self.clock.refill_due(self.hand_number):
+            self.clock.refill(self.seats.values())
         events += self._after_change(now)
         return events
 
