@@ -62,7 +62,7 @@ def table(hands: int, dealt: list[Dealt] | None = None) -> float:
             if seat.stack < floor:
                 tab.add_chips(seat.player, STACK - seat.stack)  # rebuy when short
         tab.start_hand(now)
-        setup = tab.hand_setup if dealt is not None else {}
+        setup = tab.hand.setup if dealt is not None and tab.hand is not None else None
         while (hand := tab.hand) is not None:
             now += 1.0
             number = tab.actor_seat()
@@ -73,13 +73,13 @@ def table(hands: int, dealt: list[Dealt] | None = None) -> float:
         assert finished is not None
         stacks = zip(finished.seats, finished.stacks, strict=True)
         short = [tab.seats[n] for n, stack in stacks if stack < floor]
-        if dealt is not None and setup and tab.last_hand is not None:
-            assert not setup["posts"], "nobody joins or returns in this benchmark"
+        if dealt is not None and setup is not None and tab.last_hand is not None:
+            assert not setup.posts, "nobody joins or returns in this benchmark"
             dealt.append(
                 Dealt(
-                    list(setup["positions"]),
-                    list(setup["stacks"]),
-                    list(setup["blinds"]),
+                    list(setup.seats),
+                    list(setup.stacks),
+                    list(setup.blinds),
                     list(tab.last_hand.stacks),
                 )
             )

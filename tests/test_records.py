@@ -8,8 +8,12 @@ import pytest
 
 from pokerroom.engine import Action, ActionKind, Player
 from pokerroom.engine.errors import InvalidAmountError, SetupError
-from pokerroom.engine.events import ActionTaken, Event, HandEnded
+from pokerroom.engine.events import ActionTaken, Event, HandEnded, Move
 from pokerroom.table.events import SeatTaken
+
+
+def _call() -> ActionTaken:
+    return ActionTaken(position=0, seat=1, action=Move.CALL, added=2, to=2, all_in=False)
 
 
 @pytest.mark.skipif(
@@ -17,7 +21,7 @@ from pokerroom.table.events import SeatTaken
     reason="uncompiled (POKERROOM_PURE=1), records are immutable to mypy only",
 )
 def test_records_are_immutable() -> None:
-    event = ActionTaken(0, 1, "call", 2, 2, False)
+    event = _call()
     with pytest.raises(AttributeError):
         event.added = 5  # type: ignore[misc]
     with pytest.raises(AttributeError):
@@ -28,12 +32,14 @@ def test_records_are_immutable() -> None:
 
 
 def test_records_compare_hash_copy_pickle_and_match() -> None:
-    event = ActionTaken(0, 1, "call", 2, 2, False)
-    assert event == ActionTaken(position=0, seat=1, action="call", added=2, to=2, all_in=False)
-    assert event != ActionTaken(0, 1, "call", 2, 2, False, timed_out=True)
+    event = _call()
+    assert event == ActionTaken(position=0, seat=1, action=Move.CALL, added=2, to=2, all_in=False)
+    assert event != ActionTaken(
+        position=0, seat=1, action=Move.CALL, added=2, to=2, all_in=False, timed_out=True
+    )
     assert event != HandEnded(stacks=(1, 2))
-    assert hash(event) == hash(ActionTaken(0, 1, "call", 2, 2, False))
-    assert len({event, ActionTaken(0, 1, "call", 2, 2, False)}) == 1
+    assert hash(event) == hash(_call())
+    assert len({event, _call()}) == 1
     assert repr(event) == (
         "ActionTaken(position=0, seat=1, action='call', added=2, to=2, all_in=False,"
         " timed_out=False)"
@@ -48,7 +54,7 @@ def test_records_compare_hash_copy_pickle_and_match() -> None:
 
 
 def test_events_are_records_with_kinds() -> None:
-    assert isinstance(ActionTaken(0, 1, "call", 2, 2, False), Event)
+    assert isinstance(_call(), Event)
     assert ActionTaken.kind == "action" and SeatTaken.kind == "seat_taken"
     assert isinstance(SeatTaken(1, "p", "P", 100), Event)
 

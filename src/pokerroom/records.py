@@ -10,7 +10,18 @@ engine makes dozens per hand): compiled, a field cannot be assigned after ``__in
 
 from __future__ import annotations
 
-from typing import ClassVar
+from enum import StrEnum
+from typing import Any, ClassVar
+
+
+def _shown(value: object) -> str:
+    # A str-valued enum shows as its value, as it reads in JSON and PHH.
+    return repr(str(value)) if isinstance(value, StrEnum) else repr(value)
+
+
+def _rebuild(cls: Any, fields: dict[str, object]) -> object:
+    """Unpickle by keyword: records may take their fields keyword-only."""
+    return cls(**fields)
 
 
 class Record:
@@ -34,8 +45,8 @@ class Record:
         return hash(self.values())
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
+        shown = ", ".join(f"{name}={_shown(getattr(self, name))}" for name in self.__match_args__)
         return f"{type(self).__name__}({shown})"
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        return (type(self), self.values())
+        return (_rebuild, (type(self), self.as_dict()))

@@ -9,26 +9,31 @@ from pokerroom.engine.errors import (
     NotYourTurnError,
     SetupError,
 )
+from pokerroom.engine.events import ForcedBetKind, Move, PotShare
 from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.pots import Pot
-from pokerroom.engine.setup import ExtraPost, Player
+from pokerroom.engine.setup import ExtraPost, HandSetup, Player
 from pokerroom.engine.views import HandView, SeatView, spectator_view, view_for
 
 __all__ = [
     "Action",
     "ActionKind",
     "ExtraPost",
+    "ForcedBetKind",
     "Hand",
     "HandError",
     "HandOverError",
+    "HandSetup",
     "HandView",
     "IllegalActionError",
     "InvalidAmountError",
     "LegalActions",
+    "Move",
     "NotYourTurnError",
     "Phase",
     "Player",
     "Pot",
+    "PotShare",
     "SeatView",
     "SetupError",
     "ShowdownChoice",

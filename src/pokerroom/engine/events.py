@@ -6,10 +6,52 @@ Positions count from the first player left of the button (0) to the button
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import ClassVar, Final
 
 from pokerroom.cards import Card
 from pokerroom.records import Record
+
+
+# The kinds below are str-valued enums: JSON, PHH and every label keyed on them see the
+# same strings as before, and a typo is a NameError rather than a silent miss.
+class Move(StrEnum):
+    """What an ``ActionTaken`` did (an ``ActionKind`` resolved against the bet)."""
+
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+
+
+class ForcedBetKind(StrEnum):
+    ANTE = "ante"
+    BIG_BLIND_ANTE = "big_blind_ante"
+    SMALL_BLIND = "small_blind"
+    BIG_BLIND = "big_blind"
+    STRADDLE = "straddle"
+    LIVE_POST = "live_post"  # a new or returning player's post (R-SEAT-2..4)
+    DEAD_POST = "dead_post"
+
+    @property
+    def is_ante(self) -> bool:
+        """An ante goes into the pot, not towards the player's bet."""
+        return self is ForcedBetKind.ANTE or self is ForcedBetKind.BIG_BLIND_ANTE
+
+    @property
+    def is_blind(self) -> bool:
+        return (
+            self is ForcedBetKind.SMALL_BLIND
+            or self is ForcedBetKind.BIG_BLIND
+            or self is ForcedBetKind.STRADDLE
+        )
+
+
+class PotShare(StrEnum):
+    WHOLE = "whole"
+    HIGH = "high"  # hi-lo: the high half (with the odd chip, R-HILO-6)
+    LOW = "low"
 
 
 class Event(Record):
@@ -45,13 +87,18 @@ class ForcedBet(Event):
     )
 
     def __init__(
-        self, position: int, seat: int, what: str, amount: int, dead: bool, all_in: bool
+        self,
+        *,
+        position: int,
+        seat: int,
+        what: ForcedBetKind,
+        amount: int,
+        dead: bool,
+        all_in: bool,
     ) -> None:
         self.position: Final = position
         self.seat: Final = seat
-        self.what: Final = (
-            what  # ante, small_blind, big_blind, straddle, big_blind_ante, live_post, dead_post
-        )
+        self.what: Final = what
         self.amount: Final = amount
         self.dead: Final = dead  # dead money goes to the pot, not towards the player's bet
         self.all_in: Final = all_in
@@ -82,9 +129,10 @@ class ActionTaken(Event):
 
     def __init__(
         self,
+        *,
         position: int,
         seat: int,
-        action: str,
+        action: Move,
         added: int,
         to: int,
         all_in: bool,
@@ -92,7 +140,7 @@ class ActionTaken(Event):
     ) -> None:
         self.position: Final = position
         self.seat: Final = seat
-        self.action: Final = action  # fold, check, call, bet, raise
+        self.action: Final = action
         self.added: Final = added  # chips moved from the stack by this action
         self.to: Final = to  # the player's total bet in this round afterwards
         self.all_in: Final = all_in
@@ -166,11 +214,17 @@ class PotAwarded(Event):
     __match_args__: ClassVar[tuple[str, ...]] = ("pot", "amount", "share", "winners", "hand")
 
     def __init__(
-        self, pot: int, amount: int, share: str, winners: tuple[tuple[int, int], ...], hand: str
+        self,
+        *,
+        pot: int,
+        amount: int,
+        share: PotShare,
+        winners: tuple[tuple[int, int], ...],
+        hand: str,
     ) -> None:
         self.pot: Final = pot  # 0 = main pot, 1.. = side pots
         self.amount: Final = amount
-        self.share: Final = share  # whole, high, low
+        self.share: Final = share
         self.winners: Final = winners  # (position, chips)
         self.hand: Final = hand  # the winning hand's name, "" when uncontested
 

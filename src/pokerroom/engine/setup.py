@@ -9,6 +9,7 @@ from pokerroom.cards import Card
 from pokerroom.engine.errors import SetupError
 from pokerroom.records import Record
 from pokerroom.rules.game import GameSpec
+from pokerroom.rules.house import HouseOptions
 
 
 class Player(Record):
@@ -38,6 +39,62 @@ class ExtraPost(Record):
         self.position: Final = position
         self.live: Final = live
         self.dead: Final = dead
+
+
+class HandSetup(Record):
+    """Everything a hand is dealt from, settled: the game and house, the players in position
+    order, the deck order, the blinds, antes and posts. With the actions applied to it
+    (``Hand.log``), it rebuilds the hand exactly (``Hand.replay``)."""
+
+    __match_args__: ClassVar[tuple[str, ...]] = (
+        "spec",
+        "house",
+        "players",
+        "deck",
+        "blinds",
+        "antes",
+        "ante_trimming",
+        "posts",
+        "auto_showdown",
+        "cash_table",
+    )
+
+    def __init__(
+        self,
+        *,
+        spec: GameSpec,
+        house: HouseOptions,
+        players: tuple[Player, ...],
+        deck: tuple[int, ...],
+        blinds: tuple[int, ...],
+        antes: tuple[int, ...],
+        ante_trimming: bool,
+        posts: tuple[ExtraPost, ...],
+        auto_showdown: bool,
+        cash_table: bool,
+    ) -> None:
+        self.spec: Final = spec
+        self.house: Final = house
+        self.players: Final = players  # by position; the button last
+        self.deck: Final = deck  # the order dealt from (shuffled before the hand began)
+        self.blinds: Final = blinds  # as set, not as posted (R-BLIND-7)
+        self.antes: Final = antes
+        self.ante_trimming: Final = ante_trimming
+        self.posts: Final = posts
+        self.auto_showdown: Final = auto_showdown
+        self.cash_table: Final = cash_table
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return tuple([p.seat for p in self.players])
+
+    @property
+    def stacks(self) -> tuple[int, ...]:
+        return tuple([int(p.stack) for p in self.players])
+
+    @property
+    def button_seat(self) -> int:
+        return self.players[-1].seat
 
 
 def default_blinds(spec: GameSpec, players: int) -> tuple[int, ...]:

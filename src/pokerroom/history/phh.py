@@ -20,14 +20,17 @@ from pokerroom.engine.events import (
     ForcedBet,
     HandMucked,
     HoleCardsDealt,
+    Move,
     PlayerProtected,
 )
 from pokerroom.engine.hand import Hand, Phase
-from pokerroom.engine.setup import ExtraPost, Player, arrange_deck
+from pokerroom.engine.setup import ExtraPost, HandSetup, Player, arrange_deck
 from pokerroom.history.viewer import EVERYONE, ViewerHand, viewer_hand
 from pokerroom.rules.errors import RulesError
 from pokerroom.rules.game import STANDARD_PHH_CODES, GameSpec, Stakes, Structure
 from pokerroom.rules.house import STANDARD, load_preset
+
+_PHH_MOVES = {Move.FOLD: "f", Move.CHECK: "cc", Move.CALL: "cc"}  # else "cbr" to the bet
 
 
 class PHHError(ValueError):
@@ -235,20 +238,25 @@ def hand_from_phh(phh: PHHHand, *, scale: int = 1) -> tuple[Hand, list[str]]:
             structure=structure,
             stakes=Stakes(small_blind=min(small, big), big_blind=big),
         )
-        hand = Hand(
+        # The same record a table deals from: the hand keeps it with its log of actions.
+        setup = HandSetup(
             spec=spec,
-            players=[
-                Player(seat=int(seat_numbers[i]), stack=stacks[i], name=str(player_names[i]))
-                for i in range(n)
-            ],
             house=house,
-            deck=_deck_for(actions, n, variant.hole_cards),
-            blinds=blinds,
-            antes=antes,
+            players=tuple(
+                [
+                    Player(seat=int(seat_numbers[i]), stack=stacks[i], name=str(player_names[i]))
+                    for i in range(n)
+                ]
+            ),
+            deck=tuple(_deck_for(actions, n, variant.hole_cards)),
+            blinds=tuple(blinds),
+            antes=tuple(antes),
             ante_trimming=bool(f.get("ante_trimming_status", False)),
-            posts=_posts(f.get("_posts", []), scale),
+            posts=tuple(_posts(f.get("_posts", []), scale)),
             auto_showdown=False,
+            cash_table=house.cash_table,
         )
+        hand = Hand.from_setup(setup)
     except (HandError, RulesError) as error:
         raise PHHError(str(error)) from None
     return hand, actions
@@ -401,10 +409,10 @@ def phh_fields(seen: Hand | ViewerHand, /, **extra: Any) -> dict[str, Any]:
     for event in hand.events:
         match event:
             case ForcedBet(position=i, what=what, amount=amount, dead=dead):
-                if what in ("ante", "big_blind_ante"):
+                if what.is_ante:
                     antes[i] += amount
                     trimming = trimming and not dead
-                elif what not in ("small_blind", "big_blind", "straddle"):
+                elif not what.is_blind:
                     posts.append([i, 0 if dead else amount, amount if dead else 0])
             case HoleCardsDealt(position=i, cards=cards):
                 hidden = view.cards(i) is None
@@ -413,7 +421,7 @@ def phh_fields(seen: Hand | ViewerHand, /, **extra: Any) -> dict[str, Any]:
             case BoardDealt(cards=cards):
                 actions.append(f"d db {format_cards(cards)}")
             case ActionTaken(position=i, action=verb, to=to, timed_out=timed_out):
-                text = {"fold": "f", "check": "cc", "call": "cc"}.get(verb, f"cbr {to}")
+                text = _PHH_MOVES.get(verb, f"cbr {to}")
                 actions.append(f"p{i + 1} {text}" + (" # timeout" if timed_out else ""))
             case PlayerProtected(position=i):
                 actions.append(f"# p{i + 1} timeout")

@@ -16,8 +16,10 @@ from pokerroom.engine.events import (
     BoardDealt,
     CardsShown,
     ForcedBet,
+    ForcedBetKind,
     HandMucked,
     HoleCardsDealt,
+    Move,
     PlayerProtected,
     PotAwarded,
     RakeTaken,
@@ -39,6 +41,17 @@ _LIMIT = {
     Structure.FIXED_LIMIT: "Limit",
 }
 _STREET = {"flop": "FLOP", "turn": "TURN", "river": "RIVER"}
+
+
+_POSTS = {
+    ForcedBetKind.SMALL_BLIND: "small blind",
+    ForcedBetKind.BIG_BLIND: "big blind",
+    ForcedBetKind.STRADDLE: "straddle",
+    ForcedBetKind.ANTE: "the ante",
+    ForcedBetKind.BIG_BLIND_ANTE: "the ante",
+    ForcedBetKind.LIVE_POST: "big blind",
+    ForcedBetKind.DEAD_POST: "small blind (dead)",
+}
 
 
 def money(cents: int) -> str:
@@ -155,16 +168,8 @@ def pokerstars_text(
     for event in hand.events:
         match event:
             case ForcedBet(position=i, what=what, amount=amount, all_in=all_in):
-                label = {
-                    "small_blind": "small blind",
-                    "big_blind": "big blind",
-                    "straddle": "straddle",
-                    "ante": "the ante",
-                    "big_blind_ante": "the ante",
-                    "live_post": "big blind",
-                    "dead_post": "small blind (dead)",
-                }[what]
-                if what in ("small_blind", "big_blind"):
+                label = _POSTS[what]
+                if what is ForcedBetKind.SMALL_BLIND or what is ForcedBetKind.BIG_BLIND:
                     roles.setdefault(i, label)
                 tail = " and is all-in" if all_in else ""
                 lines.append(f"{names[i]}: posts {label} {money(amount)}{tail}")
@@ -177,14 +182,14 @@ def pokerstars_text(
                     lines.append(f"Dealt to {names[i]} {_cards(mine)}")
             case ActionTaken(position=i, action=verb, added=added, to=to, all_in=all_in):
                 tail = " and is all-in" if all_in else ""
-                if verb == "fold":
+                if verb is Move.FOLD:
                     folded_on[i] = street
                     lines.append(f"{names[i]}: folds")
-                elif verb == "check":
+                elif verb is Move.CHECK:
                     lines.append(f"{names[i]}: checks")
-                elif verb == "call":
+                elif verb is Move.CALL:
                     lines.append(f"{names[i]}: calls {money(added)}{tail}")
-                elif verb == "bet":
+                elif verb is Move.BET:
                     lines.append(f"{names[i]}: bets {money(to)}{tail}")
                 else:
                     raised_by = to - _previous_bet(hand, event)
@@ -259,15 +264,7 @@ def _previous_bet(hand: Hand, event: ActionTaken) -> int:
             return bet
         if isinstance(earlier, BoardDealt):
             bet = 0
-        elif (
-            isinstance(earlier, ForcedBet)
-            and not earlier.dead
-            and earlier.what
-            not in (
-                "ante",
-                "big_blind_ante",
-            )
-        ):
+        elif isinstance(earlier, ForcedBet) and not earlier.dead and not earlier.what.is_ante:
             bet = max(bet, earlier.amount)
         elif isinstance(earlier, ActionTaken):
             bet = max(bet, earlier.to)

@@ -32,6 +32,8 @@ from pokerroom.engine.events import (
     CardsShown,
     Event,
     ForcedBet,
+    ForcedBetKind,
+    Move,
     PotAwarded,
 )
 from pokerroom.evaluation import best_hand, omaha_best_hand
@@ -60,11 +62,11 @@ from pokerroom.table import Table, TableError
 from pokerroom.table.events import HandFinished, SeatLeft
 
 FORCED_LABELS = {
-    "small_blind": "SB",
-    "big_blind": "BB",
-    "ante": "Ante",
-    "big_blind_ante": "BB ante",
-    "straddle": "Straddle",
+    ForcedBetKind.SMALL_BLIND: "SB",
+    ForcedBetKind.BIG_BLIND: "BB",
+    ForcedBetKind.ANTE: "Ante",
+    ForcedBetKind.BIG_BLIND_ANTE: "BB ante",
+    ForcedBetKind.STRADDLE: "Straddle",
 }
 CHAT_BURST = 5  # messages ...
 CHAT_WINDOW = 10.0  # ... per this many seconds
@@ -393,11 +395,13 @@ class TableActor:
             self.last_actions[event.seat] = {"text": label, "amount": event.amount}
         elif event.all_in:
             self.last_actions[event.seat] = {"text": "All-in", "amount": event.to}
-        elif event.action in ("fold", "check"):
+        elif event.action is Move.FOLD or event.action is Move.CHECK:
             self.last_actions[event.seat] = {"text": event.action.title(), "amount": None}
         else:
-            amount = event.added if event.action == "call" else event.to
-            verb = {"call": "Call", "bet": "Bet", "raise": "Raise to"}.get(event.action, "")
+            amount = event.added if event.action is Move.CALL else event.to
+            verb = {Move.CALL: "Call", Move.BET: "Bet", Move.RAISE: "Raise to"}.get(
+                event.action, ""
+            )
             self.last_actions[event.seat] = {"text": verb, "amount": amount}
 
     async def _store_hand(

@@ -15,8 +15,11 @@ from pokerroom.engine.events import (
     CardsShown,
     Event,
     ForcedBet,
+    ForcedBetKind,
     HandMucked,
+    Move,
     PotAwarded,
+    PotShare,
     RakeTaken,
     UncalledBetReturned,
 )
@@ -26,13 +29,13 @@ from pokerroom.history.phh import load_text, replay_steps, write_phh
 from pokerroom.history.viewer import ViewerHand
 
 _FORCED = {
-    "small_blind": "posts the small blind",
-    "big_blind": "posts the big blind",
-    "ante": "posts an ante",
-    "big_blind_ante": "posts the big blind ante",
-    "straddle": "straddles",
-    "live_post": "posts",
-    "dead_post": "posts dead",
+    ForcedBetKind.SMALL_BLIND: "posts the small blind",
+    ForcedBetKind.BIG_BLIND: "posts the big blind",
+    ForcedBetKind.ANTE: "posts an ante",
+    ForcedBetKind.BIG_BLIND_ANTE: "posts the big blind ante",
+    ForcedBetKind.STRADDLE: "straddles",
+    ForcedBetKind.LIVE_POST: "posts",
+    ForcedBetKind.DEAD_POST: "posts dead",
 }
 
 
@@ -52,12 +55,12 @@ def narrate(hand: Hand, event: Event) -> str | None:
         return f"{who(event.position)} {_FORCED.get(event.what, 'posts')} {money(event.amount)}"
     if isinstance(event, ActionTaken):
         verb = {
-            "fold": "folds",
-            "check": "checks",
-            "call": f"calls {money(event.added)}",
-            "bet": f"bets {money(event.to)}",
-            "raise": f"raises to {money(event.to)}",
-        }.get(event.action, event.action)
+            Move.FOLD: "folds",
+            Move.CHECK: "checks",
+            Move.CALL: f"calls {money(event.added)}",
+            Move.BET: f"bets {money(event.to)}",
+            Move.RAISE: f"raises to {money(event.to)}",
+        }[event.action]
         return f"{who(event.position)} {verb}" + (" and is all-in" if event.all_in else "")
     if isinstance(event, BoardDealt):
         return f"{event.street.title()}: {' '.join(str(c) for c in event.cards)}"
@@ -73,7 +76,7 @@ def narrate(hand: Hand, event: Event) -> str | None:
         return f"rake {money(event.amount)}"
     if isinstance(event, PotAwarded):
         pot = "the main pot" if event.pot == 0 else f"side pot {event.pot}"
-        share = "" if event.share == "whole" else f" ({event.share} half)"
+        share = "" if event.share is PotShare.WHOLE else f" ({event.share} half)"
         names = ", ".join(f"{who(p)} wins {money(a)}" for p, a in event.winners)
         return f"{names} from {pot}{share}" + (f" with {event.hand}" if event.hand else "")
     return None

@@ -1,0 +1,281 @@
+"""A table's seats and money, and the state ``Table`` deals hands from (see ``table``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pokerroom.engine.events import Event
+from pokerroom.engine.hand import Hand
+from pokerroom.engine.setup import Player
+from pokerroom.rng import RandomSource
+from pokerroom.rules.game import GameSpec
+from pokerroom.rules.house import HouseOptions
+from pokerroom.table.blinds import BlindPlan
+from pokerroom.table.clock import TurnClock
+from pokerroom.table.events import (
+    ChipsAdded,
+    ConnectionChanged,
+    SeatLeft,
+    SeatOffered,
+    SeatStatusChanged,
+    SeatTaken,
+    WaitingListChanged,
+)
+from pokerroom.table.seats import PreAction, Seat, SeatStatus, TableError
+
+
+class SeatedTable:
+    """A table's state, and everything about its seats that is not a hand: sitting down
+    with a buy-in (R-STAKE-2), adding chips, the waiting list, sitting out and in, the
+    players' options, and their connections. ``Table`` deals the hands."""
+
+    def __init__(
+        self,
+        *,
+        spec: GameSpec,
+        house: HouseOptions,
+        seats: int,
+        rng: RandomSource | None = None,
+        name: str = "",
+    ) -> None:
+        house.check_table(spec, seats)
+        self.spec = spec
+        self.house = house
+        self.max_seats = seats
+        self.name = name
+        self.rng = rng
+        self.seats: dict[int, Seat] = {}
+        self._seat_by_player: dict[str, Seat] = {}
+        self.waiting_list: list[str] = []
+        self.hand: Hand | None = None
+        self.last_hand: Hand | None = None  # the hand that ended last (for its history)
+        self.hand_number = 0
+        self.hand_seats: list[int] = []  # seat of each position in the current hand
+        self._last_plan: BlindPlan | None = None  # a cache: the previous_* fields rule
+        self._players: dict[int, Player] = {}  # a cache of immutable records, by seat
+        # R-DECK-5: what dealing the hand in progress settled, for a cancel to give back.
+        self.hand_before: dict[str, Any] | None = None
+        self.previous_big: int | None = None
+        self.previous_small: int | None = None
+        self.previous_button: int | None = None
+        self.rake_total = 0
+        self.joined = 0
+        # R-DECK-5: a cancelled first hand's first player and the players it was drawn among:
+        # the hand is dealt again from the same button, not from a new draw.
+        self.first_again: list[Any] | None = None
+        self._fresh_first: list[Any] | None = None  # this plan's, when it is a first hand
+        self.clock = TurnClock(house)
+        self._min_buy_in = house.min_buy_in_bb * spec.stakes.big_blind  # R-STAKE-2
+        self._max_buy_in = house.max_buy_in_bb * spec.stakes.big_blind
+
+    # ---------------------------------------------------------------- queries
+
+    @property
+    def deadline(self) -> float | None:
+        """When the player to act runs out of time (None: no one is on the clock)."""
+        return self.clock.deadline
+
+    @property
+    def warning_at(self) -> float | None:
+        return self.clock.warning_at
+
+    @property
+    def warned(self) -> bool:
+        return self.clock.warned
+
+    @property
+    def big_blind(self) -> int:
+        return self.spec.stakes.big_blind
+
+    @property
+    def min_buy_in(self) -> int:
+        return self._min_buy_in
+
+    @property
+    def max_buy_in(self) -> int:
+        return self._max_buy_in
+
+    def seat_number(self, player: str) -> int | None:
+        """The player's seat, or None when they are not seated."""
+        seat = self._seat_by_player.get(player)
+        return None if seat is None else seat.number
+
+    def seat_of(self, player: str) -> Seat:
+        seat = self._seat_by_player.get(player)
+        if seat is None:
+            raise TableError(f"{player!r} is not seated at this table")
+        return seat
+
+    def in_hand(self, seat: int) -> bool:
+        return self.hand is not None and not self.hand.is_over and seat in self.hand_seats
+
+    def actor_seat(self) -> int | None:
+        if self.hand is None or self.hand.actor is None:
+            return None
+        return self.hand_seats[self.hand.actor]
+
+    def chips_on_table(self) -> int:
+        """Stacks of seated players plus, during a hand, the chips in its pots."""
+        if self.hand is not None and not self.hand.is_over:
+            in_hand = set(self.hand_seats)
+            behind = sum(s.stack for n, s in self.seats.items() if n not in in_hand)
+            return behind + sum(self.hand.stacks) + self.hand.pot
+        return sum(s.stack for s in self.seats.values())
+
+    # ---------------------------------------------------------------- seats and money
+
+    @staticmethod
+    def _emit(events: list[Event], event: Event) -> None:
+        events.append(event)
+
+    def sit(
+        self, player: str, seat: int, buy_in: int, *, name: str = "", post_now: bool = False
+    ) -> list[Event]:
+        """Take a seat with a buy-in between the table's minimum and maximum (R-STAKE-2)."""
+        if not 1 <= seat <= self.max_seats:
+            raise TableError(f"seat {seat} does not exist (seats 1..{self.max_seats})")
+        if seat in self.seats:
+            raise TableError(f"seat {seat} is taken")
+        if player in self._seat_by_player:
+            raise TableError(f"{player!r} already has a seat at this table")
+        self._check_buy_in(buy_in, 0)
+        events: list[Event] = []
+        self.joined += 1
+        self.seats[seat] = Seat(
+            number=seat,
+            player=player,
+            name=name or player,
+            stack=buy_in,
+            status=SeatStatus.WAITING,
+            joined=self.joined,
+            time_bank=float(self.house.time_bank_seconds),
+            post_now=post_now,
+        )
+        self._seat_by_player[player] = self.seats[seat]
+        if player in self.waiting_list:
+            self.waiting_list.remove(player)
+            self._emit(events, WaitingListChanged(players=tuple(self.waiting_list)))
+        self._emit(events, SeatTaken(seat=seat, player=player, name=name or player, stack=buy_in))
+        return events
+
+    def _check_buy_in(self, amount: int, stack: int) -> None:
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise TableError(f"a buy-in must be a positive whole number of chips, got {amount!r}")
+        if stack + amount < self.min_buy_in:
+            raise TableError(
+                f"buy-in of {amount} leaves {stack + amount} chips:"
+                f" the minimum is {self.min_buy_in}"
+            )
+        if stack + amount > self.max_buy_in:
+            raise TableError(
+                f"buy-in of {amount} would make {stack + amount} chips: the maximum is"
+                f" {self.max_buy_in}"
+            )
+
+    def add_chips(self, player: str, amount: int) -> list[Event]:
+        """Top up or rebuy, only between hands for a player in the hand (R-STAKE-1)."""
+        seat = self.seat_of(player)
+        if self.in_hand(seat.number):
+            raise TableError(
+                f"seat {seat.number} cannot add chips during a hand (table stakes, R-STAKE-1)"
+            )
+        self._check_buy_in(amount, seat.stack)
+        events: list[Event] = []
+        seat.stack += amount
+        self._emit(events, ChipsAdded(seat=seat.number, amount=amount, stack=seat.stack))
+        if seat.status is SeatStatus.BUSTED:
+            seat.busted_at = None
+            seat.status = SeatStatus.PLAYING if seat.paid_blinds else SeatStatus.WAITING
+            self._emit(
+                events, SeatStatusChanged(seat=seat.number, status=str(seat.status), reason="rebuy")
+            )
+        return events
+
+    def _stand(self, seat: Seat, reason: str, events: list[Event]) -> None:
+        del self.seats[seat.number]
+        del self._seat_by_player[seat.player]
+        self._emit(
+            events, SeatLeft(seat=seat.number, player=seat.player, stack=seat.stack, reason=reason)
+        )
+        if self.waiting_list:  # a freed seat goes to the first in line
+            self._emit(events, SeatOffered(seat=seat.number, player=self.waiting_list[0]))
+
+    def join_waiting_list(self, player: str) -> list[Event]:
+        if player in self.waiting_list:
+            raise TableError(f"{player!r} is already on the waiting list")
+        if any(s.player == player for s in self.seats.values()):
+            raise TableError(f"{player!r} already has a seat at this table")
+        self.waiting_list.append(player)
+        events: list[Event] = []
+        self._emit(events, WaitingListChanged(players=tuple(self.waiting_list)))
+        return events
+
+    def sit_out(self, player: str) -> list[Event]:
+        """Sit out (R-SEAT-5): at once between hands, else from the next hand."""
+        seat = self.seat_of(player)
+        events: list[Event] = []
+        if self.in_hand(seat.number):
+            seat.sit_out_next = True
+        else:
+            self._set_status(seat, SeatStatus.SITTING_OUT, "sit out", events)
+        return events
+
+    def sit_in(self, player: str, *, post_now: bool = False) -> list[Event]:
+        """Come back: post at once where the rules allow (R-SEAT-2..4), else wait for the blind."""
+        seat = self.seat_of(player)
+        events: list[Event] = []
+        seat.sit_out_next = False
+        seat.post_now = post_now
+        seat.timeouts = 0
+        if seat.status is SeatStatus.SITTING_OUT:
+            status = SeatStatus.PLAYING if seat.paid_blinds else SeatStatus.WAITING
+            self._set_status(seat, status, "sit in", events)
+        return events
+
+    def set_options(
+        self,
+        player: str,
+        *,
+        auto_post: bool | None = None,
+        post_now: bool | None = None,
+        sit_out_next: bool | None = None,
+        leave_after: bool | None = None,
+        pre_action: PreAction | str | None = "unchanged",
+    ) -> None:
+        """The options players expect: auto-post, wait for the big blind, sit out next hand,
+        leave after this hand, and a pre-action for their next decision."""
+        seat = self.seat_of(player)
+        if auto_post is not None:
+            seat.auto_post = auto_post
+        if post_now is not None:
+            seat.post_now = post_now
+        if sit_out_next is not None:
+            seat.sit_out_next = sit_out_next
+        if leave_after is not None:
+            seat.leave_after = leave_after
+        if pre_action != "unchanged":
+            seat.pre_action = PreAction(pre_action) if pre_action is not None else None
+
+    def _set_status(self, seat: Seat, status: SeatStatus, reason: str, events: list[Event]) -> None:
+        if seat.status is not status:
+            seat.status = status
+            # str() of a StrEnum is its value (without the enum property's slower lookup)
+            self._emit(
+                events, SeatStatusChanged(seat=seat.number, status=str(status), reason=reason)
+            )
+
+    def disconnect(self, player: str, now: float) -> list[Event]:
+        seat = self.seat_of(player)
+        seat.connected = False
+        events: list[Event] = []
+        self._emit(events, ConnectionChanged(seat=seat.number, connected=False, extra_seconds=0.0))
+        return events
+
+    def reconnect(self, player: str, now: float) -> list[Event]:
+        """R-TIME-3: back within their time, the player to act gets a further 20 s."""
+        seat = self.seat_of(player)
+        seat.connected = True
+        extra = self.clock.reconnect(now) if self.actor_seat() == seat.number else 0.0
+        events: list[Event] = []
+        self._emit(events, ConnectionChanged(seat=seat.number, connected=True, extra_seconds=extra))
+        return events

@@ -1,0 +1,158 @@
+"""A table as JSON and back, a hand in progress included (the server stores it after every
+change and restores it after a restart).
+
+The hand is written as its setup (``HandSetup``, less the game and house, which are the
+table's) and its log of actions, and read back with ``Hand.replay``. ``version`` 2 writes
+the whole setup; snapshots written before it (no version) name only the positions, stacks,
+blinds, posts and deck, and the rest is the table's defaults, as when they were dealt.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Any
+
+from pokerroom.engine.actions import Action, ActionKind
+from pokerroom.engine.errors import HandError
+from pokerroom.engine.hand import Hand
+from pokerroom.engine.setup import ExtraPost, HandSetup, Player
+from pokerroom.rng import RandomSource
+from pokerroom.rules.game import GameSpec, Stakes, Structure, Variant
+from pokerroom.rules.house import HouseOptions, parse_house
+from pokerroom.table.seats import Seat, TableError
+from pokerroom.table.table import Table
+
+VERSION = 2
+
+
+def table_to_json(table: Table) -> str:
+    spec = table.spec
+    hand = table.hand
+    data = {
+        "version": VERSION,
+        "spec": {
+            "variant": spec.variant.value,
+            "structure": spec.structure.value,
+            "stakes": asdict(spec.stakes),
+        },
+        "house": _house_json(table.house),
+        "max_seats": table.max_seats,
+        "name": table.name,
+        "seats": [s.to_json() for s in table.seats.values()],
+        "waiting_list": table.waiting_list,
+        "hand_number": table.hand_number,
+        "previous": [table.previous_big, table.previous_small, table.previous_button],
+        "rake_total": table.rake_total,
+        "joined": table.joined,
+        "first_again": table.first_again,
+        "timer": table.clock.to_json(),
+        "hand": (
+            {
+                "setup": _setup_json(hand.setup),
+                "before": table.hand_before,
+                # (position, kind, amount); a kind is a StrEnum: its own JSON
+                "log": [(position, action.kind, action.amount) for position, action in hand.log],
+            }
+            if hand is not None and not hand.is_over
+            else None
+        ),
+    }
+    return json.dumps(data)
+
+
+def table_from_json(text: str, *, rng: RandomSource | None = None) -> Table:
+    data = json.loads(text)
+    spec = GameSpec(
+        variant=Variant(data["spec"]["variant"]),
+        structure=Structure(data["spec"]["structure"]),
+        stakes=Stakes(**data["spec"]["stakes"]),
+    )
+    house = parse_house(data["house"], data["house"].get("name", "restored"))
+    table = Table(spec=spec, house=house, seats=data["max_seats"], rng=rng, name=data["name"])
+    for raw in data["seats"]:
+        seat = Seat.from_json(raw)
+        table.seats[seat.number] = seat
+        table._seat_by_player[seat.player] = seat
+    table.waiting_list = list(data["waiting_list"])
+    table.hand_number = data["hand_number"]
+    table.previous_big, table.previous_small, table.previous_button = data["previous"]
+    table.rake_total = data["rake_total"]
+    table.joined = data["joined"]
+    table.first_again = data.get("first_again")  # absent in tables saved before it
+    table.clock.restore(data["timer"])
+    raw_hand = data["hand"]
+    if raw_hand is not None:
+        raw_setup = raw_hand["setup"]
+        # Before version 2 the cancel record sat inside the setup.
+        table.hand_before = raw_hand.get("before", raw_setup.get("before"))
+        setup = _setup_from_json(raw_setup, table, spec, house)
+        table.hand_seats = list(setup.seats)
+        log = [
+            (position, Action(ActionKind(kind), amount))
+            for position, kind, amount in raw_hand["log"]
+        ]
+        try:
+            table.hand = Hand.replay(setup, log)
+        except HandError as error:  # pragma: no cover - a corrupt file
+            raise TableError(f"cannot restore the hand: {error}") from None
+    return table
+
+
+def _setup_json(setup: HandSetup) -> dict[str, Any]:
+    return {
+        "positions": list(setup.seats),
+        "names": [p.name for p in setup.players],
+        "stacks": list(setup.stacks),
+        "blinds": list(setup.blinds),
+        "antes": list(setup.antes),
+        "ante_trimming": setup.ante_trimming,
+        "posts": [[p.position, p.live, p.dead] for p in setup.posts],
+        "deck": list(setup.deck),
+        "auto_showdown": setup.auto_showdown,
+        "cash_table": setup.cash_table,
+    }
+
+
+def _setup_from_json(
+    raw: dict[str, Any], table: Table, spec: GameSpec, house: HouseOptions
+) -> HandSetup:
+    positions: list[int] = raw["positions"]
+    posts = tuple([ExtraPost(position=p, live=lv, dead=d) for p, lv, d in raw["posts"]])
+    names = raw.get("names") or [table.seats[n].name for n in positions]
+    players = tuple(
+        [
+            Player(seat=n, stack=stack, name=name)
+            for n, stack, name in zip(positions, raw["stacks"], names, strict=True)
+        ]
+    )
+    if "antes" in raw:
+        return HandSetup(
+            spec=spec,
+            house=house,
+            players=players,
+            deck=tuple(raw["deck"]),
+            blinds=tuple(raw["blinds"]),
+            antes=tuple(raw["antes"]),
+            ante_trimming=bool(raw["ante_trimming"]),
+            posts=posts,
+            auto_showdown=bool(raw["auto_showdown"]),
+            cash_table=bool(raw["cash_table"]),
+        )
+    # An older snapshot: the hand the table dealt then, with the defaults it dealt it with.
+    return Hand(
+        spec=spec,
+        players=players,
+        house=house,
+        deck=raw["deck"],
+        blinds=raw["blinds"],
+        posts=posts,
+    ).setup
+
+
+def _house_json(house: HouseOptions) -> dict[str, Any]:
+    data = asdict(house)
+    data["games"] = [f"{v.value}/{s.value}" for v, s in house.games]
+    data["seat_choices"] = list(house.seat_choices)
+    data["notes"] = list(house.notes)
+    return data
