@@ -29,6 +29,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check setup.py src tests benchmarks
 	$(BIN)/ruff format --check setup.py src tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-logo  # the layer order and the I/O-free core: pyproject.toml [tool.importlinter]
 
 # The browser tests drive Debian's Chromium; install it when it is missing (never a
 # downloaded browser).
