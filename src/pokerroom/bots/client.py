@@ -120,9 +120,10 @@ async def run_bot(
             await ws.send(json.dumps(message))
 
         async for raw in ws:
-            message = protocol.parse_server(raw)  # the server's own frame models
+            data = json.loads(raw)
             if on_frame is not None:
-                on_frame(message.model_dump(mode="json", by_alias=True, exclude_unset=True))
+                on_frame(data)  # before parsing: a test may change what the bot sees
+            message = protocol.server_frame(data)  # the server's own frame models
             if isinstance(message, protocol.ErrorFrame):
                 if pending is not None and refused_for_load(message) and resends < RESENDS:
                     await asyncio.sleep(backoff(resends))

@@ -359,6 +359,11 @@ def parse_server(raw: str | bytes) -> ServerFrame:
     return _SERVER_ADAPTER.validate_json(raw)
 
 
+def server_frame(data: dict[str, Any]) -> ServerFrame:
+    """A server frame already decoded from JSON to its model."""
+    return _SERVER_ADAPTER.validate_python(data)
+
+
 def frame(model: _Frame) -> str:
     """A frame model as sent: JSON with the wire names (``from``), every field present."""
     return model.model_dump_json(by_alias=True)
