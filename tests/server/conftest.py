@@ -17,7 +17,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from pokerroom.server.app import create_app
 from pokerroom.server.process import free_port
-from pokerroom.server.protocol import MAX_FRAME_BYTES
+from pokerroom.server.protocol import MAX_FRAME_BYTES, parse_server
 from pokerroom.store.db import sqlite_url
 from tests.store.conftest import drop_postgres, fresh_postgres
 
@@ -74,6 +74,15 @@ async def _serve(url: str) -> AsyncIterator[Server]:
         await asyncio.wait_for(task, timeout=10)
 
 
+def checked_frame(raw: str | bytes) -> dict[str, Any]:
+    """A frame from the server, checked against its model in server/protocol.py: every
+    field the server sent is one the model has, with the model's type (and nothing lost)."""
+    data: dict[str, Any] = json.loads(raw)
+    model = parse_server(raw)
+    assert model.model_dump(mode="json", by_alias=True, exclude_unset=True) == data, data
+    return data
+
+
 @dataclass
 class Person:
     """A person's client: REST session plus one WebSocket, recording every frame received."""
@@ -90,7 +99,7 @@ class Person:
     async def next(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
         async with asyncio.timeout(timeout):
             while True:
-                frame = json.loads(await self.ws.recv())
+                frame = checked_frame(await self.ws.recv())
                 self.frames.append(frame)
                 if frame.get("type") == kind:
                     return frame

@@ -17,6 +17,7 @@ from pokerroom.bots.strategy import Situation, Strategy
 from pokerroom.cards import Card
 from pokerroom.engine.actions import Action, LegalActions
 from pokerroom.rules.game import Variant
+from pokerroom.server import protocol
 
 BUY_IN_BIG_BLINDS = 60
 JOIN_TRIES = 8  # joins refused in a row (another free seat each time) before a bot gives up
@@ -33,44 +34,41 @@ def backoff(tries: int) -> float:
     return float(min(BACKOFF_MAX, BACKOFF * 2**tries))
 
 
-def refused_for_load(message: dict[str, Any]) -> bool:
+def refused_for_load(message: protocol.ErrorFrame) -> bool:
     """An error that says "not now" (the connection's rate, a busy table), not "no"."""
-    text = str(message.get("message", ""))
+    text = message.message
     return text.startswith("slow down: too many messages") or "is busy: try again" in text
 
 
-def situation_from_state(state: dict[str, Any]) -> Situation | None:
+def situation_from_state(state: protocol.TableFrame) -> Situation | None:
     """What the bot knows from its table message, when it is the one to act."""
-    hand, you = state.get("hand"), state.get("you")
-    if hand is None or you is None or hand.get("actor") != you or hand.get("legal") is None:
+    hand, you = state.hand, state.you
+    if hand is None or you is None or hand.actor != you or hand.legal is None:
         return None
-    legal = hand["legal"]
-    seats = {s["seat"]: s for s in state["seats"]}
-    mine = seats[you]
-    if not mine.get("cards"):
+    legal = hand.legal
+    mine = next(s for s in state.seats if s.seat == you)
+    if not mine.cards:
         return None
-    opponents = sum(
-        1 for s in state["seats"] if s.get("in_hand") and not s.get("folded") and s["seat"] != you
-    )
+    opponents = sum(1 for s in state.seats if s.in_hand and not s.folded and s.seat != you)
     return Situation(
-        variant=Variant(state["variant"]),
-        hole=tuple(Card.parse(c) for c in mine["cards"]),
-        board=tuple(Card.parse(c) for c in hand["board"]),
+        variant=Variant(state.variant),
+        hole=tuple(Card.parse(c) for c in mine.cards),
+        board=tuple(Card.parse(c) for c in hand.board),
         legal=LegalActions(
             position=0,
             seat=you,
             can_fold=True,
-            can_check=legal["can_check"],
-            call_amount=legal["call"],
-            call_all_in=legal["call_all_in"],
-            min_raise_to=legal["min_raise_to"],
-            max_raise_to=legal["max_raise_to"],
-            is_bet=legal["is_bet"],
-            current_bet=max(s.get("bet", 0) for s in state["seats"]),
-            pot=legal["pot"],
+            can_check=legal.can_check,
+            call_amount=legal.call,
+            call_all_in=legal.call_all_in,
+            min_raise_to=legal.min_raise_to,
+            max_raise_to=legal.max_raise_to,
+            is_bet=legal.is_bet,
+            current_bet=max(s.bet or 0 for s in state.seats),
+            pot=legal.pot,
         ),
         opponents=max(opponents, 1),
-        big_blind=state["big_blind"],
+        big_blind=state.big_blind,
     )
 
 
@@ -122,10 +120,11 @@ async def run_bot(
             await ws.send(json.dumps(message))
 
         async for raw in ws:
-            message = json.loads(raw)
+            data = json.loads(raw)
             if on_frame is not None:
-                on_frame(message)
-            if message.get("type") == "error":
+                on_frame(data)  # before parsing: a test may change what the bot sees
+            message = protocol.server_frame(data)  # the server's own frame models
+            if isinstance(message, protocol.ErrorFrame):
                 if pending is not None and refused_for_load(message) and resends < RESENDS:
                     await asyncio.sleep(backoff(resends))
                     resends += 1
@@ -134,7 +133,7 @@ async def run_bot(
                     pending is not None
                     and pending["type"] == "join"
                     and state_seat is None
-                    and (message.get("request") == "join" or refused_for_load(message))
+                    and (message.request == "join" or refused_for_load(message))
                 ):
                     joins += 1  # the seat was taken (or the join refused): another one
                     if joins >= JOIN_TRIES:
@@ -144,24 +143,24 @@ async def run_bot(
                     await ws.send(json.dumps({"type": "watch", "table": table}))  # fresh seats
                 continue
             if (
-                message.get("type") == "hand_result"
+                isinstance(message, protocol.HandResult)
                 and hands is not None
-                and message["hand"] >= hands
+                and message.hand >= hands
             ):
                 await ws.send(json.dumps({"type": "leave", "table": table}))
                 return  # everyone at the table sees the last hand end, seated or not
-            if message.get("type") != "table":
+            if not isinstance(message, protocol.TableFrame):
                 continue
             state = message
-            state_seat = state.get("you")
+            state_seat = state.you
             if state_seat is not None:
                 joins = 0  # seated: the bound is on refusals in a row
-            if state.get("you") is None:
-                free = [s["seat"] for s in state["seats"] if s["empty"]]
+            if state.you is None:
+                free = [s.seat for s in state.seats if s.empty]
                 if free and not seated:
                     buy_in = min(
-                        state["max_buy_in"],
-                        max(state["min_buy_in"], BUY_IN_BIG_BLINDS * state["big_blind"]),
+                        state.max_buy_in,
+                        max(state.min_buy_in, BUY_IN_BIG_BLINDS * state.big_blind),
                     )
                     await send(
                         {
@@ -175,14 +174,14 @@ async def run_bot(
                     )
                     seated = True
                 continue
-            seat = {s["seat"]: s for s in state["seats"]}[state["you"]]
-            if seat["status"] == "busted":  # rebuy the minimum and play on
+            seat = next(s for s in state.seats if s.seat == state.you)
+            if seat.status == "busted":  # rebuy the minimum and play on
                 await ws.send(json.dumps({"type": "leave", "table": table}))
                 seated = False
                 continue
-            hand = state.get("hand")
-            if hand is not None and hand["number"] > seen:
-                seen = hand["number"]
+            hand = state.hand
+            if hand is not None and hand.number > seen:
+                seen = hand.number
                 if hands is not None and seen > hands:
                     await ws.send(json.dumps({"type": "leave", "table": table}))
                     return
@@ -190,11 +189,7 @@ async def run_bot(
             if situation is None or hand is None:
                 continue
             # One action per decision: the betting state changes once the action lands.
-            key = (
-                hand["number"],
-                hand["street"],
-                tuple((x["seat"], x.get("bet"), x.get("stack")) for x in state["seats"]),
-            )
+            key = (hand.number, hand.street, tuple((x.seat, x.bet, x.stack) for x in state.seats))
             if key == acted_in:
                 continue
             acted_in = key
@@ -205,6 +200,6 @@ async def run_bot(
                     "table": table,
                     "action": action.kind.value,
                     "amount": action.amount,
-                    "hand": hand["number"],
+                    "hand": hand.number,
                 }
             )

@@ -23,24 +23,26 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
-from pokerroom.cards import Card
 from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.errors import HandError
 from pokerroom.engine.events import (
     ActionTaken,
     BoardDealt,
-    CardsShown,
     Event,
     ForcedBet,
-    ForcedBetKind,
-    Move,
     PotAwarded,
 )
-from pokerroom.evaluation import best_hand, omaha_best_hand
 from pokerroom.history.events_json import event_to_dict
 from pokerroom.history.phh import write_phh
 from pokerroom.server import protocol
-from pokerroom.server.views import public_state, stakes_pair, state_for_seat
+from pokerroom.server.inbox import Close, FromClient, Gone, Item, Said, Suspend, Void, Watching
+from pokerroom.server.views import (
+    hand_result,
+    note_action,
+    public_state,
+    stakes_pair,
+    state_for_seat,
+)
 from pokerroom.store.db import Database
 from pokerroom.store.hands import (
     StartedHand,
@@ -61,16 +63,8 @@ from pokerroom.store.models import ChatMessage
 from pokerroom.table import Table, TableError
 from pokerroom.table.events import HandFinished, SeatLeft
 
-FORCED_LABELS = {
-    ForcedBetKind.SMALL_BLIND: "SB",
-    ForcedBetKind.BIG_BLIND: "BB",
-    ForcedBetKind.ANTE: "Ante",
-    ForcedBetKind.BIG_BLIND_ANTE: "BB ante",
-    ForcedBetKind.STRADDLE: "Straddle",
-}
 CHAT_BURST = 5  # messages ...
 CHAT_WINDOW = 10.0  # ... per this many seconds
-CLIENT_KINDS = ("watch", "message")  # inbox items that come from clients (counted)
 CLOCK_SLACK = 0.05  # seconds: the shortest sleep after a clock turn that changed nothing
 OUTBOX_FRAMES = 256  # frames waiting for one client's socket before it is dropped
 INBOX_MESSAGES = 1000  # clients' messages waiting for one table before more are refused
@@ -144,15 +138,6 @@ class Client:
                 self.outbox.task_done()
 
 
-def best_five(hole: tuple[Card, ...], board: tuple[Card, ...]) -> tuple[Card, ...]:
-    """The five cards that make a shown high hand, to highlight (none before a full board)."""
-    if len(board) < 3:
-        return ()
-    if len(hole) == 4:
-        return omaha_best_hand(hole, board).best_five
-    return best_hand([*hole, *board]).best_five
-
-
 def utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -178,7 +163,7 @@ class TableActor:
         self.pause = pause
         # Unbounded as a queue, but clients' messages in it are counted and capped (offer);
         # what else goes in is bounded by the connections ("gone") and the floor's calls.
-        self.inbox: asyncio.Queue[tuple[str, Client | None, Any]] = asyncio.Queue()
+        self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.inbox_limit = INBOX_MESSAGES
         self.queued = 0  # clients' messages in the inbox
         self.faults = 0  # exceptions in the table's own logic (each logged with its hand)
@@ -202,27 +187,28 @@ class TableActor:
         self._saving: str | None = None
         self.recovering: Recovery | None = None  # a fault whose cancel is not stored yet
         self.retry_seconds = RETRY_SECONDS
-        self.deferred: list[tuple[str, Client | None, Any]] = []  # floor items held meanwhile
+        self.deferred: list[Item] = []  # floor items held meanwhile
 
     # ------------------------------------------------------------ outside the task
 
-    def post(self, kind: str, client: Client | None, payload: Any = None) -> None:
+    def post(self, item: Gone | Suspend) -> None:
         """Control items (a connection gone, the floor): never refused."""
-        self.inbox.put_nowait((kind, client, payload))
+        self.inbox.put_nowait(item)
 
-    def offer(self, kind: str, client: Client, payload: Any = None) -> bool:
+    def offer(self, item: FromClient) -> bool:
         """A client's message, refused (False) when the table already has too many waiting."""
+        client = item.client
         if self.queued >= self.inbox_limit or client.waiting >= CLIENT_WAITING:
             return False
         self.queued += 1
         client.waiting += 1
-        self.inbox.put_nowait((kind, client, payload))
+        self.inbox.put_nowait(item)
         return True
 
-    async def call(self, kind: str, payload: Any = None) -> Any:
-        """Ask the table's task to do something and wait for its answer (the floor)."""
-        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.inbox.put_nowait((kind, None, (payload, answer)))
+    async def call(self, kind: type[Void] | type[Close], reason: str) -> dict[str, Any]:
+        """Ask the table's task to void its hand or close (the floor) and wait for the answer."""
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.inbox.put_nowait(kind(reason, answer))
         return await answer
 
     def lobby_entry(self) -> dict[str, Any]:
@@ -261,22 +247,22 @@ class TableActor:
         loop = asyncio.get_running_loop()
         while True:
             self.turns += 1
-            item: tuple[str, Client | None, Any] | None = None
+            item: Item | None = None
             if not self.inbox.empty():
                 item = self.inbox.get_nowait()
             else:
                 wake = self._next_wakeup(loop.time())
                 if wake is None or wake > 0:
                     item = await self._wait(wake)
-            if item is not None and item[0] in CLIENT_KINDS and item[1] is not None:
+            if isinstance(item, (Watching, Said)):
                 self.queued -= 1
-                item[1].waiting -= 1
+                item.client.waiting -= 1
             try:
                 await self._turn(item, loop.time())
             except Exception as error:  # even a failed fault handler must not end the task
                 await self._fault(error, loop.time())
 
-    async def _wait(self, timeout: float | None) -> tuple[str, Client | None, Any] | None:
+    async def _wait(self, timeout: float | None) -> Item | None:
         """The next inbox item, or None when ``timeout`` seconds pass first."""
         if timeout is None:
             return await self.inbox.get()
@@ -286,13 +272,13 @@ class TableActor:
         except TimeoutError:
             return None
 
-    async def _turn(self, item: tuple[str, Client | None, Any] | None, now: float) -> None:
+    async def _turn(self, item: Item | None, now: float) -> None:
         changed = False
         try:
             if item is None:
                 changed = await self._on_clock(now)
             else:
-                changed = await self._handle(*item, now)
+                changed = await self._handle(item, now)
             changed = await self._maybe_start(now) or changed
         except Exception as error:
             changed = await self._fault(error, now)
@@ -372,7 +358,7 @@ class TableActor:
         leavers: list[SeatLeft] = []
         for event in events:
             if isinstance(event, (ActionTaken, ForcedBet, BoardDealt)):
-                self._note_action(event)
+                self.last_actions = note_action(self.last_actions, event)
             elif isinstance(event, HandFinished):
                 finished = event
             elif isinstance(event, SeatLeft) and finished is not None:
@@ -385,24 +371,6 @@ class TableActor:
                     await self._save(session)
         if finished is not None:
             await self._store_hand(finished, leavers, now)
-
-    def _note_action(self, event: ActionTaken | ForcedBet | BoardDealt) -> None:
-        """What each seat last did this street, shown beside it ("Raise to" 600)."""
-        if isinstance(event, BoardDealt):  # a new street: only folds stay marked
-            self.last_actions = {s: a for s, a in self.last_actions.items() if a["text"] == "Fold"}
-        elif isinstance(event, ForcedBet):
-            label = FORCED_LABELS.get(event.what, "Post")
-            self.last_actions[event.seat] = {"text": label, "amount": event.amount}
-        elif event.all_in:
-            self.last_actions[event.seat] = {"text": "All-in", "amount": event.to}
-        elif event.action is Move.FOLD or event.action is Move.CHECK:
-            self.last_actions[event.seat] = {"text": event.action.title(), "amount": None}
-        else:
-            amount = event.added if event.action is Move.CALL else event.to
-            verb = {Move.CALL: "Call", Move.BET: "Bet", Move.RAISE: "Raise to"}.get(
-                event.action, ""
-            )
-            self.last_actions[event.seat] = {"text": verb, "amount": amount}
 
     async def _store_hand(
         self, finished: HandFinished, leavers: list[SeatLeft], now: float
@@ -455,43 +423,16 @@ class TableActor:
         self.next_hand_at = now + self.pause
 
     async def _announce(self, hand: Any, finished: HandFinished) -> None:
-        """The end of a hand as everyone may see it: board, shown cards, who won what."""
-        seats = hand.seats
-        board = hand.board_cards()
-        shown = [
-            {
-                "seat": e.seat,
-                "cards": [str(c) for c in e.cards],
-                "high": e.high,
-                "low": e.low,
-                "best": [str(c) for c in best_five(e.cards, board)],
-            }
-            for e in self.hand_events
-            if isinstance(e, CardsShown)
-        ]
-        pots = [
-            {
-                "pot": e.pot,
-                "amount": e.amount,
-                "share": e.share,
-                "hand": e.hand,
-                "winners": [{"seat": seats[p], "amount": a} for p, a in e.winners],
-            }
-            for e in self.hand_events
-            if isinstance(e, PotAwarded)
-        ]
-        line = protocol.encode(
-            {
-                "type": "hand_result",
-                "table": self.table_id,
-                "hand": finished.number,
-                "board": [str(c) for c in board],
-                "shown": shown,
-                "pots": pots,
-                "rake": finished.rake,
-                "cancelled": finished.cancelled,
-            }
+        """The end of a hand as everyone may see it (views.hand_result)."""
+        result = hand_result(
+            self.table_id,
+            finished.number,
+            hand=hand,
+            events=self.hand_events,
+            rake=finished.rake,
+            cancelled=finished.cancelled,
         )
+        line = protocol.frame(result)
         for watcher in list(self.watchers):
             self._send(watcher, line)
 
@@ -590,110 +531,108 @@ class TableActor:
         self.deferred = []
 
     def _announce_cancelled(self, number: int) -> None:
-        line = protocol.encode(
-            {
-                "type": "hand_result",
-                "table": self.table_id,
-                "hand": number,
-                "board": [],
-                "shown": [],
-                "pots": [],
-                "rake": 0,
-                "cancelled": True,
-            }
-        )
+        line = protocol.frame(hand_result(self.table_id, number, cancelled=True))
         for watcher in list(self.watchers):
             self._send(watcher, line)
 
     # ------------------------------------------------------------ messages
 
-    async def _handle(self, kind: str, client: Client | None, payload: Any, now: float) -> bool:
-        if kind == "watch" and client is not None:
-            if client.closed:  # dropped while the request waited
+    async def _handle(self, item: Item, now: float) -> bool:
+        match item:
+            case Watching(client):
+                return await self._watch(client, now)
+            case Gone(client):
+                return await self._gone(client, now)
+            case Suspend() if self.recovering is not None:
+                self.deferred.append(item)  # held until the table is back (it moves money)
                 return False
-            if client not in self.watchers:
-                self.watchers.append(client)
-            player = client.player
-            seated = player is not None and self.table.seat_number(player) is not None
-            if seated and player and not self.table.seat_of(player).connected:  # R-TIME-3
-                await self._after(self.table.reconnect(player, now), now)  # a page reload
-                return True  # everyone (this client too) sees the seat connected again
-            client.deliver(self._state_for(client, now))
-            return False
-        if kind == "gone" and client is not None:
-            if client in self.watchers:
-                self.watchers.remove(client)
-            still_here = any(w.player == client.player and not w.closed for w in self.watchers)
-            if (
-                client.player is not None
-                and not still_here  # a newer connection of the same player is watching
-                and self.table.seat_number(client.player) is not None
-            ):
-                events = self.table.disconnect(client.player, now)
-                await self._after(events, now)
+            case Void(_, answer) | Close(_, answer) if self.recovering is not None:
+                answer.set_exception(TableError(RECOVERING.format(self.table_id)))
+                return False
+            case Suspend(player):
+                return await self._suspend(player, now)
+            case Void(reason, answer) | Close(reason, answer):
+                try:
+                    answer.set_result(await self._floor(isinstance(item, Close), reason, now))
+                except Exception as error:
+                    answer.set_exception(error)
                 return True
+            case Said(client, message):
+                return await self._said(client, message, now)
+
+    async def _watch(self, client: Client, now: float) -> bool:
+        if client.closed:  # dropped while the request waited
             return False
-        if kind in ("suspend", "void", "close") and self.recovering is not None:
-            if kind == "suspend":  # held until the table is back (it moves money)
-                self.deferred.append((kind, client, payload))
-            else:
-                payload[1].set_exception(TableError(RECOVERING.format(self.table_id)))
-            return False
-        if kind == "suspend":  # S-AUTH-2, the floor's rule: sat out, cashed out after the hand
-            player = str(payload)
-            self.watchers = [w for w in self.watchers if w.player != player]
-            if self.table.seat_number(player) is None:
-                return False
-            events = self.table.sit_out(player)
-            events += self.table.leave(player, now)
+        if client not in self.watchers:
+            self.watchers.append(client)
+        player = client.player
+        seated = player is not None and self.table.seat_number(player) is not None
+        if seated and player and not self.table.seat_of(player).connected:  # R-TIME-3
+            await self._after(self.table.reconnect(player, now), now)  # a page reload
+            return True  # everyone (this client too) sees the seat connected again
+        client.deliver(self._state_for(client, now))
+        return False
+
+    async def _gone(self, client: Client, now: float) -> bool:
+        if client in self.watchers:
+            self.watchers.remove(client)
+        still_here = any(w.player == client.player and not w.closed for w in self.watchers)
+        if (
+            client.player is not None
+            and not still_here  # a newer connection of the same player is watching
+            and self.table.seat_number(client.player) is not None
+        ):
+            events = self.table.disconnect(client.player, now)
             await self._after(events, now)
             return True
-        if kind in ("void", "close"):
-            reason, answer = payload
-            try:
-                answer.set_result(await self._floor(kind, reason, now))
-            except Exception as error:
-                answer.set_exception(error)
-            return True
-        assert client is not None
+        return False
+
+    async def _suspend(self, player: str, now: float) -> bool:
+        """S-AUTH-2, the floor's rule: sat out, cashed out after the hand."""
+        self.watchers = [w for w in self.watchers if w.player != player]
+        if self.table.seat_number(player) is None:
+            return False
+        events = self.table.sit_out(player)
+        events += self.table.leave(player, now)
+        await self._after(events, now)
+        return True
+
+    async def _said(self, client: Client, payload: protocol.ClientMessage, now: float) -> bool:
         try:
             if self.recovering is not None and not isinstance(payload, protocol.Chat):
                 raise TableError(RECOVERING.format(self.table_id))
-            if isinstance(payload, protocol.Join):
-                await self._join(client, payload, now)
-            elif isinstance(payload, protocol.AddChips):
-                await self._add_chips(client, payload, now)
-            elif isinstance(payload, protocol.Act):
-                await self._act(client, payload, now)
-            elif isinstance(payload, protocol.Leave):
-                events = self.table.leave(self._player(client), now)
-                await self._after(events, now)
-            elif isinstance(payload, protocol.SitOut):
-                player = self._player(client)
-                events = (
-                    self.table.sit_out(player)
-                    if payload.type == "sit_out"
-                    else self.table.sit_in(player, post_now=True)
-                )
-                await self._after(events, now)
-            elif isinstance(payload, protocol.Options):
-                self._options(client, payload)
-            elif isinstance(payload, protocol.Chat):
-                await self._chat(client, payload, now)
-                return False
+            match payload:
+                case protocol.Join():
+                    await self._join(client, payload, now)
+                case protocol.AddChips():
+                    await self._add_chips(client, payload, now)
+                case protocol.Act():
+                    await self._act(client, payload, now)
+                case protocol.Leave():
+                    await self._after(self.table.leave(self._player(client), now), now)
+                case protocol.SitOut(type="sit_out"):
+                    await self._after(self.table.sit_out(self._player(client)), now)
+                case protocol.SitOut():
+                    player = self._player(client)
+                    await self._after(self.table.sit_in(player, post_now=True), now)
+                case protocol.Options():
+                    self._options(client, payload)
+                case protocol.Chat():
+                    await self._chat(client, payload, now)
+                    return False
         except (TableError, HandError, LedgerError) as error:
             client.deliver(protocol.error(str(error), request=payload.type, table=self.table_id))
             return False
         return True
 
-    async def _floor(self, kind: str, reason: str, now: float) -> dict[str, Any]:
+    async def _floor(self, close: bool, reason: str, now: float) -> dict[str, Any]:
         """R-FLOOR-1 at the table: void the hand in progress (R-DECK-5) or close the table."""
         voided = None
         if self.table.hand is not None:
             voided = self.table.hand_number
             events = self.table.cancel_hand(f"voided by the floor: {reason}")
             await self._after(events, now)
-        if kind == "void":
+        if not close:
             if voided is None:
                 raise TableError("no hand is in progress")
             return {"voided": voided}
@@ -830,8 +769,8 @@ class TableActor:
             session.add(
                 ChatMessage(table_id=self.table_id, account_id=int(player), text=text, at=utcnow())
             )
-        line = protocol.encode(
-            {"type": "chat", "table": self.table_id, "from": client.name or player, "text": text}
+        line = protocol.frame(
+            protocol.ChatFrame(table=self.table_id, sender=client.name or player, text=text)
         )
         for watcher in list(self.watchers):
             self._send(watcher, line)

@@ -35,6 +35,7 @@ from pokerroom.rules.errors import RulesError
 from pokerroom.server import protocol
 from pokerroom.server.actor import Client, utcnow
 from pokerroom.server.auth import Auth
+from pokerroom.server.inbox import Close, Gone, Said, Void, Watching
 from pokerroom.server.replayer import replay_frames
 from pokerroom.server.room import Limits, RateLimit, Room, TableConfig
 from pokerroom.store.accounts import AuthError, authenticate, revoke
@@ -223,7 +224,7 @@ def create_app(
         if actor is None:
             raise HTTPException(404, f"no table {table_id!r}")
         try:
-            result: dict[str, Any] = await actor.call(kind, reason)
+            result = await actor.call(Close if kind == "close" else Void, reason)
         except TableError as error:
             raise HTTPException(409, str(error)) from None
         async with room.db.transaction() as session:
@@ -455,7 +456,7 @@ async def _connection(room: Room, websocket: WebSocket) -> None:
     tasks: list[asyncio.Task[Any]] = []
     try:
         await websocket.accept()
-        client.deliver(protocol.encode({"type": "welcome", "version": protocol.PROTOCOL_VERSION}))
+        client.deliver(protocol.frame(protocol.Welcome(version=protocol.PROTOCOL_VERSION)))
         tasks = [
             asyncio.create_task(client.write()),
             asyncio.create_task(_read(room, client, websocket)),
@@ -482,7 +483,7 @@ async def _connection(room: Room, websocket: WebSocket) -> None:
         await asyncio.gather(*tasks, return_exceptions=True)
         room.disconnect(client)
         for table_id in client.tables:
-            room.actors[table_id].post("gone", client)
+            room.actors[table_id].post(Gone(client))
 
 
 async def _read(room: Room, client: Client, websocket: WebSocket) -> None:
@@ -531,7 +532,7 @@ def origin_allowed(origin: str, host: str | None, limits: Limits) -> bool:
 
 async def _dispatch(room: Room, client: Client, message: Any) -> None:
     if isinstance(message, protocol.Ping):
-        client.deliver(protocol.encode({"type": "pong"}))
+        client.deliver(protocol.frame(protocol.Pong()))
         return
     if isinstance(message, protocol.Hello):
         async with room.db.transaction() as session:
@@ -543,7 +544,7 @@ async def _dispatch(room: Room, client: Client, message: Any) -> None:
         client.account_id, client.name = account.id, account.display_name
         client.token = message.token
         client.deliver(
-            protocol.encode({"type": "hello", "account": account.id, "name": account.display_name})
+            protocol.frame(protocol.HelloOk(account=account.id, name=account.display_name))
         )
         return
     actor = room.actors.get(message.table)
@@ -566,7 +567,7 @@ async def _dispatch(room: Room, client: Client, message: Any) -> None:
                 )
             )
             return
-        kind, payload = "watch", None
+        item: Watching | Said = Watching(client)
     elif client.account_id is None:
         client.deliver(
             protocol.error(
@@ -577,8 +578,8 @@ async def _dispatch(room: Room, client: Client, message: Any) -> None:
         )
         return
     else:
-        kind, payload = "message", message
-    if not actor.offer(kind, client, payload):
+        item = Said(client, message)
+    if not actor.offer(item):
         client.deliver(
             protocol.error(
                 f"table {message.table!r} is busy: try again in a moment", request=message.type

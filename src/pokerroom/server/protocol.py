@@ -164,10 +164,206 @@ def nesting(raw: str) -> int:
     return deepest
 
 
-def error(message: str, *, request: Any = None, table: str | None = None) -> str:
+def error(message: str, *, request: str | None = None, table: str | None = None) -> str:
     """An error; one about a table names it, so the client shows it on that table."""
-    return encode({"type": "error", "message": message, "request": request, "table": table})
+    return frame(ErrorFrame(message=message, request=request, table=table))
 
 
 def encode(payload: dict[str, Any]) -> str:
     return json.dumps(payload, separators=(",", ":"))
+
+
+# ------------------------------------------------------------------ server to client
+#
+# Every frame the server sends, as a model: the bots parse frames with these, and a test
+# checks docs/protocol.md against them. The small frames are built as models; the ``table``
+# frame (the hot path: one per viewer per change) is built as a plain dict by
+# ``views.public_state``/``state_for_seat`` and checked against ``TableFrame`` in tests,
+# because constructing a nested model per viewer per change costs more than the frame.
+
+
+class _Frame(BaseModel):
+    # Fields the client does not know are ignored, so the server may add fields first.
+    model_config = ConfigDict(frozen=True, populate_by_name=True)
+
+
+class Welcome(_Frame):
+    type: Literal["welcome"] = "welcome"
+    version: int
+
+
+class HelloOk(_Frame):
+    type: Literal["hello"] = "hello"
+    account: int
+    name: str
+
+
+class Pong(_Frame):
+    type: Literal["pong"] = "pong"
+
+
+class ErrorFrame(_Frame):
+    type: Literal["error"] = "error"
+    message: str
+    request: str | None = None
+    table: str | None = None
+
+
+class ChatFrame(_Frame):
+    type: Literal["chat"] = "chat"
+    table: str
+    # ``from`` is a Python keyword: built as ``sender``, sent and parsed as ``from``.
+    sender: str = Field(serialization_alias="from", validation_alias="from")
+    text: str
+
+
+class ShownHand(_Frame):
+    seat: int
+    cards: list[str]
+    high: str
+    low: str
+    best: list[str]
+
+
+class Winner(_Frame):
+    seat: int
+    amount: int
+
+
+class PotResult(_Frame):
+    pot: int
+    amount: int
+    share: str
+    hand: str
+    winners: list[Winner]
+
+
+class HandResult(_Frame):
+    type: Literal["hand_result"] = "hand_result"
+    table: str
+    hand: int
+    board: list[str]
+    shown: list[ShownHand]
+    pots: list[PotResult]
+    rake: int
+    cancelled: bool
+
+
+class LastAction(_Frame):
+    text: str
+    amount: int | None
+
+
+class SeatState(_Frame):
+    seat: int
+    empty: bool
+    name: str | None = None
+    stack: int | None = None
+    status: str | None = None
+    missed_big: bool | None = None
+    missed_small: bool | None = None
+    connected: bool | None = None
+    time_bank: float | None = None
+    in_hand: bool | None = None
+    bet: int | None = None
+    folded: bool | None = None
+    all_in: bool | None = None
+    cards: list[str] | None = None
+    card_count: int | None = None
+    shown: bool | None = None
+    last_action: LastAction | None = None
+
+
+class SeatOptions(_Frame):
+    auto_post: bool
+    owes_blinds: bool
+    wait_for_big_blind: bool
+    sit_out_next: bool
+    leave_after: bool
+    pre_action: str | None
+
+
+class BuyInRange(_Frame):
+    min: int
+    max: int
+
+
+class Legal(_Frame):
+    can_check: bool
+    call: int
+    call_all_in: bool
+    min_raise_to: int | None
+    max_raise_to: int | None
+    is_bet: bool
+    current_bet: int
+    pot: int
+    all_in_to: int
+    half_pot_raise_to: int | None
+    pot_raise_to: int | None
+
+
+class HandState(_Frame):
+    number: int
+    phase: str
+    street: str
+    board: list[str]
+    pots: list[int]
+    collected: list[int]
+    button: int | None
+    small_blind_seat: int | None
+    big_blind_seat: int | None
+    actor: int | None
+    seconds_left: float | None
+    legal: Legal | None
+
+
+class TableFrame(_Frame):
+    type: Literal["table"] = "table"
+    table: str
+    version: int
+    name: str
+    game: str
+    variant: str
+    structure: str
+    small_blind: int
+    big_blind: int
+    stakes: tuple[int, int]
+    min_buy_in: int
+    max_buy_in: int
+    decision_seconds: float
+    you: int | None
+    options: SeatOptions | None
+    buy_in: BuyInRange | None
+    seats: list[SeatState]
+    hand: HandState | None
+
+
+ServerFrame = Annotated[
+    Welcome | HelloOk | Pong | ErrorFrame | ChatFrame | HandResult | TableFrame,
+    Field(discriminator="type"),
+]
+SERVER_FRAMES: tuple[type[_Frame], ...] = (
+    Welcome,
+    HelloOk,
+    Pong,
+    ErrorFrame,
+    ChatFrame,
+    HandResult,
+    TableFrame,
+)
+_SERVER_ADAPTER: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
+
+
+def parse_server(raw: str | bytes) -> ServerFrame:
+    """One server frame to its model (the bots' side; tests check the server's with it)."""
+    return _SERVER_ADAPTER.validate_json(raw)
+
+
+def server_frame(data: dict[str, Any]) -> ServerFrame:
+    """A server frame already decoded from JSON to its model."""
+    return _SERVER_ADAPTER.validate_python(data)
+
+
+def frame(model: _Frame) -> str:
+    """A frame model as sent: JSON with the wire names (``from``), every field present."""
+    return model.model_dump_json(by_alias=True)

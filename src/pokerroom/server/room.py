@@ -20,6 +20,7 @@ from pokerroom.rng import SystemRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
 from pokerroom.server.actor import INBOX_MESSAGES, OUTBOX_FRAMES, Client, TableActor, utcnow
+from pokerroom.server.inbox import Suspend
 from pokerroom.store.db import Database
 from pokerroom.store.hands import (
     cancel_interrupted_hands,
@@ -170,7 +171,7 @@ class Room:
         rule there: sat out, cashed out after the hand)."""
         closed = self._close(lambda c: c.account_id == account_id, "account suspended")
         for actor in self.actors.values():
-            actor.post("suspend", None, str(account_id))
+            actor.post(Suspend(str(account_id)))
         return closed
 
     def _close(self, which: Any, reason: str) -> int:

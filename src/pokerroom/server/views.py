@@ -10,12 +10,113 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from pokerroom.cards import Card
 from pokerroom.engine.actions import LegalActions
-from pokerroom.engine.hand import Phase
+from pokerroom.engine.events import (
+    ActionTaken,
+    BoardDealt,
+    CardsShown,
+    Event,
+    ForcedBet,
+    ForcedBetKind,
+    Move,
+    PotAwarded,
+)
+from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.pots import build_pots
 from pokerroom.engine.views import view_for
+from pokerroom.evaluation import best_hand, omaha_best_hand
 from pokerroom.rules.game import GameSpec, Structure
+from pokerroom.server import protocol
 from pokerroom.table import Table
+
+FORCED_LABELS = {
+    ForcedBetKind.SMALL_BLIND: "SB",
+    ForcedBetKind.BIG_BLIND: "BB",
+    ForcedBetKind.ANTE: "Ante",
+    ForcedBetKind.BIG_BLIND_ANTE: "BB ante",
+    ForcedBetKind.STRADDLE: "Straddle",
+}
+ACTION_LABELS = {Move.CALL: "Call", Move.BET: "Bet", Move.RAISE: "Raise to"}
+
+
+def note_action(
+    last_actions: dict[int, dict[str, Any]], event: ActionTaken | ForcedBet | BoardDealt
+) -> dict[int, dict[str, Any]]:
+    """What each seat last did this street, shown beside it ("Raise to" 600): ``last_actions``
+    after ``event`` (a new mapping on a new street, else the same one updated)."""
+    if isinstance(event, BoardDealt):  # a new street: only folds stay marked
+        return {s: a for s, a in last_actions.items() if a["text"] == "Fold"}
+    if isinstance(event, ForcedBet):
+        label = FORCED_LABELS.get(event.what, "Post")
+        last_actions[event.seat] = {"text": label, "amount": event.amount}
+    elif event.all_in:
+        last_actions[event.seat] = {"text": "All-in", "amount": event.to}
+    elif event.action is Move.FOLD or event.action is Move.CHECK:
+        last_actions[event.seat] = {"text": event.action.title(), "amount": None}
+    else:
+        amount = event.added if event.action is Move.CALL else event.to
+        last_actions[event.seat] = {"text": ACTION_LABELS.get(event.action, ""), "amount": amount}
+    return last_actions
+
+
+def best_five(hole: tuple[Card, ...], board: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The five cards that make a shown high hand, to highlight (none before a full board)."""
+    if len(board) < 3:
+        return ()
+    if len(hole) == 4:
+        return omaha_best_hand(hole, board).best_five
+    return best_hand([*hole, *board]).best_five
+
+
+def hand_result(
+    table_id: str,
+    number: int,
+    *,
+    hand: Hand | None = None,
+    events: list[Event] | tuple[Event, ...] = (),
+    rake: int = 0,
+    cancelled: bool = False,
+) -> protocol.HandResult:
+    """The end of a hand as everyone may see it: board, shown cards, who won what (a hand
+    cancelled before it was stored shows nothing: ``hand`` None)."""
+    if hand is None:
+        return protocol.HandResult(
+            table=table_id, hand=number, board=[], shown=[], pots=[], rake=rake, cancelled=True
+        )
+    seats = hand.seats
+    board = hand.board_cards()
+    shown = [
+        protocol.ShownHand(
+            seat=e.seat,
+            cards=[str(c) for c in e.cards],
+            high=e.high,
+            low=e.low,
+            best=[str(c) for c in best_five(e.cards, board)],
+        )
+        for e in events
+        if isinstance(e, CardsShown)
+    ]
+    pots = [
+        protocol.PotResult(
+            pot=e.pot,
+            amount=e.amount,
+            share=e.share,
+            hand=e.hand,
+            winners=[protocol.Winner(seat=seats[p], amount=a) for p, a in e.winners],
+        )
+        for e in events
+        if isinstance(e, PotAwarded)
+    ]
+    return protocol.HandResult(
+        table=table_id,
+        hand=number,
+        board=[str(c) for c in board],
+        shown=shown,
+        pots=pots,
+        rake=rake,
+        cancelled=cancelled,
+    )
 
 
 def stakes_pair(spec: GameSpec) -> tuple[int, int]:

@@ -1,0 +1,63 @@
+"""What a table's task receives, one small frozen type per kind (the actor ``match``es on
+them). Clients' messages are ``Watching`` and ``Said`` (counted and capped); the rest come
+from the server itself (a connection gone, the floor) and are never refused."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pokerroom.server import protocol
+
+if TYPE_CHECKING:
+    from pokerroom.server.actor import Client
+
+
+@dataclass(frozen=True, slots=True)
+class Watching:
+    """A client asks for the table's state from now on."""
+
+    client: Client
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A logged-in client's message to the table (join, act, chat...)."""
+
+    client: Client
+    message: protocol.ClientMessage
+
+
+@dataclass(frozen=True, slots=True)
+class Gone:
+    """A connection closed: it stops watching, and its seat is disconnected."""
+
+    client: Client
+
+
+@dataclass(frozen=True, slots=True)
+class Suspend:
+    """S-AUTH-2: the account is sat out and cashed out after the hand."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Void:
+    """R-FLOOR-1: void the hand in progress; ``answer`` gets ``{"voided": n}``."""
+
+    reason: str
+    answer: asyncio.Future[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """R-FLOOR-1: close the table; ``answer`` gets what was voided."""
+
+    reason: str
+    answer: asyncio.Future[dict[str, Any]]
+
+
+FromClient = Watching | Said
+Item = Watching | Said | Gone | Suspend | Void | Close
