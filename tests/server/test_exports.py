@@ -4,12 +4,15 @@ id) and its seat count ("4-max"), not the house's largest table."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import httpx
+import pytest
 
 from pokerroom.server.room import TableConfig
+from pokerroom.server.routes import hands as hands_routes
 from tests.server.conftest import Server, person
-from tests.server.test_e2e import books_balance, play_along
+from tests.server.test_e2e import ann_and_bob_seated, books_balance, play_along
 
 
 async def test_pokerstars_text_names_the_table_and_its_seat_count(server: Server) -> None:
@@ -28,4 +31,39 @@ async def test_pokerstars_text_names_the_table_and_its_seat_count(server: Server
         hands = (await http.get("/api/hands", params={"table": "side-4"})).json()
         text = (await http.get(f"/api/hands/{hands[-1]['id']}.txt")).text
     assert text.splitlines()[1].startswith("Table 'Side Room' 4-max Seat #")
+    await books_balance(server)
+
+
+async def test_exports_replay_hands_off_the_event_loop(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The session export replays up to 1,000 hands, each hand export one: that CPU work runs
+    on a worker thread, never on the loop that runs every table (issue 13)."""
+    on_loop: list[bool] = []
+    real = hands_routes.replay
+
+    def watched(hand: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+            on_loop.append(True)
+        except RuntimeError:  # no loop in this thread: a worker
+            on_loop.append(False)
+        return real(hand)
+
+    monkeypatch.setattr(hands_routes, "replay", watched)
+    ann, bob = await ann_and_bob_seated(server, "x-loop", (1, 2))
+    await asyncio.gather(play_along(ann, "x-loop", 2), play_along(bob, "x-loop", 2))
+    headers = {"Authorization": f"Bearer {ann.token}"}
+    async with httpx.AsyncClient(base_url=server.base, headers=headers) as http:
+        hands = (await http.get("/api/hands", params={"table": "x-loop"})).json()
+        first = hands[-1]["id"]
+        for path in (
+            "/api/sessions/x-loop.phhs",
+            f"/api/hands/{first}.phh",
+            f"/api/hands/{first}.txt",
+            f"/api/hands/{first}/replay",
+        ):
+            (await http.get(path)).raise_for_status()
+    assert len(on_loop) == len(hands) + 3  # every hand of the session, then one per export
+    assert not any(on_loop)
     await books_balance(server)

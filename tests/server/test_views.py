@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pokerroom.cards import parse_cards
-from pokerroom.engine.events import ActionTaken, BoardDealt, ForcedBet
+from pokerroom.engine.events import ActionTaken, BoardDealt, ForcedBet, ForcedBetKind, Move
 from pokerroom.server import protocol
 from pokerroom.server.views import best_five, hand_result, note_action
 
@@ -14,13 +14,19 @@ from pokerroom.server.views import best_five, hand_result, note_action
 def test_last_action_labels_name_what_each_seat_did_this_street() -> None:
     labels: dict[int, dict[str, Any]] = {}
     for event in [
-        ForcedBet(position=0, seat=1, what="small_blind", amount=100, dead=False, all_in=False),
-        ForcedBet(position=1, seat=2, what="big_blind", amount=200, dead=False, all_in=False),
-        ForcedBet(position=2, seat=3, what="live_post", amount=200, dead=False, all_in=False),
-        ActionTaken(position=3, seat=4, action="raise", added=600, to=600, all_in=False),
-        ActionTaken(position=0, seat=1, action="call", added=500, to=600, all_in=False),
-        ActionTaken(position=1, seat=2, action="fold", added=0, to=200, all_in=False),
-        ActionTaken(position=2, seat=3, action="raise", added=900, to=1100, all_in=True),
+        ForcedBet(
+            position=0, seat=1, what=ForcedBetKind.SMALL_BLIND, amount=100, dead=False, all_in=False
+        ),
+        ForcedBet(
+            position=1, seat=2, what=ForcedBetKind.BIG_BLIND, amount=200, dead=False, all_in=False
+        ),
+        ForcedBet(
+            position=2, seat=3, what=ForcedBetKind.LIVE_POST, amount=200, dead=False, all_in=False
+        ),
+        ActionTaken(position=3, seat=4, action=Move.RAISE, added=600, to=600, all_in=False),
+        ActionTaken(position=0, seat=1, action=Move.CALL, added=500, to=600, all_in=False),
+        ActionTaken(position=1, seat=2, action=Move.FOLD, added=0, to=200, all_in=False),
+        ActionTaken(position=2, seat=3, action=Move.RAISE, added=900, to=1100, all_in=True),
     ]:
         labels = note_action(labels, event)
     assert labels == {
@@ -33,11 +39,11 @@ def test_last_action_labels_name_what_each_seat_did_this_street() -> None:
     labels = note_action(labels, BoardDealt(street="flop", cards=tuple(parse_cards("Ks7d2c"))))
     assert labels == {2: {"text": "Fold", "amount": None}}
     labels = note_action(
-        labels, ActionTaken(position=0, seat=1, action="bet", added=300, to=300, all_in=False)
+        labels, ActionTaken(position=0, seat=1, action=Move.BET, added=300, to=300, all_in=False)
     )
     assert labels[1] == {"text": "Bet", "amount": 300}
     labels = note_action(
-        labels, ActionTaken(position=3, seat=4, action="check", added=0, to=0, all_in=False)
+        labels, ActionTaken(position=3, seat=4, action=Move.CHECK, added=0, to=0, all_in=False)
     )
     assert labels[4] == {"text": "Check", "amount": None}
 

@@ -20,7 +20,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import partial
 from typing import Any
 
 from pokerroom.engine.actions import Action, ActionKind
@@ -44,22 +43,9 @@ from pokerroom.server.views import (
     state_for_seat,
 )
 from pokerroom.store.db import Database
-from pokerroom.store.hands import (
-    StartedHand,
-    begin_hand_sync,
-    cancel_hand_sync,
-    finish_hand_sync,
-    save_table,
-)
-from pokerroom.store.ledger import (
-    LedgerError,
-    buy_in,
-    join,
-    leave,
-    open_sitting,
-    repeated_request,
-)
-from pokerroom.store.models import ChatMessage
+from pokerroom.store.hands import StartedHand
+from pokerroom.store.ledger import LedgerError
+from pokerroom.store.room_store import RoomStore, StoreError, TableSave
 from pokerroom.table import Table, TableError
 from pokerroom.table.events import HandFinished, SeatLeft
 
@@ -156,7 +142,7 @@ class TableActor:
     def __init__(
         self, db: Database, table_id: str, table: Table, config: dict[str, Any], *, pause: float
     ) -> None:
-        self.db = db
+        self.store = RoomStore(db)
         self.table_id = table_id
         self.table = table
         self.config = config
@@ -182,12 +168,19 @@ class TableActor:
         self.turns = 0  # loop iterations, counted so a test can see the task sleeps when idle
         self.clock_idle = False  # the last clock turn changed nothing
         # The snapshot the store holds (the room stored it before making this actor): a
-        # fault puts the table back to it. ``_saving`` is one a transaction is writing.
+        # fault puts the table back to it.
         self.stored = table.to_json()
-        self._saving: str | None = None
         self.recovering: Recovery | None = None  # a fault whose cancel is not stored yet
         self.retry_seconds = RETRY_SECONDS
         self.deferred: list[Item] = []  # floor items held meanwhile
+
+    @property
+    def db(self) -> Database:
+        return self.store.db
+
+    @db.setter
+    def db(self, db: Database) -> None:  # a test's failing database, for this table only
+        self.store.db = db
 
     # ------------------------------------------------------------ outside the task
 
@@ -326,15 +319,13 @@ class TableActor:
             self.next_hand_at = now + self.pause
             await self._after(events, now)
             return bool(events)
-        begin = partial(
-            begin_hand_sync,
-            table_id=self.table_id,
+        self.started = await self.store.begin_hand(
+            self.table_id,
             number=self.table.hand_number,
             deck=self.table.hand.deck,
-            snapshot_before=before,
+            before=before,
             now=utcnow(),
         )
-        self.started = await self.db.run(begin)
         self.stored = before
         self.hand_events = []
         self.last_actions = {}
@@ -364,11 +355,11 @@ class TableActor:
             elif isinstance(event, SeatLeft) and finished is not None:
                 leavers.append(event)  # stood up as the hand ended: cashed out with it
             elif isinstance(event, SeatLeft):  # ends the sitting, cashing out under its key
-                async with self._transaction() as session:
-                    await leave(
-                        session, int(event.player), self.table_id, event.stack, now=utcnow()
-                    )
-                    await self._save(session)
+                saved = self._saved()
+                await self.store.cash_out(
+                    self.table_id, int(event.player), event.stack, saved, now=utcnow()
+                )
+                self.stored = saved.snapshot
         if finished is not None:
             await self._store_hand(finished, leavers, now)
 
@@ -383,37 +374,31 @@ class TableActor:
         left = [(int(e.player), e.stack) for e in leavers]
         if started is None or hand is None:  # no hand stored: only the leavers to settle
             if left:
-                await self.db.run(
-                    partial(
-                        cancel_hand_sync,
-                        hand_id=None,
-                        table_id=self.table_id,
-                        reason="",
-                        snapshot=snapshot,
-                        now=utcnow(),
-                        leavers=left,
-                    )
+                await self.store.cancel_hand(
+                    self.table_id,
+                    hand_id=None,
+                    reason="",
+                    snapshot=snapshot,
+                    leavers=left,
+                    now=utcnow(),
                 )
                 self.stored = snapshot
             return
-        await self.db.run(
-            partial(
-                finish_hand_sync,
-                started=started,
-                table_id=self.table_id,
-                deck=hand.deck,
-                events=[event_to_dict(e) for e in self.hand_events],
-                phh=write_phh(hand, _table=self.table_id, hand=finished.number),
-                rake=finished.rake,
-                cancelled=finished.cancelled,
-                snapshot_after=snapshot,
-                now=utcnow(),
-                players=[
-                    (account, seat, position, before, hand.stacks[position])
-                    for account, seat, position, before in self.participants
-                ],
-                leavers=left,
-            )
+        await self.store.finish_hand(
+            started=started,
+            table_id=self.table_id,
+            deck=hand.deck,
+            events=[event_to_dict(e) for e in self.hand_events],
+            phh=write_phh(hand, _table=self.table_id, hand=finished.number),
+            rake=finished.rake,
+            cancelled=finished.cancelled,
+            snapshot_after=snapshot,
+            now=utcnow(),
+            players=[
+                (account, seat, position, before, hand.stacks[position])
+                for account, seat, position, before in self.participants
+            ],
+            leavers=left,
         )
         self.started, self.stored = None, snapshot
         await self._announce(hand, finished)
@@ -436,26 +421,23 @@ class TableActor:
         for watcher in list(self.watchers):
             self._send(watcher, line)
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Any]:
-        """A transaction that may save the table: once it commits, that is what is stored."""
-        self._saving = None
-        async with self.db.transaction() as session:
-            yield session
-        if self._saving is not None:
-            self.stored, self._saving = self._saving, None
+    def _saved(self) -> TableSave:
+        """The table as the store writes it."""
+        return TableSave(self.table.name, self.config, self.table.to_json())
 
-    async def _save(self, session: Any) -> None:
-        snapshot = self.table.to_json()
-        await save_table(
-            session,
-            self.table_id,
-            name=self.table.name,
-            config=self.config,
-            snapshot=snapshot,
-            now=utcnow(),
-        )
-        self._saving = snapshot
+    @asynccontextmanager
+    async def _as_it_was_on_failure(self) -> AsyncIterator[None]:
+        """The one rollback policy: an action whose storage fails (its transaction rolled
+        back) leaves the table as it was before it, so memory and database stay in step."""
+        before = self.table.to_json()
+        try:
+            yield
+        except StoreError as error:  # nothing changed anywhere: the player may try again
+            self.table = Table.from_json(before, rng=self.table.rng)
+            raise TableError(f"{error}: nothing changed, try again") from error
+        except Exception:
+            self.table = Table.from_json(before, rng=self.table.rng)
+            raise
 
     async def _fault(self, error: Exception, now: float) -> bool:
         """A fault in the table's logic or a write the store refused: logged, counted, and
@@ -491,16 +473,13 @@ class TableActor:
             self.table = table  # what everyone sees; nothing is written until it is stored
             self.hand_events, self.last_actions, self.participants = [], {}, []
             snapshot = table.to_json()
-            await self.db.run(
-                partial(
-                    cancel_hand_sync,
-                    hand_id=None if pending.started is None else pending.started.hand_id,
-                    table_id=self.table_id,
-                    reason=pending.reason,
-                    snapshot=snapshot,
-                    now=utcnow(),
-                    leavers=[(int(e.player), e.stack) for e in events if isinstance(e, SeatLeft)],
-                )
+            await self.store.cancel_hand(
+                self.table_id,
+                hand_id=None if pending.started is None else pending.started.hand_id,
+                reason=pending.reason,
+                snapshot=snapshot,
+                leavers=[(int(e.player), e.stack) for e in events if isinstance(e, SeatLeft)],
+                now=utcnow(),
             )
         except Exception:
             self.faults += 1
@@ -657,43 +636,32 @@ class TableActor:
         current = None if seated is None else self.table.seat_of(player)
         key = f"join:{self.table_id}:{player}:{message.request}"
         events: list[Event] = []
-        async with self._transaction() as session:
-            sitting = None
-            if current is not None:
-                sitting = await open_sitting(
-                    session, self.table_id, int(player), number=current.joined
-                )
-            # A retry of this sitting's join moves nothing; a key from an ended one is refused.
-            await repeated_request(
-                session,
-                key,
-                sitting=sitting,
-                seated=current is not None,
-                amount=message.buy_in,
-                seat=message.seat,
+        number = self.table.joined + 1  # what ``sit`` numbers a new seat
+
+        def sit() -> TableSave:
+            taken = self.table.sit(
+                player, message.seat, message.buy_in, name=client.name, post_now=True
             )
-            if current is None:
-                number = self.table.joined + 1  # what ``sit`` numbers this seat
-                await join(
-                    session,
-                    int(player),
-                    self.table_id,
-                    message.buy_in,
-                    seat=message.seat,
-                    number=number,
-                    now=utcnow(),
-                    key=key,
-                )
-                events = self.table.sit(
-                    player, message.seat, message.buy_in, name=client.name, post_now=True
-                )
-                try:
-                    if self.table.seat_of(player).joined != number:
-                        raise TableError(f"seat numbered {number} is not the sitting recorded")
-                    await self._save(session)
-                except Exception:
-                    self.table.leave(player, now)  # keep memory and database in step
-                    raise
+            events.extend(taken)
+            if self.table.seat_of(player).joined != number:
+                raise TableError(f"seat numbered {number} is not the sitting recorded")
+            return self._saved()
+
+        # A retry of this sitting's join moves nothing; a key from an ended one is refused.
+        async with self._as_it_was_on_failure():
+            saved = await self.store.seat(
+                self.table_id,
+                int(player),
+                key=key,
+                buy_in=message.buy_in,
+                seat=message.seat,
+                joined=None if current is None else current.joined,
+                number=number,
+                sit=sit,
+                now=utcnow(),
+            )
+        if saved is not None:
+            self.stored = saved.snapshot
         if current is None:
             await self._after(events, now)
             return
@@ -710,28 +678,25 @@ class TableActor:
         player = self._player(client)
         seat = self.table.seat_of(player)
         key = f"add:{self.table_id}:{player}:{message.request}"
-        before = self.table.to_json()
-        async with self._transaction() as session:
-            sitting = await open_sitting(session, self.table_id, int(player), number=seat.joined)
-            if await repeated_request(
-                session, key, sitting=sitting, seated=True, amount=message.amount
-            ):
-                return  # a retried request: the chips moved the first time
-            await buy_in(
-                session,
-                int(player),
+        events: list[Event] = []
+
+        def add() -> TableSave:
+            events.extend(self.table.add_chips(player, message.amount))  # refuses: rolled back
+            return self._saved()
+
+        async with self._as_it_was_on_failure():
+            saved = await self.store.add_chips(
                 self.table_id,
-                message.amount,
-                now=utcnow(),
+                int(player),
                 key=key,
-                sitting_id=None if sitting is None else sitting.id,
+                amount=message.amount,
+                joined=seat.joined,
+                add=add,
+                now=utcnow(),
             )
-            events = self.table.add_chips(player, message.amount)  # refuses: rolled back
-            try:
-                await self._save(session)
-            except Exception:
-                self.table = Table.from_json(before, rng=self.table.rng)  # stay in step
-                raise
+        if saved is None:
+            return  # a retried request: the chips moved the first time
+        self.stored = saved.snapshot
         await self._after(events, now)
 
     async def _act(self, client: Client, message: protocol.Act, now: float) -> None:
@@ -765,10 +730,7 @@ class TableActor:
             raise TableError("slow down: too many chat messages")
         client.chat_times.append(now)
         text = html.escape(message.text.strip())  # stored and sent escaped
-        async with self.db.transaction() as session:
-            session.add(
-                ChatMessage(table_id=self.table_id, account_id=int(player), text=text, at=utcnow())
-            )
+        await self.store.post_chat(self.table_id, int(player), text, now=utcnow())
         line = protocol.frame(
             protocol.ChatFrame(table=self.table_id, sender=client.name or player, text=text)
         )

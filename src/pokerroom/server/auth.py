@@ -34,18 +34,12 @@ from pokerroom.store.accounts import (
     AuthError,
     LoggedIn,
     NewPassword,
-    bot_session,
     check_username,
-    find_account,
-    finish_log_in,
     needs_rehash,
     new_password,
-    open_session,
-    sign_up,
-    start_log_in,
     verify_password,
 )
-from pokerroom.store.db import Database
+from pokerroom.store.room_store import RoomStore
 
 T = TypeVar("T")
 # The password every bot had before bots had none: an account that still has it was made by
@@ -167,8 +161,8 @@ class PasswordWorker:
 class Auth:
     """The room's log-in and sign-up, each in short transactions around an off-loop hash."""
 
-    def __init__(self, db: Database) -> None:
-        self.db = db
+    def __init__(self, store: RoomStore) -> None:
+        self.store = store
         self.passwords = PasswordWorker()
         self.limits = AuthLimits.from_env()
 
@@ -178,36 +172,32 @@ class Auth:
         self.limits.check(self.limits.sign_ups_per_address, address, name)
         with self.passwords.admit():
             hashed = await self.passwords.new(password)
-        async with self.db.transaction() as session:
-            account = await sign_up(session, name, hashed, now=utcnow(), display_name=username)
-            logged = await open_session(session, account.id, now=utcnow())
+        account, logged = await self.store.sign_up(
+            name, hashed, display_name=username, now=utcnow()
+        )
         return account.id, account.username, logged.token
 
     async def log_in(self, address: str, username: str, password: str) -> LoggedIn:
         self.limits.check(self.limits.log_ins_per_address, address, username)
         with self.passwords.admit():
             # Counted as a failure (and committed) before the check: parallel guesses see it.
-            async with self.db.transaction() as session:
-                attempt = await start_log_in(session, username, now=utcnow())
+            attempt = await self.store.start_log_in(username, now=utcnow())
             if not await self.passwords.verify(attempt.password_hash, password):
                 raise AuthError(WRONG)
             rehashed = None
             if attempt.password_hash is not None and needs_rehash(attempt.password_hash):
                 rehashed = await self.passwords.new(password)
-        async with self.db.transaction() as session:
-            return await finish_log_in(session, attempt, now=utcnow(), rehashed=rehashed)
+        return await self.store.finish_log_in(attempt, rehashed=rehashed, now=utcnow())
 
     async def bot_token(self, username: str) -> str:
         """A session for one of the room's own bots, which have no password (S-AUTH-1)."""
-        async with self.db.transaction() as session:
-            found = await find_account(session, username)
+        found = await self.store.find_account(username)
         adopt = (
             found is not None
             and found.role != "bot"
             and await self.passwords.verify(found.password_hash, OLD_BOT_PASSWORD)
         )
-        async with self.db.transaction() as session:
-            return (await bot_session(session, username, now=utcnow(), adopt=adopt)).token
+        return (await self.store.bot_session(username, adopt=adopt, now=utcnow())).token
 
     def close(self) -> None:
         self.passwords.close()

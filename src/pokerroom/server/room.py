@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import json
 import logging
 import os
 import time
@@ -14,21 +13,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from pokerroom.rng import SystemRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
 from pokerroom.server.actor import INBOX_MESSAGES, OUTBOX_FRAMES, Client, TableActor, utcnow
 from pokerroom.server.inbox import Suspend
 from pokerroom.store.db import Database
-from pokerroom.store.hands import (
-    cancel_interrupted_hands,
-    last_hand_number,
-    open_tables,
-    save_table,
-)
-from pokerroom.store.ledger import leave
+from pokerroom.store.room_store import Reopened, RoomStore, TableSave
 from pokerroom.table import Table
 from pokerroom.table.events import SeatLeft
 
@@ -136,6 +127,7 @@ DEMO_TABLES = (
 class Room:
     def __init__(self, db: Database, *, pause: float = 1.5, limits: Limits | None = None) -> None:
         self.db = db
+        self.store = RoomStore(db)
         self.pause = pause
         self.limits = Limits() if limits is None else limits
         self.actors: dict[str, TableActor] = {}
@@ -182,30 +174,29 @@ class Room:
 
     async def start(self, *, demo: bool = True) -> None:
         await self.db.migrate()
-        async with self.db.transaction() as session:
-            await cancel_interrupted_hands(session, now=utcnow())
-            records = await open_tables(session)
-            for record in records:
-                raw = json.loads(record.config)
-                raw["overrides"] = tuple(tuple(p) for p in raw.get("overrides", []))
-                config = TableConfig(**raw)
-                table = Table.from_json(record.snapshot, rng=SystemRandomSource())
-                if table.hand is not None:  # cut off by a crash: every chip goes back
-                    for event in table.cancel_hand("server restart"):
-                        if isinstance(event, SeatLeft):  # asked to leave during the hand
-                            await leave(
-                                session, int(event.player), record.id, event.stack, now=utcnow()
-                            )
-                table.hand_number = max(
-                    table.hand_number, await last_hand_number(session, record.id)
-                )
-                await _store(session, config, table)
-                self._add(config, table)
-            if demo and not records:
-                for config in DEMO_TABLES:
-                    table = config.build()
-                    await _store(session, config, table)
-                    self._add(config, table)
+        built: list[tuple[TableConfig, Table]] = []
+
+        def restore(table_id: str, raw: dict[str, Any], snapshot: str, last: int) -> Reopened:
+            raw["overrides"] = tuple(tuple(p) for p in raw.get("overrides", []))
+            config = TableConfig(**raw)
+            table = Table.from_json(snapshot, rng=SystemRandomSource())
+            left: list[tuple[int, int]] = []
+            if table.hand is not None:  # cut off by a crash: every chip goes back
+                for event in table.cancel_hand("server restart"):
+                    if isinstance(event, SeatLeft):  # asked to leave during the hand
+                        left.append((int(event.player), event.stack))
+            table.hand_number = max(table.hand_number, last)
+            built.append((config, table))
+            return Reopened(_saved(config, table), left)
+
+        def first() -> list[tuple[str, TableSave]]:
+            tables = [(config, config.build()) for config in DEMO_TABLES] if demo else []
+            built.extend(tables)
+            return [(config.id, _saved(config, table)) for config, table in tables]
+
+        await self.store.reopen_tables(restore, first, now=utcnow())
+        for config, table in built:
+            self._add(config, table)
         for actor in self.actors.values():
             _launch(actor)
 
@@ -214,8 +205,7 @@ class Room:
         if config.id in self.actors:
             raise ValueError(f"table {config.id!r} is already open")
         table = config.build()
-        async with self.db.transaction() as session:
-            await _store(session, config, table)
+        await self.store.save_table(config.id, _saved(config, table), now=utcnow())
         self._add(config, table)
         actor = self.actors[config.id]
         _launch(actor)
@@ -240,15 +230,8 @@ class Room:
         return [actor.lobby_entry() for actor in self.actors.values()]
 
 
-async def _store(session: AsyncSession, config: TableConfig, table: Table) -> None:
-    await save_table(
-        session,
-        config.id,
-        name=config.name,
-        config=_config_json(config),
-        snapshot=table.to_json(),
-        now=utcnow(),
-    )
+def _saved(config: TableConfig, table: Table) -> TableSave:
+    return TableSave(config.name, _config_json(config), table.to_json())
 
 
 def _launch(actor: TableActor) -> None:

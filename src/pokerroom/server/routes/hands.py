@@ -1,0 +1,123 @@
+"""The lobby and the player's hands: the list, and each hand (or a table's session) exported
+as the player may see it (S-EXPORT-1). Replaying stored hands is CPU work: it runs on a worker
+thread, not on the event loop that runs every table."""
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query
+from fastapi import Path as PathParam
+from fastapi.responses import PlainTextResponse
+
+from pokerroom.history.phh import PHHError, load_text, phh_fields, replay, to_toml, write_phh
+from pokerroom.history.pokerstars import pokerstars_text
+from pokerroom.history.viewer import ViewerHand, viewer_hand
+from pokerroom.server.replayer import replay_frames
+from pokerroom.server.routes.deps import Player, Store, TheRoom
+from pokerroom.store.models import HandPlayer, HandRecord
+from pokerroom.store.room_store import RoomStore
+
+router = APIRouter(prefix="/api")
+HandId = Annotated[int, PathParam(ge=1, le=2**63 - 1)]  # the database's 64-bit ids
+
+
+@router.get("/lobby")
+async def lobby(room: TheRoom) -> list[dict[str, Any]]:
+    return room.lobby()
+
+
+@router.get("/hands")
+async def my_hands(
+    account: Player,
+    store: Store,
+    table: str | None = None,
+    limit: Annotated[int, Query(ge=1)] = 50,
+) -> list[dict[str, Any]]:
+    """The player's hands, newest first, with their result."""
+    rows = await store.player_hands(account.id, table_id=table, limit=min(limit, 500))
+    return [
+        {
+            "id": hand.id,
+            "table": hand.table_id,
+            "number": hand.number,
+            "status": hand.status,
+            "started_at": hand.started_at.isoformat(),
+            "seat": player.seat,
+            "net": player.end_stack - player.start_stack,
+            "rake": hand.rake,
+        }
+        for hand, player in rows
+    ]
+
+
+def seen_by(record: HandRecord, player: HandPlayer) -> ViewerHand:
+    """A stored hand as ``player`` may see it: the one decision every export below is
+    written from (S-EXPORT-1). Replays the hand: call it off the event loop."""
+    try:
+        hand = replay(load_text(record.phh)[0]).hand
+    except PHHError as error:  # pragma: no cover - our own records replay
+        raise HTTPException(500, f"hand {record.id} does not replay: {error}") from None
+    return viewer_hand(hand, player.position)
+
+
+async def _viewer_hand(store: RoomStore, account: Any, hand_id: int) -> tuple[HandRecord, Any]:
+    found = await store.viewer_hand(account.id, hand_id)
+    if found is None:
+        raise HTTPException(404, f"no finished hand {hand_id} of yours")
+    return found
+
+
+@router.get("/hands/{hand_id}.phh", response_class=PlainTextResponse)
+async def hand_phh(hand_id: HandId, account: Player, store: Store) -> str:
+    """One hand as PHH, as this player may see it (S-EXPORT-1)."""
+    record, player = await _viewer_hand(store, account, hand_id)
+
+    def export() -> str:
+        return write_phh(seen_by(record, player), _table=record.table_id, hand=record.number)
+
+    return await asyncio.to_thread(export)
+
+
+@router.get("/hands/{hand_id}.txt", response_class=PlainTextResponse)
+async def hand_text(hand_id: HandId, account: Player, store: Store) -> str:
+    """One hand as PokerStars-style text, for tracking programs."""
+    record, player = await _viewer_hand(store, account, hand_id)
+    name, seats = (await store.table_seats(record.table_id)) or (record.table_id, None)
+
+    def export() -> str:
+        return pokerstars_text(
+            seen_by(record, player),
+            hand_id=record.id,
+            table_name=name,
+            started_at=record.started_at,
+            max_seats=seats,
+        )
+
+    return await asyncio.to_thread(export)
+
+
+@router.get("/hands/{hand_id}/replay")
+async def hand_replay(hand_id: HandId, account: Player, store: Store) -> dict[str, Any]:
+    """The hand step by step for the browser's replayer, as this player saw it."""
+    record, player = await _viewer_hand(store, account, hand_id)
+    frames = await asyncio.to_thread(lambda: replay_frames(seen_by(record, player)))
+    return {"id": record.id, "table": record.table_id, "number": record.number, **frames}
+
+
+@router.get("/sessions/{table_id}.phhs", response_class=PlainTextResponse)
+async def session_phhs(
+    table_id: str,
+    account: Player,
+    store: Store,
+    limit: Annotated[int, Query(ge=1)] = 200,
+) -> str:
+    """The player's recent hands at one table, oldest first, as one .phhs file."""
+    rows = await store.player_hands(account.id, table_id=table_id, limit=min(limit, 1000))
+
+    def export() -> str:  # up to 1,000 replays: on a worker thread
+        return "\n".join(
+            f"[{k}]\n" + to_toml(phh_fields(seen_by(record, player), hand=record.number))
+            for k, (record, player) in enumerate(reversed(rows), start=1)
+        )
+
+    return await asyncio.to_thread(export)

@@ -1,0 +1,177 @@
+"""The WebSocket: one connection's reader and writer, its limits, and the hand-over of its
+messages to the tables' actors."""
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+
+from pokerroom.server import protocol
+from pokerroom.server.actor import Client, utcnow
+from pokerroom.server.inbox import Gone, Said, Watching
+from pokerroom.server.room import Limits, RateLimit, Room
+from pokerroom.store.accounts import AuthError
+from pokerroom.store.room_store import RoomStore
+
+log = logging.getLogger("pokerroom.server")
+CLOSE_SECONDS = 2.0  # the longest a dropped connection's closing handshake may take
+SLOW_DOWN = protocol.error("slow down: too many messages (this one was refused)")  # encoded once
+
+router = APIRouter()
+
+
+@router.websocket("/ws")
+async def socket(websocket: WebSocket) -> None:
+    state = websocket.app.state
+    await _connection(state.room, state.store, websocket)
+
+
+async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> None:
+    """One WebSocket: a reader (this coroutine's task), a writer draining the client's bounded
+    queue, and the room's registry; whichever ends first ends the connection (S-ISOLATE-1)."""
+    limits = room.limits
+    origin = websocket.headers.get("origin")
+    if origin is not None and not origin_allowed(origin, websocket.headers.get("host"), limits):
+        await websocket.close(code=1008, reason="origin not allowed")  # before accept: 403
+        return
+    address = websocket.client.host if websocket.client is not None else ""
+    client = Client(send=websocket.send_text, address=address, outbox_frames=limits.outbox_frames)
+    refused = room.connect(client)
+    if refused is not None:
+        await websocket.close(code=1013, reason=refused)
+        return
+    tasks: list[asyncio.Task[Any]] = []
+    try:
+        await websocket.accept()
+        client.deliver(protocol.frame(protocol.Welcome(version=protocol.PROTOCOL_VERSION)))
+        tasks = [
+            asyncio.create_task(client.write()),
+            asyncio.create_task(_read(room, store, client, websocket)),
+            asyncio.create_task(client.dropped.wait()),
+        ]
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        if client.closed:
+            log.info(
+                "connection %s (account %s) closed: %s",
+                address,
+                client.account_id,
+                client.drop_reason,
+            )
+        if client.closed and client.drop_code != 1011:  # dropped, not broken: say why
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(CLOSE_SECONDS):
+                    if client.flush:  # a protocol error: its message goes out first
+                        await client.outbox.join()
+                    tasks[0].cancel()
+                    await websocket.close(code=client.drop_code, reason=client.drop_reason)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        room.disconnect(client)
+        for table_id in client.tables:
+            room.actors[table_id].post(Gone(client))
+
+
+async def _read(room: Room, store: RoomStore, client: Client, websocket: WebSocket) -> None:
+    """Read frames until the client leaves; refuse what is over the limits."""
+    limits = room.limits
+    bucket = RateLimit(limits)
+    while True:
+        # Idle: anonymous and watching nothing (a logged-in socket is accountable, and a
+        # watching one is dropped if it stops reading).
+        idle = None if client.tables or client.account_id is not None else limits.idle_seconds
+        try:
+            async with asyncio.timeout(idle):
+                frame = await websocket.receive()
+        except TimeoutError:
+            client.drop(1000, f"idle for {limits.idle_seconds:g} s")
+            return
+        if frame["type"] == "websocket.disconnect":
+            return
+        # Frames already parsed are handed over without a pause: let the tables and other
+        # sockets run between two of them, so a flood cannot hold the loop for thousands.
+        await asyncio.sleep(0)
+        if not bucket.take():
+            client.deliver(SLOW_DOWN)
+            if bucket.flooding:
+                client.drop(1008, "too many messages")
+                return
+            continue
+        try:
+            message = protocol.parse_frame(frame.get("text"), frame.get("bytes"))
+        except protocol.ProtocolError as error:
+            client.deliver(protocol.error(str(error)))
+            if error.fatal:  # binary or nested past reason: say so and close cleanly
+                code = 1003 if frame.get("bytes") is not None else 1007
+                client.drop(code, str(error)[:100], flush=True)
+                return
+            continue
+        await _dispatch(room, store, client, message)
+
+
+def origin_allowed(origin: str, host: str | None, limits: Limits) -> bool:
+    """A browser may connect from the room's own origin or one the operator allowed."""
+    if origin in limits.origins:
+        return True
+    return host is not None and origin in (f"http://{host}", f"https://{host}")
+
+
+async def _dispatch(room: Room, store: RoomStore, client: Client, message: Any) -> None:
+    if isinstance(message, protocol.Ping):
+        client.deliver(protocol.frame(protocol.Pong()))
+        return
+    if isinstance(message, protocol.Hello):
+        try:
+            account = await store.authenticate(message.token, now=utcnow())
+        except AuthError as error:
+            client.deliver(protocol.error(str(error), request="hello"))
+            return
+        client.account_id, client.name = account.id, account.display_name
+        client.token = message.token
+        client.deliver(
+            protocol.frame(protocol.HelloOk(account=account.id, name=account.display_name))
+        )
+        return
+    actor = room.actors.get(message.table)
+    if actor is None:
+        client.deliver(
+            protocol.error(f"no table {message.table!r}", request=message.type, table=message.table)
+        )
+        return
+    if isinstance(message, protocol.Watch):
+        if (
+            client.account_id is None
+            and not client.tables
+            and room.anonymous_watchers() >= room.limits.anonymous_watchers
+        ):
+            client.deliver(
+                protocol.error(
+                    "too many spectators: log in to watch",
+                    request=message.type,
+                    table=message.table,
+                )
+            )
+            return
+        item: Watching | Said = Watching(client)
+    elif client.account_id is None:
+        client.deliver(
+            protocol.error(
+                "log in first (send a hello with your session token)",
+                request=message.type,
+                table=message.table,
+            )
+        )
+        return
+    else:
+        item = Said(client, message)
+    if not actor.offer(item):
+        client.deliver(
+            protocol.error(
+                f"table {message.table!r} is busy: try again in a moment", request=message.type
+            )
+        )
+        return
+    client.tables.add(message.table)

@@ -1,0 +1,342 @@
+"""The room's storage, one method per thing the server does: the only place above ``store/``
+that opens transactions. Each method is one transaction, as the server's actions need them
+(a join's buy-in with the table it sat at; a hand's end with its leavers' cash-outs)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pokerroom.store.accounts import (
+    Attempt,
+    LoggedIn,
+    NewPassword,
+    authenticate,
+    bot_session,
+    find_account,
+    finish_log_in,
+    open_session,
+    revoke,
+    sign_up,
+    start_log_in,
+)
+from pokerroom.store.db import Database
+from pokerroom.store.floor import correct_hand, floor_acts, record_act, suspend_account
+from pokerroom.store.hands import (
+    StartedHand,
+    begin_hand_sync,
+    cancel_hand_sync,
+    cancel_interrupted_hands,
+    finish_hand_sync,
+    last_hand_number,
+    open_tables,
+    player_hands,
+    save_table,
+)
+from pokerroom.store.ledger import balance, buy_in, join, leave, open_sitting, repeated_request
+from pokerroom.store.models import (
+    Account,
+    ChatMessage,
+    FloorAct,
+    HandPlayer,
+    HandRecord,
+    TableRecord,
+)
+
+
+class StoreError(RuntimeError):
+    """The database refused or lost a player's request; its transaction was rolled back."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSave:
+    """A table as it is written: its name, its configuration and its snapshot."""
+
+    name: str
+    config: dict[str, Any]
+    snapshot: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reopened:
+    """A table restored at start: what to save, and who stood up as its hand was cancelled
+    (account, stack), paid in the same transaction."""
+
+    saved: TableSave
+    leavers: list[tuple[int, int]]
+
+
+class RoomStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @asynccontextmanager
+    async def _request(self, what: str) -> AsyncIterator[AsyncSession]:
+        """A player's request's transaction: a database failure in it is a StoreError (the
+        player may try again), not a fault of the table."""
+        try:
+            async with self.db.transaction() as session:
+                yield session
+        except SQLAlchemyError as error:
+            raise StoreError(f"{what} was not stored ({type(error).__name__})") from error
+
+    # ------------------------------------------------------------ the room's tables
+
+    async def reopen_tables(
+        self,
+        restore: Callable[[str, dict[str, Any], str, int], Reopened],
+        first: Callable[[], list[tuple[str, TableSave]]],
+        *,
+        now: datetime,
+    ) -> None:
+        """At start, one transaction: hands cut off by a crash marked cancelled, and each open
+        table ``restore``d from its snapshot (with its last hand's number), its leavers paid
+        and the table saved; with no table stored yet, the ``first`` tables saved."""
+        async with self.db.transaction() as session:
+            await cancel_interrupted_hands(session, now=now)
+            records = await open_tables(session)
+            for record in records:
+                last = await last_hand_number(session, record.id)
+                reopened = restore(record.id, json.loads(record.config), record.snapshot, last)
+                for account, stack in reopened.leavers:
+                    await leave(session, account, record.id, stack, now=now)
+                await _save(session, record.id, reopened.saved, now)
+            if not records:
+                for table_id, saved in first():
+                    await _save(session, table_id, saved, now)
+
+    # ------------------------------------------------------------ a table's money
+
+    async def seat(
+        self,
+        table_id: str,
+        account: int,
+        *,
+        key: str,
+        buy_in: int,
+        seat: int,
+        joined: int | None,
+        number: int,
+        sit: Callable[[], TableSave],
+        now: datetime,
+    ) -> TableSave | None:
+        """A join. ``joined`` is the number of the player's sitting if already seated: then
+        the request is only checked (a retry moves nothing; a key from an ended sitting is
+        refused) and None is the answer. Otherwise the buy-in, the seat taken (``sit`` takes
+        it at the table and gives what to save) and the table: one transaction."""
+        async with self._request(f"the join {key!r}") as session:
+            sitting = None
+            if joined is not None:
+                sitting = await open_sitting(session, table_id, account, number=joined)
+            await repeated_request(
+                session, key, sitting=sitting, seated=joined is not None, amount=buy_in, seat=seat
+            )
+            if joined is not None:
+                return None
+            await join(
+                session, account, table_id, buy_in, seat=seat, number=number, now=now, key=key
+            )
+            saved = sit()
+            await _save(session, table_id, saved, now)
+        return saved
+
+    async def add_chips(
+        self,
+        table_id: str,
+        account: int,
+        *,
+        key: str,
+        amount: int,
+        joined: int,
+        add: Callable[[], TableSave],
+        now: datetime,
+    ) -> TableSave | None:
+        """Chips from the balance to the sitting's stack (``add`` puts them at the table and
+        gives what to save) with the table: one transaction. None: a retried request."""
+        async with self._request(f"the chips {key!r}") as session:
+            sitting = await open_sitting(session, table_id, account, number=joined)
+            if await repeated_request(session, key, sitting=sitting, seated=True, amount=amount):
+                return None
+            await buy_in(
+                session,
+                account,
+                table_id,
+                amount,
+                now=now,
+                key=key,
+                sitting_id=None if sitting is None else sitting.id,
+            )
+            saved = add()
+            await _save(session, table_id, saved, now)
+        return saved
+
+    async def cash_out(
+        self, table_id: str, account: int, stack: int, saved: TableSave, *, now: datetime
+    ) -> None:
+        """A player stood up between hands: the sitting's cash-out and the table, together."""
+        async with self.db.transaction() as session:
+            await leave(session, account, table_id, stack, now=now)
+            await _save(session, table_id, saved, now)
+
+    # ------------------------------------------------------------ hands
+
+    async def begin_hand(
+        self, table_id: str, *, number: int, deck: Sequence[int], before: str, now: datetime
+    ) -> StartedHand:
+        return await self.db.run(
+            partial(
+                begin_hand_sync,
+                table_id=table_id,
+                number=number,
+                deck=deck,
+                snapshot_before=before,
+                now=now,
+            )
+        )
+
+    async def finish_hand(self, **fields: Any) -> None:
+        """The hand's result, rake, events, the table after it and the leavers' cash-outs:
+        one transaction (DESIGN 8); ``fields`` are ``finish_hand_sync``'s."""
+        await self.db.run(partial(finish_hand_sync, **fields))
+
+    async def cancel_hand(
+        self,
+        table_id: str,
+        *,
+        hand_id: int | None,
+        reason: str,
+        snapshot: str,
+        leavers: list[tuple[int, int]],
+        now: datetime,
+    ) -> None:
+        """A hand cancelled (or none, with only leavers to settle) and the table after it."""
+        await self.db.run(
+            partial(
+                cancel_hand_sync,
+                hand_id=hand_id,
+                table_id=table_id,
+                reason=reason,
+                snapshot=snapshot,
+                now=now,
+                leavers=leavers,
+            )
+        )
+
+    async def post_chat(self, table_id: str, account: int, text: str, *, now: datetime) -> None:
+        async with self.db.transaction() as session:
+            session.add(ChatMessage(table_id=table_id, account_id=account, text=text, at=now))
+
+    async def save_table(self, table_id: str, saved: TableSave, *, now: datetime) -> None:
+        async with self.db.transaction() as session:
+            await _save(session, table_id, saved, now)
+
+    # ------------------------------------------------------------ accounts and hands read
+
+    async def sign_up(
+        self, name: str, hashed: NewPassword, *, display_name: str, now: datetime
+    ) -> tuple[Account, LoggedIn]:
+        """A new account and its first session, together."""
+        async with self.db.transaction() as session:
+            account = await sign_up(session, name, hashed, now=now, display_name=display_name)
+            return account, await open_session(session, account.id, now=now)
+
+    async def start_log_in(self, username: str, *, now: datetime) -> Attempt:
+        """A log-in attempt, counted as a failure (and committed) before the password check."""
+        async with self.db.transaction() as session:
+            return await start_log_in(session, username, now=now)
+
+    async def finish_log_in(
+        self, attempt: Attempt, *, rehashed: NewPassword | None, now: datetime
+    ) -> LoggedIn:
+        async with self.db.transaction() as session:
+            return await finish_log_in(session, attempt, now=now, rehashed=rehashed)
+
+    async def find_account(self, username: str) -> Account | None:
+        async with self.db.transaction() as session:
+            return await find_account(session, username)
+
+    async def bot_session(self, username: str, *, adopt: bool, now: datetime) -> LoggedIn:
+        async with self.db.transaction() as session:
+            return await bot_session(session, username, now=now, adopt=adopt)
+
+    async def authenticate(self, token: str, *, now: datetime) -> Account:
+        async with self.db.transaction() as session:
+            return await authenticate(session, token, now=now)
+
+    async def revoke(self, token: str) -> None:
+        async with self.db.transaction() as session:
+            await revoke(session, token)
+
+    async def balance(self, account: int) -> int:
+        async with self.db.transaction() as session:
+            return await balance(session, "player", str(account))
+
+    async def player_hands(
+        self, account: int, *, table_id: str | None, limit: int
+    ) -> list[tuple[HandRecord, HandPlayer]]:
+        async with self.db.transaction() as session:
+            return await player_hands(session, account, table_id=table_id, limit=limit)
+
+    async def viewer_hand(self, account: int, hand_id: int) -> tuple[HandRecord, HandPlayer] | None:
+        """A finished hand with the player's place in it; None if it is not theirs."""
+        async with self.db.transaction() as session:
+            record = await session.get(HandRecord, hand_id)
+            player = await session.get(HandPlayer, (hand_id, account))
+        if record is None or player is None or record.status == "running":
+            return None
+        return record, player
+
+    async def table_seats(self, table_id: str) -> tuple[str, int | None] | None:
+        """A table's name and number of seats, for hand histories; None if never stored."""
+        async with self.db.transaction() as session:
+            table = await session.get(TableRecord, table_id)
+        if table is None:
+            return None
+        seats = json.loads(table.config).get("seats")
+        return table.name, seats if isinstance(seats, int) else None
+
+    # ------------------------------------------------------------ the floor
+
+    async def record_act(
+        self, operator: int, act: str, target: str, reason: str, *, now: datetime
+    ) -> FloorAct:
+        async with self.db.transaction() as session:
+            return await record_act(session, operator, act, target, reason, now=now)
+
+    async def close_table(
+        self, operator: int, table_id: str, reason: str, *, now: datetime
+    ) -> None:
+        """The floor's act and the table marked closed (not opened again on restart)."""
+        async with self.db.transaction() as session:
+            await record_act(session, operator, "close_table", f"table {table_id}", reason, now=now)
+            record = await session.get(TableRecord, table_id)
+            if record is not None:
+                record.closed = True
+
+    async def correct_hand(
+        self, operator: int, hand_id: int, account: int, amount: int, reason: str, *, now: datetime
+    ) -> FloorAct:
+        async with self.db.transaction() as session:
+            return await correct_hand(session, operator, hand_id, account, amount, reason, now=now)
+
+    async def suspend(self, operator: int, account: int, reason: str, *, now: datetime) -> FloorAct:
+        async with self.db.transaction() as session:
+            return await suspend_account(session, operator, account, reason, now=now)
+
+    async def floor_acts(self) -> list[FloorAct]:
+        async with self.db.transaction() as session:
+            return await floor_acts(session)
+
+
+async def _save(session: Any, table_id: str, saved: TableSave, now: datetime) -> None:
+    await save_table(
+        session, table_id, name=saved.name, config=saved.config, snapshot=saved.snapshot, now=now
+    )
