@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from websockets.asyncio.client import connect
+
 from pokerroom.server.room import TableConfig
 from tests.security.audit import assert_books_balance
 from tests.server.conftest import Person, Server, person
@@ -71,4 +73,22 @@ async def test_R_STAKE_1_a_seated_frame_carries_the_add_chips_range(server: Serv
     await cat.send(type="watch", table="t")
     watched = await cat.next("table")
     assert "buy_in" not in watched or watched["buy_in"] is None
+    await finish(server, actor, frame)
+
+
+async def test_hello_names_the_tables_where_the_account_sits(server: Server) -> None:
+    """Issue 16: after a reload or a log-in the client reopens the player's tables at once,
+    told where the account sits in the answer to its hello; someone seated nowhere is told
+    of no table."""
+    frame, actor = await first_decision(server, "no_limit")  # ann and bob sit at "t"
+    ws = await connect(server.base.replace("http", "ws", 1) + "/ws")
+    try:
+        again = Person(name=actor.name, token=actor.token, account_id=actor.account_id, ws=ws)
+        await again.next("welcome")
+        await again.send(type="hello", token=actor.token)
+        assert (await again.next("hello"))["seated"] == ["t"]
+    finally:
+        await ws.close()
+    cat = await person(server.base, "cat")
+    assert cat.frames[-1]["type"] == "hello" and cat.frames[-1]["seated"] == []
     await finish(server, actor, frame)

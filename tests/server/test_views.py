@@ -7,8 +7,12 @@ from typing import Any
 
 from pokerroom.cards import parse_cards
 from pokerroom.engine.events import ActionTaken, BoardDealt, ForcedBet, ForcedBetKind, Move
+from pokerroom.rng import SeededRandomSource
+from pokerroom.rules import load_preset
+from pokerroom.rules.game import Structure, Variant
 from pokerroom.server import protocol
-from pokerroom.server.views import best_five, hand_result, note_action
+from pokerroom.server.views import best_five, hand_result, note_action, public_state
+from pokerroom.table import SeatStatus, Table
 
 
 def test_last_action_labels_name_what_each_seat_did_this_street() -> None:
@@ -61,3 +65,43 @@ def test_a_cancelled_hand_result_shows_nothing_and_fits_its_model() -> None:
         table="t", hand=17, board=[], shown=[], pots=[], rake=0, cancelled=True
     )
     assert '"type":"hand_result"' in line
+
+
+def heads_up_table() -> Table:
+    house = load_preset("multipoker")  # 30 s to act, the warning after 10 s, rebuy in 60 s
+    spec = house.game(Variant.HOLDEM, Structure.NO_LIMIT, 200)
+    table = Table(spec=spec, house=house, seats=2, rng=SeededRandomSource(16), name="T")
+    for seat in (1, 2):
+        table.sit(str(seat), seat, 10_000, name=f"p{seat}", post_now=True)
+    return table
+
+
+def test_the_clock_in_the_frame_warning_and_time_bank() -> None:
+    """Issue 16: the frame says when the warning comes (0 once given) and when the player to
+    act is on the time bank, so the page can alert and show the bank as it starts."""
+    table = heads_up_table()
+    table.start_hand(100.0)
+    hand = public_state(table, table_id="t", version=1, now=104.0)["hand"]
+    assert hand["seconds_left"] == 26.0 and hand["warning_left"] == 6.0
+    assert hand["time_bank"] is False
+    table.tick(110.0)  # the warning is given
+    hand = public_state(table, table_id="t", version=2, now=112.0)["hand"]
+    assert hand["warning_left"] == 0.0 and hand["seconds_left"] == 18.0
+    events = table.tick(130.0)  # the decision time is over: the bank starts
+    assert any(e.kind == "time_bank_used" for e in events)
+    hand = public_state(table, table_id="t", version=3, now=130.0, on_time_bank=True)["hand"]
+    assert hand["time_bank"] is True
+    assert hand["seconds_left"] == float(table.house.time_bank_seconds)
+    protocol.TableFrame.model_validate(public_state(table, table_id="t", version=3, now=130.0))
+
+
+def test_R_STAKE_2_a_busted_seat_carries_its_rebuy_countdown() -> None:
+    table = heads_up_table()
+    seat = table.seats[2]
+    seat.stack, seat.status, seat.busted_at = 0, SeatStatus.BUSTED, 100.0
+    seats = public_state(table, table_id="t", version=1, now=130.0)["seats"]
+    assert seats[1]["rebuy_seconds_left"] == 30.0  # 60 s from busting, 30 s gone
+    assert "rebuy_seconds_left" not in seats[0]  # only a busted seat has one
+    late = public_state(table, table_id="t", version=2, now=200.0)["seats"]
+    assert late[1]["rebuy_seconds_left"] == 0.0  # lost at the next deal
+    protocol.TableFrame.model_validate(public_state(table, table_id="t", version=2, now=200.0))

@@ -47,7 +47,7 @@ from pokerroom.store.hands import StartedHand
 from pokerroom.store.ledger import LedgerError
 from pokerroom.store.room_store import RoomStore, StoreError, TableSave
 from pokerroom.table import Table, TableError
-from pokerroom.table.events import HandFinished, SeatLeft
+from pokerroom.table.events import HandFinished, SeatLeft, TimeBankUsed, TimerStarted
 
 CHAT_BURST = 5  # messages ...
 CHAT_WINDOW = 10.0  # ... per this many seconds
@@ -158,6 +158,7 @@ class TableActor:
         self.started: StartedHand | None = None
         self.hand_events: list[Event] = []
         self.last_actions: dict[int, dict[str, Any]] = {}  # seat -> {"text": "Raise to", ...}
+        self.on_time_bank = False  # the turn running now has gone on to the time bank
         self.participants: list[tuple[int, int, int, int]] = []  # account, seat, position, stack
         self.next_hand_at = 0.0
         self.hands_played = 0
@@ -350,6 +351,8 @@ class TableActor:
         for event in events:
             if isinstance(event, (ActionTaken, ForcedBet, BoardDealt)):
                 self.last_actions = note_action(self.last_actions, event)
+            elif isinstance(event, (TimerStarted, TimeBankUsed)):
+                self.on_time_bank = isinstance(event, TimeBankUsed)
             elif isinstance(event, HandFinished):
                 finished = event
             elif isinstance(event, SeatLeft) and finished is not None:
@@ -746,6 +749,7 @@ class TableActor:
             version=self.version,
             now=now,
             last_actions=self.last_actions,
+            on_time_bank=self.on_time_bank,
         )
 
     def _state_for(self, client: Client, now: float, public: dict[str, Any] | None = None) -> str:

@@ -196,6 +196,8 @@ class HelloOk(_Frame):
     type: Literal["hello"] = "hello"
     account: int
     name: str
+    # The tables where the account has a seat: a client opens them at once (issue 16).
+    seated: list[str] = Field(default_factory=list)
 
 
 class Pong(_Frame):
@@ -272,6 +274,7 @@ class SeatState(_Frame):
     card_count: int | None = None
     shown: bool | None = None
     last_action: LastAction | None = None
+    rebuy_seconds_left: float | None = None  # a busted seat: its rebuy window (R-STAKE-2)
 
 
 class SeatOptions(_Frame):
@@ -314,6 +317,8 @@ class HandState(_Frame):
     big_blind_seat: int | None
     actor: int | None
     seconds_left: float | None
+    warning_left: float | None = None  # until the clock's warning (0 once given)
+    time_bank: bool = False  # the player to act is on their time bank
     legal: Legal | None
 
 

@@ -151,6 +151,11 @@ class Room:
             if self.per_address[client.address] <= 0:
                 del self.per_address[client.address]
 
+    def seated(self, account_id: int) -> list[str]:
+        """The tables where the account has a seat (told at hello: issue 16)."""
+        player = str(account_id)
+        return [i for i, a in self.actors.items() if a.table.seat_number(player) is not None]
+
     def anonymous_watchers(self) -> int:
         return sum(1 for c in self.clients if c.account_id is None and c.tables)
 

@@ -28,7 +28,7 @@ from pokerroom.engine.views import view_for
 from pokerroom.evaluation import best_hand, omaha_best_hand
 from pokerroom.rules.game import GameSpec, Structure
 from pokerroom.server import protocol
-from pokerroom.table import Table
+from pokerroom.table import SeatStatus, Table
 
 FORCED_LABELS = {
     ForcedBetKind.SMALL_BLIND: "SB",
@@ -134,8 +134,11 @@ def public_state(
     version: int,
     now: float,
     last_actions: Mapping[int, dict[str, Any]] | None = None,
+    on_time_bank: bool = False,
 ) -> dict[str, Any]:
-    """The table as a spectator sees it: no hole card that has not been shown."""
+    """The table as a spectator sees it: no hole card that has not been shown.
+    ``on_time_bank``: the player to act has run through their decision time and is on
+    their time bank (the actor knows it from the clock's events)."""
     hand = table.hand
     in_hand: dict[int, int] = {}
     view = None
@@ -163,6 +166,10 @@ def public_state(
             "bet": 0,
             "last_action": (last_actions or {}).get(number),
         }
+        if seat.status is SeatStatus.BUSTED and seat.busted_at is not None:
+            # R-STAKE-2: the seat is kept this long for a rebuy (lost at the next deal after)
+            left = seat.busted_at + table.house.rebuy_seconds - now
+            entry["rebuy_seconds_left"] = round(max(0.0, left), 1)
         if view is not None and number in in_hand:
             sv = view.seats[in_hand[number]]
             entry.update(
@@ -215,6 +222,8 @@ def public_state(
             "big_blind_seat": table.previous_big,
             "actor": view.actor_seat,
             "seconds_left": None if table.deadline is None else max(0.0, table.deadline - now),
+            "warning_left": None if table.warning_at is None else max(0.0, table.warning_at - now),
+            "time_bank": on_time_bank and table.deadline is not None,
             "legal": None,
         }
     return state

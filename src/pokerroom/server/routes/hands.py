@@ -3,6 +3,7 @@ as the player may see it (S-EXPORT-1). Replaying stored hands is CPU work: it ru
 thread, not on the event loop that runs every table."""
 
 import asyncio
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
@@ -30,24 +31,38 @@ async def lobby(room: TheRoom) -> list[dict[str, Any]]:
 async def my_hands(
     account: Player,
     store: Store,
+    room: TheRoom,
     table: str | None = None,
     limit: Annotated[int, Query(ge=1)] = 50,
 ) -> list[dict[str, Any]]:
-    """The player's hands, newest first, with their result."""
+    """The player's hands, newest first, with their result, the table's name and game, and
+    the player's own hole cards (S-EXPORT-1: nothing they did not see)."""
     rows = await store.player_hands(account.id, table_id=table, limit=min(limit, 500))
     return [
         {
             "id": hand.id,
             "table": hand.table_id,
+            "table_name": actor.table.name if actor else hand.table_id,
+            "game": actor.table.spec.name if actor else "",
             "number": hand.number,
             "status": hand.status,
             "started_at": hand.started_at.isoformat(),
             "seat": player.seat,
+            "cards": own_cards(hand.events, player.seat),
             "net": player.end_stack - player.start_stack,
             "rake": hand.rake,
         }
         for hand, player in rows
+        for actor in [room.actors.get(hand.table_id)]
     ]
+
+
+def own_cards(events: str, seat: int) -> list[str]:
+    """The hole cards dealt to ``seat``, from a stored hand's event log."""
+    for event in json.loads(events or "[]"):
+        if event.get("kind") == "hole_cards_dealt" and event.get("seat") == seat:
+            return [str(c) for c in event.get("cards", [])]
+    return []
 
 
 def seen_by(record: HandRecord, player: HandPlayer) -> ViewerHand:

@@ -132,7 +132,11 @@ async def _dispatch(room: Room, store: RoomStore, client: Client, message: Any) 
         client.account_id, client.name = account.id, account.display_name
         client.token = message.token
         client.deliver(
-            protocol.frame(protocol.HelloOk(account=account.id, name=account.display_name))
+            protocol.frame(
+                protocol.HelloOk(
+                    account=account.id, name=account.display_name, seated=room.seated(account.id)
+                )
+            )
         )
         return
     actor = room.actors.get(message.table)
