@@ -68,12 +68,43 @@ async def room(tmp_path: Path) -> AsyncIterator[Room]:
             raise AssertionError("the demo tables' bots did not sit down")
         yield found
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        stop(process)
+
+
+# The room without bots, its heads-up table on short clocks (a warning after 2 s, the time
+# bank after 6 s): two people in two browsers play there, and the clock is seen in seconds.
+HEADS_UP = "hu-nlhe"
+QUIET_ROOM = (
+    "import dataclasses\n"
+    "import pokerroom.server.room as room\n"
+    "clocks = (('decision_seconds', 6), ('warning_after_seconds', 2), ('time_bank_seconds', 20))\n"
+    "room.DEMO_TABLES = tuple(\n"
+    "    dataclasses.replace(t, overrides=clocks) if t.id == 'hu-nlhe' else t\n"
+    "    for t in room.DEMO_TABLES\n"
+    ")\n"
+    "from pokerroom.cli.app import main\n"
+    "main()\n"
+)
+
+
+@pytest.fixture
+async def quiet_room(tmp_path: Path) -> AsyncIterator[Room]:
+    database = sqlite_url(tmp_path / "quiet.db")
+    port = free_port()
+    process = await spawn_room(database, port, pause=0.4, python=("-c", QUIET_ROOM))
+    try:
+        yield Room(base=f"http://127.0.0.1:{port}", database=database)
+    finally:
+        stop(process)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
 
 
 @pytest.fixture

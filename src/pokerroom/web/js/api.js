@@ -47,6 +47,7 @@ export async function refreshMe() {
 export function forgetSession() {
   app.token = null;
   app.me = null;
+  app.seated = new Set();
   localStorage.removeItem("pokerroom.token");
   $("#account").hidden = true;
   show("auth");

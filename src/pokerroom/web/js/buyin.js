@@ -29,11 +29,12 @@ export function askBuyIn(tableId, seat, topUp = false) {
   const dialog = $("#buyin");
   const balance = app.me ? money(app.me.balance) : "?";
   const max = Math.min(most, app.me ? app.me.balance : most);
-  $("#buyin-title").textContent = topUp ? `Add chips at ${info.name}` : `Buy in at ${info.name}`;
+  const rebuy = topUp && app.tables.get(tableId)?.mySeat()?.status === "busted";
+  $("#buyin-title").textContent = rebuy ? `Rebuy at ${info.name}` : topUp ? `Add chips at ${info.name}` : `Buy in at ${info.name}`;
   $("#buyin-limits").textContent = topUp
     ? `Your stack is ${money(have)}; the table allows ${money(info.min_buy_in)} to ${money(info.max_buy_in)}. Balance ${balance}.`
     : `Minimum ${money(info.min_buy_in)}, maximum ${money(info.max_buy_in)}. Balance ${balance}.`;
-  $("#buyin-ok").textContent = topUp ? "Add chips" : "Sit down";
+  $("#buyin-ok").textContent = rebuy ? "Rebuy" : topUp ? "Add chips" : "Sit down";
   const range = $("#buyin-range");
   const amount = $("#buyin-amount");
   range.min = String(min); range.max = String(Math.max(min, max)); range.step = String(info.big_blind || 1);

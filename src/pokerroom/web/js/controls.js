@@ -43,10 +43,19 @@ export function renderControls(view) {
   $(".leave", r).hidden = !me;
   const addChips = $(".add-chips", r);
   addChips.hidden = !me;
+  const busted = Boolean(me && me.status === "busted");
   if (me) {
-    addChips.textContent = me.status === "busted" ? "Rebuy" : "Add chips";
-    addChips.classList.toggle("primary", me.status === "busted");
-    addChips.disabled = Boolean(me.in_hand && s.hand);
+    addChips.textContent = busted ? "Rebuy" : "Add chips";
+    addChips.classList.toggle("primary", busted);
+    // Nothing can be added to a stack already at the table's maximum (buy_in.max < min).
+    const full = Boolean(s.buy_in && s.buy_in.max < s.buy_in.min);
+    addChips.disabled = Boolean(me.in_hand && s.hand) || full;
+    addChips.title = full ? `Your stack is at the table's maximum (${money(s.max_buy_in)})` : "";
+  }
+  // R-STAKE-2: a busted player rebuys at least the minimum in time, or loses the seat.
+  $(".rebuy-prompt", r).hidden = !busted;
+  if (busted) {
+    $(".rebuy-text", r).textContent = `Rebuy at least ${money(s.min_buy_in)} to play on, or the seat is lost:`;
   }
   $(".sitout", r).hidden = !me;
   if (me) $(".sitout", r).textContent = me.status === "sitting_out" ? "Sit in" : "Sit out";

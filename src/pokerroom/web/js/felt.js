@@ -54,6 +54,8 @@ export function renderSeats(view) {
   const positions = seatPositions(view, s.seats.length);
   const shownBySeat = new Map((result?.shown || []).map((x) => [x.seat, x]));
   const { winners, best } = winnings(result);
+  const before = view.previous;
+  const sameHand = Boolean(hand && before?.hand && before.hand.number === hand.number);
   const nodes = s.seats.map((seat) => {
     const pos = positions[seat.seat];
     const style = `left:${pos.x}%;top:${pos.y}%`;
@@ -63,10 +65,13 @@ export function renderSeats(view) {
         canSit ? el("button", { type: "button", class: "sit", onclick: () => askBuyIn(view.id, seat.seat), text: `Sit here` }) : el("span", { class: "muted", text: `Seat ${seat.seat}` }));
     }
     const shown = shownBySeat.get(seat.seat);
+    const was = sameHand ? before.seats[seat.seat - 1] : null;
     let cards = null;
     if (shown) cards = shown.cards.map((c) => cardEl(c, best.has(c) ? "best" : ""));
     else if (seat.in_hand && !seat.folded) {
-      cards = seat.cards ? seat.cards.map((c) => cardEl(c)) : Array.from({ length: seat.card_count || 2 }, () => cardEl(null));
+      // Dealt in this frame: the cards slide in (CSS only: nothing waits for it).
+      const dealt = hand && !(was && was.in_hand) ? "dealt" : "";
+      cards = seat.cards ? seat.cards.map((c) => cardEl(c, dealt)) : Array.from({ length: seat.card_count || 2 }, () => cardEl(null, dealt));
     }
     const acting = Boolean(hand && hand.actor === seat.seat);
     const classes = ["seat"];
@@ -76,26 +81,32 @@ export function renderSeats(view) {
     if (!seat.connected) classes.push("away");
     if (seat.status === "sitting_out") classes.push("sitting-out");
     if (winners.has(seat.seat)) classes.push("winner");
-    const status = !seat.connected ? "disconnected" : seat.status === "sitting_out" ? "sitting out" : seat.all_in ? "all-in" : actionLabel(seat.last_action);
-    let ring = null;
-    if (acting) {
-      ring = el("div", { class: "ring", "aria-hidden": "true" });
-      ring.innerHTML = '<svg viewBox="0 0 36 36"><circle cx="18" cy="18" r="16" class="ring-track"/><circle cx="18" cy="18" r="16" class="ring-left" pathLength="100"/></svg>';
-    }
+    const busted = seat.status === "busted";
+    if (busted) classes.push("busted");
+    const status = !seat.connected ? "disconnected" : busted ? "Busted" : seat.status === "sitting_out" ? "sitting out" : seat.all_in ? "all-in" : actionLabel(seat.last_action);
+    // A bet that grew in this frame slides towards the middle (CSS only, never waited for).
+    const betIn = seat.bet && (!was || was.bet !== seat.bet) ? " bet-in" : "";
     return el("div", { class: classes.join(" "), style, "data-seat": seat.seat },
       el("div", { class: "hole" }, ...(cards || [])),
       el("div", { class: "plate" },
-        ring,
         el("div", { class: "name", text: seat.name }),
         el("div", { class: "stack", "data-chips": seat.stack, text: money(seat.stack) }),
         el("div", { class: "status", text: winners.has(seat.seat) ? `wins ${money(winners.get(seat.seat))}` : status }),
+        busted ? el("div", { class: "rebuy-clock" }) : null,
         el("div", { class: "badges" }, ...badgesOf(hand, seat)),
+        acting ? timeBar() : null,
         acting ? el("div", { class: "clock", "aria-label": "time left" }) : null,
       ),
-      seat.bet ? el("div", { class: "bet", "data-chips": seat.bet, style: betOffset(view, pos) }, el("span", { class: "chip" }), money(seat.bet)) : null,
+      seat.bet ? el("div", { class: `bet${betIn}`, "data-chips": seat.bet, style: betOffset(view, pos) }, el("span", { class: "chip" }), money(seat.bet)) : null,
     );
   });
   $(".seats", view.root).replaceChildren(...nodes);
+}
+
+// The decision clock as a bar (its width set by the table's clock, TableView.startTimer).
+export function timeBar() {
+  return el("div", { class: "timebar", role: "progressbar", "aria-label": "Time left", "aria-valuemin": "0" },
+    el("span", { class: "timebar-left" }));
 }
 
 const potLabel = (n) => (n === 0 ? "Main pot" : `Side pot ${n}`);
@@ -105,19 +116,26 @@ export function renderCenter(view) {
   const hand = s.hand;
   const result = view.lastResult;
   const pots = $(".pots", view.root);
+  const potTotal = $(".pot-total", view.root);
   const board = $(".board", view.root);
   const banner = $(".banner", view.root);
   if (hand) {
     const collected = hand.collected || [];
+    // The pots in the middle; one main pot alone is the "Pot" line above, not said twice.
     pots.replaceChildren(...collected.map((amount, n) =>
-      el("div", { class: `pot ${n ? "side" : "main"}`, "data-chips": amount },
+      el("div", { class: `pot ${n ? "side" : "main"}`, "data-chips": amount, hidden: collected.length === 1 },
         el("span", { class: "label", text: potLabel(n) }), " ", money(amount))));
+    // Everything in play, bets in front of the seats included: "Pot: $X" from the blinds on.
     const total = hand.pots.reduce((a, b) => a + b, 0);
     pots.dataset.total = String(total);
-    if (total) pots.append(el("div", { class: "pot-total muted", text: `Total ${money(total)}` }));
-    board.replaceChildren(...hand.board.map((c) => cardEl(c)));
+    potTotal.hidden = false;
+    potTotal.dataset.chips = String(total);
+    potTotal.textContent = `Pot: ${money(total)}`;
+    const dealtBefore = view.previous?.hand?.number === hand.number ? view.previous.hand.board.length : 0;
+    board.replaceChildren(...hand.board.map((c, n) => cardEl(c, n >= dealtBefore ? "dealt" : "")));
     banner.textContent = hand.actor && hand.actor === s.you ? "Your turn" : "";
   } else if (result) {
+    potTotal.hidden = true;
     const { best } = winnings(result);
     board.replaceChildren(...result.board.map((c) => cardEl(c, best.has(c) ? "best" : "")));
     pots.replaceChildren(...result.pots.map((p) =>
@@ -126,6 +144,7 @@ export function renderCenter(view) {
     pots.dataset.total = "0";
     banner.textContent = result.cancelled ? "Hand cancelled: every bet returned" : describeResult(result, s);
   } else {
+    potTotal.hidden = true;
     board.replaceChildren();
     pots.replaceChildren();
     pots.dataset.total = "0";

@@ -35,9 +35,13 @@ export function renderLobby() {
     .filter((t) => !game || t.game === game)
     .filter((t) => !stakes || stakesLabel(t) === stakes)
     .filter((t) => !open || t.seated < t.seats)
-    .map((t) =>
-      el("tr", { "data-table": t.id },
-        el("td", {}, el("strong", { text: t.name }), el("div", { class: "muted small", text: t.players.join(", ") || "empty" })),
+    .map((t) => {
+      const mine = app.seated.has(t.id); // issue 16: the tables where you sit are marked
+      return el("tr", { "data-table": t.id, class: mine ? "seated" : null },
+        el("td", {},
+          el("strong", { text: t.name }),
+          mine ? el("span", { class: "badge you-sit", text: "You sit here" }) : null,
+          el("div", { class: "muted small", text: t.players.join(", ") || "empty" })),
         el("td", { text: t.game }),
         el("td", { text: stakesLabel(t) }),
         el("td", { class: "num", text: `${t.seated}/${t.seats}` }),
@@ -45,11 +49,14 @@ export function renderLobby() {
         el("td", { class: "num", text: String(t.hands_per_hour) }),
         el("td", { class: "row-buttons" },
           el("button", { type: "button", class: "watch", onclick: () => openTable(t.id), text: "Watch" }),
-          el("button", {
-            type: "button", class: "join primary", disabled: t.seated >= t.seats || !app.token,
-            onclick: () => { openTable(t.id); askBuyIn(t.id, null); }, text: "Join",
-          })),
-      ));
+          mine
+            ? el("button", { type: "button", class: "open primary", onclick: () => openTable(t.id), text: "Open" })
+            : el("button", {
+              type: "button", class: "join primary", disabled: t.seated >= t.seats || !app.token,
+              onclick: () => { openTable(t.id); askBuyIn(t.id, null); }, text: "Join",
+            })),
+      );
+    });
   $("#lobby-rows").replaceChildren(...rows);
   $("#lobby-empty").hidden = rows.length > 0;
 }

@@ -5,8 +5,9 @@ import { api, forgetSession, refreshMe } from "./api.js";
 import { onKey } from "./controls.js";
 import { $ } from "./dom.js";
 import { renderLobby, refreshLobby } from "./lobby.js";
-import { show } from "./nav.js";
+import { closeTable, show } from "./nav.js";
 import { connect, hello } from "./socket.js";
+import { bindMute } from "./sound.js";
 import { app } from "./state.js";
 
 function setupAuth() {
@@ -25,8 +26,8 @@ function setupAuth() {
       app.token = session.token;
       localStorage.setItem("pokerroom.token", session.token);
       await refreshMe();
-      hello();
       show("lobby");
+      hello(); // its answer opens the tables where the player sits
     } catch (error) {
       $("#auth-error").textContent = error.message;
     }
@@ -34,6 +35,7 @@ function setupAuth() {
   $("#browse").addEventListener("click", () => show("lobby"));
   $("#logout").addEventListener("click", async () => {
     try { await api("/api/logout", { method: "POST" }); } catch { /* already gone */ }
+    for (const id of [...app.tables.keys()]) closeTable(id); // the next log-in reopens them
     forgetSession();
     if (app.socket) app.socket.close();
   });
@@ -42,13 +44,16 @@ function setupAuth() {
 async function start() {
   window.pokerroom = app; // for the browser console and the browser tests
   setupAuth();
+  bindMute();
   for (const id of ["#filter-game", "#filter-stakes", "#filter-open"]) $(id).addEventListener("change", renderLobby);
   document.addEventListener("keydown", onKey);
   $(".brand").addEventListener("click", (event) => { event.preventDefault(); show("lobby"); });
   connect();
   if (app.token) {
     await refreshMe();
-    show(app.token ? "lobby" : "auth");
+    // The hello's answer may already have reopened the player's tables: keep them shown.
+    if (!app.token) show("auth");
+    else if ($("#tables").hidden) show("lobby");
   } else {
     show("auth");
   }

@@ -2,6 +2,7 @@
 
 import { $, el } from "./dom.js";
 import { refreshLobby } from "./lobby.js";
+import { updateTitle } from "./sound.js";
 import { app } from "./state.js";
 import { TableView } from "./table.js";
 
@@ -34,14 +35,23 @@ export function renderTabs() {
   $("#tabs").replaceChildren(...tabs);
 }
 
-export function openTable(id) {
+export function openTable(id, { focus = true } = {}) {
   if (!app.tables.has(id)) {
     const view = new TableView(id);
     app.tables.set(id, view);
     $("#tables").append(view.root);
     view.resubscribe();
   }
-  focusTable(id);
+  if (focus) focusTable(id);
+}
+
+// After a reload or a log-in: open every table where the player sits, and show the first
+// one unless a table is already on screen (a reconnect keeps what the player looks at).
+export function reopenSeats(ids) {
+  const fresh = ids.filter((id) => !app.tables.has(id));
+  for (const id of fresh) openTable(id, { focus: false });
+  if (fresh.length && $("#tables").hidden) focusTable(fresh[0]);
+  else renderTabs();
 }
 
 export function focusTable(id) {
@@ -63,8 +73,9 @@ export function closeTable(id) {
   const view = app.tables.get(id);
   if (!view) return;
   view.root.remove();
-  view.stopTimer();
+  view.dispose();
   app.tables.delete(id);
+  updateTitle();
   if (app.active === id) app.active = app.tables.keys().next().value ?? null;
   if (app.active) layoutTables(); else show("lobby");
 }

@@ -3,7 +3,8 @@
 
 import { api, download } from "./api.js";
 import { $, cardEl, el } from "./dom.js";
-import { money, signedMoney } from "./format.js";
+import { money } from "./format.js";
+import { handRow } from "./handlist.js";
 import { app } from "./state.js";
 
 export function bindReplayer(view) {
@@ -25,11 +26,7 @@ export async function loadHistory(view) {
     return;
   }
   if (!hands.length) { list.replaceChildren(el("li", { class: "muted", text: "No hands of yours here yet." })); return; }
-  list.replaceChildren(...hands.filter((h) => h.status !== "running").map((h) =>
-    el("li", {},
-      el("button", { type: "button", class: "link", "data-hand": h.id, onclick: () => openReplay(view, h.id), text: `Hand #${h.number}` }),
-      el("span", { class: h.net > 0 ? "won" : h.net < 0 ? "lost" : "muted", text: ` ${signedMoney(h.net)}` }),
-      h.status === "cancelled" ? el("span", { class: "muted", text: " (cancelled)" }) : null)));
+  list.replaceChildren(...hands.filter((h) => h.status !== "running").map((h) => handRow(h, () => openReplay(view, h.id))));
 }
 
 async function openReplay(view, handId) {

@@ -3,6 +3,8 @@
 
 import { forgetSession, refreshMe } from "./api.js";
 import { showToast } from "./dom.js";
+import { renderLobby } from "./lobby.js";
+import { reopenSeats } from "./nav.js";
 import { app } from "./state.js";
 
 export function connect() {
@@ -34,7 +36,15 @@ export function hello() {
 function onMessage(message) {
   const view = message.table ? app.tables.get(message.table) : null;
   switch (message.type) {
-    case "table": if (view) view.update(message); break;
+    case "hello": // logged in: the tables where the player sits open at once (issue 16)
+      app.seated = new Set(message.seated || []);
+      reopenSeats(message.seated || []);
+      renderLobby();
+      break;
+    case "table":
+      if (view) view.update(message);
+      if (noteSeated(message)) renderLobby();
+      break;
     case "hand_result": if (view) view.result(message); refreshMe(); break;
     case "chat": if (view) view.chat(message); break;
     case "error":
@@ -46,4 +56,12 @@ function onMessage(message) {
       break;
     default: break;
   }
+}
+
+// Whether a table frame changed where the player sits (the lobby marks those tables).
+function noteSeated(frame) {
+  const sits = Boolean(frame.you);
+  if (sits === app.seated.has(frame.table)) return false;
+  if (sits) app.seated.add(frame.table); else app.seated.delete(frame.table);
+  return true;
 }

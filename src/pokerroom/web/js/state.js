@@ -11,4 +11,7 @@ export const app = {
   active: null, // the table id keyboard shortcuts go to, or null for the lobby
   tiled: false,
   joinRequests: 0,
+  seated: new Set(), // the tables where the player has a seat (the server's hello, then frames)
+  muted: localStorage.getItem("pokerroom.muted") === "1",
+  sounds: [], // the sounds played, newest last
 };

@@ -9,6 +9,7 @@ import { stakesLabel } from "./format.js";
 import { closeTable, layoutTables, renderTabs } from "./nav.js";
 import { bindReplayer, loadHistory } from "./replayer.js";
 import { send } from "./socket.js";
+import { playSound, updateTitle } from "./sound.js";
 import { app } from "./state.js";
 
 export class TableView {
@@ -58,11 +59,15 @@ export class TableView {
   bind() {
     const r = this.root;
     $(".close-table", r).addEventListener("click", () => closeTable(this.id));
-    $(".add-chips", r).addEventListener("click", () => {
+    const addChips = () => {
       const me = this.mySeat();
       if (me) askBuyIn(this.id, me.seat, true);
-    });
-    $(".leave", r).addEventListener("click", () => { send({ type: "leave", table: this.id }); this.joined = null; setTimeout(refreshMe, 600); });
+    };
+    $(".add-chips", r).addEventListener("click", addChips);
+    $(".rebuy", r).addEventListener("click", addChips);
+    const leave = () => { send({ type: "leave", table: this.id }); this.joined = null; setTimeout(refreshMe, 600); };
+    $(".leave", r).addEventListener("click", leave);
+    $(".rebuy-leave", r).addEventListener("click", leave);
     $(".sitout", r).addEventListener("click", () => {
       const me = this.mySeat();
       send({ type: me && me.status === "sitting_out" ? "sit_in" : "sit_out", table: this.id });
@@ -100,9 +105,10 @@ export class TableView {
 
   update(state) {
     if (this.state && state.version < this.state.version) return; // stale frame
-    const previousHand = this.state?.hand?.number;
+    const previous = this.state;
+    this.previous = previous;
     this.state = state;
-    if (state.hand && state.hand.number !== previousHand) this.lastResult = null;
+    if (state.hand && state.hand.number !== previous?.hand?.number) this.lastResult = null;
     if (state.you) {
       const me = state.seats[state.you - 1];
       if (!this.joined) this.joined = { seat: state.you, buyIn: Math.max(state.min_buy_in, 1) };
@@ -111,13 +117,20 @@ export class TableView {
     } else if (this.joined && !state.seats.some((s) => !s.empty && s.seat === this.joined.seat)) {
       this.joined = null;
     }
+    // R-STAKE-2: when each busted seat's rebuy window closes, on this page's clock.
+    this.rebuyDeadlines = new Map(state.seats
+      .filter((seat) => seat.status === "busted" && typeof seat.rebuy_seconds_left === "number")
+      .map((seat) => [seat.seat, performance.now() + seat.rebuy_seconds_left * 1000]));
     this.render();
+    if (previous) playSound(soundOf(previous, state));
   }
 
   result(message) {
     this.lastResult = message;
     this.render();
     animateWinnings(this, message);
+    const you = this.state?.you;
+    if (you && message.pots.some((pot) => pot.winners.some((w) => w.seat === you))) playSound("win");
   }
 
   chat(message) {
@@ -140,36 +153,104 @@ export class TableView {
     renderSeats(this);
     renderCenter(this);
     renderControls(this);
-    this.startTimer();
     const turn = Boolean(s.hand && s.hand.legal);
-    if (turn !== this.yourTurn) { this.yourTurn = turn; renderTabs(); }
+    if (turn !== this.yourTurn) {
+      this.yourTurn = turn;
+      this.warned = false;
+      if (turn) playSound("turn");
+      renderTabs();
+    }
+    this.startTimer();
+    this.startRebuyClock();
+    updateTitle();
   }
 
   // -------------------------------------------------------------- the decision clock
 
+  // A time bar under the player to act (and above your own buttons), the seconds left and,
+  // once it has started, the time bank. At the warning the player hears it and the page's
+  // title says so (the server's frame at the warning does the same when this tab sleeps).
   startTimer() {
     this.stopTimer();
     const hand = this.state.hand;
     if (!hand || hand.seconds_left === null || hand.actor === null) return;
-    const deadline = performance.now() + hand.seconds_left * 1000;
-    const total = Math.max(this.state.decision_seconds, hand.seconds_left);
-    const actor = this.state.seats[hand.actor - 1];
+    const now = performance.now();
+    const deadline = now + hand.seconds_left * 1000;
+    const warningAt = hand.warning_left === null || hand.warning_left === undefined ? null : now + hand.warning_left * 1000;
+    const onBank = Boolean(hand.time_bank);
+    if (!onBank) this.bankTotal = 0;
+    else this.bankTotal = Math.max(this.bankTotal || 0, hand.seconds_left);
+    const total = onBank ? this.bankTotal : Math.max(this.state.decision_seconds, hand.seconds_left);
     const tick = () => {
-      const left = Math.max(0, (deadline - performance.now()) / 1000);
-      const clock = $(".seat.acting .clock", this.root);
-      if (clock) clock.textContent = `${Math.ceil(left)}s${actor && actor.time_bank ? ` +${Math.round(actor.time_bank)}s bank` : ""}`;
-      const ring = $(".seat.acting .ring-left", this.root);
-      if (ring) {
-        ring.style.strokeDashoffset = String(100 - (100 * left) / total);
-        ring.classList.toggle("low", left < 10);
+      const at = performance.now();
+      const left = Math.max(0, (deadline - at) / 1000);
+      if (this.yourTurn && !this.warned && warningAt !== null && at >= warningAt) this.warn();
+      const fraction = total > 0 ? Math.min(1, left / total) : 0;
+      for (const bar of $$(".seat.acting .timebar, .actions .timebar", this.root)) {
+        bar.classList.toggle("bank", onBank);
+        bar.classList.toggle("low", !onBank && warningAt !== null && at >= warningAt);
+        bar.firstElementChild.style.width = `${(100 * fraction).toFixed(1)}%`;
+        bar.setAttribute("aria-valuenow", String(Math.ceil(left)));
       }
+      const text = onBank ? `Time bank ${Math.ceil(left)}s` : `${Math.ceil(left)}s`;
+      for (const clock of $$(".seat.acting .clock, .actions .clock", this.root)) clock.textContent = text;
       this.timer = left > 0 ? requestAnimationFrame(tick) : null;
     };
+    if (this.yourTurn && !this.warned && hand.warning_left === 0) this.warn();
     tick();
+  }
+
+  warn() {
+    this.warned = true;
+    playSound("warning");
+    updateTitle();
   }
 
   stopTimer() {
     if (this.timer) cancelAnimationFrame(this.timer);
     this.timer = null;
   }
+
+  dispose() {
+    this.stopTimer();
+    clearInterval(this.rebuyTimer);
+  }
+
+  // -------------------------------------------------------------- the rebuy countdown
+
+  startRebuyClock() {
+    clearInterval(this.rebuyTimer);
+    this.rebuyTimer = null;
+    if (!this.rebuyDeadlines || !this.rebuyDeadlines.size) return;
+    const tick = () => {
+      for (const [seat, deadline] of this.rebuyDeadlines) {
+        const text = rebuyText(deadline);
+        for (const node of $$(`.seat[data-seat="${seat}"] .rebuy-clock`, this.root)) node.textContent = text;
+        if (seat === this.state.you) $(".rebuy-clock-you", this.root).textContent = text;
+      }
+    };
+    tick();
+    this.rebuyTimer = setInterval(tick, 250);
+  }
+}
+
+function rebuyText(deadline) {
+  const left = Math.max(0, Math.ceil((deadline - performance.now()) / 1000));
+  return left > 0 ? `rebuy within ${left}s` : "seat lost at the next deal";
+}
+
+// The sound of what changed between two frames: a new hand or board card is dealt, a seat
+// checked or put chips in. One sound a frame at most.
+function soundOf(before, after) {
+  const hand = after.hand;
+  if (!hand) return null;
+  if (hand.number !== before.hand?.number || hand.board.length > (before.hand?.board.length ?? 0)) return "deal";
+  for (const seat of after.seats) {
+    const was = before.seats[seat.seat - 1];
+    const action = seat.last_action;
+    if (!action || !was || JSON.stringify(action) === JSON.stringify(was.last_action)) continue;
+    if (action.text === "Check") return "check";
+    if (action.amount) return "bet";
+  }
+  return null;
 }

@@ -1,0 +1,72 @@
+// Table sounds as short tones made with Web Audio (no sound files), a mute switch saved in
+// this browser, and the page title that tells a player in another tab that a table needs them.
+// Nothing here waits: a sound is scheduled and the game goes on (issue 16).
+
+import { $ } from "./dom.js";
+import { app } from "./state.js";
+
+// Each sound: [frequency in Hz, seconds] notes played one after another.
+const TONES = {
+  turn: [[660, 0.12], [880, 0.18]],
+  warning: [[988, 0.09], [0, 0.05], [988, 0.09], [0, 0.05], [988, 0.09]],
+  deal: [[1400, 0.03]],
+  check: [[320, 0.06]],
+  bet: [[520, 0.05], [390, 0.07]],
+  win: [[523, 0.1], [659, 0.1], [784, 0.22]],
+};
+
+let context = null;
+
+export function playSound(name) {
+  const notes = TONES[name];
+  if (!notes || app.muted) return;
+  app.sounds.push(name); // what was played, for the browser tests and the console
+  if (app.sounds.length > 200) app.sounds.splice(0, 100);
+  try {
+    context ??= new AudioContext();
+    if (context.state === "suspended") context.resume().catch(() => {});
+    let at = context.currentTime;
+    for (const [frequency, seconds] of notes) {
+      if (frequency) {
+        const oscillator = context.createOscillator();
+        const gain = context.createGain();
+        oscillator.type = "sine";
+        oscillator.frequency.value = frequency;
+        gain.gain.setValueAtTime(0.12, at);
+        gain.gain.exponentialRampToValueAtTime(0.001, at + seconds);
+        oscillator.connect(gain).connect(context.destination);
+        oscillator.start(at);
+        oscillator.stop(at + seconds);
+      }
+      at += seconds;
+    }
+  } catch { /* no audio here: the game goes on without sound */ }
+}
+
+export function bindMute() {
+  const button = $("#mute");
+  const render = () => {
+    button.setAttribute("aria-pressed", String(app.muted));
+    button.textContent = app.muted ? "Sound off" : "Sound on";
+    button.title = app.muted ? "Turn table sounds on" : "Mute table sounds";
+  };
+  button.addEventListener("click", () => {
+    app.muted = !app.muted;
+    localStorage.setItem("pokerroom.muted", app.muted ? "1" : "0");
+    render();
+  });
+  render();
+}
+
+const TITLE = "pokerroom";
+
+// The page title: the table whose clock is at its warning first, then any table where it is
+// the player's turn, else the room's name.
+export function updateTitle() {
+  const views = [...app.tables.values()];
+  const hurry = views.find((v) => v.yourTurn && v.warned);
+  const turn = views.find((v) => v.yourTurn);
+  if (hurry) document.title = `\u23F0 Time running out: ${hurry.shortName()} \u00b7 ${TITLE}`;
+  else if (turn) document.title = `\u25B6 Your turn: ${turn.shortName()} \u00b7 ${TITLE}`;
+  else document.title = TITLE;
+}

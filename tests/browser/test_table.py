@@ -1,0 +1,293 @@
+"""Issue 16, the table: reopening seats after a reload or log-in, the pot and the clock with
+their sounds and title alerts, busting and the rebuy, and the hand history list. Two people
+in two Chromium pages play heads-up in a room without bots (``quiet_room``), where the table's
+clock warns after 2 s and starts the time bank after 6 s."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+
+import httpx
+from playwright.async_api import Browser, Page
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from tests.browser.conftest import HEADS_UP, Player, Room, new_player, screenshot
+from tests.browser.test_client import join
+from tests.server.test_e2e import books_balance
+
+ROOT = f".table-view[data-table='{HEADS_UP}']"
+TURN_TITLE = "\u25b6 Your turn"
+WARNING_TITLE = "\u23f0 Time running out"
+
+# WCAG contrast of an element's text (or, for a bar, of its fill) against its own
+# background, or against another element's background.
+CONTRAST = """([selector, property, against]) => {
+  const rgb = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const luminance = ([r, g, b]) => {
+    const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const style = getComputedStyle(document.querySelector(selector));
+  const back = getComputedStyle(document.querySelector(against || selector)).backgroundColor;
+  const a = luminance(rgb(style[property])), b = luminance(rgb(back));
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+def dollars(cents: int, *, signed: bool = False) -> str:
+    """The client's money format (web/js/format.js): "$3", "$3.50", "-$6.00", "+$6.00"."""
+    whole = not signed and cents % 100 == 0
+    text = f"${abs(cents) / 100:,.0f}" if whole else f"${abs(cents) / 100:,.2f}"
+    if cents < 0:
+        return "-" + text
+    return "+" + text if signed and cents > 0 else text
+
+
+async def version_frame(player: Player) -> dict[str, Any]:
+    """The frame the page shows now."""
+    version = int(await player.page.get_attribute(ROOT, "data-version") or -1)
+    return await player.frame(HEADS_UP, version)
+
+
+async def whose_turn(players: list[Player], seconds: float = 30) -> Player:
+    """The player whose page offers the action buttons (bounded wait)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for player in players:
+            if await player.page.is_visible(f"{ROOT} .actions"):
+                return player
+        await asyncio.sleep(0.05)
+    raise AssertionError("no page offered a decision")
+
+
+async def title_starts(page: Page, text: str) -> None:
+    await page.wait_for_function("(text) => document.title.startsWith(text)", arg=text)
+
+
+async def sound_played(page: Page, name: str) -> None:
+    await page.wait_for_function("(name) => window.pokerroom.sounds.includes(name)", arg=name)
+
+
+async def sit_both(browser: Browser, room: Room, buy_in: int) -> tuple[Player, Player]:
+    ann = await new_player(browser, room, "ann")
+    bob = await new_player(browser, room, "bob")
+    await join(ann, HEADS_UP, buy_in)
+    await join(bob, HEADS_UP, buy_in)
+    return ann, bob
+
+
+async def test_reload_and_log_in_reopen_the_seated_table_at_once(
+    browser: Browser, quiet_room: Room
+) -> None:
+    """Issue 16: after a reload or a log-in the player's table opens by itself with the hand
+    in progress (no empty felt), and the lobby marks the table where they sit."""
+    ann, _ = await sit_both(browser, quiet_room, 10_000)
+    page = ann.page
+    await page.wait_for_selector(f"{ROOT} .seat.you .hole .card[data-card]")  # a hand is on
+    await page.reload()
+    # No click: the table is open and shows the hand being played, her own cards included.
+    await page.wait_for_selector(f"{ROOT} .seat.you .hole .card[data-card]")
+    assert await page.is_visible(ROOT) and await page.is_hidden("#lobby")
+    frame = await version_frame(ann)
+    assert frame["you"] and frame["hand"] is not None
+    mine = frame["seats"][frame["you"] - 1]
+    shown = await page.eval_on_selector_all(
+        f"{ROOT} .seat.you .hole .card", "(cards) => cards.map((c) => c.dataset.card)"
+    )
+    assert shown == mine["cards"]
+    hello = next(f for f in reversed(ann.frames) if f.get("type") == "hello")
+    assert hello["seated"] == [HEADS_UP]
+    # The lobby marks the table where she sits, and only that one.
+    await page.click("#tabs .tab >> text=Lobby")
+    marked = page.locator("#lobby-rows tr.seated")
+    await marked.first.wait_for()
+    assert [await r.get_attribute("data-table") for r in await marked.all()] == [HEADS_UP]
+    assert "You sit here" in await marked.first.inner_text()
+    await screenshot(page, "lobby-seated")
+    await page.click(f"tr[data-table='{HEADS_UP}'] .open")
+    await page.wait_for_selector(f"{ROOT} .seat.you")
+
+    # A log-in on another device (a new browser context) reopens the table at once too.
+    context = await browser.new_context(viewport={"width": 1360, "height": 900})
+    other = await context.new_page()
+    await other.goto(quiet_room.base + "/")
+    await other.fill("#username", "ann")
+    await other.fill("#password", "correct horse battery")
+    await other.click("#login")
+    await other.wait_for_selector(f"{ROOT} .seat.you")
+    assert await other.is_visible(ROOT)
+    await screenshot(other, "table-reopened")
+    await books_balance(quiet_room)  # duck-typed: it reads .database
+
+
+async def test_pot_time_bar_title_alerts_time_bank_and_sounds(
+    browser: Browser, quiet_room: Room
+) -> None:
+    """Issue 16: "Pot: $X" from the blinds on, readable; a time bar for the player to act; a
+    sound and the page's title when it is your turn and at the warning; the time bank shown
+    when it starts; sounds for the deal and bets, and a mute switch that silences them."""
+    ann, bob = await sit_both(browser, quiet_room, 10_000)
+    me = await whose_turn([ann, bob])
+    them = bob if me is ann else ann
+    frame = await version_frame(me)
+    hand = frame["hand"]
+    assert hand["street"] == "preflop" and hand["collected"] == []  # nothing collected yet
+    total = sum(hand["pots"])
+    assert total == 300  # the blinds, $1 and $2
+    assert await me.page.inner_text(f"{ROOT} .pot-total") == f"Pot: {dollars(total)}"
+    # Prominent and readable: bold, larger than the felt's text, contrast at least 4.5:1.
+    pot = f"{ROOT} .pot-total"
+    assert await me.page.evaluate(CONTRAST, [pot, "color", None]) >= 4.5
+    sizes = await me.page.eval_on_selector(
+        pot,
+        """(node) => [getComputedStyle(node).fontWeight,
+                      parseFloat(getComputedStyle(node).fontSize),
+                      parseFloat(getComputedStyle(node.closest('.felt')).fontSize)]""",
+    )
+    assert int(sizes[0]) >= 700 and sizes[1] > sizes[2], sizes
+
+    # Your turn: a sound and the title; a time bar here and under the seat on the other page.
+    await title_starts(me.page, TURN_TITLE)
+    await sound_played(me.page, "turn")
+    assert await them.page.title() == "pokerroom"
+    bar = f"{ROOT} .actions .timebar"
+    assert await me.page.is_visible(bar)
+    assert await me.page.evaluate(CONTRAST, [f"{bar} .timebar-left", "backgroundColor", bar]) >= 3
+    await them.page.wait_for_selector(f"{ROOT} .seat.acting .timebar .timebar-left")
+    await sound_played(them.page, "deal")
+    await screenshot(me.page, "table-your-turn")
+    # The warning (2 s into the turn): another sound, the title says so, the bar turns red.
+    await title_starts(me.page, WARNING_TITLE)
+    await sound_played(me.page, "warning")
+    await me.page.wait_for_selector(f"{bar}.low")
+    # The time bank (after 6 s): named under the clock on both pages.
+    await me.page.wait_for_function(
+        "(root) => document.querySelector(`${root} .actions .clock`).textContent"
+        ".startsWith('Time bank')",
+        arg=ROOT,
+    )
+    await them.page.wait_for_function(
+        "(root) => document.querySelector(`${root} .seat.acting .clock`)?.textContent"
+        ".startsWith('Time bank')",
+        arg=ROOT,
+    )
+    assert await me.page.is_visible(f"{bar}.bank")
+    banked = await version_frame(me)
+    assert banked["hand"]["time_bank"] is True
+    await screenshot(them.page, "table-time-bank")
+
+    # Muted, this page plays nothing more; the other page hears the call as a bet.
+    await me.page.click("#mute")
+    assert await me.page.get_attribute("#mute", "aria-pressed") == "true"
+    heard = await me.page.evaluate("window.pokerroom.sounds.length")
+    them_heard = await them.page.evaluate("window.pokerroom.sounds.length")
+    await me.page.click(f"{ROOT} .call")
+    await them.page.wait_for_function(
+        "(n) => window.pokerroom.sounds.slice(n).includes('bet')", arg=them_heard
+    )
+    await me.page.wait_for_function("() => document.title === 'pokerroom'")
+    await title_starts(them.page, TURN_TITLE)  # their turn now: the other tab's title
+    assert await me.page.evaluate("window.pokerroom.sounds.length") == heard
+    # The switch is remembered in this browser.
+    assert await me.page.evaluate("localStorage.getItem('pokerroom.muted')") == "1"
+
+
+async def test_busting_shows_the_rebuy_countdown_and_prompt_and_history_signs_results(
+    browser: Browser, quiet_room: Room
+) -> None:
+    """Issue 16 / R-STAKE-2: a player who busts sees "Busted" with the time left to rebuy and
+    a prompt titled Rebuy; Add chips is disabled at the table's maximum; the hand history
+    lists time, table, game, cards and the result signed ("-$200.00")."""
+    ann = await new_player(browser, quiet_room, "ann")
+    await join(ann, HEADS_UP, 20_000)  # the table's maximum ($200: 100 big blinds)
+    add = f"{ROOT} .add-chips"
+    await ann.page.wait_for_selector(f"{add}[disabled]")  # alone, between hands, at the max
+    assert "maximum" in (await ann.page.get_attribute(add, "title") or "")
+    bob = await new_player(browser, quiet_room, "bob")
+    await join(bob, HEADS_UP, 20_000)
+
+    # All-in every hand until one of them busts (a split pot deals again).
+    players = [ann, bob]
+    loser: Player | None = None
+    deadline = time.monotonic() + 90
+    while loser is None and time.monotonic() < deadline:
+        for player in players:
+            page = player.page
+            if await page.is_visible(f"{ROOT} .seat.you.busted"):
+                loser = player
+                break
+            if not await page.is_visible(f"{ROOT} .actions"):
+                continue
+            # The buttons go as soon as the frame that ends the turn arrives: a click that
+            # finds them gone is skipped (short bound), and the loop looks again.
+            with contextlib.suppress(PlaywrightTimeout):
+                if await page.is_visible(f"{ROOT} [data-preset='max']"):
+                    await page.click(f"{ROOT} [data-preset='max']", timeout=1000)
+                    await page.click(f"{ROOT} .raise", timeout=1000)
+                else:
+                    await page.click(f"{ROOT} .call", timeout=1000)
+        await asyncio.sleep(0.05)
+    assert loser is not None, "nobody busted"
+    winner = bob if loser is ann else ann
+    page = loser.page
+    assert await page.inner_text(f"{ROOT} .seat.you .status") == "Busted"
+    await page.wait_for_function(
+        "(root) => /^rebuy within \\d+s$/.test("
+        "document.querySelector(`${root} .seat.you .rebuy-clock`).textContent)",
+        arg=ROOT,
+    )
+    frame = await version_frame(loser)
+    me = frame["seats"][frame["you"] - 1]
+    assert me["status"] == "busted" and 0 < me["rebuy_seconds_left"] <= 60  # the house's 60 s
+    prompt = f"{ROOT} .rebuy-prompt"
+    assert await page.is_visible(prompt)
+    assert await page.inner_text(f"{prompt} h3") == "Rebuy"
+    assert await page.get_attribute(prompt, "aria-label") == "Rebuy"
+    assert "rebuy within" in await page.inner_text(f"{prompt} .rebuy-clock-you")
+    # The winner sees the busted seat and its countdown; their own $400 is over the maximum.
+    seat = f"{ROOT} .seat[data-seat='{frame['you']}']"
+    await winner.page.wait_for_selector(f"{seat}.busted .rebuy-clock")
+    await winner.page.wait_for_selector(f"{ROOT} .add-chips[disabled]")
+    await screenshot(page, "table-busted")
+
+    # Rebuy from the prompt: the dialog is titled so, and the seat plays on.
+    await page.click(f"{prompt} .rebuy")
+    await page.wait_for_selector("#buyin[open]")
+    assert (await page.inner_text("#buyin-title")).startswith("Rebuy at Stockholm")
+    assert await page.inner_text("#buyin-ok") == "Rebuy"
+    await page.fill("#buyin-amount", "40")  # the minimum, 20 big blinds
+    await page.click("#buyin-ok")
+    await page.wait_for_selector(prompt, state="hidden")
+    await page.wait_for_selector(f"{ROOT} .seat.you:not(.busted)")
+
+    # The hand history list: every hand with its time, table, game, own cards and result.
+    await page.click(f"{ROOT} [data-side='history']")
+    await page.wait_for_selector(f"{ROOT} .history-list [data-hand]")
+    async with httpx.AsyncClient(base_url=quiet_room.base, timeout=10) as http:
+        response = await http.get(
+            "/api/hands",
+            params={"table": HEADS_UP},
+            headers={"Authorization": f"Bearer {await loser.token()}"},
+        )
+    hands = [h for h in response.json() if h["status"] == "complete"]
+    assert any(h["net"] == -20_000 for h in hands), hands  # the hand that busted the loser
+    seen_cards = {
+        f["hand"]["number"]: f["seats"][f["you"] - 1]["cards"]
+        for f in loser.tables(HEADS_UP)
+        if f["you"] and f["hand"] and f["seats"][f["you"] - 1].get("cards")
+    }
+    for hand in hands:
+        row = page.locator(f"{ROOT} .history-list li:has([data-hand='{hand['id']}'])")
+        text = await row.inner_text()
+        assert "Stockholm" in text and "No Limit Hold'em" in text, text
+        net = await row.locator(".hl-net").inner_text()
+        assert net == dollars(hand["net"], signed=True), (net, hand)
+        assert "$-" not in text
+        assert await row.locator("time").get_attribute("datetime") == hand["started_at"]
+        cards = await row.locator(".card").evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
+        assert cards == hand["cards"] == seen_cards[hand["number"]], (cards, hand)
+    await screenshot(page, "history-list")
+    await books_balance(quiet_room)  # duck-typed: it reads .database
