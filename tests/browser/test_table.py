@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import time
 from typing import Any
 
@@ -14,9 +15,12 @@ import httpx
 from playwright.async_api import Browser, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+from pokerroom.server import protocol
+from pokerroom.server.views import hand_result
 from tests.browser.conftest import HEADS_UP, Player, Room, new_player, screenshot
 from tests.browser.test_client import join
 from tests.server.test_e2e import books_balance
+from tests.server.test_views import hilo_all_in_hand
 
 ROOT = f".table-view[data-table='{HEADS_UP}']"
 TURN_TITLE = "\u25b6 Your turn"
@@ -291,3 +295,131 @@ async def test_busting_shows_the_rebuy_countdown_and_prompt_and_history_signs_re
         assert cards == hand["cards"] == seen_cards[hand["number"]], (cards, hand)
     await screenshot(page, "history-list")
     await books_balance(quiet_room)  # duck-typed: it reads .database
+
+
+def hilo_side_pot_hand() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A real Omaha Hi-Lo hand from the engine, as the server reports it: three players all
+    in with $6, $14 and $50 at $1/$2, so a side pot and the main pot each split high and low.
+    The hand result, and the three seats as a table frame lists them."""
+    hand = hilo_all_in_hand()
+    result = hand_result("o8-2-4", 7, hand=hand, events=hand.events)
+    seats = [
+        {
+            "seat": seat,
+            "empty": False,
+            "name": name,
+            "stack": hand.stacks[seat - 1],
+            "status": "playing",
+            "missed_big": False,
+            "missed_small": False,
+            "connected": True,
+            "time_bank": 30.0,
+            "in_hand": False,
+            "cards": None,
+            "bet": 0,
+            "last_action": None,
+        }
+        for seat, name in ((1, "ann"), (2, "bob"), (3, "cat"))
+    ]
+    return result.model_dump(mode="json", by_alias=True), seats
+
+
+SHOW_RESULT = """([frame, result]) => {
+  const view = window.pokerroom.tables.get(frame.table);
+  view.update(frame);
+  view.result(result);
+  const root = view.root;
+  return {
+    awarded: root.dataset.awarded,
+    rows: [...root.querySelectorAll('.pots .award')].map((r) => [r.className, r.dataset.pot]),
+  };
+}"""
+
+MARKED = """([root, step]) => {
+  const node = document.querySelector(root);
+  if (node.dataset.awarded !== step) return false;
+  const cards = (mark) => [...node.querySelectorAll(`.card.${mark}`)].map((c) => c.dataset.card);
+  return { high: cards('best'), low: cards('best-low') };
+}"""
+
+
+async def test_a_hi_lo_showdown_awards_each_pot_in_turn_names_hands_and_marks_both_fives(
+    browser: Browser, quiet_room: Room
+) -> None:
+    """Issue 16: side pot first, then the main pot, high before low, one award at a time;
+    every shown hand named at its seat; Hi and Lo tags; the high five and the low five
+    highlighted. The hand is the engine's and the frames the server's models: they are
+    handed to the page's table view as the socket would (no room deals such a hand)."""
+    table = "o8-2-4"
+    root = f".table-view[data-table='{table}']"
+    ann = await new_player(browser, quiet_room, "ann")
+    page = ann.page
+    await page.click(f"tr[data-table='{table}'] .watch")
+    await page.wait_for_selector(f"{root} .seat")
+    watched = next(f for f in reversed(ann.frames) if f.get("table") == table)
+    result, seats = hilo_side_pot_hand()
+    frame = {**watched, "version": watched["version"] + 1000, "hand": None}
+    frame["seats"] = seats + frame["seats"][len(seats) :]
+    protocol.TableFrame.model_validate(frame)  # a frame the server could send
+    protocol.HandResult.model_validate(result)
+    first = await page.evaluate(SHOW_RESULT, [frame, result])
+    # The first award at once: side pot 1's high half; the others wait their turn.
+    assert first["awarded"] == "1"
+    assert [pot for _, pot in first["rows"]] == ["1", "1", "0", "0"]
+    assert "current" in first["rows"][0][0]
+    assert all("pending" in cls for cls, _ in first["rows"][1:])
+    shown = {s["seat"]: s for s in result["shown"]}
+    # Step 2, side pot 1's low half: only its winner's low five is lit.
+    low_winner = result["pots"][1]["winners"][0]["seat"]
+    marked = await (await page.wait_for_function(MARKED, arg=[root, "2"])).json_value()
+    assert len(marked["low"]) == 5 and set(marked["low"]) == set(shown[low_winner]["low_best"])
+    assert marked["high"] == []
+    final = await (await page.wait_for_function(MARKED, arg=[root, "4"])).json_value()
+    rows = page.locator(f"{root} .pots .award")
+    order = [
+        (await r.get_attribute("data-pot"), await r.get_attribute("data-share"))
+        for r in await rows.all()
+    ]
+    assert order == [("1", "high"), ("1", "low"), ("0", "high"), ("0", "low")]
+    assert [await r.locator(".tag").inner_text() for r in await rows.all()] == [
+        "Hi",
+        "Lo",
+        "Hi",
+        "Lo",
+    ]
+    for award, row in zip(sorted_awards(result), await rows.all(), strict=True):
+        who = await row.locator(".who").inner_text()
+        assert award["hand"] in who, (award, who)
+    # The rows do not overlap each other (one line each).
+    boxes = [await r.bounding_box() for r in await rows.all()]
+    for upper, lower in itertools.pairwise(boxes):
+        assert upper and lower and upper["y"] + upper["height"] <= lower["y"] + 0.5
+    # Every shown hand is named at its seat, its low too.
+    for seat, hand in shown.items():
+        plate = f"{root} .seat[data-seat='{seat}']"
+        assert await page.inner_text(f"{plate} .shown-name") == hand["high"]
+        if hand["low"]:
+            assert hand["low"] in await page.inner_text(f"{plate} .shown-low")
+    # At the end the high winners' five and the low winners' five are lit, each its colour.
+    high = {
+        c
+        for a in result["pots"]
+        if a["share"] == "high"
+        for w in a["winners"]
+        for c in shown[w["seat"]]["best"]
+    }
+    low = {
+        c
+        for a in result["pots"]
+        if a["share"] == "low"
+        for w in a["winners"]
+        for c in shown[w["seat"]]["low_best"]
+    }
+    assert set(final["high"]) == high and set(final["low"]) == low
+    assert low and high
+    await screenshot(page, "showdown-hilo")
+
+
+def sorted_awards(result: dict[str, Any]) -> list[dict[str, Any]]:
+    order = {"whole": 0, "high": 0, "low": 1}
+    return sorted(result["pots"], key=lambda a: (-a["pot"], order[a["share"]]))

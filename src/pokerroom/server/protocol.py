@@ -225,6 +225,7 @@ class ShownHand(_Frame):
     high: str
     low: str
     best: list[str]
+    low_best: list[str] = Field(default_factory=list)  # the five of a qualifying low (hi-lo)
 
 
 class Winner(_Frame):

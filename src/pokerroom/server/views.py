@@ -25,7 +25,7 @@ from pokerroom.engine.events import (
 from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.pots import build_pots
 from pokerroom.engine.views import view_for
-from pokerroom.evaluation import best_hand, omaha_best_hand
+from pokerroom.evaluation import best_hand, omaha_best_hand, omaha_low
 from pokerroom.rules.game import GameSpec, Structure
 from pokerroom.server import protocol
 from pokerroom.table import SeatStatus, Table
@@ -69,6 +69,31 @@ def best_five(hole: tuple[Card, ...], board: tuple[Card, ...]) -> tuple[Card, ..
     return best_hand([*hole, *board]).best_five
 
 
+def high_name(hole: tuple[Card, ...], board: tuple[Card, ...]) -> str:
+    """A shown high hand's name on a full board ("" before it)."""
+    if len(board) < 5:
+        return ""
+    if len(hole) == 4:
+        return omaha_best_hand(hole, board).description
+    return best_hand([*hole, *board]).description
+
+
+def low_five(hole: tuple[Card, ...], board: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The five cards of a shown hand's qualifying eight-or-better low (none without one)."""
+    if len(hole) != 4 or len(board) < 3:
+        return ()
+    low = omaha_low(hole, board)
+    return () if low is None else low.cards
+
+
+def low_name(hole: tuple[Card, ...], board: tuple[Card, ...]) -> str:
+    """A shown hand's qualifying low on a full board, "8-6-4-2-A" ("" without one)."""
+    if len(hole) != 4 or len(board) < 5:
+        return ""
+    low = omaha_low(hole, board)
+    return "" if low is None else low.description
+
+
 def hand_result(
     table_id: str,
     number: int,
@@ -86,13 +111,16 @@ def hand_result(
         )
     seats = hand.seats
     board = hand.board_cards()
+    hi_lo = hand.spec.hi_lo
     shown = [
         protocol.ShownHand(
             seat=e.seat,
             cards=[str(c) for c in e.cards],
-            high=e.high,
-            low=e.low,
+            # Cards shown at an all-in before the river are named once the board is out.
+            high=e.high or high_name(e.cards, board),
+            low=e.low or (low_name(e.cards, board) if hi_lo else ""),
             best=[str(c) for c in best_five(e.cards, board)],
+            low_best=[str(c) for c in low_five(e.cards, board)] if hi_lo else [],
         )
         for e in events
         if isinstance(e, CardsShown)

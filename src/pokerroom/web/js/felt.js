@@ -1,10 +1,11 @@
 // The felt of one table: seats round an ellipse with cards, stacks, bets and markers; the pots,
-// board and banner in the middle; chips flying to the winners. Shown hands and their best five
-// cards are the server's (`hand_result.shown[].best`).
+// board and banner in the middle; at the end the awards one at a time (showdown.js). Shown
+// hands, their names and their best five cards are the server's (`hand_result.shown`).
 
 import { askBuyIn } from "./buyin.js";
 import { $, cardEl, el } from "./dom.js";
 import { actionLabel, money } from "./format.js";
+import { cardMarks, potLabel, renderAwards, shownSoFar } from "./showdown.js";
 import { app } from "./state.js";
 
 function seatPositions(view, count) {
@@ -29,14 +30,6 @@ function betOffset(view, pos) {
   return `transform:translate(calc(-50% + ${dx}cqw), calc(-50% + ${dy}cqw))`;
 }
 
-// What each winner took in the last result, and the best five cards of the winners' hands.
-function winnings(result) {
-  const winners = new Map();
-  for (const pot of result?.pots || []) for (const w of pot.winners) winners.set(w.seat, (winners.get(w.seat) || 0) + w.amount);
-  const best = new Set((result?.shown || []).filter((x) => winners.has(x.seat)).flatMap((x) => x.best || []));
-  return { winners, best };
-}
-
 function badgesOf(hand, seat) {
   const badges = [];
   if (hand && hand.button === seat.seat) badges.push(el("span", { class: "badge dealer", title: "Dealer button", text: "D" }));
@@ -53,7 +46,8 @@ export function renderSeats(view) {
   const result = view.lastResult;
   const positions = seatPositions(view, s.seats.length);
   const shownBySeat = new Map((result?.shown || []).map((x) => [x.seat, x]));
-  const { winners, best } = winnings(result);
+  const awarded = shownSoFar(view); // the awards shown so far (showdown.js)
+  const { winners } = awarded;
   const before = view.previous;
   const sameHand = Boolean(hand && before?.hand && before.hand.number === hand.number);
   const nodes = s.seats.map((seat) => {
@@ -67,7 +61,7 @@ export function renderSeats(view) {
     const shown = shownBySeat.get(seat.seat);
     const was = sameHand ? before.seats[seat.seat - 1] : null;
     let cards = null;
-    if (shown) cards = shown.cards.map((c) => cardEl(c, best.has(c) ? "best" : ""));
+    if (shown) cards = shown.cards.map((c) => cardEl(c, cardMarks(c, awarded)));
     else if (seat.in_hand && !seat.folded) {
       // Dealt in this frame: the cards slide in (CSS only: nothing waits for it).
       const dealt = hand && !(was && was.in_hand) ? "dealt" : "";
@@ -93,6 +87,8 @@ export function renderSeats(view) {
         el("div", { class: "stack", "data-chips": seat.stack, text: money(seat.stack) }),
         el("div", { class: "status", text: winners.has(seat.seat) ? `wins ${money(winners.get(seat.seat))}` : status }),
         busted ? el("div", { class: "rebuy-clock" }) : null,
+        shown?.high ? el("div", { class: "shown-name", text: shown.high }) : null,
+        shown?.low ? el("div", { class: "shown-low" }, el("span", { class: "tag low", text: "Lo" }), ` ${shown.low}`) : null,
         el("div", { class: "badges" }, ...badgesOf(hand, seat)),
         acting ? timeBar() : null,
         acting ? el("div", { class: "clock", "aria-label": "time left" }) : null,
@@ -109,7 +105,6 @@ export function timeBar() {
     el("span", { class: "timebar-left" }));
 }
 
-const potLabel = (n) => (n === 0 ? "Main pot" : `Side pot ${n}`);
 
 export function renderCenter(view) {
   const s = view.state;
@@ -119,6 +114,7 @@ export function renderCenter(view) {
   const potTotal = $(".pot-total", view.root);
   const board = $(".board", view.root);
   const banner = $(".banner", view.root);
+  pots.classList.remove("result");
   if (hand) {
     const collected = hand.collected || [];
     // The pots in the middle; one main pot alone is the "Pot" line above, not said twice.
@@ -136,13 +132,13 @@ export function renderCenter(view) {
     banner.textContent = hand.actor && hand.actor === s.you ? "Your turn" : "";
   } else if (result) {
     potTotal.hidden = true;
-    const { best } = winnings(result);
-    board.replaceChildren(...result.board.map((c) => cardEl(c, best.has(c) ? "best" : "")));
-    pots.replaceChildren(...result.pots.map((p) =>
-      el("div", { class: `pot ${p.pot ? "side" : "main"}`, "data-chips": p.amount },
-        el("span", { class: "label", text: `${potLabel(p.pot)}${p.share !== "whole" ? ` (${p.share})` : ""}` }), " ", money(p.amount))));
+    const awarded = shownSoFar(view);
+    board.replaceChildren(...result.board.map((c) => cardEl(c, cardMarks(c, awarded))));
     pots.dataset.total = "0";
-    banner.textContent = result.cancelled ? "Hand cancelled: every bet returned" : describeResult(result, s);
+    if (result.cancelled) {
+      pots.replaceChildren();
+      banner.textContent = "Hand cancelled: every bet returned";
+    } else renderAwards(view, pots, banner);
   } else {
     potTotal.hidden = true;
     board.replaceChildren();
@@ -150,36 +146,5 @@ export function renderCenter(view) {
     pots.dataset.total = "0";
     const seated = s.seats.filter((x) => !x.empty).length;
     banner.textContent = seated < 2 ? "Waiting for players" : "Next hand soon";
-  }
-}
-
-function describeResult(result, s) {
-  const name = (seat) => s.seats[seat - 1]?.name || `Seat ${seat}`;
-  return result.pots.map((p) => {
-    const who = p.winners.map((w) => `${name(w.seat)} wins ${money(w.amount)}`).join(", ");
-    return p.hand ? `${who} with ${p.hand}` : who;
-  }).join(" \u00b7 ");
-}
-
-export function animateWinnings(view, result) {
-  const felt = $(".felt", view.root);
-  const center = $(".center", view.root);
-  if (!felt || !center || result.cancelled) return;
-  const from = center.getBoundingClientRect();
-  const base = felt.getBoundingClientRect();
-  for (const pot of result.pots) {
-    for (const w of pot.winners) {
-      const seat = $(`.seat[data-seat="${w.seat}"] .plate`, view.root);
-      if (!seat) continue;
-      const to = seat.getBoundingClientRect();
-      const chip = el("div", { class: "flying-chip", text: money(w.amount) });
-      chip.style.left = `${from.left - base.left + from.width / 2}px`;
-      chip.style.top = `${from.top - base.top + from.height / 2}px`;
-      felt.append(chip);
-      const dx = to.left + to.width / 2 - (from.left + from.width / 2);
-      const dy = to.top + to.height / 2 - (from.top + from.height / 2);
-      chip.animate([{ transform: "translate(-50%,-50%)" }, { transform: `translate(calc(-50% + ${dx}px), calc(-50% + ${dy}px))`, opacity: 0.2 }],
-        { duration: 900, easing: "ease-in-out" }).finished.then(() => chip.remove(), () => chip.remove());
-    }
   }
 }

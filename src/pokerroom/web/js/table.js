@@ -4,10 +4,11 @@ import { refreshMe } from "./api.js";
 import { askBuyIn } from "./buyin.js";
 import { bindControls, renderControls } from "./controls.js";
 import { $, $$, el } from "./dom.js";
-import { animateWinnings, renderCenter, renderSeats } from "./felt.js";
+import { renderCenter, renderSeats } from "./felt.js";
 import { stakesLabel } from "./format.js";
 import { closeTable, layoutTables, renderTabs } from "./nav.js";
 import { bindReplayer, loadHistory } from "./replayer.js";
+import { startAwards, stopAwards } from "./showdown.js";
 import { send } from "./socket.js";
 import { playSound, updateTitle } from "./sound.js";
 import { app } from "./state.js";
@@ -108,7 +109,10 @@ export class TableView {
     const previous = this.state;
     this.previous = previous;
     this.state = state;
-    if (state.hand && state.hand.number !== previous?.hand?.number) this.lastResult = null;
+    if (state.hand && state.hand.number !== previous?.hand?.number) {
+      this.lastResult = null;
+      stopAwards(this);
+    }
     if (state.you) {
       const me = state.seats[state.you - 1];
       if (!this.joined) this.joined = { seat: state.you, buyIn: Math.max(state.min_buy_in, 1) };
@@ -123,12 +127,12 @@ export class TableView {
       .map((seat) => [seat.seat, performance.now() + seat.rebuy_seconds_left * 1000]));
     this.render();
     if (previous) playSound(soundOf(previous, state));
+    else renderTabs(); // the tab takes the table's name from its first frame
   }
 
   result(message) {
     this.lastResult = message;
-    this.render();
-    animateWinnings(this, message);
+    startAwards(this, message, () => this.render()); // one award at a time (showdown.js)
     const you = this.state?.you;
     if (you && message.pots.some((pot) => pot.winners.some((w) => w.seat === you))) playSound("win");
   }
@@ -150,6 +154,7 @@ export class TableView {
     $(".table-game", r).textContent = `${s.game} \u00b7 ${stakesLabel(s)}`;
     r.dataset.version = String(s.version);
     r.dataset.resultHand = this.lastResult ? String(this.lastResult.hand) : "";
+    r.dataset.awarded = this.lastResult ? String(this.awardStep ?? 0) : "";
     renderSeats(this);
     renderCenter(this);
     renderControls(this);
@@ -213,6 +218,7 @@ export class TableView {
 
   dispose() {
     this.stopTimer();
+    stopAwards(this);
     clearInterval(this.rebuyTimer);
   }
 
