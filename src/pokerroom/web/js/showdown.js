@@ -74,7 +74,7 @@ export function renderAwards(view, pots, banner) {
   pots.replaceChildren(...awards.map((award, n) => {
     const state = n < done - 1 || (n === done - 1 && done === awards.length) ? "awarded" : n === done - 1 ? "awarded current" : "pending";
     const who = award.winners.map((w) => `${name(w.seat)} ${money(w.amount)}`).join(", ");
-    return el("div", { class: `pot award ${state}`, "data-chips": award.amount, "data-pot": award.pot, "data-share": award.share },
+    return el("div", { class: `pot award ${state}`, "data-chips": award.amount, "data-pot": award.pot, "data-share": award.share, title: sentence(award, name) },
       el("span", { class: "label", text: potLabel(award.pot) }),
       TAGS[award.share] ? el("span", { class: `tag ${award.share}`, text: TAGS[award.share] }) : null,
       el("span", { class: "amount", text: money(award.amount) }),

@@ -196,6 +196,7 @@ export class TableView {
         bar.classList.toggle("low", !onBank && warningAt !== null && at >= warningAt);
         bar.firstElementChild.style.width = `${(100 * fraction).toFixed(1)}%`;
         bar.setAttribute("aria-valuenow", String(Math.ceil(left)));
+        bar.setAttribute("aria-valuemax", String(Math.ceil(total)));
       }
       const text = onBank ? `Time bank ${Math.ceil(left)}s` : `${Math.ceil(left)}s`;
       for (const clock of $$(".seat.acting .clock, .actions .clock", this.root)) clock.textContent = text;
