@@ -204,7 +204,8 @@ async def test_S_INPUT_1_malformed_or_refused_messages_mid_hand_change_nothing(
     assert before["hand"]["pots"] and before["seats"][0]["bet"] > 0  # chips are in play
 
     def state(frame: dict) -> tuple[object, ...]:  # all but the running clock
-        hand = {k: v for k, v in frame["hand"].items() if k != "seconds_left"}
+        clock = ("seconds_left", "warning_left")
+        hand = {k: v for k, v in frame["hand"].items() if k not in clock}
         return hand, frame["seats"], frame["version"]
 
     act = {"type": "act", "table": "t9", "hand": number}
