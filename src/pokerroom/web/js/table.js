@@ -186,6 +186,7 @@ export class TableView {
     if (!onBank) this.bankTotal = 0;
     else this.bankTotal = Math.max(this.bankTotal || 0, hand.seconds_left);
     const total = onBank ? this.bankTotal : Math.max(this.state.decision_seconds, hand.seconds_left);
+    const bank = Math.round(this.state.seats[hand.actor - 1]?.time_bank || 0); // what is left to start
     const tick = () => {
       const at = performance.now();
       const left = Math.max(0, (deadline - at) / 1000);
@@ -198,7 +199,7 @@ export class TableView {
         bar.setAttribute("aria-valuenow", String(Math.ceil(left)));
         bar.setAttribute("aria-valuemax", String(Math.ceil(total)));
       }
-      const text = onBank ? `Time bank ${Math.ceil(left)}s` : `${Math.ceil(left)}s`;
+      const text = onBank ? `Time bank ${Math.ceil(left)}s` : `${Math.ceil(left)}s${bank ? ` \u00b7 bank ${bank}s` : ""}`;
       for (const clock of $$(".seat.acting .clock, .actions .clock", this.root)) clock.textContent = text;
       this.timer = left > 0 ? requestAnimationFrame(tick) : null;
     };
