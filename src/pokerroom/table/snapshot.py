@@ -39,6 +39,7 @@ def table_to_json(table: Table) -> str:
         "house": _house_json(table.house),
         "max_seats": table.max_seats,
         "name": table.name,
+        "tournament": table.tournament,
         "seats": [s.to_json() for s in table.seats.values()],
         "waiting_list": table.waiting_list,
         "hand_number": table.hand_number,
@@ -69,7 +70,14 @@ def table_from_json(text: str, *, rng: RandomSource | None = None) -> Table:
         stakes=Stakes(**data["spec"]["stakes"]),
     )
     house = parse_house(data["house"], data["house"].get("name", "restored"))
-    table = Table(spec=spec, house=house, seats=data["max_seats"], rng=rng, name=data["name"])
+    table = Table(
+        spec=spec,
+        house=house,
+        seats=data["max_seats"],
+        rng=rng,
+        name=data["name"],
+        tournament=bool(data.get("tournament", False)),  # absent before tournaments
+    )
     for raw in data["seats"]:
         seat = Seat.from_json(raw)
         table.seats[seat.number] = seat
