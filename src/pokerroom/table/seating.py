@@ -234,7 +234,10 @@ class SeatedTable:
             raise TableError(
                 f"seat {seat.number} cannot add chips during a hand (table stakes, R-STAKE-1)"
             )
-        self._check_buy_in(amount, seat.stack)
+        if not self.tournament:
+            self._check_buy_in(amount, seat.stack)
+        elif not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise TableError(f"a rebuy must be a positive whole number of chips, got {amount!r}")
         events: list[Event] = []
         seat.stack += amount
         self._emit(events, ChipsAdded(seat=seat.number, amount=amount, stack=seat.stack))
