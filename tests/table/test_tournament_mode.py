@@ -57,8 +57,18 @@ def test_issue14_cash_tables_take_buy_ins_not_entrants() -> None:
     t = tournament_table({1: 100})
     with pytest.raises(TableError, match="seat 1 is taken"):
         t.seat_entrant("p2", 1, 100)
-    with pytest.raises(TableError, match="positive whole number of chips"):
+    with pytest.raises(
+        TableError, match="an entrant's chips must be a positive whole number of chips"
+    ):
         t.seat_entrant("p2", 2, 0)
+
+
+def test_issue14_a_tournament_rebuy_adds_chips_with_no_cash_buy_in_limits() -> None:
+    table = tournament_table({1: 10, 2: 1000})
+    table.add_chips("p1", 50_000)  # far over a cash table's maximum buy-in
+    assert table.seats[1].stack == 50_010
+    with pytest.raises(TableError, match="a tournament rebuy must be a positive whole number"):
+        table.add_chips("p1", 0)
 
 
 def test_TDA23_new_stakes_apply_from_the_next_hand_only() -> None:

@@ -137,12 +137,7 @@ class SeatedTable:
         self, player: str, seat: int, buy_in: int, *, name: str = "", post_now: bool = False
     ) -> list[Event]:
         """Take a seat with a buy-in between the table's minimum and maximum (R-STAKE-2)."""
-        if not 1 <= seat <= self.max_seats:
-            raise TableError(f"seat {seat} does not exist (seats 1..{self.max_seats})")
-        if seat in self.seats:
-            raise TableError(f"seat {seat} is taken")
-        if player in self._seat_by_player:
-            raise TableError(f"{player!r} already has a seat at this table")
+        self._check_seat_free(player, seat)
         self._check_buy_in(buy_in, 0)
         events: list[Event] = []
         self.joined += 1
@@ -168,14 +163,8 @@ class SeatedTable:
         post (a new entry, a move, a redraw; the coordinator picks the seat, TDA 7, 10, 11)."""
         if not self.tournament:
             raise TableError("only a tournament table seats entrants; a cash table takes a buy-in")
-        if not 1 <= seat <= self.max_seats:
-            raise TableError(f"seat {seat} does not exist (seats 1..{self.max_seats})")
-        if seat in self.seats:
-            raise TableError(f"seat {seat} is taken")
-        if player in self._seat_by_player:
-            raise TableError(f"{player!r} already has a seat at this table")
-        if not isinstance(stack, int) or isinstance(stack, bool) or stack <= 0:
-            raise TableError(f"an entrant needs a positive whole number of chips, got {stack!r}")
+        self._check_seat_free(player, seat)
+        _check_chips(stack, "an entrant's chips")
         self.joined += 1
         entrant = Seat(
             number=seat,
@@ -192,6 +181,14 @@ class SeatedTable:
         events: list[Event] = []
         self._emit(events, SeatTaken(seat=seat, player=player, name=entrant.name, stack=stack))
         return events
+
+    def _check_seat_free(self, player: str, seat: int) -> None:
+        if not 1 <= seat <= self.max_seats:
+            raise TableError(f"seat {seat} does not exist (seats 1..{self.max_seats})")
+        if seat in self.seats:
+            raise TableError(f"seat {seat} is taken")
+        if player in self._seat_by_player:
+            raise TableError(f"{player!r} already has a seat at this table")
 
     def remove(self, player: str, reason: str) -> list[Event]:
         """Take a player and their chips off the table between their hands (a tournament move
@@ -236,8 +233,8 @@ class SeatedTable:
             )
         if not self.tournament:
             self._check_buy_in(amount, seat.stack)
-        elif not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-            raise TableError(f"a rebuy must be a positive whole number of chips, got {amount!r}")
+        else:
+            _check_chips(amount, "a tournament rebuy")
         events: list[Event] = []
         seat.stack += amount
         self._emit(events, ChipsAdded(seat=seat.number, amount=amount, stack=seat.stack))
@@ -342,3 +339,8 @@ class SeatedTable:
         events: list[Event] = []
         self._emit(events, ConnectionChanged(seat=seat.number, connected=True, extra_seconds=extra))
         return events
+
+
+def _check_chips(amount: int, what: str) -> None:
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+        raise TableError(f"{what} must be a positive whole number of chips, got {amount!r}")

@@ -14,9 +14,16 @@ from math import ceil
 from typing import TYPE_CHECKING, Any
 
 from pokerroom.tournament.events import Balanced, Moved, TableBroken
-from pokerroom.tournament.seats import draw_seat, next_big_blind, worst_seat
+from pokerroom.tournament.seats import (
+    draw_seat,
+    next_big_blind,
+    off_the_big_blind,
+    shuffle,
+    worst_seat,
+)
 
 if TYPE_CHECKING:
+    from pokerroom.table import Table
     from pokerroom.tournament.coordinator import Tournament
 
 
@@ -47,17 +54,32 @@ def _idle_first(t: Tournament, numbers: list[int]) -> list[int]:
     return idle or numbers
 
 
+def _exposes(t: Tournament, table: Table, entry: str) -> bool:
+    """Would moving ``entry`` (the next big blind) make a player post the big blind twice in
+    a row: themselves, or the player after them, moved here after posting it?"""
+    after = next_big_blind(table, skip=entry)
+    return t.entries[entry].owes_no_big_blind or (
+        after is not None and t.entries[after].owes_no_big_blind
+    )
+
+
 def _balance_step(
     t: Tournament, counts: dict[int, int], most: int, fewest: int
 ) -> list[Any] | None:
-    source = _idle_first(t, [n for n, c in counts.items() if c == most])[0]
     target = _idle_first(t, [n for n, c in counts.items() if c == fewest])[0]
+    sources = _idle_first(t, [n for n, c in counts.items() if c == most])
+    movers = {n: next_big_blind(t.tables[n]) for n in sources}
+    fit = [n for n, mover in movers.items() if mover is None or not _exposes(t, t.tables[n], mover)]
+    if not fit:  # each source deals once more first (then the next big blind has posted)
+        t.held |= {target} if t.tables[target].hand is None else set()
+        return None
+    source = fit[0]
     src, dst = t.tables[source], t.tables[target]
     if src.hand is not None or dst.hand is not None:
         t.held |= {n for n in (source, target) if t.tables[n].hand is None}
         return None
     # TDA 11A: the player who will be big blind next, to the worst position.
-    entry = next_big_blind(src)
+    entry = movers[source]
     if entry is None:  # the table has not dealt yet: a random player
         players = sorted(s.player for s in src.seats.values())
         entry = players[t.rng.randbelow(len(players))]
@@ -78,23 +100,49 @@ def _break_step(t: Tournament, breaking: int, counts: dict[int, int]) -> list[An
         return [TableBroken(breaking, final)]
     others = {n: c for n, c in counts.items() if n != breaking}
     fewest = min(others.values())
-    targets = [n for n, c in others.items() if c == fewest and t.tables[n].hand is None]
+    smallest = [n for n, c in others.items() if c == fewest]
+    targets = [n for n in smallest if t.tables[n].hand is None]
     if not targets:
         t.held.add(breaking)
         return None
+    # TDA 10B: a random redraw. Whoever posted the big blind in their last hand goes first
+    # while a seat off the big blind is open for them; the others may go anywhere, and each
+    # one seated makes the seats after theirs safe for that player.
+    players = sorted(s.player for s in table.seats.values())
+    shuffle(players, t.rng)
+    big = [e for e in players if t.entries[e].big_blind_last]
+    safe = [n for n in targets if off_the_big_blind(t.tables[n])]
+    again = False
+    if big and safe:
+        entry, targets = big[0], safe
+    elif len(big) < len(players):
+        entry = next(e for e in players if not t.entries[e].big_blind_last)
+    elif any(off_the_big_blind(t.tables[n]) for n in smallest):
+        t.held.add(breaking)  # a safe seat at a table in a hand: wait for it
+        return None
+    else:
+        entry, again = players[0], True
     target = targets[t.rng.randbelow(len(targets))]
-    players = sorted(s.player for s in table.seats.values())  # TDA 10B: a random redraw
-    entry = players[t.rng.randbelow(len(players))]
     seat = draw_seat(t.tables[target], t.rng, posted_big_last=t.entries[entry].big_blind_last)
-    return _move(t, entry, breaking, target, seat, "break")
+    return _move(t, entry, breaking, target, seat, "break", big_blind_again=again)
 
 
-def _move(t: Tournament, entry: str, source: int, target: int, seat: int, reason: str) -> list[Any]:
+def _move(
+    t: Tournament,
+    entry: str,
+    source: int,
+    target: int,
+    seat: int,
+    reason: str,
+    *,
+    big_blind_again: bool = False,
+) -> list[Any]:
     src = t.tables[source]
     chips = src.seat_of(entry).stack
     events: list[Any] = list(src.remove(entry, "moved"))
     events += t.tables[target].seat_entrant(entry, seat, chips, name=t.entries[entry].player)
     t.entries[entry].table = target
+    t.entries[entry].moved = True
     t.moves += 1
-    events.append(Moved(entry, source, target, seat, reason))
+    events.append(Moved(entry, source, target, seat, reason, big_blind_again))
     return events

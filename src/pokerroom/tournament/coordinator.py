@@ -40,7 +40,7 @@ from pokerroom.tournament.events import (
     TournamentError,
 )
 from pokerroom.tournament.places import Bust, Place, award_places, prizes
-from pokerroom.tournament.seats import draw_seat
+from pokerroom.tournament.seats import draw_seat, shuffle
 
 
 @dataclass
@@ -52,6 +52,12 @@ class Entry:
     addon: bool = False
     out: bool = False
     big_blind_last: bool = False  # posted the big blind in the last hand dealt to them
+    moved: bool = False  # moved since that hand
+
+    @property
+    def owes_no_big_blind(self) -> bool:
+        """Moved after posting the big blind: the next hand must not make them post it."""
+        return self.moved and self.big_blind_last
 
 
 class Tournament:
@@ -215,12 +221,11 @@ class Tournament:
         count = ceil(len(self.entries) / s.table_size)
         for number in range(1, count + 1):
             self.tables[number] = self._new_table(number)
-        order = list(self.entries.values())
-        for k in range(len(order) - 1, 0, -1):  # Fisher-Yates with the injected source
-            j = self.rng.randbelow(k + 1)
-            order[k], order[j] = order[j], order[k]
+        order = list(self.entries)
+        shuffle(order, self.rng)
         events: list[Any] = []
-        for k, entry in enumerate(order):
+        for k, entry_id in enumerate(order):
+            entry = self.entries[entry_id]
             number = k % count + 1
             table = self.tables[number]
             seat = draw_seat(table, self.rng, posted_big_last=False)
@@ -332,7 +337,8 @@ class Tournament:
         self._hand[number] = (key, chips, order)
         big = table.seats[start.big_blind_seat].player
         for entry in chips:
-            self.entries[entry].big_blind_last = entry == big
+            e = self.entries[entry]
+            e.big_blind_last, e.moved = entry == big, False
         events.append(
             HandDealt(
                 number,
@@ -418,6 +424,15 @@ class Tournament:
                 number, level.small_blind, level.big_blind, level.ante, level.big_blind_ante
             )
         ]
+
+    def close_registration(self) -> list[Any]:
+        """Close registration now, before late registration would end (the director's call,
+        or a simulation with no one left to come): the field and the payouts are final."""
+        if self.closed:
+            raise TournamentError(f"{self.name}: registration is already closed")
+        if not self.started:
+            raise TournamentError(f"{self.name}: registration closes after the start")
+        return self._close_registration()
 
     def _close_registration(self) -> list[Any]:
         self.closed = True

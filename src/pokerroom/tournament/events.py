@@ -38,6 +38,9 @@ class Moved:
     to_table: int
     seat: int
     reason: str  # balance, break
+    # The last player of a broken table, who posted the big blind in their last hand, to a
+    # table where every open seat is next for the big blind: it cannot be helped (TDA 10A).
+    big_blind_again: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from pokerroom.rules.tournament import TournamentStructure
 from pokerroom.tournament.coordinator import Tournament
 from pokerroom.tournament.events import Eliminated, HandDone, TournamentError
 
-ACTION_SECONDS = 4.0  # simulated time a decision takes at one table
+ACTION_SECONDS = 7.0  # simulated time a decision takes at one table (about 60 hands an hour)
 
 
 def random_action(hand: Hand, rng: RandomSource) -> Action:
@@ -82,6 +82,7 @@ def simulate(
             if isinstance(event, HandDone):
                 if late and t.registration_open(now) and bots.randbelow(3) == 0:
                     enter(late.pop(), now)
+                    close_when_all_in()
                 if progress is not None:
                     progress(t)
             elif isinstance(event, Eliminated) and not t.finished:
@@ -100,6 +101,14 @@ def simulate(
     emit(t.start(0.0))
     late = [f"p{k + 1}" for k in range(first, entrants)]
     now = 0.0
+    re_entries = structure.re_entries and opts.reentry_percent
+
+    def close_when_all_in() -> None:
+        # Nobody else will come: registration closes (so the bubble is known in time).
+        if not late and not re_entries and t.registration_open(now):
+            emit(t.close_registration())
+
+    close_when_all_in()
     addon_done = False
     busy: list[int] = []  # tables with a hand in progress
     changed = True  # a hand ended, or time jumped: look for tables that may deal
@@ -119,6 +128,7 @@ def simulate(
                 continue
             if late and t.registration_open(now):
                 enter(late.pop(), now)
+                close_when_all_in()
                 changed = True
                 continue
             if t.clock.on_break(now):
