@@ -88,6 +88,23 @@ def test_TDA23_new_stakes_apply_from_the_next_hand_only() -> None:
     assert sum(posted.values()) == 250
 
 
+@pytest.mark.parametrize(("stack", "big", "ante"), [(5000, 100, 100), (150, 100, 50), (80, 80, 0)])
+def test_TDA_RP11_the_big_blind_is_taken_before_the_big_blind_ante(
+    stack: int, big: int, ante: int
+) -> None:
+    table = tournament_table({1: 5000, 2: 5000, 3: 5000})
+    table.start_hand(0.0)
+    finish_hand(table, policy="fold")
+    table.set_stakes(Stakes(small_blind=50, big_blind=100, big_blind_ante=100))
+    assert table.previous_big is not None
+    seat = table.previous_big % 3 + 1  # seats 1..3 are all taken: the next big blind
+    table.seats[seat].stack = stack
+    events = table.start_hand(1.0)
+    assert started(events).big_blind_seat == seat
+    posted = {w: a for s, w, a in posts(events) if s == seat}
+    assert posted.get("big_blind") == big and posted.get("big_blind_ante", 0) == ante
+
+
 def test_issue14_remove_only_between_hands_and_the_chips_leave_with_the_player() -> None:
     table = tournament_table({1: 1000, 2: 1000, 3: 1000})
     table.start_hand(0.0)
