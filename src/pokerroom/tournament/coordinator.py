@@ -67,7 +67,7 @@ class Tournament:
         structure: TournamentStructure,
         house: HouseOptions,
         rng: RandomSource,
-        name: str = "tournament",
+        name: str = "",
     ) -> None:
         s = self.structure = structure
         try:
@@ -82,7 +82,7 @@ class Tournament:
         except RulesError as error:
             raise TournamentError(f"{name}: {error}") from None
         self.rng = rng
-        self.name = name
+        self.name = name = name or structure.name
         self.clock = LevelClock(s)
         self.entries: dict[str, Entry] = {}
         self._current: dict[str, str] = {}  # player -> their entry in play
