@@ -27,8 +27,9 @@ class Invariants:
         self.moves = self.balanced = self.h4h_hands = self.unavoidable = 0
         self.round_tables: dict[int, set[int]] = {}
         self.round_open: int | None = None
-        self.groups: dict[int, set[int]] = {}  # elimination group -> hand-for-hand rounds
-        self.hand_round: dict[int, int | None] = {}
+        self.table_round: dict[int, int] = {}  # table -> the round of its hand in progress
+        self.done_round: int | None = None  # the round of the hand that just ended
+        self.round_groups: dict[int, set[int]] = {}  # round -> elimination groups
         self.h4h_seen = False
 
     def __call__(self, t: Tournament, events: list[Any]) -> None:
@@ -38,6 +39,7 @@ class Invariants:
                     self._dealt(t, table, entries, big, round_)
                 case HandDone(table, _, _):
                     self.open.pop(table, None)
+                    self.done_round = self.table_round.pop(table, None)
                 case Moved(entry, source, target, _, _, again):
                     self.moves += 1
                     for busy in (source, target):
@@ -53,8 +55,12 @@ class Invariants:
                         self.problems.append(f"tables out of balance: {sizes}")
                 case HandForHand(on):
                     self.h4h_seen |= on
-                case Eliminated(entry, group, _):
-                    self.groups.setdefault(group, set())
+                case Eliminated(entry, group, _) if self.done_round is not None:
+                    # Busts in one hand-for-hand round are simultaneous: one group.
+                    groups = self.round_groups.setdefault(self.done_round, set())
+                    groups.add(group)
+                    if len(groups) > 1:
+                        self.problems.append(f"round {self.done_round} split into {groups}")
                 case _:
                     pass
 
@@ -73,6 +79,7 @@ class Invariants:
             self.big_last[entry] = is_big
             self.moved.discard(entry)
         if r is not None:
+            self.table_round[table] = r
             self.h4h_hands += 1
             tables = self.round_tables.setdefault(r, set())
             if table in tables:

@@ -53,6 +53,7 @@ def eliminate(t: Tournament, entry: str) -> None:
     table.remove(entry, "busted")
     e = t.entries[entry]
     e.out, e.table = True, None
+    t.left -= 1
 
 
 def test_TDA7_random_seating_within_one_player() -> None:

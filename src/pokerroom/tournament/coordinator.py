@@ -75,6 +75,7 @@ class Tournament:
                 cash_table=False,  # R-LIM-3: the cap stays heads-up in a tournament
                 rake=None,
                 missed_small_blind="dead",  # TDA 32: the dead button
+                timeout_policy="check_fold",  # TDA 71: an absent player checks or folds
                 seat_choices=(s.table_size,),
                 min_players=2,
             )
@@ -86,6 +87,8 @@ class Tournament:
         self.clock = LevelClock(s)
         self.entries: dict[str, Entry] = {}
         self._current: dict[str, str] = {}  # player -> their entry in play
+        self._used: dict[str, int] = {}  # player -> entries bought
+        self.left = 0  # entries still in
         self.auto_rebuy: set[str] = set()  # entries that rebuy at once when they bust
         self.tables: dict[int, Table] = {}
         self.held: set[int] = set()  # idle tables waiting for a balancing partner
@@ -131,6 +134,10 @@ class Tournament:
     def fees(self) -> int:
         return self.structure.fee * len(self.entries)
 
+    def entries_used(self, player: str) -> int:
+        """How many entries the player has bought (the first and any re-entries)."""
+        return self._used.get(player, 0)
+
     def remaining(self) -> list[str]:
         return [e.id for e in self.entries.values() if not e.out]
 
@@ -165,7 +172,7 @@ class Tournament:
         current = self._current.get(player)
         if current is not None and not self.entries[current].out:
             raise TournamentError(f"{player!r} is already in {self.name} (entry {current})")
-        used = sum(1 for e in self.entries.values() if e.player == player)
+        used = self.entries_used(player)
         if used and used > s.re_entries:
             raise TournamentError(
                 f"{player!r} has used {used - 1} of {s.re_entries} re-entries in {self.name}"
@@ -175,6 +182,8 @@ class Tournament:
         entry = Entry(id=player if not used else f"{player}#{used + 1}", player=player)
         self.entries[entry.id] = entry
         self._current[player] = entry.id
+        self._used[player] = used + 1
+        self.left += 1
         self.chips_issued += s.starting_stack
         events: list[Any] = [Registered(entry.id, player, s.starting_stack, self.started)]
         if self.started:  # TDA 8A: a full stack and a seat from the same draw as everyone
@@ -392,6 +401,7 @@ class Tournament:
             events += table.remove(entry, "busted")
             e = self.entries[entry]
             e.out, e.table = True, None
+            self.left -= 1
             self.groups[group].append(Bust(entry, chips[entry], order[entry]))
             events.append(Eliminated(entry, group, chips[entry]))
         events += balance(self)
@@ -402,8 +412,8 @@ class Tournament:
             self.round += 1  # every table has dealt this round's hand: the next round
             self._round_dealt = set()
         events += self._update_hand_for_hand()
-        left = self.remaining()
-        if len(left) == 1:
+        if self.left == 1:
+            left = self.remaining()
             if not self.closed:
                 events += self._close_registration()
             self.finished = True
@@ -446,7 +456,7 @@ class Tournament:
         """Near the money, every table deals hand for hand: busts in one round are at once."""
         on = False
         if self.closed and len(self.tables) > 1:
-            left, paid = len(self.remaining()), self.paid_places()
+            left, paid = self.left, self.paid_places()
             on = paid < left <= paid + len(self.tables)
         if on == self.hand_for_hand:
             return []

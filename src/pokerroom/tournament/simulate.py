@@ -87,7 +87,7 @@ def simulate(
                     progress(t)
             elif isinstance(event, Eliminated) and not t.finished:
                 player = t.entries[event.entry].player
-                used = sum(1 for e in t.entries.values() if e.player == player)
+                used = t.entries_used(player)
                 if (
                     t.registration_open(now)
                     and used <= t.structure.re_entries
