@@ -36,7 +36,7 @@ def table_to_json(table: Table) -> str:
             "structure": spec.structure.value,
             "stakes": asdict(spec.stakes),
         },
-        "house": _house_json(table.house),
+        "house": house_json(table.house),
         "max_seats": table.max_seats,
         "name": table.name,
         "tournament": table.tournament,
@@ -158,7 +158,7 @@ def _setup_from_json(
     ).setup
 
 
-def _house_json(house: HouseOptions) -> dict[str, Any]:
+def house_json(house: HouseOptions) -> dict[str, Any]:
     data = asdict(house)
     data["games"] = [f"{v.value}/{s.value}" for v, s in house.games]
     data["seat_choices"] = list(house.seat_choices)

@@ -465,6 +465,18 @@ class Tournament:
         self._round_dealt = set()
         return [HandForHand(on)]
 
+    def cancel_hands(self) -> list[Any]:
+        """R-DECK-5 after a restart: every hand in progress goes back to its start (each
+        chip to its owner, the same button and blinds next); nothing it did is settled."""
+        events: list[Any] = []
+        for number, table in self.tables.items():
+            if table.hand is not None and not table.hand.is_over:
+                events += table.cancel_hand("restart")
+                self._hand.pop(number, None)
+                self._round_dealt.discard(number)
+                self.hands -= 1
+        return events
+
     # ---------------------------------------------------------------- results
 
     def places(self) -> list[Place]:

@@ -55,109 +55,144 @@ def simulate(
     progress: Callable[[Tournament], None] | None = None,
 ) -> dict[str, Any]:
     """Play a whole event; the result as the CLI's JSON line (see ``result``)."""
-    opts = options or Options()
-    bots = SeededRandomSource(f"{seed}/bots")
-    t = Tournament(
-        structure=structure, house=opts.house, rng=SeededRandomSource(seed), name=structure.name
-    )
-    absent: set[str] = set()
+    run = Simulation(structure, entrants, seed, options=options, observe=observe)
+    run.progress = progress
+    run.play()
+    return result(run.t)
 
-    def emit(events: list[Any]) -> list[Any]:
-        if observe is not None:
-            observe(t, events)
-        return events
 
-    def enter(player: str, now: float) -> None:
-        events = t.register(player, now)
+class Simulation:
+    """One event being played: ``play`` goes on to the end, or stops after some hands (and
+    ``t`` may then be swapped for a restored copy; ``resume`` picks the run up again)."""
+
+    def __init__(
+        self,
+        structure: TournamentStructure,
+        entrants: int,
+        seed: int | str,
+        *,
+        options: Options | None = None,
+        observe: Callable[[Tournament, list[Any]], None] | None = None,
+    ) -> None:
+        self.opts = opts = options or Options()
+        self.bots = SeededRandomSource(f"{seed}/bots")
+        self.t = Tournament(structure=structure, house=opts.house, rng=SeededRandomSource(seed))
+        self.observe = observe
+        self.progress: Callable[[Tournament], None] | None = None
+        self.absent: set[str] = set()
+        self.now = 0.0
+        self.addon_done = False
+        self.busy: list[int] = []  # tables with a hand in progress
+        self.changed = True  # a hand ended, or time jumped: look for tables that may deal
+        first = entrants - opts.late_entries
+        for k in range(first):
+            self.enter(f"p{k + 1}")
+        self.emit(self.t.start(0.0))
+        self.late = [f"p{k + 1}" for k in range(first, entrants)]
+        self.re_entries = bool(structure.re_entries and opts.reentry_percent)
+        self.close_when_all_in()
+
+    def emit(self, events: list[Any]) -> None:
+        if self.observe is not None:
+            self.observe(self.t, events)
+
+    def enter(self, player: str) -> None:
+        t, bots = self.t, self.bots
+        events = t.register(player, self.now)
         entry = t._current[player]
-        if bots.randbelow(100) < opts.rebuy_percent:
+        if bots.randbelow(100) < self.opts.rebuy_percent:
             t.auto_rebuy.add(entry)
-        if bots.randbelow(100) < opts.absent_percent:
-            absent.add(entry)
-        emit(events)
+        if bots.randbelow(100) < self.opts.absent_percent:
+            self.absent.add(entry)
+        self.emit(events)
 
-    def after(events: list[Any]) -> None:
-        emit(events)
+    def close_when_all_in(self) -> None:
+        # Nobody else will come: registration closes (so the bubble is known in time).
+        if not self.late and not self.re_entries and self.t.registration_open(self.now):
+            self.emit(self.t.close_registration())
+
+    def after(self, events: list[Any]) -> None:
+        t, bots = self.t, self.bots
+        self.emit(events)
         for event in events:
             if isinstance(event, HandDone):
-                if late and t.registration_open(now) and bots.randbelow(3) == 0:
-                    enter(late.pop(), now)
-                    close_when_all_in()
-                if progress is not None:
-                    progress(t)
+                if self.late and t.registration_open(self.now) and bots.randbelow(3) == 0:
+                    self.enter(self.late.pop())
+                    self.close_when_all_in()
+                if self.progress is not None:
+                    self.progress(t)
             elif isinstance(event, Eliminated) and not t.finished:
                 player = t.entries[event.entry].player
-                used = t.entries_used(player)
                 if (
-                    t.registration_open(now)
-                    and used <= t.structure.re_entries
-                    and bots.randbelow(100) < opts.reentry_percent
+                    t.registration_open(self.now)
+                    and t.entries_used(player) <= t.structure.re_entries
+                    and bots.randbelow(100) < self.opts.reentry_percent
                 ):
-                    enter(player, now)
+                    self.enter(player)
 
-    first = entrants - opts.late_entries
-    for k in range(first):
-        enter(f"p{k + 1}", 0.0)
-    emit(t.start(0.0))
-    late = [f"p{k + 1}" for k in range(first, entrants)]
-    now = 0.0
-    re_entries = structure.re_entries and opts.reentry_percent
+    def resume(self, t: Tournament) -> None:
+        """Go on with ``t`` (a restored copy, its hands in progress cancelled)."""
+        self.t = t
+        self.busy = [n for n, table in t.tables.items() if table.hand is not None]
+        self.changed = True
 
-    def close_when_all_in() -> None:
-        # Nobody else will come: registration closes (so the bubble is known in time).
-        if not late and not re_entries and t.registration_open(now):
-            emit(t.close_registration())
-
-    close_when_all_in()
-    addon_done = False
-    busy: list[int] = []  # tables with a hand in progress
-    changed = True  # a hand ended, or time jumped: look for tables that may deal
-    while not t.finished:
-        if changed:
-            changed = False
-            for number in t.startable(now):
-                after(t.start_hand(number, now))
-                if t.tables[number].hand is not None:
-                    busy.append(number)
-                else:
-                    changed = True  # over as it was dealt (all in on the blinds)
-            if t.finished:
-                break
-        if not busy:
-            if changed:
+    def play(self, *, hands: int | None = None) -> None:
+        """Play to the end, or until the tournament has dealt ``hands`` hands."""
+        t, bots = self.t, self.bots
+        while not t.finished and (hands is None or t.hands < hands):
+            if self.changed:
+                self.changed = False
+                for number in t.startable(self.now):
+                    self.after(t.start_hand(number, self.now))
+                    if t.tables[number].hand is not None:
+                        self.busy.append(number)
+                    else:
+                        self.changed = True  # over as it was dealt (all in on the blinds)
+                if t.finished:
+                    break
+            if not self.busy:
+                self._idle()
                 continue
-            if late and t.registration_open(now):
-                enter(late.pop(), now)
-                close_when_all_in()
-                changed = True
-                continue
-            if t.clock.on_break(now):
-                if not addon_done and t.structure.addon is not None:
-                    addon_done = True
-                    for entry in t.remaining():
-                        if bots.randbelow(100) < opts.addon_percent and t.can_addon(entry, now):
-                            emit(t.addon(entry, now))
-                upcoming = t.clock.next_change(now)
-                assert upcoming is not None
-                now = upcoming
-                changed = True
-                continue
-            raise TournamentError(f"{t.name}: no table can deal at {now:.0f} s (stuck)")
-        pick = bots.randbelow(len(busy))
-        table = t.tables[busy[pick]]
-        hand = table.hand
-        seat = table.actor_seat()
-        assert hand is not None and seat is not None
-        entry = table.seats[seat].player
-        action = Action(ActionKind.TIMEOUT) if entry in absent else random_action(hand, bots)
-        after(t.act(entry, action, now))
-        now += ACTION_SECONDS / len(busy)
-        if table.hand is None:  # the hand is over: settled, busts and moves done
-            busy[pick] = busy[-1]
-            busy.pop()
-            changed = True
+            pick = bots.randbelow(len(self.busy))
+            table = t.tables[self.busy[pick]]
+            hand = table.hand
+            seat = table.actor_seat()
+            assert hand is not None and seat is not None
+            entry = table.seats[seat].player
+            if entry in self.absent:
+                action = Action(ActionKind.TIMEOUT)
+            else:
+                action = random_action(hand, bots)
+            self.after(t.act(entry, action, self.now))
+            self.now += ACTION_SECONDS / len(self.busy)
+            if table.hand is None:  # the hand is over: settled, busts and moves done
+                self.busy[pick] = self.busy[-1]
+                self.busy.pop()
+                self.changed = True
 
-    return result(t)
+    def _idle(self) -> None:
+        """No table is in a hand: a late entry, the break (and its add-ons), or a bug."""
+        t = self.t
+        if self.changed:
+            return
+        if self.late and t.registration_open(self.now):
+            self.enter(self.late.pop())
+            self.close_when_all_in()
+            self.changed = True
+            return
+        if not t.clock.on_break(self.now):
+            raise TournamentError(f"{t.name}: no table can deal at {self.now:.0f} s (stuck)")
+        if not self.addon_done and t.structure.addon is not None:
+            self.addon_done = True
+            for entry in t.remaining():
+                if self.bots.randbelow(100) < self.opts.addon_percent and t.can_addon(
+                    entry, self.now
+                ):
+                    self.emit(t.addon(entry, self.now))
+        upcoming = t.clock.next_change(self.now)
+        assert upcoming is not None
+        self.now = upcoming
+        self.changed = True
 
 
 def result(t: Tournament) -> dict[str, Any]:
