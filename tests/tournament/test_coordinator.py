@@ -21,6 +21,7 @@ from pokerroom.tournament.events import (
     Moved,
     Seated,
     TableBroken,
+    Unregistered,
 )
 from pokerroom.tournament.seats import next_big_blind, worst_seat
 
@@ -181,6 +182,20 @@ def test_issue14_registration_errors_are_clear_and_change_nothing() -> None:
     assert mtt.table_of("newcomer").seat_of("newcomer").stack == 10_000
     with pytest.raises(TournamentError, match="registration is closed"):
         mtt.register("too-late", 4 * 15 * 60 + 1.0)
+
+
+def test_issue14_unregister_before_the_start_only() -> None:
+    t = tournament("sng9", 3)
+    assert t.unregister("p2") == [Unregistered("p2", "p2")]
+    assert sorted(t.entries) == ["p1", "p3"] and t.chips_issued == 2 * 1500
+    assert t.prize_pool == 2 * 1000 and t.fees == 2 * 100
+    t.register("p2", 0.0)  # may register again: it is not a re-entry
+    with pytest.raises(TournamentError, match="'nobody' is not registered"):
+        t.unregister("nobody")
+    t.start(0.0)
+    with pytest.raises(TournamentError, match="has started: 'p1' cannot unregister"):
+        t.unregister("p1")
+    assert len(t.entries) == 3
 
 
 def test_issue14_re_entries_are_new_entries_up_to_the_limit() -> None:

@@ -38,6 +38,7 @@ from pokerroom.tournament.events import (
     RegistrationClosed,
     Seated,
     TournamentError,
+    Unregistered,
 )
 from pokerroom.tournament.places import Bust, Place, award_places, prizes
 from pokerroom.tournament.seats import draw_seat, shuffle
@@ -190,6 +191,20 @@ class Tournament:
             events += self._seat_late(entry, name or player)
             events += balance(self)
         return events
+
+    def unregister(self, player: str) -> list[Any]:
+        """Take an entry back before the start (the room refunds the buy-in and the fee)."""
+        entry = self._current.get(player)
+        if entry is None:
+            raise TournamentError(f"{player!r} is not registered in {self.name}")
+        if self.started:
+            raise TournamentError(f"{self.name} has started: {player!r} cannot unregister")
+        del self.entries[entry], self._current[player]
+        self._used[player] -= 1
+        self.left -= 1
+        self.chips_issued -= self.structure.starting_stack
+        self.auto_rebuy.discard(entry)
+        return [Unregistered(entry, player)]
 
     def _seat_late(self, entry: Entry, name: str) -> list[Any]:
         size = self.structure.table_size

@@ -20,6 +20,12 @@ class Registered:
 
 
 @dataclass(frozen=True, slots=True)
+class Unregistered:
+    entry: str
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
 class Seated:
     """An entry took a seat: at the start (TDA 7), as a late entry, a move or a redraw."""
 
