@@ -11,7 +11,7 @@ number; a player at a table by their entry id (``p7``, a re-entry ``p7#2``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import ceil
 from typing import Any
 
@@ -24,6 +24,7 @@ from pokerroom.rules.tournament import TournamentStructure
 from pokerroom.table import Table
 from pokerroom.table.events import HandStarting
 from pokerroom.table.seats import TableError
+from pokerroom.tournament import rebuys
 from pokerroom.tournament.balancing import balance
 from pokerroom.tournament.clock import LevelClock
 from pokerroom.tournament.events import (
@@ -33,7 +34,6 @@ from pokerroom.tournament.events import (
     HandDone,
     HandForHand,
     LevelStarted,
-    Rebought,
     Registered,
     RegistrationClosed,
     Seated,
@@ -106,6 +106,8 @@ class Tournament:
         self.chips_issued = 0
         self.hands = self.moves = self.tables_max = self.max_table_gap = 0
         self.winner: str | None = None
+        self.deal: dict[str, int] | None = None  # entry -> amount, once all agreed
+        self.deal_keep = 0
 
     # ---------------------------------------------------------------- queries
 
@@ -264,50 +266,16 @@ class Tournament:
     # ---------------------------------------------------------------- rebuys and add-on
 
     def can_rebuy(self, entry: str, now: float) -> bool:
-        rebuy = self.structure.rebuy
-        e = self.entries.get(entry)
-        if rebuy is None or e is None or e.out or e.rebuys >= rebuy.max or e.table is None:
-            return False
-        if self.clock.level_number(now) > rebuy.until_level:
-            return False
-        table = self.tables[e.table]
-        seat = table.seat_of(entry)
-        return not table.in_hand(seat.number) and seat.stack <= rebuy.at_or_below
+        return rebuys.can_rebuy(self, entry, now)
 
     def rebuy(self, entry: str, now: float) -> list[Any]:
-        rebuy = self.structure.rebuy
-        if rebuy is None or not self.can_rebuy(entry, now):
-            raise TournamentError(f"entry {entry} cannot rebuy now in {self.name}")
-        return self._add(entry, rebuy.chips, rebuy.price, addon=False)
+        return rebuys.rebuy(self, entry, now)
 
     def can_addon(self, entry: str, now: float) -> bool:
-        addon = self.structure.addon
-        e = self.entries.get(entry)
-        if addon is None or e is None or e.out or e.addon or e.table is None:
-            return False
-        if not (self.clock.on_break(now) and self.clock.level_number(now) == addon.after_level):
-            return False
-        table = self.tables[e.table]
-        return not table.in_hand(table.seat_of(entry).number)
+        return rebuys.can_addon(self, entry, now)
 
     def addon(self, entry: str, now: float) -> list[Any]:
-        addon = self.structure.addon
-        if addon is None or not self.can_addon(entry, now):
-            raise TournamentError(f"entry {entry} cannot take the add-on now in {self.name}")
-        return self._add(entry, addon.chips, addon.price, addon=True)
-
-    def _add(self, entry: str, chips: int, price: int, *, addon: bool) -> list[Any]:
-        e = self.entries[entry]
-        events: list[Any] = list(self.table_of(entry).add_chips(entry, chips))
-        if addon:
-            e.addon = True
-            self.addons += 1
-        else:
-            e.rebuys += 1
-            self.rebuys += 1
-        self.chips_issued += chips
-        events.append(Rebought(entry, chips, price, addon))
-        return events
+        return rebuys.addon(self, entry, now)
 
     # ---------------------------------------------------------------- hands
 
@@ -499,7 +467,16 @@ class Tournament:
         if not self.finished or self.winner is None:
             raise TournamentError(f"{self.name} has not finished")
         points = self.structure.payout_for(len(self.entries))
-        return award_places(self.groups, self.winner, len(self.entries), self.prize_pool, points)
+        places = award_places(self.groups, self.winner, len(self.entries), self.prize_pool, points)
+        deal = self.deal
+        if deal is None:
+            return places
+        return [
+            replace(p, prize=deal[p.entry] + (self.deal_keep if p.place == 1 else 0))
+            if p.entry in deal
+            else p
+            for p in places
+        ]
 
     def prizes(self) -> list[int]:
         return prizes(self.prize_pool, self.structure.payout_for(len(self.entries)))

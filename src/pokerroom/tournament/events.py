@@ -123,3 +123,10 @@ class RegistrationClosed:
 @dataclass(frozen=True, slots=True)
 class Finished:
     winner: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealMade:
+    kind: str  # icm or chip
+    amounts: tuple[tuple[str, int], ...]  # entry, amount
+    keep: int  # played on for with the title

@@ -136,10 +136,15 @@ class Simulation:
         self.busy = [n for n, table in t.tables.items() if table.hand is not None]
         self.changed = True
 
-    def play(self, *, hands: int | None = None) -> None:
-        """Play to the end, or until the tournament has dealt ``hands`` hands."""
+    def play(
+        self, *, hands: int | None = None, until: Callable[[Tournament], bool] | None = None
+    ) -> None:
+        """Play to the end, or until the tournament has dealt ``hands`` hands, or until
+        ``until`` holds at a moment a hand may start."""
         t, bots = self.t, self.bots
         while not t.finished and (hands is None or t.hands < hands):
+            if until is not None and self.changed and until(t):
+                return
             if self.changed:
                 self.changed = False
                 for number in t.startable(self.now):

@@ -49,6 +49,8 @@ def tournament_to_json(t: Tournament) -> str:
         "counts": [t.rebuys, t.addons, t.chips_issued, t.hands, t.moves, t.tables_max],
         "max_table_gap": t.max_table_gap,
         "winner": t.winner,
+        "deal": t.deal,
+        "deal_keep": t.deal_keep,
     }
     return json.dumps(data)
 
@@ -78,4 +80,5 @@ def tournament_from_json(
     t._round_dealt = set(data["round_dealt"])
     t.rebuys, t.addons, t.chips_issued, t.hands, t.moves, t.tables_max = data["counts"]
     t.max_table_gap, t.winner = data["max_table_gap"], data["winner"]
+    t.deal, t.deal_keep = data["deal"], data["deal_keep"]
     return t
