@@ -115,6 +115,9 @@ def test_issue14_bad_files_get_clear_errors() -> None:
     assert "the add-on needs a break after level 5" in broken(
         lambda d: d["addon"].update(after_level=5), "mtt_rebuy"
     )
+    assert "limit_cap_lifts must be never or heads_up" in broken(
+        lambda d: d.update(limit_cap_lifts="sometimes")
+    )
     assert "rebuy: missing chips" in broken(lambda d: d["rebuy"].pop("chips"), "mtt_rebuy")
 
 

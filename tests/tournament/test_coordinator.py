@@ -229,7 +229,8 @@ def test_issue14_rebuys_at_or_below_the_starting_stack_and_one_add_on_in_its_bre
     assert t.chips_issued == 18 * 10_000 + 10_000 + 15_000 == t.chips_in_play()
 
 
-def test_R_LIM_3_the_fixed_limit_cap_stays_heads_up_in_a_tournament() -> None:
+def raises_heads_up(lifts: str) -> int:
+    """Raise at every turn of a fixed-limit heads-up tournament hand; how many went in."""
     text = (
         resources.files("pokerroom.rules")
         .joinpath("data", "tournaments", "sng_heads_up.toml")
@@ -237,6 +238,7 @@ def test_R_LIM_3_the_fixed_limit_cap_stays_heads_up_in_a_tournament() -> None:
     )
     data = tomllib.loads(text)
     data["game"] = "holdem/fixed_limit"
+    data["limit_cap_lifts"] = lifts
     house = load_preset("fortune").with_options(heads_up_uncapped=True)  # a cash-table rule
     t = Tournament(
         structure=parse_tournament_structure(data, "limit_heads_up"),
@@ -256,4 +258,12 @@ def test_R_LIM_3_the_fixed_limit_cap_stays_heads_up_in_a_tournament() -> None:
         assert seat is not None
         t.act(table.seats[seat].player, Action(ActionKind.BET_OR_RAISE, legal.min_raise_to), 0.0)
         raises += 1
-    assert raises == 3  # the big blind's bet and three raises: capped, heads-up too
+    return raises
+
+
+def test_R_LIM_3_the_fixed_limit_cap_stays_heads_up_in_a_tournament() -> None:
+    assert raises_heads_up("never") == 3  # the big blind's bet and three raises: capped
+
+
+def test_TDA48_the_cap_lifts_when_the_event_is_down_to_two_if_the_structure_says_so() -> None:
+    assert raises_heads_up("heads_up") > 3  # raised until a player was all in

@@ -25,6 +25,7 @@ from pokerroom.rules.errors import RulesError
 from pokerroom.rules.game import Stakes, Structure, Variant
 
 Kind = Literal["sng", "mtt"]
+CapLifts = Literal["never", "heads_up"]
 WHOLE = 10_000  # basis points in 100%
 
 
@@ -98,6 +99,9 @@ class TournamentStructure:
     rebuy: Rebuy | None
     addon: AddOn | None
     payouts: tuple[PayoutTier, ...]
+    # R-LIM-3, TDA 48: in fixed limit the cap stays heads-up, or lifts once the whole event is
+    # down to two players.
+    limit_cap_lifts: CapLifts = "never"
 
     def level(self, index: int) -> Level:
         """Level ``index`` (0-based); after the last level the last one stays."""
@@ -144,6 +148,7 @@ _KEYS = {
     "rebuy",
     "addon",
     "payouts",
+    "limit_cap_lifts",
 }
 
 
@@ -327,7 +332,11 @@ def parse_tournament_structure(data: dict[str, Any], name: str) -> TournamentStr
         )
         if not any(after == addon.after_level for after, _ in breaks):
             raise RulesError(f"{where}: the add-on needs a break after level {addon.after_level}")
+    lifts = data.get("limit_cap_lifts", "never")
+    if lifts not in ("never", "heads_up"):
+        raise RulesError(f"{where}: limit_cap_lifts must be never or heads_up, got {lifts!r}")
     return TournamentStructure(
+        limit_cap_lifts=lifts,
         name=name,
         description=str(data.get("description", name)),
         kind=kind,

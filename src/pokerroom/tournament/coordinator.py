@@ -312,6 +312,9 @@ class Tournament:
             events += self._close_registration()
         table = self.tables[number]
         table.set_stakes(self._spec(self.clock.level_index(now)).stakes)
+        if self.structure.limit_cap_lifts == "heads_up" and self.left == 2:
+            # TDA 48: the event is down to two: the engine's uncapped heads-up rule applies.
+            table.house = self.house.with_options(heads_up_uncapped=True, cash_table=True)
         dealt = table.start_hand(now)
         events += dealt
         start = next(e for e in dealt if isinstance(e, HandStarting))
