@@ -13,6 +13,7 @@ from pokerroom.rng import SeededRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.house import STANDARD
 from pokerroom.rules.tournament import load_tournament_structure, parse_tournament_structure
+from pokerroom.table.events import TimerExpired
 from pokerroom.tournament import Tournament, TournamentError
 from pokerroom.tournament.balancing import balance
 from pokerroom.tournament.events import (
@@ -267,3 +268,34 @@ def test_R_LIM_3_the_fixed_limit_cap_stays_heads_up_in_a_tournament() -> None:
 
 def test_TDA48_the_cap_lifts_when_the_event_is_down_to_two_if_the_structure_says_so() -> None:
     assert raises_heads_up("heads_up") > 3  # raised until a player was all in
+
+
+def test_TDA71_the_clock_times_out_an_absent_player_who_stays_dealt_in() -> None:
+    t = tournament("sng6", 3)
+    t.start(0.0)
+    now = 0.0
+    absent = "p1"
+    timeouts = 0
+    for _ in range(6):
+        dealt = next(e for e in t.start_hand(1, now) if isinstance(e, HandDealt))
+        assert absent in dealt.entries  # dealt in every hand, never sat out
+        table = t.tables[1]
+        while table.hand is not None:
+            seat = table.actor_seat()
+            assert seat is not None
+            player = table.seats[seat].player
+            if player == absent:
+                now += 120.0  # past the decision time and the time bank
+                expired = [e for e in t.tick(now) if isinstance(e, TimerExpired)]
+                assert [e.seat for e in expired] == [seat]  # checks or folds (TDA 71)
+                timeouts += 1
+            else:
+                legal = table.hand.legal_actions()
+                assert legal is not None
+                if legal.min_raise_to is None:
+                    t.act(player, Action(ActionKind.CHECK_OR_CALL), now)
+                else:
+                    t.act(player, Action(ActionKind.BET_OR_RAISE, legal.min_raise_to), now)
+        if t.finished:
+            break
+    assert timeouts >= 6 and t.chips_in_play() == t.chips_issued
