@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from pokerroom.rng import SeededRandomSource
+from pokerroom.rules.house import STANDARD
+from pokerroom.rules.tournament import load_tournament_structure
+from pokerroom.tournament import Tournament, TournamentError
 from pokerroom.tournament.places import Bust, award_places, prizes
+from pokerroom.tournament.simulate import Options, Simulation
 
 
 def test_issue14_prizes_sum_to_the_pool_the_rounding_to_the_winner() -> None:
@@ -50,3 +55,26 @@ def test_issue14_a_three_way_tie_splits_the_odd_units_one_each_in_order() -> Non
 def test_issue14_every_place_exactly_once_or_refused() -> None:
     with pytest.raises(ValueError, match="2 eliminated and a winner for 4 entries"):
         award_places([[Bust("b", 1, (0,)), Bust("c", 2, (0,))]], "a", 4, 0, [10000])
+
+
+def test_issue14_places_are_final_as_players_are_eliminated() -> None:
+    run = Simulation(load_tournament_structure("mtt_freezeout"), 40, 2, options=Options())
+    run.play(until=lambda t: t.left <= 20)
+    so_far = run.t.places_so_far()
+    assert sorted(p.place for p in so_far) == list(range(run.t.left + 1, 41))
+    run.play()
+    final = {(p.place, p.entry, p.prize) for p in run.t.places()}
+    assert {(p.place, p.entry, p.prize) for p in so_far} <= final  # nothing changed since
+
+
+def test_issue14_no_places_while_entries_may_still_come() -> None:
+    t = Tournament(
+        structure=load_tournament_structure("mtt_freezeout"),
+        house=STANDARD,
+        rng=SeededRandomSource(1),
+    )
+    for k in range(20):
+        t.register(f"p{k}", 0.0)
+    t.start(0.0)
+    with pytest.raises(TournamentError, match="places are not final while entries may come"):
+        t.places_so_far()

@@ -40,7 +40,7 @@ from pokerroom.tournament.events import (
     TournamentError,
     Unregistered,
 )
-from pokerroom.tournament.places import Bust, Place, award_places, prizes
+from pokerroom.tournament.places import Bust, Place, award_places, eliminated_places, prizes
 from pokerroom.tournament.seats import draw_seat, shuffle
 
 
@@ -480,6 +480,14 @@ class Tournament:
             else p
             for p in places
         ]
+
+    def places_so_far(self) -> list[Place]:
+        """The places of the entries eliminated so far, with their prizes: final once
+        registration (and with it the field and the payouts) is closed."""
+        if not self.closed:
+            raise TournamentError(f"{self.name}: places are not final while entries may come")
+        points = self.structure.payout_for(len(self.entries))
+        return eliminated_places(self.groups, len(self.entries), self.prize_pool, points)
 
     def prizes(self) -> list[int]:
         return prizes(self.prize_pool, self.structure.payout_for(len(self.entries)))

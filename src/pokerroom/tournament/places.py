@@ -56,7 +56,18 @@ def award_places(
     if busted != entries - 1:
         raise ValueError(f"{busted} eliminated and a winner for {entries} entries")
     amounts = prizes(pool, points) + [0] * (entries - len(points))
-    places = [Place(1, winner, amounts[0])]
+    places = [Place(1, winner, amounts[0]), *eliminated_places(groups, entries, pool, points)]
+    places.sort(key=lambda p: p.place)
+    return places
+
+
+def eliminated_places(
+    groups: Sequence[Sequence[Bust]], entries: int, pool: int, points: Sequence[int]
+) -> list[Place]:
+    """The places of those eliminated so far (final once the field and the pool are): the
+    room pays each as soon as it is known."""
+    amounts = prizes(pool, points) + [0] * (entries - len(points))
+    places: list[Place] = []
     worst = entries  # the lowest place not yet given
     for group in groups:
         ordered = sorted(group, key=lambda b: (-b.chips_at_start, b.order))
@@ -70,5 +81,4 @@ def award_places(
                 places.append(Place(first + k, bust.entry, share + (k < odd), tie))
             place = last + 1
         worst -= len(group)
-    places.sort(key=lambda p: p.place)
     return places
