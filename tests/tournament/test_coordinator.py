@@ -185,6 +185,23 @@ def test_issue14_registration_errors_are_clear_and_change_nothing() -> None:
         mtt.register("too-late", 4 * 15 * 60 + 1.0)
 
 
+def test_issue14_actions_for_unknown_or_eliminated_entries_are_refused() -> None:
+    t = tournament("sng9", 3)
+    t.start(0.0)
+    t.start_hand(1, 0.0)
+    with pytest.raises(TournamentError, match="sng9 has no entry 'ghost'"):
+        t.act("ghost", Action(ActionKind.FOLD), 0.0)
+    table = t.tables[1]
+    seat = table.actor_seat()
+    assert seat is not None
+    others = sorted(s.player for s in table.seats.values() if s.number != seat)
+    with pytest.raises(TournamentError, match="cannot fold: it is seat"):
+        t.act(others[0], Action(ActionKind.FOLD), 0.0)  # not their turn: nothing changes
+    assert table.actor_seat() == seat
+    with pytest.raises(TournamentError, match="sng9 table 1 cannot deal now"):
+        t.start_hand(1, 0.0)
+
+
 def test_issue14_unregister_before_the_start_only() -> None:
     t = tournament("sng9", 3)
     assert t.unregister("p2") == [Unregistered("p2", "p2")]

@@ -16,6 +16,7 @@ from math import ceil
 from typing import Any
 
 from pokerroom.engine.actions import Action
+from pokerroom.engine.errors import HandError
 from pokerroom.rng import RandomSource
 from pokerroom.rules.errors import RulesError
 from pokerroom.rules.game import GameSpec
@@ -148,10 +149,12 @@ class Tournament:
         return sorted(self.tables)
 
     def table_of(self, entry: str) -> Table:
-        table = self.entries[entry].table
-        if table is None:
-            raise TournamentError(f"entry {entry} has no seat")
-        return self.tables[table]
+        e = self.entries.get(entry)
+        if e is None:
+            raise TournamentError(f"{self.name} has no entry {entry!r}")
+        if e.table is None:
+            raise TournamentError(f"entry {entry} has no seat in {self.name}")
+        return self.tables[e.table]
 
     def paid_places(self) -> int:
         return len(self.structure.payout_for(len(self.entries)))
@@ -354,7 +357,7 @@ class Tournament:
         assert number is not None
         try:
             events: list[Any] = list(table.act(entry, action, now))
-        except TableError as error:
+        except (TableError, HandError) as error:  # refused: nothing changed
             raise TournamentError(str(error)) from None
         if table.hand is None:
             events += self._after_hand(number, now)
