@@ -148,6 +148,8 @@ class Simulation:
             if self.changed:
                 self.changed = False
                 for number in t.startable(self.now):
+                    if not t.can_start(number, self.now):
+                        continue  # a hand over as it was dealt moved players since
                     self.after(t.start_hand(number, self.now))
                     if t.tables[number].hand is not None:
                         self.busy.append(number)
