@@ -98,6 +98,7 @@ def test_issue14_properties_over_many_random_events(
 
 
 @pytest.mark.slow
-def test_issue14_a_1000_entry_freezeout() -> None:
-    result, watch = play("mtt_freezeout", 1000, 1)
+@pytest.mark.parametrize("seed", [1, 3])  # 3: a hand over as dealt moved players between starts
+def test_issue14_a_1000_entry_freezeout(seed: int) -> None:
+    result, watch = play("mtt_freezeout", 1000, seed)
     assert result["tables_max"] == 112 and watch.h4h_seen
