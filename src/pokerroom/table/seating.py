@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pokerroom.engine.events import Event
 from pokerroom.engine.hand import Hand
 from pokerroom.engine.setup import Player
 from pokerroom.rng import RandomSource
-from pokerroom.rules.game import GameSpec
+from pokerroom.rules.game import GameSpec, Stakes
 from pokerroom.rules.house import HouseOptions
 from pokerroom.table.blinds import BlindPlan
 from pokerroom.table.clock import TurnClock
@@ -37,8 +38,12 @@ class SeatedTable:
         seats: int,
         rng: RandomSource | None = None,
         name: str = "",
+        tournament: bool = False,
     ) -> None:
         house.check_table(spec, seats)
+        # A tournament table (issue 14): entrants are seated with their chips and dealt in at
+        # once, the stakes follow the levels, and nobody is ever sat out by the room (TDA 71).
+        self.tournament = tournament
         self.spec = spec
         self.house = house
         self.max_seats = seats
@@ -132,12 +137,7 @@ class SeatedTable:
         self, player: str, seat: int, buy_in: int, *, name: str = "", post_now: bool = False
     ) -> list[Event]:
         """Take a seat with a buy-in between the table's minimum and maximum (R-STAKE-2)."""
-        if not 1 <= seat <= self.max_seats:
-            raise TableError(f"seat {seat} does not exist (seats 1..{self.max_seats})")
-        if seat in self.seats:
-            raise TableError(f"seat {seat} is taken")
-        if player in self._seat_by_player:
-            raise TableError(f"{player!r} already has a seat at this table")
+        self._check_seat_free(player, seat)
         self._check_buy_in(buy_in, 0)
         events: list[Event] = []
         self.joined += 1
@@ -157,6 +157,58 @@ class SeatedTable:
             self._emit(events, WaitingListChanged(players=tuple(self.waiting_list)))
         self._emit(events, SeatTaken(seat=seat, player=player, name=name or player, stack=buy_in))
         return events
+
+    def seat_entrant(self, player: str, seat: int, stack: int, *, name: str = "") -> list[Event]:
+        """Tournament: seat an entrant with their chips, dealt in from the next hand with no
+        post (a new entry, a move, a redraw; the coordinator picks the seat, TDA 7, 10, 11)."""
+        if not self.tournament:
+            raise TableError("only a tournament table seats entrants; a cash table takes a buy-in")
+        self._check_seat_free(player, seat)
+        _check_chips(stack, "an entrant's chips")
+        self.joined += 1
+        entrant = Seat(
+            number=seat,
+            player=player,
+            name=name or player,
+            stack=stack,
+            status=SeatStatus.PLAYING,
+            joined=self.joined,
+            time_bank=float(self.house.time_bank_seconds),
+            paid_blinds=True,  # a tournament owes no blinds for a new seat (TDA 8, 10, 11)
+        )
+        self.seats[seat] = entrant
+        self._seat_by_player[player] = entrant
+        events: list[Event] = []
+        self._emit(events, SeatTaken(seat=seat, player=player, name=entrant.name, stack=stack))
+        return events
+
+    def _check_seat_free(self, player: str, seat: int) -> None:
+        if not 1 <= seat <= self.max_seats:
+            raise TableError(f"seat {seat} does not exist (seats 1..{self.max_seats})")
+        if seat in self.seats:
+            raise TableError(f"seat {seat} is taken")
+        if player in self._seat_by_player:
+            raise TableError(f"{player!r} already has a seat at this table")
+
+    def remove(self, player: str, reason: str) -> list[Event]:
+        """Take a player and their chips off the table between their hands (a tournament move
+        or elimination); the chips leave with them (``SeatLeft.stack``)."""
+        seat = self.seat_of(player)
+        if self.in_hand(seat.number):
+            raise TableError(f"seat {seat.number} is in the hand in progress: remove it after")
+        events: list[Event] = []
+        self._stand(seat, reason, events)
+        return events
+
+    def set_stakes(self, stakes: Stakes) -> None:
+        """New blinds and antes from the next hand (a tournament level, TDA 23)."""
+        if self.hand is not None and not self.hand.is_over:
+            raise TableError("the stakes change between hands, not during one (TDA 23)")
+        if stakes != self.spec.stakes:
+            self.spec = replace(self.spec, stakes=stakes)
+            self._last_plan = None  # its blinds were the old level's
+            self._min_buy_in = self.house.min_buy_in_bb * stakes.big_blind
+            self._max_buy_in = self.house.max_buy_in_bb * stakes.big_blind
 
     def _check_buy_in(self, amount: int, stack: int) -> None:
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
@@ -179,7 +231,10 @@ class SeatedTable:
             raise TableError(
                 f"seat {seat.number} cannot add chips during a hand (table stakes, R-STAKE-1)"
             )
-        self._check_buy_in(amount, seat.stack)
+        if not self.tournament:
+            self._check_buy_in(amount, seat.stack)
+        else:
+            _check_chips(amount, "a tournament rebuy")
         events: list[Event] = []
         seat.stack += amount
         self._emit(events, ChipsAdded(seat=seat.number, amount=amount, stack=seat.stack))
@@ -213,6 +268,11 @@ class SeatedTable:
     def sit_out(self, player: str) -> list[Event]:
         """Sit out (R-SEAT-5): at once between hands, else from the next hand."""
         seat = self.seat_of(player)
+        if self.tournament:
+            raise TableError(
+                f"seat {seat.number} cannot sit out of a tournament: an absent player is dealt"
+                " in and blinded off (TDA 71)"
+            )
         events: list[Event] = []
         if self.in_hand(seat.number):
             seat.sit_out_next = True
@@ -279,3 +339,8 @@ class SeatedTable:
         events: list[Event] = []
         self._emit(events, ConnectionChanged(seat=seat.number, connected=True, extra_seconds=extra))
         return events
+
+
+def _check_chips(amount: int, what: str) -> None:
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+        raise TableError(f"{what} must be a positive whole number of chips, got {amount!r}")

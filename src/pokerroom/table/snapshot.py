@@ -36,9 +36,10 @@ def table_to_json(table: Table) -> str:
             "structure": spec.structure.value,
             "stakes": asdict(spec.stakes),
         },
-        "house": _house_json(table.house),
+        "house": house_json(table.house),
         "max_seats": table.max_seats,
         "name": table.name,
+        "tournament": table.tournament,
         "seats": [s.to_json() for s in table.seats.values()],
         "waiting_list": table.waiting_list,
         "hand_number": table.hand_number,
@@ -69,7 +70,14 @@ def table_from_json(text: str, *, rng: RandomSource | None = None) -> Table:
         stakes=Stakes(**data["spec"]["stakes"]),
     )
     house = parse_house(data["house"], data["house"].get("name", "restored"))
-    table = Table(spec=spec, house=house, seats=data["max_seats"], rng=rng, name=data["name"])
+    table = Table(
+        spec=spec,
+        house=house,
+        seats=data["max_seats"],
+        rng=rng,
+        name=data["name"],
+        tournament=bool(data.get("tournament", False)),  # absent before tournaments
+    )
     for raw in data["seats"]:
         seat = Seat.from_json(raw)
         table.seats[seat.number] = seat
@@ -150,7 +158,7 @@ def _setup_from_json(
     ).setup
 
 
-def _house_json(house: HouseOptions) -> dict[str, Any]:
+def house_json(house: HouseOptions) -> dict[str, Any]:
     data = asdict(house)
     data["games"] = [f"{v.value}/{s.value}" for v, s in house.games]
     data["seat_choices"] = list(house.seat_choices)

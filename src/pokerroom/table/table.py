@@ -1,4 +1,4 @@
-"""A cash table: hand after hand, with seats, buy-ins, blinds, sitting out and time.
+"""A cash (or tournament) table: hand after hand, with seats, buy-ins, blinds, sitting out and time.
 
 Pure like the engine: no I/O, no asyncio, no wall clock. Time comes in as
 ``now`` (seconds on any monotonic clock) on every call, randomness from the
@@ -155,10 +155,12 @@ class Table(SeatedTable):
         self._fresh_first = None
         if self._last_plan is not None:
             fast = rotate_plan(self._last_plan, self.seats, self.house.min_players)
-            if (
-                fast is not None
-                and self.seats[fast.positions[0]].auto_post
-                and self.seats[fast.positions[1]].auto_post
+            if fast is not None and (
+                self.tournament
+                or (
+                    self.seats[fast.positions[0]].auto_post
+                    and self.seats[fast.positions[1]].auto_post
+                )
             ):
                 return fast
         while self.can_start():
@@ -187,7 +189,7 @@ class Table(SeatedTable):
                 for n in (plan.big_blind_seat, plan.small_blind_seat)
                 if n is not None and not self.seats[n].auto_post
             ]
-            if not refusing:
+            if not refusing or self.tournament:  # a tournament always posts (TDA 71)
                 return plan
             for number in refusing:
                 self._set_status(
@@ -242,6 +244,23 @@ class Table(SeatedTable):
             if player is None or player.stack != stack or player.name != name:
                 made[n] = player = Player(seat=n, stack=stack, name=name)
             players.append(player)
+        stakes = self.spec.stakes
+        if not stakes.big_blind_ante:
+            return Hand(
+                spec=self.spec,
+                players=players,
+                house=self.house,
+                deck=deck,
+                rng=self.rng,
+                blinds=blinds,
+                posts=posts,
+            )
+        # TDA RP-11: the big blind is taken before the big-blind ante, so a short big blind
+        # posts the blind in full and only what is left of the ante (dead money either way).
+        big = max(range(len(blinds)), key=lambda k: (blinds[k], k))
+        antes = [stakes.ante] * len(positions)
+        left = players[big].stack - blinds[big] - stakes.ante
+        antes[big] += max(0, min(stakes.big_blind_ante, left))
         return Hand(
             spec=self.spec,
             players=players,
@@ -249,6 +268,8 @@ class Table(SeatedTable):
             deck=deck,
             rng=self.rng,
             blinds=blinds,
+            antes=antes,
+            ante_trimming=False,
             posts=posts,
         )
 
@@ -338,7 +359,7 @@ class Table(SeatedTable):
             elif seat.stack == 0:
                 self._set_status(seat, SeatStatus.BUSTED, "no chips: rebuy or leave", events)
                 seat.busted_at = now
-            elif seat.sit_out_next or seat.timeouts >= patience:
+            elif not self.tournament and (seat.sit_out_next or seat.timeouts >= patience):
                 seat.sit_out_next = False
                 self._set_status(seat, SeatStatus.SITTING_OUT, "sit out", events)
         self.last_hand = hand

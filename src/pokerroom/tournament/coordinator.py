@@ -1,0 +1,496 @@
+"""The tournament coordinator (issue 14): one object above a tournament's tables, pure like
+them (no I/O; ``now`` and a ``RandomSource`` come in). It registers entries, seats them at
+random (TDA 7), applies each level from the next hand (TDA 23), balances the tables between
+hands (TDA 11A), breaks tables in a fixed order with a random redraw (TDA 10B), forms the
+final table, plays hand-for-hand near the money, and ranks the eliminated (``places``).
+
+Each table is a real ``pokerroom.table.Table`` in tournament mode: entries are dealt in at
+once, absent ones are blinded off, nobody is sat out (TDA 71). A table is addressed by its
+number; a player at a table by their entry id (``p7``, a re-entry ``p7#2``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from math import ceil
+from typing import Any
+
+from pokerroom.engine.actions import Action
+from pokerroom.engine.errors import HandError
+from pokerroom.rng import RandomSource
+from pokerroom.rules.errors import RulesError
+from pokerroom.rules.game import GameSpec
+from pokerroom.rules.house import HouseOptions
+from pokerroom.rules.tournament import TournamentStructure
+from pokerroom.table import Table
+from pokerroom.table.events import HandStarting
+from pokerroom.table.seats import TableError
+from pokerroom.tournament import rebuys
+from pokerroom.tournament.balancing import balance
+from pokerroom.tournament.clock import LevelClock
+from pokerroom.tournament.events import (
+    Eliminated,
+    Finished,
+    HandDealt,
+    HandDone,
+    HandForHand,
+    LevelStarted,
+    Registered,
+    RegistrationClosed,
+    Seated,
+    TournamentError,
+    Unregistered,
+)
+from pokerroom.tournament.places import Bust, Place, award_places, eliminated_places, prizes
+from pokerroom.tournament.seats import draw_seat, shuffle
+
+
+@dataclass
+class Entry:
+    id: str
+    player: str
+    table: int | None = None
+    rebuys: int = 0
+    addon: bool = False
+    out: bool = False
+    big_blind_last: bool = False  # posted the big blind in the last hand dealt to them
+    moved: bool = False  # moved since that hand
+
+    @property
+    def owes_no_big_blind(self) -> bool:
+        """Moved after posting the big blind: the next hand must not make them post it."""
+        return self.moved and self.big_blind_last
+
+
+class Tournament:
+    def __init__(
+        self,
+        *,
+        structure: TournamentStructure,
+        house: HouseOptions,
+        rng: RandomSource,
+        name: str = "",
+    ) -> None:
+        s = self.structure = structure
+        try:
+            self.house = house.with_options(
+                cash_table=False,  # R-LIM-3: the cap stays heads-up in a tournament
+                rake=None,
+                missed_small_blind="dead",  # TDA 32: the dead button
+                timeout_policy="check_fold",  # TDA 71: an absent player checks or folds
+                seat_choices=(s.table_size,),
+                min_players=2,
+            )
+            self.house.check_table(self._spec(0), s.table_size)
+        except RulesError as error:
+            raise TournamentError(f"{name}: {error}") from None
+        self.rng = rng
+        self.name = name = name or structure.name
+        self.clock = LevelClock(s)
+        self.entries: dict[str, Entry] = {}
+        self._current: dict[str, str] = {}  # player -> their entry in play
+        self._used: dict[str, int] = {}  # player -> entries bought
+        self.left = 0  # entries still in
+        self.auto_rebuy: set[str] = set()  # entries that rebuy at once when they bust
+        self.tables: dict[int, Table] = {}
+        self.held: set[int] = set()  # idle tables waiting for a balancing partner
+        self.groups: list[list[Bust]] = []  # eliminated, by hand, first out first
+        self._group_of: dict[str, int] = {}
+        self._hand: dict[int, tuple[str, dict[str, int], dict[str, tuple[int, ...]]]] = {}
+        self.level_shown = 0
+        self.closed = False  # registration
+        self.finished = False
+        self.hand_for_hand = False
+        self.round = 0
+        self._round_dealt: set[int] = set()
+        self.rebuys = self.addons = 0
+        self.chips_issued = 0
+        self.hands = self.moves = self.tables_max = self.max_table_gap = 0
+        self.winner: str | None = None
+        self.deal: dict[str, int] | None = None  # entry -> amount, once all agreed
+        self.deal_keep = 0
+
+    # ---------------------------------------------------------------- queries
+
+    def _spec(self, level: int) -> GameSpec:
+        s, stakes = self.structure, self.structure.level(level)
+        return self.house.game(
+            s.variant,
+            s.structure,
+            stakes.big_blind,
+            small_blind=stakes.small_blind,
+            ante=stakes.ante,
+            big_blind_ante=stakes.big_blind_ante,
+        )
+
+    @property
+    def started(self) -> bool:
+        return self.clock.start is not None
+
+    @property
+    def prize_pool(self) -> int:
+        s = self.structure
+        rebuy = s.rebuy.price if s.rebuy else 0
+        addon = s.addon.price if s.addon else 0
+        return s.buy_in * len(self.entries) + rebuy * self.rebuys + addon * self.addons
+
+    @property
+    def fees(self) -> int:
+        return self.structure.fee * len(self.entries)
+
+    def entries_used(self, player: str) -> int:
+        """How many entries the player has bought (the first and any re-entries)."""
+        return self._used.get(player, 0)
+
+    def remaining(self) -> list[str]:
+        return [e.id for e in self.entries.values() if not e.out]
+
+    def live_tables(self) -> list[int]:
+        return sorted(self.tables)
+
+    def table_of(self, entry: str) -> Table:
+        e = self.entries.get(entry)
+        if e is None:
+            raise TournamentError(f"{self.name} has no entry {entry!r}")
+        if e.table is None:
+            raise TournamentError(f"entry {entry} has no seat in {self.name}")
+        return self.tables[e.table]
+
+    def paid_places(self) -> int:
+        return len(self.structure.payout_for(len(self.entries)))
+
+    def chips_in_play(self) -> int:
+        return sum(t.chips_on_table() for t in self.tables.values())
+
+    def registration_open(self, now: float) -> bool:
+        if self.closed or self.finished:
+            return False
+        return not self.started or self.clock.late_registration_open(now)
+
+    # ---------------------------------------------------------------- registration
+
+    def register(self, player: str, now: float, *, name: str = "") -> list[Any]:
+        """A new entry (before the start, or a late entry or re-entry in late registration);
+        the buy-in goes to the prize pool, the fee to the house."""
+        s = self.structure
+        if not self.registration_open(now):
+            raise TournamentError(f"{self.name}: registration is closed")
+        current = self._current.get(player)
+        if current is not None and not self.entries[current].out:
+            raise TournamentError(f"{player!r} is already in {self.name} (entry {current})")
+        used = self.entries_used(player)
+        if used and used > s.re_entries:
+            raise TournamentError(
+                f"{player!r} has used {used - 1} of {s.re_entries} re-entries in {self.name}"
+            )
+        if len(self.entries) >= s.max_entrants:
+            raise TournamentError(f"{self.name} is full ({s.max_entrants} entries)")
+        entry = Entry(id=player if not used else f"{player}#{used + 1}", player=player)
+        self.entries[entry.id] = entry
+        self._current[player] = entry.id
+        self._used[player] = used + 1
+        self.left += 1
+        self.chips_issued += s.starting_stack
+        events: list[Any] = [Registered(entry.id, player, s.starting_stack, self.started)]
+        if self.started:  # TDA 8A: a full stack and a seat from the same draw as everyone
+            events += self._seat_late(entry, name or player)
+            events += balance(self)
+        return events
+
+    def unregister(self, player: str) -> list[Any]:
+        """Take an entry back before the start (the room refunds the buy-in and the fee)."""
+        entry = self._current.get(player)
+        if entry is None:
+            raise TournamentError(f"{player!r} is not registered in {self.name}")
+        if self.started:
+            raise TournamentError(f"{self.name} has started: {player!r} cannot unregister")
+        del self.entries[entry], self._current[player]
+        self._used[player] -= 1
+        self.left -= 1
+        self.chips_issued -= self.structure.starting_stack
+        self.auto_rebuy.discard(entry)
+        return [Unregistered(entry, player)]
+
+    def _seat_late(self, entry: Entry, name: str) -> list[Any]:
+        size = self.structure.table_size
+        open_tables = [t for t in self.live_tables() if len(self.tables[t].seats) < size]
+        if not open_tables:
+            number = max(self.tables, default=0) + 1
+            self.tables[number] = self._new_table(number)
+            open_tables = [number]
+        fewest = min(len(self.tables[t].seats) for t in open_tables)
+        choice = [t for t in open_tables if len(self.tables[t].seats) == fewest]
+        number = choice[self.rng.randbelow(len(choice))]
+        seat = draw_seat(self.tables[number], self.rng, posted_big_last=False)
+        self.tables[number].seat_entrant(entry.id, seat, self.structure.starting_stack, name=name)
+        entry.table = number
+        self.tables_max = max(self.tables_max, len(self.tables))
+        return [Seated(entry.id, number, seat, "late")]
+
+    def _new_table(self, number: int) -> Table:
+        return Table(
+            spec=self._spec(self.clock.level_index(self.clock.start or 0.0)),
+            house=self.house,
+            seats=self.structure.table_size,
+            rng=self.rng,
+            name=f"{self.name} table {number}",
+            tournament=True,
+        )
+
+    def start(self, now: float) -> list[Any]:
+        """TDA 7: every entry to a random seat; as many tables as needed, within one player."""
+        s = self.structure
+        if self.started:
+            raise TournamentError(f"{self.name} has started")
+        if len(self.entries) < s.min_entrants:
+            raise TournamentError(
+                f"{self.name} needs {s.min_entrants} entries to start, has {len(self.entries)}"
+            )
+        self.clock.start = now
+        count = ceil(len(self.entries) / s.table_size)
+        for number in range(1, count + 1):
+            self.tables[number] = self._new_table(number)
+        order = list(self.entries)
+        shuffle(order, self.rng)
+        events: list[Any] = []
+        for k, entry_id in enumerate(order):
+            entry = self.entries[entry_id]
+            number = k % count + 1
+            table = self.tables[number]
+            seat = draw_seat(table, self.rng, posted_big_last=False)
+            table.seat_entrant(entry.id, seat, s.starting_stack, name=entry.player)
+            entry.table = number
+            events.append(Seated(entry.id, number, seat, "draw"))
+        self.tables_max = count
+        events += self._announce_level(now)
+        events += balance(self)
+        return events
+
+    # ---------------------------------------------------------------- rebuys and add-on
+
+    def can_rebuy(self, entry: str, now: float) -> bool:
+        return rebuys.can_rebuy(self, entry, now)
+
+    def rebuy(self, entry: str, now: float) -> list[Any]:
+        return rebuys.rebuy(self, entry, now)
+
+    def can_addon(self, entry: str, now: float) -> bool:
+        return rebuys.can_addon(self, entry, now)
+
+    def addon(self, entry: str, now: float) -> list[Any]:
+        return rebuys.addon(self, entry, now)
+
+    # ---------------------------------------------------------------- hands
+
+    def can_start(self, number: int, now: float) -> bool:
+        """May table ``number`` deal its next hand now?"""
+        if self.finished or not self.started or self.clock.on_break(now):
+            return False
+        return self._may_deal(number)
+
+    def _may_deal(self, number: int) -> bool:
+        table = self.tables.get(number)
+        if table is None or table.hand is not None or number in self.held:
+            return False
+        if sum(1 for seat in table.seats.values() if seat.stack > 0) < 2:
+            return False
+        if self.hand_for_hand:  # every table deals together; the next round when all are done
+            if number in self._round_dealt:
+                return False
+            return all(self.tables[t].hand is None or t in self._round_dealt for t in self.tables)
+        return True
+
+    def startable(self, now: float) -> list[int]:
+        """The tables that may deal now."""
+        if self.finished or not self.started or self.clock.on_break(now):
+            return []
+        return [n for n in self.live_tables() if self._may_deal(n)]
+
+    def start_hand(self, number: int, now: float) -> list[Any]:
+        """Deal the next hand at table ``number`` at the level of the moment (TDA 23)."""
+        if not self.can_start(number, now):
+            raise TournamentError(f"{self.name} table {number} cannot deal now")
+        events = self._announce_level(now)
+        if not self.closed and not self.clock.late_registration_open(now):
+            events += self._close_registration()
+        table = self.tables[number]
+        table.set_stakes(self._spec(self.clock.level_index(now)).stakes)
+        if self.structure.limit_cap_lifts == "heads_up" and self.left == 2:
+            # TDA 48: the event is down to two: the engine's uncapped heads-up rule applies.
+            table.house = self.house.with_options(heads_up_uncapped=True, cash_table=True)
+        dealt = table.start_hand(now)
+        events += dealt
+        start = next(e for e in dealt if isinstance(e, HandStarting))
+        self.hands += 1
+        hand = table.hand if table.hand is not None else table.last_hand  # it may be over
+        assert hand is not None
+        chips = {table.seats[n].player: hand.starting_stacks[k] for k, n in enumerate(start.seats)}
+        size = table.max_seats
+        order: dict[str, tuple[int, ...]] = {
+            table.seats[n].player: (number, (n - start.button_seat - 1) % size) for n in start.seats
+        }
+        if self.hand_for_hand:
+            self._round_dealt.add(number)
+        key = f"r{self.round}" if self.hand_for_hand else f"t{number}h{table.hand_number}"
+        self._hand[number] = (key, chips, order)
+        big = table.seats[start.big_blind_seat].player
+        for entry in chips:
+            e = self.entries[entry]
+            e.big_blind_last, e.moved = entry == big, False
+        events.append(
+            HandDealt(
+                number,
+                self.hands,
+                tuple(chips),
+                big,
+                self.round if self.hand_for_hand else None,
+            )
+        )
+        if table.hand is None:  # over at once (everybody all-in on the blinds)
+            events += self._after_hand(number, now)
+        return events
+
+    def act(self, entry: str, action: Action, now: float) -> list[Any]:
+        """An entry's action at their table; the end of a hand settles busts and moves."""
+        table = self.table_of(entry)
+        number = self.entries[entry].table
+        assert number is not None
+        try:
+            events: list[Any] = list(table.act(entry, action, now))
+        except (TableError, HandError) as error:  # refused: nothing changed
+            raise TournamentError(str(error)) from None
+        if table.hand is None:
+            events += self._after_hand(number, now)
+        return events
+
+    def tick(self, now: float) -> list[Any]:
+        """Time-outs at every table (an absent player checks or folds, TDA 71)."""
+        events: list[Any] = []
+        for number in self.live_tables():
+            table = self.tables[number]
+            if table.hand is not None:
+                events += table.tick(now)
+                if table.hand is None:
+                    events += self._after_hand(number, now)
+        return events
+
+    def _after_hand(self, number: int, now: float) -> list[Any]:
+        table = self.tables[number]
+        key, chips, order = self._hand.pop(number)
+        busted = [entry for entry in chips if table.seat_of(entry).stack == 0]
+        events: list[Any] = [HandDone(number, self.hands, tuple(busted))]
+        if key not in self._group_of:
+            self._group_of[key] = len(self.groups)
+            self.groups.append([])
+        group = self._group_of[key]
+        for entry in busted:
+            if entry in self.auto_rebuy and self.can_rebuy(entry, now):
+                events += self.rebuy(entry, now)
+                continue
+            events += table.remove(entry, "busted")
+            e = self.entries[entry]
+            e.out, e.table = True, None
+            self.left -= 1
+            self.groups[group].append(Bust(entry, chips[entry], order[entry]))
+            events.append(Eliminated(entry, group, chips[entry]))
+        events += balance(self)
+        if self.hand_for_hand and all(
+            table.hand is None and (n in self._round_dealt or len(table.seats) < 2)
+            for n, table in self.tables.items()
+        ):
+            self.round += 1  # every table has dealt this round's hand: the next round
+            self._round_dealt = set()
+        events += self._update_hand_for_hand()
+        if self.left == 1:
+            left = self.remaining()
+            if not self.closed:
+                events += self._close_registration()
+            self.finished = True
+            self.winner = left[0]
+            events.append(Finished(left[0]))
+        return events
+
+    # ---------------------------------------------------------------- levels and phases
+
+    def _announce_level(self, now: float) -> list[Any]:
+        number = self.clock.level_number(now)
+        if number <= self.level_shown:
+            return []
+        self.level_shown = number
+        level = self.structure.level(number - 1)
+        return [
+            LevelStarted(
+                number, level.small_blind, level.big_blind, level.ante, level.big_blind_ante
+            )
+        ]
+
+    def close_registration(self) -> list[Any]:
+        """Close registration now, before late registration would end (the director's call,
+        or a simulation with no one left to come): the field and the payouts are final."""
+        if self.closed:
+            raise TournamentError(f"{self.name}: registration is already closed")
+        if not self.started:
+            raise TournamentError(f"{self.name}: registration closes after the start")
+        return self._close_registration()
+
+    def _close_registration(self) -> list[Any]:
+        self.closed = True
+        final = self.structure.rebuy is None and self.structure.addon is None
+        events: list[Any] = [
+            RegistrationClosed(len(self.entries), self.prize_pool if final else None)
+        ]
+        return events + self._update_hand_for_hand()
+
+    def _update_hand_for_hand(self) -> list[Any]:
+        """Near the money, every table deals hand for hand: busts in one round are at once."""
+        on = False
+        if self.closed and len(self.tables) > 1:
+            left, paid = self.left, self.paid_places()
+            on = paid < left <= paid + len(self.tables)
+        if on == self.hand_for_hand:
+            return []
+        self.hand_for_hand = on
+        self.round += on
+        self._round_dealt = set()
+        return [HandForHand(on)]
+
+    def cancel_hands(self) -> list[Any]:
+        """R-DECK-5 after a restart: every hand in progress goes back to its start (each
+        chip to its owner, the same button and blinds next); nothing it did is settled."""
+        events: list[Any] = []
+        for number, table in self.tables.items():
+            if table.hand is not None and not table.hand.is_over:
+                events += table.cancel_hand("restart")
+                self._hand.pop(number, None)
+                self._round_dealt.discard(number)
+                self.hands -= 1
+        return events
+
+    # ---------------------------------------------------------------- results
+
+    def places(self) -> list[Place]:
+        """Every place from 1 to the number of entries, with its prize (when finished)."""
+        if not self.finished or self.winner is None:
+            raise TournamentError(f"{self.name} has not finished")
+        points = self.structure.payout_for(len(self.entries))
+        places = award_places(self.groups, self.winner, len(self.entries), self.prize_pool, points)
+        deal = self.deal
+        if deal is None:
+            return places
+        return [
+            replace(p, prize=deal[p.entry] + (self.deal_keep if p.place == 1 else 0))
+            if p.entry in deal
+            else p
+            for p in places
+        ]
+
+    def places_so_far(self) -> list[Place]:
+        """The places of the entries eliminated so far, with their prizes: final once
+        registration (and with it the field and the payouts) is closed."""
+        if not self.closed:
+            raise TournamentError(f"{self.name}: places are not final while entries may come")
+        points = self.structure.payout_for(len(self.entries))
+        return eliminated_places(self.groups, len(self.entries), self.prize_pool, points)
+
+    def prizes(self) -> list[int]:
+        return prizes(self.prize_pool, self.structure.payout_for(len(self.entries)))

@@ -1,0 +1,84 @@
+"""Places and prizes (issue 14). Players busted in the same hand (at one table, or across
+tables in a hand-for-hand round) are ranked by their chips at the start of that hand; equal
+stacks tie and split the prizes of the places they share, the odd chips one each to the tied
+players first left of the button (the house's odd-chip rule, R-SHOW-6).
+
+>>> prizes(1000, [5000, 3000, 2000])
+[500, 300, 200]
+>>> [(p.place, p.entry, p.prize, p.tie) for p in award_places(
+...     [[Bust("c", 100, (0,)), Bust("b", 100, (1,))]], "a", 3, 1001, [5000, 3000, 2000])]
+[(1, 'a', 501, None), (2, 'c', 250, (2, 3)), (3, 'b', 250, (2, 3))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import groupby
+
+from pokerroom.rules.tournament import WHOLE
+
+
+@dataclass(frozen=True, slots=True)
+class Bust:
+    entry: str
+    chips_at_start: int  # at the start of the hand they busted in
+    order: tuple[int, ...]  # the odd-chip order: (table, seats left of the button)
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    place: int
+    entry: str
+    prize: int
+    tie: tuple[int, int] | None = None  # (first, last) of the places a tie shared
+
+
+def prizes(pool: int, points: Sequence[int]) -> list[int]:
+    """Each paid place's prize: its share of the pool, rounded down; what rounding leaves
+    (less than one unit a place) goes to the winner, so the prizes sum to the pool."""
+    amounts = [pool * p // WHOLE for p in points]
+    if amounts:
+        amounts[0] += pool - sum(amounts)
+    return amounts
+
+
+def award_places(
+    groups: Sequence[Sequence[Bust]],
+    winner: str,
+    entries: int,
+    pool: int,
+    points: Sequence[int],
+) -> list[Place]:
+    """Every place from 1 to ``entries`` once, from the groups eliminated in order (first
+    out first) and the winner."""
+    busted = sum(len(g) for g in groups)
+    if busted != entries - 1:
+        raise ValueError(f"{busted} eliminated and a winner for {entries} entries")
+    amounts = prizes(pool, points) + [0] * (entries - len(points))
+    places = [Place(1, winner, amounts[0]), *eliminated_places(groups, entries, pool, points)]
+    places.sort(key=lambda p: p.place)
+    return places
+
+
+def eliminated_places(
+    groups: Sequence[Sequence[Bust]], entries: int, pool: int, points: Sequence[int]
+) -> list[Place]:
+    """The places of those eliminated so far (final once the field and the pool are): the
+    room pays each as soon as it is known."""
+    amounts = prizes(pool, points) + [0] * (entries - len(points))
+    places: list[Place] = []
+    worst = entries  # the lowest place not yet given
+    for group in groups:
+        ordered = sorted(group, key=lambda b: (-b.chips_at_start, b.order))
+        place = worst - len(group) + 1
+        for _, same_stack in groupby(ordered, key=lambda b: b.chips_at_start):
+            tied = list(same_stack)
+            first, last = place, place + len(tied) - 1
+            share, odd = divmod(sum(amounts[first - 1 : last]), len(tied))
+            tie = (first, last) if len(tied) > 1 else None
+            for k, bust in enumerate(tied):
+                places.append(Place(first + k, bust.entry, share + (k < odd), tie))
+            place = last + 1
+        worst -= len(group)
+    return places

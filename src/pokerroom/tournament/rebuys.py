@@ -1,0 +1,63 @@
+"""Rebuys and the add-on (issue 14): through the end of the structure's rebuy level, for a
+stack at or below its limit, between the player's hands; one add-on in its break. The price
+goes to the prize pool, the chips to the table."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pokerroom.tournament.events import Rebought, TournamentError
+
+if TYPE_CHECKING:
+    from pokerroom.tournament.coordinator import Tournament
+
+
+def can_rebuy(t: Tournament, entry: str, now: float) -> bool:
+    rebuy = t.structure.rebuy
+    e = t.entries.get(entry)
+    if rebuy is None or e is None or e.out or e.rebuys >= rebuy.max or e.table is None:
+        return False
+    if t.clock.level_number(now) > rebuy.until_level:
+        return False
+    table = t.tables[e.table]
+    seat = table.seat_of(entry)
+    return not table.in_hand(seat.number) and seat.stack <= rebuy.at_or_below
+
+
+def rebuy(t: Tournament, entry: str, now: float) -> list[Any]:
+    rule = t.structure.rebuy
+    if rule is None or not can_rebuy(t, entry, now):
+        raise TournamentError(f"entry {entry} cannot rebuy now in {t.name}")
+    return _add(t, entry, rule.chips, rule.price, addon=False)
+
+
+def can_addon(t: Tournament, entry: str, now: float) -> bool:
+    rule = t.structure.addon
+    e = t.entries.get(entry)
+    if rule is None or e is None or e.out or e.addon or e.table is None:
+        return False
+    if not (t.clock.on_break(now) and t.clock.level_number(now) == rule.after_level):
+        return False
+    table = t.tables[e.table]
+    return not table.in_hand(table.seat_of(entry).number)
+
+
+def addon(t: Tournament, entry: str, now: float) -> list[Any]:
+    rule = t.structure.addon
+    if rule is None or not can_addon(t, entry, now):
+        raise TournamentError(f"entry {entry} cannot take the add-on now in {t.name}")
+    return _add(t, entry, rule.chips, rule.price, addon=True)
+
+
+def _add(t: Tournament, entry: str, chips: int, price: int, *, addon: bool) -> list[Any]:
+    e = t.entries[entry]
+    events: list[Any] = list(t.table_of(entry).add_chips(entry, chips))
+    if addon:
+        e.addon = True
+        t.addons += 1
+    else:
+        e.rebuys += 1
+        t.rebuys += 1
+    t.chips_issued += chips
+    events.append(Rebought(entry, chips, price, addon))
+    return events

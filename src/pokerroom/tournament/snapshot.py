@@ -1,0 +1,84 @@
+"""A tournament as JSON and back, for a restart (issue 14): entries, tables (each with its own
+snapshot, a hand in progress included), levels as absolute deadlines, eliminations so far.
+After a crash the room restores it and calls ``cancel_hands``: every hand in progress goes
+back to its start (R-DECK-5) and the tournament goes on where it was."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Any
+
+from pokerroom.rng import RandomSource
+from pokerroom.rules.house import parse_house
+from pokerroom.rules.tournament import TournamentStructure, load_tournament_structure
+from pokerroom.table import Table
+from pokerroom.table.snapshot import house_json
+from pokerroom.tournament.coordinator import Entry, Tournament
+from pokerroom.tournament.places import Bust
+
+VERSION = 1
+
+
+def tournament_to_json(t: Tournament) -> str:
+    data: dict[str, Any] = {
+        "version": VERSION,
+        "name": t.name,
+        "structure": t.structure.name,
+        "house": house_json(t.house),
+        "start": t.clock.start,
+        "entries": [asdict(e) for e in t.entries.values()],
+        "current": t._current,
+        "used": t._used,
+        "left": t.left,
+        "auto_rebuy": sorted(t.auto_rebuy),
+        "tables": {str(n): table.to_json() for n, table in t.tables.items()},
+        "held": sorted(t.held),
+        "groups": [[[b.entry, b.chips_at_start, list(b.order)] for b in g] for g in t.groups],
+        "group_of": t._group_of,
+        "hands_in_progress": {
+            str(n): [key, chips, {e: list(o) for e, o in order.items()}]
+            for n, (key, chips, order) in t._hand.items()
+        },
+        "level_shown": t.level_shown,
+        "closed": t.closed,
+        "finished": t.finished,
+        "hand_for_hand": t.hand_for_hand,
+        "round": t.round,
+        "round_dealt": sorted(t._round_dealt),
+        "counts": [t.rebuys, t.addons, t.chips_issued, t.hands, t.moves, t.tables_max],
+        "max_table_gap": t.max_table_gap,
+        "winner": t.winner,
+        "deal": t.deal,
+        "deal_keep": t.deal_keep,
+    }
+    return json.dumps(data)
+
+
+def tournament_from_json(
+    text: str, *, rng: RandomSource, structure: TournamentStructure | None = None
+) -> Tournament:
+    """Rebuild a tournament; a structure that is not a shipped one must be given again."""
+    data = json.loads(text)
+    shape = structure or load_tournament_structure(data["structure"])
+    house = parse_house(data["house"], data["house"].get("name", "restored"))
+    t = Tournament(structure=shape, house=house, rng=rng, name=data["name"])
+    t.clock.start = data["start"]
+    t.entries = {raw["id"]: Entry(**raw) for raw in data["entries"]}
+    t._current, t._used, t.left = dict(data["current"]), dict(data["used"]), data["left"]
+    t.auto_rebuy = set(data["auto_rebuy"])
+    t.tables = {int(n): Table.from_json(raw, rng=rng) for n, raw in data["tables"].items()}
+    t.held = set(data["held"])
+    t.groups = [[Bust(e, c, tuple(o)) for e, c, o in g] for g in data["groups"]]
+    t._group_of = dict(data["group_of"])
+    t._hand = {
+        int(n): (key, dict(chips), {e: tuple(o) for e, o in order.items()})
+        for n, (key, chips, order) in data["hands_in_progress"].items()
+    }
+    t.level_shown, t.closed, t.finished = data["level_shown"], data["closed"], data["finished"]
+    t.hand_for_hand, t.round = data["hand_for_hand"], data["round"]
+    t._round_dealt = set(data["round_dealt"])
+    t.rebuys, t.addons, t.chips_issued, t.hands, t.moves, t.tables_max = data["counts"]
+    t.max_table_gap, t.winner = data["max_table_gap"], data["winner"]
+    t.deal, t.deal_keep = data["deal"], data["deal_keep"]
+    return t

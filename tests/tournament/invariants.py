@@ -1,0 +1,111 @@
+"""An observer that checks a tournament's invariants from its event stream alone (issue 14):
+nobody is dealt at two tables, moves happen between hands at both tables, nobody posts the
+big blind twice in a row because of a move, tables stay within one player after every
+balancing step, hand-for-hand rounds are synchronized, and nobody is sat out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pokerroom.tournament import Tournament
+from pokerroom.tournament.events import (
+    Balanced,
+    Eliminated,
+    HandDealt,
+    HandDone,
+    HandForHand,
+    Moved,
+)
+
+
+class Invariants:
+    def __init__(self) -> None:
+        self.open: dict[int, tuple[str, ...]] = {}  # table -> entries in its hand in progress
+        self.big_last: dict[str, bool] = {}
+        self.moved: set[str] = set()
+        self.problems: list[str] = []
+        self.moves = self.balanced = self.h4h_hands = self.unavoidable = 0
+        self.round_tables: dict[int, set[int]] = {}
+        self.round_open: int | None = None
+        self.table_round: dict[int, int] = {}  # table -> the round of its hand in progress
+        self.done_round: int | None = None  # the round of the hand that just ended
+        self.round_groups: dict[int, set[int]] = {}  # round -> elimination groups
+        self.h4h_seen = False
+
+    def __call__(self, t: Tournament, events: list[Any]) -> None:
+        for event in events:
+            match event:
+                case HandDealt(table, _, entries, big, round_):
+                    self._dealt(t, table, entries, big, round_)
+                case HandDone(table, _, _):
+                    self.open.pop(table, None)
+                    self.done_round = self.table_round.pop(table, None)
+                case Moved(entry, source, target, _, _, again):
+                    self.moves += 1
+                    for busy in (source, target):
+                        if busy in self.open:
+                            self.problems.append(f"{entry} moved while table {busy} dealt")
+                    if again:  # the one case no seat can help (the event says so)
+                        self.unavoidable += 1
+                    else:
+                        self.moved.add(entry)
+                case Balanced(sizes):
+                    self.balanced += 1
+                    if max(sizes) - min(sizes) > 1:
+                        self.problems.append(f"tables out of balance: {sizes}")
+                case HandForHand(on):
+                    self.h4h_seen |= on
+                case Eliminated(entry, group, _) if self.done_round is not None:
+                    # Busts in one hand-for-hand round are simultaneous: one group.
+                    groups = self.round_groups.setdefault(self.done_round, set())
+                    groups.add(group)
+                    if len(groups) > 1:
+                        self.problems.append(f"round {self.done_round} split into {groups}")
+                case _:
+                    pass
+
+    def _dealt(
+        self, t: Tournament, table: int, entries: tuple[str, ...], big: str | None, r: int | None
+    ) -> None:
+        for other, dealt in self.open.items():
+            twice = set(dealt) & set(entries)
+            if twice:
+                self.problems.append(f"{sorted(twice)} dealt at tables {other} and {table}")
+        self.open[table] = entries
+        for entry in entries:
+            is_big = entry == big
+            if entry in self.moved and is_big and self.big_last.get(entry, False):
+                self.problems.append(f"{entry} posted the big blind twice because of a move")
+            self.big_last[entry] = is_big
+            self.moved.discard(entry)
+        if r is not None:
+            self.table_round[table] = r
+            self.h4h_hands += 1
+            tables = self.round_tables.setdefault(r, set())
+            if table in tables:
+                self.problems.append(f"table {table} dealt twice in hand-for-hand round {r}")
+            tables.add(table)
+            if any(earlier > r for earlier in self.round_tables):
+                self.problems.append(f"round {r} dealt after a later round")
+            if r - 1 in self.round_tables and any(
+                n in self.open and n != table for n in self.round_tables[r - 1] - tables
+            ):
+                self.problems.append(f"round {r} began before round {r - 1} was over")
+        # Nobody sat out (TDA 71): everyone seated with chips at the table is dealt in.
+        seated = t.tables.get(table)
+        if seated is not None and seated.hand is not None:
+            with_chips = {s.player for s in seated.seats.values() if s.stack > 0}
+            if with_chips != set(entries):
+                self.problems.append(f"table {table} dealt {entries}, seated {with_chips}")
+
+
+def check_result(result: dict[str, Any]) -> None:
+    """The CLI's line: money and chips conserved, every place once, tables within one."""
+    assert result["paid"] == result["prize_pool"]
+    assert result["chips_end"] == result["chips_start"]
+    assert sorted(p[0] for p in result["places"]) == list(range(1, result["entrants"] + 1))
+    assert len({p[1] for p in result["places"]}) == result["entrants"]
+    assert result["max_table_gap"] <= 1
+    for first, last in result["ties"]:
+        shares = [p[2] for p in result["places"] if first <= p[0] <= last]
+        assert max(shares) - min(shares) <= 1  # split, the odd chips one each

@@ -1,0 +1,104 @@
+"""Whole tournaments in process (issue 14, "Proof"): properties over random events of 2 to
+300 entries, with rebuys, late entries, re-entries, absent players and ties."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pokerroom.rules.tournament import load_tournament_structure
+from pokerroom.tournament.simulate import Options, simulate
+from tests.tournament.invariants import Invariants, check_result
+
+SNGS = ["sng9", "sng9_turbo", "sng6", "sng6_turbo", "sng_heads_up"]
+MTTS = ["mtt_freezeout", "mtt_rebuy", "mtt_reentry"]
+
+
+def play(name: str, entrants: int, seed: int, **options: Any) -> tuple[dict[str, Any], Invariants]:
+    watch = Invariants()
+    result = simulate(
+        load_tournament_structure(name), entrants, seed, options=Options(**options), observe=watch
+    )
+    assert not watch.problems, watch.problems[:5]
+    check_result(result)
+    return result, watch
+
+
+@st.composite
+def events(draw: st.DrawFn, big: int) -> tuple[str, int, int, dict[str, int]]:
+    name = draw(st.sampled_from(SNGS + MTTS))
+    structure = load_tournament_structure(name)
+    high = min(structure.max_entrants, big)
+    entrants = draw(st.integers(structure.min_entrants, high))
+    options = {"absent_percent": draw(st.sampled_from([0, 0, 10]))}
+    if structure.kind == "mtt":
+        options["late_entries"] = draw(st.integers(0, entrants // 3))
+        options["rebuy_percent"] = draw(st.sampled_from([0, 50, 100]))
+        options["addon_percent"] = draw(st.sampled_from([0, 50]))
+        options["reentry_percent"] = draw(st.sampled_from([0, 50, 100]))
+    return name, entrants, draw(st.integers(0, 2**32)), options
+
+
+@settings(max_examples=25, deadline=None)
+@given(events(300))
+def test_issue14_properties_over_random_events(event: tuple[str, int, int, dict[str, int]]) -> None:
+    name, entrants, seed, options = event
+    result, _ = play(name, entrants, seed, **options)
+    assert result["entrants"] >= entrants - options.get("late_entries", 0)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_issue14_a_300_entry_freezeout_moves_breaks_and_plays_hand_for_hand(seed: int) -> None:
+    # Absent players fold: fewer busts a hand, so the bubble lasts some hand-for-hand rounds.
+    result, watch = play("mtt_freezeout", 300, seed, absent_percent=30)
+    assert result["tables_max"] == 34 and result["moves"] > 50
+    assert watch.balanced > 0 and watch.moves == result["moves"]
+    assert watch.h4h_seen and watch.h4h_hands > 0  # the bubble, hand for hand
+
+
+def test_issue14_rebuys_late_entries_and_re_entries_are_counted_in_chips_and_money() -> None:
+    rebuy, _ = play(
+        "mtt_rebuy",
+        60,
+        5,
+        late_entries=10,
+        rebuy_percent=100,
+        addon_percent=100,
+        absent_percent=20,  # fewer busts a hand: the event lasts into the add-on break
+    )
+    structure = load_tournament_structure("mtt_rebuy")
+    assert rebuy["rebuys"] > 0 and rebuy["addons"] > 0 and rebuy["entrants"] > 50
+    assert rebuy["prize_pool"] == structure.buy_in * rebuy["entrants"] + 10000 * (
+        rebuy["rebuys"] + rebuy["addons"]
+    )
+    assert (
+        rebuy["chips_start"]
+        == 10000 * (rebuy["entrants"] + rebuy["rebuys"]) + 15000 * (rebuy["addons"])
+    )
+    again, _ = play("mtt_reentry", 40, 3, reentry_percent=100)
+    assert again["entrants"] > 40  # re-entries are entries: each gets a place
+
+
+def test_issue14_absent_players_are_blinded_off_and_still_placed() -> None:
+    result, watch = play("sng9", 9, 4, absent_percent=50)
+    assert not watch.problems and len(result["places"]) == 9
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None)
+@given(events(300))
+def test_issue14_properties_over_many_random_events(
+    event: tuple[str, int, int, dict[str, int]],
+) -> None:
+    name, entrants, seed, options = event
+    play(name, entrants, seed, **options)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 3])  # 3: a hand over as dealt moved players between starts
+def test_issue14_a_1000_entry_freezeout(seed: int) -> None:
+    result, watch = play("mtt_freezeout", 1000, seed)
+    assert result["tables_max"] == 112 and watch.h4h_seen
