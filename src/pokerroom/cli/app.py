@@ -10,6 +10,7 @@ from pokerroom.cli.loadtest import loadtest_command
 from pokerroom.cli.operator import operator_command
 from pokerroom.cli.replay import replay_command
 from pokerroom.cli.serve import bots_command, serve_command
+from pokerroom.cli.verify import verify_command
 
 app = typer.Typer(
     name="pokerroom",
@@ -24,6 +25,7 @@ app.command("serve")(serve_command)
 app.command("bots")(bots_command)
 app.command("operator")(operator_command)
 app.command("loadtest")(loadtest_command)
+app.command("verify")(verify_command)
 
 
 @app.callback()

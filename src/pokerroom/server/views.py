@@ -26,6 +26,7 @@ from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.pots import build_pots
 from pokerroom.engine.views import view_for
 from pokerroom.evaluation import best_hand, omaha_best_hand
+from pokerroom.fairness import Shuffle
 from pokerroom.rules.game import GameSpec, Structure
 from pokerroom.server import protocol
 from pokerroom.table import Table
@@ -134,8 +135,12 @@ def public_state(
     version: int,
     now: float,
     last_actions: Mapping[int, dict[str, Any]] | None = None,
+    shuffle: Shuffle | None = None,
+    next_seed: str | None = None,
 ) -> dict[str, Any]:
-    """The table as a spectator sees it: no hole card that has not been shown."""
+    """The table as a spectator sees it: no hole card that has not been shown. ``shuffle``
+    is the hand's (only its commitments are shown), ``next_seed`` the next hand's seed
+    commitment (docs/fairness.md)."""
     hand = table.hand
     in_hand: dict[int, int] = {}
     view = None
@@ -194,6 +199,7 @@ def public_state(
         "options": None,
         "buy_in": None,
         "hand": None,
+        "next_seed": next_seed,
     }
     if view is not None and hand is not None:
         alive = [hand.in_hand(i) for i in range(hand.n)]
@@ -216,6 +222,8 @@ def public_state(
             "actor": view.actor_seat,
             "seconds_left": None if table.deadline is None else max(0.0, table.deadline - now),
             "legal": None,
+            "commitment": None if shuffle is None else shuffle.commitment,
+            "seed_commitment": None if shuffle is None else shuffle.seed_commitment,
         }
     return state
 

@@ -3,6 +3,7 @@
 
 import { api, download } from "./api.js";
 import { $, cardEl, el } from "./dom.js";
+import { shufflePanel } from "./fairness.js";
 import { money, signedMoney } from "./format.js";
 import { app } from "./state.js";
 
@@ -45,6 +46,7 @@ async function openReplay(view, handId) {
   $(".replayer-title", r).textContent = `Hand #${view.replay.number} \u00b7 ${view.replay.game}`;
   $(".dl-phh", r).onclick = (event) => { event.preventDefault(); download(`/api/hands/${handId}.phh`, `hand-${handId}.phh`); };
   $(".dl-txt", r).onclick = (event) => { event.preventDefault(); download(`/api/hands/${handId}.txt`, `hand-${handId}.txt`); };
+  shufflePanel(view, handId);
   step(view, -Infinity);
 }
 

@@ -1,0 +1,94 @@
+"""Issue 16 in Chromium: the replayer's "Verify this shuffle" panel recomputes a real hand's
+shuffle with Web Crypto and shows its deck, and rejects a tampered verification file; the
+page's code computes the same deck as pokerroom/fairness.py (docs/fairness.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+from playwright.async_api import Browser
+
+from pokerroom.cards import FULL_DECK
+from pokerroom.fairness import verify
+from tests.browser.conftest import Room, new_player, screenshot
+from tests.browser.test_client import join, play
+from tests.test_fairness import CLIENT_SEEDS, KNOWN_DECK, SERVER_SEED
+
+SEEDED_DECK = """async ([seed, seeds]) => {
+  const fairness = await import('/static/js/fairness.js');
+  return fairness.seededDeck(Uint8Array.from(seed), seeds);
+}"""
+
+
+async def shuffle_file(room: Room, token: str, table: str) -> dict[str, Any]:
+    """The verification file of the player's newest complete hand at ``table``."""
+    async with httpx.AsyncClient(base_url=room.base, timeout=10) as http:
+        http.headers["Authorization"] = f"Bearer {token}"
+        hands = (await http.get("/api/hands", params={"table": table})).json()
+        hand = next(h for h in hands if h["status"] == "complete")
+        response = await http.get(f"/api/hands/{hand['id']}/shuffle.json")
+    response.raise_for_status()
+    return dict(response.json())
+
+
+async def test_issue_16_verify_this_shuffle_accepts_a_real_hand_and_rejects_a_tampered_one(
+    browser: Browser, room: Room
+) -> None:
+    vera = await new_player(browser, room, "vera")
+    page = vera.page
+    # The page's shuffle is the package's, on the documented known answer.
+    deck = await page.evaluate(SEEDED_DECK, [list(SERVER_SEED), CLIENT_SEEDS])
+    assert deck == KNOWN_DECK
+
+    table = "nlhe-1-2"
+    await join(vera, table)
+    await play([vera], table, hands=1)
+    document = await shuffle_file(room, await vera.token(), table)
+    verify(document)  # what the room serves checks out in Python too
+    # The page received the same reveal after the hand's result (and only then).
+    reveals = [
+        f
+        for f in vera.frames
+        if f.get("type") == "deck_reveal" and f["hand_id"] == document["hand_id"]
+    ]
+    assert [r["deck"] for r in reveals] == [document["deck"]]
+    assert reveals[0]["commitment"] == document["commitment"]
+
+    root = f".table-view[data-table='{table}']"
+    await page.click(f"{root} [data-side='history']")
+    await page.click(f"{root} .history-list [data-hand='{document['hand_id']}']")
+    panel = f"{root} .verify-shuffle"
+    await page.click(f"{panel} .vs-run")
+    await page.wait_for_selector(f"{panel} .vs-status[data-verdict]")
+    assert await page.get_attribute(f"{panel} .vs-status", "data-verdict") == "ok"
+    assert (await page.inner_text(f"{panel} .vs-status")).startswith("Verified")
+    shown = await page.eval_on_selector_all(
+        f"{panel} .vs-deck .card", "(cards) => cards.map((c) => c.dataset.card)"
+    )
+    assert shown == [str(FULL_DECK[c]) for c in document["deck"]]
+    checks = await page.inner_text(f"{panel} .vs-checks")
+    assert "your cards" in checks and "make exactly this deck" in checks
+    await screenshot(page, "verify-shuffle")
+
+    # A tampered file, checked in the same panel: two cards swapped after the hand.
+    tampered = dict(document)
+    tampered["deck"] = list(document["deck"])
+    tampered["deck"][20], tampered["deck"][30] = tampered["deck"][30], tampered["deck"][20]
+    await page.set_input_files(
+        f"{panel} .vs-file",
+        files=[
+            {
+                "name": "tampered.json",
+                "mimeType": "application/json",
+                "buffer": json.dumps(tampered).encode(),
+            }
+        ],
+    )
+    await page.wait_for_selector(f"{panel} .vs-status[data-verdict='bad']")
+    status = await page.inner_text(f"{panel} .vs-status")
+    assert "Not verified (file tampered.json)" in status
+    assert "the deck is not the one the seeds make: card 21" in status
+    assert await page.locator(f"{panel} .vs-deck .card").count() == 0
+    await screenshot(page, "verify-shuffle-tampered")
