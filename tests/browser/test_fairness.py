@@ -1,6 +1,7 @@
 """Issue 16 in Chromium: the replayer's "Verify this shuffle" panel recomputes a real hand's
 shuffle with Web Crypto and shows its deck, and rejects a tampered verification file; the
-page's code computes the same deck as pokerroom/fairness.py (docs/fairness.md)."""
+page's code computes the same deck as pokerroom/fairness.py; a player who switches it on adds
+a seed of her own to every shuffle, and the page checks each reveal (docs/fairness.md)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,11 @@ from tests.test_fairness import CLIENT_SEEDS, KNOWN_DECK, SERVER_SEED
 SEEDED_DECK = """async ([seed, seeds]) => {
   const fairness = await import('/static/js/fairness.js');
   return fairness.seededDeck(Uint8Array.from(seed), seeds);
+}"""
+
+CHECKED = """([table, hand]) => {
+  const { verified, failed } = window.pokerroom.shuffles;
+  return failed.length > 0 || verified.some((e) => e.table === table && e.hand === hand);
 }"""
 
 
@@ -44,9 +50,22 @@ async def test_issue_16_verify_this_shuffle_accepts_a_real_hand_and_rejects_a_ta
 
     table = "nlhe-1-2"
     await join(vera, table)
-    await play([vera], table, hands=1)
+    # Vera adds her own seed to every shuffle (the switch atop the hand history).
+    root = f".table-view[data-table='{table}']"
+    await page.click(f"{root} [data-side='history']")
+    await page.check(f"{root} .vs-seed-on")
+    await play([vera], table, hands=2)
     document = await shuffle_file(room, await vera.token(), table)
     verify(document)  # what the room serves checks out in Python too
+    assert len(document["client_seeds"]) == 1, document  # hers: the bots add none
+    # The page checked every hand's reveal as it came, her seed in each one it seeded (the
+    # check runs as the reveal arrives: wait for it, bounded by the page's timeout).
+    await page.wait_for_function(CHECKED, arg=[table, document["hand"]])
+    checked = await page.evaluate("() => window.pokerroom.shuffles")
+    assert checked["failed"] == [], checked
+    assert {"table": table, "hand": document["hand"], "seeded": True} in checked["verified"], (
+        checked
+    )
     # The page received the same reveal after the hand's result (and only then).
     reveals = [
         f
@@ -56,8 +75,8 @@ async def test_issue_16_verify_this_shuffle_accepts_a_real_hand_and_rejects_a_ta
     assert [r["deck"] for r in reveals] == [document["deck"]]
     assert reveals[0]["commitment"] == document["commitment"]
 
-    root = f".table-view[data-table='{table}']"
-    await page.click(f"{root} [data-side='history']")
+    await page.click(f"{root} [data-side='chat']")
+    await page.click(f"{root} [data-side='history']")  # the list again, with the new hands
     await page.click(f"{root} .history-list [data-hand='{document['hand_id']}']")
     panel = f"{root} .verify-shuffle"
     await page.click(f"{panel} .vs-run")

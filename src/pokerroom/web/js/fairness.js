@@ -3,7 +3,8 @@
 // pokerroom/fairness.py and `pokerroom verify` do, and show the deck in the order dealt.
 
 import { api, download } from "./api.js";
-import { $, cardEl, el } from "./dom.js";
+import { $, cardEl, el, showToast } from "./dom.js";
+import { app } from "./state.js";
 
 export const FORMAT = "pokerroom-shuffle-1";
 const DOMAIN = "pokerroom shuffle v1";
@@ -177,4 +178,65 @@ export function shufflePanel(view, handId) {
     await check(section, doc, `hand ${doc.hand} from the room`);
   };
   $(".vs-download", section).onclick = (event) => { event.preventDefault(); download(url, `hand-${handId}-shuffle.json`); };
+}
+
+// ------------------------------------------------------------------ every hand as it ends
+
+const SEEDING = "pokerroom.addSeed"; // localStorage: "1" when the player adds seeds
+const KEEP = 200; // hands remembered per map (a watcher sees commitments but no reveals)
+const dealt = new Map(); // "table:hand" -> the deck commitment its table frames showed
+const mine = new Map(); // seed commitment -> the client seed this page sent for it
+const seededFor = new Map(); // table -> the seed commitment last seeded there
+// Each revealed hand checked as it ends: {table, hand, seeded} or {..., problem}.
+export const shuffles = { verified: [], failed: [] };
+app.shuffles = shuffles; // for the browser console and the browser tests
+
+const seeding = () => localStorage.getItem(SEEDING) === "1";
+
+function remember(map, key, value) {
+  map.set(key, value);
+  if (map.size > KEEP) map.delete(map.keys().next().value);
+}
+
+/** A table frame: note the hand's deck commitment; add a seed to the next shuffle if the
+ * player asked to (once per next_seed, bound to it: docs/fairness.md). */
+export function onTable(message, send) {
+  const hand = message.hand;
+  if (hand && hand.commitment) remember(dealt, `${message.table}:${hand.number}`, hand.commitment);
+  if (!seeding() || !message.you || !message.next_seed || seededFor.get(message.table) === message.next_seed) return;
+  const seed = toHex(crypto.getRandomValues(new Uint8Array(16)));
+  seededFor.set(message.table, message.next_seed);
+  remember(mine, message.next_seed, seed);
+  send({ type: "seed", table: message.table, seed, commitment: message.next_seed });
+}
+
+/** A hand's reveal (after its result): the commitment is the one shown during the hand, our
+ * seed is in it, and the seeds make the deck; a warning if anything differs. */
+export async function onReveal(message) {
+  const key = `${message.table}:${message.hand}`;
+  const shown = dealt.get(key);
+  const seed = mine.get(message.seed_commitment);
+  dealt.delete(key);
+  mine.delete(message.seed_commitment);
+  const entry = { table: message.table, hand: message.hand, seeded: Boolean(seed) };
+  try {
+    if (shown && shown !== message.commitment) throw new Error("its deck commitment is not the one shown during the hand");
+    if (seed && !message.client_seeds.includes(seed)) throw new Error(`your seed ${seed} was left out`);
+    await verifyShuffle(message);
+    shuffles.verified.push(entry);
+  } catch (error) {
+    shuffles.failed.push({ ...entry, problem: error.message });
+    showToast(`Hand #${message.hand}: the shuffle did not verify: ${error.message}`);
+  }
+  for (const list of [shuffles.verified, shuffles.failed]) if (list.length > KEEP) list.shift();
+}
+
+/** The "add my own seed" switch, at the top of a table's hand history. */
+export function seedOption(view) {
+  const side = $(".side-history", view.root);
+  if ($(".vs-seed", side)) return;
+  const box = el("input", { type: "checkbox", class: "vs-seed-on", checked: seeding() });
+  box.addEventListener("change", () => localStorage.setItem(SEEDING, box.checked ? "1" : "0"));
+  side.prepend(el("label", { class: "check vs-seed", title: "Your browser adds a random seed of its own to every shuffle at tables where you sit, and checks each hand's shuffle when it ends (docs/fairness.md)." },
+    box, " Add my own random seed to every shuffle"));
 }

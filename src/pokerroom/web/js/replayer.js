@@ -3,7 +3,7 @@
 
 import { api, download } from "./api.js";
 import { $, cardEl, el } from "./dom.js";
-import { shufflePanel } from "./fairness.js";
+import { seedOption, shufflePanel } from "./fairness.js";
 import { money, signedMoney } from "./format.js";
 import { app } from "./state.js";
 
@@ -16,6 +16,7 @@ export function bindReplayer(view) {
 }
 
 export async function loadHistory(view) {
+  seedOption(view);
   const list = $(".history-list", view.root);
   if (!app.token) { list.replaceChildren(el("li", { class: "muted", text: "Log in to see your hands." })); return; }
   let hands = [];

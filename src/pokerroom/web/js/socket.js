@@ -3,6 +3,7 @@
 
 import { forgetSession, refreshMe } from "./api.js";
 import { showToast } from "./dom.js";
+import { onReveal, onTable } from "./fairness.js";
 import { app } from "./state.js";
 
 export function connect() {
@@ -34,7 +35,8 @@ export function hello() {
 function onMessage(message) {
   const view = message.table ? app.tables.get(message.table) : null;
   switch (message.type) {
-    case "table": if (view) view.update(message); break;
+    case "table": if (view) view.update(message); onTable(message, send); break;
+    case "deck_reveal": onReveal(message); break;
     case "hand_result": if (view) view.result(message); refreshMe(); break;
     case "chat": if (view) view.chat(message); break;
     case "error":
