@@ -9,9 +9,13 @@ import json
 from typing import Any
 
 import httpx
+import pytest
+from fastapi import HTTPException
 
 from pokerroom.fairness import verify
 from pokerroom.server.inbox import Void
+from pokerroom.server.routes.fairness import shuffle_document
+from pokerroom.store.models import HandPlayer, HandRecord
 from tests.server.conftest import Person, Server, person
 from tests.server.test_late_clock import heads_up
 
@@ -167,3 +171,15 @@ async def test_R_DECK_5_a_cancelled_hands_deck_is_never_revealed(server: Server)
         assert response.status_code == 409
         assert "never revealed" in response.json()["detail"]
     await bob.ws.close()
+
+
+def test_a_hand_dealt_before_seeded_shuffles_has_no_file_to_check() -> None:
+    reveal = {"salt": "00" * 16, "deck": list(range(52))}  # as stored before issue 16
+    record = HandRecord(
+        id=5, table_id="t", number=1, status="complete", deck_reveal=json.dumps(reveal)
+    )
+    player = HandPlayer(hand_id=5, account_id=1, seat=1, position=0)
+    with pytest.raises(HTTPException) as caught:
+        shuffle_document(record, player)
+    assert caught.value.status_code == 409
+    assert "dealt before shuffles were seeded" in caught.value.detail

@@ -31,12 +31,11 @@ from pokerroom.engine.events import (
     ForcedBet,
     PotAwarded,
 )
-from pokerroom.fairness import Shuffle, new_server_seed, seed_commitment
 from pokerroom.history.events_json import event_to_dict
 from pokerroom.history.phh import write_phh
-from pokerroom.rng import SystemRandomSource
 from pokerroom.server import protocol
 from pokerroom.server.inbox import Close, FromClient, Gone, Item, Said, Suspend, Void, Watching
+from pokerroom.server.shuffles import TableShuffles, players_of
 from pokerroom.server.views import (
     hand_result,
     note_action,
@@ -175,13 +174,7 @@ class TableActor:
         self.recovering: Recovery | None = None  # a fault whose cancel is not stored yet
         self.retry_seconds = RETRY_SECONDS
         self.deferred: list[Item] = []  # floor items held meanwhile
-        # The verifiable shuffle (docs/fairness.md): the hand's, and the next hand's server
-        # seed, committed (``next_seed`` in every table frame) before players add theirs.
-        self.shuffle: Shuffle | None = None
-        self.client_seeds: dict[str, str] = {}  # player -> seed for the next shuffle
-        self.next_seed = b""
-        self.next_commitment = ""
-        self._rotate_seed()
+        self.shuffles = TableShuffles(table.rng)  # verifiable shuffles (docs/fairness.md)
 
     @property
     def db(self) -> Database:
@@ -323,15 +316,13 @@ class TableActor:
         if not self.table.can_start():
             return False
         before = self.table.to_json()
-        seeds = [s for p, s in self.client_seeds.items() if self.table.seat_number(p) is not None]
-        shuffle = Shuffle.deal(self.next_seed, seeds)
+        shuffle = self.shuffles.next_shuffle(lambda p: self.table.seat_number(p) is not None)
         events = self.table.start_hand(now, deck=shuffle.deck)
         if self.table.hand is None:  # nobody could be dealt in: try again after the pause
             self.next_hand_at = now + self.pause
             await self._after(events, now)
             return bool(events)
-        self.shuffle = shuffle
-        self._rotate_seed()
+        self.shuffles.dealt(shuffle)
         self.started = await self.store.begin_hand(
             self.table_id,
             number=self.table.hand_number,
@@ -417,7 +408,14 @@ class TableActor:
         )
         self.started, self.stored = None, snapshot
         await self._announce(hand, finished)
-        self._reveal(started.hand_id, finished)
+        reveal = self.shuffles.reveal(
+            self.table_id, finished.number, started.hand_id, cancelled=finished.cancelled
+        )
+        if reveal is not None:  # to the players dealt in only (R-SHOW-8: after the hand)
+            players = players_of(self.participants)
+            for watcher in list(self.watchers):
+                if watcher.account_id in players:
+                    self._send(watcher, reveal)
         self.hands_played += 1
         self.pot_total += sum(e.amount for e in self.hand_events if isinstance(e, PotAwarded))
         self.hand_events = []
@@ -436,41 +434,6 @@ class TableActor:
         line = protocol.frame(result)
         for watcher in list(self.watchers):
             self._send(watcher, line)
-
-    def _rotate_seed(self) -> None:
-        """A new server seed for the next hand; seeds added for the last one are spent."""
-        self.next_seed = new_server_seed(self.table.rng or SystemRandomSource())
-        self.next_commitment = seed_commitment(self.next_seed)
-        self.client_seeds = {}
-
-    def _reveal(self, hand_id: int, finished: HandFinished) -> None:
-        """The hand's shuffle, now that it has ended, to the players dealt into it (R-SHOW-8:
-        a player at the table may see mucked hands after the hand). A cancelled hand's
-        deck is never published: it is as if never dealt (R-DECK-5, docs/fairness.md)."""
-        shuffle, self.shuffle = self.shuffle, None
-        if shuffle is None or finished.cancelled:
-            return
-        reveal = protocol.DeckReveal(
-            table=self.table_id, hand=finished.number, hand_id=hand_id, **shuffle.reveal()
-        )
-        line = protocol.frame(reveal)
-        players = {account for account, _, _, _ in self.participants}
-        for watcher in list(self.watchers):
-            if watcher.account_id in players:
-                self._send(watcher, line)
-
-    def _seed(self, client: Client, message: protocol.Seed) -> None:
-        """A player's seed for the next shuffle, if sent after that shuffle's commitment."""
-        player = self._player(client)
-        if self.table.seat_number(player) is None:
-            raise TableError("take a seat first: only players add seeds to the shuffle")
-        if message.commitment != self.next_commitment:
-            raise TableError(
-                f"your seed was sent for the shuffle committed as {message.commitment[:12]}..."
-                f" but the next hand's is {self.next_commitment[:12]}...: send it again with"
-                " the latest table frame's next_seed"
-            )
-        self.client_seeds[player] = message.seed
 
     def _saved(self) -> TableSave:
         """The table as the store writes it."""
@@ -523,7 +486,7 @@ class TableActor:
                 table.hand_number = max(table.hand_number, pending.started.number)
             self.table = table  # what everyone sees; nothing is written until it is stored
             self.hand_events, self.last_actions, self.participants = [], {}, []
-            self.shuffle = None  # a cancelled hand's deck is never revealed
+            self.shuffles.cancelled()
             snapshot = table.to_json()
             await self.store.cancel_hand(
                 self.table_id,
@@ -652,7 +615,9 @@ class TableActor:
                     await self._chat(client, payload, now)
                     return False
                 case protocol.Seed():
-                    self._seed(client, payload)
+                    player = self._player(client)
+                    seated = self.table.seat_number(player) is not None
+                    self.shuffles.add_seed(player, seated, payload)
                     return False
         except (TableError, HandError, LedgerError) as error:
             client.deliver(protocol.error(str(error), request=payload.type, table=self.table_id))
@@ -801,8 +766,8 @@ class TableActor:
             version=self.version,
             now=now,
             last_actions=self.last_actions,
-            shuffle=self.shuffle,
-            next_seed=self.next_commitment,
+            shuffle=self.shuffles.current,
+            next_seed=self.shuffles.next_commitment,
         )
 
     def _state_for(self, client: Client, now: float, public: dict[str, Any] | None = None) -> str:
