@@ -6,7 +6,10 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
+import json
 import math
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -191,3 +194,12 @@ def test_a_client_seed_is_16_to_64_lowercase_hex_digits() -> None:
     for bad in ("0" * 15, "0" * 65, "G" * 16, "ABCDEF0123456789"):
         with pytest.raises(ShuffleError):
             check_client_seed(bad)
+
+
+def test_issue_16_the_documented_reveal_verifies() -> None:
+    """docs/protocol.md's deck_reveal example is a true one (the known answer above)."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text()
+    (example,) = re.findall(r'```json\n(\{"type": "deck_reveal".*?)```', text, flags=re.S)
+    reveal = json.loads(example)
+    verified = verify(reveal, my_seed=CLIENT_SEEDS[0])
+    assert [c.code for c in verified.deck] == KNOWN_DECK
