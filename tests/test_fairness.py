@@ -169,6 +169,7 @@ TAMPERED = {
     "other hole cards": (lambda d: d.update(your_cards=["As", "Ks"]), "your cards"),
     "another board": (lambda d: d["board"].reverse(), "the board"),
     "a card twice": (lambda d: d["deck"].__setitem__(5, d["deck"][6]), "order of the 52"),
+    "a card as true": (lambda d: d["deck"].__setitem__(d["deck"].index(1), True), "order of"),
     "not a reveal": (lambda d: d.update(format="x"), "not a shuffle reveal"),
     "a bad client seed": (lambda d: d["client_seeds"].append("XYZ"), "16 to 64 lowercase hex"),
     "no server seed": (lambda d: d.pop("server_seed"), "no 'server_seed'"),

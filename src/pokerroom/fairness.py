@@ -180,7 +180,8 @@ def verify(document: Mapping[str, Any], *, my_seed: str | None = None) -> Verifi
     for seed in seeds:
         check_client_seed(seed if isinstance(seed, str) else repr(seed))
     deck = _field(document, "deck", list)
-    if sorted(c for c in deck if isinstance(c, int)) != list(range(DECK_SIZE)):
+    codes = [c for c in deck if isinstance(c, int) and not isinstance(c, bool)]
+    if sorted(codes) != list(range(DECK_SIZE)):
         raise ShuffleError("'deck' is not an order of the 52 card codes 0..51")
     checks = []
     if seed_commitment(server_seed) != committed_seed:
