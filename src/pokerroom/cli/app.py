@@ -11,6 +11,7 @@ from pokerroom.cli.operator import operator_command
 from pokerroom.cli.replay import replay_command
 from pokerroom.cli.serve import bots_command, serve_command
 from pokerroom.cli.tournament import tournament_app
+from pokerroom.cli.verify import verify_command
 
 app = typer.Typer(
     name="pokerroom",
@@ -26,6 +27,7 @@ app.command("bots")(bots_command)
 app.command("operator")(operator_command)
 app.command("loadtest")(loadtest_command)
 app.add_typer(tournament_app, name="tournament")
+app.command("verify")(verify_command)
 
 
 @app.callback()

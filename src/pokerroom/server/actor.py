@@ -35,6 +35,7 @@ from pokerroom.history.events_json import event_to_dict
 from pokerroom.history.phh import write_phh
 from pokerroom.server import protocol
 from pokerroom.server.inbox import Close, FromClient, Gone, Item, Said, Suspend, Void, Watching
+from pokerroom.server.shuffles import TableShuffles, players_of
 from pokerroom.server.views import (
     hand_result,
     note_action,
@@ -174,6 +175,7 @@ class TableActor:
         self.recovering: Recovery | None = None  # a fault whose cancel is not stored yet
         self.retry_seconds = RETRY_SECONDS
         self.deferred: list[Item] = []  # floor items held meanwhile
+        self.shuffles = TableShuffles(table.rng)  # verifiable shuffles (docs/fairness.md)
 
     @property
     def db(self) -> Database:
@@ -315,17 +317,21 @@ class TableActor:
         if not self.table.can_start():
             return False
         before = self.table.to_json()
-        events = self.table.start_hand(now)
+        shuffle = self.shuffles.next_shuffle(lambda p: self.table.seat_number(p) is not None)
+        events = self.table.start_hand(now, deck=shuffle.deck)
         if self.table.hand is None:  # nobody could be dealt in: try again after the pause
             self.next_hand_at = now + self.pause
             await self._after(events, now)
             return bool(events)
+        self.shuffles.dealt(shuffle)
         self.started = await self.store.begin_hand(
             self.table_id,
             number=self.table.hand_number,
             deck=self.table.hand.deck,
             before=before,
             now=utcnow(),
+            salt=shuffle.server_seed,
+            client_seeds=shuffle.client_seeds,
         )
         self.stored = before
         self.hand_events = []
@@ -405,6 +411,14 @@ class TableActor:
         )
         self.started, self.stored = None, snapshot
         await self._announce(hand, finished)
+        reveal = self.shuffles.reveal(
+            self.table_id, finished.number, started.hand_id, cancelled=finished.cancelled
+        )
+        if reveal is not None:  # to the players dealt in only (R-SHOW-8: after the hand)
+            players = players_of(self.participants)
+            for watcher in list(self.watchers):
+                if watcher.account_id in players:
+                    self._send(watcher, reveal)
         self.hands_played += 1
         self.pot_total += sum(e.amount for e in self.hand_events if isinstance(e, PotAwarded))
         self.hand_events = []
@@ -475,6 +489,7 @@ class TableActor:
                 table.hand_number = max(table.hand_number, pending.started.number)
             self.table = table  # what everyone sees; nothing is written until it is stored
             self.hand_events, self.last_actions, self.participants = [], {}, []
+            self.shuffles.cancelled()
             snapshot = table.to_json()
             await self.store.cancel_hand(
                 self.table_id,
@@ -601,6 +616,11 @@ class TableActor:
                     self._options(client, payload)
                 case protocol.Chat():
                     await self._chat(client, payload, now)
+                    return False
+                case protocol.Seed():
+                    player = self._player(client)
+                    seated = self.table.seat_number(player) is not None
+                    self.shuffles.add_seed(player, seated, payload)
                     return False
         except (TableError, HandError, LedgerError) as error:
             client.deliver(protocol.error(str(error), request=payload.type, table=self.table_id))
@@ -750,6 +770,8 @@ class TableActor:
             now=now,
             last_actions=self.last_actions,
             on_time_bank=self.on_time_bank,
+            shuffle=self.shuffles.current,
+            next_seed=self.shuffles.next_commitment,
         )
 
     def _state_for(self, client: Client, now: float, public: dict[str, Any] | None = None) -> str:

@@ -15,7 +15,7 @@ from starlette.datastructures import MutableHeaders
 
 from pokerroom.server.auth import Auth
 from pokerroom.server.room import Limits, Room
-from pokerroom.server.routes import accounts, floor, hands, socket
+from pokerroom.server.routes import accounts, fairness, floor, hands, socket
 from pokerroom.store.db import Database
 
 WEB = Path(__file__).resolve().parent.parent / "web"  # the browser client, no build step
@@ -95,7 +95,7 @@ def create_app(
     app.state.room = room
     app.state.store = room.store
     app.state.auth = auth
-    for concern in (floor, accounts, hands, socket):
+    for concern in (floor, accounts, hands, fairness, socket):
         app.include_router(concern.router)
 
     @app.get("/", include_in_schema=False)

@@ -89,8 +89,18 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
+class Seed(_Message):
+    """A seated player's own randomness for the next shuffle (docs/fairness.md), bound to the
+    next hand's seed commitment (the table frame's ``next_seed``) that it was sent after."""
+
+    type: Literal["seed"]
+    table: str = Field(min_length=1, max_length=64)
+    seed: str = Field(pattern=r"^[0-9a-f]{16,64}$")
+    commitment: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
 ClientMessage = Annotated[
-    Hello | Watch | Join | AddChips | Act | Leave | SitOut | Options | Chat | Ping,
+    Hello | Watch | Join | AddChips | Act | Leave | SitOut | Options | Chat | Ping | Seed,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -321,6 +331,8 @@ class HandState(_Frame):
     warning_left: float | None = None  # until the clock's warning (0 once given)
     time_bank: bool = False  # the player to act is on their time bank
     legal: Legal | None
+    commitment: str | None = None  # SHA-256(server seed + deck), published as it is dealt
+    seed_commitment: str | None = None  # SHA-256(server seed), published before it
 
 
 class TableFrame(_Frame):
@@ -342,10 +354,27 @@ class TableFrame(_Frame):
     buy_in: BuyInRange | None
     seats: list[SeatState]
     hand: HandState | None
+    next_seed: str | None = None  # the next hand's seed commitment: a ``seed`` binds to it
+
+
+class DeckReveal(_Frame):
+    """A hand's shuffle revealed when it has ended, to the players dealt into it (never to
+    watchers, never for a cancelled hand): ``pokerroom.fairness.verify`` checks it."""
+
+    type: Literal["deck_reveal"] = "deck_reveal"
+    table: str
+    hand: int
+    hand_id: int
+    format: str
+    commitment: str
+    seed_commitment: str
+    server_seed: str
+    client_seeds: list[str]
+    deck: list[int]
 
 
 ServerFrame = Annotated[
-    Welcome | HelloOk | Pong | ErrorFrame | ChatFrame | HandResult | TableFrame,
+    Welcome | HelloOk | Pong | ErrorFrame | ChatFrame | HandResult | TableFrame | DeckReveal,
     Field(discriminator="type"),
 ]
 SERVER_FRAMES: tuple[type[_Frame], ...] = (
@@ -356,6 +385,7 @@ SERVER_FRAMES: tuple[type[_Frame], ...] = (
     ChatFrame,
     HandResult,
     TableFrame,
+    DeckReveal,
 )
 _SERVER_ADAPTER: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
 

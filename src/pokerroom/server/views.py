@@ -26,6 +26,7 @@ from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.pots import build_pots
 from pokerroom.engine.views import view_for
 from pokerroom.evaluation import best_hand, omaha_best_hand, omaha_low
+from pokerroom.fairness import Shuffle
 from pokerroom.rules.game import GameSpec, Structure
 from pokerroom.server import protocol
 from pokerroom.table import SeatStatus, Table
@@ -163,10 +164,14 @@ def public_state(
     now: float,
     last_actions: Mapping[int, dict[str, Any]] | None = None,
     on_time_bank: bool = False,
+    shuffle: Shuffle | None = None,
+    next_seed: str | None = None,
 ) -> dict[str, Any]:
     """The table as a spectator sees it: no hole card that has not been shown.
     ``on_time_bank``: the player to act has run through their decision time and is on
-    their time bank (the actor knows it from the clock's events)."""
+    their time bank (the actor knows it from the clock's events). ``shuffle`` is the hand's
+    (only its commitments are shown), ``next_seed`` the next hand's seed commitment
+    (docs/fairness.md)."""
     hand = table.hand
     in_hand: dict[int, int] = {}
     view = None
@@ -229,6 +234,7 @@ def public_state(
         "options": None,
         "buy_in": None,
         "hand": None,
+        "next_seed": next_seed,
     }
     if view is not None and hand is not None:
         alive = [hand.in_hand(i) for i in range(hand.n)]
@@ -253,6 +259,8 @@ def public_state(
             "warning_left": None if table.warning_at is None else max(0.0, table.warning_at - now),
             "time_bank": on_time_bank and table.deadline is not None,
             "legal": None,
+            "commitment": None if shuffle is None else shuffle.commitment,
+            "seed_commitment": None if shuffle is None else shuffle.seed_commitment,
         }
     return state
 

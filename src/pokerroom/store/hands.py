@@ -13,7 +13,6 @@ the hand's own transaction: a crash can never store the hand without them.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 from collections.abc import Sequence
@@ -25,14 +24,10 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
+from pokerroom.fairness import deck_commitment
 from pokerroom.store.db import on_async_session
 from pokerroom.store.ledger import leave_sync, take_rake_sync
 from pokerroom.store.models import HandPlayer, HandRecord, TableRecord
-
-
-def deck_commitment(deck: Sequence[int], salt: bytes) -> str:
-    """SHA-256 of a secret salt and the deck order: published when the hand starts."""
-    return hashlib.sha256(salt + bytes(deck)).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +35,7 @@ class StartedHand:
     hand_id: int
     salt: bytes  # kept by the server until the hand ends, then revealed
     number: int = 0  # the hand's number at its table
+    client_seeds: tuple[str, ...] | None = None  # mixed into a seeded shuffle (fairness.py)
 
 
 def save_table_sync(
@@ -83,9 +79,14 @@ def begin_hand_sync(
     deck: Sequence[int],
     snapshot_before: str,
     now: datetime,
+    salt: bytes | None = None,
+    client_seeds: Sequence[str] | None = None,
 ) -> StartedHand:
-    """Record a hand as running, with the table as it was before it and a deck commitment."""
-    salt = secrets.token_bytes(16)
+    """Record a hand as running, with the table as it was before it and a deck commitment.
+
+    ``salt`` is the server seed of a seeded shuffle (fairness.py) and ``client_seeds`` the
+    seeds mixed into it; without them the salt is random and the deck was not seeded."""
+    salt = secrets.token_bytes(16) if salt is None else salt
     record = HandRecord(
         table_id=table_id,
         number=number,
@@ -104,7 +105,8 @@ def begin_hand_sync(
     table.snapshot = snapshot_before
     table.updated_at = now
     session.flush()
-    return StartedHand(hand_id=record.id, salt=salt, number=number)
+    seeds = None if client_seeds is None else tuple(client_seeds)
+    return StartedHand(hand_id=record.id, salt=salt, number=number, client_seeds=seeds)
 
 
 def finish_hand_sync(
@@ -135,7 +137,10 @@ def finish_hand_sync(
     record.events = json.dumps(events)
     record.phh = phh
     record.rake = rake
-    record.deck_reveal = json.dumps({"salt": started.salt.hex(), "deck": list(deck)})
+    reveal: dict[str, Any] = {"salt": started.salt.hex(), "deck": list(deck)}
+    if started.client_seeds is not None:  # a seeded shuffle: the salt is its server seed
+        reveal["client_seeds"] = list(started.client_seeds)
+    record.deck_reveal = json.dumps(reveal)
     record.ended_at = now
     take_rake_sync(session, table_id, rake, now=now, hand_id=record.id)
     table = session.get(TableRecord, table_id)

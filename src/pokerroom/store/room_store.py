@@ -189,7 +189,15 @@ class RoomStore:
     # ------------------------------------------------------------ hands
 
     async def begin_hand(
-        self, table_id: str, *, number: int, deck: Sequence[int], before: str, now: datetime
+        self,
+        table_id: str,
+        *,
+        number: int,
+        deck: Sequence[int],
+        before: str,
+        now: datetime,
+        salt: bytes | None = None,
+        client_seeds: Sequence[str] | None = None,
     ) -> StartedHand:
         return await self.db.run(
             partial(
@@ -199,6 +207,8 @@ class RoomStore:
                 deck=deck,
                 snapshot_before=before,
                 now=now,
+                salt=salt,
+                client_seeds=client_seeds,
             )
         )
 

@@ -3,6 +3,7 @@
 
 import { api, download } from "./api.js";
 import { $, cardEl, el } from "./dom.js";
+import { seedOption, shufflePanel } from "./fairness.js";
 import { money } from "./format.js";
 import { handRow } from "./handlist.js";
 import { app } from "./state.js";
@@ -16,6 +17,7 @@ export function bindReplayer(view) {
 }
 
 export async function loadHistory(view) {
+  seedOption(view);
   const list = $(".history-list", view.root);
   if (!app.token) { list.replaceChildren(el("li", { class: "muted", text: "Log in to see your hands." })); return; }
   let hands = [];
@@ -42,6 +44,7 @@ async function openReplay(view, handId) {
   $(".replayer-title", r).textContent = `Hand #${view.replay.number} \u00b7 ${view.replay.game}`;
   $(".dl-phh", r).onclick = (event) => { event.preventDefault(); download(`/api/hands/${handId}.phh`, `hand-${handId}.phh`); };
   $(".dl-txt", r).onclick = (event) => { event.preventDefault(); download(`/api/hands/${handId}.txt`, `hand-${handId}.txt`); };
+  shufflePanel(view, handId);
   step(view, -Infinity);
 }
 

@@ -3,6 +3,7 @@
 
 import { forgetSession, refreshMe } from "./api.js";
 import { showToast } from "./dom.js";
+import { onReveal, onTable } from "./fairness.js";
 import { renderLobby } from "./lobby.js";
 import { reopenSeats } from "./nav.js";
 import { app } from "./state.js";
@@ -36,7 +37,7 @@ export function hello() {
 function onMessage(message) {
   const view = message.table ? app.tables.get(message.table) : null;
   switch (message.type) {
-    case "hello": // logged in: the tables where the player sits open at once (issue 16)
+    case "hello": // logged in: the tables where the account sits open at once (issue 16)
       app.seated = new Set(message.seated || []);
       reopenSeats(message.seated || []);
       renderLobby();
@@ -44,7 +45,9 @@ function onMessage(message) {
     case "table":
       if (view) view.update(message);
       if (noteSeated(message)) renderLobby();
+      onTable(message, send);
       break;
+    case "deck_reveal": onReveal(message); break;
     case "hand_result": if (view) view.result(message); refreshMe(); break;
     case "chat": if (view) view.chat(message); break;
     case "error":
