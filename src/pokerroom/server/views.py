@@ -320,10 +320,3 @@ def raise_presets(legal: LegalActions, structure: Structure) -> dict[str, int | 
         "pot_raise_to": max(low, min(high, pot)),
     }
 
-
-def table_state(
-    table: Table, *, table_id: str, viewer_seat: int | None, version: int, now: float
-) -> dict[str, Any]:
-    """One viewer's whole frame (a spectator when ``viewer_seat`` is None)."""
-    public = public_state(table, table_id=table_id, version=version, now=now)
-    return public if viewer_seat is None else state_for_seat(table, public, viewer_seat)
