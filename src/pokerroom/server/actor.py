@@ -4,7 +4,7 @@ table change that causes it; hands are stored whole when they end, with the cash
 the players who stand up as they end.
 
 The actor is one object written in three modules: this one (the task, its inbox and clock,
-hands, chat and the broadcast), ``seats`` (sitting down, adding chips, seat options, the
+hands, chat and the broadcast), ``seat_requests`` (sitting down, adding chips, seat options, the
 floor's suspension) and ``recovery`` (a failed write, a fault of the table: S-CRASH-1)."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
 from pokerroom.server.inbox import Close, FromClient, Gone, Item, Said, Suspend, Void, Watching
 from pokerroom.server.recovery import RECOVERING, RETRY_SECONDS, Recovers, Recovery
-from pokerroom.server.seats import SeatRequests
+from pokerroom.server.seat_requests import SeatRequests
 from pokerroom.server.views import (
     hand_result,
     lobby_entry,
