@@ -6,7 +6,7 @@ from typer.testing import CliRunner
 
 from pokerroom.cards import DuplicateCardError, parse_cards
 from pokerroom.cli import app
-from pokerroom.evaluation import EquityError, equity
+from pokerroom.evaluation import EquityError, Variant, equity
 
 
 def test_ak_suited_against_queens_preflop_exactly() -> None:
@@ -49,7 +49,7 @@ def test_river_board_is_one_board() -> None:
 def test_R_HILO_1_R_HILO_5_hi_lo_equity_scoops_and_halves() -> None:
     hands = [parse_cards("Ah2hKsKd"), parse_cards("QcQdJcJd")]
     board = parse_cards("3h4h8c")
-    result = equity(hands, board=board, game="omaha8")
+    result = equity(hands, board=board, game=Variant.OMAHA_HILO)
     low_hand, high_hand = result.hands
     assert result.exhaustive and result.boards == 820  # C(41, 2)
     # A-2 with 3-4-8 on board always has the only low: the first hand never gets less than
@@ -59,7 +59,7 @@ def test_R_HILO_1_R_HILO_5_hi_lo_equity_scoops_and_halves() -> None:
     assert low_hand.equity == pytest.approx((low_hand.wins + low_hand.ties / 2) / 820)
     assert high_hand.equity == pytest.approx(high_hand.ties / 2 / 820)
     # R-HILO-5: no low on board (only 3 and 4 are low): the straight Q-J + K-T-9 scoops.
-    no_low = equity(hands, board=parse_cards("3c4dKhTc9s"), game="omaha8")
+    no_low = equity(hands, board=parse_cards("3c4dKhTc9s"), game=Variant.OMAHA_HILO)
     assert no_low.boards == 1 and no_low.hands[1].wins == 1 and no_low.hands[1].equity == 1.0
 
 
@@ -67,7 +67,7 @@ def test_omaha_high_equity_counts() -> None:
     result = equity(
         [parse_cards("AsAdKsKd"), parse_cards("7h8h9hTh")],
         board=parse_cards("2c3d4h5s"),
-        game="omaha",
+        game=Variant.OMAHA,
     )
     assert result.boards == 40 and sum(h.share for h in result.hands) == pytest.approx(40)
 
@@ -96,3 +96,5 @@ def test_cli_equity_prints_win_tie_and_equity() -> None:
         app, ["equity", "Ah2hKsKd", "QcQdJcJd", "--game", "omaha8", "--samples", "2000"]
     )
     assert omaha.exit_code == 0 and "Monte Carlo" in omaha.output
+    stud = runner.invoke(app, ["equity", "AhKh", "QsQd", "--game", "stud"])
+    assert stud.exit_code == 2 and "'stud' is not a game" in stud.output

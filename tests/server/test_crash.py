@@ -30,7 +30,12 @@ KILLS = 6
 KILL_AT_CASH_OUT = (
     "import os\n"
     "import pokerroom.store.ledger as ledger\n"
-    "ledger.cash_out_sync = lambda *args, **kwargs: os._exit(9)\n"
+    "move_chips = ledger.move_chips_sync\n"
+    "def cash_out_kills(session, move, *args, **kwargs):\n"
+    "    if move is ledger.TableMove.CASH_OUT:\n"
+    "        os._exit(9)\n"
+    "    return move_chips(session, move, *args, **kwargs)\n"
+    "ledger.move_chips_sync = cash_out_kills\n"
     "from pokerroom.cli.app import main\n"
     "main()\n"
 )

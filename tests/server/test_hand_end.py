@@ -119,10 +119,14 @@ async def test_DESIGN_8_a_failed_cash_out_stores_nothing_of_the_hand_end(
     _, leaver, frame = await first_hand(server, "end2")
     number = frame["hand"]["number"]
 
-    def cash_out_fails(*_: Any, **__: Any) -> None:
-        raise StoreDownError("the cash-out could not be written")
+    move_chips = ledger.move_chips_sync
 
-    monkeypatch.setattr(ledger, "cash_out_sync", cash_out_fails)
+    def cash_out_fails(session: Any, move: ledger.TableMove, *args: Any, **kwargs: Any) -> Any:
+        if move is ledger.TableMove.CASH_OUT:
+            raise StoreDownError("the cash-out could not be written")
+        return move_chips(session, move, *args, **kwargs)
+
+    monkeypatch.setattr(ledger, "move_chips_sync", cash_out_fails)
     await leaver.send(type="leave", table="end2")
     result = await cancelled_result(leaver, number)
     assert result["cancelled"]

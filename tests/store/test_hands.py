@@ -19,33 +19,60 @@ from pokerroom.history.phh import write_phh
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
-from pokerroom.store.accounts import sign_up
+from pokerroom.store.accounts import new_password
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
-from pokerroom.store.hands import (
-    begin_hand,
-    cancel_interrupted_hands,
-    deck_commitment,
-    finish_hand,
-    last_hand_number,
-    open_tables,
-    save_table,
-)
-from pokerroom.store.ledger import balance, buy_in
+from pokerroom.store.hands import deck_commitment
+from pokerroom.store.ledger import balance
 from pokerroom.store.models import HandRecord
+from pokerroom.store.room_store import Reopened, RoomStore, TableSave
 from pokerroom.table import Table
+from pokerroom.table.events import SeatLeft
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 HOUSE = load_preset("titan")
 SPEC = HOUSE.game(Variant.HOLDEM, Structure.NO_LIMIT, 200)
 
 
+def saved(table: Table) -> TableSave:
+    return TableSave("t1", {}, table.to_json())
+
+
 async def seat_player(db: Database, table: Table, name: str, seat: int, amount: int) -> None:
-    async with db.transaction() as session:
-        account = await sign_up(session, name, "correct horse", now=NOW)
-        await buy_in(session, account.id, "t1", amount, now=NOW, key=f"sit:{name}")
+    """Sign up and sit down as the server does: the buy-in, the seat and the table together."""
+    store = RoomStore(db)
+    account, _ = await store.sign_up(
+        name, new_password("correct horse"), display_name=name, now=NOW
+    )
+
+    def sit() -> TableSave:
         table.sit(str(account.id), seat, amount, name=name)
-        await save_table(session, "t1", name="t1", config={}, snapshot=table.to_json(), now=NOW)
+        return saved(table)
+
+    await store.seat(
+        "t1",
+        account.id,
+        key=f"sit:{name}",
+        buy_in=amount,
+        seat=seat,
+        joined=None,
+        number=table.joined + 1,
+        sit=sit,
+        now=NOW,
+    )
+
+
+async def add_chips(db: Database, table: Table, player: str, amount: int, key: str) -> None:
+    """Chips added as the server adds them: the buy-in and the table together."""
+
+    def add() -> TableSave:
+        table.add_chips(player, amount)
+        return saved(table)
+
+    joined = table.seat_of(player).joined
+    await RoomStore(db).add_chips(
+        "t1", int(player), key=key, amount=amount, joined=joined, add=add, now=NOW
+    )
 
 
 async def check_books(db: Database, table: Table) -> None:
@@ -64,10 +91,10 @@ async def play_hand(
     if table.hand is None:
         return False
     deck = list(table.hand.deck)
-    async with db.transaction() as session:
-        started = await begin_hand(
-            session, "t1", number=table.hand_number, deck=deck, snapshot_before=before, now=NOW
-        )
+    store = RoomStore(db)
+    started = await store.begin_hand(
+        "t1", number=table.hand_number, deck=deck, before=before, now=NOW
+    )
     acted = 0
     while table.hand is not None:
         if crash_after is not None and acted >= crash_after:
@@ -82,32 +109,35 @@ async def play_hand(
         hand = table.hand
         events += table.act(table.seats[seat].player, Action(kind), 1.0)
         acted += 1
-    async with db.transaction() as session:
-        await finish_hand(
-            session,
-            started,
-            table_id="t1",
-            deck=deck,
-            events=[event_to_dict(e) for e in events],
-            phh=write_phh(hand),
-            rake=hand.rake,
-            cancelled=False,
-            snapshot_after=table.to_json(),
-            now=NOW,
-        )
+    await store.finish_hand(
+        started=started,
+        table_id="t1",
+        deck=deck,
+        events=[event_to_dict(e) for e in events],
+        phh=write_phh(hand),
+        rake=hand.rake,
+        cancelled=False,
+        snapshot_after=table.to_json(),
+        now=NOW,
+    )
     return False
 
 
 async def recover(db: Database) -> Table:
-    """What the server does on start: cancel interrupted hands, resume tables."""
-    async with db.transaction() as session:
-        await cancel_interrupted_hands(session, now=NOW)
-        (record,) = await open_tables(session)
-        table = Table.from_json(record.snapshot, rng=SeededRandomSource(5))
-        if table.hand is not None:
-            table.cancel_hand("server restart")
-        table.hand_number = max(table.hand_number, await last_hand_number(session, "t1"))
-        await save_table(session, "t1", name="t1", config={}, snapshot=table.to_json(), now=NOW)
+    """What the server does on start (``RoomStore.reopen_tables``): cancel interrupted hands,
+    resume each table from its snapshot, cancelling the hand in it (R-DECK-5)."""
+    tables: list[Table] = []
+
+    def restore(table_id: str, config: dict[str, object], snapshot: str, last: int) -> Reopened:
+        table = Table.from_json(snapshot, rng=SeededRandomSource(5))
+        events = table.cancel_hand("server restart") if table.hand is not None else []
+        table.hand_number = max(table.hand_number, last)
+        tables.append(table)
+        left = [(int(e.player), e.stack) for e in events if isinstance(e, SeatLeft)]
+        return Reopened(saved(table), left)
+
+    await RoomStore(db).reopen_tables(restore, list, now=NOW)
+    (table,) = tables
     return table
 
 
@@ -131,20 +161,8 @@ async def test_S_CRASH_1_hands_cut_off_at_random_moments_are_cancelled_and_refun
         await check_books(database, table)
         for seat in list(table.seats.values()):  # keep everyone in chips
             if seat.stack < table.min_buy_in:
-                async with database.transaction() as session:
-                    top_up = 20_000 - seat.stack
-                    await buy_in(
-                        session,
-                        int(seat.player),
-                        "t1",
-                        top_up,
-                        now=NOW,
-                        key=f"top:{round_}:{seat.number}",
-                    )
-                    table.add_chips(seat.player, top_up)
-                    await save_table(
-                        session, "t1", name="t1", config={}, snapshot=table.to_json(), now=NOW
-                    )
+                key = f"top:{round_}:{seat.number}"
+                await add_chips(database, table, seat.player, 20_000 - seat.stack, key)
     assert crashes >= 5
     async with database.transaction() as session:
         statuses = (await session.scalars(select(HandRecord.status))).all()

@@ -15,10 +15,10 @@ from pokerroom.store.ledger import (
     IdempotencyConflictError,
     InsufficientChipsError,
     LedgerError,
+    TableMove,
     balance,
-    buy_in,
-    cash_out,
-    take_rake,
+    move_chips,
+    take_rake_sync,
     transfer,
 )
 from pokerroom.store.models import Posting, Transfer
@@ -45,11 +45,13 @@ async def test_S_MONEY_1_a_buy_in_never_exceeds_the_balance(database: Database) 
     ann = await new_player(database, "ann")
     with pytest.raises(InsufficientChipsError, match="cannot pay 1000001"):
         async with database.transaction() as session:
-            await buy_in(session, ann, "t1", STARTING_GRANT + 1, now=NOW)
+            await move_chips(session, TableMove.BUY_IN, ann, "t1", STARTING_GRANT + 1, now=NOW)
     async with database.transaction() as session:
         assert await balance(session, "player", str(ann)) == STARTING_GRANT  # unchanged
         assert await session.scalar(select(func.count(Transfer.id))) == 1  # the grant only
-        await buy_in(session, ann, "t1", STARTING_GRANT, now=NOW)  # all of it is fine
+        await move_chips(
+            session, TableMove.BUY_IN, ann, "t1", STARTING_GRANT, now=NOW
+        )  # all of it is fine
         assert await balance(session, "table", "t1") == STARTING_GRANT
 
 
@@ -57,11 +59,15 @@ async def test_S_MONEY_1_the_same_request_moves_chips_once(database: Database) -
     ann = await new_player(database, "ann")
     for _ in range(3):
         async with database.transaction() as session:
-            await buy_in(session, ann, "t1", 5_000, now=NOW, key="buy-in:ann:t1:1")
+            await move_chips(
+                session, TableMove.BUY_IN, ann, "t1", 5_000, now=NOW, key="buy-in:ann:t1:1"
+            )
     async with database.transaction() as session:
         assert await balance(session, "player", str(ann)) == STARTING_GRANT - 5_000
         with pytest.raises(IdempotencyConflictError, match="another transfer"):
-            await buy_in(session, ann, "t1", 6_000, now=NOW, key="buy-in:ann:t1:1")
+            await move_chips(
+                session, TableMove.BUY_IN, ann, "t1", 6_000, now=NOW, key="buy-in:ann:t1:1"
+            )
 
 
 async def test_unbalanced_or_fractional_transfers_are_refused(database: Database) -> None:
@@ -81,13 +87,24 @@ async def test_S_MONEY_2_conservation_over_random_table_traffic(database: Databa
             who = rng.choice(players)
             if who not in seated:
                 amount = rng.randint(1, 50_000)
-                await buy_in(session, who, "t1", amount, now=NOW, key=f"in:{step}")
+                await move_chips(
+                    session, TableMove.BUY_IN, who, "t1", amount, now=NOW, key=f"in:{step}"
+                )
                 seated[who] = amount
             elif rng.random() < 0.3:
-                await cash_out(session, who, "t1", seated.pop(who), now=NOW, key=f"out:{step}")
+                await move_chips(
+                    session,
+                    TableMove.CASH_OUT,
+                    who,
+                    "t1",
+                    seated.pop(who),
+                    now=NOW,
+                    key=f"out:{step}",
+                )
             else:
                 rake = rng.randint(0, min(300, await balance(session, "table", "t1")))
-                await take_rake(session, "t1", rake, now=NOW, hand_id=None)
+                # as a hand's end takes it, inside its transaction (finish_hand_sync)
+                await session.run_sync(take_rake_sync, "t1", rake, now=NOW, hand_id=None)
                 # the rake comes out of somebody's chips at the table
                 if rake:
                     loser = rng.choice(list(seated))

@@ -13,7 +13,7 @@ from pokerroom.cards import Card
 from pokerroom.engine.actions import Action, ActionKind, LegalActions
 from pokerroom.engine.hand import Hand
 from pokerroom.evaluation.classes import Category, category_of
-from pokerroom.evaluation.equity import EquityGame, equity
+from pokerroom.evaluation.equity import equity
 from pokerroom.evaluation.high import evaluate_codes
 from pokerroom.rules.game import Variant
 
@@ -138,11 +138,6 @@ class EquityBot:
         self.rng = rng or np.random.default_rng()
 
     def estimate(self, situation: Situation) -> float:
-        game = {
-            Variant.HOLDEM: EquityGame.HOLDEM,
-            Variant.OMAHA: EquityGame.OMAHA,
-            Variant.OMAHA_HILO: EquityGame.OMAHA8,
-        }[situation.variant]
         known = {c.code for c in (*situation.hole, *situation.board)}
         deck = [c for c in range(52) if c not in known]
         size = len(situation.hole)
@@ -154,7 +149,9 @@ class EquityBot:
                 tuple(Card.from_code(int(c)) for c in picks[k * size : (k + 1) * size])
                 for k in range(situation.opponents)
             ]
-            result = equity(hands, board=situation.board, game=game, samples=100, rng=self.rng)
+            result = equity(
+                hands, board=situation.board, game=situation.variant, samples=100, rng=self.rng
+            )
             wins += result.hands[0].equity
         return wins / rounds
 

@@ -13,6 +13,8 @@ from rich.table import Table
 from pokerroom.cards import CardError, format_cards, parse_cards
 
 SHOW_PROGRESS_AFTER = 1.0  # seconds
+# The command's names for the games (``--game``): Omaha Hi-Lo is "omaha8" here.
+GAMES = {"holdem": "holdem", "omaha": "omaha", "omaha8": "omaha_hilo"}
 
 
 class _LazyProgress:
@@ -49,13 +51,16 @@ def equity_command(
     ] = None,
 ) -> None:
     """Print each hand's win, tie and equity."""
-    from pokerroom.evaluation.equity import EquityError, EquityGame, equity
+    from pokerroom.evaluation.equity import EquityError, equity
+    from pokerroom.evaluation.variant import Variant
 
     console = Console()
+    if game not in GAMES:
+        raise typer.BadParameter(f"{game!r} is not a game: {', '.join(GAMES)}")
+    chosen = Variant(GAMES[game])
     try:
         parsed = [parse_cards(h) for h in hands]
-        chosen = EquityGame(game)
-    except (CardError, ValueError) as error:
+    except CardError as error:
         raise typer.BadParameter(str(error)) from error
     progress = _LazyProgress(console)
     try:
@@ -72,7 +77,7 @@ def equity_command(
     finally:
         progress.close()
     how = "exhaustive" if result.exhaustive else "Monte Carlo"
-    table = Table(title=f"{chosen} equity: {result.boards:,} boards ({how})")
+    table = Table(title=f"{game} equity: {result.boards:,} boards ({how})")
     for column in ("hand", "win", "tie", "equity"):
         table.add_column(column, justify="left" if column == "hand" else "right")
     for h in result.hands:

@@ -13,7 +13,7 @@ from pokerroom.engine.events import ForcedBetKind, Move, PotShare
 from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.pots import Pot
 from pokerroom.engine.setup import ExtraPost, HandSetup, Player
-from pokerroom.engine.views import HandView, SeatView, spectator_view, view_for
+from pokerroom.engine.views import HandView, SeatView, view_for
 
 __all__ = [
     "Action",
@@ -37,6 +37,5 @@ __all__ = [
     "SeatView",
     "SetupError",
     "ShowdownChoice",
-    "spectator_view",
     "view_for",
 ]

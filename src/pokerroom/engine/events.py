@@ -56,8 +56,6 @@ class PotShare(StrEnum):
 
 class Event(Record):
     kind: ClassVar[str] = "event"
-    #: Events whose content only some viewers may see (S-VIEW-1).
-    private: ClassVar[bool] = False
 
 
 class HandStarted(Event):
@@ -106,7 +104,6 @@ class ForcedBet(Event):
 
 class HoleCardsDealt(Event):
     kind: ClassVar[str] = "hole_cards_dealt"
-    private: ClassVar[bool] = True
     __match_args__: ClassVar[tuple[str, ...]] = ("position", "seat", "cards")
 
     def __init__(self, position: int, seat: int, cards: tuple[Card, ...]) -> None:

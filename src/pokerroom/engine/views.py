@@ -82,7 +82,3 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         showdown=hand.showdown_choice() if is_actor else None,
         rake=hand.rake,
     )
-
-
-def spectator_view(hand: Hand) -> HandView:
-    return view_for(hand, None)

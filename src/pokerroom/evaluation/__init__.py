@@ -12,7 +12,6 @@ from pokerroom.evaluation.batch import evaluate7_batch, omaha_high_batch, omaha_
 from pokerroom.evaluation.classes import CLASS_COUNT, Category, category_of, describe
 from pokerroom.evaluation.equity import (
     EquityError,
-    EquityGame,
     EquityResult,
     HandEquity,
     equity,
@@ -27,17 +26,18 @@ from pokerroom.evaluation.high import (
     omaha_best_hand,
 )
 from pokerroom.evaluation.low import LowValue, omaha_low
+from pokerroom.evaluation.variant import Variant
 
 __all__ = [
     "CLASS_COUNT",
     "Category",
     "EquityError",
-    "EquityGame",
     "EquityResult",
     "EvaluationError",
     "HandEquity",
     "HandValue",
     "LowValue",
+    "Variant",
     "best_hand",
     "category_of",
     "describe",

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from functools import cache
 from math import comb
 from typing import Final
@@ -20,22 +19,13 @@ import numpy.typing as npt
 
 from pokerroom.cards import DECK_SIZE, Card, ensure_distinct
 from pokerroom.evaluation.batch import evaluate7_batch, omaha_high_batch, omaha_low_batch
+from pokerroom.evaluation.variant import Variant
 
 EXHAUSTIVE_LIMIT: Final = 2_000_000  # boards; above this, Monte Carlo
 DEFAULT_SAMPLES: Final = 100_000
 _BOARDS_PER_STEP: Final = 1 << 17
 
 Progress = Callable[[int, int], None]  # (boards done, boards in all)
-
-
-class EquityGame(StrEnum):
-    HOLDEM = "holdem"
-    OMAHA = "omaha"
-    OMAHA8 = "omaha8"
-
-    @property
-    def hole_cards(self) -> int:
-        return 2 if self is EquityGame.HOLDEM else 4
 
 
 class EquityError(ValueError):
@@ -99,7 +89,7 @@ def _random_subsets(n: int, k: int, count: int, rng: np.random.Generator) -> npt
 
 
 def _validate(
-    hands: Sequence[Sequence[Card]], board: Sequence[Card], dead: Sequence[Card], game: EquityGame
+    hands: Sequence[Sequence[Card]], board: Sequence[Card], dead: Sequence[Card], game: Variant
 ) -> None:
     if not 2 <= len(hands) <= 10:
         raise EquityError(f"equity needs 2 to 10 hands, got {len(hands)}")
@@ -107,7 +97,7 @@ def _validate(
         if len(hand) != game.hole_cards:
             shown = "".join(str(c) for c in hand)
             raise EquityError(
-                f"{game} hands have {game.hole_cards} cards, {shown!r} has {len(hand)}"
+                f"{game.label} hands have {game.hole_cards} cards, {shown!r} has {len(hand)}"
             )
     if len(board) > 5 or len(board) in (1, 2):
         raise EquityError(f"a board has 0, 3, 4 or 5 cards, got {len(board)}")
@@ -118,15 +108,15 @@ def _validate(
 
 
 def _strengths(
-    game: EquityGame, hands: list[list[int]], boards: npt.NDArray[np.int64]
+    game: Variant, hands: list[list[int]], boards: npt.NDArray[np.int64]
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64] | None]:
     """High strengths (hands x boards) and, for hi-lo, low scores."""
     n = len(boards)
     high = np.empty((len(hands), n), dtype=np.int64)
-    low = np.empty((len(hands), n), dtype=np.int64) if game is EquityGame.OMAHA8 else None
+    low = np.empty((len(hands), n), dtype=np.int64) if game.hi_lo else None
     for i, hand in enumerate(hands):
         hole = np.broadcast_to(np.array(hand, dtype=np.int64), (n, len(hand)))
-        if game is EquityGame.HOLDEM:
+        if not game.two_plus_three:
             high[i] = evaluate7_batch(np.hstack((hole, boards)))
         else:
             high[i] = omaha_high_batch(hole, boards)
@@ -158,7 +148,7 @@ def equity(
     *,
     board: Sequence[Card] = (),
     dead: Sequence[Card] = (),
-    game: EquityGame | str = EquityGame.HOLDEM,
+    game: Variant | str = Variant.HOLDEM,
     samples: int | None = None,
     rng: np.random.Generator | None = None,
     progress: Progress | None = None,
@@ -173,7 +163,7 @@ def equity(
     >>> r.exhaustive, r.boards, r.hands[0].wins
     (True, 990, 903)
     """
-    game = EquityGame(game)
+    game = Variant(game)
     _validate(hands, board, dead, game)
     known = {c.code for h in hands for c in h} | {c.code for c in (*board, *dead)}
     remaining = np.array([c for c in range(DECK_SIZE) if c not in known], dtype=np.int64)

@@ -3,143 +3,52 @@ clock are all inbox items handled in order. Money moves in the same transaction 
 table change that causes it; hands are stored whole when they end, with the cash-outs of
 the players who stand up as they end.
 
-A fault (a bug in the table's logic, or a write the store refused) is handled as a crash of
-this one table: the table in memory goes back to the snapshot the store holds, and a hand in
-progress there is cancelled with every chip back (R-DECK-5, S-CRASH-1), in a fresh
-transaction. If that write fails too, the table waits (no hand is dealt, no money moves)
-and the clock tries again with a growing back-off until the store takes it."""
+The actor is one object written in three modules: this one (the task, its inbox and clock,
+hands, chat and the broadcast), ``seat_requests`` (sitting down, adding chips, seat options, the
+floor's suspension) and ``recovery`` (a failed write, a fault of the table: S-CRASH-1)."""
 
 from __future__ import annotations
 
 import asyncio
 import html
-import logging
 import time
-from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from collections.abc import Container
 from typing import Any
 
 from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.errors import HandError
-from pokerroom.engine.events import (
-    ActionTaken,
-    BoardDealt,
-    Event,
-    ForcedBet,
-    PotAwarded,
-)
+from pokerroom.engine.events import ActionTaken, BoardDealt, Event, ForcedBet, PotAwarded
 from pokerroom.history.events_json import event_to_dict
 from pokerroom.history.phh import write_phh
 from pokerroom.server import protocol
+from pokerroom.server.client import Client
+from pokerroom.server.clock import utcnow
 from pokerroom.server.inbox import Close, FromClient, Gone, Item, Said, Suspend, Void, Watching
+from pokerroom.server.recovery import RECOVERING, RETRY_SECONDS, Recovers, Recovery
+from pokerroom.server.seat_requests import SeatRequests
 from pokerroom.server.shuffles import TableShuffles, players_of
 from pokerroom.server.views import (
     hand_result,
+    lobby_entry,
     note_action,
     public_state,
-    stakes_pair,
     state_for_seat,
 )
 from pokerroom.store.db import Database
 from pokerroom.store.hands import StartedHand
 from pokerroom.store.ledger import LedgerError
-from pokerroom.store.room_store import RoomStore, StoreError, TableSave
+from pokerroom.store.room_store import RoomStore, TableSave
 from pokerroom.table import Table, TableError
 from pokerroom.table.events import HandFinished, SeatLeft, TimeBankUsed, TimerStarted
 
 CHAT_BURST = 5  # messages ...
 CHAT_WINDOW = 10.0  # ... per this many seconds
 CLOCK_SLACK = 0.05  # seconds: the shortest sleep after a clock turn that changed nothing
-OUTBOX_FRAMES = 256  # frames waiting for one client's socket before it is dropped
 INBOX_MESSAGES = 1000  # clients' messages waiting for one table before more are refused
 CLIENT_WAITING = 32  # one client's messages waiting at its tables (one cannot fill an inbox)
-RETRY_SECONDS = 0.5  # after a fault whose cancel the store refused: the first wait ...
-RETRY_MAX_SECONDS = 30.0  # ... doubling up to this
-RECOVERING = "table {} is recovering from a fault: try again in a moment"
-
-log = logging.getLogger("pokerroom.table")
 
 
-@dataclass(eq=False)
-class Client:
-    """One WebSocket connection (a person or a bot), as the table sees it.
-
-    Tables only ever ``deliver`` to it: the frame goes into a bounded queue that the
-    connection's own writer task sends (S-ISOLATE-1). A client that cannot keep up, or whose
-    socket fails, is dropped; the table never waits for it and never sees its errors."""
-
-    send: Callable[[str], Awaitable[None]]
-    account_id: int | None = None
-    name: str = ""
-    token: str | None = None  # the session it said hello with (closed when revoked)
-    address: str = ""
-    tables: set[str] = field(default_factory=set)  # the tables it watches or plays at
-    chat_times: deque[float] = field(default_factory=deque)
-    outbox_frames: int = OUTBOX_FRAMES
-    outbox: asyncio.Queue[str] = field(init=False)
-    dropped: asyncio.Event = field(init=False, default_factory=asyncio.Event)
-    drop_reason: str = ""
-    drop_code: int = 1000
-    flush: bool = False  # send what is queued before closing (a protocol error's message)
-    waiting: int = 0  # its messages in tables' inboxes
-
-    def __post_init__(self) -> None:
-        self.outbox = asyncio.Queue(self.outbox_frames)
-
-    @property
-    def player(self) -> str | None:
-        return None if self.account_id is None else str(self.account_id)
-
-    @property
-    def closed(self) -> bool:
-        return self.dropped.is_set()
-
-    def deliver(self, text: str) -> None:
-        """Queue one frame; never waits. A full queue drops the client (it is not reading)."""
-        if self.closed:
-            return
-        try:
-            self.outbox.put_nowait(text)
-        except asyncio.QueueFull:
-            self.drop(1008, f"too slow: {self.outbox_frames} frames were waiting to be sent")
-
-    def drop(self, code: int, reason: str, *, flush: bool = False) -> None:
-        """Close this connection (the socket's handler sees ``dropped`` and closes it)."""
-        if not self.closed:
-            self.drop_code, self.drop_reason, self.flush = code, reason, flush
-            self.dropped.set()
-
-    async def write(self) -> None:
-        """The connection's writer: send queued frames in order until the socket fails."""
-        while True:
-            text = await self.outbox.get()
-            try:
-                await self.send(text)
-            except Exception as error:  # a closed or broken socket: only this client goes
-                self.drop(1011, f"send failed: {type(error).__name__}")
-                return
-            finally:
-                self.outbox.task_done()
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
-@dataclass(slots=True)
-class Recovery:
-    """A fault being settled: the hand the store holds as running, and when to try again."""
-
-    reason: str
-    started: StartedHand | None
-    tries: int = 0
-    retry_at: float = 0.0
-
-
-class TableActor:
+class TableActor(SeatRequests, Recovers):
     def __init__(
         self, db: Database, table_id: str, table: Table, config: dict[str, Any], *, pause: float
     ) -> None:
@@ -208,28 +117,15 @@ class TableActor:
         return await answer
 
     def lobby_entry(self) -> dict[str, Any]:
-        seated = len(self.table.seats)
         hours = max((time.monotonic() - self.opened) / 3600, 1 / 3600)
-        return {
-            "id": self.table_id,
-            "name": self.table.name,
-            "game": self.table.spec.name,
-            "variant": self.table.spec.variant.value,
-            "structure": self.table.spec.structure.value,
-            "small_blind": self.table.spec.stakes.small_blind,
-            "big_blind": self.table.spec.stakes.big_blind,
-            "stakes": stakes_pair(self.table.spec),
-            "seats": self.table.max_seats,
-            "seated": seated,
-            "players": sorted(s.name for s in self.table.seats.values()),
-            "min_buy_in": self.table.min_buy_in,
-            "max_buy_in": self.table.max_buy_in,
-            "average_pot": self.pot_total // self.hands_played if self.hands_played else 0,
-            "hands_per_hour": round(self.hands_played / hours),
-            "house": self.table.house.name,
-            "closed": self.closed,
-            "hand": self.table.hand_number if self.table.hand is not None else None,
-        }
+        average = self.pot_total // self.hands_played if self.hands_played else 0
+        return lobby_entry(
+            self.table,
+            self.table_id,
+            closed=self.closed,
+            average_pot=average,
+            hands_per_hour=round(self.hands_played / hours),
+        )
 
     # ------------------------------------------------------------ the task
 
@@ -415,10 +311,7 @@ class TableActor:
             self.table_id, finished.number, started.hand_id, cancelled=finished.cancelled
         )
         if reveal is not None:  # to the players dealt in only (R-SHOW-8: after the hand)
-            players = players_of(self.participants)
-            for watcher in list(self.watchers):
-                if watcher.account_id in players:
-                    self._send(watcher, reveal)
+            self._tell(reveal, only=players_of(self.participants))
         self.hands_played += 1
         self.pot_total += sum(e.amount for e in self.hand_events if isinstance(e, PotAwarded))
         self.hand_events = []
@@ -434,103 +327,11 @@ class TableActor:
             rake=finished.rake,
             cancelled=finished.cancelled,
         )
-        line = protocol.frame(result)
-        for watcher in list(self.watchers):
-            self._send(watcher, line)
+        self._tell(protocol.frame(result))
 
     def _saved(self) -> TableSave:
         """The table as the store writes it."""
         return TableSave(self.table.name, self.config, self.table.to_json())
-
-    @asynccontextmanager
-    async def _as_it_was_on_failure(self) -> AsyncIterator[None]:
-        """The one rollback policy: an action whose storage fails (its transaction rolled
-        back) leaves the table as it was before it, so memory and database stay in step."""
-        before = self.table.to_json()
-        try:
-            yield
-        except StoreError as error:  # nothing changed anywhere: the player may try again
-            self.table = Table.from_json(before, rng=self.table.rng)
-            raise TableError(f"{error}: nothing changed, try again") from error
-        except Exception:
-            self.table = Table.from_json(before, rng=self.table.rng)
-            raise
-
-    async def _fault(self, error: Exception, now: float) -> bool:
-        """A fault in the table's logic or a write the store refused: logged, counted, and
-        the table put back as a restart would put it (``_recover``)."""
-        self.faults += 1
-        started = self.started
-        hand = started.number if started is not None else None
-        log.error(
-            "table %s: fault in hand %s: %s",
-            self.table_id,
-            hand,
-            error,
-            exc_info=(type(error), error, error.__traceback__),
-        )
-        if self.recovering is None:
-            self.recovering = Recovery(f"server fault: {type(error).__name__}", started)
-        await self._recover(now)
-        return True
-
-    async def _recover(self, now: float) -> None:
-        """Put the table back to the snapshot the store holds, cancel the hand in progress
-        there (every chip back, R-DECK-5) and store that, with the cancelled hand's record,
-        in one fresh transaction. Until that commits the table waits: no hand is dealt and
-        no money moves; the clock tries again, each wait twice the last (bounded)."""
-        pending = self.recovering
-        if pending is None:
-            return
-        try:
-            table = Table.from_json(self.stored, rng=self.table.rng)
-            events = table.cancel_hand(pending.reason) if table.hand is not None else []
-            if pending.started is not None:  # the cancelled hand keeps its number
-                table.hand_number = max(table.hand_number, pending.started.number)
-            self.table = table  # what everyone sees; nothing is written until it is stored
-            self.hand_events, self.last_actions, self.participants = [], {}, []
-            self.shuffles.cancelled()
-            snapshot = table.to_json()
-            await self.store.cancel_hand(
-                self.table_id,
-                hand_id=None if pending.started is None else pending.started.hand_id,
-                reason=pending.reason,
-                snapshot=snapshot,
-                leavers=[(int(e.player), e.stack) for e in events if isinstance(e, SeatLeft)],
-                now=utcnow(),
-            )
-        except Exception:
-            self.faults += 1
-            pending.tries += 1
-            wait = min(RETRY_MAX_SECONDS, self.retry_seconds * 2 ** (pending.tries - 1))
-            pending.retry_at = now + wait
-            log.exception(
-                "table %s: storing the cancel of hand %s failed (try %d); the table waits"
-                " and tries again in %.1f s",
-                self.table_id,
-                None if pending.started is None else pending.started.number,
-                pending.tries,
-                wait,
-            )
-            return
-        self.stored, self.recovering, self.started = snapshot, None, None
-        self.next_hand_at = now + self.pause
-        if pending.started is not None:
-            log.warning(
-                "table %s: hand %s cancelled (%s)",
-                self.table_id,
-                pending.started.number,
-                pending.reason,
-            )
-            self._announce_cancelled(pending.started.number)
-        for item in self.deferred:  # the floor's items held while the table waited
-            self.inbox.put_nowait(item)
-        self.deferred = []
-
-    def _announce_cancelled(self, number: int) -> None:
-        line = protocol.frame(hand_result(self.table_id, number, cancelled=True))
-        for watcher in list(self.watchers):
-            self._send(watcher, line)
 
     # ------------------------------------------------------------ messages
 
@@ -584,16 +385,6 @@ class TableActor:
             return True
         return False
 
-    async def _suspend(self, player: str, now: float) -> bool:
-        """S-AUTH-2, the floor's rule: sat out, cashed out after the hand."""
-        self.watchers = [w for w in self.watchers if w.player != player]
-        if self.table.seat_number(player) is None:
-            return False
-        events = self.table.sit_out(player)
-        events += self.table.leave(player, now)
-        await self._after(events, now)
-        return True
-
     async def _said(self, client: Client, payload: protocol.ClientMessage, now: float) -> bool:
         try:
             if self.recovering is not None and not isinstance(payload, protocol.Chat):
@@ -643,85 +434,6 @@ class TableActor:
         self.closed = True
         return {"voided": voided, "closed": True}
 
-    def _player(self, client: Client) -> str:
-        if client.player is None:
-            raise TableError("log in first (send a hello with your session token)")
-        return client.player
-
-    async def _join(self, client: Client, message: protocol.Join, now: float) -> None:
-        """Sit down with a buy-in; the request key names this one sitting (S-MONEY-3)."""
-        player = self._player(client)
-        if self.closed:
-            raise TableError("this table is closed")
-        if client not in self.watchers:
-            self.watchers.append(client)
-        seated = self.table.seat_number(player)
-        current = None if seated is None else self.table.seat_of(player)
-        key = f"join:{self.table_id}:{player}:{message.request}"
-        events: list[Event] = []
-        number = self.table.joined + 1  # what ``sit`` numbers a new seat
-
-        def sit() -> TableSave:
-            taken = self.table.sit(
-                player, message.seat, message.buy_in, name=client.name, post_now=True
-            )
-            events.extend(taken)
-            if self.table.seat_of(player).joined != number:
-                raise TableError(f"seat numbered {number} is not the sitting recorded")
-            return self._saved()
-
-        # A retry of this sitting's join moves nothing; a key from an ended one is refused.
-        async with self._as_it_was_on_failure():
-            saved = await self.store.seat(
-                self.table_id,
-                int(player),
-                key=key,
-                buy_in=message.buy_in,
-                seat=message.seat,
-                joined=None if current is None else current.joined,
-                number=number,
-                sit=sit,
-                now=utcnow(),
-            )
-        if saved is not None:
-            self.stored = saved.snapshot
-        if current is None:
-            await self._after(events, now)
-            return
-        if current.connected is False:  # R-TIME-3: back in time
-            await self._after(self.table.reconnect(player, now), now)
-            return
-        if seated != message.seat:
-            raise TableError(f"you already have a seat at this table (seat {seated})")
-        # already sitting there (a retry, or a client that reconnected): nothing to do
-
-    async def _add_chips(self, client: Client, message: protocol.AddChips, now: float) -> None:
-        """Chips from the balance to the player's stack, in one transaction with the table;
-        the request key is bound to the sitting: a retry moves nothing, a reuse is refused."""
-        player = self._player(client)
-        seat = self.table.seat_of(player)
-        key = f"add:{self.table_id}:{player}:{message.request}"
-        events: list[Event] = []
-
-        def add() -> TableSave:
-            events.extend(self.table.add_chips(player, message.amount))  # refuses: rolled back
-            return self._saved()
-
-        async with self._as_it_was_on_failure():
-            saved = await self.store.add_chips(
-                self.table_id,
-                int(player),
-                key=key,
-                amount=message.amount,
-                joined=seat.joined,
-                add=add,
-                now=utcnow(),
-            )
-        if saved is None:
-            return  # a retried request: the chips moved the first time
-        self.stored = saved.snapshot
-        await self._after(events, now)
-
     async def _act(self, client: Client, message: protocol.Act, now: float) -> None:
         player = self._player(client)
         if message.hand != self.table.hand_number or self.table.hand is None:
@@ -729,21 +441,6 @@ class TableActor:
         action = Action(ActionKind(message.action), message.amount)
         events = self.table.act(player, action, now)
         await self._after(events, now)
-
-    def _options(self, client: Client, message: protocol.Options) -> None:
-        player = self._player(client)
-        if self.table.seat_number(player) is None:
-            raise TableError("take a seat first")
-        self.table.set_options(
-            player,
-            auto_post=message.auto_post,
-            post_now=None if message.wait_for_big_blind is None else not message.wait_for_big_blind,
-            sit_out_next=message.sit_out_next,
-            leave_after=message.leave_after,
-            pre_action="unchanged"
-            if message.pre_action is None
-            else (None if message.pre_action == "none" else message.pre_action),
-        )
 
     async def _chat(self, client: Client, message: protocol.Chat, now: float) -> None:
         player = self._player(client)
@@ -754,11 +451,8 @@ class TableActor:
         client.chat_times.append(now)
         text = html.escape(message.text.strip())  # stored and sent escaped
         await self.store.post_chat(self.table_id, int(player), text, now=utcnow())
-        line = protocol.frame(
-            protocol.ChatFrame(table=self.table_id, sender=client.name or player, text=text)
-        )
-        for watcher in list(self.watchers):
-            self._send(watcher, line)
+        chat = protocol.ChatFrame(table=self.table_id, sender=client.name or player, text=text)
+        self._tell(protocol.frame(chat))
 
     # ------------------------------------------------------------ broadcast
 
@@ -791,6 +485,12 @@ class TableActor:
                 if spectator is None:
                     spectator = protocol.encode(public)
                 self._send(client, spectator)
+
+    def _tell(self, line: str, only: Container[int | None] | None = None) -> None:
+        """Queue ``line`` for every watcher (or those whose account is in ``only``)."""
+        for watcher in list(self.watchers):
+            if only is None or watcher.account_id in only:
+                self._send(watcher, line)
 
     def _send(self, client: Client, text: str) -> None:
         """Queue ``text`` for ``client``; never waits (a dropped client stops watching)."""

@@ -28,7 +28,7 @@ from typing import TypeVar
 
 from fastapi import HTTPException
 
-from pokerroom.server.actor import utcnow
+from pokerroom.server.clock import utcnow
 from pokerroom.store.accounts import (
     WRONG,
     AuthError,

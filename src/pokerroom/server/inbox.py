@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from pokerroom.server import protocol
 
 if TYPE_CHECKING:
-    from pokerroom.server.actor import Client
+    from pokerroom.server.client import Client
 
 
 @dataclass(frozen=True, slots=True)

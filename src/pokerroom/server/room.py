@@ -16,7 +16,9 @@ from typing import Any
 from pokerroom.rng import SystemRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
-from pokerroom.server.actor import INBOX_MESSAGES, OUTBOX_FRAMES, Client, TableActor, utcnow
+from pokerroom.server.actor import INBOX_MESSAGES, TableActor
+from pokerroom.server.client import OUTBOX_FRAMES, Client
+from pokerroom.server.clock import utcnow
 from pokerroom.server.inbox import Suspend
 from pokerroom.store.db import Database
 from pokerroom.store.room_store import Reopened, RoomStore, TableSave

@@ -156,6 +156,33 @@ def stakes_pair(spec: GameSpec) -> tuple[int, int]:
     return stakes.small_blind, stakes.big_blind
 
 
+def lobby_entry(
+    table: Table, table_id: str, *, closed: bool, average_pot: int, hands_per_hour: int
+) -> dict[str, Any]:
+    """The table as the lobby lists it."""
+    spec = table.spec
+    return {
+        "id": table_id,
+        "name": table.name,
+        "game": spec.name,
+        "variant": spec.variant.value,
+        "structure": spec.structure.value,
+        "small_blind": spec.stakes.small_blind,
+        "big_blind": spec.stakes.big_blind,
+        "stakes": stakes_pair(spec),
+        "seats": table.max_seats,
+        "seated": len(table.seats),
+        "players": sorted(s.name for s in table.seats.values()),
+        "min_buy_in": table.min_buy_in,
+        "max_buy_in": table.max_buy_in,
+        "average_pot": average_pot,
+        "hands_per_hour": hands_per_hour,
+        "house": table.house.name,
+        "closed": closed,
+        "hand": table.hand_number if table.hand is not None else None,
+    }
+
+
 def public_state(
     table: Table,
     *,
@@ -327,11 +354,3 @@ def raise_presets(legal: LegalActions, structure: Structure) -> dict[str, int | 
         "half_pot_raise_to": max(low, min(high, half)),
         "pot_raise_to": max(low, min(high, pot)),
     }
-
-
-def table_state(
-    table: Table, *, table_id: str, viewer_seat: int | None, version: int, now: float
-) -> dict[str, Any]:
-    """One viewer's whole frame (a spectator when ``viewer_seat`` is None)."""
-    public = public_state(table, table_id=table_id, version=version, now=now)
-    return public if viewer_seat is None else state_for_seat(table, public, viewer_seat)

@@ -204,8 +204,6 @@ def cancel_hand_sync(
 
 
 save_table = on_async_session(save_table_sync)
-begin_hand = on_async_session(begin_hand_sync)
-finish_hand = on_async_session(finish_hand_sync)
 
 
 async def player_hands(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -164,8 +165,16 @@ def table_account(table_id: str) -> tuple[str, str]:
     return ("table", table_id)
 
 
-def buy_in_sync(
+class TableMove(StrEnum):
+    """Chips crossing between a player's balance and a table (the value is the transfer's kind)."""
+
+    BUY_IN = "buy_in"  # balance -> table: a join's buy-in or added chips
+    CASH_OUT = "cash_out"  # table -> balance: the player leaves
+
+
+def move_chips_sync(
     session: Session,
+    move: TableMove,
     account_id: int,
     table_id: str,
     amount: int,
@@ -174,41 +183,19 @@ def buy_in_sync(
     key: str | None = None,
     sitting_id: int | None = None,
 ) -> Transfer:
-    """Chips from the player's balance to the table; never more than the balance."""
-    if amount <= 0:
-        raise LedgerError(f"a buy-in must be positive, got {amount}")
+    """Chips from the player's balance to the table (a buy-in: positive, never more than the
+    balance), or from the table back to the balance when they leave (never negative)."""
+    player, table = player_account(account_id), table_account(table_id)
+    if move is TableMove.BUY_IN:
+        if amount <= 0:
+            raise LedgerError(f"a buy-in must be positive, got {amount}")
+        moves, memo = {player: -amount, table: amount}, f"buy-in at {table_id}"
+    else:
+        if amount < 0:
+            raise LedgerError(f"a cash-out cannot be negative, got {amount}")
+        moves, memo = {table: -amount, player: amount}, f"left {table_id}"
     return transfer_sync(
-        session,
-        "buy_in",
-        {player_account(account_id): -amount, table_account(table_id): amount},
-        now=now,
-        key=key,
-        memo=f"buy-in at {table_id}",
-        sitting_id=sitting_id,
-    )
-
-
-def cash_out_sync(
-    session: Session,
-    account_id: int,
-    table_id: str,
-    amount: int,
-    *,
-    now: datetime,
-    key: str | None = None,
-    sitting_id: int | None = None,
-) -> Transfer:
-    """Chips from the table back to the player's balance when they leave."""
-    if amount < 0:
-        raise LedgerError(f"a cash-out cannot be negative, got {amount}")
-    return transfer_sync(
-        session,
-        "cash_out",
-        {table_account(table_id): -amount, player_account(account_id): amount},
-        now=now,
-        key=key,
-        memo=f"left {table_id}",
-        sitting_id=sitting_id,
+        session, move.value, moves, now=now, key=key, memo=memo, sitting_id=sitting_id
     )
 
 
@@ -300,7 +287,16 @@ def join_sync(
     )
     session.add(sitting)
     session.flush()
-    buy_in_sync(session, account_id, table_id, amount, now=now, key=key, sitting_id=sitting.id)
+    move_chips_sync(
+        session,
+        TableMove.BUY_IN,
+        account_id,
+        table_id,
+        amount,
+        now=now,
+        key=key,
+        sitting_id=sitting.id,
+    )
     return sitting
 
 
@@ -317,8 +313,9 @@ def leave_sync(
         session.flush()
     if amount == 0:
         return None
-    return cash_out_sync(
+    return move_chips_sync(
         session,
+        TableMove.CASH_OUT,
         account_id,
         table_id,
         amount,
@@ -328,11 +325,8 @@ def leave_sync(
     )
 
 
-ledger_account = on_async_session(ledger_account_sync)
 transfer = on_async_session(transfer_sync)
-buy_in = on_async_session(buy_in_sync)
-cash_out = on_async_session(cash_out_sync)
-take_rake = on_async_session(take_rake_sync)
+move_chips = on_async_session(move_chips_sync)
 open_sitting = on_async_session(open_sitting_sync)
 repeated_request = on_async_session(repeated_request_sync)
 join = on_async_session(join_sync)

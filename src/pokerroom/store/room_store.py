@@ -41,7 +41,15 @@ from pokerroom.store.hands import (
     player_hands,
     save_table,
 )
-from pokerroom.store.ledger import balance, buy_in, join, leave, open_sitting, repeated_request
+from pokerroom.store.ledger import (
+    TableMove,
+    balance,
+    join,
+    leave,
+    move_chips,
+    open_sitting,
+    repeated_request,
+)
 from pokerroom.store.models import (
     Account,
     ChatMessage,
@@ -165,8 +173,9 @@ class RoomStore:
             sitting = await open_sitting(session, table_id, account, number=joined)
             if await repeated_request(session, key, sitting=sitting, seated=True, amount=amount):
                 return None
-            await buy_in(
+            await move_chips(
                 session,
+                TableMove.BUY_IN,
                 account,
                 table_id,
                 amount,

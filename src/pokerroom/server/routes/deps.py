@@ -4,7 +4,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Header, HTTPException, Request
 
-from pokerroom.server.actor import utcnow
+from pokerroom.server.clock import utcnow
 from pokerroom.server.room import Room
 from pokerroom.store.accounts import AuthError
 from pokerroom.store.room_store import RoomStore

@@ -7,7 +7,7 @@ from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 
 from pokerroom.rules.errors import RulesError
-from pokerroom.server.actor import utcnow
+from pokerroom.server.clock import utcnow
 from pokerroom.server.inbox import Close, Void
 from pokerroom.server.room import Room, TableConfig
 from pokerroom.server.routes.deps import Operator, Store, TheRoom

@@ -9,7 +9,8 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 
 from pokerroom.server import protocol
-from pokerroom.server.actor import Client, utcnow
+from pokerroom.server.client import Client
+from pokerroom.server.clock import utcnow
 from pokerroom.server.inbox import Gone, Said, Watching
 from pokerroom.server.room import Limits, RateLimit, Room
 from pokerroom.store.accounts import AuthError

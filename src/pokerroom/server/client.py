@@ -1,0 +1,73 @@
+"""One WebSocket connection as the tables see it: a bounded queue of outbound frames that
+the connection's own writer task sends (S-ISOLATE-1)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+OUTBOX_FRAMES = 256  # frames waiting for one client's socket before it is dropped
+
+
+@dataclass(eq=False)
+class Client:
+    """One WebSocket connection (a person or a bot), as the table sees it.
+
+    Tables only ever ``deliver`` to it: the frame goes into a bounded queue that the
+    connection's own writer task sends (S-ISOLATE-1). A client that cannot keep up, or whose
+    socket fails, is dropped; the table never waits for it and never sees its errors."""
+
+    send: Callable[[str], Awaitable[None]]
+    account_id: int | None = None
+    name: str = ""
+    token: str | None = None  # the session it said hello with (closed when revoked)
+    address: str = ""
+    tables: set[str] = field(default_factory=set)  # the tables it watches or plays at
+    chat_times: deque[float] = field(default_factory=deque)
+    outbox_frames: int = OUTBOX_FRAMES
+    outbox: asyncio.Queue[str] = field(init=False)
+    dropped: asyncio.Event = field(init=False, default_factory=asyncio.Event)
+    drop_reason: str = ""
+    drop_code: int = 1000
+    flush: bool = False  # send what is queued before closing (a protocol error's message)
+    waiting: int = 0  # its messages in tables' inboxes
+
+    def __post_init__(self) -> None:
+        self.outbox = asyncio.Queue(self.outbox_frames)
+
+    @property
+    def player(self) -> str | None:
+        return None if self.account_id is None else str(self.account_id)
+
+    @property
+    def closed(self) -> bool:
+        return self.dropped.is_set()
+
+    def deliver(self, text: str) -> None:
+        """Queue one frame; never waits. A full queue drops the client (it is not reading)."""
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.drop(1008, f"too slow: {self.outbox_frames} frames were waiting to be sent")
+
+    def drop(self, code: int, reason: str, *, flush: bool = False) -> None:
+        """Close this connection (the socket's handler sees ``dropped`` and closes it)."""
+        if not self.closed:
+            self.drop_code, self.drop_reason, self.flush = code, reason, flush
+            self.dropped.set()
+
+    async def write(self) -> None:
+        """The connection's writer: send queued frames in order until the socket fails."""
+        while True:
+            text = await self.outbox.get()
+            try:
+                await self.send(text)
+            except Exception as error:  # a closed or broken socket: only this client goes
+                self.drop(1011, f"send failed: {type(error).__name__}")
+                return
+            finally:
+                self.outbox.task_done()

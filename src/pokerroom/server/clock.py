@@ -1,0 +1,11 @@
+"""The server's wall clock. The core below ``server`` never reads it: the moments it needs
+come in as arguments (tests/test_layers.py)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+
+def utcnow() -> datetime:
+    """Now, as the store records it (timezone-aware UTC)."""
+    return datetime.now(UTC)
