@@ -187,8 +187,9 @@ def _posts(raw: Any, scale: int) -> list[ExtraPost]:
     return posts
 
 
-def hand_from_phh(phh: PHHHand, *, scale: int = 1) -> tuple[Hand, list[str]]:
-    """Build the engine hand a history describes (before its player actions)."""
+def phh_setup(phh: PHHHand, *, scale: int = 1) -> tuple[HandSetup, list[str]]:
+    """The setup a history's hand is dealt from (the record a table deals from), and the
+    history's actions."""
     f = phh.fields
     code = f.get("variant")
     if not isinstance(code, str):
@@ -256,82 +257,131 @@ def hand_from_phh(phh: PHHHand, *, scale: int = 1) -> tuple[Hand, list[str]]:
             auto_showdown=False,
             cash_table=house.cash_table,
         )
-        hand = Hand.from_setup(setup)
     except (HandError, RulesError) as error:
         raise PHHError(str(error)) from None
-    return hand, actions
+    return setup, actions
 
 
-def replay_steps(phh: PHHHand, *, scale: int = 1) -> Iterator[tuple[str, Hand]]:
-    """Apply a history's actions one by one, yielding each action with the hand after it
-    (the hand before any action comes first, with an empty action)."""
-    hand, actions = hand_from_phh(phh, scale=scale)
-    yield "", hand
-    n = hand.n
-    board_seen = 0
-    pending: dict[int, ActionKind] = {}  # showdown actions the file gives before ours asks
-    for number, action in enumerate(actions, start=1):
-        text, _, comment = action.partition("#")
-        text = text.strip()
-        if not text:
-            timeout = comment.split()
-            if len(timeout) == 2 and timeout[1] == "timeout":  # ours: all-in protection
-                try:
-                    hand.apply(Action(ActionKind.TIMEOUT), _player(timeout[0], n, action))
-                except HandError as error:
-                    raise PHHError(f"action {number} ({action!r}): {error}") from None
-                yield action, hand
-            continue
-        parts = text.split()
-        where = f"action {number} ({action!r})"
-        if parts[0] == "d":
-            if len(parts) < 3 or parts[1] not in ("dh", "db"):
-                raise PHHError(f"{where}: unknown dealing action")
-            if parts[1] == "db":
-                board_seen += len(parts[2]) // 2
-                ready = len(hand.board) >= board_seen or hand.phase is not Phase.BETTING
-                if not ready:
-                    who = hand.seats[hand.actor] if hand.actor is not None else "?"
-                    raise PHHError(f"{where}: board dealt while seat {who} is to act")
-                yield text, hand
-            continue
-        i = _player(parts[0], n, action)
-        verb = parts[1] if len(parts) > 1 else ""
-        try:
+def hand_from_phh(phh: PHHHand, *, scale: int = 1) -> tuple[Hand, list[str]]:
+    """Build the engine hand a history describes (before its player actions)."""
+    setup, actions = phh_setup(phh, scale=scale)
+    try:
+        return Hand.from_setup(setup), actions
+    except HandError as error:
+        raise PHHError(str(error)) from None
+
+
+class _PHHLog:
+    """A history's actions as the engine's log of (position, action), read one line at a
+    time while ``Hand.steps`` replays them: a line's meaning may depend on the hand so far
+    (a showdown in another program's order, a check nobody can bet against), so the reader
+    looks at ``hand`` (the hand being replayed) before giving the next action."""
+
+    def __init__(self, lines: list[str], scale: int) -> None:
+        self.hand: Hand | None = None  # set once dealt, before the first line is read
+        self.lines = lines
+        self.scale = scale
+        self.where = ""  # the line being read, for errors
+        self.line = ""  # the line the last action came from
+        # showdown actions the file gives before the engine asks for them
+        self.pending: dict[int, ActionKind] = {}
+
+    def actions(self) -> Iterator[tuple[int, Action]]:
+        hand, pending = self.hand, self.pending
+        assert hand is not None, "read after the deal"
+        n = hand.n
+        board_seen = 0
+        for number, action in enumerate(self.lines, start=1):
+            where = self.where = f"action {number} ({action!r})"
+            text, _, comment = action.partition("#")
+            text = self.line = text.strip()
+            if not text:
+                timeout = comment.split()
+                if len(timeout) == 2 and timeout[1] == "timeout":  # ours: all-in protection
+                    self.line = action
+                    yield _player(timeout[0], n, action), Action(ActionKind.TIMEOUT)
+                continue
+            parts = text.split()
+            if parts[0] == "d":
+                if len(parts) < 3 or parts[1] not in ("dh", "db"):
+                    raise PHHError(f"{where}: unknown dealing action")
+                if parts[1] == "db":
+                    board_seen += len(parts[2]) // 2
+                    ready = len(hand.board) >= board_seen or hand.phase is not Phase.BETTING
+                    if not ready:
+                        who = hand.seats[hand.actor] if hand.actor is not None else "?"
+                        raise PHHError(f"{where}: board dealt while seat {who} is to act")
+                continue
+            i = _player(parts[0], n, action)
+            verb = parts[1] if len(parts) > 1 else ""
             if verb == "sm" and hand.phase is Phase.SHOWDOWN and hand.actor != i:
                 # Another program's showdown order (PokerKit's, when everyone is all-in):
                 # held until the engine asks this player, then applied as the file says.
                 if i in pending:
                     raise PHHError(f"{where}: p{i + 1} shows or mucks twice")
                 pending[i] = ActionKind.MUCK if len(parts) == 2 else ActionKind.SHOW
-                yield text, hand
                 continue
             asked = hand.phase is Phase.BETTING and hand.actor == i
             if verb == "cc" and not asked and _unopposed(hand, i):
-                yield text, hand  # a check no opponent can bet against: moves no chip
-                continue
-            if verb == "f":
-                hand.apply(Action(ActionKind.FOLD), i)
+                continue  # a check no opponent can bet against: moves no chip
+            if (
+                verb in ("f", "cc")
+                and comment.strip() == "timeout"
+                and _times_out_to(hand, i, verb)
+            ):
+                yield i, Action(ActionKind.TIMEOUT)  # ours: the clock acted for the player
+            elif verb == "f":
+                yield i, Action(ActionKind.FOLD)
             elif verb == "cc":
-                hand.apply(Action(ActionKind.CHECK_OR_CALL), i)
+                yield i, Action(ActionKind.CHECK_OR_CALL)
             elif verb == "cbr" and len(parts) == 3:
-                amount = _amount(_number(parts[2], where), scale, where)
-                hand.apply(Action(ActionKind.BET_OR_RAISE, amount), i)
+                amount = _amount(_number(parts[2], where), self.scale, where)
+                yield i, Action(ActionKind.BET_OR_RAISE, amount=amount)
             elif verb == "sm":
-                kind = ActionKind.MUCK if len(parts) == 2 else ActionKind.SHOW
-                hand.apply(Action(kind), i)
+                yield i, Action(ActionKind.MUCK if len(parts) == 2 else ActionKind.SHOW)
             else:
                 raise PHHError(f"{where}: unknown action")
             while hand.phase is Phase.SHOWDOWN and hand.actor in pending:
-                hand.apply(Action(pending.pop(hand.actor)), hand.actor)
-        except HandError as error:
-            raise PHHError(f"{where}: {error}") from None
-        yield text, hand
-    # A show the engine never asked for (a hand no one is left to contest) moves no chip;
-    # a muck it never asked for would give up a pot: that is not the hand the engine played.
-    for i, kind in sorted(pending.items()):
-        if kind is ActionKind.MUCK or hand.phase is Phase.SHOWDOWN:
-            raise PHHError(f"p{i + 1} shows or mucks out of turn (the hand is {hand.phase.value})")
+                j = hand.actor
+                yield j, Action(pending.pop(j))
+
+    def check_end(self, hand: Hand) -> None:
+        """A show the engine never asked for (a hand no one is left to contest) moves no
+        chip; a muck it never asked for would give up a pot: not the hand the engine played."""
+        for i, kind in sorted(self.pending.items()):
+            if kind is ActionKind.MUCK or hand.phase is Phase.SHOWDOWN:
+                raise PHHError(
+                    f"p{i + 1} shows or mucks out of turn (the hand is {hand.phase.value})"
+                )
+
+
+def replay_steps(phh: PHHHand, *, scale: int = 1) -> Iterator[tuple[str, Hand]]:
+    """Replay a history with the engine's one replay (``Hand.steps``): the hand as dealt
+    first (with an empty line), then the hand after each action the engine applies, with
+    the line it came from (a line that changes nothing, a board dealt or a check no one can
+    bet against, yields no step)."""
+    setup, lines = phh_setup(phh, scale=scale)
+    reader = _PHHLog(lines, scale)
+    steps = Hand.steps(setup, reader.actions())  # the reader's first line is read after
+    try:  # the deal, which comes first
+        reader.hand = hand = next(steps)
+        yield "", hand
+        for hand in steps:
+            yield reader.line, hand
+    except HandError as error:
+        raise PHHError(f"{reader.where}: {error}" if reader.where else str(error)) from None
+    reader.check_end(hand)
+
+
+def _times_out_to(hand: Hand, i: int, verb: str) -> bool:
+    """A fold or check written ``# timeout`` is what the house's time-out policy (R-TIME-2)
+    does for player i now: then it is read as the time-out it was."""
+    legal = hand.legal_actions()
+    if legal is None or legal.position != i:
+        return False
+    if hand.house.timeout_policy == "check_fold":
+        return verb == ("f" if legal.call_amount else "cc")
+    return verb == "f" and hand.live[i] + hand.dead[i] == 0
 
 
 def _unopposed(hand: Hand, i: int) -> bool:
@@ -351,6 +401,8 @@ def replay(phh: PHHHand, *, scale: int = 1) -> ReplayResult:
         pass
     if hand.phase is Phase.SHOWDOWN:
         hand.finish_showdown()
+    if not hand.is_over and phh.fields.get("_cancelled") is True:  # ours: R-DECK-5
+        hand.cancel("cancelled")
     if not hand.is_over:
         who = hand.seats[hand.actor] if hand.actor is not None else "?"
         raise PHHError(
