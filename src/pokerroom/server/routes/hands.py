@@ -9,8 +9,9 @@ from fastapi import APIRouter, HTTPException, Query
 from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse
 
-from pokerroom.history.phh import PHHError, load_text, phh_fields, replay, to_toml, write_phh
+from pokerroom.history.phh import phh_fields, to_toml, write_phh
 from pokerroom.history.pokerstars import pokerstars_text
+from pokerroom.history.record import RecordError, read_record
 from pokerroom.history.viewer import ViewerHand, viewer_hand
 from pokerroom.server.replayer import replay_frames
 from pokerroom.server.routes.deps import Player, Store, TheRoom
@@ -52,10 +53,11 @@ async def my_hands(
 
 def seen_by(record: HandRecord, player: HandPlayer) -> ViewerHand:
     """A stored hand as ``player`` may see it: the one decision every export below is
-    written from (S-EXPORT-1). Replays the hand: call it off the event loop."""
+    written from (S-EXPORT-1), read back from the one record stored of it. Replays the
+    hand: call it off the event loop."""
     try:
-        hand = replay(load_text(record.phh)[0]).hand
-    except PHHError as error:  # pragma: no cover - our own records replay
+        hand = read_record(record.record)
+    except RecordError as error:  # pragma: no cover - our own records replay
         raise HTTPException(500, f"hand {record.id} does not replay: {error}") from None
     return viewer_hand(hand, player.position)
 
