@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import tomllib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -11,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from pokerroom.cards import CardError, format_cards, parse_cards
-from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.errors import HandError, SetupError
 from pokerroom.engine.events import (
     ActionTaken,
@@ -25,16 +23,14 @@ from pokerroom.engine.events import (
 )
 from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.setup import ExtraPost, HandSetup, Player, arrange_deck
+from pokerroom.history.phh_actions import PHHError as PHHError
+from pokerroom.history.phh_actions import PHHLog, chips, player_index
 from pokerroom.history.viewer import EVERYONE, ViewerHand, viewer_hand
 from pokerroom.rules.errors import RulesError
 from pokerroom.rules.game import STANDARD_PHH_CODES, GameSpec, Stakes, Structure
 from pokerroom.rules.house import STANDARD, load_preset
 
 _PHH_MOVES = {Move.FOLD: "f", Move.CHECK: "cc", Move.CALL: "cc"}  # else "cbr" to the bet
-
-
-class PHHError(ValueError):
-    """A hand history that cannot be read or replayed, with the reason."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,31 +91,11 @@ def iter_paths(paths: Sequence[str | Path]) -> Iterator[Path]:
             yield p
 
 
-def _amount(value: Any, scale: int, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise PHHError(f"{what}: {value!r} is not an amount")
-    scaled = value * scale
-    if isinstance(scaled, float):
-        if not math.isfinite(scaled) or scaled != int(scaled):
-            hint = "" if scale != 1 else " (give a scale factor to replay fractional amounts)"
-            raise PHHError(f"{what}: {value!r} is not a whole number of chips{hint}")
-        scaled = int(scaled)
-    if scaled < 0:
-        raise PHHError(f"{what}: {value!r} is negative")
-    return scaled
-
-
 def _amounts(fields: dict[str, Any], key: str, n: int, scale: int) -> list[int]:
     raw = fields.get(key, [0] * n)
     if not isinstance(raw, list) or len(raw) != n:
         raise PHHError(f"{key}: expected {n} entries, got {raw!r}")
-    return [_amount(v, scale, key) for v in raw]
-
-
-def _player(token: str, n: int, action: str) -> int:
-    if not token.startswith("p") or not token[1:].isdigit() or not 1 <= int(token[1:]) <= n:
-        raise PHHError(f"action {action!r}: {token!r} is not a player p1..p{n}")
-    return int(token[1:]) - 1
+    return [chips(v, scale, key) for v in raw]
 
 
 def _cards(text: str, action: str) -> list[int | None]:
@@ -147,11 +123,11 @@ def _deck_for(actions: list[str], n: int, hole_count: int) -> list[int]:
     for action in actions:
         parts = action.split()
         if len(parts) >= 4 and parts[0] == "d" and parts[1] == "dh":
-            hole[_player(parts[2], n, action)].extend(_cards(parts[3], action))
+            hole[player_index(parts[2], n, action)].extend(_cards(parts[3], action))
         elif len(parts) >= 3 and parts[0] == "d" and parts[1] == "db":
             board.extend(_cards(parts[2], action))
         elif len(parts) >= 3 and parts[1] == "sm" and parts[2] != "-":
-            shown[_player(parts[0], n, action)] = _cards(parts[2], action)
+            shown[player_index(parts[0], n, action)] = _cards(parts[2], action)
     for i in range(n):
         if len(hole[i]) > hole_count:
             raise PHHError(
@@ -180,8 +156,8 @@ def _posts(raw: Any, scale: int) -> list[ExtraPost]:
         posts.append(
             ExtraPost(
                 position=item[0],
-                live=_amount(item[1], scale, "_posts"),
-                dead=_amount(item[2], scale, "_posts"),
+                live=chips(item[1], scale, "_posts"),
+                dead=chips(item[2], scale, "_posts"),
             )
         )
     return posts
@@ -202,7 +178,7 @@ def phh_setup(phh: PHHHand, *, scale: int = 1) -> tuple[HandSetup, list[str]]:
     if not isinstance(stacks_raw, list) or not 2 <= len(stacks_raw) <= 10:
         raise PHHError("'starting_stacks' must list 2 to 10 stacks")
     n = len(stacks_raw)
-    stacks = [_amount(v, scale, "starting_stacks") for v in stacks_raw]
+    stacks = [chips(v, scale, "starting_stacks") for v in stacks_raw]
     blinds = _amounts(f, "blinds_or_straddles", n, scale)
     antes = _amounts(f, "antes", n, scale)
     if n == 2:  # heads-up: the button (p2) posts the small blind (PHH.md)
@@ -211,11 +187,11 @@ def phh_setup(phh: PHHHand, *, scale: int = 1) -> tuple[HandSetup, list[str]]:
     if structure is Structure.FIXED_LIMIT:
         if "small_bet" not in f:
             raise PHHError(f"{code} needs 'small_bet' and 'big_bet'")
-        big = _amount(f["small_bet"], scale, "small_bet")
+        big = chips(f["small_bet"], scale, "small_bet")
     else:
         if "min_bet" not in f:
             raise PHHError(f"{code} needs 'min_bet'")
-        big = _amount(f["min_bet"], scale, "min_bet")
+        big = chips(f["min_bet"], scale, "min_bet")
     if big <= 0:
         raise PHHError("the minimum bet must be positive")
     small = min((b for b in blinds if b), default=0)
@@ -271,97 +247,13 @@ def hand_from_phh(phh: PHHHand, *, scale: int = 1) -> tuple[Hand, list[str]]:
         raise PHHError(str(error)) from None
 
 
-class _PHHLog:
-    """A history's actions as the engine's log of (position, action), read one line at a
-    time while ``Hand.steps`` replays them: a line's meaning may depend on the hand so far
-    (a showdown in another program's order, a check nobody can bet against), so the reader
-    looks at ``hand`` (the hand being replayed) before giving the next action."""
-
-    def __init__(self, lines: list[str], scale: int) -> None:
-        self.hand: Hand | None = None  # set once dealt, before the first line is read
-        self.lines = lines
-        self.scale = scale
-        self.where = ""  # the line being read, for errors
-        self.line = ""  # the line the last action came from
-        # showdown actions the file gives before the engine asks for them
-        self.pending: dict[int, ActionKind] = {}
-
-    def actions(self) -> Iterator[tuple[int, Action]]:
-        hand, pending = self.hand, self.pending
-        assert hand is not None, "read after the deal"
-        n = hand.n
-        board_seen = 0
-        for number, action in enumerate(self.lines, start=1):
-            where = self.where = f"action {number} ({action!r})"
-            text, _, comment = action.partition("#")
-            text = self.line = text.strip()
-            if not text:
-                timeout = comment.split()
-                if len(timeout) == 2 and timeout[1] == "timeout":  # ours: all-in protection
-                    self.line = action
-                    yield _player(timeout[0], n, action), Action(ActionKind.TIMEOUT)
-                continue
-            parts = text.split()
-            if parts[0] == "d":
-                if len(parts) < 3 or parts[1] not in ("dh", "db"):
-                    raise PHHError(f"{where}: unknown dealing action")
-                if parts[1] == "db":
-                    board_seen += len(parts[2]) // 2
-                    ready = len(hand.board) >= board_seen or hand.phase is not Phase.BETTING
-                    if not ready:
-                        who = hand.seats[hand.actor] if hand.actor is not None else "?"
-                        raise PHHError(f"{where}: board dealt while seat {who} is to act")
-                continue
-            i = _player(parts[0], n, action)
-            verb = parts[1] if len(parts) > 1 else ""
-            if verb == "sm" and hand.phase is Phase.SHOWDOWN and hand.actor != i:
-                # Another program's showdown order (PokerKit's, when everyone is all-in):
-                # held until the engine asks this player, then applied as the file says.
-                if i in pending:
-                    raise PHHError(f"{where}: p{i + 1} shows or mucks twice")
-                pending[i] = ActionKind.MUCK if len(parts) == 2 else ActionKind.SHOW
-                continue
-            asked = hand.phase is Phase.BETTING and hand.actor == i
-            if verb == "cc" and not asked and _unopposed(hand, i):
-                continue  # a check no opponent can bet against: moves no chip
-            if (
-                verb in ("f", "cc")
-                and comment.strip() == "timeout"
-                and _times_out_to(hand, i, verb)
-            ):
-                yield i, Action(ActionKind.TIMEOUT)  # ours: the clock acted for the player
-            elif verb == "f":
-                yield i, Action(ActionKind.FOLD)
-            elif verb == "cc":
-                yield i, Action(ActionKind.CHECK_OR_CALL)
-            elif verb == "cbr" and len(parts) == 3:
-                amount = _amount(_number(parts[2], where), self.scale, where)
-                yield i, Action(ActionKind.BET_OR_RAISE, amount=amount)
-            elif verb == "sm":
-                yield i, Action(ActionKind.MUCK if len(parts) == 2 else ActionKind.SHOW)
-            else:
-                raise PHHError(f"{where}: unknown action")
-            while hand.phase is Phase.SHOWDOWN and hand.actor in pending:
-                j = hand.actor
-                yield j, Action(pending.pop(j))
-
-    def check_end(self, hand: Hand) -> None:
-        """A show the engine never asked for (a hand no one is left to contest) moves no
-        chip; a muck it never asked for would give up a pot: not the hand the engine played."""
-        for i, kind in sorted(self.pending.items()):
-            if kind is ActionKind.MUCK or hand.phase is Phase.SHOWDOWN:
-                raise PHHError(
-                    f"p{i + 1} shows or mucks out of turn (the hand is {hand.phase.value})"
-                )
-
-
 def replay_steps(phh: PHHHand, *, scale: int = 1) -> Iterator[tuple[str, Hand]]:
     """Replay a history with the engine's one replay (``Hand.steps``): the hand as dealt
     first (with an empty line), then the hand after each action the engine applies, with
     the line it came from (a line that changes nothing, a board dealt or a check no one can
     bet against, yields no step)."""
     setup, lines = phh_setup(phh, scale=scale)
-    reader = _PHHLog(lines, scale)
+    reader = PHHLog(lines, scale)
     steps = Hand.steps(setup, reader.actions())  # the reader's first line is read after
     try:  # the deal, which comes first
         reader.hand = hand = next(steps)
@@ -371,25 +263,6 @@ def replay_steps(phh: PHHHand, *, scale: int = 1) -> Iterator[tuple[str, Hand]]:
     except HandError as error:
         raise PHHError(f"{reader.where}: {error}" if reader.where else str(error)) from None
     reader.check_end(hand)
-
-
-def _times_out_to(hand: Hand, i: int, verb: str) -> bool:
-    """A fold or check written ``# timeout`` is what the house's time-out policy (R-TIME-2)
-    does for player i now: then it is read as the time-out it was."""
-    legal = hand.legal_actions()
-    if legal is None or legal.position != i:
-        return False
-    if hand.house.timeout_policy == "check_fold":
-        return verb == ("f" if legal.call_amount else "cc")
-    return verb == "f" and hand.live[i] + hand.dead[i] == 0
-
-
-def _unopposed(hand: Hand, i: int) -> bool:
-    """Player i is in the hand with chips, owes nothing, and every opponent still in it is
-    all-in: nobody can bet against them, so a check by them changes nothing."""
-    if not hand.in_hand(i) or hand.all_in[i] or hand.bets[i] < max(hand.bets):
-        return False
-    return all(hand.all_in[j] for j in range(hand.n) if j != i and hand.in_hand(j))
 
 
 def replay(phh: PHHHand, *, scale: int = 1) -> ReplayResult:
@@ -413,16 +286,6 @@ def replay(phh: PHHHand, *, scale: int = 1) -> ReplayResult:
     if isinstance(expected_raw, list) and len(expected_raw) == n:
         expected = [v * scale for v in expected_raw]
     return ReplayResult(hand=hand, finishing_stacks=list(hand.stacks), expected=expected)
-
-
-def _number(text: str, where: str) -> int | float:
-    try:
-        return int(text)
-    except ValueError:
-        try:
-            return float(text)
-        except ValueError:
-            raise PHHError(f"{where}: {text!r} is not an amount") from None
 
 
 # ---------------------------------------------------------------------- writing
