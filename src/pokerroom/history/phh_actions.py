@@ -11,6 +11,13 @@ from typing import Any
 from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.hand import Hand, Phase
 
+# Actions are immutable records: the ones with no amount are made once.
+_FOLD = Action(ActionKind.FOLD)
+_CHECK_OR_CALL = Action(ActionKind.CHECK_OR_CALL)
+_TIMEOUT = Action(ActionKind.TIMEOUT)
+_SHOW = Action(ActionKind.SHOW)
+_MUCK = Action(ActionKind.MUCK)
+
 
 class PHHError(ValueError):
     """A hand history that cannot be read or replayed, with the reason."""
@@ -58,10 +65,17 @@ class PHHLog:
         self.hand: Hand | None = None  # set once dealt, before the first line is read
         self.lines = lines
         self.scale = scale
-        self.where = ""  # the line being read, for errors
+        self.number = 0  # the line being read (from 1), for errors
         self.line = ""  # the line the last action came from
         # showdown actions the file gives before the engine asks for them
         self.pending: dict[int, ActionKind] = {}
+
+    @property
+    def where(self) -> str:
+        """The line being read, as errors name it ("" before the first)."""
+        if not self.number:
+            return ""
+        return f"action {self.number} ({self.lines[self.number - 1]!r})"
 
     def actions(self) -> Iterator[tuple[int, Action]]:
         hand, pending = self.hand, self.pending
@@ -69,25 +83,25 @@ class PHHLog:
         n = hand.n
         board_seen = 0
         for number, action in enumerate(self.lines, start=1):
-            where = self.where = f"action {number} ({action!r})"
+            self.number = number
             text, _, comment = action.partition("#")
             text = self.line = text.strip()
             if not text:
                 timeout = comment.split()
                 if len(timeout) == 2 and timeout[1] == "timeout":  # ours: all-in protection
                     self.line = action
-                    yield player_index(timeout[0], n, action), Action(ActionKind.TIMEOUT)
+                    yield player_index(timeout[0], n, action), _TIMEOUT
                 continue
             parts = text.split()
             if parts[0] == "d":
                 if len(parts) < 3 or parts[1] not in ("dh", "db"):
-                    raise PHHError(f"{where}: unknown dealing action")
+                    raise PHHError(f"{self.where}: unknown dealing action")
                 if parts[1] == "db":
                     board_seen += len(parts[2]) // 2
                     ready = len(hand.board) >= board_seen or hand.phase is not Phase.BETTING
                     if not ready:
                         who = hand.seats[hand.actor] if hand.actor is not None else "?"
-                        raise PHHError(f"{where}: board dealt while seat {who} is to act")
+                        raise PHHError(f"{self.where}: board dealt while seat {who} is to act")
                 continue
             i = player_index(parts[0], n, action)
             verb = parts[1] if len(parts) > 1 else ""
@@ -95,7 +109,7 @@ class PHHLog:
                 # Another program's showdown order (PokerKit's, when everyone is all-in):
                 # held until the engine asks this player, then applied as the file says.
                 if i in pending:
-                    raise PHHError(f"{where}: p{i + 1} shows or mucks twice")
+                    raise PHHError(f"{self.where}: p{i + 1} shows or mucks twice")
                 pending[i] = ActionKind.MUCK if len(parts) == 2 else ActionKind.SHOW
                 continue
             asked = hand.phase is Phase.BETTING and hand.actor == i
@@ -106,21 +120,22 @@ class PHHLog:
                 and comment.strip() == "timeout"
                 and _times_out_to(hand, i, verb)
             ):
-                yield i, Action(ActionKind.TIMEOUT)  # ours: the clock acted for the player
+                yield i, _TIMEOUT  # ours: the clock acted for the player
             elif verb == "f":
-                yield i, Action(ActionKind.FOLD)
+                yield i, _FOLD
             elif verb == "cc":
-                yield i, Action(ActionKind.CHECK_OR_CALL)
+                yield i, _CHECK_OR_CALL
             elif verb == "cbr" and len(parts) == 3:
+                where = self.where
                 amount = chips(_number(parts[2], where), self.scale, where)
                 yield i, Action(ActionKind.BET_OR_RAISE, amount=amount)
             elif verb == "sm":
-                yield i, Action(ActionKind.MUCK if len(parts) == 2 else ActionKind.SHOW)
+                yield i, _MUCK if len(parts) == 2 else _SHOW
             else:
-                raise PHHError(f"{where}: unknown action")
+                raise PHHError(f"{self.where}: unknown action")
             while hand.phase is Phase.SHOWDOWN and hand.actor in pending:
                 j = hand.actor
-                yield j, Action(pending.pop(j))
+                yield j, _MUCK if pending.pop(j) is ActionKind.MUCK else _SHOW
 
     def check_end(self, hand: Hand) -> None:
         """A show the engine never asked for (a hand no one is left to contest) moves no
