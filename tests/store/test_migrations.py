@@ -35,7 +35,7 @@ async def test_0007_keeps_every_stored_hand_exportable_through_its_record(
     from sqlalchemy import text
 
     from pokerroom.history.phh import write_phh
-    from pokerroom.history.record import RecordError, read_record
+    from pokerroom.history.record import RecordError, hand_record, read_record
     from pokerroom.history.viewer import viewer_hand
     from pokerroom.rules.game import Structure, Variant
     from tests.history.test_hand_record import _house, _played
@@ -68,8 +68,14 @@ async def test_0007_keeps_every_stored_hand_exportable_through_its_record(
     with pytest.raises(RecordError, match="server restart"):
         read_record(records[2])
     assert records[3] == ""
+    async with database.engine.begin() as connection:  # a hand recorded after 0007
+        await connection.execute(
+            text("UPDATE hands SET record = :record, status = 'complete' WHERE id = 3"),
+            {"record": hand_record(hand)},
+        )
     await database.migrate("0006_sittings", down=True)
     async with database.engine.connect() as connection:
         back = (await connection.execute(text("SELECT phh, events FROM hands ORDER BY id"))).all()
     assert back[0][0] == phh and json.loads(back[1][1]) == json.loads(crashed)
+    assert back[2][0] == write_phh(hand)  # written back as PHH by the room's code
     await database.migrate()
