@@ -106,3 +106,34 @@ def test_every_record_names_all_its_fields_in_order() -> None:
                 assert named == assigned, f"{path.name}: {node.name}"
                 checked += 1
     assert checked >= 35  # events, actions, players, posts, pots, blind plans
+
+
+def test_events_are_built_by_keyword_in_the_source() -> None:
+    """Issue 13: every event in ``src`` is built naming its fields
+    (``ActionTaken(position=..., seat=..., action=Move.FOLD, ...)``), so that a field added,
+    removed or reordered can never shift a value into the wrong one."""
+    import ast
+    from pathlib import Path
+
+    import pokerroom.engine.events as engine_events
+    import pokerroom.table.events as table_events
+
+    events = {
+        name
+        for module in (engine_events, table_events)
+        for name, value in vars(module).items()
+        if isinstance(value, type) and issubclass(value, Event) and value is not Event
+    }
+    root = Path(__file__).resolve().parents[1] / "src" / "pokerroom"
+    built = 0
+    positional: list[str] = []
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            if node.func.id in events:
+                built += 1
+                if node.args:
+                    positional.append(f"{path.relative_to(root)}:{node.lineno} {node.func.id}")
+    assert not positional, positional
+    assert built >= 30 and len(events) >= 25

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from pokerroom.cards import parse_cards
@@ -72,3 +73,23 @@ def checks_down(hand: Hand) -> None:
 
 def kinds(hand: Hand) -> list[str]:
     return [e.kind for e in hand.events]
+
+
+def play_randomly(hand: Hand, rng: random.Random) -> Hand:
+    """Random legal actions, a time-out now and then, until the hand is over; a showdown
+    the hand leaves to its players is settled as an automatic one would be."""
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        if legal is None:
+            hand.finish_showdown()
+            continue
+        roll = rng.random()
+        if roll < 0.05:
+            hand.apply(Action(ActionKind.TIMEOUT))
+        elif roll < 0.25 and legal.call_amount:
+            hand.fold()
+        elif roll < 0.75 or legal.min_raise_to is None or legal.max_raise_to is None:
+            hand.check_or_call()
+        else:
+            hand.bet_or_raise(rng.randint(legal.min_raise_to, legal.max_raise_to))
+    return hand

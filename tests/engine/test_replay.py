@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from pokerroom.engine import Action, ActionKind, ExtraPost, Hand, HandSetup, Phase, Player
+from pokerroom.engine import Action, ActionKind, ExtraPost, Hand, HandSetup, Player
 from pokerroom.engine.errors import IllegalActionError
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
-from tests.engine.helpers import spec
+from tests.engine.helpers import play_randomly, spec
 
 
 def _random_hand(
@@ -30,21 +30,7 @@ def _random_hand(
         posts=posts,
         auto_showdown=auto_showdown,
     )
-    while hand.phase is Phase.BETTING and hand.actor is not None:
-        legal = hand.legal_actions()
-        assert legal is not None
-        roll = rng.random()
-        if roll < 0.05:
-            hand.apply(Action(ActionKind.TIMEOUT))
-        elif roll < 0.25 and legal.call_amount:
-            hand.fold()
-        elif roll < 0.75 or legal.min_raise_to is None or legal.max_raise_to is None:
-            hand.check_or_call()
-        else:
-            hand.bet_or_raise(rng.randint(legal.min_raise_to, legal.max_raise_to))
-        if hand.phase is Phase.SHOWDOWN and not hand.auto_showdown:
-            hand.finish_showdown()
-    return hand
+    return play_randomly(hand, rng)
 
 
 @pytest.mark.parametrize("auto_showdown", [True, False])
@@ -95,3 +81,16 @@ def test_a_house_preset_travels_in_the_setup() -> None:
     hand.fold()
     again = Hand.replay(hand.setup, hand.log)
     assert again.house is house and again.events == hand.events and again.rake == hand.rake
+
+
+def test_hand_steps_is_the_one_replay_one_step_per_action() -> None:
+    """Issue 13: ``Hand.steps`` yields the hand as dealt, then the hand after each logged
+    action; ``Hand.replay`` is its last step (PHH replay and the replayer walk it too)."""
+    hand = _random_hand(7, Variant.OMAHA_HILO, Structure.POT_LIMIT, auto_showdown=False)
+    seen: list[tuple[int, int]] = []
+    for step in Hand.steps(hand.setup, hand.log):
+        seen.append((len(step.log), len(step.events)))
+    assert [logged for logged, _ in seen] == list(range(len(hand.log) + 1))
+    assert seen[0][1] > 0 and seen[-1][1] == len(hand.events)  # the deal, then every event
+    assert [e for _, e in seen] == sorted(e for _, e in seen)
+    assert Hand.replay(hand.setup, hand.log).events == hand.events

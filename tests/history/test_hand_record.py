@@ -6,16 +6,41 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import random
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from pokerroom.engine import ForcedBetKind, Hand, Move, PotShare
+from pokerroom.engine import (
+    ExtraPost,
+    ForcedBetKind,
+    Hand,
+    Move,
+    Phase,
+    Player,
+    PotShare,
+)
 from pokerroom.engine.events import ActionTaken, ForcedBet, PotAwarded
-from pokerroom.history.events_json import event_to_dict
 from pokerroom.history.phh import iter_paths, load_file, load_text, replay, write_phh
+from pokerroom.history.pokerstars import pokerstars_text
+from pokerroom.history.record import (
+    RecordError,
+    cancel_reason,
+    hand_record,
+    interrupted_record,
+    phh_record,
+    read_record,
+)
+from pokerroom.history.viewer import EVERYONE, viewer_hand
+from pokerroom.rng import SeededRandomSource
+from pokerroom.rules import STANDARD, HouseOptions, load_preset
+from pokerroom.rules.game import Structure, Variant
+from pokerroom.server.replayer import replay_frames
+from tests.engine.helpers import play_randomly, spec
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "phh"
+WHEN = datetime(2026, 12, 1, tzinfo=UTC)
 
 
 def test_corpus_hands_rebuild_from_setup_and_log() -> None:
@@ -52,7 +77,130 @@ actions = ["d dh p1 AcAd", "d dh p2 KcKd", "d dh p3 2c7d", "p3 f", "p1 cbr 6", "
     assert [e.action for e in taken] == [Move.FOLD, Move.RAISE, Move.FOLD]
     assert [e.share for e in awarded] == [PotShare.WHOLE]
     assert all(type(e.what) is ForcedBetKind for e in forced)
-    dumped = json.loads(json.dumps([event_to_dict(e) for e in hand.events]))
-    assert [d["what"] for d in dumped if d["kind"] == "forced_bet"] == ["small_blind", "big_blind"]
-    assert [d["action"] for d in dumped if d["kind"] == "action"] == ["fold", "raise", "fold"]
+    dumped = json.loads(json.dumps([e.as_dict() for e in forced + taken]))
+    assert [d["what"] for d in dumped[:2]] == ["small_blind", "big_blind"]
+    assert [d["action"] for d in dumped[2:]] == ["fold", "raise", "fold"]
+    record = json.loads(hand_record(hand))  # the stored log keys on the action kinds' values
+    assert [kind for _, kind, _ in record["log"]] == ["fold", "bet_or_raise", "fold"]
     assert "p1 cbr 6" in write_phh(hand) and "p3 f" in write_phh(hand)
+
+
+# ---------------------------------------------------------------- the stored record
+
+
+def _played(seed: int, variant: Variant, structure: Structure, house: HouseOptions) -> Hand:
+    rng = random.Random(seed)
+    n = rng.randint(2, 6)
+    game = (
+        house.game(variant, structure, 200) if house.rake else spec(variant.value, structure.value)
+    )
+    hand = Hand(
+        spec=game,
+        players=[
+            Player(seat=2 * k + 1, stack=rng.randint(100, 40_000), name=f"p{k}") for k in range(n)
+        ],
+        house=house,
+        rng=SeededRandomSource(seed),
+        posts=[ExtraPost(position=n - 1, live=game.stakes.big_blind)]
+        if n > 2 and seed % 3 == 0
+        else [],
+    )
+    return play_randomly(hand, rng)
+
+
+def _exports(hand: Hand) -> list[str]:
+    out = []
+    for viewer in (None, EVERYONE, *range(hand.n)):
+        seen = viewer_hand(hand, viewer)
+        out.append(write_phh(seen))
+        out.append(pokerstars_text(seen, hand_id=7, table_name="t", started_at=WHEN))
+        if viewer is not EVERYONE:
+            out.append(json.dumps(replay_frames(seen)))
+    return out
+
+
+def _house(name: str) -> HouseOptions:
+    return STANDARD if name == "standard" else load_preset(name)
+
+
+@pytest.mark.parametrize(
+    ("variant", "house"),
+    [
+        (variant, name)
+        for name in ("standard", "titan", "casino")
+        for variant in Variant
+        if any(v is variant for v, _ in _house(name).games)
+    ],
+)
+def test_a_stored_record_reads_back_the_same_hand_and_the_same_exports(
+    variant: Variant, house: str
+) -> None:
+    """Issue 13, S-AUDIT-1: a hand is stored as one record (setup, actions, result) and
+    read back by ``Hand.replay`` to the same events and stacks, so every export derived
+    from what is read back is the export of the hand as it was played."""
+    options = _house(house)
+    structures = [s for v, s in options.games if v is variant]
+    for seed in range(12):
+        hand = _played(seed, variant, structures[seed % len(structures)], options)
+        text = hand_record(hand)
+        again = read_record(text)
+        assert again.events == hand.events and again.stacks == hand.stacks, seed
+        assert again.setup == hand.setup and again.log == hand.log and again.rake == hand.rake
+        assert _exports(again) == _exports(hand), seed
+        stored = json.loads(text)
+        assert stored["version"] == 1 and stored["result"]["stacks"] == hand.stacks
+
+
+def test_a_cancelled_hand_is_stored_and_read_back_cancelled() -> None:
+    """R-DECK-5: a hand cancelled at the table reads back cancelled, every chip returned."""
+    hand = _played(1, Variant.HOLDEM, Structure.NO_LIMIT, STANDARD)
+    live = Hand.from_setup(hand.setup)
+    live.apply(*reversed(hand.log[0]))
+    live.cancel("floor: misdeal")
+    again = read_record(hand_record(live))
+    assert again.phase is Phase.CANCELLED and again.stacks == list(hand.starting_stacks)
+    assert cancel_reason(again) == "floor: misdeal" and again.events == live.events
+    assert "_cancelled = true" in write_phh(viewer_hand(again, 0))
+
+
+def test_a_record_that_does_not_replay_to_its_result_is_refused() -> None:
+    """S-AUDIT-1: a stored hand replays to the stacks it ended with, or reading it fails."""
+    hand = _played(2, Variant.HOLDEM, Structure.NO_LIMIT, STANDARD)
+    stored = json.loads(hand_record(hand))
+    stored["result"]["stacks"][0] += 1
+    with pytest.raises(RecordError, match="replays to stacks"):
+        read_record(json.dumps(stored))
+    stored = json.loads(hand_record(hand))
+    stored["log"] = stored["log"][:1]
+    with pytest.raises(RecordError, match="log ends before the hand does"):
+        read_record(json.dumps(stored))
+    stored["log"] = [[stored["log"][0][0] + 1, "show", 0]]
+    with pytest.raises(RecordError, match="does not replay"):
+        read_record(json.dumps(stored))
+    with pytest.raises(RecordError, match="version 9"):
+        read_record(json.dumps({"version": 9}))
+    with pytest.raises(RecordError, match="not a hand record"):
+        read_record("phh?")
+    with pytest.raises(RecordError, match="recorded when it is over"):
+        hand_record(Hand.from_setup(hand.setup))
+
+
+def test_a_hand_cut_off_by_a_crash_stores_only_why_and_does_not_replay() -> None:
+    text = interrupted_record("server restart")
+    assert json.loads(text) == {"version": 1, "result": {"cancelled": "server restart"}}
+    with pytest.raises(RecordError, match=r"interrupted \(server restart\)"):
+        read_record(text)
+
+
+def test_a_hand_stored_as_phh_before_records_reads_back_through_phh() -> None:
+    """Store migration 0007 keeps a hand stored before records as its PHH (``version`` 0)."""
+    hand = _played(4, Variant.OMAHA, Structure.POT_LIMIT, load_preset("titan"))
+    again = read_record(phh_record(write_phh(hand, _table="t1", hand=3)))
+    assert again.stacks == hand.stacks and again.rake == hand.rake
+    assert " # timeout" in write_phh(hand)
+    assert again.events == hand.events  # a time-out read back as one (R-TIME-2)
+    for viewer in range(hand.n):  # the same cards hidden from each player
+        assert write_phh(viewer_hand(again, viewer)) == write_phh(viewer_hand(hand, viewer))
+    wrong = write_phh(hand).replace("finishing_stacks = [", "finishing_stacks = [1")
+    with pytest.raises(RecordError, match="PHH replays to stacks"):
+        read_record(phh_record(wrong))

@@ -268,10 +268,13 @@ async def test_a_players_hand_histories_as_phh_and_pokerstars_text(server: Serve
             from pokerroom.store.models import HandRecord
 
             record = await session_.get(HandRecord, hand_id)
-            full = record.phh
+            stored = record.record
     finally:
         await db.close()
-    from pokerroom.history.phh import load_text
+    from pokerroom.history.phh import load_text, write_phh
+    from pokerroom.history.record import read_record
+
+    full = write_phh(read_record(stored))  # the room's own record: every card
 
     fields = load_text(full)[0].fields
     bob_position = fields["seats"].index(4) + 1

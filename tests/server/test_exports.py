@@ -40,7 +40,7 @@ async def test_exports_replay_hands_off_the_event_loop(
     """The session export replays up to 1,000 hands, each hand export one: that CPU work runs
     on a worker thread, never on the loop that runs every table (issue 13)."""
     on_loop: list[bool] = []
-    real = hands_routes.replay
+    real = hands_routes.read_record
 
     def watched(hand: Any) -> Any:
         try:
@@ -50,7 +50,7 @@ async def test_exports_replay_hands_off_the_event_loop(
             on_loop.append(False)
         return real(hand)
 
-    monkeypatch.setattr(hands_routes, "replay", watched)
+    monkeypatch.setattr(hands_routes, "read_record", watched)
     ann, bob = await ann_and_bob_seated(server, "x-loop", (1, 2))
     await asyncio.gather(play_along(ann, "x-loop", 2), play_along(bob, "x-loop", 2))
     headers = {"Authorization": f"Bearer {ann.token}"}

@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from pokerroom.bots.client import run_bot
 from pokerroom.bots.strategy import RuleBot
-from pokerroom.history.phh import load_text, replay
+from pokerroom.history.record import read_record
 from pokerroom.server.room import TableConfig
 from pokerroom.store.models import HandPlayer, HandRecord
 from tests.history.cards import cards_in
@@ -100,8 +100,8 @@ async def own_cards(server: Server) -> dict[tuple[int, int], set[str]]:
     async with server.room.db.transaction() as session:
         rows = (await session.execute(select(HandRecord, HandPlayer).join(HandPlayer))).all()
     for record, player in rows:
-        if record.phh:
-            hand = replay(load_text(record.phh)[0]).hand
+        if record.record:
+            hand = read_record(record.record)
             own[record.id, player.account_id] = {str(c) for c in hand.hole_cards(player.position)}
     return own
 

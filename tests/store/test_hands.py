@@ -14,8 +14,7 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 
 from pokerroom.engine import Action, ActionKind
-from pokerroom.history.events_json import event_to_dict
-from pokerroom.history.phh import write_phh
+from pokerroom.history.record import hand_record, read_record
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
@@ -87,7 +86,7 @@ async def play_hand(
 ) -> bool:
     """Play one hand through the store; stop without finishing after ``crash_after`` actions."""
     before = table.to_json()
-    events = table.start_hand(0.0)
+    table.start_hand(0.0)
     if table.hand is None:
         return False
     deck = list(table.hand.deck)
@@ -107,14 +106,13 @@ async def play_hand(
             else ActionKind.CHECK_OR_CALL
         )
         hand = table.hand
-        events += table.act(table.seats[seat].player, Action(kind), 1.0)
+        table.act(table.seats[seat].player, Action(kind), 1.0)
         acted += 1
     await store.finish_hand(
         started=started,
         table_id="t1",
         deck=deck,
-        events=[event_to_dict(e) for e in events],
-        phh=write_phh(hand),
+        record=hand_record(hand),
         rake=hand.rake,
         cancelled=False,
         snapshot_after=table.to_json(),
@@ -191,9 +189,15 @@ async def test_S_AUDIT_1_a_finished_hand_is_stored_whole(database: Database) -> 
     async with database.transaction() as session:
         record = (await session.scalars(select(HandRecord))).one()
         reveal = json.loads(record.deck_reveal)
-        assert record.status == "complete" and record.phh.startswith("variant = ")
+        assert record.status == "complete" and json.loads(record.record)["version"] == 1
         assert (
             deck_commitment(reveal["deck"], bytes.fromhex(reveal["salt"])) == record.deck_commitment
         )
-        kinds = [e["kind"] for e in json.loads(record.events)]
-        assert kinds[0] == "hand_starting" and "hand_ended" in kinds
+        # The record replays to the hand's full event log and the same final stacks.
+        hand = read_record(record.record)
+        kinds = [e.kind for e in hand.events]
+        assert kinds[0] == "hand_started" and "hand_ended" in kinds
+        assert list(hand.deck) == reveal["deck"]
+        assert dict(zip(hand.seats, hand.stacks, strict=True)) == {
+            s.number: s.stack for s in table.seats.values()
+        }

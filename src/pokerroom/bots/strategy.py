@@ -58,7 +58,7 @@ def _raise(legal: LegalActions, fraction_of_pot: float) -> Action:
         + int(fraction_of_pot * (legal.pot + legal.call_amount))
     )
     to = max(legal.min_raise_to, min(legal.max_raise_to, target))
-    return Action(ActionKind.BET_OR_RAISE, to)
+    return Action(ActionKind.BET_OR_RAISE, amount=to)
 
 
 def _check_or_fold(legal: LegalActions) -> Action:

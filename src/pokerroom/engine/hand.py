@@ -11,7 +11,7 @@ The rules live beside it by concept: betting bounds (``betting``), the showdown
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 from pokerroom.engine.actions import Action, ActionKind, LegalActions, ShowdownChoice
@@ -206,10 +206,23 @@ class Hand(HandState):
     def replay(setup: HandSetup, actions: Iterable[tuple[int, Action]]) -> Hand:
         """Rebuild a hand exactly from its setup and its log of (position, action); an
         action the rebuilt hand refuses raises its ``IllegalActionError``."""
+        replayed: Hand | None = None
+        for step in Hand.steps(setup, actions):
+            replayed = step
+        assert replayed is not None  # the hand as dealt comes first
+        return replayed
+
+    @staticmethod
+    def steps(setup: HandSetup, actions: Iterable[tuple[int, Action]]) -> Iterator[Hand]:
+        """The one replay: the hand as ``setup`` deals it, then after each action of the log
+        in turn (the same object each time, changed). ``actions`` is read one at a time, after
+        the hand before it is yielded, so a reader of another format (PHH) may look at the
+        hand to decide what its next line means."""
         hand = Hand.from_setup(setup)
+        yield hand
         for position, action in actions:
             hand.apply(action, position)
-        return hand
+            yield hand
 
     # ----------------------------------------------------------------- queries
 
@@ -334,7 +347,7 @@ class Hand(HandState):
         return self.apply(Action(ActionKind.CHECK_OR_CALL))
 
     def bet_or_raise(self, to: int) -> list[Event]:
-        return self.apply(Action(ActionKind.BET_OR_RAISE, to))
+        return self.apply(Action(ActionKind.BET_OR_RAISE, amount=to))
 
     def finish_showdown(self) -> list[Event]:
         """Resolve every remaining showdown decision automatically (show if the hand can win)."""

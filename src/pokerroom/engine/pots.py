@@ -34,16 +34,16 @@ def build_pots(live: Sequence[int], dead: int, in_hand: Sequence[bool]) -> list[
             amount += min(c, top) - min(c, previous)
         eligible = tuple([i for i, c in enumerate(live) if in_hand[i] and c >= level])
         if pots and pots[-1].eligible == eligible:
-            pots[-1] = Pot(pots[-1].amount + amount, eligible)
+            pots[-1] = Pot(amount=pots[-1].amount + amount, eligible=eligible)
         else:
-            pots.append(Pot(amount, eligible))
+            pots.append(Pot(amount=amount, eligible=eligible))
         previous = top
     if dead:
         if pots:
-            pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
+            pots[0] = Pot(amount=pots[0].amount + dead, eligible=pots[0].eligible)
         else:
             everyone = tuple([i for i, alive in enumerate(in_hand) if alive])
-            pots.append(Pot(dead, everyone))
+            pots.append(Pot(amount=dead, eligible=everyone))
     return pots
 
 
@@ -63,5 +63,5 @@ def take_rake(pots: list[Pot], rake: int) -> list[Pot]:
     for pot in pots:
         taken = min(rake, pot.amount)
         rake -= taken
-        out.append(Pot(pot.amount - taken, pot.eligible))
+        out.append(Pot(amount=pot.amount - taken, eligible=pot.eligible))
     return out

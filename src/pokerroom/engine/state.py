@@ -180,7 +180,7 @@ class HandState:
         if self._showdown_pots is not None:  # contributions are final: only mucks change
             mucked = self.mucked
             return [
-                Pot(p.amount, tuple([i for i in p.eligible if not mucked[i]]))
+                Pot(amount=p.amount, eligible=tuple([i for i in p.eligible if not mucked[i]]))
                 for p in self._showdown_pots
             ]
         alive = [not f and not m for f, m in zip(self.folded, self.mucked, strict=True)]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import tomllib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -11,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from pokerroom.cards import CardError, format_cards, parse_cards
-from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.errors import HandError, SetupError
 from pokerroom.engine.events import (
     ActionTaken,
@@ -25,16 +23,14 @@ from pokerroom.engine.events import (
 )
 from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.setup import ExtraPost, HandSetup, Player, arrange_deck
+from pokerroom.history.phh_actions import PHHError as PHHError
+from pokerroom.history.phh_actions import PHHLog, chips, player_index
 from pokerroom.history.viewer import EVERYONE, ViewerHand, viewer_hand
 from pokerroom.rules.errors import RulesError
 from pokerroom.rules.game import STANDARD_PHH_CODES, GameSpec, Stakes, Structure
 from pokerroom.rules.house import STANDARD, load_preset
 
 _PHH_MOVES = {Move.FOLD: "f", Move.CHECK: "cc", Move.CALL: "cc"}  # else "cbr" to the bet
-
-
-class PHHError(ValueError):
-    """A hand history that cannot be read or replayed, with the reason."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,31 +91,11 @@ def iter_paths(paths: Sequence[str | Path]) -> Iterator[Path]:
             yield p
 
 
-def _amount(value: Any, scale: int, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise PHHError(f"{what}: {value!r} is not an amount")
-    scaled = value * scale
-    if isinstance(scaled, float):
-        if not math.isfinite(scaled) or scaled != int(scaled):
-            hint = "" if scale != 1 else " (give a scale factor to replay fractional amounts)"
-            raise PHHError(f"{what}: {value!r} is not a whole number of chips{hint}")
-        scaled = int(scaled)
-    if scaled < 0:
-        raise PHHError(f"{what}: {value!r} is negative")
-    return scaled
-
-
 def _amounts(fields: dict[str, Any], key: str, n: int, scale: int) -> list[int]:
     raw = fields.get(key, [0] * n)
     if not isinstance(raw, list) or len(raw) != n:
         raise PHHError(f"{key}: expected {n} entries, got {raw!r}")
-    return [_amount(v, scale, key) for v in raw]
-
-
-def _player(token: str, n: int, action: str) -> int:
-    if not token.startswith("p") or not token[1:].isdigit() or not 1 <= int(token[1:]) <= n:
-        raise PHHError(f"action {action!r}: {token!r} is not a player p1..p{n}")
-    return int(token[1:]) - 1
+    return [chips(v, scale, key) for v in raw]
 
 
 def _cards(text: str, action: str) -> list[int | None]:
@@ -147,11 +123,11 @@ def _deck_for(actions: list[str], n: int, hole_count: int) -> list[int]:
     for action in actions:
         parts = action.split()
         if len(parts) >= 4 and parts[0] == "d" and parts[1] == "dh":
-            hole[_player(parts[2], n, action)].extend(_cards(parts[3], action))
+            hole[player_index(parts[2], n, action)].extend(_cards(parts[3], action))
         elif len(parts) >= 3 and parts[0] == "d" and parts[1] == "db":
             board.extend(_cards(parts[2], action))
         elif len(parts) >= 3 and parts[1] == "sm" and parts[2] != "-":
-            shown[_player(parts[0], n, action)] = _cards(parts[2], action)
+            shown[player_index(parts[0], n, action)] = _cards(parts[2], action)
     for i in range(n):
         if len(hole[i]) > hole_count:
             raise PHHError(
@@ -180,15 +156,16 @@ def _posts(raw: Any, scale: int) -> list[ExtraPost]:
         posts.append(
             ExtraPost(
                 position=item[0],
-                live=_amount(item[1], scale, "_posts"),
-                dead=_amount(item[2], scale, "_posts"),
+                live=chips(item[1], scale, "_posts"),
+                dead=chips(item[2], scale, "_posts"),
             )
         )
     return posts
 
 
-def hand_from_phh(phh: PHHHand, *, scale: int = 1) -> tuple[Hand, list[str]]:
-    """Build the engine hand a history describes (before its player actions)."""
+def phh_setup(phh: PHHHand, *, scale: int = 1) -> tuple[HandSetup, list[str]]:
+    """The setup a history's hand is dealt from (the record a table deals from), and the
+    history's actions."""
     f = phh.fields
     code = f.get("variant")
     if not isinstance(code, str):
@@ -201,7 +178,7 @@ def hand_from_phh(phh: PHHHand, *, scale: int = 1) -> tuple[Hand, list[str]]:
     if not isinstance(stacks_raw, list) or not 2 <= len(stacks_raw) <= 10:
         raise PHHError("'starting_stacks' must list 2 to 10 stacks")
     n = len(stacks_raw)
-    stacks = [_amount(v, scale, "starting_stacks") for v in stacks_raw]
+    stacks = [chips(v, scale, "starting_stacks") for v in stacks_raw]
     blinds = _amounts(f, "blinds_or_straddles", n, scale)
     antes = _amounts(f, "antes", n, scale)
     if n == 2:  # heads-up: the button (p2) posts the small blind (PHH.md)
@@ -210,11 +187,11 @@ def hand_from_phh(phh: PHHHand, *, scale: int = 1) -> tuple[Hand, list[str]]:
     if structure is Structure.FIXED_LIMIT:
         if "small_bet" not in f:
             raise PHHError(f"{code} needs 'small_bet' and 'big_bet'")
-        big = _amount(f["small_bet"], scale, "small_bet")
+        big = chips(f["small_bet"], scale, "small_bet")
     else:
         if "min_bet" not in f:
             raise PHHError(f"{code} needs 'min_bet'")
-        big = _amount(f["min_bet"], scale, "min_bet")
+        big = chips(f["min_bet"], scale, "min_bet")
     if big <= 0:
         raise PHHError("the minimum bet must be positive")
     small = min((b for b in blinds if b), default=0)
@@ -256,90 +233,36 @@ def hand_from_phh(phh: PHHHand, *, scale: int = 1) -> tuple[Hand, list[str]]:
             auto_showdown=False,
             cash_table=house.cash_table,
         )
-        hand = Hand.from_setup(setup)
     except (HandError, RulesError) as error:
         raise PHHError(str(error)) from None
-    return hand, actions
+    return setup, actions
+
+
+def hand_from_phh(phh: PHHHand, *, scale: int = 1) -> tuple[Hand, list[str]]:
+    """Build the engine hand a history describes (before its player actions)."""
+    setup, actions = phh_setup(phh, scale=scale)
+    try:
+        return Hand.from_setup(setup), actions
+    except HandError as error:
+        raise PHHError(str(error)) from None
 
 
 def replay_steps(phh: PHHHand, *, scale: int = 1) -> Iterator[tuple[str, Hand]]:
-    """Apply a history's actions one by one, yielding each action with the hand after it
-    (the hand before any action comes first, with an empty action)."""
-    hand, actions = hand_from_phh(phh, scale=scale)
-    yield "", hand
-    n = hand.n
-    board_seen = 0
-    pending: dict[int, ActionKind] = {}  # showdown actions the file gives before ours asks
-    for number, action in enumerate(actions, start=1):
-        text, _, comment = action.partition("#")
-        text = text.strip()
-        if not text:
-            timeout = comment.split()
-            if len(timeout) == 2 and timeout[1] == "timeout":  # ours: all-in protection
-                try:
-                    hand.apply(Action(ActionKind.TIMEOUT), _player(timeout[0], n, action))
-                except HandError as error:
-                    raise PHHError(f"action {number} ({action!r}): {error}") from None
-                yield action, hand
-            continue
-        parts = text.split()
-        where = f"action {number} ({action!r})"
-        if parts[0] == "d":
-            if len(parts) < 3 or parts[1] not in ("dh", "db"):
-                raise PHHError(f"{where}: unknown dealing action")
-            if parts[1] == "db":
-                board_seen += len(parts[2]) // 2
-                ready = len(hand.board) >= board_seen or hand.phase is not Phase.BETTING
-                if not ready:
-                    who = hand.seats[hand.actor] if hand.actor is not None else "?"
-                    raise PHHError(f"{where}: board dealt while seat {who} is to act")
-                yield text, hand
-            continue
-        i = _player(parts[0], n, action)
-        verb = parts[1] if len(parts) > 1 else ""
-        try:
-            if verb == "sm" and hand.phase is Phase.SHOWDOWN and hand.actor != i:
-                # Another program's showdown order (PokerKit's, when everyone is all-in):
-                # held until the engine asks this player, then applied as the file says.
-                if i in pending:
-                    raise PHHError(f"{where}: p{i + 1} shows or mucks twice")
-                pending[i] = ActionKind.MUCK if len(parts) == 2 else ActionKind.SHOW
-                yield text, hand
-                continue
-            asked = hand.phase is Phase.BETTING and hand.actor == i
-            if verb == "cc" and not asked and _unopposed(hand, i):
-                yield text, hand  # a check no opponent can bet against: moves no chip
-                continue
-            if verb == "f":
-                hand.apply(Action(ActionKind.FOLD), i)
-            elif verb == "cc":
-                hand.apply(Action(ActionKind.CHECK_OR_CALL), i)
-            elif verb == "cbr" and len(parts) == 3:
-                amount = _amount(_number(parts[2], where), scale, where)
-                hand.apply(Action(ActionKind.BET_OR_RAISE, amount), i)
-            elif verb == "sm":
-                kind = ActionKind.MUCK if len(parts) == 2 else ActionKind.SHOW
-                hand.apply(Action(kind), i)
-            else:
-                raise PHHError(f"{where}: unknown action")
-            while hand.phase is Phase.SHOWDOWN and hand.actor in pending:
-                hand.apply(Action(pending.pop(hand.actor)), hand.actor)
-        except HandError as error:
-            raise PHHError(f"{where}: {error}") from None
-        yield text, hand
-    # A show the engine never asked for (a hand no one is left to contest) moves no chip;
-    # a muck it never asked for would give up a pot: that is not the hand the engine played.
-    for i, kind in sorted(pending.items()):
-        if kind is ActionKind.MUCK or hand.phase is Phase.SHOWDOWN:
-            raise PHHError(f"p{i + 1} shows or mucks out of turn (the hand is {hand.phase.value})")
-
-
-def _unopposed(hand: Hand, i: int) -> bool:
-    """Player i is in the hand with chips, owes nothing, and every opponent still in it is
-    all-in: nobody can bet against them, so a check by them changes nothing."""
-    if not hand.in_hand(i) or hand.all_in[i] or hand.bets[i] < max(hand.bets):
-        return False
-    return all(hand.all_in[j] for j in range(hand.n) if j != i and hand.in_hand(j))
+    """Replay a history with the engine's one replay (``Hand.steps``): the hand as dealt
+    first (with an empty line), then the hand after each action the engine applies, with
+    the line it came from (a line that changes nothing, a board dealt or a check no one can
+    bet against, yields no step)."""
+    setup, lines = phh_setup(phh, scale=scale)
+    reader = PHHLog(lines, scale)
+    steps = Hand.steps(setup, reader.actions())  # the reader's first line is read after
+    try:  # the deal, which comes first
+        reader.hand = hand = next(steps)
+        yield "", hand
+        for hand in steps:
+            yield reader.line, hand
+    except HandError as error:
+        raise PHHError(f"{reader.where}: {error}" if reader.where else str(error)) from None
+    reader.check_end(hand)
 
 
 def replay(phh: PHHHand, *, scale: int = 1) -> ReplayResult:
@@ -351,6 +274,8 @@ def replay(phh: PHHHand, *, scale: int = 1) -> ReplayResult:
         pass
     if hand.phase is Phase.SHOWDOWN:
         hand.finish_showdown()
+    if not hand.is_over and phh.fields.get("_cancelled") is True:  # ours: R-DECK-5
+        hand.cancel("cancelled")
     if not hand.is_over:
         who = hand.seats[hand.actor] if hand.actor is not None else "?"
         raise PHHError(
@@ -361,16 +286,6 @@ def replay(phh: PHHHand, *, scale: int = 1) -> ReplayResult:
     if isinstance(expected_raw, list) and len(expected_raw) == n:
         expected = [v * scale for v in expected_raw]
     return ReplayResult(hand=hand, finishing_stacks=list(hand.stacks), expected=expected)
-
-
-def _number(text: str, where: str) -> int | float:
-    try:
-        return int(text)
-    except ValueError:
-        try:
-            return float(text)
-        except ValueError:
-            raise PHHError(f"{where}: {text!r} is not an amount") from None
 
 
 # ---------------------------------------------------------------------- writing

@@ -18,8 +18,7 @@ from typing import Any
 from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.errors import HandError
 from pokerroom.engine.events import ActionTaken, BoardDealt, Event, ForcedBet, PotAwarded
-from pokerroom.history.events_json import event_to_dict
-from pokerroom.history.phh import write_phh
+from pokerroom.history.record import hand_record
 from pokerroom.server import protocol
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
@@ -271,8 +270,9 @@ class TableActor(SeatRequests, Recovers):
     async def _store_hand(
         self, finished: HandFinished, leavers: list[SeatLeft], now: float
     ) -> None:
-        """The hand's result, rake, events, the table after it and the leavers' cash-outs:
-        one transaction (DESIGN 8). If it fails, ``_fault`` cancels the hand (R-DECK-5)."""
+        """The hand's record (setup, actions, result), rake, the table after it and the
+        leavers' cash-outs: one transaction (DESIGN 8). If it fails, ``_fault`` cancels the
+        hand (R-DECK-5)."""
         started = self.started
         hand = self.table.last_hand
         snapshot = self.table.to_json()
@@ -293,8 +293,7 @@ class TableActor(SeatRequests, Recovers):
             started=started,
             table_id=self.table_id,
             deck=hand.deck,
-            events=[event_to_dict(e) for e in self.hand_events],
-            phh=write_phh(hand, _table=self.table_id, hand=finished.number),
+            record=hand_record(hand),
             rake=finished.rake,
             cancelled=finished.cancelled,
             snapshot_after=snapshot,

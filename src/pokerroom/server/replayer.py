@@ -1,8 +1,9 @@
 """A finished hand as the frames of the browser's replayer, as one player may see it.
 
-What is replayed is the viewer's own PHH (``write_phh`` of their ``ViewerHand``), so a card
-hidden from them is not even in the hand the frames come from (S-EXPORT-1); every frame is
-built from ``view_for(hand, viewer)``, so shown cards appear only once shown (R-SHOW-8).
+The hand is stepped through again from its setup and log (``Hand.steps``, the one replay),
+and every frame is built from ``view_for(hand, viewer)``, the view the table's own frames
+and ``viewer_hand`` are built from: a card hidden from the viewer is in no frame
+(S-EXPORT-1), and shown cards appear only once shown (R-SHOW-8).
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from pokerroom.engine.events import (
     RakeTaken,
     UncalledBetReturned,
 )
-from pokerroom.engine.hand import Hand, Phase
+from pokerroom.engine.hand import Hand
 from pokerroom.engine.views import view_for
-from pokerroom.history.phh import load_text, replay_steps, write_phh
+from pokerroom.history.record import cancel_reason
 from pokerroom.history.viewer import ViewerHand
 
 _FORCED = {
@@ -109,8 +110,11 @@ def _frame(hand: Hand, viewer: int | None, lines: list[str]) -> dict[str, Any]:
 def replay_frames(view: ViewerHand) -> dict[str, Any]:
     """Every step of a finished hand as ``view``'s viewer saw it."""
     viewer = view.viewer
-    steps = replay_steps(load_text(write_phh(view))[0])
-    _, hand = next(steps)
+    if viewer is not None and not 0 <= viewer < view.hand.n:  # EVERYONE: not a player's view
+        raise ValueError(f"the replayer shows a hand to a player or a spectator, not {viewer}")
+    ended = view.hand
+    steps = Hand.steps(ended.setup, ended.log)
+    hand = next(steps)
     frames = []
     seen = 0
 
@@ -123,8 +127,9 @@ def replay_frames(view: ViewerHand) -> dict[str, Any]:
     frames.append(_frame(hand, viewer, lines()))
     for _ in steps:
         frames.append(_frame(hand, viewer, lines()))
-    if hand.phase is Phase.SHOWDOWN:
-        hand.finish_showdown()
+    reason = cancel_reason(ended)
+    if reason is not None and not hand.is_over:
+        hand.cancel(reason)
         frames.append(_frame(hand, viewer, lines()))
     return {
         "game": hand.spec.name,

@@ -3,8 +3,9 @@
 Chips at a table sit in the table's ledger account (bought in, cashed out); the
 split between seats lives in the table's snapshot. A hand begins by recording
 the table as it was before the hand (and a commitment to the deck); it ends by
-committing, in one transaction, the hand's result, rake, full event log and the
-table after it (S-AUDIT-1, DESIGN 8). A hand cut off by a crash is still
+committing, in one transaction, the hand's record (its setup, actions and result,
+from which its full event log and every export are replayed: ``history.record``), its
+rake and the table after it (S-AUDIT-1, DESIGN 8). A hand cut off by a crash is still
 "running" on restart: it is marked cancelled and the table resumes from the
 snapshot taken before it, so every chip the hand held is back with its owner
 (S-CRASH-1, R-DECK-5). The players who leave when a hand ends are cashed out in
@@ -25,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from pokerroom.fairness import deck_commitment
+from pokerroom.history.record import interrupted_record
 from pokerroom.store.db import on_async_session
 from pokerroom.store.ledger import leave_sync, take_rake_sync
 from pokerroom.store.models import HandPlayer, HandRecord, TableRecord
@@ -94,8 +96,7 @@ def begin_hand_sync(
         deck_commitment=deck_commitment(deck, salt),
         started_at=now,
         rake=0,
-        phh="",
-        events="[]",
+        record="",
         deck_reveal="",
     )
     session.add(record)
@@ -115,8 +116,7 @@ def finish_hand_sync(
     *,
     table_id: str,
     deck: Sequence[int],
-    events: list[dict[str, Any]],
-    phh: str,
+    record: str,
     rake: int,
     cancelled: bool,
     snapshot_after: str,
@@ -124,25 +124,25 @@ def finish_hand_sync(
     players: Sequence[tuple[int, int, int, int, int]] = (),
     leavers: Sequence[tuple[int, int]] = (),
 ) -> HandRecord:
-    """The hand's result, rake, event log, the table after it and the cash-outs of those who
-    leave as it ends, all in the caller's transaction (DESIGN 8): all of it or none.
+    """The hand's record (``history.record.hand_record``: setup, actions, result), rake, the
+    table after it and the cash-outs of those who leave as it ends, all in the caller's
+    transaction (DESIGN 8): all of it or none.
 
     ``players``: (account id, seat, position, stack before, stack after) of each player;
     ``leavers``: (account id, chips) of each seat that stood up when the hand ended.
     """
-    record = session.get(HandRecord, started.hand_id)
-    if record is None or record.status != "running":
+    stored = session.get(HandRecord, started.hand_id)
+    if stored is None or stored.status != "running":
         raise ValueError(f"hand {started.hand_id} is not running")
-    record.status = "cancelled" if cancelled else "complete"
-    record.events = json.dumps(events)
-    record.phh = phh
-    record.rake = rake
+    stored.status = "cancelled" if cancelled else "complete"
+    stored.record = record
+    stored.rake = rake
     reveal: dict[str, Any] = {"salt": started.salt.hex(), "deck": list(deck)}
     if started.client_seeds is not None:  # a seeded shuffle: the salt is its server seed
         reveal["client_seeds"] = list(started.client_seeds)
-    record.deck_reveal = json.dumps(reveal)
-    record.ended_at = now
-    take_rake_sync(session, table_id, rake, now=now, hand_id=record.id)
+    stored.deck_reveal = json.dumps(reveal)
+    stored.ended_at = now
+    take_rake_sync(session, table_id, rake, now=now, hand_id=stored.id)
     table = session.get(TableRecord, table_id)
     if table is None:
         raise ValueError(f"no table {table_id!r} in the store")
@@ -151,7 +151,7 @@ def finish_hand_sync(
     for account_id, seat, position, before, after in players:
         session.add(
             HandPlayer(
-                hand_id=record.id,
+                hand_id=stored.id,
                 account_id=account_id,
                 seat=seat,
                 position=position,
@@ -161,7 +161,7 @@ def finish_hand_sync(
         )
     _cash_out_sync(session, table_id, leavers, now=now)
     session.flush()
-    return record
+    return stored
 
 
 def _cash_out_sync(
@@ -174,7 +174,7 @@ def _cash_out_sync(
 def _mark_cancelled(record: HandRecord, reason: str, now: datetime) -> None:
     record.status = "cancelled"
     record.ended_at = now
-    record.events = json.dumps([{"kind": "hand_cancelled", "reason": reason}])
+    record.record = interrupted_record(reason)
 
 
 def cancel_hand_sync(

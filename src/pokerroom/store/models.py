@@ -151,7 +151,9 @@ class TableRecord(Base):
 
 
 class HandRecord(Base):
-    """A hand with its full event log, deck commitment, rake and result (S-AUDIT-1)."""
+    """A hand: its deck commitment and reveal, rake, and ``record`` (``history.record``), the
+    setup, log of actions and result that rebuild it, from which every export and its full
+    event log are derived (S-AUDIT-1)."""
 
     __tablename__ = "hands"
     __table_args__ = (UniqueConstraint("table_id", "number", name="table_number"),)
@@ -162,8 +164,7 @@ class HandRecord(Base):
     status: Mapped[str] = mapped_column(String(16))  # running, complete, cancelled
     deck_commitment: Mapped[str] = mapped_column(String(64))  # SHA-256 of a salt and the deck
     deck_reveal: Mapped[str] = mapped_column(Text, default="", server_default="")  # after the hand
-    phh: Mapped[str] = mapped_column(Text, default="")
-    events: Mapped[str] = mapped_column(Text, default="[]")  # JSON
+    record: Mapped[str] = mapped_column(Text, default="", server_default="")  # JSON, at the end
     rake: Mapped[int] = mapped_column(BigInteger, default=0)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -222,7 +222,7 @@ class RoomStore:
         )
 
     async def finish_hand(self, **fields: Any) -> None:
-        """The hand's result, rake, events, the table after it and the leavers' cash-outs:
+        """The hand's record, rake, the table after it and the leavers' cash-outs:
         one transaction (DESIGN 8); ``fields`` are ``finish_hand_sync``'s."""
         await self.db.run(partial(finish_hand_sync, **fields))
 

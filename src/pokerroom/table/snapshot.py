@@ -31,11 +31,7 @@ def table_to_json(table: Table) -> str:
     hand = table.hand
     data = {
         "version": VERSION,
-        "spec": {
-            "variant": spec.variant.value,
-            "structure": spec.structure.value,
-            "stakes": asdict(spec.stakes),
-        },
+        "spec": spec_json(spec),
         "house": house_json(table.house),
         "max_seats": table.max_seats,
         "name": table.name,
@@ -50,10 +46,9 @@ def table_to_json(table: Table) -> str:
         "timer": table.clock.to_json(),
         "hand": (
             {
-                "setup": _setup_json(hand.setup),
+                "setup": setup_json(hand.setup),
                 "before": table.hand_before,
-                # (position, kind, amount); a kind is a StrEnum: its own JSON
-                "log": [(position, action.kind, action.amount) for position, action in hand.log],
+                "log": log_json(hand.log),
             }
             if hand is not None and not hand.is_over
             else None
@@ -64,11 +59,7 @@ def table_to_json(table: Table) -> str:
 
 def table_from_json(text: str, *, rng: RandomSource | None = None) -> Table:
     data = json.loads(text)
-    spec = GameSpec(
-        variant=Variant(data["spec"]["variant"]),
-        structure=Structure(data["spec"]["structure"]),
-        stakes=Stakes(**data["spec"]["stakes"]),
-    )
+    spec = spec_from_json(data["spec"])
     house = parse_house(data["house"], data["house"].get("name", "restored"))
     table = Table(
         spec=spec,
@@ -96,10 +87,7 @@ def table_from_json(text: str, *, rng: RandomSource | None = None) -> Table:
         table.hand_before = raw_hand.get("before", raw_setup.get("before"))
         setup = _setup_from_json(raw_setup, table, spec, house)
         table.hand_seats = list(setup.seats)
-        log = [
-            (position, Action(ActionKind(kind), amount))
-            for position, kind, amount in raw_hand["log"]
-        ]
+        log = log_from_json(raw_hand["log"])
         try:
             table.hand = Hand.replay(setup, log)
         except HandError as error:  # pragma: no cover - a corrupt file
@@ -107,7 +95,33 @@ def table_from_json(text: str, *, rng: RandomSource | None = None) -> Table:
     return table
 
 
-def _setup_json(setup: HandSetup) -> dict[str, Any]:
+def spec_json(spec: GameSpec) -> dict[str, Any]:
+    return {
+        "variant": spec.variant.value,
+        "structure": spec.structure.value,
+        "stakes": asdict(spec.stakes),
+    }
+
+
+def spec_from_json(raw: dict[str, Any]) -> GameSpec:
+    return GameSpec(
+        variant=Variant(raw["variant"]),
+        structure=Structure(raw["structure"]),
+        stakes=Stakes(**raw["stakes"]),
+    )
+
+
+def log_json(log: list[tuple[int, Action]]) -> list[tuple[int, str, int]]:
+    """A hand's log as (position, kind, amount); a kind is a StrEnum: its own JSON."""
+    return [(position, action.kind, action.amount) for position, action in log]
+
+
+def log_from_json(raw: list[list[Any]]) -> list[tuple[int, Action]]:
+    return [(position, Action(ActionKind(kind), amount=amount)) for position, kind, amount in raw]
+
+
+def setup_json(setup: HandSetup) -> dict[str, Any]:
+    """A hand's setup less its game and house (``spec_json``, ``house_json``)."""
     return {
         "positions": list(setup.seats),
         "names": [p.name for p in setup.players],
@@ -122,39 +136,51 @@ def _setup_json(setup: HandSetup) -> dict[str, Any]:
     }
 
 
+def setup_from_json(
+    raw: dict[str, Any], spec: GameSpec, house: HouseOptions, names: list[str] | None = None
+) -> HandSetup:
+    """The setup ``setup_json`` wrote, dealt with ``spec`` under ``house``."""
+    return HandSetup(
+        spec=spec,
+        house=house,
+        players=_players(raw, raw["names"] if names is None else names),
+        deck=tuple(raw["deck"]),
+        blinds=tuple(raw["blinds"]),
+        antes=tuple(raw["antes"]),
+        ante_trimming=bool(raw["ante_trimming"]),
+        posts=_posts(raw),
+        auto_showdown=bool(raw["auto_showdown"]),
+        cash_table=bool(raw["cash_table"]),
+    )
+
+
+def _players(raw: dict[str, Any], names: list[str]) -> tuple[Player, ...]:
+    return tuple(
+        [
+            Player(seat=n, stack=stack, name=name)
+            for n, stack, name in zip(raw["positions"], raw["stacks"], names, strict=True)
+        ]
+    )
+
+
+def _posts(raw: dict[str, Any]) -> tuple[ExtraPost, ...]:
+    return tuple([ExtraPost(position=p, live=lv, dead=d) for p, lv, d in raw["posts"]])
+
+
 def _setup_from_json(
     raw: dict[str, Any], table: Table, spec: GameSpec, house: HouseOptions
 ) -> HandSetup:
-    positions: list[int] = raw["positions"]
-    posts = tuple([ExtraPost(position=p, live=lv, dead=d) for p, lv, d in raw["posts"]])
-    names = raw.get("names") or [table.seats[n].name for n in positions]
-    players = tuple(
-        [
-            Player(seat=n, stack=stack, name=name)
-            for n, stack, name in zip(positions, raw["stacks"], names, strict=True)
-        ]
-    )
+    names = raw.get("names") or [table.seats[n].name for n in raw["positions"]]
     if "antes" in raw:
-        return HandSetup(
-            spec=spec,
-            house=house,
-            players=players,
-            deck=tuple(raw["deck"]),
-            blinds=tuple(raw["blinds"]),
-            antes=tuple(raw["antes"]),
-            ante_trimming=bool(raw["ante_trimming"]),
-            posts=posts,
-            auto_showdown=bool(raw["auto_showdown"]),
-            cash_table=bool(raw["cash_table"]),
-        )
+        return setup_from_json(raw, spec, house, names)
     # An older snapshot: the hand the table dealt then, with the defaults it dealt it with.
     return Hand(
         spec=spec,
-        players=players,
+        players=_players(raw, names),
         house=house,
         deck=raw["deck"],
         blinds=raw["blinds"],
-        posts=posts,
+        posts=_posts(raw),
     ).setup
 
 

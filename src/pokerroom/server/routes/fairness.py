@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 
 from pokerroom.fairness import Shuffle
-from pokerroom.history.phh import load_text, replay
+from pokerroom.history.record import read_record
 from pokerroom.server.routes.deps import Player, Store
 from pokerroom.server.routes.hands import HandId
 from pokerroom.store.models import HandPlayer, HandRecord
@@ -36,7 +36,7 @@ def shuffle_document(record: HandRecord, player: HandPlayer) -> dict[str, Any]:
         raise HTTPException(
             500, f"hand {record.id}: the stored reveal does not match its commitment"
         )
-    hand = replay(load_text(record.phh)[0]).hand
+    hand = read_record(record.record)
     return {
         **shuffle.reveal(),
         "table": record.table_id,

@@ -3,15 +3,15 @@ as the player may see it (S-EXPORT-1). Replaying stored hands is CPU work: it ru
 thread, not on the event loop that runs every table."""
 
 import asyncio
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
 from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse
 
-from pokerroom.history.phh import PHHError, load_text, phh_fields, replay, to_toml, write_phh
+from pokerroom.history.phh import phh_fields, to_toml, write_phh
 from pokerroom.history.pokerstars import pokerstars_text
+from pokerroom.history.record import RecordError, read_record
 from pokerroom.history.viewer import ViewerHand, viewer_hand
 from pokerroom.server.replayer import replay_frames
 from pokerroom.server.routes.deps import Player, Store, TheRoom
@@ -38,39 +38,46 @@ async def my_hands(
     """The player's hands, newest first, with their result, the table's name and game, and
     the player's own hole cards (S-EXPORT-1: nothing they did not see)."""
     rows = await store.player_hands(account.id, table_id=table, limit=min(limit, 500))
-    return [
-        {
-            "id": hand.id,
-            "table": hand.table_id,
-            "table_name": actor.table.name if actor else hand.table_id,
-            "game": actor.table.spec.name if actor else "",
-            "number": hand.number,
-            "status": hand.status,
-            "started_at": hand.started_at.isoformat(),
-            "seat": player.seat,
-            "cards": own_cards(hand.events, player.seat),
-            "net": player.end_stack - player.start_stack,
-            "rake": hand.rake,
-        }
-        for hand, player in rows
-        for actor in [room.actors.get(hand.table_id)]
-    ]
+
+    def listed() -> list[dict[str, Any]]:  # replays each hand's record: off the event loop
+        return [
+            {
+                "id": hand.id,
+                "table": hand.table_id,
+                "table_name": actor.table.name if actor else hand.table_id,
+                "game": actor.table.spec.name if actor else "",
+                "number": hand.number,
+                "status": hand.status,
+                "started_at": hand.started_at.isoformat(),
+                "seat": player.seat,
+                "cards": own_cards(hand, player.position),
+                "net": player.end_stack - player.start_stack,
+                "rake": hand.rake,
+            }
+            for hand, player in rows
+            for actor in [room.actors.get(hand.table_id)]
+        ]
+
+    return await asyncio.to_thread(listed)
 
 
-def own_cards(events: str, seat: int) -> list[str]:
-    """The hole cards dealt to ``seat``, from a stored hand's event log."""
-    for event in json.loads(events or "[]"):
-        if event.get("kind") == "hole_cards_dealt" and event.get("seat") == seat:
-            return [str(c) for c in event.get("cards", [])]
-    return []
+def own_cards(record: HandRecord, position: int) -> list[str]:
+    """The hole cards dealt at ``position``, from the hand's stored record (none for a hand
+    cut off by a crash, which stores only why)."""
+    try:
+        hand = read_record(record.record)
+    except RecordError:
+        return []
+    return [str(card) for card in hand.hole_cards(position)]
 
 
 def seen_by(record: HandRecord, player: HandPlayer) -> ViewerHand:
     """A stored hand as ``player`` may see it: the one decision every export below is
-    written from (S-EXPORT-1). Replays the hand: call it off the event loop."""
+    written from (S-EXPORT-1), read back from the one record stored of it. Replays the
+    hand: call it off the event loop."""
     try:
-        hand = replay(load_text(record.phh)[0]).hand
-    except PHHError as error:  # pragma: no cover - our own records replay
+        hand = read_record(record.record)
+    except RecordError as error:  # pragma: no cover - our own records replay
         raise HTTPException(500, f"hand {record.id} does not replay: {error}") from None
     return viewer_hand(hand, player.position)
 
