@@ -64,6 +64,7 @@ async def test_exports_replay_hands_off_the_event_loop(
             f"/api/hands/{first}/replay",
         ):
             (await http.get(path)).raise_for_status()
-    assert len(on_loop) == len(hands) + 3  # every hand of the session, then one per export
+    # the hand list (each hand's own cards), every hand of the session, then one per export
+    assert len(on_loop) == 2 * len(hands) + 3
     assert not any(on_loop)
     await books_balance(server)
