@@ -214,7 +214,15 @@ async def test_sign_up_log_in_join_and_play_hands_by_clicking(browser: Browser, 
     # Top up between hands (R-STAKE-1): sit out next hand, add chips, sit back in.
     root = f".table-view[data-table='{table}']"
     await page.check(f"{root} [data-option='sit_out_next']")
-    await page.wait_for_selector(f"{root} .add-chips:not([disabled])", timeout=60_000)
+    # The hand in progress is played on by clicks (her clock must not run out waiting) until
+    # it ends and Add chips comes on; bounded.
+    deadline, turn = time.monotonic() + 120, 0
+    while not await page.is_enabled(f"{root} .add-chips"):
+        assert time.monotonic() < deadline, "the hand never ended: Add chips stayed off"
+        if await take_turn(ann, table, turn):
+            turn += 1
+        else:
+            await asyncio.sleep(0.1)
     mine = next(f for f in reversed(ann.tables(table)) if f["you"])
     stack = mine["seats"][mine["you"] - 1]["stack"]
     balance = (await room.me(await ann.token()))["balance"]
