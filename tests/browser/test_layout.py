@@ -5,6 +5,7 @@ the server's models handed to the page's table view as the socket would."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from playwright.async_api import Browser, Page
@@ -186,3 +187,49 @@ async def test_phone_width_has_no_overflow_a_compact_header_and_the_actions_on_s
         assert box["y"] + box["height"] <= PHONE["height"], (selector, box)
     await page.evaluate("window.scrollTo(0, 0)")
     await screenshot(page, "phone-your-turn")
+
+
+async def test_ten_seats_fit_the_felt_long_names_are_cut_and_omaha_cards_leave_markers_free(
+    browser: Browser, quiet_room: Room
+) -> None:
+    """Issue 16, big tables and Omaha: ten seats with the longest names each stay on the
+    felt and clear of every other seat; a cut name ends in an ellipsis and keeps the whole
+    name as its tooltip; four hole cards at an Omaha table cover neither the dealer button
+    nor the blind markers."""
+    ann = await new_player(browser, quiet_room, "ann")
+    page = ann.page
+    await page.set_viewport_size(DESK)
+    watched = await watch(ann, "casino-nlhe")
+    names = [f"{LONG[: 26 + n % 7]}" for n in range(10)]
+    await page.evaluate(INJECT, dealt(watched, names, 2, you=1, turn=False))
+    root = ".table-view[data-table='casino-nlhe']"
+    await screenshot(page, "ten-seats")
+    (felt,) = await boxes(page, f"{root} .felt")
+    seats = await boxes(page, f"{root} .seat")
+    assert len(seats) == 10
+    for n, box in enumerate(seats, 1):
+        assert inside(box, felt), (n, box, felt)
+    for (a, first), (b, second) in itertools.combinations(enumerate(seats, 1), 2):
+        assert not overlaps(first, second), (a, b, first, second)
+    cut = await page.eval_on_selector_all(
+        f"{root} .seat .name",
+        """(nodes) => nodes.map((n) => ({
+             title: n.title, text: n.textContent, cut: n.scrollWidth > n.clientWidth,
+             ellipsis: getComputedStyle(n).textOverflow }))""",
+    )
+    assert [c["title"] for c in cut] == names
+    assert all(c["cut"] and c["ellipsis"] == "ellipsis" for c in cut), cut
+
+    watched = await watch(ann, "o8-2-4")
+    names = ["ann", LONG, "cat", "dan", LONG[:20], "eve"]
+    await page.evaluate(INJECT, dealt(watched, names, 4, you=1, turn=False))
+    root = ".table-view[data-table='o8-2-4']"
+    await screenshot(page, "omaha-markers")
+    markers = await boxes(page, f"{root} .badge")
+    assert len(markers) == 3  # D, SB, BB
+    cards = await boxes(page, f"{root} .seat .hole .card")
+    assert len(cards) == 24
+    for marker in markers:
+        assert marker["visible"]
+        for card in cards:
+            assert not overlaps(marker, card), (marker, card)

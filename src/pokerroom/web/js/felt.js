@@ -8,14 +8,22 @@ import { actionLabel, money } from "./format.js";
 import { cardMarks, potLabel, renderAwards, shownSoFar } from "./showdown.js";
 import { app } from "./state.js";
 
+// Nine and ten seats do not fit round the ellipse without touching: they sit in rows along
+// the rails instead, two at each end, clockwise from the bottom centre (percent of the felt).
+const BIG_TABLES = {
+  9: [[50, 86.5], [27, 86.5], [9.5, 68], [9.5, 32], [35, 13.5], [65, 13.5], [90.5, 32], [90.5, 68], [73, 86.5]],
+  10: [[50, 86.5], [27, 86.5], [9.5, 68], [9.5, 32], [27, 13.5], [50, 13.5], [73, 13.5], [90.5, 32], [90.5, 68], [73, 86.5]],
+};
+
 function seatPositions(view, count) {
-  // Seats round an ellipse, the viewer's seat at the bottom centre.
+  // Seats round an ellipse (in rows at a big table), the viewer's seat at the bottom centre.
   const you = view.state.you || 1;
   const positions = {};
   for (let n = 1; n <= count; n++) {
     const k = (n - you + count) % count;
     const angle = Math.PI / 2 + (2 * Math.PI * k) / count;
-    positions[n] = { x: 50 + 46 * Math.cos(angle), y: 50 + 42 * Math.sin(angle) };
+    const fixed = BIG_TABLES[count]?.[k];
+    positions[n] = fixed ? { x: fixed[0], y: fixed[1] } : { x: 50 + 46 * Math.cos(angle), y: 50 + 42 * Math.sin(angle) };
   }
   return positions;
 }
@@ -83,7 +91,7 @@ export function renderSeats(view) {
     return el("div", { class: classes.join(" "), style, "data-seat": seat.seat },
       el("div", { class: "hole" }, ...(cards || [])),
       el("div", { class: "plate" },
-        el("div", { class: "name", text: seat.name }),
+        el("div", { class: "name", title: seat.name, text: seat.name }), // cut with an ellipsis
         el("div", { class: "stack", "data-chips": seat.stack, text: money(seat.stack) }),
         el("div", { class: "status", text: winners.has(seat.seat) ? `wins ${money(winners.get(seat.seat))}` : status }),
         busted ? el("div", { class: "rebuy-clock" }) : null,
@@ -97,6 +105,7 @@ export function renderSeats(view) {
     );
   });
   $(".seats", view.root).replaceChildren(...nodes);
+  $(".felt", view.root).classList.toggle("big", s.seats.length in BIG_TABLES);
 }
 
 // The decision clock as a bar (its width set by the table's clock, TableView.startTimer).
