@@ -233,3 +233,64 @@ async def test_ten_seats_fit_the_felt_long_names_are_cut_and_omaha_cards_leave_m
         assert marker["visible"]
         for card in cards:
             assert not overlaps(marker, card), (marker, card)
+
+
+async def within_tiles(page: Page) -> None:
+    """Every table's seats and controls lie inside its own tile, and the tiles in the window."""
+    for table in await page.eval_on_selector_all(
+        "#tables .table-view", "(views) => views.map((v) => v.dataset.table)"
+    ):
+        root = f"#tables .table-view[data-table='{table}']"
+        (tile,) = await boxes(page, root)
+        assert inside(tile, {"x": 0, "y": 0, **DESK}), (table, tile)
+        for selector in (".fold", ".raise", ".raise-range", ".raise-amount", ".seat", ".felt"):
+            for box in await boxes(page, f"{root} {selector}"):
+                if box["visible"]:
+                    assert inside(box, tile), (table, selector, box, tile)
+
+
+async def test_tiled_tables_fit_the_window_and_the_table_that_needs_you_stands_out(
+    browser: Browser, quiet_room: Room
+) -> None:
+    """Issue 16, multi-tabling at 1400x900: two and then four tiled tables fit the window
+    without scrolling, the controls of a table at your turn included; that table is
+    outlined, and the keyboard's shortcuts act on it even when another table was clicked
+    last."""
+    ann = await new_player(browser, quiet_room, "ann")
+    page = ann.page
+    await page.set_viewport_size(DESK)
+    frames = {}
+    for table in ("nlhe-1-2", "plo-1-2"):
+        frames[table] = await watch(ann, table)
+    await page.click("#tabs .tile-toggle")
+    await page.wait_for_selector("#tables.tiled")
+    names = ["ann", "bob", "cat", "dan", "eve", "fay"]
+    await page.evaluate(INJECT, dealt(frames["plo-1-2"], names, 4, you=1, turn=True))
+    plo = ".table-view[data-table='plo-1-2']"
+    await page.wait_for_selector(f"{plo} .actions .raise-range")
+    await screenshot(page, "tiled-two")
+    await no_overflow(page, vertical=True)
+    await within_tiles(page)
+
+    for table in ("flhe-2-4", "casino-nlhe"):
+        frames[table] = await watch(ann, table)
+    await page.wait_for_selector("#tables.tiled")  # opening more tables keeps them tiled
+    await screenshot(page, "tiled-four")
+    tiles = await boxes(page, "#tables .table-view")
+    assert len(tiles) == 4 and all(t["visible"] for t in tiles)
+    await no_overflow(page, vertical=True)
+    for a, b in itertools.combinations(tiles, 2):
+        assert not overlaps(a, b)
+    await within_tiles(page)
+    # The table at your turn is outlined; the others are not.
+    needs = await page.eval_on_selector_all(
+        "#tables .table-view",
+        """(views) => views.map((v) => [v.dataset.table, v.classList.contains('needs-you'),
+                                        getComputedStyle(v).outlineStyle])""",
+    )
+    assert [t for t, flag, _ in needs if flag] == ["plo-1-2"], needs
+    assert all((style != "none") == flag for _, flag, style in needs), needs
+    # Another table was clicked last; the shortcut still folds at the table that needs you.
+    await page.click(".table-view[data-table='casino-nlhe'] .table-head")
+    await page.keyboard.press("f")
+    await page.wait_for_selector(f"{plo} .actions", state="hidden")

@@ -162,6 +162,7 @@ export class TableView {
     const turn = Boolean(s.hand && s.hand.legal);
     if (turn !== this.yourTurn) {
       this.yourTurn = turn;
+      this.root.classList.toggle("needs-you", turn); // outlined among tiled tables
       this.warned = false;
       if (turn) playSound("turn");
       renderTabs();
