@@ -203,14 +203,17 @@ async def test_ten_seats_fit_the_felt_long_names_are_cut_and_omaha_cards_leave_m
     names = [f"{LONG[: 26 + n % 7]}" for n in range(10)]
     await page.evaluate(INJECT, dealt(watched, names, 2, you=1, turn=False))
     root = ".table-view[data-table='casino-nlhe']"
-    await screenshot(page, "ten-seats")
-    (felt,) = await boxes(page, f"{root} .felt")
-    seats = await boxes(page, f"{root} .seat")
-    assert len(seats) == 10
-    for n, box in enumerate(seats, 1):
-        assert inside(box, felt), (n, box, felt)
-    for (a, first), (b, second) in itertools.combinations(enumerate(seats, 1), 2):
-        assert not overlaps(first, second), (a, b, first, second)
+    for viewport, shot in ((DESK, "ten-seats"), (PHONE, "ten-seats-phone")):
+        await page.set_viewport_size(viewport)
+        await screenshot(page, shot)
+        (felt,) = await boxes(page, f"{root} .felt")
+        seats = await boxes(page, f"{root} .seat")
+        assert len(seats) == 10
+        for n, box in enumerate(seats, 1):
+            assert inside(box, felt), (viewport, n, box, felt)
+        for (a, first), (b, second) in itertools.combinations(enumerate(seats, 1), 2):
+            assert not overlaps(first, second), (viewport, a, b, first, second)
+    await page.set_viewport_size(DESK)
     cut = await page.eval_on_selector_all(
         f"{root} .seat .name",
         """(nodes) => nodes.map((n) => ({
