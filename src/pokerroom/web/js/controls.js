@@ -146,10 +146,18 @@ export function act(view, action, amount = 0) {
   $(".actions", view.root).hidden = true; // until the server's next frame
 }
 
+// The table the shortcuts act on: the one last clicked or shown; when tiled and that one
+// does not need you, the table that does (issue 16).
+function keyTable() {
+  const active = app.active ? app.tables.get(app.active) : null;
+  if (!app.tiled || (active && legalOf(active))) return active;
+  return [...app.tables.values()].find((view) => legalOf(view)) || active;
+}
+
 export function onKey(event) {
   if (event.target instanceof HTMLInputElement && event.target.type !== "checkbox") return;
   if (event.target instanceof HTMLTextAreaElement || event.ctrlKey || event.metaKey || event.altKey) return;
-  const view = app.active ? app.tables.get(app.active) : null;
+  const view = keyTable();
   const legal = view ? legalOf(view) : null;
   if (!view || !legal) return;
   const key = event.key.toLowerCase();

@@ -8,16 +8,37 @@ import { actionLabel, money } from "./format.js";
 import { cardMarks, potLabel, renderAwards, shownSoFar } from "./showdown.js";
 import { app } from "./state.js";
 
+// Nine and ten seats do not fit round the ellipse without touching: they sit in rows along
+// the rails instead, two at each end, clockwise from the bottom centre (percent of the felt);
+// on the square felt of a phone in a column of four down each side.
+const BIG_TABLES = {
+  9: [[50, 86.5], [27, 86.5], [9.5, 68], [9.5, 32], [35, 13.5], [65, 13.5], [90.5, 32], [90.5, 68], [73, 86.5]],
+  10: [[50, 86.5], [27, 86.5], [9.5, 68], [9.5, 32], [27, 13.5], [50, 13.5], [73, 13.5], [90.5, 32], [90.5, 68], [73, 86.5]],
+};
+const BIG_TABLES_PHONE = {
+  9: [[50, 86], [13, 86], [13, 62], [13, 38], [13, 14], [87, 14], [87, 38], [87, 62], [87, 86]],
+  10: [[50, 86], [13, 86], [13, 62], [13, 38], [13, 14], [50, 14], [87, 14], [87, 38], [87, 62], [87, 86]],
+};
+
 function seatPositions(view, count) {
-  // Seats round an ellipse, the viewer's seat at the bottom centre.
+  // Seats round an ellipse (in rows at a big table), the viewer's seat at the bottom centre.
+  // `phone` is where the seat goes on a phone's square felt, when that differs.
   const you = view.state.you || 1;
   const positions = {};
   for (let n = 1; n <= count; n++) {
     const k = (n - you + count) % count;
     const angle = Math.PI / 2 + (2 * Math.PI * k) / count;
-    positions[n] = { x: 50 + 46 * Math.cos(angle), y: 50 + 42 * Math.sin(angle) };
+    const fixed = BIG_TABLES[count]?.[k];
+    const phone = BIG_TABLES_PHONE[count]?.[k];
+    positions[n] = fixed ? { x: fixed[0], y: fixed[1], phone: { x: phone[0], y: phone[1] } } : { x: 50 + 46 * Math.cos(angle), y: 50 + 42 * Math.sin(angle) };
   }
   return positions;
+}
+
+// A seat's place as CSS variables (style.css places it by them, --px/--py at phone width).
+function placeStyle(pos) {
+  const phone = pos.phone ? `;--px:${pos.phone.x}%;--py:${pos.phone.y}%` : "";
+  return `--x:${pos.x}%;--y:${pos.y}%${phone}`;
 }
 
 function betOffset(view, pos) {
@@ -25,9 +46,9 @@ function betOffset(view, pos) {
   // felt's width, so a y percent counts by the felt's height-to-width ratio.
   const felt = $(".felt", view.root);
   const ratio = felt && felt.clientWidth ? felt.clientHeight / felt.clientWidth : 0.52;
-  const dx = (50 - pos.x) * 0.42;
-  const dy = (50 - pos.y) * 0.42 * ratio;
-  return `transform:translate(calc(-50% + ${dx}cqw), calc(-50% + ${dy}cqw))`;
+  const offset = (p) => `${(50 - p.x) * 0.42}cqw ${(50 - p.y) * 0.42 * ratio}cqw`;
+  const phone = pos.phone ? `;--phone-bet:${offset(pos.phone)}` : "";
+  return `--bet:${offset(pos)}${phone}`;
 }
 
 function badgesOf(hand, seat) {
@@ -52,7 +73,7 @@ export function renderSeats(view) {
   const sameHand = Boolean(hand && before?.hand && before.hand.number === hand.number);
   const nodes = s.seats.map((seat) => {
     const pos = positions[seat.seat];
-    const style = `left:${pos.x}%;top:${pos.y}%`;
+    const style = placeStyle(pos);
     if (seat.empty) {
       const canSit = app.token && !s.you;
       return el("div", { class: "seat empty", style, "data-seat": seat.seat },
@@ -83,7 +104,7 @@ export function renderSeats(view) {
     return el("div", { class: classes.join(" "), style, "data-seat": seat.seat },
       el("div", { class: "hole" }, ...(cards || [])),
       el("div", { class: "plate" },
-        el("div", { class: "name", text: seat.name }),
+        el("div", { class: "name", title: seat.name, text: seat.name }), // cut with an ellipsis
         el("div", { class: "stack", "data-chips": seat.stack, text: money(seat.stack) }),
         el("div", { class: "status", text: winners.has(seat.seat) ? `wins ${money(winners.get(seat.seat))}` : status }),
         busted ? el("div", { class: "rebuy-clock" }) : null,
@@ -97,6 +118,7 @@ export function renderSeats(view) {
     );
   });
   $(".seats", view.root).replaceChildren(...nodes);
+  $(".felt", view.root).classList.toggle("big", s.seats.length in BIG_TABLES);
 }
 
 // The decision clock as a bar (its width set by the table's clock, TableView.startTimer).

@@ -62,6 +62,7 @@ export function focusTable(id) {
 
 export function layoutTables() {
   $("#tables").classList.toggle("tiled", app.tiled);
+  $("#tables").dataset.count = String(app.tables.size); // more than two tiled: no side panel
   for (const [id, view] of app.tables) {
     view.root.hidden = !app.tiled && id !== app.active;
     view.root.classList.toggle("focused", id === app.active);

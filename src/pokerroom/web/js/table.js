@@ -151,6 +151,7 @@ export class TableView {
     if (!s) return;
     const r = this.root;
     $(".table-name", r).textContent = s.name;
+    $(".table-name", r).title = s.name; // cut with an ellipsis at phone width
     $(".table-game", r).textContent = `${s.game} \u00b7 ${stakesLabel(s)}`;
     r.dataset.version = String(s.version);
     r.dataset.resultHand = this.lastResult ? String(this.lastResult.hand) : "";
@@ -161,6 +162,7 @@ export class TableView {
     const turn = Boolean(s.hand && s.hand.legal);
     if (turn !== this.yourTurn) {
       this.yourTurn = turn;
+      this.root.classList.toggle("needs-you", turn); // outlined among tiled tables
       this.warned = false;
       if (turn) playSound("turn");
       renderTabs();
