@@ -245,22 +245,14 @@ class Table(SeatedTable):
                 made[n] = player = Player(seat=n, stack=stack, name=name)
             players.append(player)
         stakes = self.spec.stakes
-        if not stakes.big_blind_ante:
-            return Hand(
-                spec=self.spec,
-                players=players,
-                house=self.house,
-                deck=deck,
-                rng=self.rng,
-                blinds=blinds,
-                posts=posts,
-            )
-        # TDA RP-11: the big blind is taken before the big-blind ante, so a short big blind
-        # posts the blind in full and only what is left of the ante (dead money either way).
-        big = max(range(len(blinds)), key=lambda k: (blinds[k], k))
-        antes = [stakes.ante] * len(positions)
-        left = players[big].stack - blinds[big] - stakes.ante
-        antes[big] += max(0, min(stakes.big_blind_ante, left))
+        antes: list[int] | None = None
+        if stakes.big_blind_ante:
+            # TDA RP-11: the big blind is taken before the big-blind ante, so a short big blind
+            # posts the blind in full and only what is left of the ante (dead money either way).
+            big = max(range(len(blinds)), key=lambda k: (blinds[k], k))
+            antes = [stakes.ante] * len(positions)
+            left = players[big].stack - blinds[big] - stakes.ante
+            antes[big] += max(0, min(stakes.big_blind_ante, left))
         return Hand(
             spec=self.spec,
             players=players,
@@ -269,7 +261,7 @@ class Table(SeatedTable):
             rng=self.rng,
             blinds=blinds,
             antes=antes,
-            ante_trimming=False,
+            ante_trimming=antes is None,
             posts=posts,
         )
 
