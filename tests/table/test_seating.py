@@ -103,15 +103,16 @@ def test_R_STAKE_3_a_short_stack_is_dealt_in_all_in_not_forced_out() -> None:
 
 
 def test_leaving_between_hands_returns_the_stack_and_offers_the_seat() -> None:
-    table = make_table(players={1: 40 * BB, 2: 40 * BB})
-    table.join_waiting_list("carl")
+    table = make_table(seats=2, players={1: 40 * BB, 2: 40 * BB})
+    table.join_waiting_list("carl", 0.0)
     events = table.leave("p2", 0.0)
     assert [(e.seat, e.stack, e.reason) for e in events if isinstance(e, SeatLeft)] == [
         (2, 40 * BB, "left")
     ]
-    assert [(e.seat, e.player) for e in events if isinstance(e, SeatOffered)] == [(2, "carl")]
+    offered = table.offer_seats(0.0)
+    assert [(e.seat, e.player) for e in offered if isinstance(e, SeatOffered)] == [(2, "carl")]
     table.sit("carl", 2, 40 * BB)
-    assert table.waiting_list == []
+    assert table.waiting.players == []
 
 
 def test_leaving_mid_hand_folds_when_the_turn_comes_and_stands_after() -> None:

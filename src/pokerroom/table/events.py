@@ -184,3 +184,16 @@ class SeatOffered(Event):
     def __init__(self, seat: int, player: str) -> None:
         self.seat: Final = seat
         self.player: Final = player
+
+
+class PassedOver(Event):
+    """A player taken off the waiting list without a seat: the offered seat was not taken in
+    time, or the server found them unable to buy in (issue 16)."""
+
+    kind: ClassVar[str] = "passed_over"
+    __match_args__: ClassVar[tuple[str, ...]] = ("player", "seat", "reason")
+
+    def __init__(self, player: str, seat: int, reason: str) -> None:
+        self.player: Final = player
+        self.seat: Final = seat
+        self.reason: Final = reason

@@ -16,6 +16,7 @@ from pokerroom.table.clock import TurnClock
 from pokerroom.table.events import (
     ChipsAdded,
     ConnectionChanged,
+    PassedOver,
     SeatLeft,
     SeatOffered,
     SeatStatusChanged,
@@ -23,6 +24,7 @@ from pokerroom.table.events import (
     WaitingListChanged,
 )
 from pokerroom.table.seats import PreAction, Seat, SeatStatus, TableError
+from pokerroom.table.waiting import WaitingList
 
 
 class SeatedTable:
@@ -51,7 +53,7 @@ class SeatedTable:
         self.rng = rng
         self.seats: dict[int, Seat] = {}
         self._seat_by_player: dict[str, Seat] = {}
-        self.waiting_list: list[str] = []
+        self.waiting = WaitingList()  # issue 16: offers a freed seat to the first in line
         self.hand: Hand | None = None
         self.last_hand: Hand | None = None  # the hand that ended last (for its history)
         self.hand_number = 0
@@ -152,9 +154,8 @@ class SeatedTable:
             post_now=post_now,
         )
         self._seat_by_player[player] = self.seats[seat]
-        if player in self.waiting_list:
-            self.waiting_list.remove(player)
-            self._emit(events, WaitingListChanged(players=tuple(self.waiting_list)))
+        if self.waiting.remove(player):
+            self._emit(events, WaitingListChanged(players=tuple(self.waiting.players)))
         self._emit(events, SeatTaken(seat=seat, player=player, name=name or player, stack=buy_in))
         return events
 
@@ -189,6 +190,11 @@ class SeatedTable:
             raise TableError(f"seat {seat} is taken")
         if player in self._seat_by_player:
             raise TableError(f"{player!r} already has a seat at this table")
+        held = self.waiting.reserved_for(seat)
+        if held is not None and held != player:
+            raise TableError(f"seat {seat} is held for the first on the waiting list")
+        if player not in self.waiting and self.waiting.unoffered():
+            raise TableError(f"{len(self.waiting)} waiting for a seat here: join the waiting list")
 
     def remove(self, player: str, reason: str) -> list[Event]:
         """Take a player and their chips off the table between their hands (a tournament move
@@ -252,17 +258,61 @@ class SeatedTable:
         self._emit(
             events, SeatLeft(seat=seat.number, player=seat.player, stack=seat.stack, reason=reason)
         )
-        if self.waiting_list:  # a freed seat goes to the first in line
-            self._emit(events, SeatOffered(seat=seat.number, player=self.waiting_list[0]))
+        # The freed seat is offered to the first in line by ``offer_seats`` (which the owner
+        # of the table calls after every change, with the time).
 
-    def join_waiting_list(self, player: str) -> list[Event]:
-        if player in self.waiting_list:
-            raise TableError(f"{player!r} is already on the waiting list")
-        if any(s.player == player for s in self.seats.values()):
-            raise TableError(f"{player!r} already has a seat at this table")
-        self.waiting_list.append(player)
+    # ---------------------------------------------------------------- the waiting list
+
+    def join_waiting_list(self, player: str, now: float, *, name: str = "") -> list[Event]:
+        """Join the end of the waiting list (``waiting``); a free seat is offered at once."""
+        if self.tournament:
+            raise TableError("a tournament table has no waiting list: the event seats you")
+        if player in self._seat_by_player:
+            raise TableError(f"{name or player!r} already has a seat at this table")
+        try:
+            self.waiting.join(player, name)
+        except ValueError as error:
+            raise TableError(str(error)) from None
         events: list[Event] = []
-        self._emit(events, WaitingListChanged(players=tuple(self.waiting_list)))
+        self._emit(events, WaitingListChanged(players=tuple(self.waiting.players)))
+        return events + self.offer_seats(now)
+
+    def leave_waiting_list(self, player: str, now: float) -> list[Event]:
+        """Leave the waiting list; a seat held for the player goes to the next in line."""
+        if not self.waiting.remove(player):
+            raise TableError("you are not on this table's waiting list")
+        events: list[Event] = []
+        self._emit(events, WaitingListChanged(players=tuple(self.waiting.players)))
+        return events + self.offer_seats(now)
+
+    def pass_over(self, player: str, reason: str, now: float) -> list[Event]:
+        """Take a player off the list without a seat (the server found they cannot buy in);
+        their offered seat goes to the next in line."""
+        offer = self.waiting.offers.get(player)
+        if not self.waiting.remove(player):
+            return []
+        events: list[Event] = []
+        seat = 0 if offer is None else offer.seat
+        self._emit(events, PassedOver(player=player, seat=seat, reason=reason))
+        self._emit(events, WaitingListChanged(players=tuple(self.waiting.players)))
+        return events + self.offer_seats(now)
+
+    def offer_seats(self, now: float) -> list[Event]:
+        """Pass over the players whose offer ran out, then offer each free seat to the next
+        in line (``SeatOffered``). Called after every change of the table, with the time."""
+        events: list[Event] = []
+        waiting = self.waiting
+        if not waiting.entries:
+            return events
+        lapsed = waiting.lapse(now)
+        for offer in lapsed:
+            reason = "the seat was not taken in time"
+            self._emit(events, PassedOver(player=offer.player, seat=offer.seat, reason=reason))
+        free = [n for n in range(1, self.max_seats + 1) if n not in self.seats]
+        for offer in waiting.offer(free, now):
+            self._emit(events, SeatOffered(seat=offer.seat, player=offer.player))
+        if lapsed:
+            self._emit(events, WaitingListChanged(players=tuple(waiting.players)))
         return events
 
     def sit_out(self, player: str) -> list[Event]:

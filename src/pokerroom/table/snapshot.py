@@ -22,6 +22,7 @@ from pokerroom.rules.game import GameSpec, Stakes, Structure, Variant
 from pokerroom.rules.house import HouseOptions, parse_house
 from pokerroom.table.seats import Seat, TableError
 from pokerroom.table.table import Table
+from pokerroom.table.waiting import WaitingList
 
 VERSION = 2
 
@@ -37,7 +38,7 @@ def table_to_json(table: Table) -> str:
         "name": table.name,
         "tournament": table.tournament,
         "seats": [s.to_json() for s in table.seats.values()],
-        "waiting_list": table.waiting_list,
+        "waiting_list": table.waiting.to_json(),
         "hand_number": table.hand_number,
         "previous": [table.previous_big, table.previous_small, table.previous_button],
         "rake_total": table.rake_total,
@@ -73,7 +74,7 @@ def table_from_json(text: str, *, rng: RandomSource | None = None) -> Table:
         seat = Seat.from_json(raw)
         table.seats[seat.number] = seat
         table._seat_by_player[seat.player] = seat
-    table.waiting_list = list(data["waiting_list"])
+    table.waiting = WaitingList.from_json(data["waiting_list"])
     table.hand_number = data["hand_number"]
     table.previous_big, table.previous_small, table.previous_button = data["previous"]
     table.rake_total = data["rake_total"]

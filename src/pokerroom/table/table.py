@@ -53,12 +53,16 @@ class Table(SeatedTable):
     def can_start(self) -> bool:
         if self.hand is not None and not self.hand.is_over:
             return False
-        ready = [
-            s
+        return self.ready_count() >= self.house.min_players
+
+    def ready_count(self) -> int:
+        """Seated players able to be dealt in: chips, and neither sitting out nor busted (the
+        lobby's "Waiting for players (N of M)": N of ``house.min_players``)."""
+        return sum(
+            1
             for s in self.seats.values()
             if s.stack > 0 and s.status in (SeatStatus.PLAYING, SeatStatus.WAITING)
-        ]
-        return len(ready) >= self.house.min_players
+        )
 
     def start_hand(self, now: float, *, deck: Sequence[int] | None = None) -> list[Event]:
         """Deal the next hand if enough players are ready; events say who posts what."""
