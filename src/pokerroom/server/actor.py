@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import html
 import time
-from collections.abc import Container
+from collections.abc import Callable, Container, Iterable
 from typing import Any
 
 from pokerroom.engine.actions import Action, ActionKind
@@ -26,6 +26,7 @@ from pokerroom.server.inbox import Close, FromClient, Gone, Item, Said, Suspend,
 from pokerroom.server.recovery import RECOVERING, RETRY_SECONDS, Recovers, Recovery
 from pokerroom.server.seat_requests import SeatRequests
 from pokerroom.server.shuffles import TableShuffles, players_of
+from pokerroom.server.stats import HandEnd, TableStats, saw_flop
 from pokerroom.server.views import (
     hand_result,
     lobby_entry,
@@ -33,12 +34,19 @@ from pokerroom.server.views import (
     public_state,
     state_for_seat,
 )
+from pokerroom.server.waiting import WaitingRequests
 from pokerroom.store.db import Database
 from pokerroom.store.hands import StartedHand
 from pokerroom.store.ledger import LedgerError
 from pokerroom.store.room_store import RoomStore, TableSave
 from pokerroom.table import Table, TableError
-from pokerroom.table.events import HandFinished, SeatLeft, TimeBankUsed, TimerStarted
+from pokerroom.table.events import (
+    HandFinished,
+    SeatLeft,
+    TimeBankUsed,
+    TimerStarted,
+    WaitingListChanged,
+)
 
 CHAT_BURST = 5  # messages ...
 CHAT_WINDOW = 10.0  # ... per this many seconds
@@ -47,7 +55,7 @@ INBOX_MESSAGES = 1000  # clients' messages waiting for one table before more are
 CLIENT_WAITING = 32  # one client's messages waiting at its tables (one cannot fill an inbox)
 
 
-class TableActor(SeatRequests, Recovers):
+class TableActor(SeatRequests, WaitingRequests, Recovers):
     def __init__(
         self, db: Database, table_id: str, table: Table, config: dict[str, Any], *, pause: float
     ) -> None:
@@ -70,9 +78,7 @@ class TableActor(SeatRequests, Recovers):
         self.on_time_bank = False  # the turn running now has gone on to the time bank
         self.participants: list[tuple[int, int, int, int]] = []  # account, seat, position, stack
         self.next_hand_at = 0.0
-        self.hands_played = 0
-        self.pot_total = 0
-        self.opened = time.monotonic()
+        self.stats = TableStats(time.monotonic())  # the lobby's figures (last 15 minutes)
         self.task: asyncio.Task[None] | None = None
         self.closed = False
         self.turns = 0  # loop iterations, counted so a test can see the task sleeps when idle
@@ -84,6 +90,8 @@ class TableActor(SeatRequests, Recovers):
         self.retry_seconds = RETRY_SECONDS
         self.deferred: list[Item] = []  # floor items held meanwhile
         self.shuffles = TableShuffles(table.rng)  # verifiable shuffles (docs/fairness.md)
+        self.told_waiting = set(table.waiting.players)
+        self.reach: Callable[[int], Iterable[Client]] | None = None  # the room's connections
 
     @property
     def db(self) -> Database:
@@ -116,14 +124,11 @@ class TableActor(SeatRequests, Recovers):
         return await answer
 
     def lobby_entry(self) -> dict[str, Any]:
-        hours = max((time.monotonic() - self.opened) / 3600, 1 / 3600)
-        average = self.pot_total // self.hands_played if self.hands_played else 0
         return lobby_entry(
             self.table,
             self.table_id,
             closed=self.closed,
-            average_pot=average,
-            hands_per_hour=round(self.hands_played / hours),
+            figures=self.stats.figures(time.monotonic()),
         )
 
     # ------------------------------------------------------------ the task
@@ -171,6 +176,7 @@ class TableActor(SeatRequests, Recovers):
             else:
                 changed = await self._handle(item, now)
             changed = await self._maybe_start(now) or changed
+            changed = await self._offer_seats(now) or changed
         except Exception as error:
             changed = await self._fault(error, now)
         self.clock_idle = item is None and not changed
@@ -187,6 +193,9 @@ class TableActor(SeatRequests, Recovers):
             moments.append(table.warning_at)
         if not self.closed and table.hand is None and table.can_start():
             moments.append(self.next_hand_at)
+        held = table.waiting.next_deadline() if table.waiting.offers else None
+        if held is not None:  # a seat held for the waiting list: passed on when time is up
+            moments.append(held)
         if not moments:
             return None
         wait = max(0.0, min(moments) - now)
@@ -249,6 +258,7 @@ class TableActor(SeatRequests, Recovers):
             self.hand_events.extend(events)
         finished: HandFinished | None = None
         leavers: list[SeatLeft] = []
+        waiting = False
         for event in events:
             if isinstance(event, (ActionTaken, ForcedBet, BoardDealt)):
                 self.last_actions = note_action(self.last_actions, event)
@@ -264,8 +274,12 @@ class TableActor(SeatRequests, Recovers):
                     self.table_id, int(event.player), event.stack, saved, now=utcnow()
                 )
                 self.stored = saved.snapshot
+            elif isinstance(event, WaitingListChanged):
+                waiting = True  # someone on the list sat down
         if finished is not None:
             await self._store_hand(finished, leavers, now)
+        if waiting:
+            self._tell_waiting(now)
 
     async def _store_hand(
         self, finished: HandFinished, leavers: list[SeatLeft], now: float
@@ -311,8 +325,16 @@ class TableActor(SeatRequests, Recovers):
         )
         if reveal is not None:  # to the players dealt in only (R-SHOW-8: after the hand)
             self._tell(reveal, only=players_of(self.participants))
-        self.hands_played += 1
-        self.pot_total += sum(e.amount for e in self.hand_events if isinstance(e, PotAwarded))
+        if not finished.cancelled:
+            dealt = len(self.participants)
+            self.stats.hand_ended(
+                HandEnd(
+                    at=time.monotonic(),
+                    dealt=dealt,
+                    saw_flop=saw_flop(self.hand_events, dealt),
+                    pot=sum(e.amount for e in self.hand_events if isinstance(e, PotAwarded)),
+                )
+            )
         self.hand_events = []
         self.next_hand_at = now + self.pause
 
@@ -368,6 +390,8 @@ class TableActor(SeatRequests, Recovers):
             await self._after(self.table.reconnect(player, now), now)  # a page reload
             return True  # everyone (this client too) sees the seat connected again
         client.deliver(self._state_for(client, now))
+        if player is not None and player in self.table.waiting:
+            self._tell_player(player, now)  # your place in line, after a reload too
         return False
 
     async def _gone(self, client: Client, now: float) -> bool:
@@ -407,6 +431,8 @@ class TableActor(SeatRequests, Recovers):
                 case protocol.Chat():
                     await self._chat(client, payload, now)
                     return False
+                case protocol.WaitingList():
+                    await self._waiting_list(client, payload, now)
                 case protocol.Seed():
                     player = self._player(client)
                     seated = self.table.seat_number(player) is not None

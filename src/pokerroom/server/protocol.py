@@ -99,8 +99,28 @@ class Seed(_Message):
     commitment: str = Field(pattern=r"^[0-9a-f]{64}$")
 
 
+class WaitingList(_Message):
+    """Join or leave a table's waiting list (issue 16): a freed seat is held for the first in
+    line for a short time (``waiting`` frames tell the player)."""
+
+    type: Literal["waiting_list"]
+    table: str = Field(min_length=1, max_length=64)
+    action: Literal["join", "leave"]
+
+
 ClientMessage = Annotated[
-    Hello | Watch | Join | AddChips | Act | Leave | SitOut | Options | Chat | Ping | Seed,
+    Hello
+    | Watch
+    | Join
+    | AddChips
+    | Act
+    | Leave
+    | SitOut
+    | Options
+    | Chat
+    | Ping
+    | Seed
+    | WaitingList,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -229,6 +249,22 @@ class ChatFrame(_Frame):
     text: str
 
 
+class SeatOffer(_Frame):
+    seat: int
+    seconds: float  # how long the seat is held for you
+
+
+class WaitingFrame(_Frame):
+    """Your place on a table's waiting list, sent to you whenever it changes (issue 16)."""
+
+    type: Literal["waiting"] = "waiting"
+    table: str
+    position: int | None  # 1 = first in line; None = not on the list (any more)
+    length: int  # players on the list
+    offer: SeatOffer | None = None  # a seat held for you: sit down in it before the time is up
+    note: str | None = None  # why you left the list without a seat (passed over)
+
+
 class ShownHand(_Frame):
     seat: int
     cards: list[str]
@@ -285,6 +321,7 @@ class SeatState(_Frame):
     card_count: int | None = None
     shown: bool | None = None
     last_action: LastAction | None = None
+    held_for: str | None = None  # an empty seat held for the first on the waiting list
     rebuy_seconds_left: float | None = None  # a busted seat: its rebuy window (R-STAKE-2)
 
 
@@ -349,6 +386,9 @@ class TableFrame(_Frame):
     min_buy_in: int
     max_buy_in: int
     decision_seconds: float
+    ready: int = 0  # players seated and able to be dealt in ...
+    needed: int = 2  # ... of those the table needs to deal (issue 16)
+    waiting: list[str] = Field(default_factory=list)  # names on the waiting list, in order
     you: int | None
     options: SeatOptions | None
     buy_in: BuyInRange | None
@@ -374,7 +414,15 @@ class DeckReveal(_Frame):
 
 
 ServerFrame = Annotated[
-    Welcome | HelloOk | Pong | ErrorFrame | ChatFrame | HandResult | TableFrame | DeckReveal,
+    Welcome
+    | HelloOk
+    | Pong
+    | ErrorFrame
+    | ChatFrame
+    | HandResult
+    | TableFrame
+    | DeckReveal
+    | WaitingFrame,
     Field(discriminator="type"),
 ]
 SERVER_FRAMES: tuple[type[_Frame], ...] = (
@@ -386,6 +434,7 @@ SERVER_FRAMES: tuple[type[_Frame], ...] = (
     HandResult,
     TableFrame,
     DeckReveal,
+    WaitingFrame,
 )
 _SERVER_ADAPTER: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
 

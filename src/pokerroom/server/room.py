@@ -153,6 +153,10 @@ class Room:
             if self.per_address[client.address] <= 0:
                 del self.per_address[client.address]
 
+    def connections_of(self, account_id: int) -> list[Client]:
+        """Every open connection of an account (a seat offered to it is told on each)."""
+        return [c for c in self.clients if c.account_id == account_id and not c.closed]
+
     def seated(self, account_id: int) -> list[str]:
         """The tables where the account has a seat (told at hello: issue 16)."""
         player = str(account_id)
@@ -221,6 +225,7 @@ class Room:
     def _add(self, config: TableConfig, table: Table) -> None:
         actor = TableActor(self.db, config.id, table, _config_json(config), pause=self.pause)
         actor.inbox_limit = self.limits.inbox_messages
+        actor.reach = self.connections_of
         self.actors[config.id] = actor
 
     async def stop(self) -> None:
@@ -233,8 +238,16 @@ class Room:
                     await actor.task
         await self.db.close()
 
-    def lobby(self) -> list[dict[str, Any]]:
-        return [actor.lobby_entry() for actor in self.actors.values()]
+    def lobby(self, viewer: int | None = None) -> list[dict[str, Any]]:
+        """Every table as the lobby lists it; ``you_wait`` is the ``viewer``'s place on its
+        waiting list (None: not on it, or not logged in)."""
+        entries = []
+        for actor in self.actors.values():
+            entry = actor.lobby_entry()
+            waiting = actor.table.waiting
+            entry["you_wait"] = None if viewer is None else waiting.position(str(viewer))
+            entries.append(entry)
+        return entries
 
 
 def _saved(config: TableConfig, table: Table) -> TableSave:

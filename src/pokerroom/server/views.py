@@ -156,10 +156,38 @@ def stakes_pair(spec: GameSpec) -> tuple[int, int]:
     return stakes.small_blind, stakes.big_blind
 
 
+def dealing(table: Table) -> dict[str, int]:
+    """Whether the table can deal: ``ready`` players seated and able of the ``needed``
+    (shown as "Waiting for players (ready of needed)" while it cannot)."""
+    return {"ready": table.ready_count(), "needed": table.house.min_players}
+
+
+def waiting_name(table: Table, player: str) -> str:
+    return next((w.name for w in table.waiting.entries if w.player == player), player)
+
+
+def waiting_frame(
+    table: Table, table_id: str, player: str, *, now: float, note: str | None = None
+) -> protocol.WaitingFrame:
+    """The player's place on the table's waiting list, and the seat held for them if any."""
+    waiting = table.waiting
+    offer = waiting.offers.get(player)
+    return protocol.WaitingFrame(
+        table=table_id,
+        position=waiting.position(player),
+        length=len(waiting),
+        offer=None
+        if offer is None
+        else protocol.SeatOffer(seat=offer.seat, seconds=round(max(0.0, offer.expires - now), 1)),
+        note=note,
+    )
+
+
 def lobby_entry(
-    table: Table, table_id: str, *, closed: bool, average_pot: int, hands_per_hour: int
+    table: Table, table_id: str, *, closed: bool, figures: Mapping[str, int]
 ) -> dict[str, Any]:
-    """The table as the lobby lists it."""
+    """The table as the lobby lists it; ``figures`` are the last 15 minutes' (``stats``):
+    hands_per_hour, average_pot, players_per_flop."""
     spec = table.spec
     return {
         "id": table_id,
@@ -173,11 +201,14 @@ def lobby_entry(
         "seats": table.max_seats,
         "seated": len(table.seats),
         "players": sorted(s.name for s in table.seats.values()),
+        "waiting": [w.name for w in table.waiting.entries],
         "min_buy_in": table.min_buy_in,
         "max_buy_in": table.max_buy_in,
-        "average_pot": average_pot,
-        "hands_per_hour": hands_per_hour,
+        "average_pot": figures["average_pot"],
+        "hands_per_hour": figures["hands_per_hour"],
+        "players_per_flop": figures["players_per_flop"],
         "house": table.house.name,
+        **dealing(table),
         "closed": closed,
         "hand": table.hand_number if table.hand is not None else None,
     }
@@ -205,11 +236,15 @@ def public_state(
     if hand is not None and not hand.is_over:
         in_hand = {seat: position for position, seat in enumerate(table.hand_seats)}
         view = view_for(hand, None)
-    seats = []
+    seats: list[dict[str, Any]] = []
     for number in range(1, table.max_seats + 1):
         seat = table.seats.get(number)
         if seat is None:
-            seats.append({"seat": number, "empty": True})
+            held = table.waiting.reserved_for(number) if table.waiting.offers else None
+            if held is None:
+                seats.append({"seat": number, "empty": True})
+            else:
+                seats.append({"seat": number, "empty": True, "held_for": waiting_name(table, held)})
             continue
         entry: dict[str, Any] = {
             "seat": number,
@@ -256,6 +291,8 @@ def public_state(
         "min_buy_in": table.min_buy_in,
         "max_buy_in": table.max_buy_in,
         "decision_seconds": table.house.decision_seconds,
+        **dealing(table),
+        "waiting": [w.name for w in table.waiting.entries],
         "seats": seats,
         "you": None,
         "options": None,

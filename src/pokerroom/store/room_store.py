@@ -253,6 +253,12 @@ class RoomStore:
         async with self.db.transaction() as session:
             session.add(ChatMessage(table_id=table_id, account_id=account, text=text, at=now))
 
+    async def save_waiting_list(self, table_id: str, saved: TableSave, *, now: datetime) -> None:
+        """A player's request to join or leave a table's waiting list: the table (whose
+        snapshot holds the list) saved, or a StoreError and nothing changed."""
+        async with self._request(f"the waiting list of {table_id!r}") as session:
+            await _save(session, table_id, saved, now)
+
     async def save_table(self, table_id: str, saved: TableSave, *, now: datetime) -> None:
         async with self.db.transaction() as session:
             await _save(session, table_id, saved, now)

@@ -5,7 +5,7 @@ thread, not on the event loop that runs every table."""
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Header, HTTPException, Query
 from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse
 
@@ -13,8 +13,10 @@ from pokerroom.history.phh import phh_fields, to_toml, write_phh
 from pokerroom.history.pokerstars import pokerstars_text
 from pokerroom.history.record import RecordError, read_record
 from pokerroom.history.viewer import ViewerHand, viewer_hand
+from pokerroom.server.clock import utcnow
 from pokerroom.server.replayer import replay_frames
 from pokerroom.server.routes.deps import Player, Store, TheRoom
+from pokerroom.store.accounts import AuthError
 from pokerroom.store.models import HandPlayer, HandRecord
 from pokerroom.store.room_store import RoomStore
 
@@ -23,8 +25,18 @@ HandId = Annotated[int, PathParam(ge=1, le=2**63 - 1)]  # the database's 64-bit 
 
 
 @router.get("/lobby")
-async def lobby(room: TheRoom) -> list[dict[str, Any]]:
-    return room.lobby()
+async def lobby(
+    room: TheRoom, store: Store, authorization: Annotated[str | None, Header()] = None
+) -> list[dict[str, Any]]:
+    """Every table; with a session (optional) each also says your place on its waiting list
+    (``you_wait``). An unknown or expired session is answered as a guest's."""
+    viewer = None
+    if authorization and authorization.startswith("Bearer "):
+        try:
+            viewer = (await store.authenticate(authorization[7:], now=utcnow())).id
+        except AuthError:
+            viewer = None
+    return room.lobby(viewer)
 
 
 @router.get("/hands")

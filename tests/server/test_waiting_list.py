@@ -1,0 +1,162 @@
+"""The waiting list in the room (issue 16), over real sockets: join it from the lobby, your
+place shown, a freed seat held for the first in line who sits down in it; the hostile
+sequences (join twice, join while seated, join/leave/join, disconnect while first in line,
+a seat offered to a player with no chips) refused or passed over, the list stored with the
+table; every test ends with the audit reconciling (S-AUDIT-2)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import select
+
+from pokerroom.server.waiting import NO_CHIPS
+from pokerroom.store.db import Database
+from pokerroom.store.ledger import BANK, transfer
+from pokerroom.store.models import TableRecord
+from pokerroom.table import Table
+from tests.security.audit import assert_books_balance
+from tests.server.conftest import Person, Server, person
+from tests.server.test_e2e import ann_and_bob_seated
+from tests.server.test_hand_end import rows
+
+
+async def waiting(someone: Person, table: str, **expected: Any) -> dict[str, Any]:
+    """The next ``waiting`` frame for ``table`` with the ``expected`` fields."""
+    while True:
+        frame = await someone.next("waiting")
+        if frame["table"] == table and all(frame[k] == v for k, v in expected.items()):
+            return frame
+
+
+async def error(someone: Person) -> str:
+    return str((await someone.next("error"))["message"])
+
+
+async def lobby_entry(server: Server, table: str, token: str | None = None) -> dict[str, Any]:
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        entries = (await http.get("/api/lobby", headers=headers)).json()
+    return next(e for e in entries if e["id"] == table)
+
+
+async def stored_table(server: Server, table: str) -> Table:
+    record = (await rows(server, select(TableRecord).where(TableRecord.id == table)))[0]
+    return Table.from_json(record.snapshot)
+
+
+async def the_first_in_line_is_seated(server: Server) -> None:
+    ann, bob = await ann_and_bob_seated(server, "w1", (1, 2), table_seats=2)
+    await bob.until(lambda f: f.get("you") == 2)
+    carl = await person(server.base, "carl")
+    dave = await person(server.base, "dave")
+    await carl.send(type="waiting_list", table="w1", action="join")
+    await waiting(carl, "w1", position=1, length=1, offer=None)
+    await carl.send(type="waiting_list", table="w1", action="join")  # twice
+    assert "already on the waiting list" in await error(carl)
+    await ann.send(type="waiting_list", table="w1", action="join")  # while seated
+    assert "already has a seat" in await error(ann)
+    await dave.send(type="waiting_list", table="w1", action="join")
+    await waiting(dave, "w1", position=2)
+    await dave.send(type="waiting_list", table="w1", action="leave")
+    await waiting(dave, "w1", position=None)
+    await dave.send(type="waiting_list", table="w1", action="leave")  # not on it any more
+    assert "not on this table's waiting list" in await error(dave)
+    await dave.send(type="waiting_list", table="w1", action="join")  # join/leave/join
+    await waiting(dave, "w1", position=2, length=2)
+    entry = await lobby_entry(server, "w1", carl.token)
+    assert entry["waiting"] == ["carl", "dave"] and entry["you_wait"] == 1
+    assert (await lobby_entry(server, "w1"))["you_wait"] is None  # a guest
+    assert (await stored_table(server, "w1")).waiting.players == [
+        str(carl.account_id),
+        str(dave.account_id),
+    ]  # stored with the table: a restart keeps the list
+
+    await bob.send(type="leave", table="w1")
+    offer = (await waiting(carl, "w1", position=1, length=2))["offer"]
+    while offer is None:
+        offer = (await waiting(carl, "w1"))["offer"]
+    assert offer["seat"] == 2 and 0 < offer["seconds"] <= 30
+    await dave.send(type="watch", table="w1")
+    held = await dave.until(lambda f: f["seats"][1].get("held_for") == "carl")
+    assert held["waiting"] == ["carl", "dave"]
+    await dave.send(type="join", table="w1", seat=2, buy_in=10_000, request="d1")
+    assert "seat 2 is held for the first on the waiting list" in await error(dave)
+    await carl.send(type="watch", table="w1")
+    await carl.send(type="join", table="w1", seat=2, buy_in=10_000, request="c1")
+    await carl.until(lambda f: f.get("you") == 2)
+    await waiting(dave, "w1", position=1, length=1)
+    told = [f for f in carl.frames if f["type"] == "waiting"]  # read on the way to the seat
+    assert told[-1]["position"] is None and told[-1]["offer"] is None
+    assert (await lobby_entry(server, "w1"))["waiting"] == ["dave"]
+    await assert_books_balance(server)
+
+
+async def test_the_first_in_line_is_offered_the_freed_seat_and_sits(server: Server) -> None:
+    await the_first_in_line_is_seated(server)
+
+
+@pytest.mark.postgres
+async def test_the_waiting_list_on_postgresql(postgres_server: Server) -> None:
+    await the_first_in_line_is_seated(postgres_server)
+
+
+async def test_a_disconnected_first_in_line_is_passed_over_when_the_time_is_up(
+    server: Server,
+) -> None:
+    _ann, bob = await ann_and_bob_seated(server, "w2", (1, 2), table_seats=2)
+    await bob.until(lambda f: f.get("you") == 2)
+    server.room.actors["w2"].table.waiting.offer_seconds = 0.5  # a short clock for the test
+    carl = await person(server.base, "carl")
+    dave = await person(server.base, "dave")
+    await carl.send(type="waiting_list", table="w2", action="join")
+    await waiting(carl, "w2", position=1)
+    await dave.send(type="waiting_list", table="w2", action="join")
+    await waiting(dave, "w2", position=2)
+    await carl.ws.close()  # gone while first in line: the place is kept, the clock runs
+    await bob.send(type="leave", table="w2")
+    frame = await waiting(dave, "w2", position=1)
+    while frame["offer"] is None:
+        frame = await waiting(dave, "w2")
+    assert frame["offer"]["seat"] == 2
+    table = server.room.actors["w2"].table
+    assert str(carl.account_id) not in table.waiting
+    await dave.send(type="watch", table="w2")
+    await dave.send(type="join", table="w2", seat=2, buy_in=10_000, request="d1")
+    await dave.until(lambda f: f.get("you") == 2)
+    await assert_books_balance(server)
+
+
+async def test_a_seat_offered_to_a_player_with_no_chips_goes_to_the_next(server: Server) -> None:
+    _ann, bob = await ann_and_bob_seated(server, "w3", (1, 2), table_seats=2)
+    await bob.until(lambda f: f.get("you") == 2)
+    eve = await person(server.base, "eve")
+    frank = await person(server.base, "frank")
+    for someone, place in ((eve, 1), (frank, 2)):
+        await someone.send(type="waiting_list", table="w3", action="join")
+        await waiting(someone, "w3", position=place)
+    db = Database(server.database)  # eve's balance back to the bank: below any buy-in
+    try:
+        async with db.transaction() as session:
+            await transfer(
+                session,
+                "grant",
+                {("player", str(eve.account_id)): -999_000, BANK: 999_000},
+                now=datetime.now(UTC),
+                memo="test: eve spends her play money",
+            )
+    finally:
+        await db.close()
+    await bob.send(type="leave", table="w3")
+    passed = await waiting(eve, "w3", position=None)
+    assert passed["note"] == NO_CHIPS
+    frame = await waiting(frank, "w3", position=1)
+    while frame["offer"] is None:
+        frame = await waiting(frank, "w3")
+    await frank.send(type="watch", table="w3")
+    await frank.send(type="join", table="w3", seat=2, buy_in=10_000, request="f1")
+    await frank.until(lambda f: f.get("you") == 2)
+    await assert_books_balance(server)
