@@ -15,13 +15,16 @@ from pokerroom.cli.audit import DEFAULT_DATABASE
 
 RECEIVE_BUFFER = 16 * 1024  # bytes asked of the kernel for each connection (it doubles them)
 SEND_BUFFER = 64 * 1024  # the same for what the room sends: tens of table frames
-# Bots seated per demo table on start: tables deal at once, and seats stay free for people.
+# The house's bots per demo table when no person plays there (bots.house keeps them there,
+# rejoining after busts with back-off, and gives up seats to people on the waiting list):
+# tables deal at once, and seats stay free for people. Heads-up: two, one of which stands
+# up when a person waits; the casino deals to no fewer than four (R-SEAT-1).
 BOTS_PER_TABLE = {
     "nlhe-1-2": 3,
     "flhe-2-4": 3,
     "plo-1-2": 3,
     "o8-2-4": 3,
-    "hu-nlhe": 1,
+    "hu-nlhe": 2,
     "casino-nlhe": 4,
 }
 
@@ -116,9 +119,13 @@ def serve_command(
             while not server.started and not serving.done():
                 await asyncio.sleep(0.05)
             if server.started:
-                players = asyncio.create_task(
-                    _bots(f"http://{host}:{port}", BOTS_PER_TABLE, "bot", app.state.auth.bot_token)
+                from pokerroom.bots.house import HouseBots
+
+                plan = {t: n for t, n in BOTS_PER_TABLE.items() if t in app.state.room.actors}
+                house = HouseBots(
+                    app.state.room, f"http://{host}:{port}", plan, app.state.auth.bot_token
                 )
+                players = asyncio.create_task(house.run())
         await serving
         if players is not None:
             players.cancel()

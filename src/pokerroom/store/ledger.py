@@ -325,7 +325,31 @@ def leave_sync(
     )
 
 
+def top_up_sync(
+    session: Session, account_id: int, *, at_least: int, to: int, now: datetime
+) -> Transfer | None:
+    """Play money from the bank to an account whose balance is below ``at_least``, bringing
+    it to ``to`` (a ``top_up`` transfer, balanced like any other); None when it has enough.
+    The room does this only for its own bots (``RoomStore.top_up_bot``)."""
+    if to < at_least:
+        raise LedgerError(f"a top-up to {to} would stay below {at_least}")
+    player = player_account(account_id)
+    row = ledger_account_sync(session, *player)
+    held = int(
+        session.scalar(
+            select(LedgerAccount.balance).where(LedgerAccount.id == row.id).with_for_update()
+        )
+        or 0
+    )
+    if held >= at_least:
+        return None
+    return transfer_sync(
+        session, "top_up", {BANK: held - to, player: to - held}, now=now, memo="bot top-up"
+    )
+
+
 transfer = on_async_session(transfer_sync)
+top_up = on_async_session(top_up_sync)
 move_chips = on_async_session(move_chips_sync)
 open_sitting = on_async_session(open_sitting_sync)
 repeated_request = on_async_session(repeated_request_sync)

@@ -42,6 +42,7 @@ from pokerroom.store.hands import (
     save_table,
 )
 from pokerroom.store.ledger import (
+    LedgerError,
     TableMove,
     balance,
     join,
@@ -49,6 +50,7 @@ from pokerroom.store.ledger import (
     move_chips,
     open_sitting,
     repeated_request,
+    top_up,
 )
 from pokerroom.store.models import (
     Account,
@@ -303,6 +305,16 @@ class RoomStore:
     async def balance(self, account: int) -> int:
         async with self.db.transaction() as session:
             return await balance(session, "player", str(account))
+
+    async def top_up_bot(self, account: int, *, at_least: int, to: int, now: datetime) -> bool:
+        """The house tops up one of its bots whose balance cannot pay ``at_least`` (a
+        buy-in) to ``to``, from the bank through the ledger; False when it had enough. A
+        person's account is refused: only the room's bots get play money this way."""
+        async with self.db.transaction() as session:
+            found = await session.get(Account, account)
+            if found is None or found.role != "bot":
+                raise LedgerError(f"account {account} is not one of the room's bots")
+            return await top_up(session, account, at_least=at_least, to=to, now=now) is not None
 
     async def player_hands(
         self, account: int, *, table_id: str | None, limit: int

@@ -1,0 +1,130 @@
+"""The house's bots keep a demo table dealing (issue 16): enough bots to deal, seats left for
+people (a bot stands up for a person on the waiting list; heads-up keeps one to play them,
+and a second sits again when the person leaves), a bot removed from the table comes back after
+a back-off, and a bot whose balance cannot pay a buy-in is topped up from the bank through
+the ledger, with the audit reconciling after it (S-AUDIT-2)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import select
+
+from pokerroom.bots.house import BACKOFF_MAX, HouseBots, backoff, bots_wanted
+from pokerroom.store.accounts import STARTING_GRANT
+from pokerroom.store.db import Database
+from pokerroom.store.ledger import BANK, LedgerError, transfer
+from pokerroom.store.models import Transfer
+from tests.security.audit import assert_books_balance
+from tests.server.conftest import Server, person
+from tests.server.test_e2e import table_config
+from tests.server.test_hand_end import rows
+from tests.server.test_waiting_list import waiting
+
+
+def test_bots_wanted_deal_and_leave_seats_for_people() -> None:
+    heads_up = {"plan": 2, "seats": 2, "needed": 2}
+    assert bots_wanted(**heads_up, people=0, waiting=0) == 2  # deals with nobody there
+    assert bots_wanted(**heads_up, people=0, waiting=1) == 1  # one stands up for a person
+    assert bots_wanted(**heads_up, people=1, waiting=0) == 1  # and one stays to play them
+    assert bots_wanted(**heads_up, people=2, waiting=0) == 0
+    six = {"plan": 3, "seats": 6, "needed": 2}
+    assert bots_wanted(**six, people=0, waiting=0) == 3  # three seats free for people
+    assert bots_wanted(**six, people=3, waiting=1) == 2
+    casino = {"plan": 3, "seats": 10, "needed": 4}
+    assert bots_wanted(**casino, people=0, waiting=0) == 4  # R-SEAT-1: never fewer than four
+    assert bots_wanted(**casino, people=2, waiting=0) == 3
+
+
+def test_a_bot_that_keeps_ending_waits_longer_each_time() -> None:
+    waits = [backoff(n) for n in range(1, 10)]
+    assert waits[0] > 0 and all(a <= b for a, b in itertools.pairwise(waits))
+    assert waits[-1] == BACKOFF_MAX and backoff(0) == 0
+
+
+async def until(check: Callable[[], bool], what: str) -> None:
+    """Wait until ``check()`` holds (bounded: the test fails naming ``what``)."""
+    for _ in range(600):
+        if check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"never happened: {what}")
+
+
+async def drain(server: Server, account: int, leave: int) -> None:
+    """The account's balance back to the bank down to ``leave`` chips."""
+    db = Database(server.database)
+    try:
+        async with db.transaction() as session:
+            await transfer(
+                session,
+                "grant",
+                {("player", str(account)): leave - STARTING_GRANT, BANK: STARTING_GRANT - leave},
+                now=datetime.now(UTC),
+                memo="test: the bot lost its money",
+            )
+    finally:
+        await db.close()
+
+
+async def test_heads_up_keeps_dealing_gives_a_seat_to_a_person_and_tops_up(
+    server: Server,
+) -> None:
+    room = server.room
+    await room.open_table(table_config("hu", seats=2))
+    tokens = server.app.state.auth.bot_token
+    await tokens("bot_hu_0")  # the first bot already exists, with 10 chips left
+    first = await room.store.find_account("bot_hu_0")
+    await drain(server, first.id, 10)
+    house = HouseBots(room, server.base, {"hu": 2}, tokens, tend_seconds=0.05)
+    running = asyncio.create_task(house.run())
+    table = lambda: room.actors["hu"].table  # noqa: E731
+    bots = lambda: sum(1 for s in table().seats.values() if s.player in house.accounts)  # noqa: E731
+    try:
+        await until(lambda: bots() == 2 and table().hand_number >= 2, "two bots dealing")
+        assert house.top_ups == 1  # 10 chips cannot pay a buy-in: topped up from the bank
+        top_ups = await rows(server, select(Transfer).where(Transfer.kind == "top_up"))
+        assert len(top_ups) == 1
+        with pytest.raises(LedgerError, match="would stay below"):
+            await room.store.top_up_bot(first.id, at_least=3, to=2, now=datetime.now(UTC))
+        carl = await person(server.base, "carl")
+        with pytest.raises(LedgerError, match="not one of the room's bots"):
+            await room.store.top_up_bot(carl.account_id, at_least=10, to=20, now=datetime.now(UTC))
+
+        await carl.send(type="waiting_list", table="hu", action="join")
+        frame = await waiting(carl, "hu", position=1)
+        while frame["offer"] is None:  # a bot stands up after its hand
+            frame = await waiting(carl, "hu")
+        await carl.send(type="watch", table="hu")
+        seat = frame["offer"]["seat"]
+        await carl.send(type="join", table="hu", seat=seat, buy_in=10_000, request="c1")
+        await carl.until(lambda f: f.get("you") == seat)
+        await until(lambda: bots() == 1 and table().hand is not None, "carl plays one bot")
+        await carl.send(type="leave", table="hu")
+        await until(
+            lambda: bots() == 2 and table().seat_number(str(carl.account_id)) is None,
+            "a second bot sits again when carl leaves",
+        )
+
+        removed = next(b for b in house.bots["hu"] if b.running)
+        room.suspend(removed.account)  # the floor removes the bot: its socket closes
+        await until(lambda: removed.failures >= 1, "the removed bot's end is seen")
+        await until(
+            lambda: (
+                removed.running
+                and room.actors["hu"].table.seat_number(str(removed.account)) is not None
+            ),
+            "the removed bot rejoins after its back-off",
+        )
+        hands = table().hand_number
+        await until(lambda: table().hand_number >= hands + 2, "the table deals on")
+    finally:
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+    await assert_books_balance(server)
