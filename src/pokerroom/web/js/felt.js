@@ -7,6 +7,7 @@ import { $, cardEl, el } from "./dom.js";
 import { actionLabel, money } from "./format.js";
 import { cardMarks, potLabel, renderAwards, shownSoFar } from "./showdown.js";
 import { app } from "./state.js";
+import { offerAt, TEXT, waitingForPlayers } from "./waitlist.js";
 
 // Nine and ten seats do not fit round the ellipse without touching: they sit in rows along
 // the rails instead, two at each end, clockwise from the bottom centre (percent of the felt);
@@ -76,8 +77,13 @@ export function renderSeats(view) {
     const style = placeStyle(pos);
     if (seat.empty) {
       const canSit = app.token && !s.you;
-      return el("div", { class: "seat empty", style, "data-seat": seat.seat },
-        canSit ? el("button", { type: "button", class: "sit", onclick: () => askBuyIn(view.id, seat.seat), text: `Sit here` }) : el("span", { class: "muted", text: `Seat ${seat.seat}` }));
+      const mine = offerAt(view.id)?.seat === seat.seat; // held for you (the waiting list)
+      const sit = (text) => el("button", { type: "button", class: "sit", onclick: () => askBuyIn(view.id, seat.seat), text });
+      let inside = el("span", { class: "muted", text: `Seat ${seat.seat}` });
+      if (canSit && mine) inside = sit(TEXT.takeYourSeat);
+      else if (seat.held_for) inside = el("span", { class: "muted held", text: TEXT.heldFor(seat.held_for) });
+      else if (canSit && !(s.waiting || []).length) inside = sit("Sit here");
+      return el("div", { class: "seat empty", style, "data-seat": seat.seat }, inside);
     }
     const shown = shownBySeat.get(seat.seat);
     const was = sameHand ? before.seats[seat.seat - 1] : null;
@@ -152,7 +158,7 @@ export function renderCenter(view) {
     const dealtBefore = view.previous?.hand?.number === hand.number ? view.previous.hand.board.length : 0;
     board.replaceChildren(...hand.board.map((c, n) => cardEl(c, n >= dealtBefore ? "dealt" : "")));
     banner.textContent = hand.actor && hand.actor === s.you ? "Your turn" : "";
-  } else if (result) {
+  } else if (result && !waitingForPlayers(s)) {
     potTotal.hidden = true;
     const awarded = shownSoFar(view);
     board.replaceChildren(...result.board.map((c) => cardEl(c, cardMarks(c, awarded))));
@@ -166,7 +172,7 @@ export function renderCenter(view) {
     board.replaceChildren();
     pots.replaceChildren();
     pots.dataset.total = "0";
-    const seated = s.seats.filter((x) => !x.empty).length;
-    banner.textContent = seated < 2 ? "Waiting for players" : "Next hand soon";
+    // A table that cannot deal says how many more it needs, never the last result forever.
+    banner.textContent = waitingForPlayers(s) || "Next hand soon";
   }
 }

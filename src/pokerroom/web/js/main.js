@@ -4,7 +4,7 @@
 import { api, forgetSession, refreshMe } from "./api.js";
 import { onKey } from "./controls.js";
 import { $ } from "./dom.js";
-import { renderLobby, refreshLobby } from "./lobby.js";
+import { bindLobbySort, renderLobby, refreshLobby } from "./lobby.js";
 import { closeTable, show } from "./nav.js";
 import { connect, hello } from "./socket.js";
 import { bindMute } from "./sound.js";
@@ -46,6 +46,7 @@ async function start() {
   setupAuth();
   bindMute();
   for (const id of ["#filter-game", "#filter-stakes", "#filter-open"]) $(id).addEventListener("change", renderLobby);
+  bindLobbySort();
   document.addEventListener("keydown", onKey);
   $(".brand").addEventListener("click", (event) => { event.preventDefault(); show("lobby"); });
   connect();

@@ -12,6 +12,7 @@ export function show(which) {
   $("#tables").hidden = which !== "tables";
   if (which === "lobby") { app.active = null; refreshLobby(); }
   renderTabs();
+  updateTitle(); // the table on screen names the browser's tab
 }
 
 export function renderTabs() {
@@ -58,6 +59,7 @@ export function focusTable(id) {
   app.active = id;
   show("tables");
   layoutTables();
+  updateTitle();
 }
 
 export function layoutTables() {

@@ -61,12 +61,15 @@ export function bindMute() {
 const TITLE = "pokerroom";
 
 // The page title: the table whose clock is at its warning first, then any table where it is
-// the player's turn, else the room's name.
+// the player's turn, then the table on screen, else the room's name.
 export function updateTitle() {
   const views = [...app.tables.values()];
   const hurry = views.find((v) => v.yourTurn && v.warned);
   const turn = views.find((v) => v.yourTurn);
+  // Else the table on screen names the tab (a watcher's too, issue 16).
+  const watched = document.getElementById("tables")?.hidden ? null : app.tables.get(app.active);
   if (hurry) document.title = `\u23F0 Time running out: ${hurry.shortName()} \u00b7 ${TITLE}`;
   else if (turn) document.title = `\u25B6 Your turn: ${turn.shortName()} \u00b7 ${TITLE}`;
+  else if (watched?.state) document.title = `${watched.state.name} \u00b7 ${TITLE}`;
   else document.title = TITLE;
 }

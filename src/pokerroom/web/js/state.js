@@ -12,6 +12,8 @@ export const app = {
   tiled: false,
   joinRequests: 0,
   seated: new Set(), // the tables where the player has a seat (the server's hello, then frames)
+  offers: new Map(), // table id -> {seat, until}: a seat held for you (the waiting list)
+  lobbySort: { key: null, dir: 1 }, // the lobby's sorted column (null: the room's order)
   muted: localStorage.getItem("pokerroom.muted") === "1",
   sounds: [], // the sounds played, newest last
 };

@@ -1,0 +1,106 @@
+"""Issue 16, the lobby in Chromium: sortable columns (aria-sort), the last 15 minutes' figures,
+the waiting list seating a person at the full heads-up demo table (its two house bots; one
+stands up for her), a watcher's tab named by the table, and "Waiting for players (N of M)" on
+a table that cannot deal (in the lobby and on the felt). Screenshots in artifacts/browser/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import Browser, Page
+
+from tests.browser.conftest import HEADS_UP, Room, new_player, screenshot
+from tests.server.test_e2e import books_balance
+
+ROW = "#lobby-rows tr"
+
+
+async def lobby_order(page: Page) -> list[str]:
+    return [str(await r.get_attribute("data-table")) for r in await page.locator(ROW).all()]
+
+
+async def lobby_data(page: Page) -> list[dict[str, Any]]:
+    return list(await page.evaluate("window.pokerroom.lobby"))
+
+
+async def test_issue_16_lobby_sorts_and_the_waiting_list_seats_a_person(
+    browser: Browser, room: Room
+) -> None:
+    ann = await new_player(browser, room, "ann")
+    page = ann.page
+    # The heads-up demo table deals with two house bots: full, so it has a waiting list.
+    await page.wait_for_selector(f"tr[data-table='{HEADS_UP}'] .join-list", timeout=60_000)
+    figures = await lobby_data(page)
+    assert all(0 <= t["players_per_flop"] <= 100 and t["hands_per_hour"] >= 0 for t in figures)
+
+    # Sorting: click a header, again to reverse; aria-sort says which and how.
+    header = ".lobby-table th[data-sort='seated']"
+    await page.click(f"{header} button")
+    assert await page.get_attribute(header, "aria-sort") == "ascending"
+    data = {t["id"]: t for t in await lobby_data(page)}
+    seated = [data[t]["seated"] for t in await lobby_order(page)]
+    assert seated == sorted(seated)
+    await page.click(f"{header} button")
+    assert await page.get_attribute(header, "aria-sort") == "descending"
+    data = {t["id"]: t for t in await lobby_data(page)}
+    seated = [data[t]["seated"] for t in await lobby_order(page)]
+    assert seated == sorted(seated, reverse=True)
+    names = ".lobby-table th[data-sort='name']"
+    await page.click(f"{names} button")
+    assert await page.get_attribute(names, "aria-sort") == "ascending"
+    assert await page.get_attribute(header, "aria-sort") is None  # one sorted column
+    data = {t["id"]: t for t in await lobby_data(page)}
+    shown = [data[t]["name"].lower() for t in await lobby_order(page)]
+    assert shown == sorted(shown)
+    await screenshot(page, "lobby-sorted")
+
+    # A watcher's tab is named by the table.
+    await page.click("tr[data-table='nlhe-1-2'] .watch")
+    await page.wait_for_function("(name) => document.title.startsWith(name)", arg="Oslo")
+    await page.click("#tabs .tab >> text=Lobby")
+    await page.wait_for_function("(name) => document.title === name", arg="pokerroom")
+
+    # The waiting list: join from the lobby, see the place, get the seat a bot gives up.
+    await page.click(f"tr[data-table='{HEADS_UP}'] .join-list")
+    await page.wait_for_selector(f"tr[data-table='{HEADS_UP}'] .in-line >> text=number 1")
+    await screenshot(page, "lobby-waiting-list")
+    prompt = f".seat-offer[data-table='{HEADS_UP}']"
+    await page.wait_for_selector(prompt, timeout=60_000)  # a bot stands up after its hand
+    assert "is held for you" in await page.inner_text(prompt)
+    await screenshot(page, "seat-offer")
+    await page.click(f"{prompt} .take-seat")
+    await page.wait_for_selector("#buyin[open]")
+    await page.click("#buyin-ok")
+    root = f".table-view[data-table='{HEADS_UP}']"
+    await page.wait_for_selector(f"{root} .seat.you")
+    await page.wait_for_selector(prompt, state="detached")
+    # One bot stays to play her: the table deals.
+    await page.wait_for_function(
+        "(table) => window.pokerroom.tables.get(table)?.state?.hand !== null",
+        arg=HEADS_UP,
+        timeout=60_000,
+    )
+    await screenshot(page, "waiting-list-seated")
+    waiting = [f for f in ann.frames if f.get("type") == "waiting"]
+    assert waiting[0]["position"] == 1 and any(f["offer"] for f in waiting)
+    assert waiting[-1]["position"] is None
+    await books_balance(room)  # duck-typed: it reads .database
+
+
+async def test_issue_16_a_table_that_cannot_deal_says_waiting_for_players(
+    browser: Browser, quiet_room: Room
+) -> None:
+    ann = await new_player(browser, quiet_room, "ann")
+    page = ann.page
+    row = f"tr[data-table='{HEADS_UP}']"
+    await page.wait_for_selector(f"{row} .stalled >> text=Waiting for players (0 of 2)")
+    casino = "tr[data-table='casino-nlhe'] .stalled"
+    assert await page.inner_text(casino) == "Waiting for players (0 of 4)"
+    await page.click(f"{row} .join")
+    await page.wait_for_selector("#buyin[open]")
+    await page.click("#buyin-ok")
+    root = f".table-view[data-table='{HEADS_UP}']"
+    await page.wait_for_selector(f"{root} .seat.you")
+    await page.wait_for_selector(f"{root} .banner >> text=Waiting for players (1 of 2)")
+    assert (await page.title()).startswith("Stockholm")
+    await screenshot(page, "waiting-for-players")
