@@ -6,21 +6,27 @@ table; every test ends with the audit reconciling (S-AUDIT-2)."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from sqlalchemy import select
 
+from pokerroom.server.inbox import Close
+from pokerroom.server.room import Room, _config_json
 from pokerroom.server.waiting import NO_CHIPS
-from pokerroom.store.db import Database
-from pokerroom.store.ledger import BANK, transfer
+from pokerroom.store.accounts import sign_up
+from pokerroom.store.db import Database, sqlite_url
+from pokerroom.store.hands import save_table
+from pokerroom.store.ledger import BANK, join, transfer
 from pokerroom.store.models import TableRecord
 from pokerroom.table import Table
-from tests.security.audit import assert_books_balance
+from tests.security.audit import assert_books_balance, audit_database
 from tests.server.conftest import Person, Server, person
-from tests.server.test_e2e import ann_and_bob_seated
+from tests.server.test_e2e import ann_and_bob_seated, table_config
 from tests.server.test_hand_end import rows
 
 
@@ -160,3 +166,55 @@ async def test_a_seat_offered_to_a_player_with_no_chips_goes_to_the_next(server:
     await frank.send(type="join", table="w3", seat=2, buy_in=10_000, request="f1")
     await frank.until(lambda f: f.get("you") == 2)
     await assert_books_balance(server)
+
+
+async def test_closing_the_table_empties_its_waiting_list_and_tells_who_waited(
+    server: Server,
+) -> None:
+    _ann, bob = await ann_and_bob_seated(server, "w4", (1, 2), table_seats=2)
+    await bob.until(lambda f: f.get("you") == 2)
+    carl = await person(server.base, "carl")
+    await carl.send(type="waiting_list", table="w4", action="join")
+    await waiting(carl, "w4", position=1)
+    await server.room.actors["w4"].call(Close, "end of the night")
+    told = await waiting(carl, "w4", position=None)
+    assert told["note"] == "the table was closed" and told["offer"] is None
+    await carl.send(type="waiting_list", table="w4", action="join")
+    assert "this table is closed" in await error(carl)
+    await assert_books_balance(server)
+
+
+async def test_the_list_survives_a_restart_and_a_held_seat_gets_a_fresh_clock(
+    tmp_path: Path,
+) -> None:
+    """The list is stored with the table (its snapshot); after a restart the first in line
+    still holds the seat, on this process's clock (a clock from before may be far off)."""
+    url = sqlite_url(tmp_path / "room.db")
+    db = Database(url)
+    await db.migrate()
+    config = table_config("w5", seats=2)
+    table = config.build()
+    now = datetime.now(UTC)
+    async with db.transaction() as session:
+        people = [await sign_up(session, n, "correct horse", now=now) for n in ("ann", "carl")]
+        ann, carl = people
+        await join(session, ann.id, "w5", 10_000, seat=1, number=1, now=now, key="join:w5:a")
+        table.sit(str(ann.id), 1, 10_000, name="ann")
+        # Seat 2 is held for carl at once, on a clock far from this process's.
+        table.join_waiting_list(str(carl.id), 1e12, name="carl")
+        await save_table(
+            session, "w5", name="w5", config=_config_json(config), snapshot=table.to_json(), now=now
+        )
+    await db.close()
+    room = Room(Database(url))
+    await room.start(demo=False)
+    try:
+        restored = room.actors["w5"].table.waiting
+        assert restored.players == [str(carl.id)] and restored.reserved_for(2) == str(carl.id)
+        deadline = restored.next_deadline()
+        assert deadline is not None
+        assert deadline <= asyncio.get_running_loop().time() + restored.offer_seconds
+    finally:
+        await room.stop()
+    report = await audit_database(url)
+    assert report.ok, report.problems

@@ -457,6 +457,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers):
         for seat in list(self.table.seats.values()):
             await self._after(self.table.leave(seat.player, now), now)
         self.closed = True
+        self._close_waiting_list(now)
         return {"voided": voided, "closed": True}
 
     async def _act(self, client: Client, message: protocol.Act, now: float) -> None:

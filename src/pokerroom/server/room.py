@@ -197,6 +197,11 @@ class Room:
                     if isinstance(event, SeatLeft):  # asked to leave during the hand
                         left.append((int(event.player), event.stack))
             table.hand_number = max(table.hand_number, last)
+            # A seat held for the waiting list gets a fresh clock: the old one was another
+            # process's (issue 16).
+            fresh = asyncio.get_running_loop().time() + table.waiting.offer_seconds
+            for offer in table.waiting.offers.values():
+                offer.expires = fresh
             built.append((config, table))
             return Reopened(_saved(config, table), left)
 

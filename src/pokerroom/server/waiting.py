@@ -54,9 +54,17 @@ class WaitingRequests(Recovers):
         self.stored = saved.snapshot
         self._tell_waiting(now, notes)
 
+    def _close_waiting_list(self, now: float) -> None:
+        """The floor closed the table: everyone waiting is told, and the list is empty (the
+        table is stored closed after this)."""
+        players = self.table.waiting.players
+        for player in players:
+            self.table.waiting.remove(player)
+        self._tell_waiting(now, dict.fromkeys(players, "the table was closed"))
+
     async def _offer_seats(self, now: float) -> bool:
         """After every turn: offers that ran out are passed on and free seats offered."""
-        if not self.table.waiting.entries or self.recovering is not None:
+        if not self.table.waiting.entries or self.recovering is not None or self.closed:
             return False
         events = self.table.offer_seats(now)
         if not events:
