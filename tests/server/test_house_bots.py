@@ -123,6 +123,7 @@ async def test_heads_up_keeps_dealing_gives_a_seat_to_a_person_and_tops_up(
         )
         hands = table().hand_number
         await until(lambda: table().hand_number >= hands + 2, "the table deals on")
+        await carl.ws.close()
     finally:
         running.cancel()
         with contextlib.suppress(asyncio.CancelledError):

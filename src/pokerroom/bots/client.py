@@ -4,10 +4,11 @@ protocol as people (DESIGN 9)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import httpx
@@ -72,6 +73,25 @@ def situation_from_state(state: protocol.TableFrame) -> Situation | None:
     )
 
 
+@contextlib.asynccontextmanager
+async def _leaving(stop: asyncio.Event | None, ws: Any, table: str) -> AsyncIterator[None]:
+    """While the bot plays: once ``stop`` is set, leave the seat (after the hand) and ask for
+    the table again, so that a frame without the seat comes even at a table that waits."""
+
+    async def leave() -> None:
+        assert stop is not None
+        await stop.wait()
+        await ws.send(json.dumps({"type": "leave", "table": table}))
+        await ws.send(json.dumps({"type": "watch", "table": table}))
+
+    task = None if stop is None else asyncio.create_task(leave())
+    try:
+        yield
+    finally:
+        if task is not None:
+            task.cancel()
+
+
 async def account(http: httpx.AsyncClient, name: str, password: str) -> dict[str, Any]:
     response = await http.post("/api/signup", json={"username": name, "password": password})
     if response.status_code == 400 and "taken" in response.text:
@@ -105,129 +125,107 @@ async def run_bot(
             me = await account(http, name, password or secrets.token_urlsafe(24))
         token = me["token"]
     ws_url = base_url.replace("http", "ws", 1) + "/ws"
-    async with connect(ws_url, max_size=2**20) as ws:
-        leaving = None if stop is None else asyncio.create_task(_leave_on(stop, ws, table))
-        try:
-            await _play(ws, name, strategy, table, token, hands, rng, on_frame, stop)
-        finally:
-            if leaving is not None:
-                leaving.cancel()
+    async with connect(ws_url, max_size=2**20) as ws, _leaving(stop, ws, table):
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        await ws.send(json.dumps({"type": "watch", "table": table}))
+        seated, seen = False, 0
+        state_seat: int | None = None  # the seat the last table frame gave this bot
+        acted_in: tuple[Any, ...] = ()
+        # The last join or action sent, sent again (bounded) if refused for load; and the
+        # joins refused (a seat taken meanwhile): the bot tries another free seat.
+        pending: dict[str, Any] | None = None
+        resends = joins = 0
 
+        async def send(message: dict[str, Any]) -> None:
+            nonlocal pending, resends
+            pending, resends = message, 0
+            await ws.send(json.dumps(message))
 
-async def _leave_on(stop: asyncio.Event, ws: Any, table: str) -> None:
-    await stop.wait()
-    await ws.send(json.dumps({"type": "leave", "table": table}))
-    await ws.send(json.dumps({"type": "watch", "table": table}))  # a frame with no seat
-
-
-async def _play(
-    ws: Any,
-    name: str,
-    strategy: Strategy,
-    table: str,
-    token: str,
-    hands: int | None,
-    rng: random.Random,
-    on_frame: Callable[[dict[str, Any]], None] | None,
-    stop: asyncio.Event | None,
-) -> None:
-    await ws.send(json.dumps({"type": "hello", "token": token}))
-    await ws.send(json.dumps({"type": "watch", "table": table}))
-    seated, seen = False, 0
-    state_seat: int | None = None  # the seat the last table frame gave this bot
-    acted_in: tuple[Any, ...] = ()
-    # The last join or action sent, sent again (bounded) if refused for load; and the
-    # joins refused (a seat taken meanwhile): the bot tries another free seat.
-    pending: dict[str, Any] | None = None
-    resends = joins = 0
-
-    async def send(message: dict[str, Any]) -> None:
-        nonlocal pending, resends
-        pending, resends = message, 0
-        await ws.send(json.dumps(message))
-
-    async for raw in ws:
-        data = json.loads(raw)
-        if on_frame is not None:
-            on_frame(data)  # before parsing: a test may change what the bot sees
-        message = protocol.server_frame(data)  # the server's own frame models
-        if isinstance(message, protocol.ErrorFrame):
-            if pending is not None and refused_for_load(message) and resends < RESENDS:
-                await asyncio.sleep(backoff(resends))
-                resends += 1
-                await ws.send(json.dumps(pending))
-            elif (
-                pending is not None
-                and pending["type"] == "join"
-                and state_seat is None
-                and (message.request == "join" or refused_for_load(message))
+        async for raw in ws:
+            data = json.loads(raw)
+            if on_frame is not None:
+                on_frame(data)  # before parsing: a test may change what the bot sees
+            message = protocol.server_frame(data)  # the server's own frame models
+            if isinstance(message, protocol.ErrorFrame):
+                if pending is not None and refused_for_load(message) and resends < RESENDS:
+                    await asyncio.sleep(backoff(resends))
+                    resends += 1
+                    await ws.send(json.dumps(pending))
+                elif (
+                    pending is not None
+                    and pending["type"] == "join"
+                    and state_seat is None
+                    and (message.request == "join" or refused_for_load(message))
+                ):
+                    joins += 1  # the seat was taken (or the join refused): another one
+                    if joins >= JOIN_TRIES:
+                        raise BotError(f"{name}: no seat at {table} after {joins} tries")
+                    seated, pending = False, None
+                    await asyncio.sleep(backoff(joins - 1))
+                    await ws.send(json.dumps({"type": "watch", "table": table}))  # fresh seats
+                continue
+            if (
+                isinstance(message, protocol.HandResult)
+                and hands is not None
+                and message.hand >= hands
             ):
-                joins += 1  # the seat was taken (or the join refused): another one
-                if joins >= JOIN_TRIES:
-                    raise BotError(f"{name}: no seat at {table} after {joins} tries")
-                seated, pending = False, None
-                await asyncio.sleep(backoff(joins - 1))
-                await ws.send(json.dumps({"type": "watch", "table": table}))  # fresh seats
-            continue
-        if isinstance(message, protocol.HandResult) and hands is not None and message.hand >= hands:
-            await ws.send(json.dumps({"type": "leave", "table": table}))
-            return  # everyone at the table sees the last hand end, seated or not
-        if not isinstance(message, protocol.TableFrame):
-            continue
-        state = message
-        if stop is not None and stop.is_set() and state.you is None:
-            return  # asked to leave, and gone
-        state_seat = state.you
-        if state_seat is not None:
-            joins = 0  # seated: the bound is on refusals in a row
-        if state.you is None:
-            # A seat held for the waiting list is not free; nor is any while people wait.
-            free = [s.seat for s in state.seats if s.empty and not s.held_for]
-            if state.waiting:
-                free = []
-            if free and not seated:
-                buy_in = min(
-                    state.max_buy_in,
-                    max(state.min_buy_in, BUY_IN_BIG_BLINDS * state.big_blind),
-                )
-                await send(
-                    {
-                        "type": "join",
-                        "table": table,
-                        "seat": rng.choice(free),
-                        "buy_in": buy_in,
-                        # random: a restarted bot never reuses a key (S-MONEY-3)
-                        "request": secrets.token_hex(16),
-                    }
-                )
-                seated = True
-            continue
-        seat = next(s for s in state.seats if s.seat == state.you)
-        if seat.status == "busted":  # rebuy the minimum and play on
-            await ws.send(json.dumps({"type": "leave", "table": table}))
-            seated = False
-            continue
-        hand = state.hand
-        if hand is not None and hand.number > seen:
-            seen = hand.number
-            if hands is not None and seen > hands:
                 await ws.send(json.dumps({"type": "leave", "table": table}))
-                return
-        situation = situation_from_state(state)
-        if situation is None or hand is None:
-            continue
-        # One action per decision: the betting state changes once the action lands.
-        key = (hand.number, hand.street, tuple((x.seat, x.bet, x.stack) for x in state.seats))
-        if key == acted_in:
-            continue
-        acted_in = key
-        action: Action = await asyncio.to_thread(strategy.decide, situation)
-        await send(
-            {
-                "type": "act",
-                "table": table,
-                "action": action.kind.value,
-                "amount": action.amount,
-                "hand": hand.number,
-            }
-        )
+                return  # everyone at the table sees the last hand end, seated or not
+            if not isinstance(message, protocol.TableFrame):
+                continue
+            state = message
+            if stop is not None and stop.is_set() and state.you is None:
+                return  # asked to leave, and gone
+            state_seat = state.you
+            if state_seat is not None:
+                joins = 0  # seated: the bound is on refusals in a row
+            if state.you is None:
+                # A seat held for the waiting list is not free; nor is any while people wait.
+                free = [s.seat for s in state.seats if s.empty and not s.held_for]
+                free = [] if state.waiting else free
+                if free and not seated:
+                    buy_in = min(
+                        state.max_buy_in,
+                        max(state.min_buy_in, BUY_IN_BIG_BLINDS * state.big_blind),
+                    )
+                    await send(
+                        {
+                            "type": "join",
+                            "table": table,
+                            "seat": rng.choice(free),
+                            "buy_in": buy_in,
+                            # random: a restarted bot never reuses a key (S-MONEY-3)
+                            "request": secrets.token_hex(16),
+                        }
+                    )
+                    seated = True
+                continue
+            seat = next(s for s in state.seats if s.seat == state.you)
+            if seat.status == "busted":  # rebuy the minimum and play on
+                await ws.send(json.dumps({"type": "leave", "table": table}))
+                seated = False
+                continue
+            hand = state.hand
+            if hand is not None and hand.number > seen:
+                seen = hand.number
+                if hands is not None and seen > hands:
+                    await ws.send(json.dumps({"type": "leave", "table": table}))
+                    return
+            situation = situation_from_state(state)
+            if situation is None or hand is None:
+                continue
+            # One action per decision: the betting state changes once the action lands.
+            key = (hand.number, hand.street, tuple((x.seat, x.bet, x.stack) for x in state.seats))
+            if key == acted_in:
+                continue
+            acted_in = key
+            action: Action = await asyncio.to_thread(strategy.decide, situation)
+            await send(
+                {
+                    "type": "act",
+                    "table": table,
+                    "action": action.kind.value,
+                    "amount": action.amount,
+                    "hand": hand.number,
+                }
+            )

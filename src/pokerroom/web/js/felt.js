@@ -5,7 +5,7 @@
 import { askBuyIn } from "./buyin.js";
 import { $, cardEl, el } from "./dom.js";
 import { actionLabel, money } from "./format.js";
-import { cardMarks, potLabel, renderAwards, shownSoFar } from "./showdown.js";
+import { awardsOf, cardMarks, potLabel, renderAwards, shownSoFar } from "./showdown.js";
 import { app } from "./state.js";
 import { offerAt, TEXT, waitingForPlayers } from "./waitlist.js";
 
@@ -158,7 +158,7 @@ export function renderCenter(view) {
     const dealtBefore = view.previous?.hand?.number === hand.number ? view.previous.hand.board.length : 0;
     board.replaceChildren(...hand.board.map((c, n) => cardEl(c, n >= dealtBefore ? "dealt" : "")));
     banner.textContent = hand.actor && hand.actor === s.you ? "Your turn" : "";
-  } else if (result && !waitingForPlayers(s)) {
+  } else if (result) {
     potTotal.hidden = true;
     const awarded = shownSoFar(view);
     board.replaceChildren(...result.board.map((c) => cardEl(c, cardMarks(c, awarded))));
@@ -167,6 +167,9 @@ export function renderCenter(view) {
       pots.replaceChildren();
       banner.textContent = "Hand cancelled: every bet returned";
     } else renderAwards(view, pots, banner);
+    // Once every award is shown, a table that cannot deal says so, not the last award.
+    const stalled = waitingForPlayers(s);
+    if (stalled && (result.cancelled || shownSoFar(view).done >= awardsOf(result).length)) banner.textContent = stalled;
   } else {
     potTotal.hidden = true;
     board.replaceChildren();
