@@ -218,3 +218,17 @@ async def test_the_list_survives_a_restart_and_a_held_seat_gets_a_fresh_clock(
         await room.stop()
     report = await audit_database(url)
     assert report.ok, report.problems
+
+
+async def test_a_suspended_account_leaves_the_waiting_list(server: Server) -> None:
+    _ann, bob = await ann_and_bob_seated(server, "w6", (1, 2), table_seats=2)
+    await bob.until(lambda f: f.get("you") == 2)
+    carl = await person(server.base, "carl")
+    dave = await person(server.base, "dave")
+    for someone, place in ((carl, 1), (dave, 2)):
+        await someone.send(type="waiting_list", table="w6", action="join")
+        await waiting(someone, "w6", position=place)
+    server.room.suspend(carl.account_id)  # S-AUTH-2: the floor's suspension
+    await waiting(dave, "w6", position=1, length=1)
+    assert server.room.actors["w6"].table.waiting.players == [str(dave.account_id)]
+    await assert_books_balance(server)

@@ -27,6 +27,8 @@ class SeatRequests(Recovers):
 
         def _saved(self) -> TableSave: ...
 
+        def _tell_waiting(self, now: float, notes: dict[str, str] | None = None) -> None: ...
+
     def _player(self, client: Client) -> str:
         if client.player is None:
             raise TableError("log in first (send a hello with your session token)")
@@ -122,8 +124,11 @@ class SeatRequests(Recovers):
         )
 
     async def _suspend(self, player: str, now: float) -> bool:
-        """S-AUTH-2, the floor's rule: sat out, cashed out after the hand."""
+        """S-AUTH-2, the floor's rule: sat out, cashed out after the hand; off the waiting
+        list (a seat held for them goes on down the line at the end of the turn)."""
         self.watchers = [w for w in self.watchers if w.player != player]
+        if self.table.waiting.remove(player):
+            self._tell_waiting(now)
         if self.table.seat_number(player) is None:
             return False
         events = self.table.sit_out(player)
