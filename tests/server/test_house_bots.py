@@ -129,3 +129,27 @@ async def test_heads_up_keeps_dealing_gives_a_seat_to_a_person_and_tops_up(
         with contextlib.suppress(asyncio.CancelledError):
             await running
     await assert_books_balance(server)
+
+
+async def test_a_person_with_a_bots_name_keeps_it_and_the_house_uses_another(
+    server: Server,
+) -> None:
+    room = server.room
+    await room.open_table(table_config("hu", seats=2))
+    somebody = await person(server.base, "bot_hu_0")  # a person took the first bot's name
+    house = HouseBots(
+        room, server.base, {"hu": 2}, server.app.state.auth.bot_token, tend_seconds=0.05
+    )
+    running = asyncio.create_task(house.run())
+    table = room.actors["hu"].table
+    try:
+        await until(lambda: table.hand_number >= 2, "two other bots deal")
+        names = sorted(s.name for s in table.seats.values())
+        assert names == ["bot_hu_1", "bot_hu_2"]
+        assert str(somebody.account_id) not in house.accounts
+    finally:
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+        await somebody.ws.close()
+    await assert_books_balance(server)

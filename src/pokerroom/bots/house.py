@@ -37,6 +37,7 @@ from pokerroom.table import Table
 BACKOFF_FIRST = 1.0  # seconds before a bot that ended is started again ...
 BACKOFF_MAX = 60.0  # ... doubling while it keeps ending, up to this
 TEND_SECONDS = 1.0  # how often the house looks at its tables
+NEVER = float("inf")  # the start time of a bot whose name a person has taken
 
 log = logging.getLogger("pokerroom.bots")
 
@@ -174,18 +175,20 @@ class HouseBots:
                 bot.failures = 0  # seated: the back-off starts over
         idle = [b for b in bots if not b.running and b.start_after <= now]
         left = [b for b in idle if b.account is not None and self._seated(table, b)]
-        if left:  # a seat of the house's from before (a restart): play it, or leave it
-            await self._start(left[0], table)
+        if left:  # seats of the house's from before (a restart): play them, or leave them
+            for bot in left:
+                await self._start(bot, table)
             return
         playing = [b for b in bots if b.running and not b.stop.is_set()]
         want = self.wanted(table_id)
         if len(playing) > want:
             # Someone waits for a seat: the last bot to sit leaves after its hand.
             playing[-1].stop.set()
-        elif len(playing) < want:
+        for _ in range(want - len(playing)):  # as many as are missing, at once
             if idle:
-                await self._start(idle[0], table)
-            elif all(b.running for b in bots):  # else every idle bot is in its back-off
+                await self._start(idle.pop(0), table)
+            elif not any(not b.running and b.start_after < NEVER for b in bots):
+                # (else a bot is in its back-off: it comes back first)
                 bot = HouseBot(self._name(table_id, len(bots)), table_id, len(bots))
                 bots.append(bot)
                 await self._start(bot, table)
@@ -199,7 +202,7 @@ class HouseBots:
         try:
             token = await self.tokens(bot.name)
         except AuthError:  # a person has the name: this bot never plays
-            bot.failures, bot.start_after = bot.failures + 1, float("inf")
+            bot.failures, bot.start_after = bot.failures + 1, NEVER
             return
         if bot.account is None:
             found = await self.room.store.find_account(bot.name)
