@@ -23,6 +23,7 @@ from pokerroom.tournament.events import (
     Registered,
     Seated,
 )
+from pokerroom.tournament.results import groups_settled
 from pokerroom.tournament.simulate import HandPlayed
 
 _BETWEEN_HANDS = (HandDone, Moved, Rebought, Registered, Seated)
@@ -156,8 +157,14 @@ class Settled:
     def __init__(self) -> None:
         self.paid: dict[str, tuple[int, int]] = {}  # entry -> (place, prize) when settled
         self.early = 0  # places settled before the end
+        self.groups = -1  # elimination groups settled at the last look
 
     def __call__(self, t: Tournament, played: HandPlayed) -> None:
+        groups = groups_settled(t, played.ended)
+        newly = t.groups[max(self.groups, 0) : groups]
+        if groups == self.groups or (not any(newly) and self.groups >= 0):
+            return  # no place newly settled (those that were are checked at the end)
+        self.groups = groups
         for p in t.settled_places(played.ended):
             if p.entry not in self.paid:
                 self.paid[p.entry] = (p.place, p.prize)

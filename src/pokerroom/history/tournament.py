@@ -50,16 +50,24 @@ _GAME = {Variant.HOLDEM: "Hold'em", Variant.OMAHA: "Omaha", Variant.OMAHA_HILO: 
 
 
 def tournament_phh_fields(
-    view: ViewerHand, played: HandPlayed, *, event: str, tournament: int, started: datetime
+    view: ViewerHand,
+    *,
+    event: str,
+    tournament: int,
+    hand: int,
+    level: int,
+    table: int,
+    dealt_at: datetime,
 ) -> dict[str, Any]:
-    """A tournament hand's PHH fields, as ``view`` lets its viewer see it."""
-    when = (started + timedelta(seconds=played.at)).astimezone(UTC)
+    """A tournament hand's PHH fields, as ``view`` lets its viewer see it: ``hand`` is its
+    number in the event, ``level`` its blind level (from 1), ``dealt_at`` an aware time."""
+    when = dealt_at.astimezone(UTC)
     return phh_fields(
         view,
         event=event,
-        hand=played.number,
-        level=played.level,
-        table=played.table,
+        hand=hand,
+        level=level,
+        table=table,
         time=when.time().replace(microsecond=0),
         time_zone="UTC",
         day=when.day,
@@ -221,6 +229,12 @@ class EventExport:
             if self.phh:
                 k = self.counts[name] = self.counts.get(name, 0) + 1
                 fields = tournament_phh_fields(
-                    view, played, event=t.name, tournament=self.tournament, started=self.started
+                    view,
+                    event=t.name,
+                    tournament=self.tournament,
+                    hand=played.number,
+                    level=played.level,
+                    table=played.table,
+                    dealt_at=when,
                 )
                 self.write(f"{name}/hands.phhs", f"[{k}]\n{to_toml(fields)}\n")
