@@ -41,12 +41,12 @@ from pokerroom.evaluation.classes import Category, plural_rank, signatures
 from pokerroom.history.viewer import ViewerHand
 from pokerroom.rules.game import Structure, Variant
 
-_GAME = {
+GAMES = {
     Variant.HOLDEM: "Hold'em",
     Variant.OMAHA: "Omaha",
     Variant.OMAHA_HILO: "Omaha Hi/Lo",
 }
-_LIMIT = {
+LIMITS = {
     Structure.NO_LIMIT: "No Limit",
     Structure.POT_LIMIT: "Pot Limit",
     Structure.FIXED_LIMIT: "Limit",
@@ -217,7 +217,7 @@ def pokerstars_text(
         blinds = f"{amt(stakes.small_bet)}/{amt(stakes.big_bet)}"
     else:
         blinds = f"{amt(stakes.small_blind)}/{amt(stakes.big_blind)}"
-    game = f"{_GAME[hand.variant]} {_LIMIT[hand.structure]}"
+    game = f"{GAMES[hand.variant]} {LIMITS[hand.structure]}"
     hilo = hand.variant is Variant.OMAHA_HILO
     if tournament is None:
         when = started_at.strftime("%Y/%m/%d %H:%M:%S") + " UTC"

@@ -27,6 +27,8 @@ from typing import Any
 
 from pokerroom.history.phh import phh_fields, to_toml
 from pokerroom.history.pokerstars import (
+    GAMES,
+    LIMITS,
     Finish,
     TournamentHand,
     dollars,
@@ -35,18 +37,10 @@ from pokerroom.history.pokerstars import (
     pokerstars_text,
 )
 from pokerroom.history.viewer import ViewerHand, viewer_hand
-from pokerroom.rules.game import Structure, Variant
 from pokerroom.tournament import Tournament
 from pokerroom.tournament.events import Eliminated, Finished
 from pokerroom.tournament.places import Place
 from pokerroom.tournament.simulate import HandPlayed
-
-_LIMIT = {
-    Structure.NO_LIMIT: "No Limit",
-    Structure.POT_LIMIT: "Pot Limit",
-    Structure.FIXED_LIMIT: "Limit",
-}
-_GAME = {Variant.HOLDEM: "Hold'em", Variant.OMAHA: "Omaha", Variant.OMAHA_HILO: "Omaha Hi/Lo"}
 
 
 def tournament_phh_fields(
@@ -91,7 +85,7 @@ def tournament_summary(
     placed = {p.entry: p for p in t.settled_places(now)}
     points = s.payout_for(len(t.entries)) if t.closed else ()
     lines = [
-        f"PokerStars Tournament #{tournament}, {_LIMIT[s.structure]} {_GAME[s.variant]}",
+        f"PokerStars Tournament #{tournament}, {LIMITS[s.structure]} {GAMES[s.variant]}",
         f"Buy-In: {dollars(s.buy_in)}/{dollars(s.fee)} USD",
         f"{len(t.entries)} players",
         f"Total Prize Pool: {dollars(t.prize_pool)} USD",
