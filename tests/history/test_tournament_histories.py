@@ -30,7 +30,7 @@ from pokerroom.history.pokerstars import (
     pokerstars_text,
     roman,
 )
-from pokerroom.history.tournament import EventExport
+from pokerroom.history.tournament import EventExport, tournament_summary
 from pokerroom.history.viewer import viewer_hand
 from pokerroom.rules.tournament import load_tournament_structure
 from pokerroom.tournament import Tournament
@@ -426,3 +426,23 @@ def test_S_EXPORT_1_an_export_for_one_player_holds_only_their_histories() -> Non
             visible = p.hand.names[k] == "p3" or p.hand.shown[k]
             mine = next(x for x in hands_of(files["p3/hands.txt"]) if f"#{p.number}:" in x)
             assert (f"[{cards}]" in mine) == visible
+
+
+def test_issue14_a_summary_while_the_event_runs() -> None:
+    run = Simulation(load_tournament_structure("sng9"), 9, 2, options=Options())
+    run.play(until=lambda t: 0 < len(t.remaining()) < 7)
+    t = run.t
+    text = tournament_summary(t, "p1", tournament=3, started=START, now=run.now)
+    lines = text.splitlines()
+    left = len(t.remaining())
+    assert "Tournament finished" not in text
+    assert lines[5 : 5 + left] == [
+        f"  {k}: {entry} (unknown), still playing" for k, entry in enumerate(t.remaining(), 1)
+    ]
+    out = sorted(t.settled_places(run.now), key=lambda p: p.place)
+    assert [line.split(":")[0].strip() for line in lines[5 + left : 5 + left + len(out)]] == [
+        str(p.place) for p in out
+    ]
+    assert len(out) == 9 - left
+    with pytest.raises(ValueError, match="'nobody' did not play sng9"):
+        tournament_summary(t, "nobody", tournament=3, started=START, now=run.now)

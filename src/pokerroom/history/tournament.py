@@ -82,6 +82,9 @@ def tournament_summary(
     """``player``'s summary of the event as it stands at ``now`` (seconds from the start):
     the places final so far, the rest "still playing" (places 1 up)."""
     s = t.structure
+    mine = [e for e in t.entries.values() if e.player == player]
+    if not mine:
+        raise ValueError(f"{player!r} did not play {t.name}")
     placed = {p.entry: p for p in t.settled_places(now)}
     points = s.payout_for(len(t.entries)) if t.closed else ()
     lines = [
@@ -98,11 +101,8 @@ def tournament_summary(
     for p in sorted(placed.values(), key=lambda p: p.place):
         rows.append((p.place, p.entry, _prize(p, points, t)))
     for place, entry, prize in rows:
-        lines.append(f"{place:>3}: {_entry_name(t, entry)} (unknown), {prize}")
+        lines.append(f"  {place}: {_entry_name(t, entry)} (unknown), {prize}")
     lines.append("")
-    mine = [e for e in t.entries.values() if e.player == player]
-    if not mine:
-        raise ValueError(f"{player!r} did not play {t.name}")
     rebuys, addons = sum(e.rebuys for e in mine), sum(e.addon for e in mine)
     if rebuys or addons:
         spent = rebuys * (s.rebuy.price if s.rebuy else 0)
