@@ -19,6 +19,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pokerkit import HandHistory
 
 from pokerroom.engine.events import ForcedBet, ForcedBetKind
@@ -446,3 +448,35 @@ def test_issue14_a_summary_while_the_event_runs() -> None:
     assert len(out) == 9 - left
     with pytest.raises(ValueError, match="'nobody' did not play sng9"):
         tournament_summary(t, "nobody", tournament=3, started=START, now=run.now)
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    st.sampled_from(["sng_heads_up", "sng6_turbo", "sng9_turbo", "mtt_rebuy", "mtt_reentry"]),
+    st.integers(2, 30),
+    st.integers(0, 2**16),
+)
+def test_issue14_histories_of_random_events_read_back(name: str, size: int, seed: int) -> None:
+    shape = load_tournament_structure(name)
+    entrants = max(shape.min_entrants, min(size, shape.max_entrants))
+    t, files, played = export(
+        name, entrants, seed, absent_percent=20, rebuy_percent=50, reentry_percent=50
+    )
+    assert announced(files) == final(t)
+    numbers = {p.number: p for p in played}
+    for player in sorted({e.player for e in t.entries.values()}):
+        for text in hands_of(files[f"{player}/hands.txt"]):
+            lines = text.splitlines()
+            head = HEADER.match(lines[0])
+            assert head is not None and TABLE.match(lines[1]) is not None, lines[:2]
+            hand = numbers[int(head["hand"])].hand
+            posts = [m for m in map(POST.match, lines) if m]
+            kinds = [m.group(2) for m in posts]
+            assert kinds == sorted(kinds, key=["the ante", "small blind", "big blind"].index)
+            if hand.n == 2:  # heads-up: the button posts the small blind
+                button = re.search(r"Seat #(\d+) is the button", lines[1])
+                assert button is not None
+                small = next(m["name"] for m in posts if m.group(2) == "small blind")
+                assert hand.names[hand.seats.index(int(button[1]))] == small
+        for phh in load_text(files[f"{player}/hands.phhs"]):
+            assert replay(phh).finishing_stacks == phh.fields["finishing_stacks"]
