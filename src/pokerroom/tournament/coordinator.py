@@ -72,6 +72,7 @@ class Tournament:
         name: str = "",
     ) -> None:
         s = self.structure = structure
+        self._specs: dict[int, GameSpec] = {}
         try:
             self.house = house.with_options(
                 cash_table=False,  # R-LIM-3: the cap stays heads-up in a tournament
@@ -113,15 +114,19 @@ class Tournament:
     # ---------------------------------------------------------------- queries
 
     def _spec(self, level: int) -> GameSpec:
-        s, stakes = self.structure, self.structure.level(level)
-        return self.house.game(
-            s.variant,
-            s.structure,
-            stakes.big_blind,
-            small_blind=stakes.small_blind,
-            ante=stakes.ante,
-            big_blind_ante=stakes.big_blind_ante,
-        )
+        """The game at ``level`` (0-based), built and checked once a level, not every hand."""
+        spec = self._specs.get(level)
+        if spec is None:
+            s, stakes = self.structure, self.structure.level(level)
+            spec = self._specs[level] = self.house.game(
+                s.variant,
+                s.structure,
+                stakes.big_blind,
+                small_blind=stakes.small_blind,
+                ante=stakes.ante,
+                big_blind_ante=stakes.big_blind_ante,
+            )
+        return spec
 
     @property
     def started(self) -> bool:
