@@ -112,6 +112,12 @@ def test_issue14_simulate_export_refuses_bad_input_and_writes_nothing(tmp_path: 
     assert [p.name for p in used.iterdir()] == ["keep.txt"]
     fresh = tmp_path / "fresh"
     code, _, err = run(
+        "--entrants", "9", "--structure", "sng9", "--export", str(fresh), "--player", "p10"
+    )  # fmt: skip
+    err = " ".join(err.split())
+    assert code == 1 and "--player p10: not in this event (p1 to p9)" in err
+    assert not fresh.exists()
+    code, _, err = run(
         "--entrants", "9", "--structure", "sng9", "--export", str(fresh), "--start", "noon"
     )
     err = " ".join(err.split())

@@ -76,6 +76,12 @@ def simulate_command(
             )
         run = Simulation(shape, entrants + late, seed, options=options)
         recorder: EventExport | None = None
+        names = {e.player for e in run.t.entries.values()} | set(run.late)
+        unknown = sorted(set(player or ()) - names)
+        if unknown:
+            raise ValueError(
+                f"--player {', '.join(unknown)}: not in this event (p1 to p{len(names)})"
+            )
         if export is not None:
             files = _Files(export)
             recorder = EventExport(
