@@ -189,14 +189,24 @@ async def test_each_language_on_the_lobby_and_a_table_saved_for_the_account(
     for language in LANGUAGES:  # the lobby, with money and counts as the language writes them
         messages = catalogue(language)
         await switch(page, language)
+        await page.click("#tabs .tab >> nth=0")
         assert await page.inner_text("#balance") == BALANCE[language]
         assert await page.inner_text("#lobby h1") == messages["lobby.title"]
         signed = await page.evaluate(
             "async () => (await import('/static/js/format.js')).signedMoney(-600)"
         )
         assert signed == LOST[language] and not re.search(r"\$\s*[-\u2212]", signed)
-        assert await untranslated(page, "body", Checker(language, names)) == []
+        checker = Checker(language, names)
+        assert await untranslated(page, "body", checker) == []
         await screenshot(page, f"i18n-lobby-{language}")
+        # The buy-in dialog of another table (cancelled).
+        await page.click(f"tr[data-table='{BOT_TABLES[1]}'] .join")
+        await page.wait_for_selector("#buyin[open]")
+        assert await page.inner_text("#buyin-ok") == messages["buyin.sit_down"]
+        assert await untranslated(page, "#buyin", checker) == []
+        await screenshot(page, f"i18n-buyin-{language}")
+        await page.click("#buyin-cancel")
+        await page.click("#tabs .tab >> nth=0")
     # Seated at a table of bots, so that the felt shows cards, bets, pots and buttons.
     await page.click(f"tr[data-table='{TABLE}'] .join")
     await page.wait_for_selector("#buyin[open]")
@@ -219,6 +229,20 @@ async def test_each_language_on_the_lobby_and_a_table_saved_for_the_account(
         assert await untranslated(page, "header", checker) == []
         await screenshot(page, f"i18n-table-{language}")
         await page.click(f"{ROOT} .actions .fold")  # acts in time: the seat stays in play
+    # The hand history, a hand in the replayer and its "Verify this shuffle" panel.
+    side = f"{ROOT} .side"
+    for language in LANGUAGES:
+        await switch(page, language)
+        checker = Checker(language, await data_names(room, "kari"))
+        await page.click(f"{ROOT} [data-side='history']")
+        await page.click(f"{ROOT} .history-list .hand-row [data-hand] >> nth=0")
+        await page.wait_for_selector(f"{ROOT} .replayer:not([hidden]) .replayer-lines li")
+        await page.click(f"{ROOT} .vs-run")
+        await page.wait_for_selector(f"{ROOT} .vs-status[data-verdict='ok']")
+        status = await page.inner_text(f"{ROOT} .vs-status")
+        assert status.startswith(catalogue(language)["verify.verified"].split("(")[0]), status
+        assert await untranslated(page, side, checker) == []
+        await screenshot(page, f"i18n-history-{language}")
     # The last choice is the account's, on the server ...
     assert await saved_language(room, token, page) == "hu"
     # ... and survives a reload,
