@@ -237,6 +237,7 @@ async def test_each_language_on_the_lobby_and_a_table_saved_for_the_account(
         await page.click(f"{ROOT} [data-side='history']")
         await page.click(f"{ROOT} .history-list .hand-row [data-hand] >> nth=0")
         await page.wait_for_selector(f"{ROOT} .replayer:not([hidden]) .replayer-lines li")
+        await page.wait_for_selector(f"{ROOT} .vs-status:not([data-verdict])", state="attached")
         await page.click(f"{ROOT} .vs-run")
         await page.wait_for_selector(f"{ROOT} .vs-status[data-verdict='ok']")
         status = await page.inner_text(f"{ROOT} .vs-status")
@@ -280,4 +281,20 @@ async def test_a_refused_request_is_shown_in_the_language_by_its_code(
     await page.click("#login")
     await page.wait_for_function("() => document.querySelector('#auth-error').textContent !== ''")
     assert await page.inner_text("#auth-error") == catalogue("da")["error.auth.wrong_password"]
+    # A table's error frame: its seat, verb and amounts (chips) said in the language.
+    frame = {
+        "type": "error",
+        "message": "seat 3 cannot raise to 100: minimum is 400",
+        "code": "hand.below_minimum",
+        "params": {"name": "seat 3", "action": "raise to", "amount": 100, "min": 400},
+    }
+    shown = await page.evaluate(
+        "async (frame) => (await import('/static/js/texts.js')).errorText(frame)", frame
+    )
+    assert shown == "Plads 3 kan ikke forhøje til 1\xa0$: minimum er 4\xa0$."
+    unknown = {**frame, "code": "no.such.code"}  # a code this client does not know: as sent
+    shown = await page.evaluate(
+        "async (frame) => (await import('/static/js/texts.js')).errorText(frame)", unknown
+    )
+    assert shown == frame["message"]
     await page.context.close()

@@ -2,6 +2,7 @@
 // sign-up / log-in, then the lobby, tables over one WebSocket, and the hand history replayer.
 
 import { api, forgetSession, refreshMe, renderMe } from "./api.js";
+import { clearShuffle } from "./fairness.js";
 import { onKey } from "./controls.js";
 import { $ } from "./dom.js";
 import { onLanguage } from "./i18n.js";
@@ -55,6 +56,7 @@ function relabel() {
   for (const view of app.tables.values()) {
     view.render();
     renderReplay(view);
+    clearShuffle(view);
   }
 }
 
