@@ -192,6 +192,8 @@ async def test_each_language_on_the_lobby_and_a_table_saved_for_the_account(
         await page.click("#tabs .tab >> nth=0")
         assert await page.inner_text("#balance") == BALANCE[language]
         assert await page.inner_text("#lobby h1") == messages["lobby.title"]
+        stakes = await page.inner_text(f"tr[data-table='{TABLE}'] td >> nth=2")
+        assert stakes == "1/2\xa0$", stakes  # the sign once, after the amounts ("$1/$2" in en)
         signed = await page.evaluate(
             "async () => (await import('/static/js/format.js')).signedMoney(-600)"
         )
