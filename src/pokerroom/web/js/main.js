@@ -2,14 +2,14 @@
 // sign-up / log-in, then the lobby, tables over one WebSocket, and the hand history replayer.
 
 import { api, forgetSession, refreshMe, renderMe } from "./api.js";
-import { clearShuffle } from "./fairness.js";
 import { onKey } from "./controls.js";
 import { $ } from "./dom.js";
+import { clearShuffle } from "./fairness.js";
 import { onLanguage } from "./i18n.js";
 import { accountPreferences, startLanguage } from "./language.js";
 import { renderLobby, refreshLobby } from "./lobby.js";
 import { closeTable, renderTabs, show } from "./nav.js";
-import { renderReplay } from "./replayer.js";
+import { loadHistory, renderReplay } from "./replayer.js";
 import { connect, hello } from "./socket.js";
 import { bindMute, renderMute } from "./sound.js";
 import { app } from "./state.js";
@@ -57,6 +57,7 @@ function relabel() {
     view.render();
     renderReplay(view);
     clearShuffle(view);
+    if (!$(".side-history", view.root).hidden) loadHistory(view); // times, results, labels
   }
 }
 
