@@ -42,6 +42,7 @@ function setupAuth() {
     try { await api("/api/logout", { method: "POST" }); } catch { /* already gone */ }
     for (const id of [...app.tables.keys()]) closeTable(id); // the next log-in reopens them
     forgetSession();
+    accountPreferences(); // logged out: the defaults (the language chosen here stays)
     if (app.socket) app.socket.close();
   });
 }
