@@ -300,3 +300,48 @@ async def test_a_refused_request_is_shown_in_the_language_by_its_code(
     )
     assert shown == frame["message"]
     await page.context.close()
+
+
+NAMED = """async ([language, names, line]) => {
+  const i18n = await import('/static/js/i18n.js');
+  const texts = await import('/static/js/texts.js');
+  await i18n.setLanguage(language);
+  return [names.map(texts.handName), texts.replayLine(line)];
+}"""
+
+
+async def test_every_hand_name_and_a_replayer_line_in_each_language(
+    browser: Browser, room: Room
+) -> None:
+    """Each name the evaluator gives a hand ("Full House, Kings over Sevens") is said in each
+    language; a replayer line puts its seat, amount, pot and hand in the language too."""
+    from pokerroom.evaluation.classes import CLASS_COUNT, describe
+
+    names = sorted({describe(strength) for strength in range(1, CLASS_COUNT + 1)})
+    line = [
+        "replay.with_hand",
+        {
+            "line": [
+                "replay.main_pot",
+                {"winners": [{"who": "seat 2", "amount": 350}], "pot": 0},
+            ],
+            "hand": "Full House, Kings over Sevens",
+        },
+    ]
+    page = await page_in(browser, room, "en-US", "en")
+    expected = {
+        "en": ("Full House, Kings over Sevens", "Seat 2 wins $3.50 from the main pot with"),
+        "nb": ("Hus, konger over sjuere", "Plass 2 vinner 3,50\xa0$ fra hovedpotten med"),
+        "da": ("Fuldt hus, konger over syvere", "Plads 2 vinder 3,50\xa0$ fra hovedpuljen med"),
+        "sv": ("Kåk, kungar över sjuor", "Plats 2 vinner 3,50\xa0$ från huvudpotten med"),
+        "hu": ("Full, királyok és hetesek", "2. hely nyer: 3,50\xa0$ – főkassza, lap:"),
+    }
+    for language, (full_house, said) in expected.items():
+        shown, text = await page.evaluate(
+            NAMED, [language, names, {"key": line[0], "params": line[1]}]
+        )
+        assert shown[names.index("Full House, Kings over Sevens")] == full_house
+        assert text == f"{said} {full_house}", text
+        if language != "en":
+            assert [n for n, s in zip(names, shown, strict=True) if s == n] == []
+    await page.context.close()
