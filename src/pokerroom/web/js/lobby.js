@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { askBuyIn } from "./buyin.js";
 import { $, $$, el } from "./dom.js";
 import { money, stakesLabel } from "./format.js";
+import { number, t as i18n } from "./i18n.js";
 import { openTable } from "./nav.js";
 import { app } from "./state.js";
 import { joinList, leaveList, TEXT, waitingForPlayers } from "./waitlist.js";
@@ -17,14 +18,14 @@ export async function refreshLobby() {
   }
   const games = [...new Set(app.lobby.map((t) => t.game))].sort();
   const stakes = [...new Set(app.lobby.map(stakesLabel))];
-  fillSelect($("#filter-game"), games, "All games");
-  fillSelect($("#filter-stakes"), stakes, "All stakes");
+  fillSelect($("#filter-game"), games, "lobby.all_games");
+  fillSelect($("#filter-stakes"), stakes, "lobby.all_stakes");
   renderLobby();
 }
 
-function fillSelect(select, values, allLabel) {
+function fillSelect(select, values, allKey) {
   const current = select.value;
-  select.replaceChildren(el("option", { value: "", text: allLabel }), ...values.map((v) => el("option", { value: v, text: v })));
+  select.replaceChildren(el("option", { value: "", "data-i18n": allKey, text: i18n(allKey) }), ...values.map((v) => el("option", { value: v, text: v })));
   select.value = values.includes(current) ? current : "";
 }
 
@@ -43,9 +44,7 @@ const SORT_KEYS = {
 // Click a header to sort by it; again to reverse (aria-sort says which and how).
 export function bindLobbySort() {
   for (const th of $$(".lobby-table th[data-sort]")) {
-    const button = $("button", th);
-    button.title = button.title || TEXT.sortBy(button.textContent);
-    button.addEventListener("click", () => {
+    $("button", th).addEventListener("click", () => {
       const sort = app.lobbySort;
       sort.dir = sort.key === th.dataset.sort ? -sort.dir : 1;
       sort.key = th.dataset.sort;
@@ -70,20 +69,20 @@ function sorted(tables) {
 }
 
 function joinButtons(t, mine) {
-  if (mine) return [el("button", { type: "button", class: "open primary", onclick: () => openTable(t.id), text: "Open" })];
+  if (mine) return [el("button", { type: "button", class: "open primary", onclick: () => openTable(t.id), text: i18n("lobby.open") })];
   const full = t.seated >= t.seats || t.waiting.length > 0; // people waiting: the list first
   if (t.you_wait) {
     return [
       el("span", { class: "in-line muted small", text: TEXT.inLine(t.you_wait) }),
-      el("button", { type: "button", class: "leave-list", onclick: () => leaveList(t.id), text: TEXT.leaveList }),
+      el("button", { type: "button", class: "leave-list", onclick: () => leaveList(t.id), text: TEXT.leaveList() }),
     ];
   }
   if (full && app.token) {
-    return [el("button", { type: "button", class: "join-list primary", onclick: () => joinList(t.id), text: TEXT.joinList })];
+    return [el("button", { type: "button", class: "join-list primary", onclick: () => joinList(t.id), text: TEXT.joinList() })];
   }
   return [el("button", {
     type: "button", class: "join primary", disabled: full || !app.token,
-    onclick: () => { openTable(t.id); askBuyIn(t.id, null); }, text: "Join",
+    onclick: () => { openTable(t.id); askBuyIn(t.id, null); }, text: i18n("lobby.join"),
   })];
 }
 
@@ -102,18 +101,18 @@ export function renderLobby() {
     return el("tr", { "data-table": t.id, class: mine ? "seated" : null },
       el("td", {},
         el("strong", { text: t.name }),
-        mine ? el("span", { class: "badge you-sit", text: "You sit here" }) : null,
-        el("div", { class: "muted small", text: t.players.join(", ") || "empty" }),
+        mine ? el("span", { class: "badge you-sit", text: i18n("lobby.you_sit_here") }) : null,
+        el("div", { class: "muted small", text: t.players.join(", ") || i18n("lobby.no_players") }),
         stalled ? el("div", { class: "small stalled", text: stalled }) : null),
       el("td", { text: t.game }),
       el("td", { text: stakesLabel(t) }),
-      el("td", { class: "num", text: `${t.seated}/${t.seats}` }),
+      el("td", { class: "num", text: `${number(t.seated)}/${number(t.seats)}` }),
       el("td", { class: "num waiting", title: t.waiting.join(", "), text: TEXT.waitingCount(t.waiting.length) }),
       el("td", { class: "num", text: money(t.average_pot) }),
-      el("td", { class: "num", text: `${t.players_per_flop}%` }),
-      el("td", { class: "num", text: String(t.hands_per_hour) }),
+      el("td", { class: "num", text: `${number(t.players_per_flop)}%` }),
+      el("td", { class: "num", text: number(t.hands_per_hour) }),
       el("td", { class: "row-buttons" },
-        el("button", { type: "button", class: "watch", onclick: () => openTable(t.id), text: "Watch" }),
+        el("button", { type: "button", class: "watch", onclick: () => openTable(t.id), text: i18n("lobby.watch") }),
         ...joinButtons(t, mine)),
     );
   });

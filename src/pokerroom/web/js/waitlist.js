@@ -1,27 +1,27 @@
 // The waiting list (issue 16): join or leave a table's list from the lobby, your place in
 // line, and the seat held for you when one opens (a prompt with its countdown: take it with a
-// buy-in, or let it go). The words the lobby and the waiting list show are all here, in TEXT,
-// so that they are easy to put in the message catalogues.
+// buy-in, or let it go). The words the lobby and the waiting list show are all here, in TEXT
+// (their keys in the catalogues, src/pokerroom/web/i18n).
 
 import { askBuyIn } from "./buyin.js";
 import { $, el, showToast } from "./dom.js";
+import { number, t } from "./i18n.js";
 import { openTable } from "./nav.js";
 import { send } from "./socket.js";
 import { app } from "./state.js";
 
 export const TEXT = {
-  sortBy: (column) => `Sort by ${column}`,
-  waitingFor: (ready, needed) => `Waiting for players (${ready} of ${needed})`,
-  joinList: "Join waiting list",
-  leaveList: "Leave waiting list",
-  inLine: (position) => `You are number ${position} in line`,
-  waitingCount: (n) => (n ? `${n} waiting` : ""),
-  heldFor: (name) => `Held for ${name}`,
-  takeYourSeat: "Take your seat",
-  offerTitle: "A seat is open",
-  offerText: (name, seat, seconds) => `Seat ${seat} at ${name} is held for you for ${seconds} s.`,
-  takeSeat: "Take the seat",
-  letGo: "Let it go",
+  waitingFor: (ready, needed) => t("table.waiting_for", { ready: number(ready), needed: number(needed) }),
+  joinList: () => t("lobby.join_list"),
+  leaveList: () => t("lobby.leave_list"),
+  inLine: (position) => t("lobby.in_line", { position: number(position) }),
+  waitingCount: (n) => (n ? t("lobby.waiting_count", { count: number(n) }) : ""),
+  heldFor: (name) => t("table.held_for", { name }),
+  takeYourSeat: () => t("table.take_your_seat"),
+  offerTitle: () => t("offer.title"),
+  offerText: (table, seat, seconds) => t("offer.text", { table, seat: number(seat), seconds: number(seconds) }),
+  takeSeat: () => t("offer.take"),
+  letGo: () => t("offer.let_go"),
 };
 
 // Whether a table that cannot deal says so (the server's `ready` of `needed`).
@@ -68,15 +68,15 @@ function showOffer(tableId) {
   const offer = app.offers.get(tableId);
   const text = el("p", {});
   const take = el("button", {
-    type: "button", class: "primary take-seat", text: TEXT.takeSeat,
+    type: "button", class: "primary take-seat", text: TEXT.takeSeat(),
     onclick: () => { closeOffer(tableId); openTable(tableId); askBuyIn(tableId, offer.seat); },
   });
   const letGo = el("button", {
-    type: "button", class: "let-go", text: TEXT.letGo,
+    type: "button", class: "let-go", text: TEXT.letGo(),
     onclick: () => { closeOffer(tableId); leaveList(tableId); },
   });
-  const prompt = el("div", { class: "seat-offer", role: "alertdialog", "aria-label": TEXT.offerTitle, "data-table": tableId },
-    el("strong", { text: TEXT.offerTitle }), text, el("div", { class: "row" }, take, letGo));
+  const prompt = el("div", { class: "seat-offer", role: "alertdialog", "aria-label": TEXT.offerTitle(), "data-table": tableId },
+    el("strong", { text: TEXT.offerTitle() }), text, el("div", { class: "row" }, take, letGo));
   const tick = () => {
     const left = Math.max(0, Math.ceil((offer.until - performance.now()) / 1000));
     text.textContent = TEXT.offerText(tableName(tableId), offer.seat, left);
