@@ -16,15 +16,13 @@ import pytest
 from sqlalchemy import select
 
 from pokerroom.bots.house import BACKOFF_MAX, HouseBots, backoff, bots_wanted
-from pokerroom.store.accounts import STARTING_GRANT
-from pokerroom.store.db import Database
-from pokerroom.store.ledger import BANK, LedgerError, transfer
+from pokerroom.store.ledger import LedgerError
 from pokerroom.store.models import Transfer
 from tests.security.audit import assert_books_balance
 from tests.server.conftest import Server, person
 from tests.server.test_e2e import table_config
 from tests.server.test_hand_end import rows
-from tests.server.test_waiting_list import waiting
+from tests.server.test_waiting_list import drain, waiting
 
 
 def test_bots_wanted_deal_and_leave_seats_for_people() -> None:
@@ -54,22 +52,6 @@ async def until(check: Callable[[], bool], what: str) -> None:
             return
         await asyncio.sleep(0.05)
     raise AssertionError(f"never happened: {what}")
-
-
-async def drain(server: Server, account: int, leave: int) -> None:
-    """The account's balance back to the bank down to ``leave`` chips."""
-    db = Database(server.database)
-    try:
-        async with db.transaction() as session:
-            await transfer(
-                session,
-                "grant",
-                {("player", str(account)): leave - STARTING_GRANT, BANK: STARTING_GRANT - leave},
-                now=datetime.now(UTC),
-                memo="test: the bot lost its money",
-            )
-    finally:
-        await db.close()
 
 
 async def test_heads_up_keeps_dealing_gives_a_seat_to_a_person_and_tops_up(

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from pokerroom.server.inbox import Close
 from pokerroom.server.room import Room, _config_json
 from pokerroom.server.waiting import NO_CHIPS
-from pokerroom.store.accounts import sign_up
+from pokerroom.store.accounts import STARTING_GRANT, sign_up
 from pokerroom.store.db import Database, sqlite_url
 from pokerroom.store.hands import save_table
 from pokerroom.store.ledger import BANK, join, transfer
@@ -54,9 +54,51 @@ async def stored_table(server: Server, table: str) -> Table:
     return Table.from_json(record.snapshot)
 
 
-async def the_first_in_line_is_seated(server: Server) -> None:
-    ann, bob = await ann_and_bob_seated(server, "w1", (1, 2), table_seats=2)
+async def full_two_seats(server: Server, table: str) -> tuple[Person, Person]:
+    """A two-seat table with ann and bob seated: a newcomer has to wait."""
+    ann, bob = await ann_and_bob_seated(server, table, (1, 2), table_seats=2)
     await bob.until(lambda f: f.get("you") == 2)
+    return ann, bob
+
+
+async def in_line(server: Server, table: str, *names: str) -> list[Person]:
+    """New people who join the table's waiting list, in this order."""
+    people = [await person(server.base, name) for name in names]
+    for place, someone in enumerate(people, start=1):
+        await someone.send(type="waiting_list", table=table, action="join")
+        await waiting(someone, table, position=place)
+    return people
+
+
+async def drain(server: Server, account: int, leave: int) -> None:
+    """The account's play money back to the bank, down to ``leave`` chips."""
+    db = Database(server.database)
+    try:
+        async with db.transaction() as session:
+            await transfer(
+                session,
+                "grant",
+                {("player", str(account)): leave - STARTING_GRANT, BANK: STARTING_GRANT - leave},
+                now=datetime.now(UTC),
+                memo="test: the player lost their money",
+            )
+    finally:
+        await db.close()
+
+
+async def take_the_offered_seat(someone: Person, table: str) -> None:
+    """Wait for a seat held for ``someone`` and sit down in it."""
+    frame = await waiting(someone, table, position=1)
+    while frame["offer"] is None:
+        frame = await waiting(someone, table)
+    seat = frame["offer"]["seat"]
+    await someone.send(type="watch", table=table)
+    await someone.send(type="join", table=table, seat=seat, buy_in=10_000, request="r1")
+    await someone.until(lambda f: f.get("you") == seat)
+
+
+async def the_first_in_line_is_seated(server: Server) -> None:
+    ann, bob = await full_two_seats(server, "w1")
     carl = await person(server.base, "carl")
     dave = await person(server.base, "dave")
     await carl.send(type="waiting_list", table="w1", action="join")
@@ -113,8 +155,7 @@ async def test_the_waiting_list_on_postgresql(postgres_server: Server) -> None:
 async def test_a_disconnected_first_in_line_is_passed_over_when_the_time_is_up(
     server: Server,
 ) -> None:
-    _ann, bob = await ann_and_bob_seated(server, "w2", (1, 2), table_seats=2)
-    await bob.until(lambda f: f.get("you") == 2)
+    _ann, bob = await full_two_seats(server, "w2")
     server.room.actors["w2"].table.waiting.offer_seconds = 0.5  # a short clock for the test
     carl = await person(server.base, "carl")
     dave = await person(server.base, "dave")
@@ -124,55 +165,26 @@ async def test_a_disconnected_first_in_line_is_passed_over_when_the_time_is_up(
     await waiting(dave, "w2", position=2)
     await carl.ws.close()  # gone while first in line: the place is kept, the clock runs
     await bob.send(type="leave", table="w2")
-    frame = await waiting(dave, "w2", position=1)
-    while frame["offer"] is None:
-        frame = await waiting(dave, "w2")
-    assert frame["offer"]["seat"] == 2
-    table = server.room.actors["w2"].table
-    assert str(carl.account_id) not in table.waiting
-    await dave.send(type="watch", table="w2")
-    await dave.send(type="join", table="w2", seat=2, buy_in=10_000, request="d1")
-    await dave.until(lambda f: f.get("you") == 2)
+    await take_the_offered_seat(dave, "w2")
+    assert str(carl.account_id) not in server.room.actors["w2"].table.waiting
     await assert_books_balance(server)
 
 
 async def test_a_seat_offered_to_a_player_with_no_chips_goes_to_the_next(server: Server) -> None:
-    _ann, bob = await ann_and_bob_seated(server, "w3", (1, 2), table_seats=2)
-    await bob.until(lambda f: f.get("you") == 2)
-    eve = await person(server.base, "eve")
-    frank = await person(server.base, "frank")
-    for someone, place in ((eve, 1), (frank, 2)):
-        await someone.send(type="waiting_list", table="w3", action="join")
-        await waiting(someone, "w3", position=place)
-    db = Database(server.database)  # eve's balance back to the bank: below any buy-in
-    try:
-        async with db.transaction() as session:
-            await transfer(
-                session,
-                "grant",
-                {("player", str(eve.account_id)): -999_000, BANK: 999_000},
-                now=datetime.now(UTC),
-                memo="test: eve spends her play money",
-            )
-    finally:
-        await db.close()
+    _ann, bob = await full_two_seats(server, "w3")
+    eve, frank = await in_line(server, "w3", "eve", "frank")
+    await drain(server, eve.account_id, 1_000)  # below any buy-in
     await bob.send(type="leave", table="w3")
     passed = await waiting(eve, "w3", position=None)
     assert passed["note"] == NO_CHIPS
-    frame = await waiting(frank, "w3", position=1)
-    while frame["offer"] is None:
-        frame = await waiting(frank, "w3")
-    await frank.send(type="watch", table="w3")
-    await frank.send(type="join", table="w3", seat=2, buy_in=10_000, request="f1")
-    await frank.until(lambda f: f.get("you") == 2)
+    await take_the_offered_seat(frank, "w3")
     await assert_books_balance(server)
 
 
 async def test_closing_the_table_empties_its_waiting_list_and_tells_who_waited(
     server: Server,
 ) -> None:
-    _ann, bob = await ann_and_bob_seated(server, "w4", (1, 2), table_seats=2)
-    await bob.until(lambda f: f.get("you") == 2)
+    await full_two_seats(server, "w4")
     carl = await person(server.base, "carl")
     await carl.send(type="waiting_list", table="w4", action="join")
     await waiting(carl, "w4", position=1)
@@ -221,13 +233,8 @@ async def test_the_list_survives_a_restart_and_a_held_seat_gets_a_fresh_clock(
 
 
 async def test_a_suspended_account_leaves_the_waiting_list(server: Server) -> None:
-    _ann, bob = await ann_and_bob_seated(server, "w6", (1, 2), table_seats=2)
-    await bob.until(lambda f: f.get("you") == 2)
-    carl = await person(server.base, "carl")
-    dave = await person(server.base, "dave")
-    for someone, place in ((carl, 1), (dave, 2)):
-        await someone.send(type="waiting_list", table="w6", action="join")
-        await waiting(someone, "w6", position=place)
+    await full_two_seats(server, "w6")
+    carl, dave = await in_line(server, "w6", "carl", "dave")
     server.room.suspend(carl.account_id)  # S-AUTH-2: the floor's suspension
     await waiting(dave, "w6", position=1, length=1)
     assert server.room.actors["w6"].table.waiting.players == [str(dave.account_id)]
