@@ -132,7 +132,8 @@ async def the_first_in_line_is_seated(server: Server) -> None:
     held = await dave.until(lambda f: f["seats"][1].get("held_for") == "carl")
     assert held["waiting"] == ["carl", "dave"]
     await dave.send(type="join", table="w1", seat=2, buy_in=10_000, request="d1")
-    assert "seat 2 is held for the first on the waiting list" in await error(dave)
+    refused = await dave.next("error")
+    assert refused["code"] == "waiting.held" and refused["params"] == {"seat": "2"}
     await carl.send(type="watch", table="w1")
     await carl.send(type="join", table="w1", seat=2, buy_in=10_000, request="c1")
     await carl.until(lambda f: f.get("you") == 2)
@@ -191,6 +192,7 @@ async def test_closing_the_table_empties_its_waiting_list_and_tells_who_waited(
     await server.room.actors["w4"].call(Close, "end of the night")
     told = await waiting(carl, "w4", position=None)
     assert told["note"] == "the table was closed" and told["offer"] is None
+    assert told["code"] == "waiting.table_closed"  # for the client's language
     await carl.send(type="waiting_list", table="w4", action="join")
     assert "this table is closed" in await error(carl)
     await assert_books_balance(server)

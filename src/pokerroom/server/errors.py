@@ -67,6 +67,15 @@ TEMPLATES: dict[str, str] = {
     "seat.no_sit_out": "seat {seat} cannot sit out of a tournament: an absent player is dealt"
     " in and blinded off (TDA 71)",
     "seat.waiting_already": "'{player}' is already on the waiting list",
+    # the waiting list (table/waiting.py, server/waiting.py); the last three are the notes of
+    # a ``waiting`` frame (why a player left the list without a seat)
+    "waiting.held": "seat {seat} is held for the first on the waiting list",
+    "waiting.join_the_list": "{count} waiting for a seat here: join the waiting list",
+    "waiting.not_on_list": "you are not on this table's waiting list",
+    "waiting.tournament": "a tournament table has no waiting list: the event seats you",
+    "waiting.no_chips": "your balance is below the table's minimum buy-in",
+    "waiting.lapsed": "the seat was not taken in time",
+    "waiting.table_closed": "the table was closed",
     "chips.not_whole": "a buy-in must be a positive whole number of chips, got {amount}",
     "chips.below_minimum": "buy-in of {amount} leaves {total} chips: the minimum is {min}",
     "chips.above_maximum": "buy-in of {amount} would make {total} chips: the maximum is {max}",

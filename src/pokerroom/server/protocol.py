@@ -270,7 +270,9 @@ class WaitingFrame(_Frame):
     position: int | None  # 1 = first in line; None = not on the list (any more)
     length: int  # players on the list
     offer: SeatOffer | None = None  # a seat held for you: sit down in it before the time is up
-    note: str | None = None  # why you left the list without a seat (passed over)
+    note: str | None = None  # why you left the list without a seat (passed over), in English
+    code: str | None = None  # the note's code (server/errors.py), for the client's language
+    params: dict[str, str | int] = Field(default_factory=dict)
 
 
 class ShownHand(_Frame):

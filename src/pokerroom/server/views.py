@@ -29,6 +29,7 @@ from pokerroom.evaluation import best_hand, omaha_best_hand, omaha_low
 from pokerroom.fairness import Shuffle
 from pokerroom.rules.game import GameSpec, Structure
 from pokerroom.server import protocol
+from pokerroom.server.errors import describe
 from pokerroom.table import SeatStatus, Table
 
 FORCED_LABELS = {
@@ -172,6 +173,7 @@ def waiting_frame(
     """The player's place on the table's waiting list, and the seat held for them if any."""
     waiting = table.waiting
     offer = waiting.offers.get(player)
+    code, params = (None, {}) if note is None else describe(note)
     return protocol.WaitingFrame(
         table=table_id,
         position=waiting.position(player),
@@ -180,6 +182,8 @@ def waiting_frame(
         if offer is None
         else protocol.SeatOffer(seat=offer.seat, seconds=round(max(0.0, offer.expires - now), 1)),
         note=note,
+        code=code,
+        params=params,
     )
 
 

@@ -19,7 +19,7 @@ from pokerroom.store.room_store import TableSave
 from pokerroom.table import TableError
 from pokerroom.table.events import PassedOver, SeatOffered
 
-NO_CHIPS = "your balance is below the table's minimum buy-in"
+NO_CHIPS = "your balance is below the table's minimum buy-in"  # errors: waiting.no_chips
 
 
 class WaitingRequests(Recovers):

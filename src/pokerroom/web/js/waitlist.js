@@ -9,6 +9,7 @@ import { number, t } from "./i18n.js";
 import { openTable } from "./nav.js";
 import { send } from "./socket.js";
 import { app } from "./state.js";
+import { errorText } from "./texts.js";
 
 export const TEXT = {
   waitingFor: (ready, needed) => t("table.waiting_for", { ready: number(ready), needed: number(needed) }),
@@ -50,7 +51,7 @@ export function onWaiting(frame, rerender) {
     app.offers.delete(frame.table);
     closeOffer(frame.table);
   }
-  if (frame.note) showToast(frame.note);
+  if (frame.note) showToast(errorText({ message: frame.note, code: frame.code, params: frame.params }));
   rerender();
 }
 
