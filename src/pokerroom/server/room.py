@@ -234,7 +234,7 @@ class Room:
         await self.db.close()
 
     def lobby(self) -> list[dict[str, Any]]:
-        return [actor.lobby_entry() for actor in self.actors.values()]
+        return [a.lobby_entry() for a in self.actors.values() if not a.table.tournament]
 
 
 def _saved(config: TableConfig, table: Table) -> TableSave:

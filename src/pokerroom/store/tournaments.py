@@ -25,10 +25,12 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from pokerroom.history.record import interrupted_record
 from pokerroom.store.db import Database
 from pokerroom.store.hands import cancel_interrupted_hands
 from pokerroom.store.ledger import KeyUsedError, LedgerError, player_account, transfer_sync
 from pokerroom.store.models import (
+    Account,
     HandPlayer,
     HandRecord,
     TournamentEntry,
@@ -351,6 +353,34 @@ def finish_tournament_hand_sync(
     return pay_prizes_sync(session, tournament_id, prizes, now=now)
 
 
+def cancel_tournament_hand_sync(
+    session: Session, hand_id: int, *, reason: str, now: datetime
+) -> None:
+    record = session.get(HandRecord, hand_id)
+    if record is not None and record.status == "running":
+        record.status, record.ended_at = "cancelled", now
+        record.record = interrupted_record(reason)
+    session.flush()
+
+
+def names_sync(session: Session, tournament_id: str) -> dict[str, str]:
+    rows = session.execute(
+        select(Account.id, Account.display_name)
+        .join(TournamentEntry, TournamentEntry.account_id == Account.id)
+        .where(TournamentEntry.tournament_id == tournament_id)
+    )
+    return {str(account): name for account, name in rows}
+
+
+def last_hands_sync(session: Session, prefix: str) -> dict[str, int]:
+    rows = session.execute(
+        select(HandRecord.table_id, func.max(HandRecord.number))
+        .where(HandRecord.table_id.startswith(prefix, autoescape=True))
+        .group_by(HandRecord.table_id)
+    )
+    return {table: int(number) for table, number in rows}
+
+
 def open_tournaments_sync(session: Session) -> list[TournamentRecord]:
     """Every event not finished (a restart resumes them) and the finished ones (listed)."""
     return list(session.scalars(select(TournamentRecord).order_by(TournamentRecord.created_at)))
@@ -462,6 +492,19 @@ class TournamentStore:
                 finish_tournament_hand_sync, hand_id=hand_id, tournament_id=tournament_id, **fields
             )
         )
+
+    async def cancel_hand(self, hand_id: int, reason: str, *, now: datetime) -> None:
+        await self.db.run(
+            partial(cancel_tournament_hand_sync, hand_id=hand_id, reason=reason, now=now)
+        )
+
+    async def names(self, tournament_id: str) -> dict[str, str]:
+        """Each registered player's display name, by account id (as the coordinator has it)."""
+        return await self.db.run(partial(names_sync, tournament_id=tournament_id))
+
+    async def last_hands(self, prefix: str) -> dict[str, int]:
+        """The highest hand number stored for each table whose id starts with ``prefix``."""
+        return await self.db.run(partial(last_hands_sync, prefix=prefix))
 
     async def tournaments(self) -> list[TournamentRecord]:
         return await self.db.run(open_tournaments_sync)

@@ -45,9 +45,7 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_tournament_entries")),
         sa.UniqueConstraint("active", name=op.f("uq_tournament_entries_active")),
-        sa.UniqueConstraint(
-            "tournament_id", "account_id", "request", name=op.f("uq_tournament_entries_request")
-        ),
+        sa.UniqueConstraint("tournament_id", "account_id", "request", name="request"),
     )
     with op.batch_alter_table("tournament_entries", schema=None) as batch_op:
         batch_op.create_index(
