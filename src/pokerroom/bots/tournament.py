@@ -9,6 +9,7 @@ import asyncio
 import json
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -21,6 +22,7 @@ from pokerroom.server import protocol
 
 RECONNECT_SECONDS = 0.5  # between tries to reach a room that is restarting
 RECONNECT_TRIES = 120
+QUIET_SECONDS = 2.0  # no frame this long: ask the lobby whether the bot's place is final
 
 
 async def register(base_url: str, token: str, tournament: str) -> str:
@@ -51,33 +53,64 @@ async def run_tournament_bot(
     if token is None:
         async with httpx.AsyncClient(base_url=base_url, timeout=10) as http:
             token = (await account(http, name, secrets.token_urlsafe(24)))["token"]
-    registered = False
+    entry: str | None = None
     for _ in range(RECONNECT_TRIES):
         try:
             async with connect(base_url.replace("http", "ws", 1) + "/ws", max_size=2**20) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": token}))
-                if not registered:  # after the hello: the start's notice reaches this socket
+                if entry is None:  # after the hello: the start's notice reaches this socket
                     await ws.recv()  # welcome
-                    await register(base_url, token, tournament)
-                    registered = True
-                finished = await _play(ws, tournament, strategy, on_frame)
+                    entry = await register(base_url, token, tournament)
+                finished = await _play(ws, Seat(base_url, tournament, entry), strategy, on_frame)
                 if finished is not None:
                     return finished
-        except (ConnectionClosed, OSError):
+        except (ConnectionClosed, OSError, httpx.HTTPError):
             pass  # the room went away: it comes back with the tournament where it was
         await asyncio.sleep(RECONNECT_SECONDS)
     raise RuntimeError(f"{name}: the room did not come back")
 
 
+@dataclass(frozen=True, slots=True)
+class Seat:
+    base_url: str
+    tournament: str
+    entry: str
+
+    async def place(self) -> protocol.TournamentNotice | None:
+        """The entry's place from the lobby, once final (a notice missed while away)."""
+        async with httpx.AsyncClient(base_url=self.base_url, timeout=30) as http:
+            response = await http.get(f"/api/tournaments/{self.tournament}")
+        response.raise_for_status()
+        me = next(p for p in response.json()["players"] if p["entry"] == self.entry)
+        if me["place"] is None:
+            return None
+        return protocol.TournamentNotice(
+            tournament=self.tournament,
+            kind="finished",
+            text=f"place {me['place']}",
+            place=me["place"],
+            prize=me["prize"],
+        )
+
+
 async def _play(
     ws: Any,
-    tournament: str,
+    seat: Seat,
     strategy: Strategy,
     on_frame: Callable[[dict[str, Any]], None] | None,
 ) -> protocol.TournamentNotice | None:
     acted_in: tuple[Any, ...] = ()
     pending: str | None = None
-    async for raw in ws:
+    tournament = seat.tournament
+    while True:
+        try:
+            async with asyncio.timeout(QUIET_SECONDS):
+                raw = await ws.recv()
+        except TimeoutError:
+            placed = await seat.place()
+            if placed is not None:
+                return placed
+            continue
         data = json.loads(raw)
         if on_frame is not None:
             on_frame(data)
@@ -118,4 +151,3 @@ async def _play(
                 }
             )
             await ws.send(pending)
-    return None

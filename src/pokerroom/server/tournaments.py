@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from pokerroom.rng import SystemRandomSource
 from pokerroom.rules import load_preset
-from pokerroom.rules.house import STANDARD
+from pokerroom.rules.errors import RulesError
+from pokerroom.rules.house import STANDARD, HouseOptions
 from pokerroom.rules.tournament import TournamentStructure, load_tournament_structure
 from pokerroom.server import protocol
 from pokerroom.server.clock import utcnow
@@ -351,8 +352,15 @@ class TournamentRunner:
             "players_left": t.left,
             "entrants": len(t.entries),
             "prize_pool": t.prize_pool,
-            "payouts": t.prizes(),
+            "payouts": self.payouts(),
         }
+
+    def payouts(self) -> list[int]:
+        """Each paid place's prize as the field stands (none while it pays no place yet)."""
+        try:
+            return self.t.prizes()
+        except RulesError:
+            return []
 
     def table_info(self, table: Table, now: float) -> dict[str, Any]:
         """What a tournament table's frame adds: the level and each seat's place by chips
@@ -402,7 +410,7 @@ class TournamentRunner:
             "max_entrants": s.max_entrants,
             "registration_open": t.registration_open(now),
             "prize_pool": t.prize_pool,
-            "payouts": t.prizes() if t.entries else [],
+            "payouts": self.payouts(),
             "level": None if info is None else info["level"],
             "blinds": None
             if info is None
@@ -516,11 +524,16 @@ class Tournaments:
         name: str | None = None,
         starts_at: float | None = None,
         preset: str | None = None,
+        house: HouseOptions | None = None,
         repeat: bool = False,
     ) -> TournamentRunner:
+        """A new event open for registration: a sit & go starts when full, a multi-table
+        event at ``starts_at`` (the room's clock); the seed room ``preset``'s house options
+        (or ``house``) apply at its tables."""
         s = load_tournament_structure(structure)
         tournament_id = f"{s.name.replace('_', '-')}-{next(self._ids)}"
-        house = STANDARD if preset is None else load_preset(preset)
+        if house is None:
+            house = STANDARD if preset is None else load_preset(preset)
         t = Tournament(
             structure=s, house=house, rng=SystemRandomSource(), name=name or tournament_id
         )
