@@ -98,3 +98,51 @@ async def test_a_sit_and_go_with_bots_and_two_people_to_the_end(server: Server) 
     assert ann.json()["balance"] == STARTING_GRANT - 1100 + won
     report = await assert_books_balance(server)
     assert report.tournaments == 1
+
+
+async def test_register_unregister_and_my_table_through_the_api(server: Server) -> None:
+    hall = server.app.state.tournaments
+    runner = await hall.create("sng_heads_up")
+    ann, bob = await signup(server.base, "ann_api"), await signup(server.base, "bob_api")
+    path = f"/api/tournaments/{runner.id}"
+    async with httpx.AsyncClient(base_url=server.base) as http:
+
+        def auth(who: dict[str, Any]) -> dict[str, str]:
+            return {"Authorization": f"Bearer {who['token']}"}
+
+        async def balance(who: dict[str, Any]) -> int:
+            me: int = (await http.get("/api/me", headers=auth(who))).json()["balance"]
+            return me
+
+        cost = runner.t.structure.buy_in + runner.t.structure.fee
+        for _ in range(2):  # a retried request registers once
+            done = await http.post(f"{path}/register", json={"request": "a1"}, headers=auth(ann))
+            assert done.status_code == 200, done.text
+        assert await balance(ann) == STARTING_GRANT - cost
+        assert (await http.get(f"{path}/table", headers=auth(ann))).json()["table"] is None
+        assert (await http.post(f"{path}/unregister", headers=auth(ann))).status_code == 204
+        assert await balance(ann) == STARTING_GRANT  # the buy-in and the fee back
+        again = await http.post(f"{path}/register", json={"request": "a1"}, headers=auth(ann))
+        assert again.status_code == 400 and "taken back" in again.text
+        refused = await http.post(f"{path}/unregister", headers=auth(bob))
+        assert refused.status_code == 400 and "not registered" in refused.text
+        assert (
+            await http.post(
+                "/api/tournaments/nope/register", json={"request": "x"}, headers=auth(bob)
+            )
+        ).status_code == 404
+        for who, key in ((ann, "a2"), (bob, "b1")):  # full: the heads-up starts
+            response = await http.post(f"{path}/register", json={"request": key}, headers=auth(who))
+            assert response.status_code == 200, response.text
+        table = (await http.get(f"{path}/table", headers=auth(ann))).json()["table"]
+        assert table == f"{runner.id}-1"
+        late = await http.post(f"{path}/unregister", headers=auth(bob))
+        assert late.status_code == 400 and "has started" in late.text
+        view = (await http.get(path)).json()
+        assert view["status"] == "running" and view["entrants"] == 2
+        assert view["prize_pool"] == 2 * runner.t.structure.buy_in
+        assert {p["name"] for p in view["players"]} == {"ann_api", "bob_api"}
+        assert view["level"] == 1 and view["tables"] == [{"id": table, "players": 2}]
+        lobby = (await http.get("/api/lobby")).json()
+        assert all(not t.get("id", "").startswith(runner.id) for t in lobby)  # not cash tables
+    await assert_books_balance(server)

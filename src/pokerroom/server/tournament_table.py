@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from pokerroom.server.tournaments import TournamentRunner
 
 log = logging.getLogger("pokerroom.tournament")
+IDLE_LOOK = 1.0  # seconds (of the room's clock) between looks of a table that cannot deal
 
 TOURNAMENT_EVENTS = tuple(
     v for v in vars(tev).values() if isinstance(v, type) and v.__module__ == tev.__name__
@@ -86,8 +87,10 @@ class TournamentTableActor(TableActor):
                 moments.append(self.next_hand_at)
             else:  # a break, or waiting for the other tables (they wake this one)
                 upcoming = t.clock.next_change(now)
-                if upcoming is not None:
-                    moments.append(upcoming)
+                # and, should a wake be missed, a look again within a second
+                moments.append(
+                    now + IDLE_LOOK if upcoming is None else min(upcoming, now + IDLE_LOOK)
+                )
         if not moments:
             return None
         wait = max(0.0, min(moments) - now)

@@ -38,6 +38,7 @@ from pokerroom.tournament.events import (
     Finished,
     HandForHand,
     Moved,
+    Seated,
     TableBroken,
     TournamentError,
 )
@@ -255,6 +256,8 @@ class TournamentRunner:
         t = self.t
         for event in events:
             match event:
+                case Seated(entry, number, _, "late"):  # a late entry: to their table
+                    self.follow(self.account_of(entry), "started", f"you sit at table {number}")
                 case Moved(entry, _, to_table, _, reason):
                     text = f"you were moved to table {to_table}" + (
                         " (your table broke)" if reason == "break" else ""
