@@ -16,11 +16,11 @@ from pokerroom.store.accounts import STARTING_GRANT, sign_up
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from pokerroom.store.ledger import KeyUsedError, balance
+from pokerroom.store.tournament_store import TournamentStore
 from pokerroom.store.tournaments import (
     FEES,
     Prices,
     Prize,
-    TournamentStore,
     TournamentStoreError,
     pool_account,
 )

@@ -467,8 +467,7 @@ class TableActor(SeatRequests, Recovers):
             next_seed=self.shuffles.next_commitment,
         )
 
-    def _seat_for(self, client: Client) -> int | None:
-        """The client's seat here (a tournament table seats entries: its actor says which)."""
+    def _seat_for(self, client: Client) -> int | None:  # (a tournament's table: its entry's)
         return None if client.player is None else self.table.seat_number(client.player)
 
     def _state_for(self, client: Client, now: float, public: dict[str, Any] | None = None) -> str:

@@ -16,7 +16,7 @@ from starlette.datastructures import MutableHeaders
 from pokerroom.server.auth import Auth
 from pokerroom.server.room import Limits, Room
 from pokerroom.server.routes import accounts, fairness, floor, hands, socket, tournaments
-from pokerroom.server.tournaments import Tournaments
+from pokerroom.server.tournament_hall import Tournaments
 from pokerroom.store.db import Database
 
 WEB = Path(__file__).resolve().parent.parent / "web"  # the browser client, no build step

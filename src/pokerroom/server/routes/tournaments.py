@@ -8,7 +8,8 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
 from pokerroom.server.routes.deps import Player
-from pokerroom.server.tournaments import TournamentRunner, Tournaments
+from pokerroom.server.tournament_hall import Tournaments
+from pokerroom.server.tournaments import TournamentRunner
 from pokerroom.store.ledger import LedgerError
 from pokerroom.store.room_store import StoreError
 from pokerroom.tournament.events import TournamentError

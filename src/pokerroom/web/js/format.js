@@ -31,3 +31,17 @@ export function actionLabel(action) {
   if (!action) return "";
   return action.amount === null || action.amount === undefined ? action.text : `${action.text} ${money(action.amount)}`;
 }
+
+// A tournament table's level line: "Level 3 · 25/50 ante 50 · next 4:12 · 2nd of 5 left".
+export function tournamentLine(info, you) {
+  const ante = info.ante || info.big_blind_ante;
+  const next = info.next_level_seconds === null ? "" : ` \u00b7 ${info.on_break ? "break, " : ""}next ${clock(info.next_level_seconds)}`;
+  const rank = (info.ranks.find(([seat]) => seat === you) || [])[1];
+  const place = rank ? `${rank} of ${info.players_left} left` : `${info.players_left} left`;
+  return `Level ${info.level} \u00b7 ${info.small_blind}/${info.big_blind}${ante ? ` ante ${ante}` : ""}${next} \u00b7 ${place}`;
+}
+
+function clock(seconds) {
+  const whole = Math.floor(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}

@@ -6,8 +6,10 @@ import { $, el } from "./dom.js";
 import { money, stakesLabel } from "./format.js";
 import { openTable } from "./nav.js";
 import { app } from "./state.js";
+import { refreshTournaments } from "./tournaments.js";
 
 export async function refreshLobby() {
+  refreshTournaments();
   try {
     app.lobby = await api("/api/lobby");
   } catch {

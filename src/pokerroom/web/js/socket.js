@@ -7,6 +7,7 @@ import { onReveal, onTable } from "./fairness.js";
 import { renderLobby } from "./lobby.js";
 import { reopenSeats } from "./nav.js";
 import { app } from "./state.js";
+import { onTournamentNotice } from "./tournaments.js";
 
 export function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -50,6 +51,7 @@ function onMessage(message) {
     case "deck_reveal": onReveal(message); break;
     case "hand_result": if (view) view.result(message); refreshMe(); break;
     case "chat": if (view) view.chat(message); break;
+    case "tournament": onTournamentNotice(message); break;
     case "error":
       if (message.request === "hello") { forgetSession(); break; }
       // An error about a table shows on that table (S-INPUT-1), never on another one open.
