@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import secrets
 import socket
@@ -75,7 +76,10 @@ async def _sit_and_go_bots(
     async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
         while True:
             await asyncio.sleep(1.0)
-            events = (await http.get("/api/tournaments")).json()
+            try:
+                events = (await http.get("/api/tournaments")).json()
+            except httpx.HTTPError:
+                continue  # a busy moment: look again
             open_ = [
                 e
                 for e in events
@@ -101,10 +105,13 @@ async def _sit_and_go_bots(
                 idle.append(name)  # free for the next sit & go
 
             task.add_done_callback(done)
-            for _ in range(50):  # until its registration shows (never two for one seat)
+            for _ in range(100):  # until its registration shows (never two for one seat)
                 await asyncio.sleep(0.1)
-                now = (await http.get(f"/api/tournaments/{event['id']}")).json()
-                if now["entrants"] > event["entrants"] or task.done():
+                with contextlib.suppress(httpx.HTTPError):
+                    now = (await http.get(f"/api/tournaments/{event['id']}")).json()
+                    if now["entrants"] > event["entrants"]:
+                        break
+                if task.done():
                     break
 
 

@@ -49,6 +49,7 @@ from pokerroom.tournament.seats import draw_seat, shuffle
 class Entry:
     id: str
     player: str
+    name: str = ""  # shown at the tables (the player's id when none)
     table: int | None = None
     rebuys: int = 0
     addon: bool = False
@@ -185,7 +186,7 @@ class Tournament:
             )
         if len(self.entries) >= s.max_entrants:
             raise TournamentError(f"{self.name} is full ({s.max_entrants} entries)")
-        entry = Entry(id=player if not used else f"{player}#{used + 1}", player=player)
+        entry = Entry(id=player if not used else f"{player}#{used + 1}", player=player, name=name)
         self.entries[entry.id] = entry
         self._current[player] = entry.id
         self._used[player] = used + 1
@@ -258,7 +259,7 @@ class Tournament:
             number = k % count + 1
             table = self.tables[number]
             seat = draw_seat(table, self.rng, posted_big_last=False)
-            table.seat_entrant(entry.id, seat, s.starting_stack, name=entry.player)
+            table.seat_entrant(entry.id, seat, s.starting_stack, name=entry.name or entry.player)
             entry.table = number
             events.append(Seated(entry.id, number, seat, "draw"))
         self.tables_max = count

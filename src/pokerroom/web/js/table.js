@@ -155,6 +155,7 @@ export class TableView {
     $(".table-game", r).textContent = s.tournament
       ? `${s.game} \u00b7 ${tournamentLine(s.tournament, s.you)}`
       : `${s.game} \u00b7 ${stakesLabel(s)}`;
+    r.classList.toggle("tournament", Boolean(s.tournament)); // seats drawn by the event: no cash controls
     r.dataset.version = String(s.version);
     r.dataset.resultHand = this.lastResult ? String(this.lastResult.hand) : "";
     r.dataset.awarded = this.lastResult ? String(this.awardStep ?? 0) : "";
