@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from pokerroom.store.db import Database
 from pokerroom.store.hands import cancel_interrupted_hands
@@ -31,6 +32,8 @@ from pokerroom.store.tournaments import (
     save_state_sync,
     unregister_sync,
 )
+
+T = TypeVar("T")
 
 
 class TournamentStore:
@@ -59,23 +62,30 @@ class TournamentStore:
         request is answered again, another one refused."""
         work = partial(register_sync, tournament_id=tournament_id, account=account, **fields)
         try:
-            return await self.db.run(work)
+            return await self._here(work)
         except IntegrityError:
-            return await self.db.run(work)
+            return await self._here(work)
 
     async def unregister(
         self, tournament_id: str, account: int, *, apply: Callable[[], str], now: datetime
     ) -> None:
-        await self.db.run(
+        await self._here(
             partial(
                 unregister_sync, tournament_id=tournament_id, account=account, apply=apply, now=now
             )
         )
 
     async def buy_chips(self, tournament_id: str, account: int, **fields: Any) -> bool:
-        return await self.db.run(
+        return await self._here(
             partial(buy_chips_sync, tournament_id=tournament_id, account=account, **fields)
         )
+
+    async def _here(self, work: Callable[[Session], T]) -> T:
+        """``work`` in one transaction on the event loop's own thread: its ``apply`` changes
+        the coordinator, which the table tasks use on that thread (``Database.run`` would
+        run it on the database's thread on SQLite)."""
+        async with self.db.transaction() as session:
+            return await session.run_sync(work)
 
     async def save(self, tournament_id: str, snapshot: str, *, status: str, now: datetime) -> None:
         await self.db.run(
