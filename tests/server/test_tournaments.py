@@ -146,3 +146,36 @@ async def test_register_unregister_and_my_table_through_the_api(server: Server) 
         lobby = (await http.get("/api/lobby")).json()
         assert all(not t.get("id", "").startswith(runner.id) for t in lobby)  # not cash tables
     await assert_books_balance(server)
+
+
+async def test_a_rebuy_pays_the_pool_and_adds_chips_between_hands(server: Server) -> None:
+    hall = server.app.state.tournaments
+    runner = await hall.create("mtt_rebuy")  # no start time: the director starts it
+    people = [await signup(server.base, name) for name in ("ann_rebuy", "bob_rebuy")]
+    for k, who in enumerate(people):
+        await runner.register(who["account_id"], who["username"], f"r{k}")
+    runner.starts_at = hall.clock()
+    await runner.maybe_start()
+    for actor in runner.actors.values():  # hold the first deal while the rebuy is made
+        actor.next_hand_at = float("inf")
+    ann = people[0]["account_id"]
+    rule = runner.t.structure.rebuy
+    await runner.buy_chips(ann, addon=False)
+    seat = runner.t.tables[1].seat_of(str(ann))
+    assert seat.stack == runner.t.structure.starting_stack + rule.chips
+    assert runner.t.prize_pool == 2 * runner.t.structure.buy_in + rule.price
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        me = await http.get("/api/me", headers={"Authorization": f"Bearer {people[0]['token']}"})
+        assert me.json()["balance"] == (
+            STARTING_GRANT - runner.t.structure.buy_in - runner.t.structure.fee - rule.price
+        )
+        refused = await http.post(  # no add-on before its break
+            f"/api/tournaments/{runner.id}/addon",
+            headers={"Authorization": f"Bearer {people[1]['token']}"},
+        )
+    assert refused.status_code == 400 and "add-on" in refused.text
+    report = await assert_books_balance(server)
+    assert report.tournaments >= 1
+    for actor in runner.actors.values():
+        actor.next_hand_at = 0.0
+        actor.wake()
