@@ -13,9 +13,18 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
 
+from pokerroom.server import errors
 from pokerroom.server.auth import Auth
 from pokerroom.server.room import Limits, Room
-from pokerroom.server.routes import accounts, fairness, floor, hands, socket, tournaments
+from pokerroom.server.routes import (
+    accounts,
+    fairness,
+    floor,
+    hands,
+    preferences,
+    socket,
+    tournaments,
+)
 from pokerroom.server.tournament_hall import Tournaments
 from pokerroom.store.db import Database
 
@@ -102,8 +111,9 @@ def create_app(
     app.state.store = room.store
     app.state.auth = auth
     app.state.tournaments = hall
-    for concern in (floor, accounts, hands, fairness, socket, tournaments):
+    for concern in (floor, accounts, hands, fairness, preferences, socket, tournaments):
         app.include_router(concern.router)
+    errors.install(app)  # every error response carries a code and its params (issue 16)
 
     @app.get("/", include_in_schema=False)
     async def home() -> FileResponse:

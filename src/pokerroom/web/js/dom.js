@@ -1,5 +1,7 @@
 // Building the page: element shorthands and a card's element.
 
+import { t } from "./i18n.js";
+
 export const $ = (selector, root = document) => root.querySelector(selector);
 export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
 
@@ -21,7 +23,7 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 export function cardEl(code, extra = "") {
-  if (!code) return el("span", { class: `card back ${extra}`, "aria-label": "face-down card" });
+  if (!code) return el("span", { class: `card back ${extra}`, "aria-label": t("card.face_down") });
   const rank = RANKS[code[0]] ?? code[0];
   const suit = code[1];
   return el(

@@ -5,8 +5,10 @@
 import { askBuyIn } from "./buyin.js";
 import { $, cardEl, el } from "./dom.js";
 import { actionLabel, money } from "./format.js";
+import { t } from "./i18n.js";
 import { cardMarks, potLabel, renderAwards, shownSoFar } from "./showdown.js";
 import { app } from "./state.js";
+import { handName } from "./texts.js";
 
 // Nine and ten seats do not fit round the ellipse without touching: they sit in rows along
 // the rails instead, two at each end, clockwise from the bottom centre (percent of the felt);
@@ -53,11 +55,11 @@ function betOffset(view, pos) {
 
 function badgesOf(hand, seat) {
   const badges = [];
-  if (hand && hand.button === seat.seat) badges.push(el("span", { class: "badge dealer", title: "Dealer button", text: "D" }));
-  if (hand && hand.small_blind_seat === seat.seat) badges.push(el("span", { class: "badge blind", title: "Small blind", text: "SB" }));
-  if (hand && hand.big_blind_seat === seat.seat) badges.push(el("span", { class: "badge blind", title: "Big blind", text: "BB" }));
-  if (seat.missed_big) badges.push(el("span", { class: "badge missed", title: "Missed the big blind", text: "ML" }));
-  if (seat.missed_small) badges.push(el("span", { class: "badge missed", title: "Missed the small blind", text: "MS" }));
+  if (hand && hand.button === seat.seat) badges.push(el("span", { class: "badge dealer", title: t("badge.dealer_title"), text: t("badge.dealer") }));
+  if (hand && hand.small_blind_seat === seat.seat) badges.push(el("span", { class: "badge blind", title: t("badge.small_blind_title"), text: t("badge.small_blind") }));
+  if (hand && hand.big_blind_seat === seat.seat) badges.push(el("span", { class: "badge blind", title: t("badge.big_blind_title"), text: t("badge.big_blind") }));
+  if (seat.missed_big) badges.push(el("span", { class: "badge missed", title: t("badge.missed_big_title"), text: t("badge.missed_big") }));
+  if (seat.missed_small) badges.push(el("span", { class: "badge missed", title: t("badge.missed_small_title"), text: t("badge.missed_small") }));
   return badges;
 }
 
@@ -77,7 +79,7 @@ export function renderSeats(view) {
     if (seat.empty) {
       const canSit = app.token && !s.you;
       return el("div", { class: "seat empty", style, "data-seat": seat.seat },
-        canSit ? el("button", { type: "button", class: "sit", onclick: () => askBuyIn(view.id, seat.seat), text: `Sit here` }) : el("span", { class: "muted", text: `Seat ${seat.seat}` }));
+        canSit ? el("button", { type: "button", class: "sit", onclick: () => askBuyIn(view.id, seat.seat), text: t("table.sit_here") }) : el("span", { class: "muted", text: t("table.seat", { seat: seat.seat }) }));
     }
     const shown = shownBySeat.get(seat.seat);
     const was = sameHand ? before.seats[seat.seat - 1] : null;
@@ -98,7 +100,7 @@ export function renderSeats(view) {
     if (winners.has(seat.seat)) classes.push("winner");
     const busted = seat.status === "busted";
     if (busted) classes.push("busted");
-    const status = !seat.connected ? "disconnected" : busted ? "Busted" : seat.status === "sitting_out" ? "sitting out" : seat.all_in ? "all-in" : actionLabel(seat.last_action);
+    const status = !seat.connected ? t("status.disconnected") : busted ? t("status.busted") : seat.status === "sitting_out" ? t("status.sitting_out") : seat.all_in ? t("status.all_in") : actionLabel(seat.last_action);
     // A bet that grew in this frame slides towards the middle (CSS only, never waited for).
     const betIn = seat.bet && (!was || was.bet !== seat.bet) ? " bet-in" : "";
     return el("div", { class: classes.join(" "), style, "data-seat": seat.seat },
@@ -106,13 +108,13 @@ export function renderSeats(view) {
       el("div", { class: "plate" },
         el("div", { class: "name", title: seat.name, text: seat.name }), // cut with an ellipsis
         el("div", { class: "stack", "data-chips": seat.stack, text: money(seat.stack) }),
-        el("div", { class: "status", text: winners.has(seat.seat) ? `wins ${money(winners.get(seat.seat))}` : status }),
+        el("div", { class: "status", text: winners.has(seat.seat) ? t("status.wins", { amount: money(winners.get(seat.seat)) }) : status }),
         busted ? el("div", { class: "rebuy-clock" }) : null,
-        shown?.high ? el("div", { class: "shown-name", text: shown.high }) : null,
-        shown?.low ? el("div", { class: "shown-low" }, el("span", { class: "tag low", text: "Lo" }), ` ${shown.low}`) : null,
+        shown?.high ? el("div", { class: "shown-name", text: handName(shown.high) }) : null,
+        shown?.low ? el("div", { class: "shown-low" }, el("span", { class: "tag low", text: t("award.low") }), ` ${shown.low}`) : null,
         el("div", { class: "badges" }, ...badgesOf(hand, seat)),
         acting ? timeBar() : null,
-        acting ? el("div", { class: "clock", "aria-label": "time left" }) : null,
+        acting ? el("div", { class: "clock", "aria-label": t("table.time_left") }) : null,
       ),
       seat.bet ? el("div", { class: `bet${betIn}`, "data-chips": seat.bet, style: betOffset(view, pos) }, el("span", { class: "chip" }), money(seat.bet)) : null,
     );
@@ -123,7 +125,7 @@ export function renderSeats(view) {
 
 // The decision clock as a bar (its width set by the table's clock, TableView.startTimer).
 export function timeBar() {
-  return el("div", { class: "timebar", role: "progressbar", "aria-label": "Time left", "aria-valuemin": "0" },
+  return el("div", { class: "timebar", role: "progressbar", "aria-label": t("table.time_left"), "aria-valuemin": "0" },
     el("span", { class: "timebar-left" }));
 }
 
@@ -148,10 +150,10 @@ export function renderCenter(view) {
     pots.dataset.total = String(total);
     potTotal.hidden = false;
     potTotal.dataset.chips = String(total);
-    potTotal.textContent = `Pot: ${money(total)}`;
+    potTotal.textContent = t("table.pot", { amount: money(total) });
     const dealtBefore = view.previous?.hand?.number === hand.number ? view.previous.hand.board.length : 0;
     board.replaceChildren(...hand.board.map((c, n) => cardEl(c, n >= dealtBefore ? "dealt" : "")));
-    banner.textContent = hand.actor && hand.actor === s.you ? "Your turn" : "";
+    banner.textContent = hand.actor && hand.actor === s.you ? t("table.your_turn") : "";
   } else if (result) {
     potTotal.hidden = true;
     const awarded = shownSoFar(view);
@@ -159,7 +161,7 @@ export function renderCenter(view) {
     pots.dataset.total = "0";
     if (result.cancelled) {
       pots.replaceChildren();
-      banner.textContent = "Hand cancelled: every bet returned";
+      banner.textContent = t("table.hand_cancelled");
     } else renderAwards(view, pots, banner);
   } else {
     potTotal.hidden = true;
@@ -167,6 +169,6 @@ export function renderCenter(view) {
     pots.replaceChildren();
     pots.dataset.total = "0";
     const seated = s.seats.filter((x) => !x.empty).length;
-    banner.textContent = seated < 2 ? "Waiting for players" : "Next hand soon";
+    banner.textContent = seated < 2 ? t("table.waiting") : t("table.next_hand");
   }
 }

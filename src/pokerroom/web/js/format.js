@@ -1,15 +1,23 @@
 // Money, in ONE formatter for the whole client. Amounts are integer cents everywhere; only
-// what is shown (and what a number box holds) divides by 100.
+// what is shown (and what a number box holds) divides by 100. Shown in the page's language
+// with Intl: "$1,234.50", "1 234,50 $", "1.234,50 $"; a result is signed before the amount
+// ("-$6.00", "−6,00 $"), never "$-6".
 
-export function money(cents, { signed = false } = {}) {
+import { numberFormat, t } from "./i18n.js";
+
+function moneyFormat(cents, signed) {
   const whole = !signed && cents % 100 === 0;
-  const text = "$" + (Math.abs(cents) / 100).toLocaleString("en-US", {
+  return numberFormat({
+    style: "currency",
+    currency: "USD",
+    currencyDisplay: "narrowSymbol",
     minimumFractionDigits: whole ? 0 : 2,
     maximumFractionDigits: 2,
+    signDisplay: signed ? "exceptZero" : "auto",
   });
-  if (cents < 0) return `-${text}`;
-  return signed && cents > 0 ? `+${text}` : text;
 }
+
+export const money = (cents, { signed = false } = {}) => moneyFormat(cents, signed).format(cents / 100);
 
 // A result: "+$6.00", "-$6.00" (never "$-6"), "$0.00".
 export const signedMoney = (cents) => money(cents, { signed: true });
@@ -22,14 +30,27 @@ export function toCents(text) {
   return Number.isFinite(value) ? Math.round(value * 100) : NaN;
 }
 
+// "$1/$2"; where the sign follows the amount, once: "1/2 $".
 export function stakesLabel(table) {
   const [low, high] = table.stakes || [table.small_blind, table.big_blind];
-  return `${money(low)}/${money(high)}`;
+  const parts = moneyFormat(low, false).formatToParts(low / 100);
+  const at = (type) => parts.findIndex((part) => part.type === type);
+  if (at("currency") < at("integer")) return `${money(low)}/${money(high)}`;
+  const bare = parts.filter((part) => part.type !== "currency" && part.type !== "literal");
+  return `${bare.map((part) => part.value).join("")}/${money(high)}`;
 }
+
+// What a seat last did ("Raise to" 600, from the server in English) in the page's language.
+const ACTIONS = {
+  Fold: "action.fold", Check: "action.check", Call: "action.call", Bet: "action.bet",
+  "Raise to": "action.raise_to", "All-in": "action.all_in", SB: "action.sb", BB: "action.bb",
+  Ante: "action.ante", "BB ante": "action.bb_ante", Straddle: "action.straddle", Post: "action.post",
+};
 
 export function actionLabel(action) {
   if (!action) return "";
-  return action.amount === null || action.amount === undefined ? action.text : `${action.text} ${money(action.amount)}`;
+  const text = ACTIONS[action.text] ? t(ACTIONS[action.text]) : action.text;
+  return action.amount === null || action.amount === undefined ? text : `${text} ${money(action.amount)}`;
 }
 
 // A tournament table's level line: "Level 3 · 25/50 ante 50 · next 4:12 · 2nd of 5 left".

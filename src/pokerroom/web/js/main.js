@@ -1,13 +1,17 @@
 // The pokerroom browser client, native ES modules with no build step, served by the room:
 // sign-up / log-in, then the lobby, tables over one WebSocket, and the hand history replayer.
 
-import { api, forgetSession, refreshMe } from "./api.js";
+import { api, forgetSession, refreshMe, renderMe } from "./api.js";
 import { onKey } from "./controls.js";
 import { $ } from "./dom.js";
+import { clearShuffle } from "./fairness.js";
+import { onLanguage } from "./i18n.js";
+import { accountPreferences, startLanguage } from "./language.js";
 import { renderLobby, refreshLobby } from "./lobby.js";
-import { closeTable, show } from "./nav.js";
+import { closeTable, renderTabs, show } from "./nav.js";
+import { loadHistory, renderReplay } from "./replayer.js";
 import { connect, hello } from "./socket.js";
-import { bindMute } from "./sound.js";
+import { bindMute, renderMute } from "./sound.js";
 import { app } from "./state.js";
 
 function setupAuth() {
@@ -26,6 +30,7 @@ function setupAuth() {
       app.token = session.token;
       localStorage.setItem("pokerroom.token", session.token);
       await refreshMe();
+      accountPreferences(); // the account's language follows it to this page
       show("lobby");
       hello(); // its answer opens the tables where the player sits
     } catch (error) {
@@ -37,12 +42,30 @@ function setupAuth() {
     try { await api("/api/logout", { method: "POST" }); } catch { /* already gone */ }
     for (const id of [...app.tables.keys()]) closeTable(id); // the next log-in reopens them
     forgetSession();
+    accountPreferences(); // logged out: the defaults (the language chosen here stays)
     if (app.socket) app.socket.close();
   });
 }
 
+// A new language: everything the client wrote itself, written again (static text is done by
+// i18n.js from the page's data-i18n attributes).
+function relabel() {
+  renderMute();
+  renderLobby();
+  renderTabs();
+  renderMe();
+  for (const view of app.tables.values()) {
+    view.render();
+    renderReplay(view);
+    clearShuffle(view);
+    if (!$(".side-history", view.root).hidden) loadHistory(view); // times, results, labels
+  }
+}
+
 async function start() {
   window.pokerroom = app; // for the browser console and the browser tests
+  await startLanguage();
+  onLanguage(relabel);
   setupAuth();
   bindMute();
   for (const id of ["#filter-game", "#filter-stakes", "#filter-open"]) $(id).addEventListener("change", renderLobby);
@@ -51,6 +74,7 @@ async function start() {
   connect();
   if (app.token) {
     await refreshMe();
+    accountPreferences();
     // The hello's answer may already have reopened the player's tables: keep them shown.
     if (!app.token) show("auth");
     else if ($("#tables").hidden) show("lobby");

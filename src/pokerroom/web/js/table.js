@@ -6,6 +6,7 @@ import { bindControls, renderControls } from "./controls.js";
 import { $, $$, el } from "./dom.js";
 import { renderCenter, renderSeats } from "./felt.js";
 import { stakesLabel, tournamentLine } from "./format.js";
+import { t } from "./i18n.js";
 import { closeTable, layoutTables, renderTabs } from "./nav.js";
 import { bindReplayer, loadHistory } from "./replayer.js";
 import { startAwards, stopAwards } from "./showdown.js";
@@ -204,7 +205,7 @@ export class TableView {
         bar.setAttribute("aria-valuenow", String(Math.ceil(left)));
         bar.setAttribute("aria-valuemax", String(Math.ceil(total)));
       }
-      const text = onBank ? `Time bank ${Math.ceil(left)}s` : `${Math.ceil(left)}s${bank ? ` \u00b7 bank ${bank}s` : ""}`;
+      const text = onBank ? t("clock.time_bank", { seconds: Math.ceil(left) }) : bank ? t("clock.seconds_bank", { seconds: Math.ceil(left), bank }) : t("clock.seconds", { seconds: Math.ceil(left) });
       for (const clock of $$(".seat.acting .clock, .actions .clock", this.root)) clock.textContent = text;
       this.timer = left > 0 ? requestAnimationFrame(tick) : null;
     };
@@ -249,7 +250,7 @@ export class TableView {
 
 function rebuyText(deadline) {
   const left = Math.max(0, Math.ceil((deadline - performance.now()) / 1000));
-  return left > 0 ? `rebuy within ${left}s` : "seat lost at the next deal";
+  return left > 0 ? t("table.rebuy_within", { seconds: left }) : t("table.seat_lost");
 }
 
 // The sound of what changed between two frames: a new hand or board card is dealt, a seat
