@@ -46,15 +46,16 @@ async def test_register_for_the_sit_and_go_and_play_at_its_table(
     assert "10/20" in line and "next" in line and "of 6 left" in line
     names = await view.locator(".seat").all_inner_texts()
     assert any("ann_tourney" in n for n in names), names  # names, not account ids
-    deadline, acted = time.monotonic() + 90, 0
+    deadline, acted, seen = time.monotonic() + 90, 0, None
     while acted < 2 and time.monotonic() < deadline:  # a decision or two, checking or calling
-        if await page.is_visible(f".table-view[data-table='{table}'] .actions"):
-            await page.click(f".table-view[data-table='{table}'] .table-head")
-            await page.keyboard.press("c")
-            acted += 1
-            await page.locator(f".table-view[data-table='{table}'] .actions").wait_for(
-                state="hidden"
-            )
+        frames = [f for f in ann.tables(table) if f.get("you") and f.get("hand")]
+        last = frames[-1] if frames else None
+        if last and last["hand"]["actor"] == last["you"] and last["hand"]["legal"]:
+            turn = (last["hand"]["number"], last["hand"]["street"], last["hand"]["pots"])
+            if turn != seen:
+                seen = turn
+                await page.click(f".table-view[data-table='{table}'] .actions .call")
+                acted += 1
         await asyncio.sleep(0.2)
     assert acted >= 1, "the newcomer was never asked to act"
     await screenshot(page, "tournament-table")

@@ -53,13 +53,20 @@ export function actionLabel(action) {
   return action.amount === null || action.amount === undefined ? text : `${text} ${money(action.amount)}`;
 }
 
-// A tournament table's level line: "Level 3 · 25/50 ante 50 · next 4:12 · 2nd of 5 left".
+// A tournament table's level line: "Level 3: 25/50/50 · next level in 4:12 · 2 of 5 left".
 export function tournamentLine(info, you) {
   const ante = info.ante || info.big_blind_ante;
-  const next = info.next_level_seconds === null ? "" : ` \u00b7 ${info.on_break ? "break, " : ""}next ${clock(info.next_level_seconds)}`;
+  const blinds = `${info.small_blind}/${info.big_blind}${ante ? `/${ante}` : ""}`;
+  const parts = [t("tournaments.line_level", { level: info.level, blinds })];
+  if (info.next_level_seconds !== null) {
+    const time = clock(info.next_level_seconds);
+    parts.push(t(info.on_break ? "tournaments.line_break" : "tournaments.line_next", { time }));
+  }
   const rank = (info.ranks.find(([seat]) => seat === you) || [])[1];
-  const place = rank ? `${rank} of ${info.players_left} left` : `${info.players_left} left`;
-  return `Level ${info.level} \u00b7 ${info.small_blind}/${info.big_blind}${ante ? ` ante ${ante}` : ""}${next} \u00b7 ${place}`;
+  parts.push(rank
+    ? t("tournaments.line_place", { rank, left: info.players_left })
+    : t("tournaments.line_left", { left: info.players_left }));
+  return parts.join(" \u00b7 ");
 }
 
 function clock(seconds) {

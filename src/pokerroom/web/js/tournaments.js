@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { $, el, showToast } from "./dom.js";
 import { money } from "./format.js";
+import { t as tr } from "./i18n.js";
 import { openTable } from "./nav.js";
 import { app } from "./state.js";
 
@@ -35,7 +36,7 @@ async function act(path, body) {
 async function openMine(event) {
   const mine = await api(`/api/tournaments/${event.id}/table`);
   if (mine.table) openTable(mine.table);
-  else showToast(`You have no seat in ${event.name}`);
+  else showToast(tr("tournaments.no_seat", { name: event.name }));
 }
 
 export function renderTournaments() {
@@ -45,7 +46,7 @@ export function renderTournaments() {
     const level = t.level ? `${t.level} (${t.blinds[0]}/${t.blinds[1]})` : "";
     return el("tr", { "data-tournament": t.id },
       el("td", {}, el("strong", { text: t.name }), el("div", { class: "muted small", text: t.structure.description })),
-      el("td", { text: t.status }),
+      el("td", { text: tr(`tournaments.${t.status}`) }),
       el("td", { class: "num", text: `${money(t.structure.buy_in)}+${money(t.structure.fee)}` }),
       el("td", { class: "num", text: `${t.entrants}/${t.max_entrants}` }),
       el("td", { class: "num", text: money(t.prize_pool) }),
@@ -54,16 +55,16 @@ export function renderTournaments() {
       el("td", { class: "row-buttons" },
         t.registration_open && !entry
           ? el("button", { type: "button", class: "register primary", disabled: !app.token,
-            onclick: () => act(`/api/tournaments/${t.id}/register`, { request: key() }), text: "Register" })
+            onclick: () => act(`/api/tournaments/${t.id}/register`, { request: key() }), text: tr("tournaments.register") })
           : null,
         entry && t.status === "registering"
           ? el("button", { type: "button", class: "unregister",
-            onclick: () => act(`/api/tournaments/${t.id}/unregister`), text: "Unregister" })
+            onclick: () => act(`/api/tournaments/${t.id}/unregister`), text: tr("tournaments.unregister") })
           : null,
         entry && entry.table
-          ? el("button", { type: "button", class: "open primary", onclick: () => openMine(t), text: "Open my table" })
+          ? el("button", { type: "button", class: "open primary", onclick: () => openMine(t), text: tr("tournaments.open_table") })
           : null,
-        entry && entry.place ? el("span", { class: "badge", text: `Place ${entry.place}` }) : null),
+        entry && entry.place ? el("span", { class: "badge", text: tr("tournaments.place", { place: entry.place }) }) : null),
     );
   });
   $("#tournament-rows").replaceChildren(...rows);

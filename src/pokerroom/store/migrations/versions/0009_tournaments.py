@@ -1,7 +1,7 @@
 """tournaments: events with their stored state, and registrations (issue 14)
 
-Revision ID: 0008_tournaments
-Revises: 0007_hand_record
+Revision ID: 0009_tournaments
+Revises: 0008_account_preferences
 Create Date: 2026-12-01 11:00:00.000000
 """
 
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0008_tournaments"
-down_revision: str | None = "0007_hand_record"
+revision: str = "0009_tournaments"
+down_revision: str | None = "0008_account_preferences"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
