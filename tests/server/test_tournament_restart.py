@@ -32,11 +32,12 @@ SPEED = 100  # the room's clock: a 6-minute level in 3.6 seconds
 # scaled with it, so bots have their usual seconds to act.
 ROOM = f"""
 import os, time
-import pokerroom.server.tournaments as tours
+import pokerroom.server.tournament_hall as tours
+import pokerroom.server.tournaments as runners
 from pokerroom.rules.house import STANDARD
 ORIGIN, SPEED = float(os.environ["T_ORIGIN"]), {SPEED}
 init, start = tours.Tournaments.__init__, tours.Tournaments.start
-maybe_start = tours.TournamentRunner.maybe_start
+maybe_start = runners.TournamentRunner.maybe_start
 def fast_init(self, *args, **kwargs):
     init(self, *args, **kwargs)
     self.clock = lambda: ORIGIN + (time.time() - ORIGIN) * SPEED
@@ -51,7 +52,7 @@ async def start_when_all_in(self):  # the director starts it once the field is i
         self.starts_at = self.now()
     await maybe_start(self)
 tours.Tournaments.__init__ = fast_init
-tours.TournamentRunner.maybe_start = start_when_all_in
+runners.TournamentRunner.maybe_start = start_when_all_in
 tours.Tournaments.start = start_with_event
 from pokerroom.cli.app import main
 main()
