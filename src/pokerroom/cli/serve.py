@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import secrets
 import socket
 from collections.abc import Awaitable, Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -62,6 +63,61 @@ async def _bots(
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
+async def _sit_and_go_bots(
+    base_url: str, structure: str, tokens: Callable[[str], Awaitable[str]], *, seats_free: int = 1
+) -> None:
+    """Keep the open sit & go of ``structure`` filled with bots but ``seats_free`` seats (for
+    the newcomer): it starts when they register, and the next one opens."""
+    import httpx
+
+    from pokerroom.bots.strategy import RuleBot
+    from pokerroom.bots.tournament import run_tournament_bot
+    from pokerroom.store.accounts import AuthError
+
+    idle = [f"sng_bot_{k}" for k in range(12)]
+    playing: set[asyncio.Task[Any]] = set()
+    async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                events = (await http.get("/api/tournaments")).json()
+            except httpx.HTTPError:
+                continue  # a busy moment: look again
+            open_ = [
+                e
+                for e in events
+                if e["status"] == "registering" and e["structure"]["name"] == structure
+            ]
+            if not open_ or not idle:
+                continue
+            event = open_[0]
+            if event["entrants"] >= event["max_entrants"] - seats_free:
+                continue
+            name = idle.pop()
+            try:
+                token = await tokens(name)
+            except AuthError:
+                continue  # a person has this name
+            task = asyncio.create_task(
+                run_tournament_bot(base_url, name, RuleBot(), tournament=event["id"], token=token)
+            )
+            playing.add(task)
+
+            def done(task: asyncio.Task[Any], name: str = name) -> None:
+                playing.discard(task)
+                idle.append(name)  # free for the next sit & go
+
+            task.add_done_callback(done)
+            for _ in range(100):  # until its registration shows (never two for one seat)
+                await asyncio.sleep(0.1)
+                with contextlib.suppress(httpx.HTTPError):
+                    now = (await http.get(f"/api/tournaments/{event['id']}")).json()
+                    if now["entrants"] > event["entrants"]:
+                        break
+                if task.done():
+                    break
+
+
 def _listen(host: str, port: int) -> socket.socket:
     """A socket bound to ``host:port``, or exit 1 with one line on stderr saying why not."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -91,8 +147,16 @@ def serve_command(
     database: Annotated[str, typer.Option(envvar="POKERROOM_DATABASE")] = DEFAULT_DATABASE,
     bots: Annotated[bool, typer.Option("--bots/--no-bots", envvar="POKERROOM_BOTS")] = True,
     pause: Annotated[float, typer.Option(min=0.0, help="Seconds between hands.")] = 1.5,
+    sit_and_go: Annotated[
+        str,
+        typer.Option(
+            envvar="POKERROOM_SIT_AND_GO",
+            help="A sit & go structure kept open, one after another ('' for none).",
+        ),
+    ] = "sng6",
 ) -> None:
-    """Run the room (an ASGI app on uvicorn); with bots seated at the demo tables."""
+    """Run the room (an ASGI app on uvicorn); with bots seated at the demo tables, and in a
+    repeating sit & go that leaves one seat for a newcomer."""
     import uvicorn
 
     from pokerroom.server.app import create_app
@@ -101,7 +165,7 @@ def serve_command(
     # Bound here, before the app starts: a port in use is one line and status 1, not a
     # traceback after uvicorn's "startup complete". uvicorn serves on this very socket.
     listening = _listen(host, port)
-    app = create_app(database, pause=pause)
+    app = create_app(database, pause=pause, repeat=(sit_and_go,) if sit_and_go else ())
     config = uvicorn.Config(
         app,
         host=host,
@@ -121,11 +185,15 @@ def serve_command(
             if server.started:
                 from pokerroom.bots.house import HouseBots
 
+                base = f"http://{host}:{port}"
                 plan = {t: n for t, n in BOTS_PER_TABLE.items() if t in app.state.room.actors}
-                house = HouseBots(
-                    app.state.room, f"http://{host}:{port}", plan, app.state.auth.bot_token
+                house = HouseBots(app.state.room, base, plan, app.state.auth.bot_token)
+                players = asyncio.gather(
+                    house.run(),
+                    _sit_and_go_bots(base, sit_and_go, app.state.auth.bot_token)
+                    if sit_and_go
+                    else asyncio.sleep(0),
                 )
-                players = asyncio.create_task(house.run())
         await serving
         if players is not None:
             players.cancel()

@@ -494,9 +494,12 @@ class TableActor(SeatRequests, WaitingRequests, Recovers):
             next_seed=self.shuffles.next_commitment,
         )
 
+    def _seat_for(self, client: Client) -> int | None:  # (a tournament's table: its entry's)
+        return None if client.player is None else self.table.seat_number(client.player)
+
     def _state_for(self, client: Client, now: float, public: dict[str, Any] | None = None) -> str:
         public = self._public(now) if public is None else public
-        seat = None if client.player is None else self.table.seat_number(client.player)
+        seat = self._seat_for(client)
         return protocol.encode(public if seat is None else state_for_seat(self.table, public, seat))
 
     async def _broadcast(self, now: float) -> None:
@@ -504,8 +507,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers):
         public = self._public(now)
         spectator: str | None = None  # one encoding for everyone who sees the same thing
         for client in list(self.watchers):
-            seated = client.player is not None and self.table.seat_number(client.player) is not None
-            if seated:
+            if self._seat_for(client) is not None:
                 self._send(client, self._state_for(client, now, public))
             else:
                 if spectator is None:

@@ -16,7 +16,16 @@ from starlette.datastructures import MutableHeaders
 from pokerroom.server import errors
 from pokerroom.server.auth import Auth
 from pokerroom.server.room import Limits, Room
-from pokerroom.server.routes import accounts, fairness, floor, hands, preferences, socket
+from pokerroom.server.routes import (
+    accounts,
+    fairness,
+    floor,
+    hands,
+    preferences,
+    socket,
+    tournaments,
+)
+from pokerroom.server.tournament_hall import Tournaments
 from pokerroom.store.db import Database
 
 WEB = Path(__file__).resolve().parent.parent / "web"  # the browser client, no build step
@@ -67,21 +76,26 @@ def create_app(
     pause: float = 1.5,
     docs: bool | None = None,
     limits: Limits | None = None,
+    repeat: tuple[str, ...] = (),
 ) -> FastAPI:
     """The room's app. ``docs`` (default: the setting POKERROOM_DOCS, off) serves Swagger UI at
     /docs, which loads its script from a CDN: for development, not for a room on the
-    internet. ``limits`` default to Limits.from_env() (POKERROOM_* settings)."""
+    internet. ``limits`` default to Limits.from_env() (POKERROOM_* settings). ``repeat``
+    names the sit & go structures kept open for registration, one after another."""
     if docs is None:
         docs = os.environ.get("POKERROOM_DOCS", "").lower() in ("1", "true", "yes", "on")
     room = Room(
         Database(database_url), pause=pause, limits=Limits.from_env() if limits is None else limits
     )
     auth = Auth(room.store)
+    hall = Tournaments(room, repeat=repeat)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await room.start(demo=demo)
+        await hall.start()
         yield
+        await hall.stop()
         await room.stop()
         auth.close()
 
@@ -96,7 +110,8 @@ def create_app(
     app.state.room = room
     app.state.store = room.store
     app.state.auth = auth
-    for concern in (floor, accounts, hands, fairness, preferences, socket):
+    app.state.tournaments = hall
+    for concern in (floor, accounts, hands, fairness, preferences, socket, tournaments):
         app.include_router(concern.router)
     errors.install(app)  # every error response carries a code and its params (issue 16)
 

@@ -382,6 +382,26 @@ class HandState(_Frame):
     seed_commitment: str | None = None  # SHA-256(server seed), published before it
 
 
+class TournamentInfo(_Frame):
+    """A tournament table's level and standing (issue 14)."""
+
+    id: str
+    name: str
+    level: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    big_blind_ante: int
+    next_level_seconds: float | None  # until the next level (or the break's end)
+    on_break: bool
+    hand_for_hand: bool
+    players_left: int
+    entrants: int
+    prize_pool: int
+    payouts: list[int]  # place 1 first
+    ranks: list[list[int]]  # [seat, place by chips among the players left]
+
+
 class TableFrame(_Frame):
     type: Literal["table"] = "table"
     table: str
@@ -405,6 +425,7 @@ class TableFrame(_Frame):
     seats: list[SeatState]
     hand: HandState | None
     next_seed: str | None = None  # the next hand's seed commitment: a ``seed`` binds to it
+    tournament: TournamentInfo | None = None  # at a tournament's table
 
 
 class DeckReveal(_Frame):
@@ -423,6 +444,20 @@ class DeckReveal(_Frame):
     deck: list[int]
 
 
+class TournamentNotice(_Frame):
+    """A tournament's word to one player: it started, you were moved (``table`` is your table
+    now: your screen opens it), hand-for-hand, the final table, you finished (``place`` and
+    ``prize``), you won."""
+
+    type: Literal["tournament"] = "tournament"
+    tournament: str
+    kind: str  # started, moved, hand_for_hand, final_table, eliminated, finished, won
+    text: str
+    table: str | None = None
+    place: int | None = None
+    prize: int | None = None
+
+
 ServerFrame = Annotated[
     Welcome
     | HelloOk
@@ -432,7 +467,8 @@ ServerFrame = Annotated[
     | HandResult
     | TableFrame
     | DeckReveal
-    | WaitingFrame,
+    | WaitingFrame
+    | TournamentNotice,
     Field(discriminator="type"),
 ]
 SERVER_FRAMES: tuple[type[_Frame], ...] = (
@@ -445,6 +481,7 @@ SERVER_FRAMES: tuple[type[_Frame], ...] = (
     TableFrame,
     DeckReveal,
     WaitingFrame,
+    TournamentNotice,
 )
 _SERVER_ADAPTER: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
 

@@ -244,10 +244,13 @@ class Room:
         await self.db.close()
 
     def lobby(self, viewer: int | None = None) -> list[dict[str, Any]]:
-        """Every table as the lobby lists it; ``you_wait`` is the ``viewer``'s place on its
-        waiting list (None: not on it, or not logged in)."""
+        """Every cash table as the lobby lists it (tournament tables are listed by their
+        event); ``you_wait`` is the ``viewer``'s place on its waiting list (None: not on it,
+        or not logged in)."""
         entries = []
         for actor in self.actors.values():
+            if actor.table.tournament:
+                continue
             entry = actor.lobby_entry()
             waiting = actor.table.waiting
             entry["you_wait"] = None if viewer is None else waiting.position(str(viewer))

@@ -7,7 +7,10 @@ the play money in circulation). And it must agree with the room (S-AUDIT-2): eve
 table's ledger account holds exactly the chips seated in its stored snapshot (stacks
 plus a hand in progress); the house's rake account equals the stored hands' rake
 plus the floor's corrections; every hand's rake was booked; every sitting still open
-has its seat. Each difference is named with its table, hand or account.
+has its seat; every tournament's prize pool holds its buy-ins, rebuys and add-ons less the
+prizes paid (empty once it is finished), its registrations are the entries of its stored
+state, and the house's fees are the fees of those entries. Each difference is named with its
+table, hand, tournament or account.
 """
 
 from __future__ import annotations
@@ -26,8 +29,11 @@ from pokerroom.store.models import (
     Posting,
     Sitting,
     TableRecord,
+    TournamentEntry,
+    TournamentRecord,
     Transfer,
 )
+from pokerroom.store.tournaments import FEES, POOL
 from pokerroom.table import Table, TableError
 
 
@@ -39,6 +45,7 @@ class AuditReport:
     tables: int = 0  # tables reconciled with their snapshots
     seated: int = 0  # chips seated at them, by the snapshots
     hands_rake: int = 0  # rake of the stored hands
+    tournaments: int = 0  # tournaments reconciled with their prize pools
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -81,7 +88,7 @@ async def audit(session: AsyncSession, *, reconcile: bool = True) -> AuditReport
             report.problems.append(
                 f"{kind} {owner}: balance {balance} but postings add up to {int(posted)}"
             )
-        if kind in ("player", "table") and balance < 0:
+        if kind in ("player", "table", POOL) and balance < 0:
             report.problems.append(f"{kind} {owner} is below zero: {balance}")
         report.totals[kind] = report.totals.get(kind, 0) + balance
     if sum(report.totals.values()) != 0:
@@ -90,6 +97,7 @@ async def audit(session: AsyncSession, *, reconcile: bool = True) -> AuditReport
         await _reconcile_tables(session, report)
         await _reconcile_rake(session, report)
         await _reconcile_sittings(session, report)
+        await _reconcile_tournaments(session, report)
     return report
 
 
@@ -205,3 +213,73 @@ async def _reconcile_sittings(session: AsyncSession, report: AuditReport) -> Non
                 f"table {table_id}: sitting {sitting_id} of player {account_id} is open"
                 " but the player has no such seat there (not cashed out)"
             )
+
+
+async def _reconcile_tournaments(session: AsyncSession, report: AuditReport) -> None:
+    """Each prize pool against its event's stored state (entries, rebuys, add-ons) and the
+    prizes paid from it; the registrations against the entries; the fees against both."""
+    pools = select(LedgerAccount.owner, LedgerAccount.balance).where(LedgerAccount.kind == POOL)
+    pool_of = {owner: int(held) for owner, held in (await session.execute(pools)).all()}
+    paid_rows = await session.execute(
+        select(LedgerAccount.owner, func.sum(Posting.amount))
+        .join(Posting, Posting.ledger_account_id == LedgerAccount.id)
+        .join(Transfer, Transfer.id == Posting.transfer_id)
+        .where(LedgerAccount.kind == POOL, Transfer.kind == "t_prize")
+        .group_by(LedgerAccount.owner)
+    )
+    paid = {owner: -int(total) for owner, total in paid_rows}
+    registered = dict(
+        (
+            await session.execute(
+                select(TournamentEntry.tournament_id, func.count(TournamentEntry.id))
+                .where(TournamentEntry.status == "registered")
+                .group_by(TournamentEntry.tournament_id)
+            )
+        ).all()
+    )
+    fees = 0
+    records = (await session.scalars(select(TournamentRecord))).all()
+    for record in records:
+        report.tournaments += 1
+        tid = record.id
+        prices = json.loads(record.config)["prices"]
+        state = json.loads(record.snapshot)
+        entries = len(state["entries"])
+        rebuys, addons = state["counts"][0], state["counts"][1]
+        fees += prices["fee"] * entries
+        held = int(pool_of.pop(tid, 0))
+        expected = (
+            prices["buy_in"] * entries
+            + prices["rebuy"] * rebuys
+            + prices["addon"] * addons
+            - paid.get(tid, 0)
+        )
+        if held != expected:
+            report.problems.append(
+                f"tournament {tid}: the prize pool holds {held} but {entries} entries,"
+                f" {rebuys} rebuys and {addons} add-ons less {paid.get(tid, 0)} paid"
+                f" make {expected}"
+            )
+        if record.status == "finished" and held != 0:
+            report.problems.append(f"tournament {tid} is finished but its pool holds {held}")
+        if int(registered.get(tid, 0)) != entries:
+            report.problems.append(
+                f"tournament {tid}: {registered.get(tid, 0)} registrations are stored"
+                f" but its state has {entries} entries"
+            )
+    for owner, balance in pool_of.items():
+        if balance != 0:
+            report.problems.append(f"tournament {owner}: a pool of {balance} for no tournament")
+    kind, owner = FEES
+    held_fees = int(
+        await session.scalar(
+            select(LedgerAccount.balance).where(
+                LedgerAccount.kind == kind, LedgerAccount.owner == owner
+            )
+        )
+        or 0
+    )
+    if held_fees != fees:
+        report.problems.append(
+            f"{kind} {owner}: balance {held_fees} but the tournaments' entries paid {fees}"
+        )

@@ -28,7 +28,7 @@ from pokerroom.store.models import LedgerAccount, Posting, Sitting, Transfer
 
 BANK = ("bank", "play")  # issues play money: its balance is minus all chips in circulation
 HOUSE = ("house", "rake")
-NON_NEGATIVE = frozenset({"player", "table"})  # the house may owe after a correction
+NON_NEGATIVE = frozenset({"player", "table", "tournament"})  # the house may owe after a correction
 
 
 class LedgerError(ValueError):

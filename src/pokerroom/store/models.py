@@ -217,3 +217,41 @@ class FloorAct(Base):
     target: Mapped[str] = mapped_column(String(128))
     reason: Mapped[str] = mapped_column(Text)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TournamentRecord(Base):
+    """An event: its prices and structure (``config``), its state (``snapshot``: the
+    coordinator as ``tournament.snapshot`` writes it, tables and levels included) and the
+    entries whose prizes were paid."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16))  # registering, running, finished
+    config: Mapped[str] = mapped_column(Text)  # JSON: structure, prices, start time
+    snapshot: Mapped[str] = mapped_column(Text)
+    paid: Mapped[str] = mapped_column(Text, default="[]")  # JSON: entries paid their prize
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TournamentEntry(Base):
+    """One registration (an entry, or a re-entry) and its buy-in plus fee.
+
+    ``active`` is ``tournament:account:number`` while the registration holds and NULL once
+    it was taken back, so the same entry can never be bought twice at once (two requests
+    racing on PostgreSQL meet at this unique key); ``request`` is the client's key."""
+
+    __tablename__ = "tournament_entries"
+    __table_args__ = (UniqueConstraint("tournament_id", "account_id", "request", name="request"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(String(64), index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)  # 1 for the first entry, 2 a re-entry...
+    entry: Mapped[str] = mapped_column(String(80))  # the coordinator's entry id
+    request: Mapped[str] = mapped_column(String(64))
+    active: Mapped[str | None] = mapped_column(String(160), unique=True, nullable=True)
+    status: Mapped[str] = mapped_column(String(16))  # registered, unregistered
+    registered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -140,7 +140,8 @@ def _move(
     src = t.tables[source]
     chips = src.seat_of(entry).stack
     events: list[Any] = list(src.remove(entry, "moved"))
-    events += t.tables[target].seat_entrant(entry, seat, chips, name=t.entries[entry].player)
+    moved = t.entries[entry]
+    events += t.tables[target].seat_entrant(entry, seat, chips, name=moved.name or moved.player)
     t.entries[entry].table = target
     t.entries[entry].moved = True
     t.moves += 1

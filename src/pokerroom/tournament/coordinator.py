@@ -49,6 +49,7 @@ from pokerroom.tournament.seats import draw_seat, shuffle
 class Entry:
     id: str
     player: str
+    name: str = ""  # shown at the tables (the player's id when none)
     table: int | None = None
     rebuys: int = 0
     addon: bool = False
@@ -190,7 +191,7 @@ class Tournament:
             )
         if len(self.entries) >= s.max_entrants:
             raise TournamentError(f"{self.name} is full ({s.max_entrants} entries)")
-        entry = Entry(id=player if not used else f"{player}#{used + 1}", player=player)
+        entry = Entry(id=player if not used else f"{player}#{used + 1}", player=player, name=name)
         self.entries[entry.id] = entry
         self._current[player] = entry.id
         self._used[player] = used + 1
@@ -263,7 +264,7 @@ class Tournament:
             number = k % count + 1
             table = self.tables[number]
             seat = draw_seat(table, self.rng, posted_big_last=False)
-            table.seat_entrant(entry.id, seat, s.starting_stack, name=entry.player)
+            table.seat_entrant(entry.id, seat, s.starting_stack, name=entry.name or entry.player)
             entry.table = number
             events.append(Seated(entry.id, number, seat, "draw"))
         self.tables_max = count
@@ -342,15 +343,8 @@ class Tournament:
         for entry in chips:
             e = self.entries[entry]
             e.big_blind_last, e.moved = entry == big, False
-        events.append(
-            HandDealt(
-                number,
-                self.hands,
-                tuple(chips),
-                big,
-                self.round if self.hand_for_hand else None,
-            )
-        )
+        rnd = self.round if self.hand_for_hand else None
+        events.append(HandDealt(number, self.hands, tuple(chips), big, rnd))
         if table.hand is None:  # over at once (everybody all-in on the blinds)
             events += self._after_hand(number, now)
         return events
@@ -370,13 +364,16 @@ class Tournament:
 
     def tick(self, now: float) -> list[Any]:
         """Time-outs at every table (an absent player checks or folds, TDA 71)."""
-        events: list[Any] = []
-        for number in self.live_tables():
-            table = self.tables[number]
-            if table.hand is not None:
-                events += table.tick(now)
-                if table.hand is None:
-                    events += self._after_hand(number, now)
+        return [event for number in self.live_tables() for event in self.tick_table(number, now)]
+
+    def tick_table(self, number: int, now: float) -> list[Any]:
+        """Time-outs at one table (on a server each table's own task runs its clock)."""
+        table = self.tables.get(number)
+        if table is None or table.hand is None:
+            return []
+        events: list[Any] = list(table.tick(now))
+        if table.hand is None:
+            events += self._after_hand(number, now)
         return events
 
     def _after_hand(self, number: int, now: float) -> list[Any]:
@@ -462,13 +459,19 @@ class Tournament:
     def cancel_hands(self) -> list[Any]:
         """R-DECK-5 after a restart: every hand in progress goes back to its start (each
         chip to its owner, the same button and blinds next); nothing it did is settled."""
-        events: list[Any] = []
-        for number, table in self.tables.items():
-            if table.hand is not None and not table.hand.is_over:
-                events += table.cancel_hand("restart")
-                self._hand.pop(number, None)
-                self._round_dealt.discard(number)
-                self.hands -= 1
+        return [
+            event for number in list(self.tables) for event in self.cancel_hand(number, "restart")
+        ]
+
+    def cancel_hand(self, number: int, reason: str) -> list[Any]:
+        """R-DECK-5 at one table (a fault there): its hand in progress back to its start."""
+        table = self.tables.get(number)
+        if table is None or table.hand is None or table.hand.is_over:
+            return []
+        events: list[Any] = list(table.cancel_hand(reason))
+        self._hand.pop(number, None)
+        self._round_dealt.discard(number)
+        self.hands -= 1
         return events
 
     # ---------------------------------------------------------------- results

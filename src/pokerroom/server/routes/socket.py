@@ -73,7 +73,9 @@ async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> Non
         await asyncio.gather(*tasks, return_exceptions=True)
         room.disconnect(client)
         for table_id in client.tables:
-            room.actors[table_id].post(Gone(client))
+            actor = room.actors.get(table_id)  # a tournament's table may have broken
+            if actor is not None:
+                actor.post(Gone(client))
 
 
 async def _read(room: Room, store: RoomStore, client: Client, websocket: WebSocket) -> None:

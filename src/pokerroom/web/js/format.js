@@ -52,3 +52,24 @@ export function actionLabel(action) {
   const text = ACTIONS[action.text] ? t(ACTIONS[action.text]) : action.text;
   return action.amount === null || action.amount === undefined ? text : `${text} ${money(action.amount)}`;
 }
+
+// A tournament table's level line: "Level 3: 25/50/50 · next level in 4:12 · 2 of 5 left".
+export function tournamentLine(info, you) {
+  const ante = info.ante || info.big_blind_ante;
+  const blinds = `${info.small_blind}/${info.big_blind}${ante ? `/${ante}` : ""}`;
+  const parts = [t("tournaments.line_level", { level: info.level, blinds })];
+  if (info.next_level_seconds !== null) {
+    const time = clock(info.next_level_seconds);
+    parts.push(t(info.on_break ? "tournaments.line_break" : "tournaments.line_next", { time }));
+  }
+  const rank = (info.ranks.find(([seat]) => seat === you) || [])[1];
+  parts.push(rank
+    ? t("tournaments.line_place", { rank, left: info.players_left })
+    : t("tournaments.line_left", { left: info.players_left }));
+  return parts.join(" \u00b7 ");
+}
+
+function clock(seconds) {
+  const whole = Math.floor(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}

@@ -8,9 +8,11 @@ import { money, stakesLabel } from "./format.js";
 import { number, t as i18n } from "./i18n.js";
 import { openTable } from "./nav.js";
 import { app } from "./state.js";
+import { refreshTournaments } from "./tournaments.js";
 import { joinList, leaveList, TEXT, waitingForPlayers } from "./waitlist.js";
 
 export async function refreshLobby() {
+  refreshTournaments();
   try {
     app.lobby = await api("/api/lobby");
   } catch {

@@ -8,6 +8,7 @@ import { refreshLobby, renderLobby } from "./lobby.js";
 import { reopenSeats } from "./nav.js";
 import { app } from "./state.js";
 import { errorText } from "./texts.js";
+import { onTournamentNotice } from "./tournaments.js";
 import { onWaiting } from "./waitlist.js";
 
 export function connect() {
@@ -53,6 +54,7 @@ function onMessage(message) {
     case "hand_result": if (view) view.result(message); refreshMe(); break;
     case "chat": if (view) view.chat(message); break;
     case "waiting": onWaiting(message, () => { renderLobby(); refreshLobby(); if (view) view.render(); }); break;
+    case "tournament": onTournamentNotice(message); break;
     case "error":
       if (message.request === "hello") { forgetSession(); break; }
       // An error about a table shows on that table (S-INPUT-1), never on another one open.

@@ -5,7 +5,7 @@ import { askBuyIn } from "./buyin.js";
 import { bindControls, renderControls } from "./controls.js";
 import { $, $$, el } from "./dom.js";
 import { renderCenter, renderSeats } from "./felt.js";
-import { stakesLabel } from "./format.js";
+import { stakesLabel, tournamentLine } from "./format.js";
 import { t } from "./i18n.js";
 import { closeTable, layoutTables, renderTabs } from "./nav.js";
 import { bindReplayer, loadHistory } from "./replayer.js";
@@ -153,7 +153,10 @@ export class TableView {
     const r = this.root;
     $(".table-name", r).textContent = s.name;
     $(".table-name", r).title = s.name; // cut with an ellipsis at phone width
-    $(".table-game", r).textContent = `${s.game} \u00b7 ${stakesLabel(s)}`;
+    $(".table-game", r).textContent = s.tournament
+      ? `${s.game} \u00b7 ${tournamentLine(s.tournament, s.you)}`
+      : `${s.game} \u00b7 ${stakesLabel(s)}`;
+    r.classList.toggle("tournament", Boolean(s.tournament)); // seats drawn by the event: no cash controls
     r.dataset.version = String(s.version);
     r.dataset.resultHand = this.lastResult ? String(this.lastResult.hand) : "";
     r.dataset.awarded = this.lastResult ? String(this.awardStep ?? 0) : "";

@@ -1,0 +1,101 @@
+"""The tournament lobby and a player's tournament requests (issue 14): the events with their
+structure, entrants, prize pool, payouts, level, players and places; register (a request key
+makes a retry harmless), unregister, rebuy, add-on, and the table the player sits at now."""
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from pydantic import BaseModel, Field
+
+from pokerroom.server.routes.deps import Player
+from pokerroom.server.tournament_hall import Tournaments
+from pokerroom.server.tournaments import TournamentRunner
+from pokerroom.store.ledger import LedgerError
+from pokerroom.store.room_store import StoreError
+from pokerroom.tournament.events import TournamentError
+
+router = APIRouter(prefix="/api/tournaments")
+
+
+class RegisterIn(BaseModel):
+    request: str = Field(min_length=1, max_length=64)  # the idempotency key of the buy-in
+
+
+class EntryOut(BaseModel):
+    tournament: str
+    entry: str
+
+
+class MyTableOut(BaseModel):
+    tournament: str
+    table: str | None  # None before the start and once out
+
+
+def _hall(request: Request) -> Tournaments:
+    hall: Tournaments = request.app.state.tournaments
+    return hall
+
+
+def _runner(request: Request, tournament_id: str) -> TournamentRunner:
+    try:
+        return _hall(request).get(tournament_id)
+    except TournamentError as error:
+        raise HTTPException(404, str(error)) from None
+
+
+@router.get("")
+async def lobby(request: Request) -> list[dict[str, Any]]:
+    """Every event: registering, running and finished, with what the lobby shows."""
+    return _hall(request).lobby()
+
+
+@router.get("/{tournament_id}")
+async def one(tournament_id: str, request: Request) -> dict[str, Any]:
+    runner = _runner(request, tournament_id)
+    return runner.view(runner.now())
+
+
+@router.post("/{tournament_id}/register", response_model=EntryOut)
+async def register(
+    tournament_id: str, body: RegisterIn, account: Player, request: Request
+) -> EntryOut:
+    runner = _runner(request, tournament_id)
+    try:
+        entry = await runner.register(account.id, account.display_name, body.request)
+    except (TournamentError, LedgerError, StoreError) as error:
+        raise HTTPException(400, str(error)) from None
+    return EntryOut(tournament=tournament_id, entry=entry)
+
+
+@router.post("/{tournament_id}/unregister", status_code=204)
+async def unregister(tournament_id: str, account: Player, request: Request) -> None:
+    runner = _runner(request, tournament_id)
+    try:
+        await runner.unregister(account.id)
+    except (TournamentError, LedgerError, StoreError) as error:
+        raise HTTPException(400, str(error)) from None
+
+
+@router.post("/{tournament_id}/rebuy", status_code=204)
+async def rebuy(tournament_id: str, account: Player, request: Request) -> None:
+    await _buy(request, tournament_id, account.id, addon=False)
+
+
+@router.post("/{tournament_id}/addon", status_code=204)
+async def addon(tournament_id: str, account: Player, request: Request) -> None:
+    await _buy(request, tournament_id, account.id, addon=True)
+
+
+async def _buy(request: Request, tournament_id: str, account: int, *, addon: bool) -> None:
+    runner = _runner(request, tournament_id)
+    try:
+        await runner.buy_chips(account, addon=addon)
+    except (TournamentError, LedgerError, StoreError) as error:
+        raise HTTPException(400, str(error)) from None
+
+
+@router.get("/{tournament_id}/table", response_model=MyTableOut)
+async def my_table(tournament_id: str, account: Player, request: Request) -> MyTableOut:
+    """The table the player's entry sits at now: it follows them when they are moved."""
+    runner = _runner(request, tournament_id)
+    return MyTableOut(tournament=tournament_id, table=runner.my_table(account.id))

@@ -1,0 +1,153 @@
+"""The tournament runner's storage (issue 14): one transaction per method, each the
+``*_sync`` operation of ``store.tournaments`` (money and the event's state together)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from functools import partial
+from typing import Any, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from pokerroom.store.db import Database
+from pokerroom.store.hands import cancel_interrupted_hands
+from pokerroom.store.models import TournamentEntry, TournamentRecord
+from pokerroom.store.tournaments import (
+    Prize,
+    Registration,
+    begin_tournament_hand_sync,
+    buy_chips_sync,
+    cancel_tournament_hand_sync,
+    create_tournament_sync,
+    entries_of_sync,
+    finish_tournament_hand_sync,
+    last_hands_sync,
+    names_sync,
+    open_tournaments_sync,
+    pay_prizes_sync,
+    register_sync,
+    save_state_sync,
+    unregister_sync,
+)
+
+T = TypeVar("T")
+
+
+class TournamentStore:
+    """The tournament runner's storage: one transaction per method."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def create(
+        self, tournament_id: str, *, name: str, config: dict[str, Any], snapshot: str, now: datetime
+    ) -> None:
+        await self.db.run(
+            partial(
+                create_tournament_sync,
+                tournament_id=tournament_id,
+                name=name,
+                config=config,
+                snapshot=snapshot,
+                now=now,
+            )
+        )
+
+    async def register(self, tournament_id: str, account: int, **fields: Any) -> Registration:
+        """A registration (``fields`` are ``register_sync``'s); one that lost a race for the
+        same entry (PostgreSQL) is tried again once, and then finds the winner: the same
+        request is answered again, another one refused."""
+        work = partial(register_sync, tournament_id=tournament_id, account=account, **fields)
+        try:
+            return await self._here(work)
+        except IntegrityError:
+            return await self._here(work)
+
+    async def unregister(
+        self, tournament_id: str, account: int, *, apply: Callable[[], str], now: datetime
+    ) -> None:
+        await self._here(
+            partial(
+                unregister_sync, tournament_id=tournament_id, account=account, apply=apply, now=now
+            )
+        )
+
+    async def buy_chips(self, tournament_id: str, account: int, **fields: Any) -> bool:
+        return await self._here(
+            partial(buy_chips_sync, tournament_id=tournament_id, account=account, **fields)
+        )
+
+    async def _here(self, work: Callable[[Session], T]) -> T:
+        """``work`` in one transaction on the event loop's own thread: its ``apply`` changes
+        the coordinator, which the table tasks use on that thread (``Database.run`` would
+        run it on the database's thread on SQLite)."""
+        async with self.db.transaction() as session:
+            return await session.run_sync(work)
+
+    async def save(self, tournament_id: str, snapshot: str, *, status: str, now: datetime) -> None:
+        await self.db.run(
+            partial(
+                save_state_sync,
+                tournament_id=tournament_id,
+                snapshot=snapshot,
+                status=status,
+                now=now,
+            )
+        )
+
+    async def pay(self, tournament_id: str, prizes: Sequence[Prize], *, now: datetime) -> list[str]:
+        return await self.db.run(
+            partial(pay_prizes_sync, tournament_id=tournament_id, prizes=prizes, now=now)
+        )
+
+    async def begin_hand(
+        self, table_id: str, *, number: int, commitment: str, now: datetime
+    ) -> int:
+        return await self.db.run(
+            partial(
+                begin_tournament_hand_sync,
+                table_id=table_id,
+                number=number,
+                commitment=commitment,
+                now=now,
+            )
+        )
+
+    async def finish_hand(self, hand_id: int, tournament_id: str, **fields: Any) -> list[str]:
+        return await self.db.run(
+            partial(
+                finish_tournament_hand_sync, hand_id=hand_id, tournament_id=tournament_id, **fields
+            )
+        )
+
+    async def cancel_hand(self, hand_id: int, reason: str, *, now: datetime) -> None:
+        await self.db.run(
+            partial(cancel_tournament_hand_sync, hand_id=hand_id, reason=reason, now=now)
+        )
+
+    async def names(self, tournament_id: str) -> dict[str, str]:
+        """Each registered player's display name, by account id (as the coordinator has it)."""
+        return await self.db.run(partial(names_sync, tournament_id=tournament_id))
+
+    async def last_hands(self, prefix: str) -> dict[str, int]:
+        """The highest hand number stored for each table whose id starts with ``prefix``."""
+        return await self.db.run(partial(last_hands_sync, prefix=prefix))
+
+    async def tournaments(self) -> list[TournamentRecord]:
+        return await self.db.run(open_tournaments_sync)
+
+    async def entries(self, tournament_id: str) -> list[TournamentEntry]:
+        return await self.db.run(partial(entries_of_sync, tournament_id=tournament_id))
+
+    async def restart(self, *, now: datetime) -> list[TournamentRecord]:
+        """At start: hands cut off by a crash cancelled (R-DECK-5); the events to resume."""
+        async with self.db.transaction() as session:
+            await cancel_interrupted_hands(session, now=now)
+            return list(
+                await session.scalars(
+                    select(TournamentRecord).order_by(TournamentRecord.created_at)
+                )
+            )

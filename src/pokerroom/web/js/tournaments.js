@@ -1,0 +1,77 @@
+// Tournaments in the lobby (issue 14): each event with its buy-in, entrants, prize pool,
+// level and players left; Register, Unregister and Open my table. The room's notices (you
+// were moved, hand-for-hand, your place) show as toasts, and a move opens the new table.
+
+import { api } from "./api.js";
+import { $, el, showToast } from "./dom.js";
+import { money } from "./format.js";
+import { t as tr } from "./i18n.js";
+import { openTable } from "./nav.js";
+import { app } from "./state.js";
+
+export async function refreshTournaments() {
+  try {
+    app.tournaments = await api("/api/tournaments");
+  } catch {
+    return;
+  }
+  renderTournaments();
+}
+
+function myEntry(event) {
+  if (!app.me) return null;
+  const me = String(app.me.account_id);
+  return event.players.filter((p) => p.entry === me || p.entry.startsWith(`${me}#`)).pop() || null;
+}
+
+async function act(path, body) {
+  try {
+    await api(path, { method: "POST", body });
+  } catch (error) {
+    showToast(error.message);
+  }
+  refreshTournaments();
+}
+
+async function openMine(event) {
+  const mine = await api(`/api/tournaments/${event.id}/table`);
+  if (mine.table) openTable(mine.table);
+  else showToast(tr("tournaments.no_seat", { name: event.name }));
+}
+
+export function renderTournaments() {
+  const rows = (app.tournaments || []).map((t) => {
+    const entry = myEntry(t);
+    const key = () => crypto.getRandomValues(new Uint32Array(4)).join("");
+    const level = t.level ? `${t.level} (${t.blinds[0]}/${t.blinds[1]})` : "";
+    return el("tr", { "data-tournament": t.id },
+      el("td", {}, el("strong", { text: t.name }), el("div", { class: "muted small", text: t.structure.description })),
+      el("td", { text: tr(`tournaments.${t.status}`) }),
+      el("td", { class: "num", text: `${money(t.structure.buy_in)}+${money(t.structure.fee)}` }),
+      el("td", { class: "num", text: `${t.entrants}/${t.max_entrants}` }),
+      el("td", { class: "num", text: money(t.prize_pool) }),
+      el("td", { class: "num", text: level }),
+      el("td", { class: "num", text: t.status === "registering" ? "" : String(t.players_left) }),
+      el("td", { class: "row-buttons" },
+        t.registration_open && !entry
+          ? el("button", { type: "button", class: "register primary", disabled: !app.token,
+            onclick: () => act(`/api/tournaments/${t.id}/register`, { request: key() }), text: tr("tournaments.register") })
+          : null,
+        entry && t.status === "registering"
+          ? el("button", { type: "button", class: "unregister",
+            onclick: () => act(`/api/tournaments/${t.id}/unregister`), text: tr("tournaments.unregister") })
+          : null,
+        entry && entry.table
+          ? el("button", { type: "button", class: "open primary", onclick: () => openMine(t), text: tr("tournaments.open_table") })
+          : null,
+        entry && entry.place ? el("span", { class: "badge", text: tr("tournaments.place", { place: entry.place }) }) : null),
+    );
+  });
+  $("#tournament-rows").replaceChildren(...rows);
+}
+
+export function onTournamentNotice(notice) {
+  showToast(notice.text);
+  if (notice.table && (notice.kind === "moved" || notice.kind === "started")) openTable(notice.table);
+  refreshTournaments();
+}

@@ -1,0 +1,63 @@
+"""Tournaments in the browser (issue 14): the sit & go that ``pokerroom serve`` keeps open
+with five bots; a newcomer registers from the lobby, the start opens their table, which
+shows the level, the blinds, the next level and their place; they play by clicking.
+Screenshots: ``tournament-lobby`` and ``tournament-table`` in ``artifacts/browser/``."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import httpx
+from playwright.async_api import Browser
+
+from tests.browser.conftest import Room, new_player, screenshot
+
+
+async def bots_registered(room: Room, count: int) -> None:
+    """Until the open sit & go has ``count`` bots in it (bounded)."""
+    async with httpx.AsyncClient(base_url=room.base, timeout=10) as http:
+        deadline, events = time.monotonic() + 120, []
+        while time.monotonic() < deadline:
+            events = (await http.get("/api/tournaments")).json()
+            if any(e["status"] == "registering" and e["entrants"] == count for e in events):
+                return
+            await asyncio.sleep(0.5)
+    raise AssertionError(f"the sit & go never had {count} bots: {events}")
+
+
+async def test_register_for_the_sit_and_go_and_play_at_its_table(
+    browser: Browser, room: Room
+) -> None:
+    ann = await new_player(browser, room, "ann_tourney")
+    page = ann.page
+    await bots_registered(room, 5)
+    await page.click("#browse") if await page.is_visible("#browse") else None
+    register = page.locator("#tournament-rows button.register")
+    await register.first.wait_for()
+    await page.locator("#tournament-rows td", has_text="5/6").wait_for()  # the lobby refreshed
+    await screenshot(page, "tournament-lobby")
+    await register.first.click()  # the sixth seat: the sit & go starts, the table opens
+    view = page.locator(".table-view:not([hidden])")
+    await view.locator(".table-game", has_text="Level 1").wait_for(timeout=30_000)
+    table = await view.get_attribute("data-table")
+    assert table is not None and table.startswith("sng6-")
+    line = await view.locator(".table-game").inner_text()
+    assert "10/20" in line and "next" in line and "of 6 left" in line
+    names = await view.locator(".seat").all_inner_texts()
+    assert any("ann_tourney" in n for n in names), names  # names, not account ids
+    deadline, acted, seen = time.monotonic() + 90, 0, None
+    while acted < 2 and time.monotonic() < deadline:  # a decision or two, checking or calling
+        frames = [f for f in ann.tables(table) if f.get("you") and f.get("hand")]
+        last = frames[-1] if frames else None
+        if last and last["hand"]["actor"] == last["you"] and last["hand"]["legal"]:
+            turn = (last["hand"]["number"], last["hand"]["street"], last["hand"]["pots"])
+            if turn != seen:
+                seen = turn
+                await page.click(f".table-view[data-table='{table}'] .actions .call")
+                acted += 1
+        await asyncio.sleep(0.2)
+    assert acted >= 1, "the newcomer was never asked to act"
+    await screenshot(page, "tournament-table")
+    mine = [f for f in ann.tables(table) if f.get("you")]
+    assert mine and all(f["tournament"]["entrants"] == 6 for f in mine)

@@ -1,0 +1,159 @@
+"""A multi-table event of 30 bots over real sockets through late registration, a break,
+table balancing and breaking, hand-for-hand on the bubble and the final table, with the
+room killed (kill -9) in the middle and started again (issue 14): every hand in progress is
+cancelled (R-DECK-5), the event resumes where it was (level, tables, places paid) and is
+played to the end; every place is awarded once, the pool is paid out exactly and the books
+balance (S-AUDIT-2)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import subprocess
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from pokerroom.bots.strategy import RuleBot
+from pokerroom.bots.tournament import run_tournament_bot
+from pokerroom.server.process import free_port, spawn_room
+from pokerroom.store.db import sqlite_url
+from tests.security.audit import audit_database
+
+ENTRANTS = 30
+SPEED = 100  # the room's clock: a 6-minute level in 3.6 seconds
+# The room with its clock sped up (from an origin kept across the restart, so levels resume
+# by their absolute deadlines) and one multi-table freezeout opening at its first start,
+# started by the director as soon as the whole field has registered. The decision clock is
+# scaled with it, so bots have their usual seconds to act.
+ROOM = f"""
+import os, time
+import pokerroom.server.tournament_hall as tours
+import pokerroom.server.tournaments as runners
+from pokerroom.rules.house import STANDARD
+ORIGIN, SPEED = float(os.environ["T_ORIGIN"]), {SPEED}
+init, start = tours.Tournaments.__init__, tours.Tournaments.start
+maybe_start = runners.TournamentRunner.maybe_start
+def fast_init(self, *args, **kwargs):
+    init(self, *args, **kwargs)
+    self.clock = lambda: ORIGIN + (time.time() - ORIGIN) * SPEED
+async def start_with_event(self):
+    await start(self)
+    if not self.runners:
+        house = STANDARD.with_options(decision_seconds=10 * SPEED, warning_after_seconds=0,
+                                      time_bank_seconds=0)
+        await self.create("mtt_turbo6", house=house)
+async def start_when_all_in(self):  # the director starts it once the field is in
+    if self.t.structure.kind == "mtt" and len(self.t.entries) >= {ENTRANTS}:
+        self.starts_at = self.now()
+    await maybe_start(self)
+tours.Tournaments.__init__ = fast_init
+runners.TournamentRunner.maybe_start = start_when_all_in
+tours.Tournaments.start = start_with_event
+from pokerroom.cli.app import main
+main()
+"""
+
+
+async def room(database: str, port: int, origin: float) -> subprocess.Popen[bytes]:
+    return await spawn_room(
+        database, port, pause=0.02, python=("-c", ROOM), env={"T_ORIGIN": str(origin)}
+    )
+
+
+async def event(base: str) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        events = (await http.get("/api/tournaments")).json()
+    found: dict[str, Any] = next(e for e in events if e["kind"] == "mtt")
+    return found
+
+
+async def watch(base: str, seen: Counter[str]) -> None:
+    """The lobby, looked at all along (it answers again after the restart)."""
+    while True:
+        await asyncio.sleep(0.1)
+        try:
+            now = await event(base)
+        except (httpx.HTTPError, StopIteration):
+            continue
+        seen.update(k for k in ("on_break", "hand_for_hand") if now[k])
+
+
+@pytest.mark.slow
+async def test_a_multi_table_event_survives_a_kill_and_plays_to_the_end(tmp_path: Path) -> None:
+    database, port, origin = sqlite_url(tmp_path / "room.db"), free_port(), time.time()
+    base = f"http://127.0.0.1:{port}"
+    process = await room(database, port, origin)
+    notices: Counter[str] = Counter()
+    seen_in_lobby: Counter[str] = Counter()
+
+    def seen(frame: dict[str, Any]) -> None:
+        if frame.get("type") == "tournament":
+            notices[frame["kind"]] += 1
+
+    try:
+        tid = (await event(base))["id"]
+        async with httpx.AsyncClient(base_url=base, timeout=120) as http:  # argon2, one by one
+            tokens = [
+                (
+                    await http.post(
+                        "/api/signup", json={"username": f"mtt_bot{k}", "password": "pw" * 6}
+                    )
+                ).json()["token"]
+                for k in range(ENTRANTS)
+            ]
+        bots = [
+            asyncio.create_task(
+                run_tournament_bot(
+                    base,
+                    f"mtt_bot{k}",
+                    RuleBot(random.Random(k)),
+                    tournament=tid,
+                    token=token,
+                    on_frame=seen,
+                )
+            )
+            for k, token in enumerate(tokens)
+        ]
+        before: dict[str, Any] = {}
+        async with asyncio.timeout(600):  # the kill: a third of the field out
+            while (
+                before.get("status") != "running"
+                or before["entrants"] < ENTRANTS
+                or before["players_left"] > 20
+            ):
+                await asyncio.sleep(0.1)
+                for bot in bots:
+                    if bot.done():
+                        bot.result()  # a bot that failed fails the test now, saying why
+                before = await event(base)
+                seen_in_lobby.update(k for k in ("on_break", "hand_for_hand") if before[k])
+        process.kill()  # kill -9: nothing is saved on the way down
+        process.wait(timeout=10)
+        report = await audit_database(database)
+        assert report.ok, report.problems
+        assert len(before["tables"]) >= 3 and before["status"] == "running"
+        process = await room(database, port, origin)
+        after = await event(base)
+        assert after["status"] == "running" and after["entrants"] == ENTRANTS
+        assert after["level"] >= before["level"]  # levels resume by their deadlines
+        placed = {p["entry"]: p["place"] for p in before["players"] if p["place"]}
+        assert placed.items() <= {p["entry"]: p["place"] for p in after["players"]}.items()
+        watching = asyncio.create_task(watch(base, seen_in_lobby))
+        results = await asyncio.wait_for(asyncio.gather(*bots), timeout=900)
+        watching.cancel()
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+    assert sorted(r.place for r in results) == list(range(1, ENTRANTS + 1))
+    assert sum(r.prize or 0 for r in results) == ENTRANTS * 2000
+    assert notices["moved"] > 0 and notices["final_table"] > 0, notices
+    assert notices["hand_for_hand"] > 0, notices  # on the bubble: 7 or 8 left, 6 paid, 2 tables
+    assert seen_in_lobby["on_break"] > 0, seen_in_lobby  # the break after level 3
+    report = await audit_database(database)
+    assert report.ok, report.problems
+    assert report.totals.get("tournament", 0) == 0  # every pool paid out

@@ -1,0 +1,79 @@
+"""A room restarted in the middle of a tournament hand (issue 14, R-DECK-5): the hand is
+cancelled with every chip back, the event resumes where it was (its level clock, its
+tables, its entries) and deals on; the books balance before and after."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+from sqlalchemy import select
+
+from pokerroom.store.db import Database, sqlite_url
+from pokerroom.store.models import HandRecord
+from tests.security.audit import assert_books_balance
+from tests.server.conftest import Server, _serve
+from tests.server.test_tournaments import signup
+
+
+async def stop(serving: AsyncIterator[Server]) -> None:
+    """The room's shutdown (the code after the fixture's yield): its tasks cancelled."""
+    with contextlib.suppress(StopAsyncIteration):
+        await anext(serving)
+
+
+async def hands(url: str) -> dict[int, str]:
+    db = Database(url)
+    try:
+        async with db.transaction() as session:
+            rows = await session.execute(select(HandRecord.number, HandRecord.status))
+            return {int(n): s for n, s in rows}
+    finally:
+        await db.close()
+
+
+async def test_a_restart_cancels_the_hand_in_progress_and_the_event_goes_on(
+    tmp_path: Path,
+) -> None:
+    url = sqlite_url(tmp_path / "room.db")
+    first = _serve(url)
+    server = await anext(first)
+    runner = await server.app.state.tournaments.create("sng_heads_up")
+    for name in ("ann_resume", "bob_resume"):
+        who = await signup(server.base, name)
+        async with httpx.AsyncClient(base_url=server.base) as http:
+            done = await http.post(
+                f"/api/tournaments/{runner.id}/register",
+                json={"request": name},
+                headers={"Authorization": f"Bearer {who['token']}"},
+            )
+            assert done.status_code == 200, done.text
+    table = runner.t.tables[1]
+    async with asyncio.timeout(20):  # the first hand is dealt at once; nobody acts in it
+        while table.hand is None or runner.actors[1].started is None:
+            await asyncio.sleep(0.02)
+    number, start = table.hand_number, runner.t.clock.start
+    assert table.hand is not None and sum(table.hand.starting_stacks) == 3000
+    await assert_books_balance(server)
+    await stop(first)  # the room stops with the hand in progress: nothing saved for it
+    assert (await hands(url))[number] == "running"
+
+    again = _serve(url)
+    server = await anext(again)
+    try:
+        resumed = server.app.state.tournaments.get(runner.id)
+        t = resumed.t
+        assert t.started and t.clock.start == start and len(t.entries) == 2
+        assert (await hands(url))[number] == "cancelled"
+        async with asyncio.timeout(20):  # it deals on, numbering on from the cancelled hand
+            while t.tables[1].hand is None:
+                await asyncio.sleep(0.02)
+        assert t.tables[1].hand_number == number + 1
+        stacks = sorted(t.tables[1].hand.starting_stacks)
+        assert stacks == [1500, 1500]  # every chip of the cancelled hand back
+        await assert_books_balance(server)
+    finally:
+        await stop(again)

@@ -1,0 +1,181 @@
+"""Tournaments in a running room, over real sockets (issue 14): a sit & go with bots and two
+people to the end; registration through the REST API; the lobby; hole-card privacy
+(S-VIEW-1) at tournament tables; the books balance (S-AUDIT-2)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from typing import Any
+
+import httpx
+
+from pokerroom.bots.strategy import RuleBot
+from pokerroom.bots.tournament import run_tournament_bot
+from pokerroom.store.accounts import STARTING_GRANT
+from tests.security.audit import assert_books_balance
+from tests.server.conftest import Server
+
+
+class Fast:
+    """The room's clock running ``speed`` times faster from now (levels pass in seconds)."""
+
+    def __init__(self, speed: float) -> None:
+        self.speed, self.origin = speed, time.time()
+
+    def __call__(self) -> float:
+        return self.origin + (time.time() - self.origin) * self.speed
+
+
+async def signup(base: str, name: str) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=base) as http:
+        response = await http.post("/api/signup", json={"username": name, "password": "pw-" * 4})
+        response.raise_for_status()
+        data: dict[str, Any] = response.json()
+        return data
+
+
+def assert_private(name: str, frames: list[dict[str, Any]]) -> int:
+    """S-VIEW-1: no other seat's hole cards unless shown; gives the tournament frames seen."""
+    tables = [f for f in frames if f.get("type") == "table"]
+    leaked = [
+        (frame["hand"], seat["seat"])
+        for frame in tables
+        for seat in frame["seats"]
+        if seat["seat"] != frame.get("you") and seat.get("cards") and not seat.get("shown")
+    ]
+    assert not leaked, f"{name} saw others' hole cards: {leaked[:3]}"
+    infos = [f["tournament"] for f in tables if f.get("tournament") is not None]
+    for info in infos:
+        assert info["big_blind"] > 0 and info["level"] >= 1
+        assert info["players_left"] <= info["entrants"]
+    return len(infos)
+
+
+async def test_a_sit_and_go_with_bots_and_two_people_to_the_end(server: Server) -> None:
+    hall = server.app.state.tournaments
+    hall.clock = Fast(30)  # five-minute levels in ten seconds
+    runner = await hall.create("sng6_turbo")
+    people = {name: await signup(server.base, name) for name in ("ann_sng", "bob_sng")}
+    frames: dict[str, list[dict[str, Any]]] = {name: [] for name in people}
+    tasks = [
+        run_tournament_bot(
+            server.base, f"sngbot{k}", RuleBot(random.Random(k)), tournament=runner.id
+        )
+        for k in range(4)
+    ]
+    tasks += [
+        run_tournament_bot(
+            server.base,
+            name,
+            RuleBot(random.Random(name)),
+            tournament=runner.id,
+            token=data["token"],
+            on_frame=frames[name].append,
+        )
+        for name, data in people.items()
+    ]
+    results = await asyncio.wait_for(asyncio.gather(*tasks), timeout=900)
+    assert sorted(r.place for r in results) == [1, 2, 3, 4, 5, 6]
+    pool = 6 * 1000
+    assert runner.t.prize_pool == pool
+    assert sum(r.prize or 0 for r in results) == pool  # 65% and 35%, the pool emptied
+    assert sorted((r.prize or 0 for r in results), reverse=True)[:2] == [3900, 2100]
+    for name, received in frames.items():
+        assert assert_private(name, received) > 0, f"{name} saw no tournament table"
+        assert any(f.get("type") == "tournament" and f["kind"] == "started" for f in received)
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        lobby = (await http.get("/api/tournaments")).json()
+        ann = await http.get(
+            "/api/me", headers={"Authorization": f"Bearer {people['ann_sng']['token']}"}
+        )
+    event = next(e for e in lobby if e["id"] == runner.id)
+    assert event["status"] == "finished" and event["players_left"] == 1
+    assert sorted(p["place"] for p in event["players"]) == [1, 2, 3, 4, 5, 6]
+    assert sum(p["prize"] for p in event["players"]) == pool
+    won = next(p["prize"] for p in event["players"] if p["name"] == "ann_sng")
+    assert ann.json()["balance"] == STARTING_GRANT - 1100 + won
+    report = await assert_books_balance(server)
+    assert report.tournaments == 1
+
+
+async def test_register_unregister_and_my_table_through_the_api(server: Server) -> None:
+    hall = server.app.state.tournaments
+    runner = await hall.create("sng_heads_up")
+    ann, bob = await signup(server.base, "ann_api"), await signup(server.base, "bob_api")
+    path = f"/api/tournaments/{runner.id}"
+    async with httpx.AsyncClient(base_url=server.base) as http:
+
+        def auth(who: dict[str, Any]) -> dict[str, str]:
+            return {"Authorization": f"Bearer {who['token']}"}
+
+        async def balance(who: dict[str, Any]) -> int:
+            me: int = (await http.get("/api/me", headers=auth(who))).json()["balance"]
+            return me
+
+        cost = runner.t.structure.buy_in + runner.t.structure.fee
+        for _ in range(2):  # a retried request registers once
+            done = await http.post(f"{path}/register", json={"request": "a1"}, headers=auth(ann))
+            assert done.status_code == 200, done.text
+        assert await balance(ann) == STARTING_GRANT - cost
+        assert (await http.get(f"{path}/table", headers=auth(ann))).json()["table"] is None
+        assert (await http.post(f"{path}/unregister", headers=auth(ann))).status_code == 204
+        assert await balance(ann) == STARTING_GRANT  # the buy-in and the fee back
+        again = await http.post(f"{path}/register", json={"request": "a1"}, headers=auth(ann))
+        assert again.status_code == 400 and "taken back" in again.text
+        refused = await http.post(f"{path}/unregister", headers=auth(bob))
+        assert refused.status_code == 400 and "not registered" in refused.text
+        assert (
+            await http.post(
+                "/api/tournaments/nope/register", json={"request": "x"}, headers=auth(bob)
+            )
+        ).status_code == 404
+        for who, key in ((ann, "a2"), (bob, "b1")):  # full: the heads-up starts
+            response = await http.post(f"{path}/register", json={"request": key}, headers=auth(who))
+            assert response.status_code == 200, response.text
+        table = (await http.get(f"{path}/table", headers=auth(ann))).json()["table"]
+        assert table == f"{runner.id}-1"
+        late = await http.post(f"{path}/unregister", headers=auth(bob))
+        assert late.status_code == 400 and "has started" in late.text
+        view = (await http.get(path)).json()
+        assert view["status"] == "running" and view["entrants"] == 2
+        assert view["prize_pool"] == 2 * runner.t.structure.buy_in
+        assert {p["name"] for p in view["players"]} == {"ann_api", "bob_api"}
+        assert view["level"] == 1 and view["tables"] == [{"id": table, "players": 2}]
+        lobby = (await http.get("/api/lobby")).json()
+        assert all(not t.get("id", "").startswith(runner.id) for t in lobby)  # not cash tables
+    await assert_books_balance(server)
+
+
+async def test_a_rebuy_pays_the_pool_and_adds_chips_between_hands(server: Server) -> None:
+    hall = server.app.state.tournaments
+    runner = await hall.create("mtt_rebuy")  # no start time: the director starts it
+    people = [await signup(server.base, name) for name in ("ann_rebuy", "bob_rebuy")]
+    for k, who in enumerate(people):
+        await runner.register(who["account_id"], who["username"], f"r{k}")
+    runner.starts_at = hall.clock()
+    await runner.maybe_start()
+    for actor in runner.actors.values():  # hold the first deal while the rebuy is made
+        actor.next_hand_at = float("inf")
+    ann = people[0]["account_id"]
+    rule = runner.t.structure.rebuy
+    await runner.buy_chips(ann, addon=False)
+    seat = runner.t.tables[1].seat_of(str(ann))
+    assert seat.stack == runner.t.structure.starting_stack + rule.chips
+    assert runner.t.prize_pool == 2 * runner.t.structure.buy_in + rule.price
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        me = await http.get("/api/me", headers={"Authorization": f"Bearer {people[0]['token']}"})
+        assert me.json()["balance"] == (
+            STARTING_GRANT - runner.t.structure.buy_in - runner.t.structure.fee - rule.price
+        )
+        refused = await http.post(  # no add-on before its break
+            f"/api/tournaments/{runner.id}/addon",
+            headers={"Authorization": f"Bearer {people[1]['token']}"},
+        )
+    assert refused.status_code == 400 and "add-on" in refused.text
+    report = await assert_books_balance(server)
+    assert report.tournaments >= 1
+    for actor in runner.actors.values():
+        actor.next_hand_at = 0.0
+        actor.wake()
