@@ -32,24 +32,27 @@ def failing_run(server: Server, table: str, fails: Callable[[Any], bool]) -> lis
     """Make the table's one-step transactions whose work ``fails(work)`` raise; the names of
     the refused works are listed in the answer."""
     actor = server.room.actors[table]
-    real = actor.db.run
     refused: list[str] = []
 
-    async def run(work: Any) -> Any:
-        if fails(work):
-            refused.append(work.func.__name__)
-            raise StoreDownError("the database is gone")
-        return await real(work)
+    def failing(real: Any) -> Any:
+        async def run(work: Any) -> Any:
+            if fails(work):
+                refused.append(work.func.__name__)
+                raise StoreDownError("the database is gone")
+            return await real(work)
 
-    actor.db = _DbWith(actor.db, run)
+        return run
+
+    actor.db = _DbWith(actor.db, failing(actor.db.run), failing(actor.db.grouped))
     return refused
 
 
 class _DbWith:
-    """The room's database with another ``run`` (the actor only, not the whole room)."""
+    """The room's database with another ``run`` and ``grouped`` (the actor only, not the
+    whole room)."""
 
-    def __init__(self, db: Database, run: Any) -> None:
-        self._db, self.run = db, run
+    def __init__(self, db: Database, run: Any, grouped: Any) -> None:
+        self._db, self.run, self.grouped = db, run, grouped
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._db, name)

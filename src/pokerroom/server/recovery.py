@@ -68,10 +68,13 @@ class Recovers:
     deferred: list[Item]  # floor items held while the table waits
     watchers: list[Client]
     shuffles: TableShuffles
+    ending: object | None  # a hand's end handed to the writer, not yet durable
 
     if TYPE_CHECKING:
 
         def _send(self, client: Client, text: str) -> None: ...
+
+        async def _settle(self) -> None: ...
 
     @asynccontextmanager
     async def _as_it_was_on_failure(self) -> AsyncIterator[None]:
@@ -89,8 +92,15 @@ class Recovers:
 
     async def _fault(self, error: Exception, now: float) -> bool:
         """A fault in the table's logic or a write the store refused: logged, counted, and
-        the table put back as a restart would put it (``_recover``)."""
+        the table put back as a restart would put it (``_recover``). A hand's end already
+        handed to the writer lands first (or fails), so the table goes back to what the
+        store really holds."""
         self.faults += 1
+        if self.ending is not None:
+            try:
+                await self._settle()
+            except Exception:  # the hand stays running in the store: it is cancelled below
+                log.exception("table %s: the hand's end was not stored", self.table_id)
         started = self.started
         hand = started.number if started is not None else None
         log.error(

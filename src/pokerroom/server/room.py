@@ -231,7 +231,11 @@ class Room:
             if actor.task is not None:
                 with contextlib.suppress(asyncio.CancelledError):
                     await actor.task
-        await self.db.close()
+        # Hands' ends already handed to the writer are committed (or refused) before the
+        # database closes: what the players saw end is stored, or cancelled on restart.
+        writes = [a.ending.write for a in self.actors.values() if a.ending is not None]
+        await asyncio.gather(*writes, return_exceptions=True)
+        await self.db.close()  # drains the writer's queue
 
     def lobby(self) -> list[dict[str, Any]]:
         return [actor.lobby_entry() for actor in self.actors.values()]

@@ -26,6 +26,8 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
+from pokerroom.store.group_commit import GroupCommit
+
 T = TypeVar("T")
 P = ParamSpec("P")
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -117,6 +119,9 @@ class Database:
             event.listen(self._sync_engine, "connect", _on_sqlite_connect)
             event.listen(self._sync_engine, "begin", _on_sqlite_begin)
             self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
+        # Hands' ends (and starts) from every table, batched into one transaction each
+        # (store/group_commit.py): a burst of hands ending costs one commit.
+        self.writer = GroupCommit(self.run)
 
     @property
     def is_sqlite(self) -> bool:
@@ -170,7 +175,13 @@ class Database:
         async with self._one_writer:
             return await asyncio.get_running_loop().run_in_executor(self._thread, in_thread)
 
+    async def grouped(self, work: Callable[[Session], T]) -> T:
+        """``work(session)`` committed by the writer in its next batch (``group_commit``),
+        with whatever else is ready; its result, or the error it raises on its own."""
+        return await self.writer.write(work)
+
     async def close(self) -> None:
+        await self.writer.close()  # the writes already taken are committed first
         await self.engine.dispose()
         if self._sync_engine is not None:
             self._sync_engine.dispose()
