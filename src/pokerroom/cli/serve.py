@@ -92,8 +92,11 @@ def serve_command(
     """Run the room (an ASGI app on uvicorn); with bots seated at the demo tables."""
     import uvicorn
 
+    from pokerroom.server import logs
     from pokerroom.server.app import create_app
     from pokerroom.server.protocol import MAX_FRAME_BYTES
+
+    logs.configure(logs.node_id())  # JSON lines with the node, table and hand (server/logs.py)
 
     # Bound here, before the app starts: a port in use is one line and status 1, not a
     # traceback after uvicorn's "startup complete". uvicorn serves on this very socket.
@@ -106,6 +109,7 @@ def serve_command(
         ws_per_message_deflate=False,
         ws_max_size=MAX_FRAME_BYTES,
         log_level="info",
+        log_config=None,  # the room's JSON lines (logs.configure), uvicorn's too
     )
     server = uvicorn.Server(config)
 

@@ -25,6 +25,7 @@ from pokerroom.server import protocol
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
 from pokerroom.server.inbox import Close, FromClient, Gone, Item, Said, Suspend, Void, Watching
+from pokerroom.server.metrics import RoomMetrics
 from pokerroom.server.recovery import RECOVERING, RETRY_SECONDS, Recovers, Recovery
 from pokerroom.server.seat_requests import SeatRequests
 from pokerroom.server.shuffles import TableShuffles, players_of
@@ -89,6 +90,8 @@ class TableActor(SeatRequests, Recovers):
         self.on_time_bank = False  # the turn running now has gone on to the time bank
         self.participants: list[tuple[int, int, int, int]] = []  # account, seat, position, stack
         self.ending: Ending | None = None  # the last hand's end, until the store has it
+        self.metrics: RoomMetrics | None = None  # the room's, when it has them
+        self.acted_at: float | None = None  # when the action being handled came
         self.next_hand_at = 0.0
         self.hands_played = 0
         self.pot_total = 0
@@ -185,6 +188,8 @@ class TableActor(SeatRequests, Recovers):
 
     async def _turn(self, item: Item | None, now: float) -> None:
         changed = moved = False
+        if isinstance(item, Said) and isinstance(item.message, protocol.Act):
+            self.acted_at = item.at
         try:
             if item is None:
                 changed = await self._on_clock(now)
@@ -204,6 +209,7 @@ class TableActor(SeatRequests, Recovers):
         self.clock_idle = item is None and not (changed or moved)
         if changed:
             await self._broadcast(now)
+        self.acted_at = None
 
     def _next_wakeup(self, now: float) -> float | None:
         """Seconds until the next thing the clock must do (0 when it is due), None if none."""
@@ -367,6 +373,13 @@ class TableActor(SeatRequests, Recovers):
         if reveal is not None:  # to the players dealt in only (R-SHOW-8: after the hand)
             self._tell(reveal, only=players_of(ending.participants))
         self.hands_played += 1
+        if self.metrics is not None:
+            self.metrics.hands.inc()
+        log.debug(
+            "hand %s ended",
+            finished.number,
+            extra={"table": self.table_id, "hand": finished.number, "hand_id": started.hand_id},
+        )
         self.pot_total += sum(e.amount for e in ending.events if isinstance(e, PotAwarded))
         self.hand_events = []
         self.next_hand_at = ending.at + self.pause
@@ -528,17 +541,18 @@ class TableActor(SeatRequests, Recovers):
         return protocol.encode(public if seat is None else state_for_seat(self.table, public, seat))
 
     async def _broadcast(self, now: float) -> None:
+        if self.acted_at is not None and self.metrics is not None:
+            self.metrics.actions.observe(time.monotonic() - self.acted_at)
+            self.acted_at = None
         self.version += 1
         public = self._public(now)
-        spectator: str | None = None  # one encoding for everyone who sees the same thing
+        shared = protocol.SharedEncoding(public)  # what every viewer sees, encoded once
         for client in list(self.watchers):
-            seated = client.player is not None and self.table.seat_number(client.player) is not None
-            if seated:
-                self._send(client, self._state_for(client, now, public))
+            seat = None if client.player is None else self.table.seat_number(client.player)
+            if seat is None:
+                self._send(client, shared.whole)
             else:
-                if spectator is None:
-                    spectator = protocol.encode(public)
-                self._send(client, spectator)
+                self._send(client, shared.encode(state_for_seat(self.table, public, seat)))
 
     def _tell(self, line: str, only: Container[int | None] | None = None) -> None:
         """Queue ``line`` for every watcher (or those whose account is in ``only``)."""

@@ -100,7 +100,11 @@ class Recovers:
             try:
                 await self._settle()
             except Exception:  # the hand stays running in the store: it is cancelled below
-                log.exception("table %s: the hand's end was not stored", self.table_id)
+                log.exception(
+                    "table %s: the hand's end was not stored",
+                    self.table_id,
+                    extra={"table": self.table_id},
+                )
         started = self.started
         hand = started.number if started is not None else None
         log.error(
@@ -109,6 +113,7 @@ class Recovers:
             hand,
             error,
             exc_info=(type(error), error, error.__traceback__),
+            extra={"table": self.table_id, "hand": hand},
         )
         if self.recovering is None:
             self.recovering = Recovery(f"server fault: {type(error).__name__}", started)
@@ -152,6 +157,7 @@ class Recovers:
                 None if pending.started is None else pending.started.number,
                 pending.tries,
                 wait,
+                extra={"table": self.table_id, "hand": _number(pending.started)},
             )
             return
         self.stored, self.recovering, self.started = snapshot, None, None
@@ -162,6 +168,7 @@ class Recovers:
                 self.table_id,
                 pending.started.number,
                 pending.reason,
+                extra={"table": self.table_id, "hand": pending.started.number},
             )
             self._announce_cancelled(pending.started.number)
         for item in self.deferred:  # the floor's items held while the table waited
@@ -172,3 +179,7 @@ class Recovers:
         line = protocol.frame(hand_result(self.table_id, number, cancelled=True))
         for watcher in list(self.watchers):
             self._send(watcher, line)
+
+
+def _number(started: StartedHand | None) -> int | None:
+    return None if started is None else started.number

@@ -20,6 +20,8 @@ from pokerroom.server.actor import INBOX_MESSAGES, TableActor
 from pokerroom.server.client import OUTBOX_FRAMES, Client
 from pokerroom.server.clock import utcnow
 from pokerroom.server.inbox import Suspend
+from pokerroom.server.logs import node_id
+from pokerroom.server.metrics import RoomMetrics
 from pokerroom.store.db import Database
 from pokerroom.store.room_store import Reopened, RoomStore, TableSave
 from pokerroom.table import Table
@@ -127,12 +129,24 @@ DEMO_TABLES = (
 
 
 class Room:
-    def __init__(self, db: Database, *, pause: float = 1.5, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        pause: float = 1.5,
+        limits: Limits | None = None,
+        node: str | None = None,
+    ) -> None:
         self.db = db
         self.store = RoomStore(db)
         self.pause = pause
         self.limits = Limits() if limits is None else limits
         self.actors: dict[str, TableActor] = {}
+        self.node = node_id() if node is None else node
+        self.metrics = RoomMetrics(
+            node=self.node, tables=self.open_tables, players=self.players_seated
+        )
+        db.writer.observe = self.metrics.committed
         self.clients: set[Client] = set()  # every open connection (S-AUTH-2 closes them)
         self.per_address: Counter[str] = Counter()
 
@@ -157,6 +171,12 @@ class Room:
         """The tables where the account has a seat (told at hello: issue 16)."""
         player = str(account_id)
         return [i for i, a in self.actors.items() if a.table.seat_number(player) is not None]
+
+    def open_tables(self) -> int:
+        return sum(1 for actor in self.actors.values() if not actor.closed)
+
+    def players_seated(self) -> int:
+        return sum(len(actor.table.seats) for actor in self.actors.values())
 
     def anonymous_watchers(self) -> int:
         return sum(1 for c in self.clients if c.account_id is None and c.tables)
@@ -221,6 +241,7 @@ class Room:
     def _add(self, config: TableConfig, table: Table) -> None:
         actor = TableActor(self.db, config.id, table, _config_json(config), pause=self.pause)
         actor.inbox_limit = self.limits.inbox_messages
+        actor.metrics = self.metrics
         self.actors[config.id] = actor
 
     async def stop(self) -> None:
