@@ -580,7 +580,10 @@ async def _room_metrics(url: str) -> dict[str, float]:
     from prometheus_client.parser import text_string_to_metric_families
 
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-        text = (await http.get("/metrics")).text
+        response = await http.get("/metrics")
+    if response.status_code != 200:  # a room without metrics (an older one, say)
+        return {}
+    text = response.text
     values = {
         sample.name: sample.value
         for family in text_string_to_metric_families(text)

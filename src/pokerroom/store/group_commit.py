@@ -19,6 +19,7 @@ committed (or refused with its error) before the database closes.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -71,8 +72,11 @@ class GroupCommit:
             raise WriterClosedError("the database is closing: nothing was written")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((work, future))
-        if self._task is None:
-            self._task = asyncio.create_task(self._writer(), name="group commit")
+        if self._task is None:  # a context of its own: never the first caller's (its
+            # transaction, if it is in one, is not the writer's)
+            self._task = asyncio.create_task(
+                self._writer(), name="group commit", context=contextvars.Context()
+            )
         # The unit is committed even if the caller is cancelled meanwhile (a shutdown): what
         # was handed over is written, so memory and the store agree on what the caller saw.
         return await asyncio.shield(future)
