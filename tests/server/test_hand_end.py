@@ -204,3 +204,34 @@ async def test_R_DECK_5_when_the_cancel_is_refused_too_the_table_waits_and_retri
     )
     assert again["hand"]["number"] == number + 1  # dealing again once the store took it
     await assert_books_balance(server)
+
+
+async def test_DESIGN_8_a_hand_end_being_written_when_the_room_stops_is_stored(
+    server: Server,
+) -> None:
+    """Shutdown drains the writes: the room stops while a hand's end is on its way to the
+    database (the table shows the end, its write not yet committed). The write lands
+    before the database closes, so the hand is stored complete and the books balance."""
+    _, to_act, frame = await first_hand(server, "end5")
+    number = frame["hand"]["number"]
+    actor = server.room.actors["end5"]
+    entered, release = asyncio.Event(), asyncio.Event()
+    grouped = actor.db.grouped
+
+    async def held(work: Any) -> Any:
+        if work.func is finish_hand_sync:
+            entered.set()
+            await release.wait()  # the write is slow: the room stops meanwhile
+        return await grouped(work)
+
+    actor.db = _DbWith(actor.db, actor.db.run, held)
+    await to_act.send(type="act", table="end5", action="fold", hand=number)
+    await asyncio.wait_for(entered.wait(), 15)
+    assert actor.ending is not None  # shown, not yet stored
+    stopping = asyncio.create_task(server.room.stop())
+    await asyncio.sleep(0.05)
+    assert not stopping.done()  # the room waits for the hand's write
+    release.set()
+    await asyncio.wait_for(stopping, 15)
+    assert (await hand_record(server, "end5", number)).status == "complete"
+    await assert_books_balance(server)
