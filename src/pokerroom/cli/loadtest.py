@@ -18,6 +18,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import queue
 import random
 import resource
 import secrets
@@ -198,8 +199,18 @@ def _in_processes(
     ]
     for process in processes:
         process.start()
+    answers: list[dict[str, Any]] = []
+    deadline = time.monotonic() + 600
     try:
-        return [results.get(timeout=600) for _ in processes]
+        while len(answers) < len(processes):
+            try:
+                answers.append(results.get(timeout=1.0))
+            except queue.Empty:
+                if time.monotonic() > deadline or not any(p.is_alive() for p in processes):
+                    raise RuntimeError(
+                        f"{len(processes) - len(answers)} load client processes gave no result"
+                    ) from None
+        return answers
     finally:
         for process in processes:
             process.join(timeout=30)

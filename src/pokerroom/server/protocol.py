@@ -179,8 +179,12 @@ def error(message: str, *, request: str | None = None, table: str | None = None)
     return frame(ErrorFrame(message=message, request=request, table=table))
 
 
+# One encoder for every frame: ``json.dumps`` with separators builds a new one per call.
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+
+
 def encode(payload: dict[str, Any]) -> str:
-    return json.dumps(payload, separators=(",", ":"))
+    return _ENCODER.encode(payload)
 
 
 class SharedEncoding:
@@ -230,7 +234,7 @@ class SharedEncoding:
 
 
 def encode_value(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    return _ENCODER.encode(value)
 
 
 # ------------------------------------------------------------------ server to client
