@@ -423,7 +423,9 @@ async def start_room(
         folder = Path(tempfile.mkdtemp(prefix=f"pokerroom-{name}-"))
         database = sqlite_url(folder / f"{name}.db")
     port = free_port()
-    return database, f"http://127.0.0.1:{port}", await spawn_room(database, port, pause=0.2)
+    # A busy machine may take a while to start Python and import the room: bounded, generous.
+    room = await spawn_room(database, port, pause=0.2, seconds=90)
+    return database, f"http://127.0.0.1:{port}", room
 
 
 def stop_room(server: subprocess.Popen[bytes]) -> None:
