@@ -4,13 +4,20 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from benchmarks import engine, evaluation, room, soak, table
+from benchmarks import engine, evaluation, group_commit, room, soak, table
 
 
 def main() -> None:
     console = Console()
     console.print("pokerroom benchmarks: medians of repeated runs on this machine", style="bold")
-    reports = [evaluation.run(), engine.run(), table.run(), room.run(), soak.run()]
+    reports = [
+        evaluation.run(),
+        engine.run(),
+        table.run(),
+        group_commit.run(),
+        room.run(),
+        soak.run(),
+    ]
     for report in reports:
         report.print()
 

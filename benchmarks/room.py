@@ -1,47 +1,85 @@
-"""The room under load (issue 5): bots over real WebSockets on loopback, beside the ceiling of
-a bare WebSocket echo server on the same machine.
+"""The room under load (issues 5 and 15): bots over real WebSockets on loopback, driven by
+client processes of their own, beside the ceiling of a bare WebSocket echo server driven by
+the same client processes in the same run.
 
-Two runs: bots that think about a second per decision (still quicker than people, who take
-several), where the latency target applies; and bots that act at once, which finds the
-room's capacity (there the queue for the database at the end of each hand sets the tail).
+Runs, each repeated and reported as the median: bots acting at once (the room's capacity:
+100 tables x 6 bots) on SQLite and on PostgreSQL, and bots that think about a second per
+decision (still quicker than people), where the latency target applies. Issue 15's targets:
+flat out at least 30% of the echo ceiling with p99 under 100 ms, on both databases; at a
+human pace p99 under 20 ms. The machine is shared: the load average is printed with them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import statistics
+from typing import Any
 
 from benchmarks.report import Report, Row
-from pokerroom.cli.loadtest import _echo_rate, run_loadtest
+from pokerroom.cli.loadtest import echo_ceiling, run_loadtest
 
 TABLES, PLAYERS, SECONDS = 100, 6, 20
+REPEATS = int(os.environ.get("POKERROOM_BENCH_REPEATS", "3"))
+POSTGRES = os.environ.get("POKERROOM_BENCH_PG", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+FIGURES = ("actions_per_second", "hands_per_second", "p50_ms", "p99_ms", "client_cpu")
+
+
+def _median_run(think: float, database: str | None) -> dict[str, Any]:
+    runs = [
+        asyncio.run(run_loadtest(TABLES, PLAYERS, SECONDS, think=think, database=database))
+        for _ in range(REPEATS)
+    ]
+    median = {f: statistics.median(float(r[f] or 0.0) for r in runs) for f in FIGURES}
+    median["server_cpu"] = statistics.median(float(r["server_cpu"] or 0.0) for r in runs)
+    median["mean_batch"] = statistics.median(float(r.get("mean_batch", 0.0)) for r in runs)
+    median["books_balance"] = all(r["books_balance"] for r in runs)
+    median["load_average"] = statistics.median(r["load_average"] for r in runs)
+    return median
 
 
 def run() -> Report:
-    report = Report("The room under load (issue 5)")
-    paced = asyncio.run(run_loadtest(TABLES, PLAYERS, SECONDS, think=1.0))
-    flat_out = asyncio.run(run_loadtest(TABLES, PLAYERS, SECONDS, think=0.0))
-    echo = asyncio.run(_echo_rate(5.0))
-    report.add(
-        Row(
-            f"{TABLES} tables x {PLAYERS} bots thinking ~1 s: action -> broadcast p99",
-            paced["p99_ms"] / 1000,
-            "s",
-            target="< 0.100 s",
-        )
+    report = Report("The room under load, one node (issues 5 and 15)")
+    echo = statistics.median(
+        asyncio.run(echo_ceiling(5.0))["messages_per_second"] for _ in range(REPEATS)
     )
-    report.add(
-        Row(
-            f"{TABLES} tables x {PLAYERS} bots acting at once: actions/s (capacity)",
-            flat_out["actions_per_second"],
-            "/s",
-            {"bare WebSocket echo, messages/s": echo},
+    runs: dict[str, dict[str, Any]] = {
+        "SQLite, acting at once": _median_run(0.0, None),
+        "SQLite, thinking ~1 s": _median_run(1.0, None),
+    }
+    try:
+        runs["PostgreSQL, acting at once"] = _median_run(0.0, POSTGRES)
+    except OSError as error:  # no PostgreSQL server here: said, not hidden
+        report.notes.append(f"PostgreSQL not measured: {error}")
+    for name, result in runs.items():
+        if "acting at once" in name:
+            report.add(
+                Row(
+                    f"{TABLES} tables x {PLAYERS} bots, {name}: actions/s",
+                    result["actions_per_second"],
+                    "/s",
+                    {"bare WebSocket echo, messages/s": echo},
+                    target=">= 0.30x the echo",
+                )
+            )
+        target = "< 0.020 s" if "thinking" in name else "< 0.100 s"
+        report.add(
+            Row(
+                f"{TABLES} tables x {PLAYERS} bots, {name}: p99",
+                result["p99_ms"] / 1000,
+                "s",
+                target=target,
+            )
         )
-    )
-    for name, result in (("thinking ~1 s", paced), ("acting at once", flat_out)):
+    for name, result in runs.items():
         books = "balance" if result["books_balance"] else "DO NOT BALANCE"
         report.notes.append(
-            f"{name}: hands/s {result['hands_per_second']:.1f}, actions/s "
-            f"{result['actions_per_second']:.0f}; p50 {result['p50_ms']:.1f} ms, p99 "
-            f"{result['p99_ms']:.1f} ms; refused actions {result['errors']}; books {books}"
+            f"{name} (median of {REPEATS}): hands/s {result['hands_per_second']:.1f}, "
+            f"actions/s {result['actions_per_second']:.0f} "
+            f"({result['actions_per_second'] / echo:.0%} of the echo); p50 "
+            f"{result['p50_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms; CPU in cores: room "
+            f"{result['server_cpu']:.2f}, load client {result['client_cpu']:.2f}; mean write "
+            f"batch {result['mean_batch']:.1f}; load average {result['load_average']:.1f} on "
+            f"{os.cpu_count()} cores; books {books}"
         )
     return report

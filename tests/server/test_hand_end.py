@@ -32,24 +32,27 @@ def failing_run(server: Server, table: str, fails: Callable[[Any], bool]) -> lis
     """Make the table's one-step transactions whose work ``fails(work)`` raise; the names of
     the refused works are listed in the answer."""
     actor = server.room.actors[table]
-    real = actor.db.run
     refused: list[str] = []
 
-    async def run(work: Any) -> Any:
-        if fails(work):
-            refused.append(work.func.__name__)
-            raise StoreDownError("the database is gone")
-        return await real(work)
+    def failing(real: Any) -> Any:
+        async def run(work: Any) -> Any:
+            if fails(work):
+                refused.append(work.func.__name__)
+                raise StoreDownError("the database is gone")
+            return await real(work)
 
-    actor.db = _DbWith(actor.db, run)
+        return run
+
+    actor.db = _DbWith(actor.db, failing(actor.db.run), failing(actor.db.grouped))
     return refused
 
 
 class _DbWith:
-    """The room's database with another ``run`` (the actor only, not the whole room)."""
+    """The room's database with another ``run`` and ``grouped`` (the actor only, not the
+    whole room)."""
 
-    def __init__(self, db: Database, run: Any) -> None:
-        self._db, self.run = db, run
+    def __init__(self, db: Database, run: Any, grouped: Any) -> None:
+        self._db, self.run, self.grouped = db, run, grouped
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._db, name)
@@ -200,4 +203,35 @@ async def test_R_DECK_5_when_the_cancel_is_refused_too_the_table_waits_and_retri
         lambda f: f.get("hand") is not None and f["hand"]["number"] == number + 1
     )
     assert again["hand"]["number"] == number + 1  # dealing again once the store took it
+    await assert_books_balance(server)
+
+
+async def test_DESIGN_8_a_hand_end_being_written_when_the_room_stops_is_stored(
+    server: Server,
+) -> None:
+    """Shutdown drains the writes: the room stops while a hand's end is on its way to the
+    database (the table shows the end, its write not yet committed). The write lands
+    before the database closes, so the hand is stored complete and the books balance."""
+    _, to_act, frame = await first_hand(server, "end5")
+    number = frame["hand"]["number"]
+    actor = server.room.actors["end5"]
+    entered, release = asyncio.Event(), asyncio.Event()
+    grouped = actor.db.grouped
+
+    async def held(work: Any) -> Any:
+        if work.func is finish_hand_sync:
+            entered.set()
+            await release.wait()  # the write is slow: the room stops meanwhile
+        return await grouped(work)
+
+    actor.db = _DbWith(actor.db, actor.db.run, held)
+    await to_act.send(type="act", table="end5", action="fold", hand=number)
+    await asyncio.wait_for(entered.wait(), 15)
+    assert actor.ending is not None  # shown, not yet stored
+    stopping = asyncio.create_task(server.room.stop())
+    await asyncio.sleep(0.05)
+    assert not stopping.done()  # the room waits for the hand's write
+    release.set()
+    await asyncio.wait_for(stopping, 15)
+    assert (await hand_record(server, "end5", number)).status == "complete"
     await assert_books_balance(server)

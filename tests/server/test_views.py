@@ -137,3 +137,41 @@ def test_R_HILO_1_hands_shown_at_an_all_in_are_named_with_their_high_and_low_fiv
     assert (shown[1].high, shown[1].low) == ("Pair of Nines", "8-6-5-2-A")
     assert shown[1].low_best == ["8c", "6s", "5h", "2d", "As"]
     assert shown[1].best == ["Ks", "Qh", "9h", "9c", "8c"]
+
+
+def test_shared_encoding_writes_each_viewers_frame_exactly_as_encoding_it_whole() -> None:
+    """The broadcast encodes what viewers share once (protocol.SharedEncoding): every
+    seat's frame, and the spectators', must be byte for byte what ``encode`` gives."""
+    from pokerroom.server.views import state_for_seat
+
+    house = load_preset("titan")
+    table = Table(
+        spec=house.game(Variant.HOLDEM, Structure.NO_LIMIT, 200),
+        house=house,
+        seats=6,
+        rng=SeededRandomSource(7),
+    )
+    for seat in (1, 3, 4):
+        table.sit(f"p{seat}", seat, 20_000, name=f"P{seat}")
+    checked = 0
+    for hand in range(3):
+        table.start_hand(float(hand))
+        while True:
+            public = public_state(table, table_id="t", version=checked, now=float(hand))
+            shared = protocol.SharedEncoding(public)
+            assert shared.whole == protocol.encode(public)
+            for seat in table.seats:
+                state = state_for_seat(table, public, seat)
+                assert shared.encode(state) == protocol.encode(state)
+                checked += 1
+            if table.hand is None:
+                break
+            kind = ActionKind.BET_OR_RAISE if checked % 5 == 0 else ActionKind.CHECK_OR_CALL
+            player = table.seats[table.actor_seat()].player
+            legal = table.hand.legal_actions()
+            raise_to = legal.min_raise_to
+            if kind is ActionKind.BET_OR_RAISE and raise_to is not None:
+                table.act(player, Action(kind, raise_to), float(hand))
+            else:
+                table.act(player, Action(ActionKind.CHECK_OR_CALL), float(hand))
+    assert checked > 30

@@ -1,11 +1,14 @@
 """``pokerroom loadtest``: many tables of bots over real WebSockets on loopback.
 
-The room runs in its own process (``pokerroom serve``) on a fresh SQLite file; this
-process opens the tables through the floor API and drives light bots (check, call,
-sometimes a raise or a fold: the room's work is measured, not the bots' thinking).
-It prints hands/s, actions/s and the time from an action sent to its broadcast
-received (p50, p99), beside a bare WebSocket echo server's messages/s on the same
-machine, then checks the books. Loops are bounded in time and stop by themselves.
+The room runs in its own process (``pokerroom serve``) on a fresh SQLite file, or on a
+fresh database of a PostgreSQL server (``--database``); this process opens the tables
+through the floor API and the bots are driven by ``--clients`` processes of their own
+(light bots: check, call, sometimes a raise or a fold: the room's work is measured, not
+the bots' thinking). It prints hands/s, actions/s and the time from an action sent to
+its broadcast received (p50, p99), the CPU the room and the load client used (a fair
+client is not the bottleneck), beside a bare WebSocket echo server's messages/s driven
+by the same client processes in the same run, then checks the books. Loops are bounded
+in time and stop by themselves.
 """
 
 from __future__ import annotations
@@ -13,7 +16,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import multiprocessing
+import os
+import queue
 import random
+import resource
 import secrets
 import socket
 import statistics
@@ -21,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -31,6 +39,7 @@ from pokerroom.server.process import free_port, spawn_room
 
 BUY_IN = 20_000
 TABLES_PER_ACCOUNT = 40  # 40 buy-ins fit in one account's starting balance
+CLIENTS = 2  # load client processes (each drives a share of the tables)
 
 
 @dataclass
@@ -47,11 +56,34 @@ class Stats:
     hands: set[tuple[str, int]] = field(default_factory=set)
     errors: int = 0
     error_kinds: dict[str, int] = field(default_factory=dict)
+    # Client processes share the count of seated bots and the moment measuring starts
+    # (a monotonic clock is the same for every process on the machine).
+    shared: tuple[Any, Any] | None = None
 
     def stop(self) -> float:
-        if self.measuring_since is None:
+        since = self.since()
+        if since is None:
             return self.seat_by
-        return self.measuring_since + self.seconds
+        return since + self.seconds
+
+    def since(self) -> float | None:
+        if self.shared is not None and self.measuring_since is None:
+            value = self.shared[1].value
+            self.measuring_since = value or None
+        return self.measuring_since
+
+    def sat(self) -> None:
+        """One more bot has its seat: measuring starts when every bot has one."""
+        if self.shared is None:
+            self.seated += 1
+            if self.seated == self.players:
+                self.measuring_since = time.monotonic()
+            return
+        seated, since = self.shared
+        with seated.get_lock():
+            seated.value += 1
+            if seated.value == self.players:
+                since.value = time.monotonic()
 
 
 async def _player(
@@ -92,16 +124,14 @@ async def _player(
                 stats.error_kinds[what] = stats.error_kinds.get(what, 0) + 1
                 continue
             if kind == "hand_result":
-                if stats.measuring_since is not None:
+                if stats.since() is not None:
                     stats.hands.add((table, message["hand"]))
                 continue
             if kind != "table":
                 continue
             if not has_seat and message.get("you") == seat:
                 has_seat = True
-                stats.seated += 1
-                if stats.seated == stats.players:
-                    stats.measuring_since = time.monotonic()
+                stats.sat()
             hand = message.get("hand")
             ours = bool(hand and hand["actor"] == message.get("you") and hand["legal"])
             decision = None
@@ -115,7 +145,8 @@ async def _player(
             if sent_at is not None and (not ours or decision != pending):
                 # The first frame that shows our action done (frames sent while we were
                 # thinking may still be queued before it).
-                if stats.measuring_since is not None and sent_at >= stats.measuring_since:
+                since = stats.since()
+                if since is not None and sent_at >= since:
                     stats.latencies.append(time.monotonic() - sent_at)
                 sent_at = None
             if not ours or decision == pending:
@@ -136,14 +167,92 @@ async def _player(
             if think:  # a person takes a while to decide; 0 drives the room flat out
                 await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
             sent_at = time.monotonic()
-            stats.actions += stats.measuring_since is not None
+            stats.actions += stats.since() is not None
             await ws.send(json.dumps(act))
 
 
-async def _echo_rate(seconds: float, clients: int = 50) -> float:
-    """Messages per second through a bare WebSocket echo server (the machine's ceiling)."""
+def _cpu_seconds() -> float:
+    """CPU time (user and system) this process has used."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _process_cpu_seconds(pid: int) -> float:
+    """CPU time another process has used (Linux /proc; 0 where there is none)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _in_processes(
+    target: Callable[..., None], shares: list[tuple[Any, ...]], shared: tuple[Any, ...]
+) -> list[dict[str, Any]]:
+    """``target(*share, *shared, results)`` in one spawned process per share; their
+    results (one dict each), bounded in time: a client process that hangs is killed."""
+    context = multiprocessing.get_context("spawn")
+    results = context.Queue()
+    processes = [
+        context.Process(target=target, args=(*share, *shared, results), daemon=True)
+        for share in shares
+    ]
+    for process in processes:
+        process.start()
+    answers: list[dict[str, Any]] = []
+    deadline = time.monotonic() + 600
+    try:
+        while len(answers) < len(processes):
+            try:
+                answers.append(results.get(timeout=1.0))
+            except queue.Empty:
+                if time.monotonic() > deadline or not any(p.is_alive() for p in processes):
+                    raise RuntimeError(
+                        f"{len(processes) - len(answers)} load client processes gave no result"
+                    ) from None
+        return answers
+    finally:
+        for process in processes:
+            process.join(timeout=30)
+            if process.is_alive():
+                process.kill()
+
+
+def _echo_client(port: int, connections: int, seconds: float, start: Any, results: Any) -> None:
+    """One echo client process: ``connections`` sockets, each sending and awaiting its
+    echo until the shared start + ``seconds``."""
     from websockets.asyncio.client import connect
 
+    async def main() -> dict[str, Any]:
+        count = 0
+
+        async def one() -> None:
+            nonlocal count
+            async with connect(f"ws://127.0.0.1:{port}/") as ws:
+                while not start.value:
+                    await asyncio.sleep(0.01)
+                while time.monotonic() < start.value + seconds:
+                    await ws.send('{"type":"ping"}')
+                    await ws.recv()
+                    count += 1
+
+        cpu = _cpu_seconds()
+        await asyncio.gather(*(one() for _ in range(connections)))
+        return {"count": count, "cpu": _cpu_seconds() - cpu}
+
+    results.put(asyncio.run(main()))
+
+
+async def _echo_rate(seconds: float, clients: int = 50, processes: int = CLIENTS) -> float:
+    """Messages per second through a bare WebSocket echo server (the machine's ceiling),
+    driven by ``processes`` client processes as the load test's bots are."""
+    return float((await echo_ceiling(seconds, clients, processes))["messages_per_second"])
+
+
+async def echo_ceiling(
+    seconds: float, clients: int = 50, processes: int = CLIENTS
+) -> dict[str, Any]:
+    """The echo server's messages/s, with its CPU and the client processes' (in cores)."""
     port = free_port()
     server = subprocess.Popen(
         [
@@ -167,19 +276,20 @@ async def _echo_rate(seconds: float, clients: int = 50) -> float:
             ):
                 break
             await asyncio.sleep(0.1)
-        count = 0
-        stop = time.monotonic() + seconds
-
-        async def one() -> None:
-            nonlocal count
-            async with connect(f"ws://127.0.0.1:{port}/") as ws:
-                while time.monotonic() < stop:
-                    await ws.send('{"type":"ping"}')
-                    await ws.recv()
-                    count += 1
-
-        await asyncio.gather(*(one() for _ in range(clients)))
-        return count / seconds
+        start = multiprocessing.get_context("spawn").Value("d", 0.0)
+        shares = [(port, len(range(k, clients, processes)), seconds) for k in range(processes)]
+        loop = asyncio.get_running_loop()
+        running = loop.run_in_executor(None, _in_processes, _echo_client, shares, (start,))
+        await asyncio.sleep(2.0)  # the client processes start and connect
+        served = _process_cpu_seconds(server.pid)
+        start.value = time.monotonic()
+        done = await running
+        served = _process_cpu_seconds(server.pid) - served
+        return {
+            "messages_per_second": sum(d["count"] for d in done) / seconds,
+            "server_cpu": served / seconds,
+            "client_cpu": sum(d["cpu"] for d in done) / seconds,
+        }
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -229,34 +339,93 @@ async def prepare_room(url: str, database: str, tables: int, players: int) -> li
 
 
 async def run_loadtest(
-    tables: int, players: int, seconds: float, think: float = 0.0
+    tables: int,
+    players: int,
+    seconds: float,
+    think: float = 0.0,
+    *,
+    database: str | None = None,
+    clients: int = CLIENTS,
+    profile: Path | None = None,
 ) -> dict[str, Any]:
+    """The load test: a fresh room (SQLite, or a fresh database on the PostgreSQL server of
+    ``database``), its tables and bots, the figures and whether the books balance. With
+    ``profile``, py-spy samples the room while it is measured (raw stacks to that file)."""
     from pokerroom.store.audit import audit
     from pokerroom.store.db import Database
 
-    database, url, server = await start_room("load")
-    try:
-        tokens = await prepare_room(url, database, tables, players)
-        result = await play_tables(url, tokens, tables, players, seconds, think)
-    finally:
-        stop_room(server)
-    db = Database(database)
-    try:
-        async with db.transaction() as session:
-            report = await audit(session)
-    finally:
-        await db.close()
-    return {**result, "books_balance": report.ok}
+    async with fresh_database("load", database) as url_of_db:
+        database_url, url, server = await start_room("load", url_of_db)
+        try:
+            tokens = await prepare_room(url, database_url, tables, players)
+            result = await play_tables(
+                url,
+                tokens,
+                tables,
+                players,
+                seconds,
+                think,
+                processes=clients,
+                server=server.pid,
+                profile=profile,
+            )
+        finally:
+            stop_room(server)
+        db = Database(database_url)
+        try:
+            async with db.transaction() as session:
+                report = await audit(session)
+        finally:
+            await db.close()
+    engine = "postgresql" if database_url.startswith("postgresql") else "sqlite"
+    return {**result, "database": engine, "books_balance": report.ok}
 
 
-async def start_room(name: str) -> tuple[str, str, subprocess.Popen[bytes]]:
-    """A room in its own process on a fresh SQLite file: its database URL, its URL, itself."""
+@contextlib.asynccontextmanager
+async def fresh_database(name: str, server_url: str | None) -> Any:
+    """A fresh database for one run: a new SQLite file, or (``server_url`` a PostgreSQL
+    URL) a new database on that server, dropped afterwards."""
     from pokerroom.store.db import sqlite_url
 
-    folder = Path(tempfile.mkdtemp(prefix=f"pokerroom-{name}-"))
-    database = sqlite_url(folder / f"{name}.db")
+    if server_url is None or not server_url.startswith("postgresql"):
+        folder = Path(tempfile.mkdtemp(prefix=f"pokerroom-{name}-"))
+        yield sqlite_url(folder / f"{name}.db")
+        return
+    import asyncpg  # type: ignore[import-untyped]
+    from sqlalchemy import make_url
+
+    url = make_url(server_url)
+    admin_dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
+    fresh = f"pokerroom_{name}_{secrets.token_hex(4)}"
+    admin = await asyncpg.connect(admin_dsn)
+    try:
+        await admin.execute(f'CREATE DATABASE "{fresh}"')
+    finally:
+        await admin.close()
+    try:
+        yield url.set(database=fresh).render_as_string(hide_password=False)
+    finally:
+        admin = await asyncpg.connect(admin_dsn)
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{fresh}" WITH (FORCE)')
+        finally:
+            await admin.close()
+
+
+async def start_room(
+    name: str, database: str | None = None
+) -> tuple[str, str, subprocess.Popen[bytes]]:
+    """A room in its own process on ``database`` (default: a fresh SQLite file): its
+    database URL, its URL, itself."""
+    from pokerroom.store.db import sqlite_url
+
+    if database is None:
+        folder = Path(tempfile.mkdtemp(prefix=f"pokerroom-{name}-"))
+        database = sqlite_url(folder / f"{name}.db")
     port = free_port()
-    return database, f"http://127.0.0.1:{port}", await spawn_room(database, port, pause=0.2)
+    # A busy machine may take a while to start Python and import the room: bounded, generous.
+    room = await spawn_room(database, port, pause=0.2, seconds=90)
+    return database, f"http://127.0.0.1:{port}", room
 
 
 def stop_room(server: subprocess.Popen[bytes]) -> None:
@@ -268,11 +437,16 @@ def stop_room(server: subprocess.Popen[bytes]) -> None:
         server.wait(timeout=10)
 
 
-async def play_tables(
-    url: str, tokens: list[str], tables: int, players: int, seconds: float, think: float
+async def _play_share(
+    url: str,
+    tokens: list[str],
+    share: range,
+    players: int,
+    stats: Stats,
+    think: float,
 ) -> dict[str, Any]:
-    """The light bots at ``load-0`` ..: measured for ``seconds`` once all are seated."""
-    stats = Stats(players=tables * players, seconds=seconds, seat_by=time.monotonic() + 120)
+    """The bots of the tables in ``share``; what they measured."""
+    cpu = _cpu_seconds()
     await asyncio.gather(
         *(
             _player(
@@ -284,28 +458,157 @@ async def play_tables(
                 random.Random(t * 100 + p),
                 think,
             )
-            for t in range(tables)
+            for t in share
             for p in range(players)
         ),
         return_exceptions=True,
     )
-    if stats.measuring_since is None:
-        raise RuntimeError(f"only {stats.seated} of {stats.players} bots got a seat")
-    elapsed = time.monotonic() - stats.measuring_since
-    latencies = sorted(stats.latencies) or [0.0]
+    return {
+        "since": stats.since(),
+        "actions": stats.actions,
+        "latencies": stats.latencies,
+        "hands": len(stats.hands),
+        "errors": stats.errors,
+        "error_kinds": stats.error_kinds,
+        "cpu": _cpu_seconds() - cpu,
+    }
+
+
+def _profile(pid: int, seconds: float, output: Path) -> subprocess.Popen[bytes]:
+    """py-spy (the dev extra) sampling process ``pid`` for ``seconds`` into ``output``."""
+    spy = Path(sys.executable).parent / "py-spy"
+    command = [str(spy), "record", "-p", str(pid), "-d", str(int(seconds)), "-f", "raw"]
+    return subprocess.Popen(
+        [*command, "-o", str(output), "--nonblocking"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def _client_process(
+    url: str,
+    tokens: list[str],
+    share: range,
+    players: int,
+    total: int,
+    seconds: float,
+    think: float,
+    seated: Any,
+    since: Any,
+    results: Any,
+) -> None:
+    """One load client process: its share of the tables' bots."""
+    stats = Stats(players=total, seconds=seconds, seat_by=time.monotonic() + 120)
+    stats.shared = (seated, since)
+    results.put(asyncio.run(_play_share(url, tokens, share, players, stats, think)))
+
+
+async def play_tables(
+    url: str,
+    tokens: list[str],
+    tables: int,
+    players: int,
+    seconds: float,
+    think: float,
+    *,
+    processes: int = 1,
+    server: int | None = None,
+    profile: Path | None = None,
+) -> dict[str, Any]:
+    """The light bots at ``load-0`` ..: measured for ``seconds`` once all are seated, in
+    this process or spread over ``processes`` client processes; with ``server`` (its pid)
+    the room's CPU over the same time is reported too."""
+    total = tables * players
+    served: list[float] = []
+    room: dict[str, float] = {}
+
+    async def watch_server(started: Callable[[], float | None]) -> None:
+        if server is None:
+            return
+        while started() is None:
+            await asyncio.sleep(0.05)
+        if profile is not None:
+            _profile(server, max(1.0, seconds - 2), profile)
+        served.append(_process_cpu_seconds(server))
+        await asyncio.sleep(seconds)
+        served.append(_process_cpu_seconds(server))
+        room.update(await _room_metrics(url))
+
+    if processes <= 1:
+        stats = Stats(players=total, seconds=seconds, seat_by=time.monotonic() + 120)
+        watching = asyncio.create_task(watch_server(lambda: stats.measuring_since))
+        shares = [await _play_share(url, tokens, range(tables), players, stats, think)]
+        await _finish(watching)
+    else:
+        context = multiprocessing.get_context("spawn")
+        seated, since = context.Value("i", 0), context.Value("d", 0.0)
+        parts = [range(k, tables, processes) for k in range(processes)]
+        args = [(url, tokens, part, players, total, seconds, think) for part in parts]
+        watching = asyncio.create_task(watch_server(lambda: since.value or None))
+        loop = asyncio.get_running_loop()
+        shares = await loop.run_in_executor(
+            None, _in_processes, _client_process, args, (seated, since)
+        )
+        await _finish(watching)
+    started = next((s["since"] for s in shares if s["since"] is not None), None)
+    if started is None:
+        raise RuntimeError(f"not all of the {total} bots got a seat")
+    elapsed = time.monotonic() - started
+    latencies = sorted(x for s in shares for x in s["latencies"]) or [0.0]
+    kinds: dict[str, int] = {}
+    for share in shares:
+        for kind, count in share["error_kinds"].items():
+            kinds[kind] = kinds.get(kind, 0) + count
     return {
         "tables": tables,
         "players": players,
         "think": think,
         "seconds": round(elapsed, 1),
-        "hands_per_second": len(stats.hands) / elapsed,
-        "actions_per_second": stats.actions / elapsed,
-        "actions": len(stats.latencies),
+        "hands_per_second": sum(s["hands"] for s in shares) / elapsed,
+        "actions_per_second": sum(s["actions"] for s in shares) / elapsed,
+        "actions": len(latencies),
         "p50_ms": 1000 * statistics.median(latencies),
         "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
         "max_ms": 1000 * latencies[-1],
-        "errors": stats.errors,
-        "error_kinds": stats.error_kinds,
+        "errors": sum(s["errors"] for s in shares),
+        "error_kinds": kinds,
+        "client_processes": max(processes, 1),
+        # CPU in cores over the run (1.0: one core busy): the client's must leave room.
+        "client_cpu": sum(s["cpu"] for s in shares) / elapsed,
+        "server_cpu": (served[1] - served[0]) / seconds if len(served) == 2 else None,
+        "load_average": os.getloadavg()[0],
+        **room,
+    }
+
+
+async def _finish(watching: asyncio.Task[None]) -> None:
+    """The room's watcher ends on its own once the measured time is over (bounded)."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(watching, timeout=30)
+
+
+async def _room_metrics(url: str) -> dict[str, float]:
+    """What the room's /metrics say of its writer: commits, their mean batch and time."""
+    import httpx
+    from prometheus_client.parser import text_string_to_metric_families
+
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        response = await http.get("/metrics")
+    if response.status_code != 200:  # a room without metrics (an older one, say)
+        return {}
+    text = response.text
+    values = {
+        sample.name: sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if not sample.labels
+    }
+    commits = values.get("pokerroom_commit_seconds_count", 0.0)
+    batches = values.get("pokerroom_write_batch_units_count", 0.0)
+    return {
+        "commits": commits,
+        "mean_batch": values.get("pokerroom_write_batch_units_sum", 0.0) / max(batches, 1.0),
+        "mean_commit_ms": 1000 * values.get("pokerroom_commit_seconds_sum", 0.0) / max(commits, 1),
     }
 
 
@@ -322,16 +625,59 @@ def loadtest_command(
             "0 plays flat out and measures the room's capacity.",
         ),
     ] = 1.0,
+    database: Annotated[
+        str | None,
+        typer.Option(
+            help="A PostgreSQL server's URL (postgresql+asyncpg://user@host/db): the run "
+            "makes a fresh database there and drops it after. Default: a fresh SQLite file."
+        ),
+    ] = None,
+    clients: Annotated[
+        int, typer.Option(min=1, max=16, help="Load client processes driving the bots.")
+    ] = CLIENTS,
+    json_output: Annotated[bool, typer.Option("--json", help="One JSON line.")] = False,
+    profile: Annotated[
+        Path | None,
+        typer.Option(help="Sample the room with py-spy while measured (raw stacks file)."),
+    ] = None,
 ) -> None:
-    """Bots over real WebSockets on loopback: throughput, latency, and the echo ceiling."""
-    result = asyncio.run(run_loadtest(tables, players_per_table, seconds, think))
-    echo = asyncio.run(_echo_rate(min(seconds, 5.0)))
+    """Bots over real WebSockets on loopback: throughput, latency, CPU, and the echo ceiling."""
+    result = asyncio.run(
+        run_loadtest(
+            tables,
+            players_per_table,
+            seconds,
+            think,
+            database=database,
+            clients=clients,
+            profile=profile,
+        )
+    )
+    echo = asyncio.run(echo_ceiling(min(seconds, 5.0), processes=clients))
+    result["echo_messages_per_second"] = echo["messages_per_second"]
+    result["of_echo"] = result["actions_per_second"] / echo["messages_per_second"]
+    if json_output:
+        typer.echo(json.dumps(result))
+        return
+    server_cpu = result["server_cpu"]
     typer.echo(
-        f"{result['tables']} tables x {result['players']} players, thinking "
-        f"{result['think']:g} s, for {result['seconds']} s: "
+        f"{result['tables']} tables x {result['players']} players on {result['database']}, "
+        f"thinking {result['think']:g} s, for {result['seconds']} s: "
         f"{result['hands_per_second']:.1f} hands/s, {result['actions_per_second']:.0f} actions/s, "
         f"action -> broadcast p50 {result['p50_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms, "
         f"{result['errors']} refused actions {result['error_kinds'] or ''}, "
         f"books {'balance' if result['books_balance'] else 'DO NOT BALANCE'}"
     )
-    typer.echo(f"bare WebSocket echo server on this machine: {echo:,.0f} messages/s")
+    typer.echo(
+        f"CPU (cores): room {'?' if server_cpu is None else f'{server_cpu:.2f}'}, load client "
+        f"{result['client_cpu']:.2f} in {result['client_processes']} processes; "
+        f"group commit: mean batch {result.get('mean_batch', 0):.1f} units, mean commit "
+        f"{result.get('mean_commit_ms', 0):.1f} ms; "
+        f"load average {result['load_average']:.1f} on {os.cpu_count()} cores"
+    )
+    typer.echo(
+        f"bare WebSocket echo server on this machine, same client processes: "
+        f"{echo['messages_per_second']:,.0f} messages/s (room CPU {echo['server_cpu']:.2f}, "
+        f"client CPU {echo['client_cpu']:.2f}); the room's actions/s are "
+        f"{result['of_echo']:.0%} of it"
+    )

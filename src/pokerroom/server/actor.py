@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import html
+import logging
 import time
 from collections.abc import Callable, Container, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from pokerroom.engine.actions import Action, ActionKind
@@ -23,6 +25,7 @@ from pokerroom.server import protocol
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
 from pokerroom.server.inbox import Close, FromClient, Gone, Item, Said, Suspend, Void, Watching
+from pokerroom.server.metrics import RoomMetrics
 from pokerroom.server.recovery import RECOVERING, RETRY_SECONDS, Recovers, Recovery
 from pokerroom.server.seat_requests import SeatRequests
 from pokerroom.server.shuffles import TableShuffles, players_of
@@ -54,6 +57,23 @@ CLOCK_SLACK = 0.05  # seconds: the shortest sleep after a clock turn that change
 INBOX_MESSAGES = 1000  # clients' messages waiting for one table before more are refused
 CLIENT_WAITING = 32  # one client's messages waiting at its tables (one cannot fill an inbox)
 
+log = logging.getLogger("pokerroom.table")
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """A hand's end handed to the database's writer (group commit), and what the table
+    does once it is durable: announce the result, reveal the shuffle, deal on."""
+
+    write: asyncio.Task[None]
+    started: StartedHand
+    hand: Any
+    finished: HandFinished
+    snapshot: str
+    events: list[Event]
+    participants: list[tuple[int, int, int, int]]
+    at: float  # the table's clock when the hand ended (the pause counts from it)
+
 
 class TableActor(SeatRequests, WaitingRequests, Recovers):
     def __init__(
@@ -77,6 +97,9 @@ class TableActor(SeatRequests, WaitingRequests, Recovers):
         self.last_actions: dict[int, dict[str, Any]] = {}  # seat -> {"text": "Raise to", ...}
         self.on_time_bank = False  # the turn running now has gone on to the time bank
         self.participants: list[tuple[int, int, int, int]] = []  # account, seat, position, stack
+        self.ending: Ending | None = None  # the last hand's end, until the store has it
+        self.metrics: RoomMetrics | None = None  # the room's, when it has them
+        self.acted_at: float | None = None  # when the action being handled came
         self.next_hand_at = 0.0
         self.stats = TableStats(time.monotonic())  # the lobby's figures (last 15 minutes)
         self.task: asyncio.Task[None] | None = None
@@ -169,19 +192,30 @@ class TableActor(SeatRequests, WaitingRequests, Recovers):
             return None
 
     async def _turn(self, item: Item | None, now: float) -> None:
-        changed = False
+        changed = moved = False
+        if isinstance(item, Said) and isinstance(item.message, protocol.Act):
+            self.acted_at = item.at
         try:
             if item is None:
                 changed = await self._on_clock(now)
             else:
                 changed = await self._handle(item, now)
+            if self.ending is not None:
+                # A hand ended: everyone sees the table at once, while its end is written
+                # with the other tables' (group commit). This table waits for its own write
+                # only: nothing else of it is written, and no hand dealt, before that.
+                if changed:
+                    await self._broadcast(now)
+                moved, changed = changed, False
+                await self._settle()
             changed = await self._maybe_start(now) or changed
             changed = await self._offer_seats(now) or changed
         except Exception as error:
             changed = await self._fault(error, now)
-        self.clock_idle = item is None and not changed
+        self.clock_idle = item is None and not (changed or moved)
         if changed:
             await self._broadcast(now)
+        self.acted_at = None
 
     def _next_wakeup(self, now: float) -> float | None:
         """Seconds until the next thing the clock must do (0 when it is due), None if none."""
@@ -216,7 +250,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers):
     async def _maybe_start(self, now: float) -> bool:
         if self.closed or self.table.hand is not None or now < self.next_hand_at:
             return False
-        if self.recovering is not None:
+        if self.recovering is not None or self.ending is not None:
             return False
         if not self.table.can_start():
             return False
@@ -254,7 +288,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers):
 
     async def _after(self, events: list[Event], now: float) -> None:
         """Settle what the table's events mean for money and storage."""
-        if self.started is not None:
+        if self.started is not None and self.ending is None:
             self.hand_events.extend(events)
         finished: HandFinished | None = None
         leavers: list[SeatLeft] = []
@@ -269,6 +303,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers):
             elif isinstance(event, SeatLeft) and finished is not None:
                 leavers.append(event)  # stood up as the hand ended: cashed out with it
             elif isinstance(event, SeatLeft):  # ends the sitting, cashing out under its key
+                await self._settle()  # written after the hand that ended before it
                 saved = self._saved()
                 await self.store.cash_out(
                     self.table_id, int(event.player), event.stack, saved, now=utcnow()
@@ -285,8 +320,10 @@ class TableActor(SeatRequests, WaitingRequests, Recovers):
         self, finished: HandFinished, leavers: list[SeatLeft], now: float
     ) -> None:
         """The hand's record (setup, actions, result), rake, the table after it and the
-        leavers' cash-outs: one transaction (DESIGN 8). If it fails, ``_fault`` cancels the
-        hand (R-DECK-5)."""
+        leavers' cash-outs: one unit of work handed to the database's writer (DESIGN 8),
+        committed with the other tables' (``_settle`` waits for it). If it fails, ``_fault``
+        cancels the hand (R-DECK-5)."""
+        await self._settle()
         started = self.started
         hand = self.table.last_hand
         snapshot = self.table.to_json()
@@ -303,7 +340,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers):
                 )
                 self.stored = snapshot
             return
-        await self.store.finish_hand(
+        write = self.store.finish_hand(
             started=started,
             table_id=self.table_id,
             deck=hand.deck,
@@ -318,33 +355,64 @@ class TableActor(SeatRequests, WaitingRequests, Recovers):
             ],
             leavers=left,
         )
-        self.started, self.stored = None, snapshot
-        await self._announce(hand, finished)
+        self.ending = Ending(
+            asyncio.ensure_future(write),
+            started,
+            hand,
+            finished,
+            snapshot,
+            self.hand_events,
+            self.participants,
+            now,
+        )
+
+    async def _settle(self) -> None:
+        """Wait until the last hand's end is durable, then announce it, reveal its shuffle
+        and let the table deal on. The write's error (the store refused it) is raised here:
+        the table's fault, and the hand, still running in the store, is cancelled."""
+        ending = self.ending
+        if ending is None:
+            return
+        try:  # shielded: a task cancelled at shutdown leaves the write to finish (Room.stop)
+            await asyncio.shield(ending.write)
+        finally:
+            if ending.write.done():
+                self.ending = None
+        finished, started = ending.finished, ending.started
+        self.started, self.stored = None, ending.snapshot
+        self._announce(ending.hand, finished, ending.events)
         reveal = self.shuffles.reveal(
             self.table_id, finished.number, started.hand_id, cancelled=finished.cancelled
         )
         if reveal is not None:  # to the players dealt in only (R-SHOW-8: after the hand)
-            self._tell(reveal, only=players_of(self.participants))
+            self._tell(reveal, only=players_of(ending.participants))
         if not finished.cancelled:
-            dealt = len(self.participants)
+            dealt = len(ending.participants)
             self.stats.hand_ended(
                 HandEnd(
                     at=time.monotonic(),
                     dealt=dealt,
-                    saw_flop=saw_flop(self.hand_events, dealt),
-                    pot=sum(e.amount for e in self.hand_events if isinstance(e, PotAwarded)),
+                    saw_flop=saw_flop(ending.events, dealt),
+                    pot=sum(e.amount for e in ending.events if isinstance(e, PotAwarded)),
                 )
             )
+        if self.metrics is not None:
+            self.metrics.hands.inc()
+        log.debug(
+            "hand %s ended",
+            finished.number,
+            extra={"table": self.table_id, "hand": finished.number, "hand_id": started.hand_id},
+        )
         self.hand_events = []
-        self.next_hand_at = now + self.pause
+        self.next_hand_at = ending.at + self.pause
 
-    async def _announce(self, hand: Any, finished: HandFinished) -> None:
+    def _announce(self, hand: Any, finished: HandFinished, events: list[Event]) -> None:
         """The end of a hand as everyone may see it (views.hand_result)."""
         result = hand_result(
             self.table_id,
             finished.number,
             hand=hand,
-            events=self.hand_events,
+            events=events,
             rake=finished.rake,
             cancelled=finished.cancelled,
         )
@@ -503,16 +571,18 @@ class TableActor(SeatRequests, WaitingRequests, Recovers):
         return protocol.encode(public if seat is None else state_for_seat(self.table, public, seat))
 
     async def _broadcast(self, now: float) -> None:
+        if self.acted_at is not None and self.metrics is not None:
+            self.metrics.actions.observe(time.monotonic() - self.acted_at)
+            self.acted_at = None
         self.version += 1
         public = self._public(now)
-        spectator: str | None = None  # one encoding for everyone who sees the same thing
+        shared = protocol.SharedEncoding(public)  # what every viewer sees, encoded once
         for client in list(self.watchers):
-            if self._seat_for(client) is not None:
-                self._send(client, self._state_for(client, now, public))
+            seat = self._seat_for(client)
+            if seat is None:
+                self._send(client, shared.whole)
             else:
-                if spectator is None:
-                    spectator = protocol.encode(public)
-                self._send(client, spectator)
+                self._send(client, shared.encode(state_for_seat(self.table, public, seat)))
 
     def _tell(self, line: str, only: Container[int | None] | None = None) -> None:
         """Queue ``line`` for every watcher (or those whose account is in ``only``)."""

@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
 
 from pokerroom.server import errors
 from pokerroom.server.auth import Auth
+from pokerroom.server.metrics import CONTENT_TYPE_LATEST
 from pokerroom.server.room import Limits, Room
 from pokerroom.server.routes import (
     accounts,
@@ -118,6 +119,11 @@ def create_app(
     @app.get("/", include_in_schema=False)
     async def home() -> FileResponse:
         return FileResponse(WEB / "index.html", headers=NO_CACHE)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        """Prometheus metrics (server/metrics.py), for the operators' scraper."""
+        return Response(room.metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app

@@ -5,7 +5,8 @@ from the server itself (a connection gone, the floor) and are never refused."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pokerroom.server import protocol
@@ -23,10 +24,12 @@ class Watching:
 
 @dataclass(frozen=True, slots=True)
 class Said:
-    """A logged-in client's message to the table (join, act, chat...)."""
+    """A logged-in client's message to the table (join, act, chat...), and when it came
+    (``time.monotonic``: the action latency is measured from it)."""
 
     client: Client
     message: protocol.ClientMessage
+    at: float = field(default_factory=time.monotonic)
 
 
 @dataclass(frozen=True, slots=True)

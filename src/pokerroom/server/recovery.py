@@ -68,10 +68,13 @@ class Recovers:
     deferred: list[Item]  # floor items held while the table waits
     watchers: list[Client]
     shuffles: TableShuffles
+    ending: object | None  # a hand's end handed to the writer, not yet durable
 
     if TYPE_CHECKING:
 
         def _send(self, client: Client, text: str) -> None: ...
+
+        async def _settle(self) -> None: ...
 
     @asynccontextmanager
     async def _as_it_was_on_failure(self) -> AsyncIterator[None]:
@@ -89,8 +92,19 @@ class Recovers:
 
     async def _fault(self, error: Exception, now: float) -> bool:
         """A fault in the table's logic or a write the store refused: logged, counted, and
-        the table put back as a restart would put it (``_recover``)."""
+        the table put back as a restart would put it (``_recover``). A hand's end already
+        handed to the writer lands first (or fails), so the table goes back to what the
+        store really holds."""
         self.faults += 1
+        if self.ending is not None:
+            try:
+                await self._settle()
+            except Exception:  # the hand stays running in the store: it is cancelled below
+                log.exception(
+                    "table %s: the hand's end was not stored",
+                    self.table_id,
+                    extra={"table": self.table_id},
+                )
         started = self.started
         hand = started.number if started is not None else None
         log.error(
@@ -99,6 +113,7 @@ class Recovers:
             hand,
             error,
             exc_info=(type(error), error, error.__traceback__),
+            extra={"table": self.table_id, "hand": hand},
         )
         if self.recovering is None:
             self.recovering = Recovery(f"server fault: {type(error).__name__}", started)
@@ -142,6 +157,7 @@ class Recovers:
                 None if pending.started is None else pending.started.number,
                 pending.tries,
                 wait,
+                extra={"table": self.table_id, "hand": _number(pending.started)},
             )
             return
         self.stored, self.recovering, self.started = snapshot, None, None
@@ -152,6 +168,7 @@ class Recovers:
                 self.table_id,
                 pending.started.number,
                 pending.reason,
+                extra={"table": self.table_id, "hand": pending.started.number},
             )
             self._announce_cancelled(pending.started.number)
         for item in self.deferred:  # the floor's items held while the table waited
@@ -162,3 +179,7 @@ class Recovers:
         line = protocol.frame(hand_result(self.table_id, number, cancelled=True))
         for watcher in list(self.watchers):
             self._send(watcher, line)
+
+
+def _number(started: StartedHand | None) -> int | None:
+    return None if started is None else started.number

@@ -20,6 +20,8 @@ from pokerroom.server.actor import INBOX_MESSAGES, TableActor
 from pokerroom.server.client import OUTBOX_FRAMES, Client
 from pokerroom.server.clock import utcnow
 from pokerroom.server.inbox import Suspend
+from pokerroom.server.logs import node_id
+from pokerroom.server.metrics import RoomMetrics
 from pokerroom.store.db import Database
 from pokerroom.store.room_store import Reopened, RoomStore, TableSave
 from pokerroom.table import Table
@@ -127,12 +129,24 @@ DEMO_TABLES = (
 
 
 class Room:
-    def __init__(self, db: Database, *, pause: float = 1.5, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        pause: float = 1.5,
+        limits: Limits | None = None,
+        node: str | None = None,
+    ) -> None:
         self.db = db
         self.store = RoomStore(db)
         self.pause = pause
         self.limits = Limits() if limits is None else limits
         self.actors: dict[str, TableActor] = {}
+        self.node = node_id() if node is None else node
+        self.metrics = RoomMetrics(
+            node=self.node, tables=self.open_tables, players=self.players_seated
+        )
+        db.writer.observe = self.metrics.committed
         self.clients: set[Client] = set()  # every open connection (S-AUTH-2 closes them)
         self.per_address: Counter[str] = Counter()
 
@@ -161,6 +175,12 @@ class Room:
         """The tables where the account has a seat (told at hello: issue 16)."""
         player = str(account_id)
         return [i for i, a in self.actors.items() if a.table.seat_number(player) is not None]
+
+    def open_tables(self) -> int:
+        return sum(1 for actor in self.actors.values() if not actor.closed)
+
+    def players_seated(self) -> int:
+        return sum(len(actor.table.seats) for actor in self.actors.values())
 
     def anonymous_watchers(self) -> int:
         return sum(1 for c in self.clients if c.account_id is None and c.tables)
@@ -231,6 +251,7 @@ class Room:
         actor = TableActor(self.db, config.id, table, _config_json(config), pause=self.pause)
         actor.inbox_limit = self.limits.inbox_messages
         actor.reach = self.connections_of
+        actor.metrics = self.metrics
         self.actors[config.id] = actor
 
     async def stop(self) -> None:
@@ -241,7 +262,11 @@ class Room:
             if actor.task is not None:
                 with contextlib.suppress(asyncio.CancelledError):
                     await actor.task
-        await self.db.close()
+        # Hands' ends already handed to the writer are committed (or refused) before the
+        # database closes: what the players saw end is stored, or cancelled on restart.
+        writes = [a.ending.write for a in self.actors.values() if a.ending is not None]
+        await asyncio.gather(*writes, return_exceptions=True)
+        await self.db.close()  # drains the writer's queue
 
     def lobby(self, viewer: int | None = None) -> list[dict[str, Any]]:
         """Every cash table as the lobby lists it (tournament tables are listed by their

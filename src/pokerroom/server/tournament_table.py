@@ -98,7 +98,7 @@ class TournamentTableActor(TableActor):
 
     async def _on_clock(self, now: float) -> bool:
         events = self.runner.t.tick_table(self.number, now)
-        await self._settle(events, now)
+        await self._route(events, now)
         return bool(events)
 
     # ------------------------------------------------------------ hands
@@ -131,10 +131,10 @@ class TournamentTableActor(TableActor):
             )
             for position, n in enumerate(table.hand_seats)
         ]
-        await self._settle(events, now)
+        await self._route(events, now)
         return True
 
-    async def _settle(self, events: list[Any], now: float) -> None:
+    async def _route(self, events: list[Any], now: float) -> None:
         """The table's events to the actor (a hand's end is stored), the tournament's to the
         runner. Seats left by busts and moves are tournament chips: no cash-out."""
         await self._after(
@@ -165,9 +165,8 @@ class TournamentTableActor(TableActor):
             now=utcnow(),
         )
         self.started = None
-        await self._announce(hand, finished)
+        self._announce(hand, finished, self.hand_events)
         runner.prizes_paid(paid, due)
-        self.hands_played += 1
         self.hand_events = []
         self.next_hand_at = now + self.pause
 
@@ -242,7 +241,7 @@ class TournamentTableActor(TableActor):
             events = self.runner.t.act(entry, action, now)
         except TournamentError as error:
             raise TableError(str(error)) from None
-        await self._settle(events, now)
+        await self._route(events, now)
 
     def _public(self, now: float) -> dict[str, Any]:
         public = super()._public(now)

@@ -7,6 +7,7 @@ schema is created and upgraded by Alembic migrations shipped in the package.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -25,6 +26,8 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
+
+from pokerroom.store.group_commit import GroupCommit
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -117,6 +120,13 @@ class Database:
             event.listen(self._sync_engine, "connect", _on_sqlite_connect)
             event.listen(self._sync_engine, "begin", _on_sqlite_begin)
             self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
+        # Hands' ends (and starts) from every table, batched into one transaction each
+        # (store/group_commit.py): a burst of hands ending costs one commit.
+        # On PostgreSQL the writer's transactions run on an event loop of their own, in a
+        # thread (``_WriterLoop``): each statement's round trip then waits for the database
+        # only, not for a turn of the room's loop among hundreds of sockets' callbacks.
+        self._writer_loop = None if self.is_sqlite else _WriterLoop(url)
+        self.writer = GroupCommit(self.run if self._writer_loop is None else self._write)
 
     @property
     def is_sqlite(self) -> bool:
@@ -170,9 +180,69 @@ class Database:
         async with self._one_writer:
             return await asyncio.get_running_loop().run_in_executor(self._thread, in_thread)
 
+    async def grouped(self, work: Callable[[Session], T]) -> T:
+        """``work(session)`` committed by the writer in its next batch (``group_commit``),
+        with whatever else is ready; its result, or the error it raises on its own."""
+        return await self.writer.write(work)
+
+    async def _write(self, work: Callable[[Session], T]) -> T:
+        assert self._writer_loop is not None
+        return await self._writer_loop.run(work)
+
     async def close(self) -> None:
+        await self.writer.close()  # the writes already taken are committed first
+        if self._writer_loop is not None:
+            await self._writer_loop.close()
         await self.engine.dispose()
         if self._sync_engine is not None:
             self._sync_engine.dispose()
         if self._thread is not None:
             self._thread.shutdown(wait=True)
+
+
+class _WriterLoop:
+    """An event loop in a thread of its own, with its own engine, for the group commit's
+    transactions on PostgreSQL (asyncpg needs a loop; this one does nothing else). Started
+    on the first write."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._engine: AsyncEngine | None = None
+
+    def _start(self) -> asyncio.AbstractEventLoop:
+        if self._loop is None:
+            loop = asyncio.new_event_loop()
+            self._thread = threading.Thread(
+                target=loop.run_forever, name="database writer", daemon=True
+            )
+            self._thread.start()
+            self._loop = loop
+        return self._loop
+
+    async def _transaction(self, work: Callable[[Session], T]) -> T:
+        if self._engine is None:  # made on the writer's loop, used only there
+            self._engine = create_async_engine(self.url, pool_pre_ping=True)
+        async with (
+            AsyncSession(self._engine, expire_on_commit=False) as session,
+            session.begin(),
+        ):
+            return await session.run_sync(work)
+
+    async def run(self, work: Callable[[Session], T]) -> T:
+        """``work(session)`` in one transaction on the writer's loop."""
+        done = asyncio.run_coroutine_threadsafe(self._transaction(work), self._start())
+        return await asyncio.wrap_future(done)
+
+    async def close(self) -> None:
+        loop, thread = self._loop, self._thread
+        if loop is None or thread is None:
+            return
+        engine = self._engine
+        if engine is not None:
+            await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(engine.dispose(), loop))
+        loop.call_soon_threadsafe(loop.stop)
+        await asyncio.get_running_loop().run_in_executor(None, thread.join)
+        loop.close()
+        self._loop = self._thread = self._engine = None

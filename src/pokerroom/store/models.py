@@ -161,6 +161,20 @@ class TableRecord(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class TableLease(Base):
+    """Which node owns a table (issue 15), under which ``epoch``, until ``expires_at``.
+    A new owner takes the next epoch; every write of an owner is fenced on its epoch
+    (``store/leases.py``), so a stale owner can never write after another took over."""
+
+    __tablename__ = "table_leases"
+    __table_args__ = (CheckConstraint("epoch > 0", name="epoch_positive"),)
+
+    table_id: Mapped[str] = mapped_column(String(64), ForeignKey("tables.id"), primary_key=True)
+    node: Mapped[str] = mapped_column(String(128))
+    epoch: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class HandRecord(Base):
     """A hand: its deck commitment and reveal, rake, and ``record`` (``history.record``), the
     setup, log of actions and result that rebuild it, from which every export and its full

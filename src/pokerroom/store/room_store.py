@@ -211,7 +211,9 @@ class RoomStore:
         salt: bytes | None = None,
         client_seeds: Sequence[str] | None = None,
     ) -> StartedHand:
-        return await self.db.run(
+        """The hand recorded as running: committed with whatever else the writer has
+        ready (``Database.grouped``)."""
+        return await self.db.grouped(
             partial(
                 begin_hand_sync,
                 table_id=table_id,
@@ -226,8 +228,9 @@ class RoomStore:
 
     async def finish_hand(self, **fields: Any) -> None:
         """The hand's record, rake, the table after it and the leavers' cash-outs:
-        one transaction (DESIGN 8); ``fields`` are ``finish_hand_sync``'s."""
-        await self.db.run(partial(finish_hand_sync, **fields))
+        one unit of work (DESIGN 8), group-committed with the other tables' ends
+        (``store/group_commit.py``); ``fields`` are ``finish_hand_sync``'s."""
+        await self.db.grouped(partial(finish_hand_sync, **fields))
 
     async def cancel_hand(
         self,
@@ -239,8 +242,9 @@ class RoomStore:
         leavers: list[tuple[int, int]],
         now: datetime,
     ) -> None:
-        """A hand cancelled (or none, with only leavers to settle) and the table after it."""
-        await self.db.run(
+        """A hand cancelled (or none, with only leavers to settle) and the table after it,
+        group-committed like a hand's end."""
+        await self.db.grouped(
             partial(
                 cancel_hand_sync,
                 hand_id=hand_id,

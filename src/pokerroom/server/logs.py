@@ -1,0 +1,60 @@
+"""Structured logs (issue 15): one JSON object a line, naming the node, and the table and
+hand a line is about, so a log store can follow one table or one hand across nodes.
+
+A log call says what it is about with ``extra``:
+``log.error("storing the hand failed", extra={"table": "t1", "hand": 12})``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+from datetime import UTC, datetime
+from typing import Any
+
+FIELDS = ("table", "hand", "hand_id")  # what a line may be about (``extra``)
+ROOM_LOGGERS = ("pokerroom", "uvicorn")
+
+
+def node_id() -> str:
+    """This node's name: the setting POKERROOM_NODE_ID, else host and process."""
+    return os.environ.get("POKERROOM_NODE_ID") or f"{socket.gethostname()}-{os.getpid()}"
+
+
+class JsonFormatter(logging.Formatter):
+    """A record as one JSON line: time, level, logger, message, node, and the table and
+    hand it is about when the call named them; an exception's traceback as ``error``."""
+
+    def __init__(self, node: str) -> None:
+        super().__init__()
+        self.node = node
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+            "node": self.node,
+        }
+        for name in FIELDS:
+            value = getattr(record, name, None)
+            if value is not None:
+                line[name] = value
+        if record.exc_info:
+            line["error"] = self.formatException(record.exc_info)
+        return json.dumps(line, default=str)
+
+
+def configure(node: str, *, level: int = logging.INFO) -> logging.Handler:
+    """The room's loggers write JSON lines to stderr (``pokerroom serve``)."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(JsonFormatter(node))
+    for name in ROOM_LOGGERS:
+        logger = logging.getLogger(name)
+        logger.handlers = [handler]
+        logger.setLevel(level)
+        logger.propagate = False
+    return handler

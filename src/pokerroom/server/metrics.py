@@ -1,0 +1,80 @@
+"""What operators watch (issue 15): Prometheus metrics served at ``/metrics``.
+
+Each room has its own registry (a test may run several rooms in one process). The gauges
+are read from the room when Prometheus scrapes; the counters and histograms are fed by the
+tables' tasks (hands, actions) and by the database's writer (its batches and commits).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+from pokerroom.store.group_commit import Committed
+
+__all__ = ["CONTENT_TYPE_LATEST", "RoomMetrics"]
+
+# Seconds from a player's action reaching the table to the table's frame showing it.
+ACTION_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+COMMIT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+
+
+class RoomMetrics:
+    """The room's series. ``tables`` and ``players`` are read from the room at each scrape."""
+
+    def __init__(self, *, node: str, tables: Callable[[], int], players: Callable[[], int]) -> None:
+        self.node = node
+        self.registry = CollectorRegistry()
+        labels = {"node": node}
+        self.tables = Gauge("pokerroom_tables", "Tables open on this node", registry=self.registry)
+        self.tables.set_function(tables)
+        self.players = Gauge(
+            "pokerroom_players_seated",
+            "Players seated at this node's tables",
+            registry=self.registry,
+        )
+        self.players.set_function(players)
+        self.hands = Counter(
+            "pokerroom_hands",
+            "Hands ended and stored (complete or cancelled); rate() gives hands/s",
+            registry=self.registry,
+        )
+        histogram = partial(Histogram, registry=self.registry)
+        self.actions = histogram(
+            "pokerroom_action_seconds",
+            "From a player's action reaching its table to the table's frame that shows it",
+            buckets=ACTION_BUCKETS,
+        )
+        self.batch = histogram(
+            "pokerroom_write_batch_units",
+            "Writes (hands' starts and ends) committed together by the group commit",
+            buckets=BATCH_BUCKETS,
+        )
+        self.commit = histogram(
+            "pokerroom_commit_seconds",
+            "One group-commit transaction, from its start to its commit",
+            buckets=COMMIT_BUCKETS,
+        )
+        self.failed_batches = Counter(
+            "pokerroom_write_batches_failed",
+            "Batches rolled back whole (their units then committed one at a time)",
+            registry=self.registry,
+        )
+        info = Gauge("pokerroom_node", "This node", ["node"], registry=self.registry)
+        info.labels(**labels).set(1)
+
+    def committed(self, commit: Committed) -> None:
+        """The database writer's hook (``GroupCommit.observe``)."""
+        self.commit.observe(commit.seconds)
+        if commit.ok:
+            self.batch.observe(commit.units)
+        else:
+            self.failed_batches.inc()
+
+    def exposition(self) -> bytes:
+        """The text Prometheus scrapes."""
+        return generate_latest(self.registry)

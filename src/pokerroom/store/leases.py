@@ -1,0 +1,129 @@
+"""Table leases (issue 15, several nodes): one owner per table, fenced by an epoch.
+
+A node takes a table's lease (``acquire_sync``) when nobody holds it or the holder's lease
+has expired; each new owner gets the next epoch. The owner renews it (``renew_sync``)
+every few seconds. Every write an owner makes is wrapped by ``fenced``: in the write's own
+transaction the lease row is read and locked (``FOR UPDATE`` on PostgreSQL), and if its
+epoch is no longer the writer's, the write is refused with ``StaleEpochError`` and nothing
+of it is stored. Because the check and the taking of the next epoch both lock the row, a
+write under epoch e commits before epoch e+1 is granted, or is refused: a stale owner
+(paused, partitioned) can never settle a hand after another node took its table.
+
+Not wired into serving yet: a single node (the default) holds every table without a lease.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TypeVar
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from pokerroom.store.models import TableLease
+
+T = TypeVar("T")
+
+
+class LeaseError(RuntimeError):
+    """A lease could not be taken or kept."""
+
+
+class LeaseHeldError(LeaseError):
+    """Another node holds the table's lease and it has not expired."""
+
+
+class StaleEpochError(LeaseError):
+    """A write under an epoch that is no longer the table's: refused, nothing stored."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """A node's hold on a table: the epoch its writes are fenced on, and until when."""
+
+    table_id: str
+    node: str
+    epoch: int
+    expires_at: datetime
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives back naive datetimes (stored as UTC): compare them as UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _locked(session: Session, table_id: str) -> TableLease | None:
+    return session.scalars(
+        select(TableLease).where(TableLease.table_id == table_id).with_for_update()
+    ).first()
+
+
+def acquire_sync(
+    session: Session, table_id: str, node: str, *, now: datetime, ttl: timedelta
+) -> Lease:
+    """Take (or keep) the table's lease for ``node`` until ``now + ttl``. A node that
+    takes it from another (expired) holder, or takes it for the first time, gets the
+    next epoch; the holder renewing keeps its epoch. Held by another: LeaseHeldError."""
+    if ttl <= timedelta(0):
+        raise ValueError(f"a lease must last a while, not {ttl}")
+    row = _locked(session, table_id)
+    expires = now + ttl
+    if row is None:
+        row = TableLease(table_id=table_id, node=node, epoch=1, expires_at=expires)
+        session.add(row)
+    elif row.node == node and _aware(row.expires_at) > now:
+        row.expires_at = expires
+    elif _aware(row.expires_at) > now:
+        raise LeaseHeldError(
+            f"table {table_id} is held by node {row.node} (epoch {row.epoch}) until "
+            f"{_aware(row.expires_at).isoformat()}"
+        )
+    else:  # expired: whoever takes it now (even the old holder) is a new owner
+        row.node, row.epoch, row.expires_at = node, row.epoch + 1, expires
+    session.flush()
+    return Lease(table_id, node, row.epoch, expires)
+
+
+def renew_sync(session: Session, lease: Lease, *, now: datetime, ttl: timedelta) -> Lease:
+    """Extend a lease still held under its epoch; else StaleEpochError (it was lost)."""
+    expires = now + ttl
+    changed = session.execute(
+        update(TableLease)
+        .where(
+            TableLease.table_id == lease.table_id,
+            TableLease.node == lease.node,
+            TableLease.epoch == lease.epoch,
+            TableLease.expires_at > now,
+        )
+        .values(expires_at=expires)
+    )
+    if getattr(changed, "rowcount", 0) != 1:
+        raise StaleEpochError(
+            f"node {lease.node} lost table {lease.table_id}'s lease (epoch {lease.epoch})"
+        )
+    return Lease(lease.table_id, lease.node, lease.epoch, expires)
+
+
+def check_sync(session: Session, lease: Lease) -> None:
+    """In the caller's transaction: the table's lease row locked, and still under the
+    lease's epoch and node; else StaleEpochError (the caller's transaction rolls back)."""
+    row = _locked(session, lease.table_id)
+    if row is None or row.epoch != lease.epoch or row.node != lease.node:
+        now_held = "nobody" if row is None else f"node {row.node} under epoch {row.epoch}"
+        raise StaleEpochError(
+            f"a write of node {lease.node} under epoch {lease.epoch} to table "
+            f"{lease.table_id} was refused: the table is held by {now_held}"
+        )
+
+
+def fenced(lease: Lease, work: Callable[[Session], T]) -> Callable[[Session], T]:
+    """``work`` that first checks ``lease`` in its own transaction (``check_sync``): a
+    write with a stale epoch is refused and stores nothing."""
+
+    def run(session: Session) -> T:
+        check_sync(session, lease)
+        return work(session)
+
+    return run
