@@ -12,7 +12,7 @@ from pokerroom.engine.hand import Hand, Phase
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
-from pokerroom.server import protocol
+from pokerroom.server import encoding, protocol
 from pokerroom.server.views import best_five, hand_result, note_action, public_state
 from pokerroom.table import SeatStatus, Table
 from tests.engine.helpers import deal, spec
@@ -140,7 +140,7 @@ def test_R_HILO_1_hands_shown_at_an_all_in_are_named_with_their_high_and_low_fiv
 
 
 def test_shared_encoding_writes_each_viewers_frame_exactly_as_encoding_it_whole() -> None:
-    """The broadcast encodes what viewers share once (protocol.SharedEncoding): every
+    """The broadcast encodes what viewers share once (encoding.SharedEncoding): every
     seat's frame, and the spectators', must be byte for byte what ``encode`` gives."""
     from pokerroom.server.views import state_for_seat
 
@@ -158,11 +158,11 @@ def test_shared_encoding_writes_each_viewers_frame_exactly_as_encoding_it_whole(
         table.start_hand(float(hand))
         while True:
             public = public_state(table, table_id="t", version=checked, now=float(hand))
-            shared = protocol.SharedEncoding(public)
-            assert shared.whole == protocol.encode(public)
+            shared = encoding.SharedEncoding(public)
+            assert shared.whole == encoding.encode(public)
             for seat in table.seats:
                 state = state_for_seat(table, public, seat)
-                assert shared.encode(state) == protocol.encode(state)
+                assert shared.encode(state) == encoding.encode(state)
                 checked += 1
             if table.hand is None:
                 break

@@ -18,281 +18,31 @@ import contextlib
 import json
 import multiprocessing
 import os
-import queue
 import random
-import resource
 import secrets
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from pokerroom.cli.load_client import (
+    CLIENTS,
+    Stats,
+    cpu_seconds,
+    echo_ceiling,
+    in_processes,
+    play_seat,
+    process_cpu_seconds,
+)
 from pokerroom.server.process import free_port, spawn_room
 
-BUY_IN = 20_000
 TABLES_PER_ACCOUNT = 40  # 40 buy-ins fit in one account's starting balance
-CLIENTS = 2  # load client processes (each drives a share of the tables)
-
-
-@dataclass
-class Stats:
-    """Counted from the moment every bot has its seat (sitting down is not the load)."""
-
-    players: int = 0
-    seconds: float = 0.0
-    seat_by: float = 0.0  # bounded: the bots must all be seated by then
-    seated: int = 0
-    measuring_since: float | None = None
-    actions: int = 0
-    latencies: list[float] = field(default_factory=list)
-    hands: set[tuple[str, int]] = field(default_factory=set)
-    errors: int = 0
-    error_kinds: dict[str, int] = field(default_factory=dict)
-    # Client processes share the count of seated bots and the moment measuring starts
-    # (a monotonic clock is the same for every process on the machine).
-    shared: tuple[Any, Any] | None = None
-
-    def stop(self) -> float:
-        since = self.since()
-        if since is None:
-            return self.seat_by
-        return since + self.seconds
-
-    def since(self) -> float | None:
-        if self.shared is not None and self.measuring_since is None:
-            value = self.shared[1].value
-            self.measuring_since = value or None
-        return self.measuring_since
-
-    def sat(self) -> None:
-        """One more bot has its seat: measuring starts when every bot has one."""
-        if self.shared is None:
-            self.seated += 1
-            if self.seated == self.players:
-                self.measuring_since = time.monotonic()
-            return
-        seated, since = self.shared
-        with seated.get_lock():
-            seated.value += 1
-            if seated.value == self.players:
-                since.value = time.monotonic()
-
-
-async def _player(
-    url: str,
-    token: str,
-    table: str,
-    seat: int,
-    stats: Stats,
-    rng: random.Random,
-    think: float,
-) -> None:
-    from websockets.asyncio.client import connect
-
-    async with connect(url.replace("http", "ws", 1) + "/ws", max_size=2**20) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        await ws.send(json.dumps({"type": "watch", "table": table}))
-        request = secrets.token_hex(16)  # a key names one join, never a later one (S-MONEY-3)
-        join = {"type": "join", "table": table, "seat": seat, "buy_in": BUY_IN, "request": request}
-        await ws.send(json.dumps(join))
-        sent_at: float | None = None
-        # The decision we have an action in flight for: frames that still show it (a
-        # player sat down meanwhile, say) must not make us act twice.
-        pending: tuple[Any, ...] | None = None
-        has_seat = False
-        while time.monotonic() < stats.stop():
-            try:
-                raw = await asyncio.wait_for(
-                    ws.recv(), timeout=max(0.01, stats.stop() - time.monotonic())
-                )
-            except TimeoutError:
-                break
-            message = json.loads(raw)
-            kind = message.get("type")
-            if kind == "error":
-                sent_at = pending = None  # refused: no broadcast will answer it
-                stats.errors += 1
-                what = message["message"].split(":")[-1].strip()[:40]
-                stats.error_kinds[what] = stats.error_kinds.get(what, 0) + 1
-                continue
-            if kind == "hand_result":
-                if stats.since() is not None:
-                    stats.hands.add((table, message["hand"]))
-                continue
-            if kind != "table":
-                continue
-            if not has_seat and message.get("you") == seat:
-                has_seat = True
-                stats.sat()
-            hand = message.get("hand")
-            ours = bool(hand and hand["actor"] == message.get("you") and hand["legal"])
-            decision = None
-            if hand is not None:
-                decision = (
-                    hand["number"],
-                    hand["street"],
-                    tuple(hand["pots"]),
-                    tuple((s["seat"], s["bet"]) for s in message["seats"] if s.get("in_hand")),
-                )
-            if sent_at is not None and (not ours or decision != pending):
-                # The first frame that shows our action done (frames sent while we were
-                # thinking may still be queued before it).
-                since = stats.since()
-                if since is not None and sent_at >= since:
-                    stats.latencies.append(time.monotonic() - sent_at)
-                sent_at = None
-            if not ours or decision == pending:
-                continue
-            pending = decision
-            legal = hand["legal"]
-            roll = rng.random()
-            act: dict[str, Any] = {
-                "type": "act",
-                "table": table,
-                "hand": hand["number"],
-                "action": "check_or_call",
-            }
-            if roll < 0.1 and legal["call"]:
-                act["action"] = "fold"
-            elif roll < 0.2 and legal["min_raise_to"] is not None:
-                act.update(action="bet_or_raise", amount=legal["min_raise_to"])
-            if think:  # a person takes a while to decide; 0 drives the room flat out
-                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
-            sent_at = time.monotonic()
-            stats.actions += stats.since() is not None
-            await ws.send(json.dumps(act))
-
-
-def _cpu_seconds() -> float:
-    """CPU time (user and system) this process has used."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _process_cpu_seconds(pid: int) -> float:
-    """CPU time another process has used (Linux /proc; 0 where there is none)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _in_processes(
-    target: Callable[..., None], shares: list[tuple[Any, ...]], shared: tuple[Any, ...]
-) -> list[dict[str, Any]]:
-    """``target(*share, *shared, results)`` in one spawned process per share; their
-    results (one dict each), bounded in time: a client process that hangs is killed."""
-    context = multiprocessing.get_context("spawn")
-    results = context.Queue()
-    processes = [
-        context.Process(target=target, args=(*share, *shared, results), daemon=True)
-        for share in shares
-    ]
-    for process in processes:
-        process.start()
-    answers: list[dict[str, Any]] = []
-    deadline = time.monotonic() + 600
-    try:
-        while len(answers) < len(processes):
-            try:
-                answers.append(results.get(timeout=1.0))
-            except queue.Empty:
-                if time.monotonic() > deadline or not any(p.is_alive() for p in processes):
-                    raise RuntimeError(
-                        f"{len(processes) - len(answers)} load client processes gave no result"
-                    ) from None
-        return answers
-    finally:
-        for process in processes:
-            process.join(timeout=30)
-            if process.is_alive():
-                process.kill()
-
-
-def _echo_client(port: int, connections: int, seconds: float, start: Any, results: Any) -> None:
-    """One echo client process: ``connections`` sockets, each sending and awaiting its
-    echo until the shared start + ``seconds``."""
-    from websockets.asyncio.client import connect
-
-    async def main() -> dict[str, Any]:
-        count = 0
-
-        async def one() -> None:
-            nonlocal count
-            async with connect(f"ws://127.0.0.1:{port}/") as ws:
-                while not start.value:
-                    await asyncio.sleep(0.01)
-                while time.monotonic() < start.value + seconds:
-                    await ws.send('{"type":"ping"}')
-                    await ws.recv()
-                    count += 1
-
-        cpu = _cpu_seconds()
-        await asyncio.gather(*(one() for _ in range(connections)))
-        return {"count": count, "cpu": _cpu_seconds() - cpu}
-
-    results.put(asyncio.run(main()))
-
-
-async def _echo_rate(seconds: float, clients: int = 50, processes: int = CLIENTS) -> float:
-    """Messages per second through a bare WebSocket echo server (the machine's ceiling),
-    driven by ``processes`` client processes as the load test's bots are."""
-    return float((await echo_ceiling(seconds, clients, processes))["messages_per_second"])
-
-
-async def echo_ceiling(
-    seconds: float, clients: int = 50, processes: int = CLIENTS
-) -> dict[str, Any]:
-    """The echo server's messages/s, with its CPU and the client processes' (in cores)."""
-    port = free_port()
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "pokerroom.server.echo:app",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            "--ws-per-message-deflate",
-            "false",
-        ],
-    )
-    try:
-        for _ in range(100):
-            with (
-                contextlib.suppress(OSError),
-                socket.create_connection(("127.0.0.1", port), timeout=0.2),
-            ):
-                break
-            await asyncio.sleep(0.1)
-        start = multiprocessing.get_context("spawn").Value("d", 0.0)
-        shares = [(port, len(range(k, clients, processes)), seconds) for k in range(processes)]
-        loop = asyncio.get_running_loop()
-        running = loop.run_in_executor(None, _in_processes, _echo_client, shares, (start,))
-        await asyncio.sleep(2.0)  # the client processes start and connect
-        served = _process_cpu_seconds(server.pid)
-        start.value = time.monotonic()
-        done = await running
-        served = _process_cpu_seconds(server.pid) - served
-        return {
-            "messages_per_second": sum(d["count"] for d in done) / seconds,
-            "server_cpu": served / seconds,
-            "client_cpu": sum(d["cpu"] for d in done) / seconds,
-        }
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 async def prepare_room(url: str, database: str, tables: int, players: int) -> list[str]:
@@ -446,10 +196,10 @@ async def _play_share(
     think: float,
 ) -> dict[str, Any]:
     """The bots of the tables in ``share``; what they measured."""
-    cpu = _cpu_seconds()
+    cpu = cpu_seconds()
     await asyncio.gather(
         *(
-            _player(
+            play_seat(
                 url,
                 tokens[(t // TABLES_PER_ACCOUNT) * players + p],
                 f"load-{t}",
@@ -470,7 +220,7 @@ async def _play_share(
         "hands": len(stats.hands),
         "errors": stats.errors,
         "error_kinds": stats.error_kinds,
-        "cpu": _cpu_seconds() - cpu,
+        "cpu": cpu_seconds() - cpu,
     }
 
 
@@ -529,9 +279,9 @@ async def play_tables(
             await asyncio.sleep(0.05)
         if profile is not None:
             _profile(server, max(1.0, seconds - 2), profile)
-        served.append(_process_cpu_seconds(server))
+        served.append(process_cpu_seconds(server))
         await asyncio.sleep(seconds)
-        served.append(_process_cpu_seconds(server))
+        served.append(process_cpu_seconds(server))
         room.update(await _room_metrics(url))
 
     if processes <= 1:
@@ -547,7 +297,7 @@ async def play_tables(
         watching = asyncio.create_task(watch_server(lambda: since.value or None))
         loop = asyncio.get_running_loop()
         shares = await loop.run_in_executor(
-            None, _in_processes, _client_process, args, (seated, since)
+            None, in_processes, _client_process, args, (seated, since)
         )
         await _finish(watching)
     started = next((s["since"] for s in shares if s["since"] is not None), None)

@@ -3,9 +3,11 @@ clock are all inbox items handled in order. Money moves in the same transaction 
 table change that causes it; hands are stored whole when they end, with the cash-outs of
 the players who stand up as they end.
 
-The actor is one object written in three modules: this one (the task, its inbox and clock,
-hands, chat and the broadcast), ``seat_requests`` (sitting down, adding chips, seat options, the
-floor's suspension) and ``recovery`` (a failed write, a fault of the table: S-CRASH-1)."""
+The actor is one object written in five modules: this one (the task, its inbox and clock,
+dealing, chat and the broadcast), ``hand_ends`` (a hand's end, group-committed),
+``seat_requests`` (sitting down, adding chips, seat options, the floor's suspension),
+``waiting`` (the waiting list) and ``recovery`` (a failed write, a fault of the table:
+S-CRASH-1)."""
 
 from __future__ import annotations
 
@@ -14,24 +16,22 @@ import html
 import logging
 import time
 from collections.abc import Callable, Container, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.errors import HandError
-from pokerroom.engine.events import ActionTaken, BoardDealt, Event, ForcedBet, PotAwarded
-from pokerroom.history.record import hand_record
-from pokerroom.server import protocol
+from pokerroom.engine.events import ActionTaken, BoardDealt, Event, ForcedBet
+from pokerroom.server import encoding, protocol
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
+from pokerroom.server.hand_ends import Ending, HandEnds
 from pokerroom.server.inbox import Close, FromClient, Gone, Item, Said, Suspend, Void, Watching
 from pokerroom.server.metrics import RoomMetrics
 from pokerroom.server.recovery import RECOVERING, RETRY_SECONDS, Recovers, Recovery
 from pokerroom.server.seat_requests import SeatRequests
-from pokerroom.server.shuffles import TableShuffles, players_of
-from pokerroom.server.stats import HandEnd, TableStats, saw_flop
+from pokerroom.server.shuffles import TableShuffles
+from pokerroom.server.stats import TableStats
 from pokerroom.server.views import (
-    hand_result,
     lobby_entry,
     note_action,
     public_state,
@@ -60,22 +60,7 @@ CLIENT_WAITING = 32  # one client's messages waiting at its tables (one cannot f
 log = logging.getLogger("pokerroom.table")
 
 
-@dataclass(frozen=True, slots=True)
-class Ending:
-    """A hand's end handed to the database's writer (group commit), and what the table
-    does once it is durable: announce the result, reveal the shuffle, deal on."""
-
-    write: asyncio.Task[None]
-    started: StartedHand
-    hand: Any
-    finished: HandFinished
-    snapshot: str
-    events: list[Event]
-    participants: list[tuple[int, int, int, int]]
-    at: float  # the table's clock when the hand ended (the pause counts from it)
-
-
-class TableActor(SeatRequests, WaitingRequests, Recovers):
+class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
     def __init__(
         self, db: Database, table_id: str, table: Table, config: dict[str, Any], *, pause: float
     ) -> None:
@@ -316,108 +301,6 @@ class TableActor(SeatRequests, WaitingRequests, Recovers):
         if waiting:
             self._tell_waiting(now)
 
-    async def _store_hand(
-        self, finished: HandFinished, leavers: list[SeatLeft], now: float
-    ) -> None:
-        """The hand's record (setup, actions, result), rake, the table after it and the
-        leavers' cash-outs: one unit of work handed to the database's writer (DESIGN 8),
-        committed with the other tables' (``_settle`` waits for it). If it fails, ``_fault``
-        cancels the hand (R-DECK-5)."""
-        await self._settle()
-        started = self.started
-        hand = self.table.last_hand
-        snapshot = self.table.to_json()
-        left = [(int(e.player), e.stack) for e in leavers]
-        if started is None or hand is None:  # no hand stored: only the leavers to settle
-            if left:
-                await self.store.cancel_hand(
-                    self.table_id,
-                    hand_id=None,
-                    reason="",
-                    snapshot=snapshot,
-                    leavers=left,
-                    now=utcnow(),
-                )
-                self.stored = snapshot
-            return
-        write = self.store.finish_hand(
-            started=started,
-            table_id=self.table_id,
-            deck=hand.deck,
-            record=hand_record(hand),
-            rake=finished.rake,
-            cancelled=finished.cancelled,
-            snapshot_after=snapshot,
-            now=utcnow(),
-            players=[
-                (account, seat, position, before, hand.stacks[position])
-                for account, seat, position, before in self.participants
-            ],
-            leavers=left,
-        )
-        self.ending = Ending(
-            asyncio.ensure_future(write),
-            started,
-            hand,
-            finished,
-            snapshot,
-            self.hand_events,
-            self.participants,
-            now,
-        )
-
-    async def _settle(self) -> None:
-        """Wait until the last hand's end is durable, then announce it, reveal its shuffle
-        and let the table deal on. The write's error (the store refused it) is raised here:
-        the table's fault, and the hand, still running in the store, is cancelled."""
-        ending = self.ending
-        if ending is None:
-            return
-        try:  # shielded: a task cancelled at shutdown leaves the write to finish (Room.stop)
-            await asyncio.shield(ending.write)
-        finally:
-            if ending.write.done():
-                self.ending = None
-        finished, started = ending.finished, ending.started
-        self.started, self.stored = None, ending.snapshot
-        self._announce(ending.hand, finished, ending.events)
-        reveal = self.shuffles.reveal(
-            self.table_id, finished.number, started.hand_id, cancelled=finished.cancelled
-        )
-        if reveal is not None:  # to the players dealt in only (R-SHOW-8: after the hand)
-            self._tell(reveal, only=players_of(ending.participants))
-        if not finished.cancelled:
-            dealt = len(ending.participants)
-            self.stats.hand_ended(
-                HandEnd(
-                    at=time.monotonic(),
-                    dealt=dealt,
-                    saw_flop=saw_flop(ending.events, dealt),
-                    pot=sum(e.amount for e in ending.events if isinstance(e, PotAwarded)),
-                )
-            )
-        if self.metrics is not None:
-            self.metrics.hands.inc()
-        log.debug(
-            "hand %s ended",
-            finished.number,
-            extra={"table": self.table_id, "hand": finished.number, "hand_id": started.hand_id},
-        )
-        self.hand_events = []
-        self.next_hand_at = ending.at + self.pause
-
-    def _announce(self, hand: Any, finished: HandFinished, events: list[Event]) -> None:
-        """The end of a hand as everyone may see it (views.hand_result)."""
-        result = hand_result(
-            self.table_id,
-            finished.number,
-            hand=hand,
-            events=events,
-            rake=finished.rake,
-            cancelled=finished.cancelled,
-        )
-        self._tell(protocol.frame(result))
-
     def _saved(self) -> TableSave:
         """The table as the store writes it."""
         return TableSave(self.table.name, self.config, self.table.to_json())
@@ -568,7 +451,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers):
     def _state_for(self, client: Client, now: float, public: dict[str, Any] | None = None) -> str:
         public = self._public(now) if public is None else public
         seat = self._seat_for(client)
-        return protocol.encode(public if seat is None else state_for_seat(self.table, public, seat))
+        return encoding.encode(public if seat is None else state_for_seat(self.table, public, seat))
 
     async def _broadcast(self, now: float) -> None:
         if self.acted_at is not None and self.metrics is not None:
@@ -576,7 +459,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers):
             self.acted_at = None
         self.version += 1
         public = self._public(now)
-        shared = protocol.SharedEncoding(public)  # what every viewer sees, encoded once
+        shared = encoding.SharedEncoding(public)  # what every viewer sees, encoded once
         for client in list(self.watchers):
             seat = self._seat_for(client)
             if seat is None:
