@@ -59,5 +59,14 @@ async def test_register_for_the_sit_and_go_and_play_at_its_table(
         await asyncio.sleep(0.2)
     assert acted >= 1, "the newcomer was never asked to act"
     await screenshot(page, "tournament-table")
+    # Chips are not money: "1,500" (the page is in English), never "$15".
+    stacks = view.locator(".seat .stack")
+    shown = await stacks.all_inner_texts()
+    counts = [await s.get_attribute("data-chips") for s in await stacks.all()]
+    assert shown and all("$" not in text for text in shown), shown
+    assert shown == [f"{int(c or 0):,}" for c in counts], (shown, counts)
+    assert any(int(c or 0) >= 1000 and "," in t for c, t in zip(counts, shown, strict=True))
+    for pot in await view.locator(".pot-total:not([hidden]), .seat .bet").all_inner_texts():
+        assert "$" not in pot, pot
     mine = [f for f in ann.tables(table) if f.get("you")]
     assert mine and all(f["tournament"]["entrants"] == 6 for f in mine)

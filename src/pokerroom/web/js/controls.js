@@ -3,7 +3,7 @@
 // server's (`legal` in the frame): the client computes no bet size and no all-in.
 
 import { $, $$, el } from "./dom.js";
-import { money, toCents, toDollars } from "./format.js";
+import { amountsOf, money } from "./format.js";
 import { t } from "./i18n.js";
 import { send } from "./socket.js";
 import { app } from "./state.js";
@@ -18,8 +18,8 @@ export function bindControls(view) {
   $(".raise", r).addEventListener("click", () => act(view, "bet_or_raise", raiseAmount(view)));
   const range = $(".raise-range", r);
   const amount = $(".raise-amount", r);
-  range.addEventListener("input", () => { amount.value = toDollars(Number(range.value)); labelRaise(view); });
-  amount.addEventListener("input", () => { range.value = String(toCents(amount.value)); labelRaise(view); });
+  range.addEventListener("input", () => { amount.value = amountsOf(view.state).toBox(Number(range.value)); labelRaise(view); });
+  amount.addEventListener("input", () => { range.value = String(amountsOf(view.state).fromBox(amount.value)); labelRaise(view); });
   amount.addEventListener("keydown", (event) => {
     if (event.key === "Enter") { event.preventDefault(); act(view, "bet_or_raise", raiseAmount(view)); }
   });
@@ -74,7 +74,7 @@ export function renderControls(view) {
   }
   if (!legal) return;
   const call = $(".call", r);
-  call.replaceChildren(legal.can_check ? `${t("action.check")} ` : `${t(legal.call_all_in ? "action.call_all_in" : "action.call_amount", { amount: money(legal.call) })} `, el("kbd", { text: "C" }));
+  call.replaceChildren(legal.can_check ? `${t("action.check")} ` : `${t(legal.call_all_in ? "action.call_all_in" : "action.call_amount", { amount: amountsOf(s).show(legal.call) })} `, el("kbd", { text: "C" }));
   call.dataset.amount = String(legal.call);
   const raising = canRaise(legal);
   $(".raise", r).hidden = !raising;
@@ -85,8 +85,9 @@ export function renderControls(view) {
   range.min = String(legal.min_raise_to);
   range.max = String(legal.max_raise_to);
   range.step = String(Math.max(1, s.small_blind));
-  amount.min = toDollars(legal.min_raise_to);
-  amount.max = toDollars(legal.max_raise_to);
+  const { show, toBox } = amountsOf(s);
+  amount.min = toBox(legal.min_raise_to);
+  amount.max = toBox(legal.max_raise_to);
   if (view.legalKey !== `${s.hand.number}:${s.version}`) {
     view.legalKey = `${s.hand.number}:${s.version}`;
     setRaise(view, legal.min_raise_to);
@@ -94,7 +95,7 @@ export function renderControls(view) {
   for (const button of $$("[data-preset]", r)) {
     const value = preset(legal, button.dataset.preset);
     button.dataset.amount = String(value);
-    button.title = money(value);
+    button.title = show(value);
   }
   // The top of the range is all-in only when the server says so (not in pot limit, mostly).
   $("[data-preset='max']", r).textContent = legal.max_raise_to === legal.all_in_to ? t("preset.all_in") : t("preset.max");
@@ -120,13 +121,13 @@ export function setRaise(view, cents) {
   if (!canRaise(legal)) return;
   const value = clampRaise(legal, cents);
   $(".raise-range", view.root).value = String(value);
-  $(".raise-amount", view.root).value = toDollars(value);
+  $(".raise-amount", view.root).value = amountsOf(view.state).toBox(value);
   labelRaise(view);
 }
 
 export function raiseAmount(view) {
   const legal = legalOf(view);
-  const typed = toCents($(".raise-amount", view.root).value);
+  const typed = amountsOf(view.state).fromBox($(".raise-amount", view.root).value);
   return Number.isFinite(typed) ? clampRaise(legal, typed) : legal.min_raise_to;
 }
 
@@ -136,7 +137,7 @@ function labelRaise(view) {
   const value = raiseAmount(view);
   const verb = value === legal.all_in_to ? t("action.all_in") : legal.is_bet ? t("action.bet") : t("action.raise_to");
   const button = $(".raise", view.root);
-  button.replaceChildren(`${verb} ${money(value)} `, el("kbd", { text: "R" }));
+  button.replaceChildren(`${verb} ${amountsOf(view.state).show(value)} `, el("kbd", { text: "R" }));
   button.dataset.amount = String(value);
 }
 

@@ -4,7 +4,7 @@
 
 import { askBuyIn } from "./buyin.js";
 import { $, cardEl, el } from "./dom.js";
-import { actionLabel, money } from "./format.js";
+import { actionLabel, amountsOf } from "./format.js";
 import { t } from "./i18n.js";
 import { awardsOf, cardMarks, potLabel, renderAwards, shownSoFar } from "./showdown.js";
 import { app } from "./state.js";
@@ -66,6 +66,7 @@ function badgesOf(hand, seat) {
 
 export function renderSeats(view) {
   const s = view.state;
+  const { show } = amountsOf(s);
   const hand = s.hand;
   const result = view.lastResult;
   const positions = seatPositions(view, s.seats.length);
@@ -106,15 +107,15 @@ export function renderSeats(view) {
     if (winners.has(seat.seat)) classes.push("winner");
     const busted = seat.status === "busted";
     if (busted) classes.push("busted");
-    const status = !seat.connected ? t("status.disconnected") : busted ? t("status.busted") : seat.status === "sitting_out" ? t("status.sitting_out") : seat.all_in ? t("status.all_in") : actionLabel(seat.last_action);
+    const status = !seat.connected ? t("status.disconnected") : busted ? t("status.busted") : seat.status === "sitting_out" ? t("status.sitting_out") : seat.all_in ? t("status.all_in") : actionLabel(seat.last_action, show);
     // A bet that grew in this frame slides towards the middle (CSS only, never waited for).
     const betIn = seat.bet && (!was || was.bet !== seat.bet) ? " bet-in" : "";
     return el("div", { class: classes.join(" "), style, "data-seat": seat.seat },
       el("div", { class: "hole" }, ...(cards || [])),
       el("div", { class: "plate" },
         el("div", { class: "name", title: seat.name, text: seat.name }), // cut with an ellipsis
-        el("div", { class: "stack", "data-chips": seat.stack, text: money(seat.stack) }),
-        el("div", { class: "status", text: winners.has(seat.seat) ? t("status.wins", { amount: money(winners.get(seat.seat)) }) : status }),
+        el("div", { class: "stack", "data-chips": seat.stack, text: show(seat.stack) }),
+        el("div", { class: "status", text: winners.has(seat.seat) ? t("status.wins", { amount: show(winners.get(seat.seat)) }) : status }),
         busted ? el("div", { class: "rebuy-clock" }) : null,
         shown?.high ? el("div", { class: "shown-name", text: handName(shown.high) }) : null,
         shown?.low ? el("div", { class: "shown-low" }, el("span", { class: "tag low", text: t("award.low") }), ` ${shown.low}`) : null,
@@ -122,7 +123,7 @@ export function renderSeats(view) {
         acting ? timeBar() : null,
         acting ? el("div", { class: "clock", "aria-label": t("table.time_left") }) : null,
       ),
-      seat.bet ? el("div", { class: `bet${betIn}`, "data-chips": seat.bet, style: betOffset(view, pos) }, el("span", { class: "chip" }), money(seat.bet)) : null,
+      seat.bet ? el("div", { class: `bet${betIn}`, "data-chips": seat.bet, style: betOffset(view, pos) }, el("span", { class: "chip" }), show(seat.bet)) : null,
     );
   });
   $(".seats", view.root).replaceChildren(...nodes);
@@ -138,6 +139,7 @@ export function timeBar() {
 
 export function renderCenter(view) {
   const s = view.state;
+  const { show } = amountsOf(s);
   const hand = s.hand;
   const result = view.lastResult;
   const pots = $(".pots", view.root);
@@ -150,13 +152,13 @@ export function renderCenter(view) {
     // The pots in the middle; one main pot alone is the "Pot" line above, not said twice.
     pots.replaceChildren(...collected.map((amount, n) =>
       el("div", { class: `pot ${n ? "side" : "main"}`, "data-chips": amount, hidden: collected.length === 1 },
-        el("span", { class: "label", text: potLabel(n) }), " ", money(amount))));
+        el("span", { class: "label", text: potLabel(n) }), " ", show(amount))));
     // Everything in play, bets in front of the seats included: "Pot: $X" from the blinds on.
     const total = hand.pots.reduce((a, b) => a + b, 0);
     pots.dataset.total = String(total);
     potTotal.hidden = false;
     potTotal.dataset.chips = String(total);
-    potTotal.textContent = t("table.pot", { amount: money(total) });
+    potTotal.textContent = t("table.pot", { amount: show(total) });
     const dealtBefore = view.previous?.hand?.number === hand.number ? view.previous.hand.board.length : 0;
     board.replaceChildren(...hand.board.map((c, n) => cardEl(c, n >= dealtBefore ? "dealt" : "")));
     banner.textContent = hand.actor && hand.actor === s.you ? t("table.your_turn") : "";

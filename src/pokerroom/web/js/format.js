@@ -30,6 +30,22 @@ export function toCents(text) {
   return Number.isFinite(value) ? Math.round(value * 100) : NaN;
 }
 
+// Tournament chips are not money: a count in the page's language ("1,500", "1 500", "1.500").
+export const chips = (count) => numberFormat({ maximumFractionDigits: 0 }).format(count);
+
+const toChips = (text) => {
+  const value = Number(text);
+  return Number.isFinite(value) ? Math.round(value) : NaN;
+};
+
+// How a table shows its amounts and what its number boxes hold: a tournament table's in chips
+// (stacks, bets, pots), a cash table's in money (cents shown as dollars).
+export function amountsOf(state) {
+  return state?.tournament
+    ? { show: chips, toBox: String, fromBox: toChips }
+    : { show: (cents) => money(cents), toBox: toDollars, fromBox: toCents };
+}
+
 // "$1/$2"; where the sign follows the amount, once: "1/2 $".
 export function stakesLabel(table) {
   const [low, high] = table.stakes || [table.small_blind, table.big_blind];
@@ -47,16 +63,16 @@ const ACTIONS = {
   Ante: "action.ante", "BB ante": "action.bb_ante", Straddle: "action.straddle", Post: "action.post",
 };
 
-export function actionLabel(action) {
+export function actionLabel(action, show = money) {
   if (!action) return "";
   const text = ACTIONS[action.text] ? t(ACTIONS[action.text]) : action.text;
-  return action.amount === null || action.amount === undefined ? text : `${text} ${money(action.amount)}`;
+  return action.amount === null || action.amount === undefined ? text : `${text} ${show(action.amount)}`;
 }
 
 // A tournament table's level line: "Level 3: 25/50/50 · next level in 4:12 · 2 of 5 left".
 export function tournamentLine(info, you) {
   const ante = info.ante || info.big_blind_ante;
-  const blinds = `${info.small_blind}/${info.big_blind}${ante ? `/${ante}` : ""}`;
+  const blinds = `${chips(info.small_blind)}/${chips(info.big_blind)}${ante ? `/${chips(ante)}` : ""}`;
   const parts = [t("tournaments.line_level", { level: info.level, blinds })];
   if (info.next_level_seconds !== null) {
     const time = clock(info.next_level_seconds);

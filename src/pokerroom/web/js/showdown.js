@@ -5,7 +5,7 @@
 // stop when the next hand's frame comes: the game never waits for them.
 
 import { $, el } from "./dom.js";
-import { money } from "./format.js";
+import { amountsOf } from "./format.js";
 import { t } from "./i18n.js";
 import { handName } from "./texts.js";
 
@@ -72,23 +72,24 @@ export function renderAwards(view, pots, banner) {
   const s = view.state;
   const { awards, done } = shownSoFar(view);
   const name = (seat) => s.seats[seat - 1]?.name || t("table.seat", { seat });
+  const { show } = amountsOf(s);
   pots.classList.add("result");
   pots.replaceChildren(...awards.map((award, n) => {
     const state = n < done - 1 || (n === done - 1 && done === awards.length) ? "awarded" : n === done - 1 ? "awarded current" : "pending";
-    const who = award.winners.map((w) => `${name(w.seat)} ${money(w.amount)}`).join(", ");
-    return el("div", { class: `pot award ${state}`, "data-chips": award.amount, "data-pot": award.pot, "data-share": award.share, title: sentence(award, name) },
+    const who = award.winners.map((w) => `${name(w.seat)} ${show(w.amount)}`).join(", ");
+    return el("div", { class: `pot award ${state}`, "data-chips": award.amount, "data-pot": award.pot, "data-share": award.share, title: sentence(award, name, show) },
       el("span", { class: "label", text: potLabel(award.pot) }),
       TAGS[award.share] ? el("span", { class: `tag ${award.share}`, text: t(TAGS[award.share]) }) : null,
-      el("span", { class: "amount", text: money(award.amount) }),
+      el("span", { class: "amount", text: show(award.amount) }),
       n < done ? el("span", { class: "who", text: `\u2192 ${who}${award.hand ? ` \u00b7 ${handName(award.hand)}` : ""}` }) : null);
   }));
   const current = awards[done - 1];
-  banner.textContent = current ? sentence(current, name) : "";
+  banner.textContent = current ? sentence(current, name, show) : "";
 }
 
-function sentence(award, name) {
+function sentence(award, name, show) {
   const pot = TAGS[award.share] ? t("award.pot_half", { pot: potLabel(award.pot), half: t(TAGS[award.share]) }) : potLabel(award.pot);
-  const who = award.winners.map((w) => t("award.wins", { name: name(w.seat), amount: money(w.amount) })).join(", ");
+  const who = award.winners.map((w) => t("award.wins", { name: name(w.seat), amount: show(w.amount) })).join(", ");
   return award.hand ? t("award.sentence_hand", { pot, who, hand: handName(award.hand) }) : t("award.sentence", { pot, who });
 }
 
@@ -104,7 +105,7 @@ function flyChips(view, award) {
     const seat = $(`.seat[data-seat="${w.seat}"] .plate`, view.root);
     if (!seat) continue;
     const to = seat.getBoundingClientRect();
-    const chip = el("div", { class: "flying-chip", "aria-hidden": "true", text: money(w.amount) });
+    const chip = el("div", { class: "flying-chip", "aria-hidden": "true", text: amountsOf(view.state).show(w.amount) });
     chip.style.left = `${from.left - base.left + from.width / 2}px`;
     chip.style.top = `${from.top - base.top + from.height / 2}px`;
     felt.append(chip);

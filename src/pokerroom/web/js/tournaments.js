@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { $, el, showToast } from "./dom.js";
-import { money } from "./format.js";
+import { chips, money } from "./format.js";
 import { t as tr } from "./i18n.js";
 import { openTable } from "./nav.js";
 import { app } from "./state.js";
@@ -43,7 +43,7 @@ export function renderTournaments() {
   const rows = (app.tournaments || []).map((t) => {
     const entry = myEntry(t);
     const key = () => crypto.getRandomValues(new Uint32Array(4)).join("");
-    const level = t.level ? `${t.level} (${t.blinds[0]}/${t.blinds[1]})` : "";
+    const level = t.level ? `${t.level} (${chips(t.blinds[0])}/${chips(t.blinds[1])})` : "";
     return el("tr", { "data-tournament": t.id },
       el("td", {}, el("strong", { text: t.name }), el("div", { class: "muted small", text: t.structure.description })),
       el("td", { text: tr(`tournaments.${t.status}`) }),
