@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Coroutine
 from typing import Any
 
 import httpx
@@ -34,6 +35,20 @@ async def signup(base: str, name: str) -> dict[str, Any]:
         response.raise_for_status()
         data: dict[str, Any] = response.json()
         return data
+
+
+def person(
+    server: Server, tournament: str, name: str, data: dict[str, Any], **more: Any
+) -> Coroutine[Any, Any, Any]:
+    """A signed-up player playing ``tournament`` to their end, with the rule bot's choices."""
+    return run_tournament_bot(
+        server.base,
+        name,
+        RuleBot(random.Random(name)),
+        tournament=tournament,
+        token=data["token"],
+        **more,
+    )
 
 
 def assert_private(name: str, frames: list[dict[str, Any]]) -> int:
@@ -66,14 +81,7 @@ async def test_a_sit_and_go_with_bots_and_two_people_to_the_end(server: Server) 
         for k in range(4)
     ]
     tasks += [
-        run_tournament_bot(
-            server.base,
-            name,
-            RuleBot(random.Random(name)),
-            tournament=runner.id,
-            token=data["token"],
-            on_frame=frames[name].append,
-        )
+        person(server, runner.id, name, data, on_frame=frames[name].append)
         for name, data in people.items()
     ]
     results = await asyncio.wait_for(asyncio.gather(*tasks), timeout=900)

@@ -79,8 +79,9 @@ def tournament_summary(
     started: datetime,
     now: float,
 ) -> str:
-    """``player``'s summary of the event as it stands at ``now`` (seconds from the start):
-    the places final so far, the rest "still playing" (places 1 up)."""
+    """``player``'s summary of the event as it stands at ``now`` (the coordinator's clock,
+    which started the event at ``started``): the places final so far, the rest "still
+    playing" (places 1 up)."""
     s = t.structure
     mine = [e for e in t.entries.values() if e.player == player]
     if not mine:
@@ -95,7 +96,8 @@ def tournament_summary(
         f"Tournament started {eastern(started)}",
     ]
     if t.finished:
-        lines.append(f"Tournament finished {eastern(started + timedelta(seconds=now))}")
+        since = now - (t.clock.start or 0.0)
+        lines.append(f"Tournament finished {eastern(started + timedelta(seconds=since))}")
     playing = [entry for entry in t.entries if entry not in placed]
     rows: list[tuple[int, str, str]] = [(k, e, "still playing") for k, e in enumerate(playing, 1)]
     for p in sorted(placed.values(), key=lambda p: p.place):
@@ -117,7 +119,8 @@ def tournament_summary(
 
 def _entry_name(t: Tournament, entry: str) -> str:
     e = t.entries[entry]
-    return e.player if entry == e.player else f"{e.player} [{entry.rsplit('#', 1)[1]}]"
+    name = e.name or e.player
+    return name if entry == e.player else f"{name} [{entry.rsplit('#', 1)[1]}]"
 
 
 def _prize(p: Place, points: tuple[int, ...], t: Tournament) -> str:

@@ -5,7 +5,7 @@ thread, not on the event loop that runs every table."""
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, HTTPException, Query
+from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse
 
@@ -16,6 +16,7 @@ from pokerroom.history.viewer import ViewerHand, viewer_hand
 from pokerroom.server.clock import utcnow
 from pokerroom.server.replayer import replay_frames
 from pokerroom.server.routes.deps import Player, Store, TheRoom
+from pokerroom.server.tournament_exports import EventTable, event_table
 from pokerroom.store.accounts import AuthError
 from pokerroom.store.models import HandPlayer, HandRecord
 from pokerroom.store.room_store import RoomStore
@@ -101,30 +102,44 @@ async def _viewer_hand(store: RoomStore, account: Any, hand_id: int) -> tuple[Ha
     return found
 
 
+def _event(request: Request, record: HandRecord) -> EventTable | None:
+    """The tournament a stored hand was played in (None for a cash hand)."""
+    return event_table(getattr(request.app.state, "tournaments", None), record.table_id)
+
+
 @router.get("/hands/{hand_id}.phh", response_class=PlainTextResponse)
-async def hand_phh(hand_id: HandId, account: Player, store: Store) -> str:
-    """One hand as PHH, as this player may see it (S-EXPORT-1)."""
+async def hand_phh(hand_id: HandId, account: Player, store: Store, request: Request) -> str:
+    """One hand as PHH, as this player may see it (S-EXPORT-1); a tournament hand with the
+    standard's tournament fields (event, level, table, time)."""
     record, player = await _viewer_hand(store, account, hand_id)
+    event = _event(request, record)
 
     def export() -> str:
-        return write_phh(seen_by(record, player), _table=record.table_id, hand=record.number)
+        view = seen_by(record, player)
+        if event is not None:
+            return to_toml(event.phh_fields(view, hand=record.number, dealt_at=record.started_at))
+        return write_phh(view, _table=record.table_id, hand=record.number)
 
     return await asyncio.to_thread(export)
 
 
 @router.get("/hands/{hand_id}.txt", response_class=PlainTextResponse)
-async def hand_text(hand_id: HandId, account: Player, store: Store) -> str:
-    """One hand as PokerStars-style text, for tracking programs."""
+async def hand_text(hand_id: HandId, account: Player, store: Store, request: Request) -> str:
+    """One hand as PokerStars-style text, for tracking programs; a tournament hand with the
+    tournament's header (its number, buy-in, level) and in chips."""
     record, player = await _viewer_hand(store, account, hand_id)
     name, seats = (await store.table_seats(record.table_id)) or (record.table_id, None)
+    event = _event(request, record)
 
     def export() -> str:
+        view = seen_by(record, player)
         return pokerstars_text(
-            seen_by(record, player),
+            view,
             hand_id=record.id,
             table_name=name,
             started_at=record.started_at,
             max_seats=seats,
+            tournament=None if event is None else event.text_header(view),
         )
 
     return await asyncio.to_thread(export)

@@ -5,9 +5,11 @@ makes a retry harmless), unregister, rebuy, add-on, and the table the player sit
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, Field
 
 from pokerroom.server.routes.deps import Player
+from pokerroom.server.tournament_exports import summary_of
 from pokerroom.server.tournament_hall import Tournaments
 from pokerroom.server.tournaments import TournamentRunner
 from pokerroom.store.ledger import LedgerError
@@ -99,3 +101,13 @@ async def my_table(tournament_id: str, account: Player, request: Request) -> MyT
     """The table the player's entry sits at now: it follows them when they are moved."""
     runner = _runner(request, tournament_id)
     return MyTableOut(tournament=tournament_id, table=runner.my_table(account.id))
+
+
+@router.get("/{tournament_id}/summary", response_class=PlainTextResponse)
+async def summary(tournament_id: str, account: Player, request: Request) -> str:
+    """The player's tournament summary (PokerStars' "Tournament #" text): the event, the
+    places final so far, and theirs."""
+    text = summary_of(_runner(request, tournament_id), account.id)
+    if text is None:
+        raise HTTPException(404, f"you did not play {tournament_id}")
+    return text

@@ -1,0 +1,96 @@
+"""A stored tournament hand's downloads and a player's tournament summary (issue 14): the
+hand's PHH with the standard's tournament fields and its PokerStars text with the tournament
+header (history/tournament.py), written from the event the room holds. Every download is one
+player's (S-EXPORT-1): the hand is passed in already as its viewer may see it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from pokerroom.history.pokerstars import TournamentHand
+from pokerroom.history.tournament import tournament_phh_fields, tournament_summary
+from pokerroom.history.viewer import ViewerHand
+
+if TYPE_CHECKING:
+    from pokerroom.server.tournament_hall import Tournaments
+    from pokerroom.server.tournaments import TournamentRunner
+
+
+@dataclass(frozen=True)
+class EventTable:
+    """What a tournament hand's downloads say of its event, taken on the event loop (the
+    hand itself is replayed on a worker thread, where the live event must not be read)."""
+
+    name: str
+    number: int  # the event's number in the histories: its id's count ("sng6-12" is 12)
+    buy_in: int
+    fee: int
+    table: int
+    stakes: tuple[Any, ...]  # each level's stakes, up to the one in play
+
+    def level(self, view: ViewerHand) -> int:
+        """The blind level (from 1) the hand was dealt at: the last one with its blinds."""
+        found = [k for k, stakes in enumerate(self.stakes, 1) if stakes == view.hand.spec.stakes]
+        return found[-1] if found else 1
+
+    def text_header(self, view: ViewerHand) -> TournamentHand:
+        return TournamentHand(
+            tournament=self.number,
+            buy_in=self.buy_in,
+            fee=self.fee,
+            level=self.level(view),
+            table=self.table,
+        )
+
+    def phh_fields(self, view: ViewerHand, *, hand: int, dealt_at: datetime) -> dict[str, Any]:
+        return tournament_phh_fields(
+            view,
+            event=self.name,
+            tournament=self.number,
+            hand=hand,
+            level=self.level(view),
+            table=self.table,
+            dealt_at=dealt_at if dealt_at.tzinfo else dealt_at.replace(tzinfo=UTC),
+        )
+
+
+def event_number(runner: TournamentRunner) -> int:
+    tail = runner.id.rsplit("-", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
+
+
+def event_table(hall: Tournaments | None, table_id: str) -> EventTable | None:
+    """The event of a table (``{event}-{number}``); None for a cash table."""
+    if hall is None or "-" not in table_id:
+        return None
+    event, number = table_id.rsplit("-", 1)
+    runner = hall.runners.get(event)
+    if runner is None or not number.isdigit():  # a table broken since is still the event's
+        return None
+    t = runner.t
+    now = min(t.clock.level_index(runner.now()), len(t.structure.levels) - 1)
+    return EventTable(
+        name=t.name,
+        number=event_number(runner),
+        buy_in=t.structure.buy_in,
+        fee=t.structure.fee,
+        table=int(number),
+        stakes=tuple(t._spec(k).stakes for k in range(now + 1)),
+    )
+
+
+def summary_of(runner: TournamentRunner, account: int) -> str | None:
+    """The player's summary of the event as it stands (None: they did not play it)."""
+    t = runner.t
+    if t.clock.start is None or not any(e.player == str(account) for e in t.entries.values()):
+        return None
+    started = datetime.fromtimestamp(t.clock.start, UTC)
+    return tournament_summary(
+        t,
+        str(account),
+        tournament=event_number(runner),
+        started=started,
+        now=runner.now(),
+    )

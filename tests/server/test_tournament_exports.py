@@ -1,0 +1,70 @@
+"""A tournament's downloads in a running room (issue 14): a heads-up sit & go played to the
+end by two players; each stored hand's PokerStars text carries the tournament header and is
+in chips, its PHH the standard's tournament fields; each player's summary gives the places
+and theirs; a hand shows only its viewer's hole cards (S-EXPORT-1)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import tomllib
+
+import httpx
+
+from tests.security.audit import assert_books_balance
+from tests.server.conftest import Server
+from tests.server.test_tournaments import Fast, person, signup
+
+
+async def test_a_sit_and_gos_hands_and_summary_download_as_tournament_histories(
+    server: Server,
+) -> None:
+    hall = server.app.state.tournaments
+    hall.clock = Fast(30)
+    runner = await hall.create("sng_heads_up")
+    people = {name: await signup(server.base, name) for name in ("ann_exp", "bob_exp")}
+    results = await asyncio.wait_for(
+        asyncio.gather(*(person(server, runner.id, n, d) for n, d in people.items())),
+        timeout=600,
+    )
+    assert sorted(r.place for r in results) == [1, 2]
+    number = int(runner.id.rsplit("-", 1)[1])
+    ann = {"Authorization": f"Bearer {people['ann_exp']['token']}"}
+    async with httpx.AsyncClient(base_url=server.base, headers=ann) as http:
+        hands = (await http.get("/api/hands", params={"table": f"{runner.id}-1"})).json()
+        assert hands, "ann played no hand"
+        first = hands[-1]["id"]
+        text = (await http.get(f"/api/hands/{first}.txt")).text
+        phh = (await http.get(f"/api/hands/{first}.phh")).text
+        summary = await http.get(f"/api/tournaments/{runner.id}/summary")
+        stranger = await signup(server.base, "cy_exp")
+        other = await http.get(
+            f"/api/tournaments/{runner.id}/summary",
+            headers={"Authorization": f"Bearer {stranger['token']}"},
+        )
+    lines = text.splitlines()
+    s = runner.t.structure
+    assert re.match(
+        rf"PokerStars Hand #{first}: Tournament #{number}, \$\d+(\.\d\d)?\+\$\d+(\.\d\d)? USD "
+        r".* - Level I \(\d+/\d+\) - ",
+        lines[0],
+    ), lines[0]
+    assert lines[1].startswith(f"Table '{number} 1' ")
+    seats = [line for line in lines if line.startswith("Seat ") and "in chips" in line]
+    assert len(seats) == 2 and all("$" not in line for line in seats), seats
+    assert f"({s.starting_stack} in chips)" in seats[0]
+    assert any(line.startswith("Dealt to ann_exp [") for line in lines)
+    assert not any(line.startswith("Dealt to bob_exp [") for line in lines)  # S-EXPORT-1
+    fields = tomllib.loads(phh)
+    assert fields["event"] == runner.t.name and fields["_tournament"] == number
+    assert fields["level"] == 1 and fields["table"] == 1 and fields["time_zone"] == "UTC"
+    assert fields["starting_stacks"] == [s.starting_stack] * 2
+    assert summary.status_code == 200, summary.text
+    body = summary.text
+    assert body.startswith(f"PokerStars Tournament #{number}, ")
+    assert "2 players" in body and "Total Prize Pool: $" in body
+    mine = next(r.place for r, name in zip(results, people, strict=True) if name == "ann_exp")
+    assert f"You finished in {'1st' if mine == 1 else '2nd'} place." in body
+    assert re.search(r"^  1: (ann|bob)_exp \(unknown\), \$", body, re.M), body
+    assert other.status_code == 404
+    await assert_books_balance(server)
