@@ -187,3 +187,38 @@ async def test_a_rebuy_pays_the_pool_and_adds_chips_between_hands(server: Server
     for actor in runner.actors.values():
         actor.next_hand_at = 0.0
         actor.wake()
+
+
+async def test_a_multi_table_event_short_of_its_minimum_at_its_time_is_cancelled_and_refunded(
+    server: Server,
+) -> None:
+    hall = server.app.state.tournaments
+    now = [time.time()]
+    hall.clock = lambda: now[0]
+    runner = await hall.create("mtt_freezeout", starts_at=now[0] + 600)
+    assert runner.t.structure.min_entrants == 2
+    ann = await signup(server.base, "ann_short")
+    path = f"/api/tournaments/{runner.id}"
+    async with httpx.AsyncClient(
+        base_url=server.base, headers={"Authorization": f"Bearer {ann['token']}"}
+    ) as http:
+        done = await http.post(f"{path}/register", json={"request": "r1"})
+        assert done.status_code == 200, done.text
+        cost = runner.t.structure.buy_in + runner.t.structure.fee
+        assert (await http.get("/api/me")).json()["balance"] == STARTING_GRANT - cost
+        await assert_books_balance(server)
+        now[0] += 601  # its time: one entrant of the two it needs
+        hall.changed()
+        deadline = time.monotonic() + 30
+        while runner.status != "cancelled" and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        view = (await http.get(path)).json()
+        assert view["status"] == "cancelled" and not view["registration_open"]
+        assert view["entrants"] == 0 and view["prize_pool"] == 0
+        assert (await http.get("/api/me")).json()["balance"] == STARTING_GRANT
+        again = await http.post(f"{path}/register", json={"request": "r2"})
+        assert again.status_code == 400 and "cancelled" in again.text
+        assert (await http.get("/api/me")).json()["balance"] == STARTING_GRANT
+    assert not runner.t.started
+    report = await assert_books_balance(server)
+    assert report.tournaments == 1

@@ -65,6 +65,9 @@ class Tournaments:
             runner = TournamentRunner(self, record.id, t, config, paid=set(json.loads(record.paid)))
             runner.names = await self.store.names(record.id)
             self.runners[record.id] = runner
+            runner.cancelled = record.status == "cancelled"
+            if runner.cancelled:
+                continue
             if t.finished:
                 runner.prizes_due(self.clock())  # the places, for the lobby
                 continue

@@ -73,6 +73,7 @@ class TournamentRunner:
         self.actors: dict[int, TournamentTableActor] = {}
         self.lock = asyncio.Lock()  # registrations and rebuys, one at a time
         self.starts_at: float | None = config.get("starts_at")
+        self.cancelled = False  # its time came with too few entrants: refunded
 
     # ------------------------------------------------------------ queries
 
@@ -85,6 +86,8 @@ class TournamentRunner:
     @property
     def status(self) -> str:
         t = self.t
+        if self.cancelled:
+            return "cancelled"
         return "finished" if t.finished else "running" if t.started else "registering"
 
     def snapshot(self) -> str:
@@ -134,6 +137,8 @@ class TournamentRunner:
 
     async def register(self, account: int, name: str, request: str) -> str:
         async with self.lock:
+            if self.cancelled:
+                raise TournamentError(f"{self.t.name} was cancelled")
             player, now = str(account), self.now()
             applied: list[Any] = []
 
@@ -210,12 +215,15 @@ class TournamentRunner:
 
     async def maybe_start(self) -> None:
         t, now = self.t, self.now()
-        if t.started:
+        if t.started or self.cancelled:
             return
         s = t.structure
         full = len(t.entries) >= s.max_entrants
         due = self.starts_at is not None and now >= self.starts_at
-        if not (full or (due and len(t.entries) >= s.min_entrants)):
+        if due and not full and len(t.entries) < s.min_entrants:
+            await self.cancel()
+            return
+        if not (full or due):
             return
         events = t.start(now)
         await self.store.save(self.id, self.snapshot(), status=self.status, now=utcnow())
@@ -223,6 +231,22 @@ class TournamentRunner:
         self.after(events)
         for entry in t.entries:
             self.follow(self.account_of(entry), "started", f"{t.name} has started")
+        self.hall.changed()
+
+    async def cancel(self) -> None:
+        """Its time came with fewer entrants than its minimum: the event is cancelled and
+        every registration (buy-in and fee) refunded, in one transaction."""
+        t = self.t
+
+        def apply() -> str:
+            for player in list(t._current):
+                t.unregister(player)
+            return self.snapshot()
+
+        refunded = await self.store.cancel(self.id, apply=apply, now=utcnow())
+        self.cancelled = True
+        for account in refunded:
+            self._tell(account, "cancelled", f"{t.name} was cancelled: your buy-in is refunded")
         self.hall.changed()
 
     def launch(self) -> None:
@@ -402,7 +426,7 @@ class TournamentRunner:
             "entrants": len(t.entries),
             "min_entrants": s.min_entrants,
             "max_entrants": s.max_entrants,
-            "registration_open": t.registration_open(now),
+            "registration_open": not self.cancelled and t.registration_open(now),
             "prize_pool": t.prize_pool,
             "payouts": self.payouts(),
             "level": None if info is None else info["level"],

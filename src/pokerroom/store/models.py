@@ -267,5 +267,5 @@ class TournamentEntry(Base):
     entry: Mapped[str] = mapped_column(String(80))  # the coordinator's entry id
     request: Mapped[str] = mapped_column(String(64))
     active: Mapped[str | None] = mapped_column(String(160), unique=True, nullable=True)
-    status: Mapped[str] = mapped_column(String(16))  # registered, unregistered
+    status: Mapped[str] = mapped_column(String(16))  # registered, unregistered, refunded
     registered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -21,6 +21,7 @@ from pokerroom.store.tournaments import (
     begin_tournament_hand_sync,
     buy_chips_sync,
     cancel_tournament_hand_sync,
+    cancel_tournament_sync,
     create_tournament_sync,
     entries_of_sync,
     finish_tournament_hand_sync,
@@ -73,6 +74,14 @@ class TournamentStore:
             partial(
                 unregister_sync, tournament_id=tournament_id, account=account, apply=apply, now=now
             )
+        )
+
+    async def cancel(
+        self, tournament_id: str, *, apply: Callable[[], str], now: datetime
+    ) -> list[int]:
+        """Too few entrants at the start time: every registration refunded (the accounts)."""
+        return await self._here(
+            partial(cancel_tournament_sync, tournament_id=tournament_id, apply=apply, now=now)
         )
 
     async def buy_chips(self, tournament_id: str, account: int, **fields: Any) -> bool:

@@ -135,6 +135,8 @@ def register_sync(
     taken back, refused. Two different requests for the same entry at once: the second finds
     the first (the unique ``active`` key) and is refused."""
     record = _record(session, tournament_id)
+    if record.status == "cancelled":
+        raise TournamentStoreError(f"{record.name} was cancelled")
     prices = prices_of(record)
     done = session.scalar(
         select(TournamentEntry).where(
@@ -228,6 +230,49 @@ def unregister_sync(
         memo=f"unregistered from {record.name}",
     )
     save_state_sync(session, tournament_id, snapshot, status="registering", now=now)
+
+
+def cancel_tournament_sync(
+    session: Session,
+    tournament_id: str,
+    *,
+    apply: Callable[[], str],
+    now: datetime,
+) -> list[int]:
+    """Cancel an event that did not start (too few entrants at its time): every
+    registration's buy-in and fee refunded, in one transaction with the state ``apply``
+    gives (the coordinator with no entries). Gives the accounts refunded."""
+    record = _record(session, tournament_id)
+    prices = prices_of(record)
+    rows = list(
+        session.scalars(
+            select(TournamentEntry)
+            .where(
+                TournamentEntry.tournament_id == tournament_id,
+                TournamentEntry.status == "registered",
+            )
+            .order_by(TournamentEntry.id)
+        )
+    )
+    snapshot = apply()
+    for row in rows:
+        row.status, row.active = "refunded", None
+    session.flush()
+    for row in rows:
+        transfer_sync(
+            session,
+            "t_cancel",
+            {
+                pool_account(tournament_id): -prices.buy_in,
+                FEES: -prices.fee,
+                player_account(row.account_id): prices.buy_in + prices.fee,
+            },
+            now=now,
+            key=f"t:{tournament_id}:cancel:{row.id}",
+            memo=f"{record.name} was cancelled",
+        )
+    save_state_sync(session, tournament_id, snapshot, status="cancelled", now=now)
+    return [row.account_id for row in rows]
 
 
 def buy_chips_sync(
