@@ -66,5 +66,5 @@ async def test_a_sit_and_gos_hands_and_summary_download_as_tournament_histories(
     mine = next(r.place for r, name in zip(results, people, strict=True) if name == "ann_exp")
     assert f"You finished in {'1st' if mine == 1 else '2nd'} place." in body
     assert re.search(r"^  1: (ann|bob)_exp \(unknown\), \$", body, re.M), body
-    assert other.status_code == 404
+    assert other.status_code == 404 and other.json()["code"] == "tournament.did_not_play"
     await assert_books_balance(server)

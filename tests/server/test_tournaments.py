@@ -93,6 +93,10 @@ async def test_a_sit_and_go_with_bots_and_two_people_to_the_end(server: Server) 
     for name, received in frames.items():
         assert assert_private(name, received) > 0, f"{name} saw no tournament table"
         assert any(f.get("type") == "tournament" and f["kind"] == "started" for f in received)
+        notices = [f for f in received if f.get("type") == "tournament"]
+        codes = {f["code"] for f in notices}  # each named for the client's language
+        assert "tournament.started" in codes and all(c.startswith("tournament.") for c in codes)
+        assert any(f["params"].get("entrants") == "6" for f in notices if f["kind"] == "finished")
     async with httpx.AsyncClient(base_url=server.base) as http:
         lobby = (await http.get("/api/tournaments")).json()
         ann = await http.get(
@@ -134,6 +138,7 @@ async def test_register_unregister_and_my_table_through_the_api(server: Server) 
         assert again.status_code == 400 and "taken back" in again.text
         refused = await http.post(f"{path}/unregister", headers=auth(bob))
         assert refused.status_code == 400 and "not registered" in refused.text
+        assert refused.json()["code"] == "tournament.account_not_registered"
         assert (
             await http.post(
                 "/api/tournaments/nope/register", json={"request": "x"}, headers=auth(bob)
@@ -218,6 +223,8 @@ async def test_a_multi_table_event_short_of_its_minimum_at_its_time_is_cancelled
         assert (await http.get("/api/me")).json()["balance"] == STARTING_GRANT
         again = await http.post(f"{path}/register", json={"request": "r2"})
         assert again.status_code == 400 and "cancelled" in again.text
+        assert again.json()["code"] == "tournament.cancelled"
+        assert again.json()["params"] == {"event": runner.t.name}
         assert (await http.get("/api/me")).json()["balance"] == STARTING_GRANT
     assert not runner.t.started
     report = await assert_books_balance(server)

@@ -447,8 +447,10 @@ class TournamentNotice(_Frame):
 
     type: Literal["tournament"] = "tournament"
     tournament: str
-    kind: str  # started, moved, hand_for_hand, final_table, eliminated, finished, won
-    text: str
+    kind: str  # started, moved, hand_for_hand, final_table, eliminated, finished, won, ...
+    text: str  # in English
+    code: str | None = None  # the text's code (server/errors.py), for the client's language
+    params: dict[str, str | int] = Field(default_factory=dict)
     table: str | None = None
     place: int | None = None
     prize: int | None = None

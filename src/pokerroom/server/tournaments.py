@@ -20,6 +20,7 @@ from pokerroom.rules.errors import RulesError
 from pokerroom.rules.tournament import TournamentStructure
 from pokerroom.server import protocol
 from pokerroom.server.clock import utcnow
+from pokerroom.server.errors import describe
 from pokerroom.server.inbox import Watching
 from pokerroom.server.tournament_table import TournamentTableActor
 from pokerroom.store.tournaments import Prices, Prize
@@ -327,8 +328,15 @@ class TournamentRunner:
         return [c for c in self.room.clients if c.account_id == account and not c.closed]
 
     def _tell(self, account: int, kind: str, text: str, **more: Any) -> None:
+        code, params = describe(text)  # for the player's language (server/errors.py)
         notice = protocol.TournamentNotice(
-            tournament=self.id, kind=kind, text=text, table=self.my_table(account), **more
+            tournament=self.id,
+            kind=kind,
+            text=text,
+            code=code,
+            params=params,
+            table=self.my_table(account),
+            **more,
         )
         line = protocol.frame(notice)
         for client in self._clients(account):

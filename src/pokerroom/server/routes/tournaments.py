@@ -8,6 +8,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, Field
 
+from pokerroom.server.errors import ApiError
 from pokerroom.server.routes.deps import Player
 from pokerroom.server.tournament_exports import summary_of
 from pokerroom.server.tournament_hall import Tournaments
@@ -109,5 +110,5 @@ async def summary(tournament_id: str, account: Player, request: Request) -> str:
     places final so far, and theirs."""
     text = summary_of(_runner(request, tournament_id), account.id)
     if text is None:
-        raise HTTPException(404, f"you did not play {tournament_id}")
+        raise ApiError(404, "tournament.did_not_play", tournament=tournament_id)
     return text

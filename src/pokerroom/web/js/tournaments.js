@@ -8,6 +8,7 @@ import { chips, money } from "./format.js";
 import { t as tr } from "./i18n.js";
 import { openTable } from "./nav.js";
 import { app } from "./state.js";
+import { errorText } from "./texts.js";
 
 export async function refreshTournaments() {
   try {
@@ -71,7 +72,7 @@ export function renderTournaments() {
 }
 
 export function onTournamentNotice(notice) {
-  showToast(notice.text);
+  showToast(errorText({ message: notice.text, code: notice.code, params: notice.params }));
   if (notice.table && (notice.kind === "moved" || notice.kind === "started")) openTable(notice.table);
   refreshTournaments();
 }
