@@ -15,6 +15,7 @@ import httpx
 from pokerroom.bots.strategy import RuleBot
 from pokerroom.bots.tournament import run_tournament_bot
 from pokerroom.store.accounts import STARTING_GRANT
+from pokerroom.tournament.deals import chip_split
 from tests.security.audit import assert_books_balance
 from tests.server.conftest import Server
 
@@ -229,3 +230,70 @@ async def test_a_multi_table_event_short_of_its_minimum_at_its_time_is_cancelled
     assert not runner.t.started
     report = await assert_books_balance(server)
     assert report.tournaments == 1
+
+
+async def test_a_deal_at_the_final_table_is_agreed_paid_and_play_goes_on(server: Server) -> None:
+    """Heads-up, so the final table from the first hand; a bust in the hand in play when the
+    deal is proposed ends the event first (then a new one is tried: at most five)."""
+    for attempt in range(5):
+        if await deal_attempt(server, attempt):
+            break
+    else:
+        raise AssertionError("five events ended before their deal could be agreed")
+    report = await assert_books_balance(server)
+    assert report.tournaments == attempt + 1
+
+
+async def deal_attempt(server: Server, attempt: int) -> bool:
+    hall = server.app.state.tournaments
+    runner = await hall.create("sng_heads_up")
+    names = (f"ann_deal{attempt}", f"bob_deal{attempt}")
+    people = {name: await signup(server.base, name) for name in names}
+    tasks = [asyncio.create_task(person(server, runner.id, n, d)) for n, d in people.items()]
+    path = f"/api/tournaments/{runner.id}/deal"
+    ann, bob = ({"Authorization": f"Bearer {d['token']}"} for d in people.values())
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        deadline = time.monotonic() + 60
+        while not runner.t.started and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        assert runner.t.started
+        bad = await http.post(path, json={"kind": "half"}, headers=ann)
+        assert bad.status_code == 422
+        greedy = await http.post(path, json={"kind": "chip", "keep": 5000}, headers=ann)
+        if greedy.status_code == 200:  # proposed in a hand: void once it ends (too much kept)
+            while greedy.json()["proposal"] is not None and not runner.t.finished:
+                await asyncio.sleep(0.02)
+                greedy = await http.get(path)
+        else:
+            assert greedy.json()["code"] == "tournament.deal_keep", greedy.text
+        proposed = await http.post(path, json={"kind": "chip", "keep": 500}, headers=ann)
+        if runner.t.finished:
+            await asyncio.gather(*tasks)
+            return False
+        assert proposed.status_code == 200, proposed.text
+        twice = await http.post(path, json={"kind": "icm"}, headers=bob)
+        assert twice.status_code == 400 and twice.json()["code"] == "tournament.deal_open"
+        view = proposed.json()
+        while view["amounts"] is None and not runner.t.finished:
+            await asyncio.sleep(0.02)  # the hand in play ends; no new one is dealt meanwhile
+            view = (await http.get(path)).json()
+        if runner.t.finished:
+            await asyncio.gather(*tasks)
+            return False
+        amounts = view["amounts"]
+        table = runner.t.tables[1]
+        stacks = {e: table.seat_of(e).stack for e in amounts}
+        assert sum(amounts.values()) == runner.t.prize_pool - 500
+        split = chip_split(list(stacks.values()), [runner.t.prize_pool - 500, 0])
+        assert amounts == dict(zip(stacks, split, strict=True))
+        entry_of = {runner.names[runner.t.entries[e].player]: e for e in amounts}
+        assert view["proposal"]["waiting"] == [entry_of[names[1]]]  # ann accepted hers
+        assert table.hand is None and not runner.t.finished
+        done = await http.post(f"{path}/accept", headers=bob)
+        assert done.status_code == 200, done.text
+        assert done.json()["made"] and done.json()["amounts"] == amounts
+    results = await asyncio.wait_for(asyncio.gather(*tasks), timeout=900)
+    for name, result in zip(people, results, strict=True):  # paid through the ledger
+        entry = entry_of[name]
+        assert result.prize == amounts[entry] + (500 if entry == runner.t.winner else 0)
+    return True

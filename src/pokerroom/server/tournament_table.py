@@ -25,6 +25,7 @@ from pokerroom.server.actor import CLOCK_SLACK, TableActor
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
 from pokerroom.server.inbox import Close, Item, Suspend, Void
+from pokerroom.server.tournament_deals import open_proposal
 from pokerroom.store.hands import StartedHand
 from pokerroom.table import TableError
 from pokerroom.table.events import HandFinished, SeatLeft
@@ -83,7 +84,7 @@ class TournamentTableActor(TableActor):
         if table.warning_at is not None and not table.warned:
             moments.append(table.warning_at)
         if table.hand is None and t.started and not t.finished:
-            if t.can_start(self.number, now):
+            if t.can_start(self.number, now) and self.runner.proposal is None:
                 moments.append(self.next_hand_at)
             else:  # a break, or waiting for the other tables (they wake this one)
                 upcoming = t.clock.next_change(now)
@@ -107,8 +108,8 @@ class TournamentTableActor(TableActor):
         t = self.runner.t
         if self.closed or self.table.hand is not None or now < self.next_hand_at:
             return False
-        if not t.can_start(self.number, now):
-            return False
+        if not t.can_start(self.number, now) or open_proposal(self.runner) is not None:
+            return False  # a break, the other tables, or a deal being agreed
         events = t.start_hand(self.number, now)
         table = self.table
         hand = table.hand if table.hand is not None else table.last_hand

@@ -39,6 +39,7 @@ from pokerroom.tournament.places import Place
 from pokerroom.tournament.snapshot import tournament_to_json
 
 if TYPE_CHECKING:
+    from pokerroom.server.tournament_deals import Proposal
     from pokerroom.server.tournament_hall import Tournaments
 
 log = logging.getLogger("pokerroom.tournament")
@@ -75,6 +76,7 @@ class TournamentRunner:
         self.lock = asyncio.Lock()  # registrations and rebuys, one at a time
         self.starts_at: float | None = config.get("starts_at")
         self.cancelled = False  # its time came with too few entrants: refunded
+        self.proposal: Proposal | None = None  # a deal proposed at the final table
 
     # ------------------------------------------------------------ queries
 
@@ -341,6 +343,9 @@ class TournamentRunner:
         line = protocol.frame(notice)
         for client in self._clients(account):
             client.deliver(line)
+
+    def tell(self, entry: str, kind: str, text: str) -> None:
+        self._tell(self.account_of(entry), kind, text)
 
     def tell_all(self, kind: str, text: str) -> None:
         for entry in self.t.remaining():

@@ -34,7 +34,7 @@ def places_so_far(t: Tournament) -> list[Place]:
     if not t.closed:
         raise TournamentError(f"{t.name}: places are not final while entries may come")
     points = t.structure.payout_for(len(t.entries))
-    return eliminated_places(t.groups, len(t.entries), t.prize_pool, points)
+    return _with_deal(t, eliminated_places(t.groups, len(t.entries), t.prize_pool, points))
 
 
 def pool_final(t: Tournament, now: float) -> bool:

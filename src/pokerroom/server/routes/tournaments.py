@@ -2,7 +2,8 @@
 structure, entrants, prize pool, payouts, level, players and places; register (a request key
 makes a retry harmless), unregister, rebuy, add-on, and the table the player sits at now."""
 
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import PlainTextResponse
@@ -10,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from pokerroom.server.errors import ApiError
 from pokerroom.server.routes.deps import Player
+from pokerroom.server.tournament_deals import answer, deal_view, propose
 from pokerroom.server.tournament_exports import summary_of
 from pokerroom.server.tournament_hall import Tournaments
 from pokerroom.server.tournaments import TournamentRunner
@@ -112,3 +114,42 @@ async def summary(tournament_id: str, account: Player, request: Request) -> str:
     if text is None:
         raise ApiError(404, "tournament.did_not_play", tournament=tournament_id)
     return text
+
+
+class DealIn(BaseModel):
+    kind: Literal["icm", "chip"]
+    keep: int = Field(default=0, ge=0)  # cents played on for with the title
+
+
+@router.get("/{tournament_id}/deal")
+async def deal(tournament_id: str, request: Request) -> dict[str, Any]:
+    """The deal at the final table: made (its amounts), proposed (the amounts once no hand
+    is in play, who accepted, who is awaited), or none."""
+    return deal_view(_runner(request, tournament_id))
+
+
+@router.post("/{tournament_id}/deal")
+async def propose_deal(
+    tournament_id: str, body: DealIn, account: Player, request: Request
+) -> dict[str, Any]:
+    """A player left proposes a deal (and accepts it); the final table deals no new hand
+    until every player left has accepted it or one declines."""
+    runner = _runner(request, tournament_id)
+    await _refused(propose(runner, account.id, body.kind, body.keep))
+    return deal_view(runner)
+
+
+@router.post("/{tournament_id}/deal/{answer_}")
+async def answer_deal(
+    tournament_id: str, answer_: Literal["accept", "decline"], account: Player, request: Request
+) -> dict[str, Any]:
+    runner = _runner(request, tournament_id)
+    await _refused(answer(runner, account.id, accept=answer_ == "accept"))
+    return deal_view(runner)
+
+
+async def _refused(work: Awaitable[None]) -> None:
+    try:
+        await work
+    except (TournamentError, LedgerError, StoreError) as error:
+        raise HTTPException(400, str(error)) from None

@@ -1,0 +1,123 @@
+"""Deals at the final table in the room (issue 14 "Deals", TDA): any player left proposes an
+ICM or a chip-chop split of the prizes still to be paid (``keep`` played on for with the
+title); the final table deals no new hand while a proposal is open; every player left must
+accept the amounts shown; then the deal's amounts replace their prizes, each paid through the
+ledger when the place is final (the winner's with ``keep`` on top), and play goes on. A
+player may decline, and a proposal whose players changed (a bust in the hand that was being
+played) is void."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pokerroom.server.clock import utcnow
+from pokerroom.tournament.deals import DealKind, deal_offer, make_deal
+from pokerroom.tournament.events import TournamentError
+
+if TYPE_CHECKING:
+    from pokerroom.server.tournaments import TournamentRunner
+
+
+@dataclass
+class Proposal:
+    kind: DealKind
+    keep: int
+    by: str  # the entry that proposed it
+    players: tuple[str, ...]  # the entries left when it was proposed
+    accepted: set[str] = field(default_factory=set)
+
+
+def open_proposal(runner: TournamentRunner) -> Proposal | None:
+    """The proposal in force: one whose players are no longer those left, or that cannot
+    be made once the hand in play has ended (the title kept back is now too much), is void."""
+    p = runner.proposal
+    if p is None:
+        return None
+    void = runner.t.finished or set(runner.t.remaining()) != set(p.players)
+    if not void:
+        try:
+            _offer(runner, p)
+        except TournamentError:
+            void = True
+    if void:
+        runner.proposal = None
+        runner.wake_all()
+        return None
+    return p
+
+
+def _offer(runner: TournamentRunner, p: Proposal) -> dict[str, int] | None:
+    """The amounts, once no hand is in play at the final table (None before)."""
+    table = next(iter(runner.t.tables.values()), None)
+    if table is not None and table.hand is not None:
+        return None
+    return deal_offer(runner.t, p.kind, p.keep)
+
+
+def deal_view(runner: TournamentRunner) -> dict[str, Any]:
+    t, p = runner.t, open_proposal(runner)
+    if t.deal is not None:
+        return {"made": True, "amounts": dict(t.deal), "keep": t.deal_keep, "proposal": None}
+    if p is None:
+        return {"made": False, "amounts": None, "keep": 0, "proposal": None}
+    return {
+        "made": False,
+        "amounts": _offer(runner, p),
+        "keep": p.keep,
+        "proposal": {
+            "kind": p.kind,
+            "by": p.by,
+            "accepted": sorted(p.accepted),
+            "waiting": [e for e in p.players if e not in p.accepted],
+        },
+    }
+
+
+def _player_left(runner: TournamentRunner, account: int) -> str:
+    entry = runner.entry_of(account)
+    if entry is None or entry not in runner.t.remaining():
+        raise TournamentError(f"you are not in {runner.t.name}")
+    return entry
+
+
+async def propose(runner: TournamentRunner, account: int, kind: DealKind, keep: int) -> None:
+    t = runner.t
+    async with runner.lock:
+        entry = _player_left(runner, account)
+        if open_proposal(runner) is not None:
+            raise TournamentError(f"{t.name}: a deal is already proposed")
+        p = Proposal(kind, keep, entry, tuple(t.remaining()), {entry})
+        _offer(runner, p)  # a deal that cannot be made is refused now
+        runner.proposal = p
+        who = runner.names.get(t.entries[entry].player, entry)
+        for other in p.players:
+            runner.tell(other, "deal", f"{who} proposes a deal ({kind})")
+
+
+async def answer(runner: TournamentRunner, account: int, *, accept: bool) -> None:
+    t = runner.t
+    async with runner.lock:
+        entry = _player_left(runner, account)
+        p = open_proposal(runner)
+        if p is None:
+            raise TournamentError(f"{t.name}: no deal is proposed")
+        who = runner.names.get(t.entries[entry].player, entry)
+        if not accept:
+            runner.proposal = None
+            runner.wake_all()
+            for other in p.players:
+                runner.tell(other, "deal", f"{who} declined the deal")
+            return
+        if _offer(runner, p) is None:
+            raise TournamentError(f"{t.name}: the deal's amounts come when the hand ends")
+        p.accepted.add(entry)
+        if p.accepted != set(p.players):
+            return
+        make_deal(t, p.kind, p.accepted, p.keep)
+        await runner.store.save(runner.id, runner.snapshot(), status=runner.status, now=utcnow())
+        runner.proposal = None
+        runner.wake_all()
+        for other in p.players:
+            amount = (t.deal or {})[other]
+            runner.tell(other, "deal", f"the deal is made: you take {amount}")
