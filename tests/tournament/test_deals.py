@@ -82,3 +82,5 @@ def test_issue14_a_place_settled_after_a_deal_pays_the_deals_amount() -> None:
     run.play(until=lambda t: t.left < len(left))  # the next one out, paid as they go
     out = {p.entry: p.prize for p in t.settled_places(run.now) if p.entry in offer}
     assert out and all(prize == offer[entry] for entry, prize in out.items())
+    so_far = {p.entry: p.prize for p in t.places_so_far() if p.entry in offer}
+    assert so_far == out  # what the room pays as places settle (TournamentRunner.prizes_due)
