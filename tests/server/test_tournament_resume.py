@@ -1,17 +1,20 @@
 """A room restarted in the middle of a tournament hand (issue 14, R-DECK-5): the hand is
 cancelled with every chip back, the event resumes where it was (its level clock, its
-tables, its entries) and deals on; the books balance before and after."""
+tables, its entries) and deals on; the books balance before and after. An event cancelled
+for too few entrants stays cancelled."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
 from sqlalchemy import select
 
+from pokerroom.store.accounts import STARTING_GRANT
 from pokerroom.store.db import Database, sqlite_url
 from pokerroom.store.models import HandRecord
 from tests.security.audit import assert_books_balance
@@ -74,6 +77,41 @@ async def test_a_restart_cancels_the_hand_in_progress_and_the_event_goes_on(
         assert t.tables[1].hand_number == number + 1
         stacks = sorted(t.tables[1].hand.starting_stacks)
         assert stacks == [1500, 1500]  # every chip of the cancelled hand back
+        await assert_books_balance(server)
+    finally:
+        await stop(again)
+
+
+async def test_a_cancelled_event_stays_cancelled_after_a_restart(tmp_path: Path) -> None:
+    url = sqlite_url(tmp_path / "room.db")
+    first = _serve(url)
+    server = await anext(first)
+    hall = server.app.state.tournaments
+    now = [time.time()]
+    hall.clock = lambda: now[0]
+    runner = await hall.create("mtt_freezeout", starts_at=now[0] + 600)
+    ann = await signup(server.base, "ann_void")
+    auth = {"Authorization": f"Bearer {ann['token']}"}
+    path = f"/api/tournaments/{runner.id}/register"
+    async with httpx.AsyncClient(base_url=server.base, headers=auth) as http:
+        assert (await http.post(path, json={"request": "r1"})).status_code == 200
+    now[0] += 601  # one entrant of the two it needs at its time
+    hall.changed()
+    async with asyncio.timeout(20):
+        while runner.status != "cancelled":
+            await asyncio.sleep(0.02)
+    await stop(first)
+
+    again = _serve(url)
+    server = await anext(again)
+    try:
+        resumed = server.app.state.tournaments.get(runner.id)
+        assert resumed.status == "cancelled" and not resumed.t.entries
+        async with httpx.AsyncClient(base_url=server.base, headers=auth) as http:
+            refused = await http.post(path, json={"request": "r2"})
+            assert refused.status_code == 400
+            assert refused.json()["code"] == "tournament.cancelled"
+            assert (await http.get("/api/me")).json()["balance"] == STARTING_GRANT
         await assert_books_balance(server)
     finally:
         await stop(again)
