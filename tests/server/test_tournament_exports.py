@@ -8,9 +8,11 @@ from __future__ import annotations
 import asyncio
 import re
 import tomllib
+from datetime import UTC, datetime, timedelta
 
 import httpx
 
+from pokerroom.history.pokerstars import eastern
 from tests.security.audit import assert_books_balance
 from tests.server.conftest import Server
 from tests.server.test_tournaments import Fast, person, signup
@@ -63,6 +65,10 @@ async def test_a_sit_and_gos_hands_and_summary_download_as_tournament_histories(
     body = summary.text
     assert body.startswith(f"PokerStars Tournament #{number}, ")
     assert "2 players" in body and "Total Prize Pool: $" in body
+    start, ended = runner.t.clock.start, runner.finished_at
+    assert start is not None and ended is not None  # when it finished, not when asked
+    finished = datetime.fromtimestamp(start, UTC) + timedelta(seconds=ended - start)
+    assert f"Tournament finished {eastern(finished)}" in body
     mine = next(r.place for r, name in zip(results, people, strict=True) if name == "ann_exp")
     assert f"You finished in {'1st' if mine == 1 else '2nd'} place." in body
     assert re.search(r"^  1: (ann|bob)_exp \(unknown\), \$", body, re.M), body

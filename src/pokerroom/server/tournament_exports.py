@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pokerroom.history.pokerstars import TournamentHand
 from pokerroom.history.tournament import tournament_phh_fields, tournament_summary
 from pokerroom.history.viewer import ViewerHand
+from pokerroom.server.clock import aware
 
 if TYPE_CHECKING:
     from pokerroom.server.tournament_hall import Tournaments
@@ -52,7 +53,7 @@ class EventTable:
             hand=hand,
             level=self.level(view),
             table=self.table,
-            dealt_at=dealt_at if dealt_at.tzinfo else dealt_at.replace(tzinfo=UTC),
+            dealt_at=aware(dealt_at),
         )
 
 
@@ -92,5 +93,5 @@ def summary_of(runner: TournamentRunner, account: int) -> str | None:
         str(account),
         tournament=event_number(runner),
         started=started,
-        now=runner.now(),
+        now=runner.now() if runner.finished_at is None else runner.finished_at,
     )

@@ -17,7 +17,7 @@ from pokerroom.rng import SystemRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.house import STANDARD, HouseOptions
 from pokerroom.rules.tournament import load_tournament_structure
-from pokerroom.server.clock import utcnow
+from pokerroom.server.clock import aware, utcnow
 from pokerroom.server.tournaments import TournamentRunner, prices_of
 from pokerroom.store.tournament_store import TournamentStore
 from pokerroom.tournament.coordinator import Tournament
@@ -69,6 +69,8 @@ class Tournaments:
             if runner.cancelled:
                 continue
             if t.finished:
+                # its last save, at the hand that finished it (the room's clock is the wall's)
+                runner.finished_at = aware(record.updated_at).timestamp()
                 runner.prizes_due(self.clock())  # the places, for the lobby
                 continue
             await self._resume(runner)

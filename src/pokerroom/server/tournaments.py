@@ -77,6 +77,7 @@ class TournamentRunner:
         self.starts_at: float | None = config.get("starts_at")
         self.cancelled = False  # its time came with too few entrants: refunded
         self.proposal: Proposal | None = None  # a deal proposed at the final table
+        self.finished_at: float | None = None  # the room's clock when it finished
 
     # ------------------------------------------------------------ queries
 
@@ -294,6 +295,7 @@ class TournamentRunner:
                 case Eliminated(entry, _, _):
                     self._tell(self.account_of(entry), "eliminated", "you are out")
                 case Finished(winner):
+                    self.finished_at = self.now()
                     self._tell(self.account_of(winner), "won", f"you won {t.name}")
                     asyncio.get_running_loop().call_later(LINGER_SECONDS, self.close)
         self.wake_all()
