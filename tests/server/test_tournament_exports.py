@@ -38,6 +38,7 @@ async def test_a_sit_and_gos_hands_and_summary_download_as_tournament_histories(
         first = hands[-1]["id"]
         text = (await http.get(f"/api/hands/{first}.txt")).text
         phh = (await http.get(f"/api/hands/{first}.phh")).text
+        last = (await http.get(f"/api/hands/{hands[0]['id']}.txt")).text
         summary = await http.get(f"/api/tournaments/{runner.id}/summary")
         stranger = await signup(server.base, "cy_exp")
         other = await http.get(
@@ -57,6 +58,12 @@ async def test_a_sit_and_gos_hands_and_summary_download_as_tournament_histories(
     assert f"({s.starting_stack} in chips)" in seats[0]
     assert any(line.startswith("Dealt to ann_exp [") for line in lines)
     assert not any(line.startswith("Dealt to bob_exp [") for line in lines)  # S-EXPORT-1
+    winner = next(n for n, r in zip(people, results, strict=True) if r.place == 1)
+    loser = next(n for n in people if n != winner)
+    prize = f"${runner.t.prize_pool // 100}.{runner.t.prize_pool % 100:02d}"
+    assert f"{loser} finished the tournament in 2nd place" in last  # the places it decided
+    assert f"{winner} wins the tournament and receives {prize}" in last, last
+    assert "wins the tournament" not in text
     fields = tomllib.loads(phh)
     assert fields["event"] == runner.t.name and fields["_tournament"] == number
     assert fields["level"] == 1 and fields["table"] == 1 and fields["time_zone"] == "UTC"

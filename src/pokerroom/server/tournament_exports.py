@@ -5,11 +5,11 @@ player's (S-EXPORT-1): the hand is passed in already as its viewer may see it.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from pokerroom.history.pokerstars import TournamentHand
+from pokerroom.history.pokerstars import Finish, TournamentHand
 from pokerroom.history.tournament import tournament_phh_fields, tournament_summary
 from pokerroom.history.viewer import ViewerHand
 from pokerroom.server.clock import aware
@@ -17,6 +17,9 @@ from pokerroom.server.clock import aware
 if TYPE_CHECKING:
     from pokerroom.server.tournament_hall import Tournaments
     from pokerroom.server.tournaments import TournamentRunner
+
+
+_NONE = Finish("", 0, 0)
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,7 @@ class EventTable:
     fee: int
     table: int
     stakes: tuple[Any, ...]  # each level's stakes, up to the one in play
+    places: dict[str, Finish] = field(default_factory=dict)  # by name: the places final now
 
     def level(self, view: ViewerHand) -> int:
         """The blind level (from 1) the hand was dealt at: the last one with its blinds."""
@@ -43,7 +47,19 @@ class EventTable:
             fee=self.fee,
             level=self.level(view),
             table=self.table,
+            finishes=self.finishes(view),
         )
+
+    def finishes(self, view: ViewerHand) -> tuple[Finish, ...]:
+        """The places decided in the hand, worst first: those it left with no chips (once
+        their place is final) and, when it left one player with chips who won, the title."""
+        hand = view.hand
+        out = [hand.names[i] for i in range(hand.n) if hand.stacks[i] == 0]
+        alive = [hand.names[i] for i in range(hand.n) if hand.stacks[i] > 0]
+        decided = [self.places[name] for name in out if name in self.places]
+        if decided and len(alive) == 1 and self.places.get(alive[0], _NONE).place == 1:
+            decided.append(self.places[alive[0]])
+        return tuple(sorted(decided, key=lambda f: -f.place))
 
     def phh_fields(self, view: ViewerHand, *, hand: int, dealt_at: datetime) -> dict[str, Any]:
         return tournament_phh_fields(
@@ -72,6 +88,8 @@ def event_table(hall: Tournaments | None, table_id: str) -> EventTable | None:
         return None
     t = runner.t
     now = min(t.clock.level_index(runner.now()), len(t.structure.levels) - 1)
+    names = {entry: e.name or e.player for entry, e in t.entries.items()}  # as seated
+    places = {names[e]: Finish(names[e], p.place, p.prize) for e, p in runner.places.items()}
     return EventTable(
         name=t.name,
         number=event_number(runner),
@@ -79,6 +97,7 @@ def event_table(hall: Tournaments | None, table_id: str) -> EventTable | None:
         fee=t.structure.fee,
         table=int(number),
         stakes=tuple(t._spec(k).stakes for k in range(now + 1)),
+        places=places,
     )
 
 
