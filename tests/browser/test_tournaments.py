@@ -12,6 +12,7 @@ import httpx
 from playwright.async_api import Browser
 
 from tests.browser.conftest import Room, new_player, screenshot
+from tests.browser.test_i18n import catalogue, switch
 
 
 async def bots_registered(room: Room, count: int) -> None:
@@ -70,3 +71,28 @@ async def test_register_for_the_sit_and_go_and_play_at_its_table(
         assert "$" not in pot, pot
     mine = [f for f in ann.tables(table) if f.get("you")]
     assert mine and all(f["tournament"]["entrants"] == 6 for f in mine)
+
+
+async def test_a_tournament_in_swedish_notices_and_chips_in_the_language(
+    browser: Browser, room: Room
+) -> None:
+    eva = await new_player(browser, room, "eva_turnering")
+    page = eva.page
+    await switch(page, "sv")
+    await bots_registered(room, 5)
+    register = page.locator("#tournament-rows button.register")
+    await register.first.wait_for()
+    await page.locator("#tournament-rows td", has_text="5/6").wait_for()
+    await register.first.click()
+    # the "started" notice, from its code in the Swedish catalogue: "sng6-7 har startat."
+    started = catalogue("sv")["error.tournament.started"].replace("{event}", "")
+    await page.locator(".toast", has_text=started.strip()).first.wait_for(timeout=30_000)
+    view = page.locator(".table-view:not([hidden])")
+    stacks = view.locator(".seat .stack")
+    await stacks.first.wait_for()
+    shown = await stacks.all_inner_texts()
+    counts = [int(await s.get_attribute("data-chips") or 0) for s in await stacks.all()]
+    swedish = await page.evaluate(
+        "(ns) => ns.map((n) => new Intl.NumberFormat('sv').format(n))", counts
+    )
+    assert shown == swedish and not any("kr" in t or "$" in t for t in shown), shown
