@@ -108,11 +108,16 @@ class Checker:
 
 
 async def data_names(room: Room, *extra: str) -> set[str]:
-    """The names the room gives: tables, games, players (data in every language)."""
+    """The names the room gives: tables, games, players, tournaments (data in every
+    language)."""
     names = {"pokerroom", *extra}
     for table in await room.lobby():
         short = table["name"].split(" (")[0]  # a tab names its table shortly
         names.update([table["name"], short, table["game"], table["id"], *table["players"]])
+    async with httpx.AsyncClient(base_url=room.base, timeout=10) as http:
+        events = (await http.get("/api/tournaments")).json()
+    for event in events:  # an event's name and its structure's description are data too
+        names.update([event["name"], event["structure"]["description"]])
     return names
 
 
