@@ -297,3 +297,26 @@ async def deal_attempt(server: Server, attempt: int) -> bool:
         entry = entry_of[name]
         assert result.prize == amounts[entry] + (500 if entry == runner.t.winner else 0)
     return True
+
+
+async def test_no_deal_before_the_final_table_nor_from_someone_not_in_it(server: Server) -> None:
+    runner = await server.app.state.tournaments.create("sng6_turbo")
+    ann, cy = await signup(server.base, "ann_nodeal"), await signup(server.base, "cy_nodeal")
+    path = f"/api/tournaments/{runner.id}"
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        done = await http.post(
+            f"{path}/register",
+            json={"request": "a"},
+            headers={"Authorization": f"Bearer {ann['token']}"},
+        )
+        assert done.status_code == 200, done.text
+        for who, code in ((ann, "tournament.deal_final_table"), (cy, "tournament.not_in")):
+            refused = await http.post(
+                f"{path}/deal",
+                json={"kind": "icm"},
+                headers={"Authorization": f"Bearer {who['token']}"},
+            )
+            assert refused.status_code == 400 and refused.json()["code"] == code, refused.text
+        view = (await http.get(f"{path}/deal")).json()
+        assert view == {"made": False, "amounts": None, "keep": 0, "proposal": None}
+    assert runner.proposal is None

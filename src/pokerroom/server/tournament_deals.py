@@ -49,8 +49,8 @@ def open_proposal(runner: TournamentRunner) -> Proposal | None:
 
 def _offer(runner: TournamentRunner, p: Proposal) -> dict[str, int] | None:
     """The amounts, once no hand is in play at the final table (None before)."""
-    table = next(iter(runner.t.tables.values()), None)
-    if table is not None and table.hand is not None:
+    tables = list(runner.t.tables.values())
+    if len(tables) == 1 and tables[0].hand is not None:  # else deal_offer says what is wrong
         return None
     return deal_offer(runner.t, p.kind, p.keep)
 
