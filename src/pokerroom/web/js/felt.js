@@ -51,15 +51,37 @@ function betOffset(view, pos) {
   return `--bet:${offset(pos)}${phone}`;
 }
 
-function badgesOf(hand, seat) {
-  const badges = [];
-  if (hand && hand.button === seat.seat) badges.push(el("span", { class: "badge dealer", title: "Dealer button", text: "D" }));
-  if (hand && hand.small_blind_seat === seat.seat) badges.push(el("span", { class: "badge blind", title: "Small blind", text: "SB" }));
-  if (hand && hand.big_blind_seat === seat.seat) badges.push(el("span", { class: "badge blind", title: "Big blind", text: "BB" }));
-  if (seat.missed_big) badges.push(el("span", { class: "badge missed", title: "Missed the big blind", text: "ML" }));
-  if (seat.missed_small) badges.push(el("span", { class: "badge missed", title: "Missed the small blind", text: "MS" }));
-  return badges;
+// The markers: short text on the felt ("D", "SB"), the whole name for a screen reader.
+const MARKERS = {
+  dealer: ["dealer", "D", "Dealer button"],
+  small: ["blind", "SB", "Small blind"],
+  big: ["blind", "BB", "Big blind"],
+  missedBig: ["missed", "ML", "Missed the big blind"],
+  missedSmall: ["missed", "MS", "Missed the small blind"],
+};
+
+function badge(which) {
+  const [kind, short, name] = MARKERS[which];
+  return el("span", { class: `badge ${kind}`, title: name, "data-marker": which },
+    el("span", { "aria-hidden": "true", text: short }), srText(name));
 }
+
+export function badgesOf(hand, seat) {
+  const marks = [];
+  if (hand && hand.button === seat.seat) marks.push("dealer");
+  if (hand && hand.small_blind_seat === seat.seat) marks.push("small");
+  if (hand && hand.big_blind_seat === seat.seat) marks.push("big");
+  if (seat.missed_big) marks.push("missedBig");
+  if (seat.missed_small) marks.push("missedSmall");
+  return marks.map(badge);
+}
+
+// Each seat is a region a screen reader can jump to, named by its number and player.
+export function seatLabel(seat, you) {
+  return `Seat ${seat.seat}: ${seat.name}${seat.seat === you ? " (you)" : ""}`;
+}
+
+const srText = (text) => el("span", { class: "sr-only", text });
 
 export function renderSeats(view) {
   const s = view.state;
@@ -76,7 +98,7 @@ export function renderSeats(view) {
     const style = placeStyle(pos);
     if (seat.empty) {
       const canSit = app.token && !s.you;
-      return el("div", { class: "seat empty", style, "data-seat": seat.seat },
+      return el("div", { class: "seat empty", style, "data-seat": seat.seat, role: "region", "aria-label": `Seat ${seat.seat}: empty` },
         canSit ? el("button", { type: "button", class: "sit", onclick: () => askBuyIn(view.id, seat.seat), text: `Sit here` }) : el("span", { class: "muted", text: `Seat ${seat.seat}` }));
     }
     const shown = shownBySeat.get(seat.seat);
@@ -101,11 +123,12 @@ export function renderSeats(view) {
     const status = !seat.connected ? "disconnected" : busted ? "Busted" : seat.status === "sitting_out" ? "sitting out" : seat.all_in ? "all-in" : actionLabel(seat.last_action);
     // A bet that grew in this frame slides towards the middle (CSS only, never waited for).
     const betIn = seat.bet && (!was || was.bet !== seat.bet) ? " bet-in" : "";
-    return el("div", { class: classes.join(" "), style, "data-seat": seat.seat },
+    return el("div", { class: classes.join(" "), style, "data-seat": seat.seat, role: "region", "aria-label": seatLabel(seat, s.you) },
       el("div", { class: "hole" }, ...(cards || [])),
       el("div", { class: "plate" },
         el("div", { class: "name", title: seat.name, text: seat.name }), // cut with an ellipsis
-        el("div", { class: "stack", "data-chips": seat.stack, text: money(seat.stack) }),
+        el("div", { class: "stack", "data-chips": seat.stack }, srText("Stack "), money(seat.stack)),
+        acting ? srText("To act. ") : null,
         el("div", { class: "status", text: winners.has(seat.seat) ? `wins ${money(winners.get(seat.seat))}` : status }),
         busted ? el("div", { class: "rebuy-clock" }) : null,
         shown?.high ? el("div", { class: "shown-name", text: shown.high }) : null,
@@ -114,7 +137,7 @@ export function renderSeats(view) {
         acting ? timeBar() : null,
         acting ? el("div", { class: "clock", "aria-label": "time left" }) : null,
       ),
-      seat.bet ? el("div", { class: `bet${betIn}`, "data-chips": seat.bet, style: betOffset(view, pos) }, el("span", { class: "chip" }), money(seat.bet)) : null,
+      seat.bet ? el("div", { class: `bet${betIn}`, "data-chips": seat.bet, style: betOffset(view, pos) }, el("span", { class: "chip", "aria-hidden": "true" }), srText("Bet "), money(seat.bet)) : null,
     );
   });
   $(".seats", view.root).replaceChildren(...nodes);

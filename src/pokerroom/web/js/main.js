@@ -10,13 +10,28 @@ import { connect, hello } from "./socket.js";
 import { bindMute } from "./sound.js";
 import { app } from "./state.js";
 
+// Log in or sign up: Enter submits with the form's default button, the first one, so the
+// chosen mode's button goes first (and is the primary one). Clicking either button submits
+// with it and makes its mode the chosen one: after a failed sign-up, Enter signs up again.
+function setAuthMode(mode) {
+  const primary = $(mode === "signup" ? "#signup" : "#login");
+  const other = $(mode === "signup" ? "#login" : "#signup");
+  primary.classList.add("primary");
+  other.classList.remove("primary");
+  primary.parentElement.prepend(primary);
+  $("#mode-login").setAttribute("aria-pressed", String(mode === "login"));
+  $("#mode-signup").setAttribute("aria-pressed", String(mode === "signup"));
+  $("#password").autocomplete = mode === "signup" ? "new-password" : "current-password";
+}
+
 function setupAuth() {
   const form = $("#auth-form");
-  let mode = "login";
-  $("#login").addEventListener("click", () => { mode = "login"; });
-  $("#signup").addEventListener("click", () => { mode = "signup"; });
+  $("#mode-login").addEventListener("click", () => setAuthMode("login"));
+  $("#mode-signup").addEventListener("click", () => setAuthMode("signup"));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    const mode = event.submitter?.value === "signup" ? "signup" : "login";
+    setAuthMode(mode);
     $("#auth-error").textContent = "";
     try {
       const session = await api(`/api/${mode}`, {

@@ -3,9 +3,9 @@
 import { refreshMe } from "./api.js";
 import { askBuyIn } from "./buyin.js";
 import { bindControls, renderControls } from "./controls.js";
-import { $, $$, el } from "./dom.js";
+import { $, $$, cardName, el } from "./dom.js";
 import { renderCenter, renderSeats } from "./felt.js";
-import { stakesLabel } from "./format.js";
+import { actionLabel, stakesLabel } from "./format.js";
 import { closeTable, layoutTables, renderTabs } from "./nav.js";
 import { bindReplayer, loadHistory } from "./replayer.js";
 import { startAwards, stopAwards } from "./showdown.js";
@@ -126,6 +126,7 @@ export class TableView {
       .filter((seat) => seat.status === "busted" && typeof seat.rebuy_seconds_left === "number")
       .map((seat) => [seat.seat, performance.now() + seat.rebuy_seconds_left * 1000]));
     this.render();
+    announce(this, previous, state);
     if (previous) playSound(soundOf(previous, state));
     else renderTabs(); // the tab takes the table's name from its first frame
   }
@@ -242,6 +243,31 @@ export class TableView {
     tick();
     this.rebuyTimer = setInterval(tick, 250);
   }
+}
+
+// Other players' actions and the cards dealt, said politely by a screen reader (the table's
+// hidden log, aria-live="polite"); your own actions and your turn are said elsewhere.
+const STREETS = { 3: "Flop", 4: "Turn", 5: "River" };
+
+function announce(view, before, after) {
+  const lines = [];
+  const hand = after.hand;
+  const same = Boolean(hand && before?.hand && before.hand.number === hand.number);
+  if (hand && !same) lines.push(`Hand ${hand.number} dealt`);
+  if (hand && same) {
+    for (const seat of after.seats) {
+      const was = before.seats[seat.seat - 1];
+      const action = seat.last_action;
+      if (seat.seat === after.you || seat.empty || !action || !was) continue;
+      if (JSON.stringify(action) !== JSON.stringify(was.last_action)) lines.push(`${seat.name}: ${actionLabel(action)}`);
+    }
+    const dealt = hand.board.slice(before.hand.board.length);
+    if (dealt.length) lines.push(`${STREETS[hand.board.length] || "Board"}: ${dealt.map(cardName).join(", ")}`);
+  }
+  if (!lines.length) return;
+  const log = $(".announcer", view.root);
+  for (const line of lines) log.append(el("p", { text: line }));
+  while (log.children.length > 20) log.firstElementChild.remove();
 }
 
 function rebuyText(deadline) {
