@@ -97,7 +97,7 @@ export function renderSeats(view) {
     const pos = positions[seat.seat];
     const style = placeStyle(pos);
     if (seat.empty) {
-      const canSit = app.token && !s.you;
+      const canSit = !view.replaying && app.token && !s.you; // a replayer's felt seats no one
       return el("div", { class: "seat empty", style, "data-seat": seat.seat, role: "region", "aria-label": `Seat ${seat.seat}: empty` },
         canSit ? el("button", { type: "button", class: "sit", onclick: () => askBuyIn(view.id, seat.seat), text: `Sit here` }) : el("span", { class: "muted", text: `Seat ${seat.seat}` }));
     }
@@ -134,8 +134,8 @@ export function renderSeats(view) {
         shown?.high ? el("div", { class: "shown-name", text: shown.high }) : null,
         shown?.low ? el("div", { class: "shown-low" }, el("span", { class: "tag low", text: "Lo" }), ` ${shown.low}`) : null,
         el("div", { class: "badges" }, ...badgesOf(hand, seat)),
-        acting ? timeBar() : null,
-        acting ? el("div", { class: "clock", "aria-label": "time left" }) : null,
+        acting && !view.replaying ? timeBar() : null,
+        acting && !view.replaying ? el("div", { class: "clock", "aria-label": "time left" }) : null,
       ),
       seat.bet ? el("div", { class: `bet${betIn}`, "data-chips": seat.bet, style: betOffset(view, pos) }, el("span", { class: "chip", "aria-hidden": "true" }), srText("Bet "), money(seat.bet)) : null,
     );

@@ -7,7 +7,7 @@ import { $, $$, cardName, el } from "./dom.js";
 import { renderCenter, renderSeats } from "./felt.js";
 import { actionLabel, stakesLabel } from "./format.js";
 import { closeTable, layoutTables, renderTabs } from "./nav.js";
-import { bindReplayer, loadHistory } from "./replayer.js";
+import { bindReplayer, disposeReplay, loadHistory } from "./replayer.js";
 import { startAwards, stopAwards } from "./showdown.js";
 import { send } from "./socket.js";
 import { playSound, updateTitle } from "./sound.js";
@@ -223,6 +223,7 @@ export class TableView {
 
   dispose() {
     this.stopTimer();
+    disposeReplay(this);
     stopAwards(this);
     clearInterval(this.rebuyTimer);
   }
