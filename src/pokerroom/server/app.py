@@ -13,9 +13,10 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
 
+from pokerroom.server import errors
 from pokerroom.server.auth import Auth
 from pokerroom.server.room import Limits, Room
-from pokerroom.server.routes import accounts, fairness, floor, hands, socket
+from pokerroom.server.routes import accounts, fairness, floor, hands, preferences, socket
 from pokerroom.store.db import Database
 
 WEB = Path(__file__).resolve().parent.parent / "web"  # the browser client, no build step
@@ -95,8 +96,9 @@ def create_app(
     app.state.room = room
     app.state.store = room.store
     app.state.auth = auth
-    for concern in (floor, accounts, hands, fairness, socket):
+    for concern in (floor, accounts, hands, fairness, preferences, socket):
         app.include_router(concern.router)
+    errors.install(app)  # every error response carries a code and its params (issue 16)
 
     @app.get("/", include_in_schema=False)
     async def home() -> FileResponse:

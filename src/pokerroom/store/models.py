@@ -64,6 +64,17 @@ class LoginFailures(Base):
     locked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
+class AccountPreferences(Base):
+    """An account's client preferences as one JSON object (validated by the server's
+    ``Preferences`` before it is written); no row means the defaults."""
+
+    __tablename__ = "account_preferences"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    data: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class AuthSession(Base):
     """A login session; only the token's SHA-256 is stored, so a leaked table logs nobody in."""
 

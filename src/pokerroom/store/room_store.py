@@ -58,6 +58,7 @@ from pokerroom.store.models import (
     HandRecord,
     TableRecord,
 )
+from pokerroom.store.preferences import read_preferences, update_preferences
 
 
 class StoreError(RuntimeError):
@@ -293,6 +294,22 @@ class RoomStore:
     async def revoke(self, token: str) -> None:
         async with self.db.transaction() as session:
             await revoke(session, token)
+
+    async def preferences(self, account: int) -> dict[str, Any]:
+        async with self.db.transaction() as session:
+            return await read_preferences(session, account)
+
+    async def update_preferences(
+        self,
+        account: int,
+        change: Callable[[dict[str, Any]], dict[str, Any]],
+        *,
+        now: datetime,
+    ) -> dict[str, Any]:
+        """``change`` applied to the saved preferences in one transaction (see
+        ``store.preferences.update_preferences``); an exception it raises stores nothing."""
+        async with self._request("the preferences") as session:
+            return await update_preferences(session, account, change, now=now)
 
     async def balance(self, account: int) -> int:
         async with self.db.transaction() as session:
