@@ -22,7 +22,17 @@ from pokerroom.history.record import hand_record
 from pokerroom.server import protocol
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
-from pokerroom.server.inbox import Close, FromClient, Gone, Item, Said, Suspend, Void, Watching
+from pokerroom.server.inbox import (
+    AutoMuck,
+    Close,
+    FromClient,
+    Gone,
+    Item,
+    Said,
+    Suspend,
+    Void,
+    Watching,
+)
 from pokerroom.server.recovery import RECOVERING, RETRY_SECONDS, Recovers, Recovery
 from pokerroom.server.seat_requests import SeatRequests
 from pokerroom.server.shuffles import TableShuffles, players_of
@@ -95,7 +105,7 @@ class TableActor(SeatRequests, Recovers):
 
     # ------------------------------------------------------------ outside the task
 
-    def post(self, item: Gone | Suspend) -> None:
+    def post(self, item: Gone | Suspend | AutoMuck) -> None:
         """Control items (a connection gone, the floor): never refused."""
         self.inbox.put_nowait(item)
 
@@ -340,7 +350,7 @@ class TableActor(SeatRequests, Recovers):
                 return await self._watch(client, now)
             case Gone(client):
                 return await self._gone(client, now)
-            case Suspend() if self.recovering is not None:
+            case Suspend() | AutoMuck() if self.recovering is not None:
                 self.deferred.append(item)  # held until the table is back (it moves money)
                 return False
             case Void(_, answer) | Close(_, answer) if self.recovering is not None:
@@ -348,6 +358,11 @@ class TableActor(SeatRequests, Recovers):
                 return False
             case Suspend(player):
                 return await self._suspend(player, now)
+            case AutoMuck(player, on):
+                if self.table.seat_number(player) is None:
+                    return False
+                self.table.set_options(player, auto_muck=on)
+                return True
             case Void(reason, answer) | Close(reason, answer):
                 try:
                     answer.set_result(await self._floor(isinstance(item, Close), reason, now))
