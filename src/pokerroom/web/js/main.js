@@ -6,6 +6,7 @@ import { onKey } from "./controls.js";
 import { $ } from "./dom.js";
 import { renderLobby, refreshLobby } from "./lobby.js";
 import { closeTable, show } from "./nav.js";
+import { bindOptions, loadPreferences } from "./options.js";
 import { connect, hello } from "./socket.js";
 import { bindMute } from "./sound.js";
 import { app } from "./state.js";
@@ -41,6 +42,7 @@ function setupAuth() {
       app.token = session.token;
       localStorage.setItem("pokerroom.token", session.token);
       await refreshMe();
+      await loadPreferences();
       show("lobby");
       hello(); // its answer opens the tables where the player sits
     } catch (error) {
@@ -52,6 +54,7 @@ function setupAuth() {
     try { await api("/api/logout", { method: "POST" }); } catch { /* already gone */ }
     for (const id of [...app.tables.keys()]) closeTable(id); // the next log-in reopens them
     forgetSession();
+    loadPreferences(); // logged out: the defaults
     if (app.socket) app.socket.close();
   });
 }
@@ -59,13 +62,14 @@ function setupAuth() {
 async function start() {
   window.pokerroom = app; // for the browser console and the browser tests
   setupAuth();
+  bindOptions();
   bindMute();
   for (const id of ["#filter-game", "#filter-stakes", "#filter-open"]) $(id).addEventListener("change", renderLobby);
   document.addEventListener("keydown", onKey);
   $(".brand").addEventListener("click", (event) => { event.preventDefault(); show("lobby"); });
   connect();
   if (app.token) {
-    await refreshMe();
+    await Promise.all([refreshMe(), loadPreferences()]);
     // The hello's answer may already have reopened the player's tables: keep them shown.
     if (!app.token) show("auth");
     else if ($("#tables").hidden) show("lobby");

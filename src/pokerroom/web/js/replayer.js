@@ -64,7 +64,10 @@ async function openReplay(view, handId) {
 function closeReplay(view) {
   pause(view);
   view.replay = null;
-  $(".replayer", view.root).hidden = true;
+  const stage = $(".replayer", view.root);
+  stage.hidden = true;
+  // Nothing of the replayed hand stays behind (no second seat of yours, say).
+  for (const part of [".seats", ".pots", ".board", ".banner", ".replayer-lines"]) $(part, stage).replaceChildren();
   view.root.classList.remove("replaying");
 }
 
