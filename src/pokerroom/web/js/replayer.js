@@ -48,6 +48,7 @@ async function openReplay(view, handId) {
   pause(view);
   const r = view.root;
   const stage = $(".replayer", r);
+  $(".replay-stage", stage).replaceChildren(replayFelt());
   // What felt.js draws from: a table view's shape, its frames made from the replay's.
   view.replay = { ...replay, step: 0, timer: null, stage: { root: stage, replaying: true, state: null, previous: null, lastResult: null } };
   stage.hidden = false;
@@ -66,9 +67,23 @@ function closeReplay(view) {
   view.replay = null;
   const stage = $(".replayer", view.root);
   stage.hidden = true;
-  // Nothing of the replayed hand stays behind (no second seat of yours, say).
-  for (const part of [".seats", ".pots", ".board", ".banner", ".replayer-lines"]) $(part, stage).replaceChildren();
+  // Nothing of the replayed hand stays behind (no second felt, no second seat of yours).
+  $(".replay-stage", stage).replaceChildren();
+  $(".replayer-lines", stage).replaceChildren();
   view.root.classList.remove("replaying");
+}
+
+// The replayer's felt, the same parts as the table's own (felt.js draws both), made while
+// a hand is replayed and removed after.
+function replayFelt() {
+  return el("div", { class: "felt-wrap replay-felt" },
+    el("div", { class: "felt" },
+      el("div", { class: "center" },
+        el("div", { class: "pot-total", hidden: true }),
+        el("div", { class: "pots" }),
+        el("div", { class: "board" }),
+        el("div", { class: "banner", role: "status", "aria-live": "polite" })),
+      el("div", { class: "seats" })));
 }
 
 // A replay frame as a table frame: every seat of the table (those not in the hand empty),
