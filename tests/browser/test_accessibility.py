@@ -88,7 +88,7 @@ async def test_cards_seats_markers_and_controls_are_named_and_actions_announced(
     cards = await page.evaluate(ACCESSIBLE_CARDS, ROOT)
     assert cards
     for code, role, label in cards:
-        assert role == "img" and label == spoken(code), (code, role, label)
+        assert role == "img" and label.lower() == spoken(code), (code, role, label)
     hidden = await page.get_attribute(f"{ROOT} .card.back", "aria-label")
     assert hidden in (None, "face-down card")
     # Each seat is a region named by its number and player; stack and bet are labelled.

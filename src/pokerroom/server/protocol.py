@@ -9,6 +9,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from pokerroom.server.errors import describe
+
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 4096  # UTF-8 bytes of one frame, not characters
 # uvicorn's ``ws_max_size``: a frame past it is refused (close 1009) before it is read into
@@ -175,8 +177,12 @@ def nesting(raw: str) -> int:
 
 
 def error(message: str, *, request: str | None = None, table: str | None = None) -> str:
-    """An error; one about a table names it, so the client shows it on that table."""
-    return frame(ErrorFrame(message=message, request=request, table=table))
+    """An error; one about a table names it, so the client shows it on that table. Its
+    ``code`` and ``params`` name the message (server/errors.py), for the client's language."""
+    code, params = describe(message)
+    return frame(
+        ErrorFrame(message=message, code=code, params=params, request=request, table=table)
+    )
 
 
 def encode(payload: dict[str, Any]) -> str:
@@ -216,7 +222,9 @@ class Pong(_Frame):
 
 class ErrorFrame(_Frame):
     type: Literal["error"] = "error"
-    message: str
+    message: str  # in English, as before codes
+    code: str = "error.unknown"  # server/errors.py: a key ``error.<code>`` of every catalogue
+    params: dict[str, str | int] = Field(default_factory=dict)
     request: str | None = None
     table: str | None = None
 

@@ -32,14 +32,62 @@ from pokerroom.history.viewer import ViewerHand
 from pokerroom.server.views import hand_result, note_action
 
 _FORCED = {
-    ForcedBetKind.SMALL_BLIND: "posts the small blind",
-    ForcedBetKind.BIG_BLIND: "posts the big blind",
-    ForcedBetKind.ANTE: "posts an ante",
-    ForcedBetKind.BIG_BLIND_ANTE: "posts the big blind ante",
-    ForcedBetKind.STRADDLE: "straddles",
-    ForcedBetKind.LIVE_POST: "posts",
-    ForcedBetKind.DEAD_POST: "posts dead",
+    ForcedBetKind.SMALL_BLIND: "small_blind",
+    ForcedBetKind.BIG_BLIND: "big_blind",
+    ForcedBetKind.ANTE: "ante",
+    ForcedBetKind.BIG_BLIND_ANTE: "big_blind_ante",
+    ForcedBetKind.STRADDLE: "straddle",
+    ForcedBetKind.LIVE_POST: "live_post",
+    ForcedBetKind.DEAD_POST: "dead_post",
 }
+_MOVES = {
+    Move.FOLD: "fold",
+    Move.CHECK: "check",
+    Move.CALL: "call",
+    Move.BET: "bet",
+    Move.RAISE: "raise",
+}
+# Each line of the replayer as a key of the client's catalogues (src/pokerroom/web/i18n) with
+# its English text here, the same as en.json's (a test checks): "{amount}" is chips (shown as
+# money), "{street}" a street's name, "{winners}" a list of {who, amount} ("replay.wins" each).
+LINES = {
+    "replay.small_blind": "{who} posts the small blind {amount}",
+    "replay.big_blind": "{who} posts the big blind {amount}",
+    "replay.ante": "{who} posts an ante {amount}",
+    "replay.big_blind_ante": "{who} posts the big blind ante {amount}",
+    "replay.straddle": "{who} straddles {amount}",
+    "replay.live_post": "{who} posts {amount}",
+    "replay.dead_post": "{who} posts dead {amount}",
+    "replay.fold": "{who} folds",
+    "replay.check": "{who} checks",
+    "replay.call": "{who} calls {amount}",
+    "replay.bet": "{who} bets {amount}",
+    "replay.raise": "{who} raises to {amount}",
+    "replay.call_all_in": "{who} calls {amount} and is all-in",
+    "replay.bet_all_in": "{who} bets {amount} and is all-in",
+    "replay.raise_all_in": "{who} raises to {amount} and is all-in",
+    "replay.board": "{street}: {cards}",
+    "replay.uncalled": "{amount} uncalled, returned to {who}",
+    "replay.shows": "{who} shows {cards}",
+    "replay.shows_high": "{who} shows {cards} ({high})",
+    "replay.shows_low": "{who} shows {cards} (low {low})",
+    "replay.shows_high_low": "{who} shows {cards} ({high}, low {low})",
+    "replay.mucks": "{who} mucks",
+    "replay.rake": "rake {amount}",
+    "replay.wins": "{who} wins {amount}",
+    "replay.main_pot": "{winners} from the main pot",
+    "replay.main_pot_high": "{winners} from the main pot (high half)",
+    "replay.main_pot_low": "{winners} from the main pot (low half)",
+    "replay.side_pot": "{winners} from side pot {pot}",
+    "replay.side_pot_high": "{winners} from side pot {pot} (high half)",
+    "replay.side_pot_low": "{winners} from side pot {pot} (low half)",
+    "replay.with_hand": "{line} with {hand}",
+    "street.preflop": "Preflop",
+    "street.flop": "Flop",
+    "street.turn": "Turn",
+    "street.river": "River",
+}
+Line = tuple[str, dict[str, Any]]
 
 
 def money(cents: int) -> str:
@@ -48,45 +96,72 @@ def money(cents: int) -> str:
     return f"${whole:,}" if part == 0 else f"${whole:,}.{part:02d}"
 
 
-def narrate(hand: Hand, event: Event) -> str | None:
-    """One line of what happened, or None for events a viewer does not read."""
+def english(key: str, params: dict[str, Any]) -> str:
+    """A line in English, as the client's English catalogue writes it."""
+    shown: dict[str, Any] = {}
+    for name, value in params.items():
+        if name == "amount":
+            value = money(value)
+        elif name == "street":
+            value = LINES.get(f"street.{value}", value)
+        elif name == "winners":
+            value = ", ".join(english("replay.wins", winner) for winner in value)
+        elif name == "line":
+            value = english(*value)
+        shown[name] = value
+    return LINES[key].format(**shown)
+
+
+def narration(hand: Hand, event: Event) -> Line | None:
+    """One line of what happened as a catalogue key and its parameters, or None for events a
+    viewer does not read."""
 
     def who(position: int) -> str:
         return hand.names[position] or f"seat {hand.seats[position]}"
 
     if isinstance(event, ForcedBet):
-        return f"{who(event.position)} {_FORCED.get(event.what, 'posts')} {money(event.amount)}"
+        kind = _FORCED.get(event.what, "live_post")
+        return f"replay.{kind}", {"who": who(event.position), "amount": event.amount}
     if isinstance(event, ActionTaken):
-        verb = {
-            Move.FOLD: "folds",
-            Move.CHECK: "checks",
-            Move.CALL: f"calls {money(event.added)}",
-            Move.BET: f"bets {money(event.to)}",
-            Move.RAISE: f"raises to {money(event.to)}",
-        }[event.action]
-        return f"{who(event.position)} {verb}" + (" and is all-in" if event.all_in else "")
+        move = _MOVES[event.action]
+        params: dict[str, Any] = {"who": who(event.position)}
+        if event.action in (Move.CALL, Move.BET, Move.RAISE):
+            params["amount"] = event.added if event.action is Move.CALL else event.to
+        return f"replay.{move}" + ("_all_in" if event.all_in else ""), params
     if isinstance(event, BoardDealt):
-        return f"{event.street.title()}: {' '.join(str(c) for c in event.cards)}"
-    if isinstance(event, UncalledBetReturned):
-        return f"{money(event.amount)} uncalled, returned to {who(event.position)}"
-    if isinstance(event, CardsShown):
         cards = " ".join(str(c) for c in event.cards)
-        named = ", ".join(filter(None, (event.high, event.low and f"low {event.low}")))
-        return f"{who(event.position)} shows {cards}" + (f" ({named})" if named else "")
+        return "replay.board", {"street": event.street, "cards": cards}
+    if isinstance(event, UncalledBetReturned):
+        return "replay.uncalled", {"amount": event.amount, "who": who(event.position)}
+    if isinstance(event, CardsShown):
+        params = {"who": who(event.position), "cards": " ".join(str(c) for c in event.cards)}
+        if event.high:
+            params["high"] = event.high
+        if event.low:
+            params["low"] = event.low
+        suffix = "_high" * bool(event.high) + "_low" * bool(event.low)
+        return f"replay.shows{suffix}", params
     if isinstance(event, HandMucked):
-        return f"{who(event.position)} mucks"
+        return "replay.mucks", {"who": who(event.position)}
     if isinstance(event, RakeTaken):
-        return f"rake {money(event.amount)}"
+        return "replay.rake", {"amount": event.amount}
     if isinstance(event, PotAwarded):
-        pot = "the main pot" if event.pot == 0 else f"side pot {event.pot}"
-        share = "" if event.share is PotShare.WHOLE else f" ({event.share} half)"
-        names = ", ".join(f"{who(p)} wins {money(a)}" for p, a in event.winners)
-        return f"{names} from {pot}{share}" + (f" with {event.hand}" if event.hand else "")
+        pot = "replay.main_pot" if event.pot == 0 else "replay.side_pot"
+        share = "" if event.share is PotShare.WHOLE else f"_{event.share}"
+        winners = [{"who": who(p), "amount": a} for p, a in event.winners]
+        line: Line = (pot + share, {"winners": winners, "pot": event.pot})
+        return ("replay.with_hand", {"line": line, "hand": event.hand}) if event.hand else line
     return None
 
 
+def narrate(hand: Hand, event: Event) -> str | None:
+    """One line of what happened in English, or None for events a viewer does not read."""
+    found = narration(hand, event)
+    return None if found is None else english(*found)
+
+
 def _frame(
-    hand: Hand, viewer: int | None, lines: list[str], last: dict[int, dict[str, Any]]
+    hand: Hand, viewer: int | None, items: list[Line], last: dict[int, dict[str, Any]]
 ) -> dict[str, Any]:
     view = view_for(hand, viewer)
     over = hand.is_over
@@ -98,7 +173,9 @@ def _frame(
         [hand.in_hand(i) for i in range(hand.n)],
     )
     return {
-        "lines": lines,
+        "lines": [english(*item) for item in items],
+        # the same lines for the client's language: {"key": ..., "params": ...} (LINES)
+        "items": [{"key": key, "params": params} for key, params in items],
         "street": view.street,
         "board": [str(c) for c in view.board],
         "pots": list(view.pots) if not over else [],
@@ -141,7 +218,7 @@ def replay_frames(view: ViewerHand) -> dict[str, Any]:
     last: dict[int, dict[str, Any]] = {}  # seat -> what it did last this street
     blinds: dict[ForcedBetKind, int] = {}
 
-    def lines() -> list[str]:
+    def lines() -> list[Line]:
         nonlocal seen, last
         new = hand.events[seen:]
         seen = len(hand.events)
@@ -150,7 +227,7 @@ def replay_frames(view: ViewerHand) -> dict[str, Any]:
                 last = note_action(last, e)
             if isinstance(e, ForcedBet):
                 blinds.setdefault(e.what, e.seat)
-        return [line for e in new if (line := narrate(hand, e)) is not None]
+        return [line for e in new if (line := narration(hand, e)) is not None]
 
     def frame() -> dict[str, Any]:
         return _frame(hand, viewer, lines(), last)

@@ -2,8 +2,10 @@
 
 import { $, el, showToast } from "./dom.js";
 import { money } from "./format.js";
+import { t } from "./i18n.js";
 import { show } from "./nav.js";
 import { app } from "./state.js";
+import { apiError } from "./texts.js";
 
 export async function api(path, options = {}) {
   const headers = { ...(options.headers || {}) };
@@ -18,12 +20,12 @@ export async function api(path, options = {}) {
     forgetSession();
   }
   if (!response.ok) {
-    let message = response.statusText;
+    let body = null;
     try {
-      const data = await response.json();
-      message = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail);
+      body = await response.json(); // {detail, code, params}: shown in the page's language
     } catch { /* not JSON */ }
-    throw new Error(message);
+    if (body && typeof body.detail !== "string") body.detail = JSON.stringify(body.detail);
+    throw apiError(body, response.statusText);
   }
   if (response.status === 204) return null;
   const type = response.headers.get("content-type") || "";
@@ -37,6 +39,12 @@ export async function refreshMe() {
   } catch {
     return;
   }
+  renderMe();
+}
+
+// The account in the header, as last fetched (and again in a new language).
+export function renderMe() {
+  if (!app.me) return;
   $("#account").hidden = false;
   $("#who").textContent = app.me.display_name;
   const balance = $("#balance");
@@ -55,7 +63,7 @@ export function forgetSession() {
 
 export async function download(path, filename) {
   const response = await fetch(path, { headers: { Authorization: `Bearer ${app.token}` } });
-  if (!response.ok) { showToast(`Download failed: ${response.statusText}`); return; }
+  if (!response.ok) { showToast(t("error.download", { reason: response.statusText })); return; }
   const url = URL.createObjectURL(await response.blob());
   const link = el("a", { href: url, download: filename });
   document.body.append(link);

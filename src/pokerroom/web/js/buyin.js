@@ -6,6 +6,7 @@
 import { refreshMe } from "./api.js";
 import { $ } from "./dom.js";
 import { money, toCents, toDollars } from "./format.js";
+import { t } from "./i18n.js";
 import { show } from "./nav.js";
 import { send } from "./socket.js";
 import { app } from "./state.js";
@@ -30,11 +31,11 @@ export function askBuyIn(tableId, seat, topUp = false) {
   const balance = app.me ? money(app.me.balance) : "?";
   const max = Math.min(most, app.me ? app.me.balance : most);
   const rebuy = topUp && app.tables.get(tableId)?.mySeat()?.status === "busted";
-  $("#buyin-title").textContent = rebuy ? `Rebuy at ${info.name}` : topUp ? `Add chips at ${info.name}` : `Buy in at ${info.name}`;
+  $("#buyin-title").textContent = t(rebuy ? "buyin.rebuy_at" : topUp ? "buyin.add_chips_at" : "buyin.buy_in_at", { table: info.name });
   $("#buyin-limits").textContent = topUp
-    ? `Your stack is ${money(have)}; the table allows ${money(info.min_buy_in)} to ${money(info.max_buy_in)}. Balance ${balance}.`
-    : `Minimum ${money(info.min_buy_in)}, maximum ${money(info.max_buy_in)}. Balance ${balance}.`;
-  $("#buyin-ok").textContent = rebuy ? "Rebuy" : topUp ? "Add chips" : "Sit down";
+    ? t("buyin.top_up_limits", { stack: money(have), min: money(info.min_buy_in), max: money(info.max_buy_in), balance })
+    : t("buyin.limits", { min: money(info.min_buy_in), max: money(info.max_buy_in), balance });
+  $("#buyin-ok").textContent = t(rebuy ? "table.rebuy" : topUp ? "table.add_chips" : "buyin.sit_down");
   const range = $("#buyin-range");
   const amount = $("#buyin-amount");
   range.min = String(min); range.max = String(Math.max(min, max)); range.step = String(info.big_blind || 1);
@@ -44,15 +45,15 @@ export function askBuyIn(tableId, seat, topUp = false) {
   amount.value = toDollars(start);
   range.oninput = () => { amount.value = toDollars(Number(range.value)); };
   amount.oninput = () => { range.value = String(toCents(amount.value)); };
-  $("#buyin-error").textContent = most < min ? "Your stack is already at the table's maximum."
-    : max < min ? "Your balance is below this table's minimum buy-in." : "";
+  $("#buyin-error").textContent = most < min ? t("buyin.at_maximum")
+    : max < min ? t("buyin.balance_too_low") : "";
   $("#buyin-ok").disabled = max < min;
   $("#buyin-cancel").onclick = () => dialog.close("cancel");
   $("#buyin-form").onsubmit = (event) => {
     event.preventDefault();
     const cents = toCents(amount.value);
     if (!(cents >= min && cents <= most)) {
-      $("#buyin-error").textContent = `Choose an amount from ${money(min)} to ${money(most)}.`;
+      $("#buyin-error").textContent = t("buyin.choose", { min: money(min), max: money(most) });
       return;
     }
     app.joinRequests += 1;
@@ -65,7 +66,7 @@ export function askBuyIn(tableId, seat, topUp = false) {
     }
     const view = app.tables.get(tableId);
     const chosen = seat ?? view?.firstEmptySeat();
-    if (!chosen) { $("#buyin-error").textContent = "The table is full."; return; }
+    if (!chosen) { $("#buyin-error").textContent = t("buyin.full"); return; }
     view?.rememberJoin(chosen, cents);
     send({ type: "join", table: tableId, seat: chosen, buy_in: cents, request });
     dialog.close("ok");

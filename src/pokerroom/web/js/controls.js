@@ -4,6 +4,7 @@
 
 import { $, $$, el } from "./dom.js";
 import { money, toCents, toDollars } from "./format.js";
+import { number, t } from "./i18n.js";
 import { send } from "./socket.js";
 import { app } from "./state.js";
 
@@ -47,20 +48,20 @@ export function renderControls(view) {
   addChips.hidden = !me;
   const busted = Boolean(me && me.status === "busted");
   if (me) {
-    addChips.textContent = busted ? "Rebuy" : "Add chips";
+    addChips.textContent = busted ? t("table.rebuy") : t("table.add_chips");
     addChips.classList.toggle("primary", busted);
     // Nothing can be added to a stack already at the table's maximum (buy_in.max < min).
     const full = Boolean(s.buy_in && s.buy_in.max < s.buy_in.min);
     addChips.disabled = Boolean(me.in_hand && s.hand) || full;
-    addChips.title = full ? `Your stack is at the table's maximum (${money(s.max_buy_in)})` : "";
+    addChips.title = full ? t("table.stack_at_maximum", { max: money(s.max_buy_in) }) : "";
   }
   // R-STAKE-2: a busted player rebuys at least the minimum in time, or loses the seat.
   $(".rebuy-prompt", r).hidden = !busted;
   if (busted) {
-    $(".rebuy-text", r).textContent = `Rebuy at least ${money(s.min_buy_in)} to play on, or the seat is lost:`;
+    $(".rebuy-text", r).textContent = t("table.rebuy_text", { min: money(s.min_buy_in) });
   }
   $(".sitout", r).hidden = !me;
-  if (me) $(".sitout", r).textContent = me.status === "sitting_out" ? "Sit in" : "Sit out";
+  if (me) $(".sitout", r).textContent = me.status === "sitting_out" ? t("table.sit_in") : t("table.sit_out");
   const legal = legalOf(view);
   $(".actions", r).hidden = !legal;
   $(".preactions", r).hidden = !me;
@@ -75,7 +76,7 @@ export function renderControls(view) {
   }
   if (!legal) return;
   const call = $(".call", r);
-  call.replaceChildren(legal.can_check ? "Check " : `Call ${money(legal.call)}${legal.call_all_in ? " (all-in)" : ""} `, el("kbd", { text: "C" }));
+  call.replaceChildren(legal.can_check ? `${t("action.check")} ` : `${t(legal.call_all_in ? "action.call_all_in" : "action.call_amount", { amount: money(legal.call) })} `, el("kbd", { text: "C" }));
   call.dataset.amount = String(legal.call);
   const raising = canRaise(legal);
   $(".raise", r).hidden = !raising;
@@ -91,28 +92,28 @@ export function renderControls(view) {
   if (view.legalKey !== `${s.hand.number}:${s.version}`) {
     view.legalKey = `${s.hand.number}:${s.version}`;
     setRaise(view, legal.min_raise_to);
-  }
+  } else labelRaise(view); // the same amount, labelled again (in a new language, say)
   for (const button of $$("[data-preset]", r)) {
     const value = presetAmount(legal, button);
     button.dataset.amount = String(value);
     button.title = money(value);
   }
   // The top of the range is all-in only when the server says so (not in pot limit, mostly).
-  $("[data-preset='max']", r).textContent = legal.max_raise_to === legal.all_in_to ? "All-in" : "Max";
+  $("[data-preset='max']", r).textContent = legal.max_raise_to === legal.all_in_to ? t("preset.all_in") : t("preset.max");
 }
 
 // The bet-size buttons: Min, the player's own sizes in percent of the pot (their account's
 // preference, 1 to 4 of them, on keys 1 to 4), and All-in or Max.
 export function buildPresets(view) {
-  const percents = app.prefs.bet_presets;
+  const percents = app.preferences.bet_presets;
   const names = { 50: "half", 100: "pot" }; // the server's own ½ Pot and Pot
   $(".presets", view.root).replaceChildren(
-    el("button", { type: "button", "data-preset": "min", text: "Min" }),
+    el("button", { type: "button", "data-preset": "min", text: t("preset.min") }),
     ...percents.map((percent, n) => el("button", {
       type: "button", "data-preset": names[percent] || `p${percent}`, "data-percent": percent,
-      "aria-keyshortcuts": String(n + 1), "aria-label": `${percent}% of the pot`,
-    }, percent === 100 ? "Pot" : `${percent}%`, el("kbd", { class: "hotkey", "aria-hidden": "true", text: String(n + 1) }))),
-    el("button", { type: "button", "data-preset": "max", text: "All-in" }),
+      "aria-keyshortcuts": String(n + 1),
+    }, percent === 100 ? t("preset.pot") : t("preset.percent", { percent: number(percent) }), el("kbd", { class: "hotkey", "aria-hidden": "true", text: String(n + 1) }))),
+    el("button", { type: "button", "data-preset": "max", text: t("preset.all_in") }),
   );
   view.legalKey = null; // amounts for the new buttons at the next render
 }
@@ -154,7 +155,7 @@ function labelRaise(view) {
   const legal = legalOf(view);
   if (!canRaise(legal)) return;
   const value = raiseAmount(view);
-  const verb = value === legal.all_in_to ? "All-in" : legal.is_bet ? "Bet" : "Raise to";
+  const verb = value === legal.all_in_to ? t("action.all_in") : legal.is_bet ? t("action.bet") : t("action.raise_to");
   const button = $(".raise", view.root);
   button.replaceChildren(`${verb} ${money(value)} `, el("kbd", { text: "R" }));
   button.dataset.amount = String(value);
@@ -176,7 +177,7 @@ function keyTable() {
 }
 
 export function onKey(event) {
-  if (!app.prefs.hotkeys) return; // the player switched the shortcuts off (Options)
+  if (!app.preferences.hotkeys) return; // the player switched the shortcuts off (Options)
   if (event.target instanceof HTMLInputElement && event.target.type !== "checkbox") return;
   if (event.target instanceof HTMLTextAreaElement || event.ctrlKey || event.metaKey || event.altKey) return;
   const view = keyTable();

@@ -1,5 +1,7 @@
 // Building the page: element shorthands and a card's element.
 
+import { t } from "./i18n.js";
+
 export const $ = (selector, root = document) => root.querySelector(selector);
 export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
 
@@ -8,8 +10,8 @@ const RANKS = { T: "10" };
 const RANK_NAMES = { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten", 9: "nine", 8: "eight", 7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two" };
 const SUIT_NAMES = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
 
-// A card as a screen reader says it: "As" -> "ace of spades".
-export const cardName = (code) => `${RANK_NAMES[code[0]]} of ${SUIT_NAMES[code[1]]}`;
+// A card as a screen reader says it: "As" -> "Ace of spades" (in the page's language).
+export const cardName = (code) => t("card.name", { rank: t(`rank.${RANK_NAMES[code[0]]}`), suit: t(`suit.${SUIT_NAMES[code[1]]}`) });
 
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -26,7 +28,7 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 export function cardEl(code, extra = "") {
-  if (!code) return el("span", { class: `card back ${extra}`, role: "img", "aria-label": "face-down card" });
+  if (!code) return el("span", { class: `card back ${extra}`, role: "img", "aria-label": t("card.face_down") });
   const rank = RANKS[code[0]] ?? code[0];
   const suit = code[1];
   return el(

@@ -4,6 +4,7 @@
 
 import { api, download } from "./api.js";
 import { $, cardEl, el, showToast } from "./dom.js";
+import { t } from "./i18n.js";
 import { app } from "./state.js";
 
 export const FORMAT = "pokerroom-shuffle-1";
@@ -71,7 +72,7 @@ export async function seededDeck(serverSeed, clientSeeds) {
 
 function field(doc, name, check, what) {
   const value = doc[name];
-  if (!check(value)) throw new Error(`the file has no valid '${name}' (${what})`);
+  if (!check(value)) throw new Error(t("verify.no_field", { name, what: t(what) }));
   return value;
 }
 
@@ -79,24 +80,24 @@ const same = (a, b) => a.length === b.length && a.every((x, k) => x === b[k]);
 
 /** Check a reveal; resolves to {deck, checks} or rejects naming the first thing that differs. */
 export async function verifyShuffle(doc) {
-  if (!doc || typeof doc !== "object" || doc.format !== FORMAT) throw new Error("not a shuffle reveal: 'format' is not " + FORMAT);
+  if (!doc || typeof doc !== "object" || doc.format !== FORMAT) throw new Error(t("verify.not_reveal", { format: FORMAT }));
   const isHex64 = (v) => typeof v === "string" && HEX64.test(v);
-  const commitment = field(doc, "commitment", isHex64, "64 hex digits");
-  const seedCommitment = field(doc, "seed_commitment", isHex64, "64 hex digits");
-  const serverSeed = fromHex(field(doc, "server_seed", isHex64, "64 hex digits"));
-  const seeds = field(doc, "client_seeds", (v) => Array.isArray(v) && v.every((s) => typeof s === "string" && CLIENT_SEED.test(s)), "16 to 64 hex digits each");
-  const deck = field(doc, "deck", (v) => Array.isArray(v) && same([...v].sort((a, b) => a - b), Array.from({ length: 52 }, (_, i) => i)), "an order of the 52 card codes");
+  const commitment = field(doc, "commitment", isHex64, "verify.hex64");
+  const seedCommitment = field(doc, "seed_commitment", isHex64, "verify.hex64");
+  const serverSeed = fromHex(field(doc, "server_seed", isHex64, "verify.hex64"));
+  const seeds = field(doc, "client_seeds", (v) => Array.isArray(v) && v.every((s) => typeof s === "string" && CLIENT_SEED.test(s)), "verify.hex_seeds");
+  const deck = field(doc, "deck", (v) => Array.isArray(v) && same([...v].sort((a, b) => a - b), Array.from({ length: 52 }, (_, i) => i)), "verify.deck_order");
   const checks = [];
-  if (await sha256(serverSeed) !== seedCommitment) throw new Error("the server seed does not match the seed commitment published before the hand");
-  checks.push(`SHA-256(server seed) = seed commitment ${seedCommitment.slice(0, 16)}...`);
+  if (await sha256(serverSeed) !== seedCommitment) throw new Error(t("verify.bad_seed"));
+  checks.push(t("verify.seed_ok", { commitment: seedCommitment.slice(0, 16) }));
   const made = await seededDeck(serverSeed, seeds);
   if (!same(made, deck)) {
     const at = made.findIndex((code, k) => code !== deck[k]);
-    throw new Error(`the deck is not the one the seeds make: card ${at + 1} is ${cardOf(deck[at])} in the file, ${cardOf(made[at])} from the seeds`);
+    throw new Error(t("verify.bad_deck", { card: at + 1, file: cardOf(deck[at]), seeds: cardOf(made[at]) }));
   }
-  checks.push(`the seeds (${seeds.length} client seeds) make exactly this deck`);
-  if (await sha256(concat([serverSeed, Uint8Array.from(deck)])) !== commitment) throw new Error("the deck does not match the deck commitment published when dealt");
-  checks.push(`SHA-256(server seed + deck) = deck commitment ${commitment.slice(0, 16)}...`);
+  checks.push(t("verify.deck_ok", { seeds: seeds.length }));
+  if (await sha256(concat([serverSeed, Uint8Array.from(deck)])) !== commitment) throw new Error(t("verify.bad_commitment"));
+  checks.push(t("verify.commitment_ok", { commitment: commitment.slice(0, 16) }));
   if (doc.players !== undefined) checks.push(...checkHand(doc, deck));
   return { deck: deck.map(cardOf), checks };
 }
@@ -105,18 +106,18 @@ export async function verifyShuffle(doc) {
  * (R-BTN-3), a burn before the flop, the turn and the river (R-DECK-3). */
 function checkHand(doc, deck) {
   const { players, hole_cards: holeCards, position, board } = doc;
-  if (!Number.isInteger(players) || !Number.isInteger(holeCards) || players < 2 || players * holeCards + 8 > 52) throw new Error("the file's players and hole cards are not a hand");
+  if (!Number.isInteger(players) || !Number.isInteger(holeCards) || players < 2 || players * holeCards + 8 > 52) throw new Error(t("verify.not_hand"));
   const checks = [];
   if (position !== undefined && position !== null) {
     const expected = Array.from({ length: holeCards }, (_, k) => cardOf(deck[k * players + position]));
-    if (!Array.isArray(doc.your_cards) || !same(doc.your_cards, expected)) throw new Error(`your cards ${doc.your_cards} are not the deck's ${expected.join(" ")} for position ${position}`);
-    checks.push(`your cards ${expected.join(" ")} are dealt from this deck`);
+    if (!Array.isArray(doc.your_cards) || !same(doc.your_cards, expected)) throw new Error(t("verify.bad_cards", { cards: String(doc.your_cards), expected: expected.join(" "), position }));
+    checks.push(t("verify.cards_ok", { cards: expected.join(" ") }));
   }
   const first = players * holeCards;
   const places = [first + 1, first + 2, first + 3, first + 5, first + 7];
   const expected = places.slice(0, (board || []).length).map((k) => cardOf(deck[k]));
-  if (!Array.isArray(board) || !same(board, expected)) throw new Error(`the board ${board} is not the deck's ${expected.join(" ")}`);
-  if (board.length) checks.push(`the board ${expected.join(" ")} is dealt from this deck`);
+  if (!Array.isArray(board) || !same(board, expected)) throw new Error(t("verify.bad_board", { board: String(board), expected: expected.join(" ") }));
+  if (board.length) checks.push(t("verify.board_ok", { board: expected.join(" ") }));
   return checks;
 }
 
@@ -126,22 +127,22 @@ function panel(view) {
   const replayer = $(".replayer", view.root);
   let section = $(".verify-shuffle", replayer);
   if (section) return section;
-  section = el("section", { class: "verify-shuffle", "aria-label": "Verify this shuffle" },
+  section = el("section", { class: "verify-shuffle", "aria-label": t("verify.title"), "data-i18n-aria-label": "verify.title" },
     el("div", { class: "row" },
-      el("button", { type: "button", class: "vs-run", text: "Verify this shuffle" }),
-      el("a", { class: "vs-download", href: "#", text: "Shuffle file" }),
-      el("label", { class: "vs-file-label" }, "Check a file ",
+      el("button", { type: "button", class: "vs-run", text: t("verify.title"), "data-i18n": "verify.title" }),
+      el("a", { class: "vs-download", href: "#", text: t("verify.download"), "data-i18n": "verify.download" }),
+      el("label", { class: "vs-file-label" }, el("span", { text: t("verify.check_file"), "data-i18n": "verify.check_file" }), " ",
         el("input", { type: "file", class: "vs-file", accept: "application/json,.json" }))),
     el("p", { class: "vs-status", role: "status" }),
     el("ol", { class: "vs-checks" }),
-    el("div", { class: "vs-deck", "aria-label": "The deck in the order dealt" }));
+    el("div", { class: "vs-deck", "aria-label": t("verify.deck"), "data-i18n-aria-label": "verify.deck" }));
   replayer.append(section);
   $(".vs-file", section).addEventListener("change", async (event) => {
     const [file] = event.target.files;
     if (!file) return;
     let doc;
-    try { doc = JSON.parse(await file.text()); } catch (error) { show(section, null, `not JSON: ${error.message}`); return; }
-    await check(section, doc, `file ${file.name}`);
+    try { doc = JSON.parse(await file.text()); } catch (error) { show(section, null, t("verify.not_json", { reason: error.message })); return; }
+    await check(section, doc, t("verify.source_file", { name: file.name }));
     event.target.value = "";
   });
   return section;
@@ -150,7 +151,7 @@ function panel(view) {
 function show(section, result, problem, source = "") {
   const status = $(".vs-status", section);
   status.dataset.verdict = result ? "ok" : "bad";
-  status.textContent = result ? `Verified (${source}): the deck was fixed before the hand was dealt.` : `Not verified${source ? ` (${source})` : ""}: ${problem}`;
+  status.textContent = result ? t("verify.verified", { source }) : source ? t("verify.not_verified_source", { source, problem }) : t("verify.not_verified", { problem });
   $(".vs-checks", section).replaceChildren(...(result ? result.checks : []).map((line) => el("li", { text: line })));
   $(".vs-deck", section).replaceChildren(...(result ? result.deck : []).map((code) => cardEl(code)));
 }
@@ -175,7 +176,7 @@ export function shufflePanel(view, handId) {
   $(".vs-run", section).onclick = async () => {
     let doc;
     try { doc = await api(url); } catch (error) { show(section, null, error.message); return; }
-    await check(section, doc, `hand ${doc.hand} from the room`);
+    await check(section, doc, t("verify.source_room", { hand: doc.hand }));
   };
   $(".vs-download", section).onclick = (event) => { event.preventDefault(); download(url, `hand-${handId}-shuffle.json`); };
 }
@@ -220,13 +221,13 @@ export async function onReveal(message) {
   mine.delete(message.seed_commitment);
   const entry = { table: message.table, hand: message.hand, seeded: Boolean(seed) };
   try {
-    if (shown && shown !== message.commitment) throw new Error("its deck commitment is not the one shown during the hand");
-    if (seed && !message.client_seeds.includes(seed)) throw new Error(`your seed ${seed} was left out`);
+    if (shown && shown !== message.commitment) throw new Error(t("verify.commitment_changed"));
+    if (seed && !message.client_seeds.includes(seed)) throw new Error(t("verify.seed_left_out", { seed }));
     await verifyShuffle(message);
     shuffles.verified.push(entry);
   } catch (error) {
     shuffles.failed.push({ ...entry, problem: error.message });
-    showToast(`Hand #${message.hand}: the shuffle did not verify: ${error.message}`);
+    showToast(t("verify.failed_toast", { hand: message.hand, problem: error.message }));
   }
   for (const list of [shuffles.verified, shuffles.failed]) if (list.length > KEEP) list.shift();
 }
@@ -237,6 +238,6 @@ export function seedOption(view) {
   if ($(".vs-seed", side)) return;
   const box = el("input", { type: "checkbox", class: "vs-seed-on", checked: seeding() });
   box.addEventListener("change", () => localStorage.setItem(SEEDING, box.checked ? "1" : "0"));
-  side.prepend(el("label", { class: "check vs-seed", title: "Your browser adds a random seed of its own to every shuffle at tables where you sit, and checks each hand's shuffle when it ends (docs/fairness.md)." },
-    box, " Add my own random seed to every shuffle"));
+  side.prepend(el("label", { class: "check vs-seed", title: t("verify.seed_title"), "data-i18n-title": "verify.seed_title" },
+    box, " ", el("span", { text: t("verify.seed_label"), "data-i18n": "verify.seed_label" })));
 }

@@ -5,8 +5,10 @@
 import { askBuyIn } from "./buyin.js";
 import { $, cardEl, el } from "./dom.js";
 import { actionLabel, money } from "./format.js";
+import { t } from "./i18n.js";
 import { cardMarks, potLabel, renderAwards, shownSoFar } from "./showdown.js";
 import { app } from "./state.js";
+import { handName } from "./texts.js";
 
 // Nine and ten seats do not fit round the ellipse without touching: they sit in rows along
 // the rails instead, two at each end, clockwise from the bottom centre (percent of the felt);
@@ -53,17 +55,17 @@ function betOffset(view, pos) {
 
 // The markers: short text on the felt ("D", "SB"), the whole name for a screen reader.
 const MARKERS = {
-  dealer: ["dealer", "D", "Dealer button"],
-  small: ["blind", "SB", "Small blind"],
-  big: ["blind", "BB", "Big blind"],
-  missedBig: ["missed", "ML", "Missed the big blind"],
-  missedSmall: ["missed", "MS", "Missed the small blind"],
+  dealer: ["dealer", "badge.dealer", "badge.dealer_title"],
+  small: ["blind", "badge.small_blind", "badge.small_blind_title"],
+  big: ["blind", "badge.big_blind", "badge.big_blind_title"],
+  missedBig: ["missed", "badge.missed_big", "badge.missed_big_title"],
+  missedSmall: ["missed", "badge.missed_small", "badge.missed_small_title"],
 };
 
 function badge(which) {
   const [kind, short, name] = MARKERS[which];
-  return el("span", { class: `badge ${kind}`, title: name, "data-marker": which },
-    el("span", { "aria-hidden": "true", text: short }), srText(name));
+  return el("span", { class: `badge ${kind}`, title: t(name), "data-marker": which },
+    el("span", { "aria-hidden": "true", text: t(short) }), srText(t(name)));
 }
 
 export function badgesOf(hand, seat) {
@@ -78,7 +80,7 @@ export function badgesOf(hand, seat) {
 
 // Each seat is a region a screen reader can jump to, named by its number and player.
 export function seatLabel(seat, you) {
-  return `Seat ${seat.seat}: ${seat.name}${seat.seat === you ? " (you)" : ""}`;
+  return t(seat.seat === you ? "seat.region_you" : "seat.region", { seat: seat.seat, name: seat.name });
 }
 
 const srText = (text) => el("span", { class: "sr-only", text });
@@ -98,8 +100,8 @@ export function renderSeats(view) {
     const style = placeStyle(pos);
     if (seat.empty) {
       const canSit = !view.replaying && app.token && !s.you; // a replayer's felt seats no one
-      return el("div", { class: "seat empty", style, "data-seat": seat.seat, role: "region", "aria-label": `Seat ${seat.seat}: empty` },
-        canSit ? el("button", { type: "button", class: "sit", onclick: () => askBuyIn(view.id, seat.seat), text: `Sit here` }) : el("span", { class: "muted", text: `Seat ${seat.seat}` }));
+      return el("div", { class: "seat empty", style, "data-seat": seat.seat, role: "region", "aria-label": t("seat.region_empty", { seat: seat.seat }) },
+        canSit ? el("button", { type: "button", class: "sit", onclick: () => askBuyIn(view.id, seat.seat), text: t("table.sit_here") }) : el("span", { class: "muted", text: t("table.seat", { seat: seat.seat }) }));
     }
     const shown = shownBySeat.get(seat.seat);
     const was = sameHand ? before.seats[seat.seat - 1] : null;
@@ -120,24 +122,24 @@ export function renderSeats(view) {
     if (winners.has(seat.seat)) classes.push("winner");
     const busted = seat.status === "busted";
     if (busted) classes.push("busted");
-    const status = !seat.connected ? "disconnected" : busted ? "Busted" : seat.status === "sitting_out" ? "sitting out" : seat.all_in ? "all-in" : actionLabel(seat.last_action);
+    const status = !seat.connected ? t("status.disconnected") : busted ? t("status.busted") : seat.status === "sitting_out" ? t("status.sitting_out") : seat.all_in ? t("status.all_in") : actionLabel(seat.last_action);
     // A bet that grew in this frame slides towards the middle (CSS only, never waited for).
     const betIn = seat.bet && (!was || was.bet !== seat.bet) ? " bet-in" : "";
     return el("div", { class: classes.join(" "), style, "data-seat": seat.seat, role: "region", "aria-label": seatLabel(seat, s.you) },
       el("div", { class: "hole" }, ...(cards || [])),
       el("div", { class: "plate" },
         el("div", { class: "name", title: seat.name, text: seat.name }), // cut with an ellipsis
-        el("div", { class: "stack", "data-chips": seat.stack }, srText("Stack "), money(seat.stack)),
-        acting ? srText("To act. ") : null,
-        el("div", { class: "status", text: winners.has(seat.seat) ? `wins ${money(winners.get(seat.seat))}` : status }),
+        el("div", { class: "stack", "data-chips": seat.stack }, srText(`${t("seat.stack")} `), money(seat.stack)),
+        acting ? srText(`${t("seat.to_act")} `) : null,
+        el("div", { class: "status", text: winners.has(seat.seat) ? t("status.wins", { amount: money(winners.get(seat.seat)) }) : status }),
         busted ? el("div", { class: "rebuy-clock" }) : null,
-        shown?.high ? el("div", { class: "shown-name", text: shown.high }) : null,
-        shown?.low ? el("div", { class: "shown-low" }, el("span", { class: "tag low", text: "Lo" }), ` ${shown.low}`) : null,
+        shown?.high ? el("div", { class: "shown-name", text: handName(shown.high) }) : null,
+        shown?.low ? el("div", { class: "shown-low" }, el("span", { class: "tag low", text: t("award.low") }), ` ${shown.low}`) : null,
         el("div", { class: "badges" }, ...badgesOf(hand, seat)),
         acting && !view.replaying ? timeBar() : null,
-        acting && !view.replaying ? el("div", { class: "clock", "aria-label": "time left" }) : null,
+        acting && !view.replaying ? el("div", { class: "clock", "aria-label": t("table.time_left") }) : null,
       ),
-      seat.bet ? el("div", { class: `bet${betIn}`, "data-chips": seat.bet, style: betOffset(view, pos) }, el("span", { class: "chip", "aria-hidden": "true" }), srText("Bet "), money(seat.bet)) : null,
+      seat.bet ? el("div", { class: `bet${betIn}`, "data-chips": seat.bet, style: betOffset(view, pos) }, el("span", { class: "chip", "aria-hidden": "true" }), srText(`${t("seat.bet")} `), money(seat.bet)) : null,
     );
   });
   $(".seats", view.root).replaceChildren(...nodes);
@@ -146,7 +148,7 @@ export function renderSeats(view) {
 
 // The decision clock as a bar (its width set by the table's clock, TableView.startTimer).
 export function timeBar() {
-  return el("div", { class: "timebar", role: "progressbar", "aria-label": "Time left", "aria-valuemin": "0" },
+  return el("div", { class: "timebar", role: "progressbar", "aria-label": t("table.time_left"), "aria-valuemin": "0" },
     el("span", { class: "timebar-left" }));
 }
 
@@ -171,10 +173,10 @@ export function renderCenter(view) {
     pots.dataset.total = String(total);
     potTotal.hidden = false;
     potTotal.dataset.chips = String(total);
-    potTotal.textContent = `Pot: ${money(total)}`;
+    potTotal.textContent = t("table.pot", { amount: money(total) });
     const dealtBefore = view.previous?.hand?.number === hand.number ? view.previous.hand.board.length : 0;
     board.replaceChildren(...hand.board.map((c, n) => cardEl(c, n >= dealtBefore ? "dealt" : "")));
-    banner.textContent = hand.actor && hand.actor === s.you ? "Your turn" : "";
+    banner.textContent = hand.actor && hand.actor === s.you ? t("table.your_turn") : "";
   } else if (result) {
     potTotal.hidden = true;
     const awarded = shownSoFar(view);
@@ -182,7 +184,7 @@ export function renderCenter(view) {
     pots.dataset.total = "0";
     if (result.cancelled) {
       pots.replaceChildren();
-      banner.textContent = "Hand cancelled: every bet returned";
+      banner.textContent = t("table.hand_cancelled");
     } else renderAwards(view, pots, banner);
   } else {
     potTotal.hidden = true;
@@ -190,6 +192,6 @@ export function renderCenter(view) {
     pots.replaceChildren();
     pots.dataset.total = "0";
     const seated = s.seats.filter((x) => !x.empty).length;
-    banner.textContent = seated < 2 ? "Waiting for players" : "Next hand soon";
+    banner.textContent = seated < 2 ? t("table.waiting") : t("table.next_hand");
   }
 }

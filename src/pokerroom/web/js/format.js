@@ -1,14 +1,20 @@
 // Money, in ONE formatter for the whole client. Amounts are integer cents everywhere; only
-// what is shown (and what a number box holds) divides by 100.
+// what is shown (and what a number box holds) divides by 100. Shown in the page's language
+// with Intl: "$1,234.50", "1 234,50 $", "1.234,50 $"; a result is signed before the amount
+// ("-$6.00", "−6,00 $"), never "$-6".
+
+import { numberFormat, t } from "./i18n.js";
 
 export function money(cents, { signed = false } = {}) {
   const whole = !signed && cents % 100 === 0;
-  const text = "$" + (Math.abs(cents) / 100).toLocaleString("en-US", {
+  return numberFormat({
+    style: "currency",
+    currency: "USD",
+    currencyDisplay: "narrowSymbol",
     minimumFractionDigits: whole ? 0 : 2,
     maximumFractionDigits: 2,
-  });
-  if (cents < 0) return `-${text}`;
-  return signed && cents > 0 ? `+${text}` : text;
+    signDisplay: signed ? "exceptZero" : "auto",
+  }).format(cents / 100);
 }
 
 // A result: "+$6.00", "-$6.00" (never "$-6"), "$0.00".
@@ -27,7 +33,15 @@ export function stakesLabel(table) {
   return `${money(low)}/${money(high)}`;
 }
 
+// What a seat last did ("Raise to" 600, from the server in English) in the page's language.
+const ACTIONS = {
+  Fold: "action.fold", Check: "action.check", Call: "action.call", Bet: "action.bet",
+  "Raise to": "action.raise_to", "All-in": "action.all_in", SB: "action.sb", BB: "action.bb",
+  Ante: "action.ante", "BB ante": "action.bb_ante", Straddle: "action.straddle", Post: "action.post",
+};
+
 export function actionLabel(action) {
   if (!action) return "";
-  return action.amount === null || action.amount === undefined ? action.text : `${action.text} ${money(action.amount)}`;
+  const text = ACTIONS[action.text] ? t(ACTIONS[action.text]) : action.text;
+  return action.amount === null || action.amount === undefined ? text : `${text} ${money(action.amount)}`;
 }

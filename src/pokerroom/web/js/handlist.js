@@ -3,17 +3,18 @@
 
 import { cardEl, el } from "./dom.js";
 import { signedMoney } from "./format.js";
+import { locale, t } from "./i18n.js";
 
 export function handRow(hand, open) {
   const started = new Date(hand.started_at);
-  const time = started.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const time = started.toLocaleTimeString(locale(), { hour: "2-digit", minute: "2-digit" });
   const table = (hand.table_name || hand.table).split(" (")[0];
   const result = hand.net > 0 ? "won" : hand.net < 0 ? "lost" : "muted";
   return el("li", { class: "hand-row", "data-net": hand.net },
     el("button", { type: "button", class: "link", "data-hand": hand.id, onclick: open, text: `#${hand.number}` }),
-    el("time", { datetime: hand.started_at, title: started.toLocaleString(), text: time }),
+    el("time", { datetime: hand.started_at, title: started.toLocaleString(locale()), text: time }),
     el("span", { class: "hl-table", title: hand.table_name || hand.table, text: table }),
     el("span", { class: "hl-game muted", text: hand.game || "" }),
-    el("span", { class: "hl-cards", "aria-label": `your cards ${(hand.cards || []).join(" ")}` }, ...(hand.cards || []).map((c) => cardEl(c, "mini"))),
-    el("span", { class: `hl-net ${result}`, text: hand.status === "cancelled" ? "cancelled" : signedMoney(hand.net) }));
+    el("span", { class: "hl-cards", "aria-label": t("history.your_cards", { cards: (hand.cards || []).join(" ") }) }, ...(hand.cards || []).map((c) => cardEl(c, "mini"))),
+    el("span", { class: `hl-net ${result}`, text: hand.status === "cancelled" ? t("history.cancelled") : signedMoney(hand.net) }));
 }

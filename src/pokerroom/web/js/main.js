@@ -1,14 +1,18 @@
 // The pokerroom browser client, native ES modules with no build step, served by the room:
 // sign-up / log-in, then the lobby, tables over one WebSocket, and the hand history replayer.
 
-import { api, forgetSession, refreshMe } from "./api.js";
-import { onKey } from "./controls.js";
+import { api, forgetSession, refreshMe, renderMe } from "./api.js";
+import { buildPresets, onKey } from "./controls.js";
 import { $ } from "./dom.js";
+import { onLanguage } from "./i18n.js";
+import { accountPreferences, startLanguage } from "./language.js";
 import { renderLobby, refreshLobby } from "./lobby.js";
-import { closeTable, show } from "./nav.js";
-import { bindOptions, loadPreferences } from "./options.js";
+import { closeTable, renderTabs, show } from "./nav.js";
+import { bindOptions } from "./options.js";
+import { loadPreferences } from "./preferences.js";
+import { renderReplay } from "./replayer.js";
 import { connect, hello } from "./socket.js";
-import { bindMute } from "./sound.js";
+import { bindMute, renderMute } from "./sound.js";
 import { app } from "./state.js";
 
 // Log in or sign up: Enter submits with the form's default button, the first one, so the
@@ -42,7 +46,7 @@ function setupAuth() {
       app.token = session.token;
       localStorage.setItem("pokerroom.token", session.token);
       await refreshMe();
-      await loadPreferences();
+      await accountPreferences(); // the account's language and options follow it to this page
       show("lobby");
       hello(); // its answer opens the tables where the player sits
     } catch (error) {
@@ -59,8 +63,24 @@ function setupAuth() {
   });
 }
 
+// A new language: everything the client wrote itself, written again (static text is done by
+// i18n.js from the page's data-i18n attributes).
+function relabel() {
+  renderMute();
+  renderLobby();
+  renderTabs();
+  renderMe();
+  for (const view of app.tables.values()) {
+    buildPresets(view);
+    view.render();
+    renderReplay(view);
+  }
+}
+
 async function start() {
   window.pokerroom = app; // for the browser console and the browser tests
+  await startLanguage();
+  onLanguage(relabel);
   setupAuth();
   bindOptions();
   bindMute();
@@ -69,7 +89,8 @@ async function start() {
   $(".brand").addEventListener("click", (event) => { event.preventDefault(); show("lobby"); });
   connect();
   if (app.token) {
-    await Promise.all([refreshMe(), loadPreferences()]);
+    await refreshMe();
+    await accountPreferences();
     // The hello's answer may already have reopened the player's tables: keep them shown.
     if (!app.token) show("auth");
     else if ($("#tables").hidden) show("lobby");

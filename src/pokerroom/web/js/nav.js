@@ -1,6 +1,7 @@
 // Which screen shows: sign-in, the lobby or the tables (one at a time or tiled), and the tabs.
 
 import { $, el } from "./dom.js";
+import { t } from "./i18n.js";
 import { refreshLobby } from "./lobby.js";
 import { updateTitle } from "./sound.js";
 import { app } from "./state.js";
@@ -17,7 +18,7 @@ export function show(which) {
 export function renderTabs() {
   const tabs = [el("button", {
     type: "button", class: "tab", "aria-current": $("#lobby").hidden ? null : "page",
-    onclick: () => show("lobby"), text: "Lobby",
+    onclick: () => show("lobby"), text: t("lobby.title"),
   })];
   for (const [id, view] of app.tables) {
     const current = !$("#tables").hidden && (app.tiled || app.active === id);
@@ -29,7 +30,7 @@ export function renderTabs() {
   if (app.tables.size > 1) {
     tabs.push(el("button", {
       type: "button", class: "tab tile-toggle", "aria-pressed": String(app.tiled),
-      onclick: () => { app.tiled = !app.tiled; layoutTables(); }, text: app.tiled ? "One table" : "Tile tables",
+      onclick: () => { app.tiled = !app.tiled; layoutTables(); }, text: app.tiled ? t("tabs.one_table") : t("tabs.tile"),
     }));
   }
   $("#tabs").replaceChildren(...tabs);

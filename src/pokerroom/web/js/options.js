@@ -1,26 +1,16 @@
-// The player's options, saved with the account (GET/PUT /api/preferences): the deck's colours,
-// auto-muck (the server applies it at the showdowns of the player's seats), keyboard
+// The player's options (issue 16), saved with the account by preferences.js: the deck's
+// colours, auto-muck (the server applies it at the showdowns of the player's seats), keyboard
 // shortcuts, and the bet-size buttons in percent of the pot. The server checks every value.
 
-import { api } from "./api.js";
 import { $, $$ } from "./dom.js";
 import { buildPresets } from "./controls.js";
-import { app, DEFAULT_PREFS as DEFAULTS } from "./state.js";
+import { onPreferences, savePreferences } from "./preferences.js";
+import { app } from "./state.js";
 
-// The account's preferences, read after a log-in or a reload (the defaults without one).
-export async function loadPreferences() {
-  if (!app.token) { usePreferences({ ...DEFAULTS }); return; }
-  try {
-    usePreferences(await api("/api/preferences"));
-  } catch {
-    /* kept as they were: the next log-in reads them again */
-  }
-}
-
-export function usePreferences(prefs) {
-  app.prefs = { ...DEFAULTS, ...prefs };
-  document.body.classList.toggle("deck-two", app.prefs.deck === "two");
-  document.body.classList.toggle("no-hotkeys", !app.prefs.hotkeys);
+// The page as the preferences say, whenever they are read or changed.
+function usePreferences(prefs) {
+  document.body.classList.toggle("deck-two", prefs.deck === "two");
+  document.body.classList.toggle("no-hotkeys", !prefs.hotkeys);
   for (const view of app.tables.values()) {
     buildPresets(view);
     if (view.state) view.render();
@@ -28,7 +18,7 @@ export function usePreferences(prefs) {
 }
 
 function fill() {
-  const prefs = app.prefs;
+  const prefs = app.preferences;
   for (const radio of $$("#options [name='deck']")) radio.checked = radio.value === prefs.deck;
   $("#opt-auto-muck").checked = prefs.auto_muck;
   $("#opt-hotkeys").checked = prefs.hotkeys;
@@ -36,10 +26,10 @@ function fill() {
   $("#options-error").textContent = "";
 }
 
-// What the form asks for; the empty bet boxes are left out (one at least stays).
+// What the form asks for; the empty bet boxes are left out.
 function chosen() {
   return {
-    deck: $("#options [name='deck']:checked")?.value ?? app.prefs.deck,
+    deck: $("#options [name='deck']:checked")?.value ?? app.preferences.deck,
     auto_muck: $("#opt-auto-muck").checked,
     hotkeys: $("#opt-hotkeys").checked,
     bet_presets: $$(".opt-preset").map((input) => input.value.trim()).filter(Boolean).map(Number),
@@ -47,13 +37,15 @@ function chosen() {
 }
 
 export function bindOptions() {
+  onPreferences(usePreferences);
+  usePreferences(app.preferences);
   const dialog = $("#options");
   $("#options-open").addEventListener("click", () => { fill(); dialog.showModal(); });
   $("#options-cancel").addEventListener("click", () => dialog.close("cancel"));
   $("#options-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      usePreferences(await api("/api/preferences", { method: "PUT", body: chosen() }));
+      await savePreferences(chosen());
       dialog.close("ok");
     } catch (error) {
       $("#options-error").textContent = error.message; // the server names the bad field

@@ -6,8 +6,10 @@ import { api, download } from "./api.js";
 import { $, el } from "./dom.js";
 import { seedOption, shufflePanel } from "./fairness.js";
 import { renderCenter, renderSeats } from "./felt.js";
+import { number, t } from "./i18n.js";
 import { handRow } from "./handlist.js";
 import { app } from "./state.js";
+import { replayLine } from "./texts.js";
 
 const STEP_MS = 1200; // one step at 1x
 
@@ -20,12 +22,13 @@ export function bindReplayer(view) {
   $(".rp-play", r).addEventListener("click", () => (view.replay?.timer ? pause(view) : play(view)));
   $(".rp-speed", r).addEventListener("change", () => { if (view.replay?.timer) play(view); });
   $(".rp-close", r).addEventListener("click", () => closeReplay(view));
+  speedOptions(view);
 }
 
 export async function loadHistory(view) {
   seedOption(view);
   const list = $(".history-list", view.root);
-  if (!app.token) { list.replaceChildren(el("li", { class: "muted", text: "Log in to see your hands." })); return; }
+  if (!app.token) { list.replaceChildren(el("li", { class: "muted", text: t("history.log_in") })); return; }
   let hands = [];
   try {
     hands = await api(`/api/hands?table=${encodeURIComponent(view.id)}&limit=30`);
@@ -33,7 +36,7 @@ export async function loadHistory(view) {
     list.replaceChildren(el("li", { class: "error", text: error.message }));
     return;
   }
-  if (!hands.length) { list.replaceChildren(el("li", { class: "muted", text: "No hands of yours here yet." })); return; }
+  if (!hands.length) { list.replaceChildren(el("li", { class: "muted", text: t("history.none") })); return; }
   list.replaceChildren(...hands.filter((h) => h.status !== "running").map((h) => handRow(h, () => openReplay(view, h.id))));
 }
 
@@ -54,7 +57,6 @@ async function openReplay(view, handId) {
   stage.hidden = false;
   r.classList.add("replaying");
   stage.dataset.hand = String(handId);
-  $(".replayer-title", r).textContent = `Hand #${replay.number} \u00b7 ${replay.game}`;
   $(".dl-phh", r).onclick = (event) => { event.preventDefault(); download(`/api/hands/${handId}.phh`, `hand-${handId}.phh`); };
   $(".dl-txt", r).onclick = (event) => { event.preventDefault(); download(`/api/hands/${handId}.txt`, `hand-${handId}.txt`); };
   shufflePanel(view, handId);
@@ -93,7 +95,7 @@ function tableFrame(view, replay, frame) {
   const seats = Array.from({ length: count }, (_, k) => ({ seat: k + 1, empty: true }));
   for (const s of frame.seats) {
     seats[s.seat - 1] = {
-      seat: s.seat, empty: false, name: s.name || `Seat ${s.seat}`, stack: s.stack, bet: s.bet,
+      seat: s.seat, empty: false, name: s.name || t("table.seat", { seat: s.seat }), stack: s.stack, bet: s.bet,
       folded: s.folded, cards: s.cards, card_count: s.card_count, in_hand: true, connected: true,
       status: "playing", all_in: s.all_in, last_action: s.last_action, missed_big: false, missed_small: false,
     };
@@ -106,9 +108,17 @@ function tableFrame(view, replay, frame) {
   return { version: replay.step, seats, you: frame.seats.find((s) => s.you)?.seat ?? null, hand };
 }
 
+/** The replayer shown again as it is (after a change of language). */
+export function renderReplay(view) {
+  speedOptions(view);
+  labelPlay(view);
+  step(view, 0);
+}
+
 function step(view, delta) {
   const rp = view.replay;
   if (!rp) return;
+  $(".replayer-title", view.root).textContent = t("history.hand_title", { number: rp.number, game: rp.game });
   const last = rp.frames.length - 1;
   rp.step = delta === -Infinity ? 0 : delta === Infinity ? last : Math.max(0, Math.min(last, rp.step + delta));
   const frame = rp.frames[rp.step];
@@ -121,14 +131,16 @@ function step(view, delta) {
   const r = view.root;
   const root = stage.root;
   root.dataset.step = String(rp.step);
+  // Each line in the page's language (``items``), or as the server wrote it in English.
+  const said = (f) => (f.items ? f.items.map(replayLine) : f.lines);
   if (!frame.result) {
     // The pot on the felt is the hand's; what just happened is the banner.
-    $(".banner", root).textContent = frame.lines.at(-1) || "";
+    $(".banner", root).textContent = said(frame).at(-1) || "";
   }
-  $(".rp-step", r).textContent = `Step ${rp.step + 1} of ${rp.frames.length}`;
+  $(".rp-step", r).textContent = t("history.step", { step: number(rp.step + 1), steps: number(rp.frames.length) });
   $(".rp-prev", r).disabled = $(".rp-first", r).disabled = rp.step === 0;
   $(".rp-next", r).disabled = $(".rp-last", r).disabled = rp.step === last;
-  const lines = rp.frames.slice(0, rp.step + 1).flatMap((f) => f.lines);
+  const lines = rp.frames.slice(0, rp.step + 1).flatMap(said);
   const list = $(".replayer-lines", r);
   list.replaceChildren(...lines.map((line, n) => el("li", { class: n >= lines.length - frame.lines.length ? "new" : "", text: line })));
   list.scrollTop = list.scrollHeight;
@@ -143,17 +155,31 @@ function play(view) {
   if (rp.step === rp.frames.length - 1) step(view, -Infinity);
   const speed = Number($(".rp-speed", view.root).value) || 1;
   rp.timer = setInterval(() => step(view, 1), STEP_MS / speed);
-  const button = $(".rp-play", view.root);
-  button.textContent = "Pause";
-  button.setAttribute("aria-pressed", "true");
+  labelPlay(view);
 }
 
 function pause(view) {
   const rp = view.replay;
   if (rp) { clearInterval(rp.timer); rp.timer = null; }
+  labelPlay(view);
+}
+
+// Play or Pause, pressed while playing.
+function labelPlay(view) {
+  const playing = Boolean(view.replay?.timer);
   const button = $(".rp-play", view.root);
-  button.textContent = "Play";
-  button.setAttribute("aria-pressed", "false");
+  button.textContent = t(playing ? "replay.pause" : "replay.play");
+  button.setAttribute("aria-pressed", String(playing));
+}
+
+// The speeds, "0.5×" to "4×" as the page's language writes the numbers.
+const SPEEDS = [0.5, 1, 2, 4];
+
+function speedOptions(view) {
+  const select = $(".rp-speed", view.root);
+  const chosen = select.value || "1";
+  select.replaceChildren(...SPEEDS.map((speed) => el("option", { value: String(speed) }, `${number(speed)}\u00d7`)));
+  select.value = chosen;
 }
 
 export function disposeReplay(view) { pause(view); }

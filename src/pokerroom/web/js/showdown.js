@@ -6,11 +6,13 @@
 
 import { $, el } from "./dom.js";
 import { money } from "./format.js";
+import { t } from "./i18n.js";
+import { handName } from "./texts.js";
 
 const STEP_MS = 900;
 const SHARE_ORDER = { whole: 0, high: 0, low: 1 };
-export const potLabel = (n) => (n === 0 ? "Main pot" : `Side pot ${n}`);
-const TAGS = { high: "Hi", low: "Lo" };
+export const potLabel = (n) => (n === 0 ? t("award.main_pot") : t("award.side_pot", { pot: n }));
+const TAGS = { high: "award.high", low: "award.low" };
 
 export function awardsOf(result) {
   return [...(result?.pots || [])].sort((a, b) => b.pot - a.pot || SHARE_ORDER[a.share] - SHARE_ORDER[b.share]);
@@ -69,25 +71,25 @@ export function cardMarks(code, { high, low }) {
 export function renderAwards(view, pots, banner) {
   const s = view.state;
   const { awards, done } = shownSoFar(view);
-  const name = (seat) => s.seats[seat - 1]?.name || `Seat ${seat}`;
+  const name = (seat) => s.seats[seat - 1]?.name || t("table.seat", { seat });
   pots.classList.add("result");
   pots.replaceChildren(...awards.map((award, n) => {
     const state = n < done - 1 || (n === done - 1 && done === awards.length) ? "awarded" : n === done - 1 ? "awarded current" : "pending";
     const who = award.winners.map((w) => `${name(w.seat)} ${money(w.amount)}`).join(", ");
     return el("div", { class: `pot award ${state}`, "data-chips": award.amount, "data-pot": award.pot, "data-share": award.share, title: sentence(award, name) },
       el("span", { class: "label", text: potLabel(award.pot) }),
-      TAGS[award.share] ? el("span", { class: `tag ${award.share}`, text: TAGS[award.share] }) : null,
+      TAGS[award.share] ? el("span", { class: `tag ${award.share}`, text: t(TAGS[award.share]) }) : null,
       el("span", { class: "amount", text: money(award.amount) }),
-      n < done ? el("span", { class: "who", text: `\u2192 ${who}${award.hand ? ` \u00b7 ${award.hand}` : ""}` }) : null);
+      n < done ? el("span", { class: "who", text: `\u2192 ${who}${award.hand ? ` \u00b7 ${handName(award.hand)}` : ""}` }) : null);
   }));
   const current = awards[done - 1];
   banner.textContent = current ? sentence(current, name) : "";
 }
 
 function sentence(award, name) {
-  const tag = TAGS[award.share] ? ` (${TAGS[award.share]})` : "";
-  const who = award.winners.map((w) => `${name(w.seat)} wins ${money(w.amount)}`).join(", ");
-  return `${potLabel(award.pot)}${tag}: ${who}${award.hand ? ` with ${award.hand}` : ""}`;
+  const pot = TAGS[award.share] ? t("award.pot_half", { pot: potLabel(award.pot), half: t(TAGS[award.share]) }) : potLabel(award.pot);
+  const who = award.winners.map((w) => t("award.wins", { name: name(w.seat), amount: money(w.amount) })).join(", ");
+  return award.hand ? t("award.sentence_hand", { pot, who, hand: handName(award.hand) }) : t("award.sentence", { pot, who });
 }
 
 // A chip with the amount flies from the pot's row to each winner's seat (under the text).

@@ -7,6 +7,7 @@ import { onReveal, onTable } from "./fairness.js";
 import { renderLobby } from "./lobby.js";
 import { reopenSeats } from "./nav.js";
 import { app } from "./state.js";
+import { errorText } from "./texts.js";
 
 export function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -53,9 +54,9 @@ function onMessage(message) {
     case "error":
       if (message.request === "hello") { forgetSession(); break; }
       // An error about a table shows on that table (S-INPUT-1), never on another one open.
-      if (view) view.error(message.message);
-      else if (!message.table && app.active && app.tables.get(app.active)) app.tables.get(app.active).error(message.message);
-      else showToast(message.message);
+      if (view) view.error(errorText(message));
+      else if (!message.table && app.active && app.tables.get(app.active)) app.tables.get(app.active).error(errorText(message));
+      else showToast(errorText(message));
       break;
     default: break;
   }

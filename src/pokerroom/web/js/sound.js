@@ -3,6 +3,7 @@
 // Nothing here waits: a sound is scheduled and the game goes on (issue 16).
 
 import { $ } from "./dom.js";
+import { t } from "./i18n.js";
 import { app } from "./state.js";
 
 // Each sound: [frequency in Hz, seconds] notes played one after another.
@@ -43,19 +44,20 @@ export function playSound(name) {
   } catch { /* no audio here: the game goes on without sound */ }
 }
 
-export function bindMute() {
+export function renderMute() {
   const button = $("#mute");
-  const render = () => {
-    button.setAttribute("aria-pressed", String(app.muted));
-    button.textContent = app.muted ? "Sound off" : "Sound on";
-    button.title = app.muted ? "Turn table sounds on" : "Mute table sounds";
-  };
-  button.addEventListener("click", () => {
+  button.setAttribute("aria-pressed", String(app.muted));
+  button.textContent = app.muted ? t("sound.off") : t("sound.on");
+  button.title = app.muted ? t("sound.unmute_title") : t("sound.mute_title");
+}
+
+export function bindMute() {
+  $("#mute").addEventListener("click", () => {
     app.muted = !app.muted;
     localStorage.setItem("pokerroom.muted", app.muted ? "1" : "0");
-    render();
+    renderMute();
   });
-  render();
+  renderMute();
 }
 
 const TITLE = "pokerroom";
@@ -66,7 +68,7 @@ export function updateTitle() {
   const views = [...app.tables.values()];
   const hurry = views.find((v) => v.yourTurn && v.warned);
   const turn = views.find((v) => v.yourTurn);
-  if (hurry) document.title = `\u23F0 Time running out: ${hurry.shortName()} \u00b7 ${TITLE}`;
-  else if (turn) document.title = `\u25B6 Your turn: ${turn.shortName()} \u00b7 ${TITLE}`;
+  if (hurry) document.title = `\u23F0 ${t("title.hurry", { table: hurry.shortName() })} \u00b7 ${TITLE}`;
+  else if (turn) document.title = `\u25B6 ${t("title.turn", { table: turn.shortName() })} \u00b7 ${TITLE}`;
   else document.title = TITLE;
 }

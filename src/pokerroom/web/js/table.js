@@ -6,6 +6,7 @@ import { bindControls, renderControls } from "./controls.js";
 import { $, $$, cardName, el } from "./dom.js";
 import { renderCenter, renderSeats } from "./felt.js";
 import { actionLabel, stakesLabel } from "./format.js";
+import { t } from "./i18n.js";
 import { closeTable, layoutTables, renderTabs } from "./nav.js";
 import { bindReplayer, disposeReplay, loadHistory } from "./replayer.js";
 import { startAwards, stopAwards } from "./showdown.js";
@@ -202,7 +203,7 @@ export class TableView {
         bar.setAttribute("aria-valuenow", String(Math.ceil(left)));
         bar.setAttribute("aria-valuemax", String(Math.ceil(total)));
       }
-      const text = onBank ? `Time bank ${Math.ceil(left)}s` : `${Math.ceil(left)}s${bank ? ` \u00b7 bank ${bank}s` : ""}`;
+      const text = onBank ? t("clock.time_bank", { seconds: Math.ceil(left) }) : bank ? t("clock.seconds_bank", { seconds: Math.ceil(left), bank }) : t("clock.seconds", { seconds: Math.ceil(left) });
       for (const clock of $$(".seat.acting .clock, .actions .clock", this.root)) clock.textContent = text;
       this.timer = left > 0 ? requestAnimationFrame(tick) : null;
     };
@@ -248,22 +249,22 @@ export class TableView {
 
 // Other players' actions and the cards dealt, said politely by a screen reader (the table's
 // hidden log, aria-live="polite"); your own actions and your turn are said elsewhere.
-const STREETS = { 3: "Flop", 4: "Turn", 5: "River" };
+const STREETS = { 3: "flop", 4: "turn", 5: "river" };
 
 function announce(view, before, after) {
   const lines = [];
   const hand = after.hand;
   const same = Boolean(hand && before?.hand && before.hand.number === hand.number);
-  if (hand && !same) lines.push(`Hand ${hand.number} dealt`);
+  if (hand && !same) lines.push(t("announce.hand", { number: hand.number }));
   if (hand && same) {
     for (const seat of after.seats) {
       const was = before.seats[seat.seat - 1];
       const action = seat.last_action;
       if (seat.seat === after.you || seat.empty || !action || !was) continue;
-      if (JSON.stringify(action) !== JSON.stringify(was.last_action)) lines.push(`${seat.name}: ${actionLabel(action)}`);
+      if (JSON.stringify(action) !== JSON.stringify(was.last_action)) lines.push(t("announce.action", { name: seat.name, action: actionLabel(action) }));
     }
     const dealt = hand.board.slice(before.hand.board.length);
-    if (dealt.length) lines.push(`${STREETS[hand.board.length] || "Board"}: ${dealt.map(cardName).join(", ")}`);
+    if (dealt.length) lines.push(t("replay.board", { street: t(`street.${STREETS[hand.board.length]}`), cards: dealt.map(cardName).join(", ") }));
   }
   if (!lines.length) return;
   const log = $(".announcer", view.root);
@@ -273,7 +274,7 @@ function announce(view, before, after) {
 
 function rebuyText(deadline) {
   const left = Math.max(0, Math.ceil((deadline - performance.now()) / 1000));
-  return left > 0 ? `rebuy within ${left}s` : "seat lost at the next deal";
+  return left > 0 ? t("table.rebuy_within", { seconds: left }) : t("table.seat_lost");
 }
 
 // The sound of what changed between two frames: a new hand or board card is dealt, a seat

@@ -1,0 +1,38 @@
+// The language selector in the header (issue 16): the account's saved language after log-in,
+// this browser's choice before it, else the browser's own languages. A choice is kept in this
+// browser and, logged in, saved for the account (PUT /api/preferences).
+
+import { $ } from "./dom.js";
+import { setLanguage, storedChoice } from "./i18n.js";
+import { loadPreferences, savePreferences } from "./preferences.js";
+import { app } from "./state.js";
+
+/** The page in the language chosen before (or the browser's), and the selector bound. */
+export async function startLanguage() {
+  const select = $("#language");
+  select.value = storedChoice();
+  await setLanguage(select.value, { remember: false });
+  select.addEventListener("change", async () => {
+    const choice = select.value;
+    await setLanguage(choice);
+    if (app.token) {
+      try { await savePreferences({ language: choice || null }); } catch { /* kept in this browser */ }
+    }
+  });
+}
+
+/** After log-in or on reload with a session: the account's preferences, and its language
+ * (one chosen in this browser before logging in is saved for an account that has none). */
+export async function accountPreferences() {
+  const preferences = await loadPreferences();
+  if (!app.token) return;
+  const select = $("#language");
+  if (preferences.language) {
+    if (select.value !== preferences.language || storedChoice() !== preferences.language) {
+      select.value = preferences.language;
+      await setLanguage(preferences.language);
+    }
+  } else if (storedChoice()) {
+    try { await savePreferences({ language: storedChoice() }); } catch { /* kept here */ }
+  }
+}

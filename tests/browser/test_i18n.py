@@ -1,0 +1,285 @@
+"""Issue 16, the seed rooms' languages: the client chosen from the browser's languages,
+switched in the header to Norwegian, Danish, Swedish and Hungarian, every text shown on the
+lobby and a table (and their labels) taken from that language's catalogue, money formatted
+for the language, and the choice kept after a reload and on another browser where the same
+account logs in (saved per account, GET/PUT /api/preferences)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import httpx
+from playwright.async_api import Browser, Page
+
+from pokerroom.server.app import WEB
+from tests.browser.conftest import BOT_TABLES, Room, new_player, screenshot
+
+LANGUAGES = ("nb", "da", "sv", "hu")
+TABLE = BOT_TABLES[0]
+ROOT = f".table-view[data-table='{TABLE}']"
+# The starting balance and a lost result, as each language writes money (Intl, in Chromium).
+BALANCE = {
+    "en": "$10,000",
+    "nb": "10\xa0000\xa0$",
+    "da": "10.000\xa0$",
+    "sv": "10\xa0000\xa0$",
+    "hu": "10\xa0000\xa0$",
+}
+LOST = {"en": "-$6.00", "nb": "\u22126,00\xa0$", "da": "-6,00\xa0$", "sv": "\u22126,00\xa0$"}
+LOST["hu"] = "-6,00\xa0$"
+
+# Every text a person sees in ``root`` (visible text nodes, and the labels, titles and
+# placeholders of visible elements); cards, key caps and chat are data, not the client's.
+VISIBLE_TEXT = """(root) => {
+  const scope = document.querySelector(root);
+  const shown = (node) => node.checkVisibility({ checkVisibilityCSS: true });
+  const texts = [];
+  const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const parent = node.parentElement;
+    const text = node.textContent.trim();
+    if (!text || parent.closest("script, style, template, kbd, .card, .chat-log, select")) continue;
+    if (shown(parent)) texts.push(text);
+  }
+  for (const node of scope.querySelectorAll("[aria-label], [title], [placeholder], option")) {
+    if (node.closest(".card") || (node.tagName !== "OPTION" && !shown(node))) continue;
+    for (const name of ["aria-label", "title", "placeholder"]) {
+      const value = node.getAttribute(name);
+      if (value && value.trim()) texts.push(value.trim());
+    }
+    if (node.tagName === "OPTION") texts.push(node.textContent.trim());
+  }
+  return texts;
+}"""
+
+MONEY = re.compile(r"[+\-\u2212]?\$?\d[\d\s\xa0\u202f.,]*(?:\s|\xa0|\u202f)?\$?")
+CARDS = re.compile(r"\b[2-9TJQKA][shdc]\b")
+BOTS = re.compile(r"\bbot_[a-z0-9_]+")  # the demo bots come and go: named by the room
+WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def catalogue(language: str) -> dict[str, str]:
+    data: dict[str, str] = json.loads((WEB / "i18n" / f"{language}.json").read_text("utf-8"))
+    return data
+
+
+ENGLISH = catalogue("en")
+
+
+def template(text: str, *, whole: bool) -> re.Pattern[str] | None:
+    """A catalogue message as a pattern ("{x}" stands for anything); None for one with no
+    word of its own (it would match anything)."""
+    parts = re.split(r"\{\w+\}", text)
+    if not any(WORD.search(part) for part in parts):
+        return None
+    regex = ".+?".join(re.escape(part) for part in parts)
+    return re.compile(f"^{regex}$" if whole else regex, re.DOTALL)
+
+
+class Checker:
+    """Whether a text shown in ``language`` is the client's (a message of its catalogue) or
+    data (names, amounts, cards, times), and never an English message left untranslated."""
+
+    def __init__(self, language: str, names: set[str]) -> None:
+        messages = catalogue(language)
+        ordered = sorted(messages.values(), key=len, reverse=True)
+        self.whole = [p for text in ordered if (p := template(text, whole=True)) is not None]
+        self.parts = [p for text in ordered if (p := template(text, whole=False)) is not None]
+        self.names = sorted(names, key=len, reverse=True)
+        self.english = {text for key, text in ENGLISH.items() if messages[key] != text}
+
+    def problem(self, text: str) -> str | None:
+        if text in self.english:
+            return f"English: {text!r}"
+        if any(pattern.match(text) for pattern in self.whole):
+            return None
+        rest = text
+        for name in self.names:
+            rest = rest.replace(name, " ")
+        for pattern in self.parts:
+            rest = pattern.sub(" ", rest)
+        rest = BOTS.sub(" ", CARDS.sub(" ", MONEY.sub(" ", rest)))
+        left = WORD.findall(rest)
+        names = [name for name in self.names if name in text]
+        return f"not in the catalogue: {text!r} (left: {left}, names: {names})" if left else None
+
+
+async def data_names(room: Room, *extra: str) -> set[str]:
+    """The names the room gives: tables, games, players (data in every language)."""
+    names = {"pokerroom", *extra}
+    for table in await room.lobby():
+        short = table["name"].split(" (")[0]  # a tab names its table shortly
+        names.update([table["name"], short, table["game"], table["id"], *table["players"]])
+    return names
+
+
+async def untranslated(page: Page, root: str, checker: Checker) -> list[str]:
+    texts: list[str] = await page.evaluate(VISIBLE_TEXT, root)
+    return [p for text in texts if (p := checker.problem(text)) is not None]
+
+
+async def switch(page: Page, language: str) -> None:
+    await page.select_option("#language", language)
+    logout = catalogue(language)["header.logout"]
+    await page.wait_for_function(
+        "([lang, text]) => document.documentElement.lang === lang && "
+        "document.querySelector('#logout').textContent === text",
+        arg=[language, logout],
+    )
+
+
+async def preferences(room: Room, token: str) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=room.base, timeout=10) as http:
+        response = await http.get("/api/preferences", headers={"Authorization": f"Bearer {token}"})
+    response.raise_for_status()
+    return dict(response.json())
+
+
+async def saved_language(room: Room, token: str, page: Page) -> str | None:
+    """The account's language as the server keeps it, once the page's PUT has landed (it is
+    sent after the page has switched): read until it is the page's choice, bounded."""
+    choice = await page.input_value("#language") or None
+    for _ in range(50):
+        saved = (await preferences(room, token))["language"]
+        if saved == choice:
+            break
+        await page.wait_for_timeout(100)
+    return saved  # type: ignore[no-any-return]
+
+
+async def page_in(browser: Browser, room: Room, locale: str, language: str) -> Page:
+    """A new browser (nothing in its storage) speaking ``locale``, on the room's page, which
+    has chosen ``language``."""
+    context = await browser.new_context(locale=locale)
+    page = await context.new_page()
+    await page.goto(room.base + "/")
+    await page.wait_for_function("(lang) => document.documentElement.lang === lang", arg=language)
+    return page
+
+
+async def test_the_browsers_language_picks_the_client_norwegian_for_no_and_nn(
+    browser: Browser, room: Room
+) -> None:
+    for locale, expected in (("nb-NO", "nb"), ("no", "nb"), ("nn-NO", "nb"), ("sv-SE", "sv")):
+        page = await page_in(browser, room, locale, expected)
+        messages = catalogue(expected)
+        assert await page.inner_text("#login") == messages["auth.login"]
+        assert await page.inner_text("#signup") == messages["auth.signup"]
+        checker = Checker(expected, await data_names(room))
+        assert await untranslated(page, "body", checker) == []
+        await page.context.close()
+    page = await page_in(
+        browser, room, "de-DE", "en"
+    )  # a language the room does not speak: English
+    assert await page.inner_text("#login") == ENGLISH["auth.login"]
+    await page.context.close()
+
+
+async def test_each_language_on_the_lobby_and_a_table_saved_for_the_account(
+    browser: Browser, room: Room
+) -> None:
+    player = await new_player(browser, room, "kari")
+    page = player.page
+    token = await player.token()
+    assert await page.inner_text("#balance") == BALANCE["en"]
+    names = await data_names(room, "kari")
+    for language in LANGUAGES:  # the lobby, with money and counts as the language writes them
+        messages = catalogue(language)
+        await switch(page, language)
+        await page.click("#tabs .tab >> nth=0")
+        assert await page.inner_text("#balance") == BALANCE[language]
+        assert await page.inner_text("#lobby h1") == messages["lobby.title"]
+        signed = await page.evaluate(
+            "async () => (await import('/static/js/format.js')).signedMoney(-600)"
+        )
+        assert signed == LOST[language] and not re.search(r"\$\s*[-\u2212]", signed)
+        checker = Checker(language, names)
+        assert await untranslated(page, "body", checker) == []
+        await screenshot(page, f"i18n-lobby-{language}")
+        # The buy-in dialog of another table (cancelled).
+        await page.click(f"tr[data-table='{BOT_TABLES[1]}'] .join")
+        await page.wait_for_selector("#buyin[open]")
+        assert await page.inner_text("#buyin-ok") == messages["buyin.sit_down"]
+        assert await untranslated(page, "#buyin", checker) == []
+        await screenshot(page, f"i18n-buyin-{language}")
+        await page.click("#buyin-cancel")
+        await page.click("#tabs .tab >> nth=0")
+    # Seated at a table of bots, so that the felt shows cards, bets, pots and buttons.
+    await page.click(f"tr[data-table='{TABLE}'] .join")
+    await page.wait_for_selector("#buyin[open]")
+    await page.click("#buyin-ok")
+    await page.wait_for_selector(f"{ROOT} .seat.you")
+    for language in LANGUAGES:  # the table: seats, pot, buttons, options, labels
+        messages = catalogue(language)
+        await switch(page, language)
+        checker = Checker(language, await data_names(room, "kari"))
+        await page.wait_for_selector(f"{ROOT} .actions:not([hidden])", timeout=60_000)
+        fold = await page.inner_text(f"{ROOT} .actions .fold")
+        assert fold.startswith(messages["action.fold"]), fold
+        call = await page.inner_text(f"{ROOT} .actions .call")
+        calls = ("action.check", "action.call_amount", "action.call_all_in")
+        assert any(call.startswith(messages[key].split("{")[0]) for key in calls), call
+        pot = await page.inner_text(f"{ROOT} .pot-total")
+        assert pot.startswith(messages["table.pot"].split("{")[0]), pot
+        assert pot.endswith("\xa0$"), pot  # "Pott: 3\xa0$": the amount as the language writes it
+        assert await untranslated(page, ROOT, checker) == []
+        assert await untranslated(page, "header", checker) == []
+        await screenshot(page, f"i18n-table-{language}")
+        await page.click(f"{ROOT} .actions .fold")  # acts in time: the seat stays in play
+    # The hand history, a hand in the replayer and its "Verify this shuffle" panel.
+    side = f"{ROOT} .side"
+    for language in LANGUAGES:
+        await switch(page, language)
+        checker = Checker(language, await data_names(room, "kari"))
+        await page.click(f"{ROOT} [data-side='history']")
+        await page.click(f"{ROOT} .history-list .hand-row [data-hand] >> nth=0")
+        await page.wait_for_selector(f"{ROOT} .replayer:not([hidden]) .replayer-lines li")
+        await page.click(f"{ROOT} .vs-run")
+        await page.wait_for_selector(f"{ROOT} .vs-status[data-verdict='ok']")
+        status = await page.inner_text(f"{ROOT} .vs-status")
+        assert status.startswith(catalogue(language)["verify.verified"].split("(")[0]), status
+        assert await untranslated(page, side, checker) == []
+        # The replayer on the felt: its controls, seats and lines (issue 16).
+        assert await untranslated(page, f"{ROOT} .replayer", checker) == []
+        await screenshot(page, f"i18n-history-{language}")
+    # The last choice is the account's, on the server ...
+    assert await saved_language(room, token, page) == "hu"
+    # ... and survives a reload,
+    await page.reload()
+    await page.wait_for_selector(f"{ROOT} .seat.you")
+    await page.wait_for_function("() => document.documentElement.lang === 'hu'")
+    assert await page.input_value("#language") == "hu"
+    assert await page.inner_text("#logout") == catalogue("hu")["header.logout"]
+    # ... and a log-in on another browser (nothing in its storage, an English browser).
+    other = await page_in(browser, room, "en-US", "en")
+    await other.fill("#username", "kari")
+    await other.fill("#password", "correct horse battery")
+    await other.click("#login")
+    await other.wait_for_function(
+        "(text) => document.querySelector('#logout').textContent === text",
+        arg=catalogue("hu")["header.logout"],
+    )
+    assert await other.evaluate("document.documentElement.lang") == "hu"
+    assert await other.input_value("#language") == "hu"
+    await screenshot(other, "i18n-other-browser-hu")
+    await other.context.close()
+    # English chosen, then the browser's language: the account follows the browser again.
+    await switch(page, "en")
+    assert await saved_language(room, token, page) == "en"
+    await page.select_option("#language", "")
+    assert await saved_language(room, token, page) is None
+
+
+async def test_a_refused_request_is_shown_in_the_language_by_its_code(
+    browser: Browser, room: Room
+) -> None:
+    page = await page_in(browser, room, "da-DK", "da")
+    await page.fill("#username", "nobody_here")
+    await page.fill("#password", "wrong password")
+    await page.click("#login")
+    await page.wait_for_function("() => document.querySelector('#auth-error').textContent !== ''")
+    assert await page.inner_text("#auth-error") == catalogue("da")["error.auth.wrong_password"]
+    await page.context.close()
