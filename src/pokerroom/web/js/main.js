@@ -71,6 +71,7 @@ function relabel() {
   renderTabs();
   renderMe();
   for (const view of app.tables.values()) {
+    $(".announcer", view.root).replaceChildren(); // what was said, said in the old language
     buildPresets(view);
     view.render();
     renderReplay(view);
