@@ -68,7 +68,7 @@ function badge(which) {
     el("span", { "aria-hidden": "true", text: t(short) }), srText(t(name)));
 }
 
-export function badgesOf(hand, seat) {
+function badgesOf(hand, seat) {
   const marks = [];
   if (hand && hand.button === seat.seat) marks.push("dealer");
   if (hand && hand.small_blind_seat === seat.seat) marks.push("small");
