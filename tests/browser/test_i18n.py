@@ -192,6 +192,8 @@ async def test_each_language_on_the_lobby_and_a_table_saved_for_the_account(
         await page.click("#tabs .tab >> nth=0")
         assert await page.inner_text("#balance") == BALANCE[language]
         assert await page.inner_text("#lobby h1") == messages["lobby.title"]
+        stakes = await page.inner_text(f"tr[data-table='{TABLE}'] td >> nth=2")
+        assert stakes == "1/2\xa0$", stakes  # the sign once, after the amounts ("$1/$2" in en)
         signed = await page.evaluate(
             "async () => (await import('/static/js/format.js')).signedMoney(-600)"
         )
@@ -237,6 +239,7 @@ async def test_each_language_on_the_lobby_and_a_table_saved_for_the_account(
         await page.click(f"{ROOT} [data-side='history']")
         await page.click(f"{ROOT} .history-list .hand-row [data-hand] >> nth=0")
         await page.wait_for_selector(f"{ROOT} .replayer:not([hidden]) .replayer-lines li")
+        await page.wait_for_selector(f"{ROOT} .vs-status:not([data-verdict])", state="attached")
         await page.click(f"{ROOT} .vs-run")
         await page.wait_for_selector(f"{ROOT} .vs-status[data-verdict='ok']")
         status = await page.inner_text(f"{ROOT} .vs-status")
@@ -283,4 +286,65 @@ async def test_a_refused_request_is_shown_in_the_language_by_its_code(
     await page.click("#login")
     await page.wait_for_function("() => document.querySelector('#auth-error').textContent !== ''")
     assert await page.inner_text("#auth-error") == catalogue("da")["error.auth.wrong_password"]
+    # A table's error frame: its seat, verb and amounts (chips) said in the language.
+    frame = {
+        "type": "error",
+        "message": "seat 3 cannot raise to 100: minimum is 400",
+        "code": "hand.below_minimum",
+        "params": {"name": "seat 3", "action": "raise to", "amount": 100, "min": 400},
+    }
+    shown = await page.evaluate(
+        "async (frame) => (await import('/static/js/texts.js')).errorText(frame)", frame
+    )
+    assert shown == "Plads 3 kan ikke forhøje til 1\xa0$: minimum er 4\xa0$."
+    unknown = {**frame, "code": "no.such.code"}  # a code this client does not know: as sent
+    shown = await page.evaluate(
+        "async (frame) => (await import('/static/js/texts.js')).errorText(frame)", unknown
+    )
+    assert shown == frame["message"]
+    await page.context.close()
+
+
+NAMED = """async ([language, names, line]) => {
+  const i18n = await import('/static/js/i18n.js');
+  const texts = await import('/static/js/texts.js');
+  await i18n.setLanguage(language);
+  return [names.map(texts.handName), texts.replayLine(line)];
+}"""
+
+
+async def test_every_hand_name_and_a_replayer_line_in_each_language(
+    browser: Browser, room: Room
+) -> None:
+    """Each name the evaluator gives a hand ("Full House, Kings over Sevens") is said in each
+    language; a replayer line puts its seat, amount, pot and hand in the language too."""
+    from pokerroom.evaluation.classes import CLASS_COUNT, describe
+
+    names = sorted({describe(strength) for strength in range(1, CLASS_COUNT + 1)})
+    line = [
+        "replay.with_hand",
+        {
+            "line": [
+                "replay.main_pot",
+                {"winners": [{"who": "seat 2", "amount": 350}], "pot": 0},
+            ],
+            "hand": "Full House, Kings over Sevens",
+        },
+    ]
+    page = await page_in(browser, room, "en-US", "en")
+    expected = {
+        "en": ("Full House, Kings over Sevens", "Seat 2 wins $3.50 from the main pot with"),
+        "nb": ("Hus, konger over sjuere", "Plass 2 vinner 3,50\xa0$ fra hovedpotten med"),
+        "da": ("Fuldt hus, konger over syvere", "Plads 2 vinder 3,50\xa0$ fra hovedpuljen med"),
+        "sv": ("Kåk, kungar över sjuor", "Plats 2 vinner 3,50\xa0$ från huvudpotten med"),
+        "hu": ("Full, királyok és hetesek", "2. hely nyer: 3,50\xa0$ – főkassza, lap:"),
+    }
+    for language, (full_house, said) in expected.items():
+        shown, text = await page.evaluate(
+            NAMED, [language, names, {"key": line[0], "params": line[1]}]
+        )
+        assert shown[names.index("Full House, Kings over Sevens")] == full_house
+        assert text == f"{said} {full_house}", text
+        if language != "en":
+            assert [n for n, s in zip(names, shown, strict=True) if s == n] == []
     await page.context.close()

@@ -1,7 +1,11 @@
-"""An observer that checks a tournament's invariants from its event stream alone (issue 14):
+"""An observer that checks a tournament's invariants from its event stream (issue 14):
 nobody is dealt at two tables, moves happen between hands at both tables, nobody posts the
 big blind twice in a row because of a move, tables stay within one player after every
-balancing step, hand-for-hand rounds are synchronized, and nobody is sat out."""
+balancing step, hand-for-hand rounds are synchronized, and nobody is sat out; and from the
+coordinator's state after each change between hands: every chip issued is on a table
+(stacks and pots, rebuys and add-ons included), every entry still in sits at exactly one
+table (its own) and every eliminated one at none. ``Settled`` checks that a place the room
+pays as final (``settled_places``) is the place and prize the event ends with."""
 
 from __future__ import annotations
 
@@ -15,7 +19,14 @@ from pokerroom.tournament.events import (
     HandDone,
     HandForHand,
     Moved,
+    Rebought,
+    Registered,
+    Seated,
 )
+from pokerroom.tournament.results import groups_settled
+from pokerroom.tournament.simulate import HandPlayed
+
+_BETWEEN_HANDS = (HandDone, Moved, Rebought, Registered, Seated)
 
 
 class Invariants:
@@ -31,8 +42,12 @@ class Invariants:
         self.done_round: int | None = None  # the round of the hand that just ended
         self.round_groups: dict[int, set[int]] = {}  # round -> elimination groups
         self.h4h_seen = False
+        self.busts: dict[str, tuple[int, int]] = {}  # entry -> (group, chips at its start)
+        self.state_checks = 0
 
     def __call__(self, t: Tournament, events: list[Any]) -> None:
+        if t.started and any(isinstance(event, _BETWEEN_HANDS) for event in events):
+            self._state(t)
         for event in events:
             match event:
                 case HandDealt(table, _, entries, big, round_):
@@ -55,14 +70,38 @@ class Invariants:
                         self.problems.append(f"tables out of balance: {sizes}")
                 case HandForHand(on):
                     self.h4h_seen |= on
-                case Eliminated(entry, group, _) if self.done_round is not None:
-                    # Busts in one hand-for-hand round are simultaneous: one group.
-                    groups = self.round_groups.setdefault(self.done_round, set())
-                    groups.add(group)
-                    if len(groups) > 1:
-                        self.problems.append(f"round {self.done_round} split into {groups}")
+                case Eliminated(entry, group, chips):
+                    self.busts[entry] = (group, chips)
+                    if self.done_round is not None:
+                        # Busts in one hand-for-hand round are simultaneous: one group.
+                        groups = self.round_groups.setdefault(self.done_round, set())
+                        groups.add(group)
+                        if len(groups) > 1:
+                            self.problems.append(f"round {self.done_round} split into {groups}")
                 case _:
                     pass
+
+    def _state(self, t: Tournament) -> None:
+        self.state_checks += 1
+        if t.chips_in_play() != t.chips_issued:
+            self.problems.append(f"{t.chips_in_play()} chips in play, {t.chips_issued} issued")
+        where: dict[str, list[int]] = {}
+        for number, table in t.tables.items():
+            for seat in table.seats.values():
+                where.setdefault(seat.player, []).append(number)
+        for entry in t.entries.values():
+            tables = where.get(entry.id, [])
+            if entry.out and tables:
+                self.problems.append(f"{entry.id} is out but seated at {tables}")
+            elif not entry.out and tables != [entry.table]:
+                self.problems.append(f"{entry.id} of table {entry.table} seated at {tables}")
+
+    def check_ties(self, result: dict[str, Any]) -> None:
+        """Tied places went to players out in the same hand with the same chips at its start."""
+        for first, last in result["ties"]:
+            tied = {self.busts[p[1]] for p in result["places"] if first <= p[0] <= last}
+            if len(tied) != 1:
+                self.problems.append(f"places {first}-{last} tied from {tied}")
 
     def _dealt(
         self, t: Tournament, table: int, entries: tuple[str, ...], big: str | None, r: int | None
@@ -109,3 +148,30 @@ def check_result(result: dict[str, Any]) -> None:
     for first, last in result["ties"]:
         shares = [p[2] for p in result["places"] if first <= p[0] <= last]
         assert max(shares) - min(shares) <= 1  # split, the odd chips one each
+
+
+class Settled:
+    """``Simulation.on_hand``: the places final after each hand (``settled_places``) must be
+    the places and prizes the event ends with (the room pays each as it is settled)."""
+
+    def __init__(self) -> None:
+        self.paid: dict[str, tuple[int, int]] = {}  # entry -> (place, prize) when settled
+        self.early = 0  # places settled before the end
+        self.groups = -1  # elimination groups settled at the last look
+
+    def __call__(self, t: Tournament, played: HandPlayed) -> None:
+        groups = groups_settled(t, played.ended)
+        newly = t.groups[max(self.groups, 0) : groups]
+        if groups == self.groups or (not any(newly) and self.groups >= 0):
+            return  # no place newly settled (those that were are checked at the end)
+        self.groups = groups
+        for p in t.settled_places(played.ended):
+            if p.entry not in self.paid:
+                self.paid[p.entry] = (p.place, p.prize)
+                self.early += not t.finished
+            elif self.paid[p.entry] != (p.place, p.prize):
+                raise AssertionError(f"{p.entry} settled at {self.paid[p.entry]}, now {p}")
+
+    def check(self, t: Tournament) -> None:
+        final = {p.entry: (p.place, p.prize) for p in t.places()}
+        assert self.paid == final

@@ -71,3 +71,14 @@ def test_issue14_no_deal_before_the_final_table_or_with_too_much_kept() -> None:
     three = final_three().t
     with pytest.raises(TournamentError, match="cannot be kept back for the title"):
         deal_offer(three, "chip", keep=10**9)
+
+
+def test_issue14_a_place_settled_after_a_deal_pays_the_deals_amount() -> None:
+    run = final_three()
+    t = run.t
+    left = t.remaining()
+    offer = deal_offer(t, "chip", keep=0)
+    make_deal(t, "chip", left, keep=0)
+    run.play(until=lambda t: t.left < len(left))  # the next one out, paid as they go
+    out = {p.entry: p.prize for p in t.settled_places(run.now) if p.entry in offer}
+    assert out and all(prize == offer[entry] for entry, prize in out.items())

@@ -10,20 +10,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pokerroom.rules.tournament import load_tournament_structure
-from pokerroom.tournament.simulate import Options, simulate
-from tests.tournament.invariants import Invariants, check_result
+from pokerroom.tournament.simulate import Options, Simulation, simulate
+from pokerroom.tournament.simulate import result as result_of
+from tests.tournament.invariants import Invariants, Settled, check_result
 
 SNGS = ["sng9", "sng9_turbo", "sng6", "sng6_turbo", "sng_heads_up"]
 MTTS = ["mtt_freezeout", "mtt_rebuy", "mtt_reentry"]
 
 
 def play(name: str, entrants: int, seed: int, **options: Any) -> tuple[dict[str, Any], Invariants]:
-    watch = Invariants()
-    result = simulate(
-        load_tournament_structure(name), entrants, seed, options=Options(**options), observe=watch
-    )
+    watch, settled = Invariants(), Settled()
+    structure = load_tournament_structure(name)
+    run = Simulation(structure, entrants, seed, options=Options(**options), observe=watch)
+    run.on_hand = settled
+    run.play()
+    result = result_of(run.t)
+    watch.check_ties(result)
     assert not watch.problems, watch.problems[:5]
+    assert watch.state_checks > 0
     check_result(result)
+    settled.check(run.t)
     return result, watch
 
 
@@ -33,7 +39,7 @@ def events(draw: st.DrawFn, big: int) -> tuple[str, int, int, dict[str, int]]:
     structure = load_tournament_structure(name)
     high = min(structure.max_entrants, big)
     entrants = draw(st.integers(structure.min_entrants, high))
-    options = {"absent_percent": draw(st.sampled_from([0, 0, 10]))}
+    options = {"absent_percent": draw(st.sampled_from([0, 0, 10, 60]))}  # 60: ties
     if structure.kind == "mtt":
         options["late_entries"] = draw(st.integers(0, entrants // 3))
         options["rebuy_percent"] = draw(st.sampled_from([0, 50, 100]))
@@ -80,6 +86,41 @@ def test_issue14_rebuys_late_entries_and_re_entries_are_counted_in_chips_and_mon
     )
     again, _ = play("mtt_reentry", 40, 3, reentry_percent=100)
     assert again["entrants"] > 40  # re-entries are entries: each gets a place
+
+
+def test_issue14_recording_the_hands_changes_nothing_in_the_event() -> None:
+    structure = load_tournament_structure("mtt_freezeout")
+    seen: list[int] = []
+    recorded = simulate(structure, 40, 9, on_hand=lambda t, played: seen.append(played.number))
+    assert recorded == simulate(structure, 40, 9)
+    assert seen and sorted(seen) == list(range(1, recorded["hands"] + 1))
+
+
+def test_issue14_ties_go_to_players_out_in_one_hand_with_equal_stacks() -> None:
+    # Absent players are blinded off side by side: equal stacks busting in the same hand.
+    result, watch = play("mtt_freezeout", 100, 0, absent_percent=60)
+    assert len(result["ties"]) >= 2 and not watch.problems
+    for first, last in result["ties"]:
+        shares = [p[2] for p in result["places"] if first <= p[0] <= last]
+        points = load_tournament_structure("mtt_freezeout").payout_for(100)
+        paid = sum(points[first - 1 : last])
+        assert max(shares) - min(shares) <= 1 and (sum(shares) > 0) == (paid > 0)
+
+
+def test_issue14_places_are_settled_as_the_event_goes() -> None:
+    # The room pays each place when it is final: here before the end, hand-for-hand too.
+    watch, settled = Invariants(), Settled()
+    run = Simulation(
+        load_tournament_structure("mtt_freezeout"),
+        120,
+        2,
+        options=Options(absent_percent=30),
+        observe=watch,
+    )
+    run.on_hand = settled
+    run.play()
+    settled.check(run.t)
+    assert watch.h4h_seen and settled.early == 119 - 1  # all but the last two, before the end
 
 
 def test_issue14_absent_players_are_blinded_off_and_still_placed() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import tomllib
 from collections.abc import Iterator, Sequence
@@ -292,6 +293,8 @@ def replay(phh: PHHHand, *, scale: int = 1) -> ReplayResult:
 
 
 def _toml_value(value: Any) -> str:
+    if isinstance(value, dt.time):  # a TOML local time, as PHH's ``time`` field is
+        return value.isoformat()
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):

@@ -3,12 +3,23 @@
 Written from a finished hand's event log. A history is written for one viewer:
 their own hole cards ("Dealt to") and the cards shown at showdown, never another
 player's hidden or mucked hand (S-VIEW-1).
+
+A tournament hand (``tournament=``) is written as PokerStars writes one, matched to the
+regular expressions of fpdb's ``PokerStarsToFpdb.py`` (an open tracker's PokerStars import):
+the header ``PokerStars Hand #N: Tournament #T, $B+$F USD Hold'em No Limit - Level IV
+(50/100) - 2026/12/01 12:00:00 ET``, the table ``'T 1'``, amounts in chips without ``$``,
+``posts the ante`` (a big-blind ante too: the big blind posts it, before the blinds), and
+before the summary the places decided in the hand: ``p7 finished the tournament in 5th
+place and received $20.00.`` (or without a prize, ``... in 9th place``) and ``p1 wins the
+tournament and receives $50.00 - congratulations!``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from pokerroom.cards import RANK_NAMES, Card
 from pokerroom.engine.events import (
@@ -30,12 +41,12 @@ from pokerroom.evaluation.classes import Category, plural_rank, signatures
 from pokerroom.history.viewer import ViewerHand
 from pokerroom.rules.game import Structure, Variant
 
-_GAME = {
+GAMES = {
     Variant.HOLDEM: "Hold'em",
     Variant.OMAHA: "Omaha",
     Variant.OMAHA_HILO: "Omaha Hi/Lo",
 }
-_LIMIT = {
+LIMITS = {
     Structure.NO_LIMIT: "No Limit",
     Structure.POT_LIMIT: "Pot Limit",
     Structure.FIXED_LIMIT: "Limit",
@@ -58,6 +69,93 @@ def money(cents: int) -> str:
     """``$2``, ``$0.50``, ``$2.50``: dollars, with cents only when there are any."""
     dollars, rest = divmod(cents, 100)
     return f"${dollars}" if rest == 0 else f"${dollars}.{rest:02d}"
+
+
+def dollars(cents: int) -> str:
+    """``$10.00``: buy-ins, fees and prizes, always with cents, as tournament texts write them."""
+    whole, rest = divmod(cents, 100)
+    return f"${whole}.{rest:02d}"
+
+
+EASTERN = ZoneInfo("America/New_York")  # PokerStars' "ET", the time trackers read
+
+
+def eastern(when: datetime) -> str:
+    """``2026/12/01 12:00:00 ET``: an aware time in US Eastern time."""
+    return when.astimezone(EASTERN).strftime("%Y/%m/%d %H:%M:%S") + " ET"
+
+
+def roman(number: int) -> str:
+    """Level numbers as PokerStars writes them: ``roman(4) == "IV"``, ``roman(14) == "XIV"``."""
+    if number < 1:
+        raise ValueError(f"level {number}: levels count from 1")
+    out = []
+    for value, letters in _ROMAN:
+        count, number = divmod(number, value)
+        out.append(letters * count)
+    return "".join(out)
+
+
+_ROMAN = (
+    (1000, "M"),
+    (900, "CM"),
+    (500, "D"),
+    (400, "CD"),
+    (100, "C"),
+    (90, "XC"),
+    (50, "L"),
+    (40, "XL"),
+    (10, "X"),
+    (9, "IX"),
+    (5, "V"),
+    (4, "IV"),
+    (1, "I"),
+)
+
+
+def ordinal(place: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``."""
+    if 10 <= place % 100 <= 20:
+        return f"{place}th"
+    return f"{place}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(place % 10, 'th') }"
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """A place decided in a hand: who, which place, and the prize (in cents; 0: unpaid)."""
+
+    name: str
+    place: int
+    prize: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TournamentHand:
+    """What a tournament hand's text says besides the hand itself."""
+
+    tournament: int  # the tournament's number
+    buy_in: int  # cents, to the prize pool
+    fee: int  # cents, the house's
+    level: int  # from 1
+    table: int
+    finishes: tuple[Finish, ...] = ()  # the places decided in this hand, worst first
+
+    def finish_lines(self) -> list[str]:
+        lines = []
+        for f in self.finishes:
+            if f.place == 1:
+                lines.append(
+                    f"{f.name} wins the tournament and receives {dollars(f.prize)}"
+                    " - congratulations!"
+                )
+            elif f.prize:
+                lines.append(
+                    f"{f.name} finished the tournament in {ordinal(f.place)} place"
+                    f" and received {dollars(f.prize)}."
+                )
+            else:
+                lines.append(f"{f.name} finished the tournament in {ordinal(f.place)} place")
+        return lines
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -99,10 +197,13 @@ def pokerstars_text(
     table_name: str,
     started_at: datetime,
     max_seats: int | None = None,
+    tournament: TournamentHand | None = None,
 ) -> str:
     """The hand as PokerStars-style text, as ``view`` lets its viewer see it (S-EXPORT-1).
 
-    ``table_name`` is the table's own name and ``max_seats`` its seat count ("6-max").
+    ``table_name`` is the table's own name and ``max_seats`` its seat count ("6-max"); a
+    tournament hand (``tournament``) is written in chips, its table named by the
+    tournament's number and the table's, as PokerStars does.
     """
     from pokerroom.engine.showdown import describe_low, high_strength, low_score
 
@@ -111,22 +212,31 @@ def pokerstars_text(
     names = [hand.names[i] or f"Seat {hand.seats[i]}" for i in range(n)]
     in_seat_order = sorted(range(n), key=lambda i: hand.seats[i])
     stakes = hand.spec.stakes
+    amt: Callable[[int], str] = money if tournament is None else str  # chips: no $
     if hand.structure is Structure.FIXED_LIMIT:
-        blinds = f"{money(stakes.small_bet)}/{money(stakes.big_bet)}"
+        blinds = f"{amt(stakes.small_bet)}/{amt(stakes.big_bet)}"
     else:
-        blinds = f"{money(stakes.small_blind)}/{money(stakes.big_blind)}"
-    game = f"{_GAME[hand.variant]} {_LIMIT[hand.structure]}"
-    when = started_at.strftime("%Y/%m/%d %H:%M:%S") + " UTC"
+        blinds = f"{amt(stakes.small_blind)}/{amt(stakes.big_blind)}"
+    game = f"{GAMES[hand.variant]} {LIMITS[hand.structure]}"
     hilo = hand.variant is Variant.OMAHA_HILO
+    if tournament is None:
+        when = started_at.strftime("%Y/%m/%d %H:%M:%S") + " UTC"
+        header = f"PokerStars Hand #{hand_id}: {game} ({blinds} USD) - {when}"
+    else:
+        t = tournament
+        table_name = f"{t.tournament} {t.table}"
+        header = (
+            f"PokerStars Hand #{hand_id}: Tournament #{t.tournament},"
+            f" {dollars(t.buy_in)}+{dollars(t.fee)} USD {game}"
+            f" - Level {roman(t.level)} ({blinds}) - {eastern(started_at)}"
+        )
     lines = [
-        f"PokerStars Hand #{hand_id}: {game} ({blinds} USD) - {when}",
+        header,
         f"Table '{table_name}' {max_seats or hand.house.max_seats}-max"
         f" Seat #{hand.seats[hand.button]} is the button",
     ]
     for i in in_seat_order:
-        lines.append(
-            f"Seat {hand.seats[i]}: {names[i]} ({money(hand.starting_stacks[i])} in chips)"
-        )
+        lines.append(f"Seat {hand.seats[i]}: {names[i]} ({amt(hand.starting_stacks[i])} in chips)")
     roles: dict[int, str] = {hand.button: "button"}
     board: list[Card] = []
     collected: dict[int, int] = {}
@@ -165,14 +275,9 @@ def pokerstars_text(
             lines.append(f"{names[i]}: shows {_cards(cards)}{description}")
         showdown.clear()
 
+    lines += _posts(hand, names, amt, roles)
     for event in hand.events:
         match event:
-            case ForcedBet(position=i, what=what, amount=amount, all_in=all_in):
-                label = _POSTS[what]
-                if what is ForcedBetKind.SMALL_BLIND or what is ForcedBetKind.BIG_BLIND:
-                    roles.setdefault(i, label)
-                tail = " and is all-in" if all_in else ""
-                lines.append(f"{names[i]}: posts {label} {money(amount)}{tail}")
             case HoleCardsDealt(position=i):
                 if not dealt_line_done:
                     lines.append("*** HOLE CARDS ***")
@@ -188,12 +293,12 @@ def pokerstars_text(
                 elif verb is Move.CHECK:
                     lines.append(f"{names[i]}: checks")
                 elif verb is Move.CALL:
-                    lines.append(f"{names[i]}: calls {money(added)}{tail}")
+                    lines.append(f"{names[i]}: calls {amt(added)}{tail}")
                 elif verb is Move.BET:
-                    lines.append(f"{names[i]}: bets {money(to)}{tail}")
+                    lines.append(f"{names[i]}: bets {amt(to)}{tail}")
                 else:
                     raised_by = to - _previous_bet(hand, event)
-                    lines.append(f"{names[i]}: raises {money(raised_by)} to {money(to)}{tail}")
+                    lines.append(f"{names[i]}: raises {amt(raised_by)} to {amt(to)}{tail}")
             case PlayerProtected(position=i):
                 lines.append(f"{names[i]} has timed out and is protected for the pots they are in")
             case BoardDealt(street=dealt, cards=cards):
@@ -205,7 +310,7 @@ def pokerstars_text(
                 else:
                     lines.append(f"*** {_STREET[dealt]} *** {_cards(cards)}")
             case UncalledBetReturned(position=i, amount=amount):
-                lines.append(f"Uncalled bet ({money(amount)}) returned to {names[i]}")
+                lines.append(f"Uncalled bet ({amt(amount)}) returned to {names[i]}")
             case CardsShown() | HandMucked():
                 # Written in the SHOW DOWN section, after the whole board: hands shown before an
                 # all-in run-out come after the turn and river, named, as trackers expect.
@@ -223,18 +328,20 @@ def pokerstars_text(
                 )
                 for i, chips in winners:
                     collected[i] = collected.get(i, 0) + chips
-                    lines.append(f"{names[i]} collected {money(chips)} from {where}")
+                    lines.append(f"{names[i]} collected {amt(chips)} from {where}")
             case _:
                 pass
     show_down()
     total = sum(pots.values()) + rake
+    if tournament is not None:
+        lines += tournament.finish_lines()
     lines.append("*** SUMMARY ***")
     if len(pots) > 1:
-        parts = [f"Main pot {money(pots.get(0, 0))}."]
-        parts += [f"Side pot-{k} {money(v)}." for k, v in sorted(pots.items()) if k]
-        lines.append(f"Total pot {money(total)} " + " ".join(parts) + f" | Rake {money(rake)}")
+        parts = [f"Main pot {amt(pots.get(0, 0))}."]
+        parts += [f"Side pot-{k} {amt(v)}." for k, v in sorted(pots.items()) if k]
+        lines.append(f"Total pot {amt(total)} " + " ".join(parts) + f" | Rake {amt(rake)}")
     else:
-        lines.append(f"Total pot {money(total)} | Rake {money(rake)}")
+        lines.append(f"Total pot {amt(total)} | Rake {amt(rake)}")
     if board:
         lines.append(f"Board {_cards(board)}")
     for i in in_seat_order:
@@ -242,7 +349,7 @@ def pokerstars_text(
         head = f"Seat {hand.seats[i]}: {names[i]}{role}"
         won = collected.get(i, 0)
         if i in shown:
-            verdict = f"won ({money(won)})" if won else "lost"
+            verdict = f"won ({amt(won)})" if won else "lost"
             with_hand = f" with {made[i]}" if i in made else ""
             lines.append(f"{head} showed {_cards(shown[i])} and {verdict}{with_hand}")
         elif hand.folded[i]:
@@ -250,10 +357,39 @@ def pokerstars_text(
         elif i in mucked:
             lines.append(f"{head} mucked")
         elif won:
-            lines.append(f"{head} collected ({money(won)})")
+            lines.append(f"{head} collected ({amt(won)})")
         else:
             lines.append(f"{head} lost")
     return "\n".join(lines) + "\n"
+
+
+_POST_ORDER = {
+    ForcedBetKind.ANTE: 0,
+    ForcedBetKind.BIG_BLIND_ANTE: 0,
+    ForcedBetKind.SMALL_BLIND: 1,
+    ForcedBetKind.BIG_BLIND: 2,
+}
+
+
+def _posts(
+    hand: Hand, names: list[str], amt: Callable[[int], str], roles: dict[int, str]
+) -> list[str]:
+    """The forced bets as PokerStars lists them: antes (the big-blind ante too), the small
+    blind, the big blind, then straddles and posts; "and is all-in" on a player's last."""
+    posts = sorted(
+        (e for e in hand.events if isinstance(e, ForcedBet)),
+        key=lambda e: _POST_ORDER.get(e.what, 3),  # stable: the engine's order within a kind
+    )
+    all_in = {e.position for e in posts if e.all_in}
+    last = {e.position: k for k, e in enumerate(posts)}
+    lines = []
+    for k, e in enumerate(posts):
+        label = _POSTS[e.what]
+        if e.what is ForcedBetKind.SMALL_BLIND or e.what is ForcedBetKind.BIG_BLIND:
+            roles.setdefault(e.position, label)
+        tail = " and is all-in" if e.position in all_in and last[e.position] == k else ""
+        lines.append(f"{names[e.position]}: posts {label} {amt(e.amount)}{tail}")
+    return lines
 
 
 def _previous_bet(hand: Hand, event: ActionTaken) -> int:

@@ -11,7 +11,7 @@ number; a player at a table by their entry id (``p7``, a re-entry ``p7#2``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from math import ceil
 from typing import Any
 
@@ -25,7 +25,7 @@ from pokerroom.rules.tournament import TournamentStructure
 from pokerroom.table import Table
 from pokerroom.table.events import HandStarting
 from pokerroom.table.seats import TableError
-from pokerroom.tournament import rebuys
+from pokerroom.tournament import rebuys, results
 from pokerroom.tournament.balancing import balance
 from pokerroom.tournament.clock import LevelClock
 from pokerroom.tournament.events import (
@@ -41,7 +41,7 @@ from pokerroom.tournament.events import (
     TournamentError,
     Unregistered,
 )
-from pokerroom.tournament.places import Bust, Place, award_places, eliminated_places, prizes
+from pokerroom.tournament.places import Bust, Place, prizes
 from pokerroom.tournament.seats import draw_seat, shuffle
 
 
@@ -72,6 +72,7 @@ class Tournament:
         name: str = "",
     ) -> None:
         s = self.structure = structure
+        self._specs: dict[int, GameSpec] = {}
         try:
             self.house = house.with_options(
                 cash_table=False,  # R-LIM-3: the cap stays heads-up in a tournament
@@ -113,15 +114,19 @@ class Tournament:
     # ---------------------------------------------------------------- queries
 
     def _spec(self, level: int) -> GameSpec:
-        s, stakes = self.structure, self.structure.level(level)
-        return self.house.game(
-            s.variant,
-            s.structure,
-            stakes.big_blind,
-            small_blind=stakes.small_blind,
-            ante=stakes.ante,
-            big_blind_ante=stakes.big_blind_ante,
-        )
+        """The game at ``level`` (0-based), built and checked once a level, not every hand."""
+        spec = self._specs.get(level)
+        if spec is None:
+            s, stakes = self.structure, self.structure.level(level)
+            spec = self._specs[level] = self.house.game(
+                s.variant,
+                s.structure,
+                stakes.big_blind,
+                small_blind=stakes.small_blind,
+                ante=stakes.ante,
+                big_blind_ante=stakes.big_blind_ante,
+            )
+        return spec
 
     @property
     def started(self) -> bool:
@@ -470,27 +475,16 @@ class Tournament:
 
     def places(self) -> list[Place]:
         """Every place from 1 to the number of entries, with its prize (when finished)."""
-        if not self.finished or self.winner is None:
-            raise TournamentError(f"{self.name} has not finished")
-        points = self.structure.payout_for(len(self.entries))
-        places = award_places(self.groups, self.winner, len(self.entries), self.prize_pool, points)
-        deal = self.deal
-        if deal is None:
-            return places
-        return [
-            replace(p, prize=deal[p.entry] + (self.deal_keep if p.place == 1 else 0))
-            if p.entry in deal
-            else p
-            for p in places
-        ]
+        return results.places(self)
 
     def places_so_far(self) -> list[Place]:
-        """The places of the entries eliminated so far, with their prizes: final once
-        registration (and with it the field and the payouts) is closed."""
-        if not self.closed:
-            raise TournamentError(f"{self.name}: places are not final while entries may come")
-        points = self.structure.payout_for(len(self.entries))
-        return eliminated_places(self.groups, len(self.entries), self.prize_pool, points)
+        return results.places_so_far(self)
 
     def prizes(self) -> list[int]:
         return prizes(self.prize_pool, self.structure.payout_for(len(self.entries)))
+
+    def pool_final(self, now: float) -> bool:
+        return results.pool_final(self, now)
+
+    def settled_places(self, now: float) -> list[Place]:
+        return results.settled_places(self, now)

@@ -70,6 +70,8 @@ def eliminated_places(
     places: list[Place] = []
     worst = entries  # the lowest place not yet given
     for group in groups:
+        if not group:  # a hand nobody was eliminated in
+            continue
         ordered = sorted(group, key=lambda b: (-b.chips_at_start, b.order))
         place = worst - len(group) + 1
         for _, same_stack in groupby(ordered, key=lambda b: b.chips_at_start):

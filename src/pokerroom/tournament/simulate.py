@@ -1,8 +1,9 @@
 """A whole tournament in process with random-policy bots (issue 14, "Proof"): the tables play
 in an interleaved random order, as they would at once on a server, on a simulated clock.
 
-Pure like the coordinator: the seed makes the event, and ``observe`` sees every event (the
-property tests check their invariants from it)."""
+Pure like the coordinator: the seed makes the event, ``observe`` sees every event (the
+property tests check their invariants from it), and ``on_hand`` every hand once it is over
+(the histories are written from it)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from pokerroom.engine.hand import Hand
 from pokerroom.rng import RandomSource, SeededRandomSource
 from pokerroom.rules.house import STANDARD, HouseOptions
 from pokerroom.rules.tournament import TournamentStructure
+from pokerroom.table import Table
 from pokerroom.tournament.coordinator import Tournament
-from pokerroom.tournament.events import Eliminated, HandDone, TournamentError
+from pokerroom.tournament.events import Eliminated, HandDealt, HandDone, TournamentError
 
 ACTION_SECONDS = 7.0  # simulated time a decision takes at one table (about 60 hands an hour)
 
@@ -33,6 +35,19 @@ def random_action(hand: Hand, rng: RandomSource) -> Action:
     if roll < 84 or low is None or high is None:
         return Action(ActionKind.CHECK_OR_CALL)
     return Action(ActionKind.BET_OR_RAISE, low + rng.randbelow(high - low + 1))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandPlayed:
+    """A tournament hand that is over, with what its histories say besides the hand."""
+
+    table: int
+    number: int  # the tournament's count of hands: this hand's number in the event
+    level: int  # from 1, the level it was dealt at (TDA 23)
+    at: float  # when it was dealt, seconds from the start
+    ended: float  # when it ended
+    hand: Hand
+    events: list[Any]  # the coordinator's events of the step that ended it (busts, places)
 
 
 @dataclass(kw_only=True)
@@ -53,10 +68,12 @@ def simulate(
     options: Options | None = None,
     observe: Callable[[Tournament, list[Any]], None] | None = None,
     progress: Callable[[Tournament], None] | None = None,
+    on_hand: Callable[[Tournament, HandPlayed], None] | None = None,
 ) -> dict[str, Any]:
     """Play a whole event; the result as the CLI's JSON line (see ``result``)."""
     run = Simulation(structure, entrants, seed, options=options, observe=observe)
     run.progress = progress
+    run.on_hand = on_hand
     run.play()
     return result(run.t)
 
@@ -79,6 +96,8 @@ class Simulation:
         self.t = Tournament(structure=structure, house=opts.house, rng=SeededRandomSource(seed))
         self.observe = observe
         self.progress: Callable[[Tournament], None] | None = None
+        self.on_hand: Callable[[Tournament, HandPlayed], None] | None = None
+        self.dealt: dict[int, tuple[HandDealt, int, float, Table]] = {}  # for on_hand
         self.absent: set[str] = set()
         self.now = 0.0
         self.addon_done = False
@@ -150,11 +169,18 @@ class Simulation:
                 for number in t.startable(self.now):
                     if not t.can_start(number, self.now):
                         continue  # a hand over as it was dealt moved players since
-                    self.after(t.start_hand(number, self.now))
-                    if t.tables[number].hand is not None:
+                    table = t.tables[number]
+                    events = t.start_hand(number, self.now)
+                    if self.on_hand is not None:
+                        dealt = next(e for e in events if isinstance(e, HandDealt))
+                        level = t.clock.level_number(self.now)
+                        self.dealt[number] = (dealt, level, self.now, table)
+                    self.after(events)
+                    if table.hand is not None:
                         self.busy.append(number)
                     else:
                         self.changed = True  # over as it was dealt (all in on the blinds)
+                        self.hand_over(number, events)
                 if t.finished:
                     break
             if not self.busy:
@@ -170,12 +196,31 @@ class Simulation:
                 action = Action(ActionKind.TIMEOUT)
             else:
                 action = random_action(hand, bots)
-            self.after(t.act(entry, action, self.now))
+            events = t.act(entry, action, self.now)
+            self.after(events)
             self.now += ACTION_SECONDS / len(self.busy)
             if table.hand is None:  # the hand is over: settled, busts and moves done
+                self.hand_over(self.busy[pick], events)
                 self.busy[pick] = self.busy[-1]
                 self.busy.pop()
                 self.changed = True
+
+    def hand_over(self, number: int, events: list[Any]) -> None:
+        if self.on_hand is None:
+            return
+        dealt, level, at, table = self.dealt.pop(number)
+        hand = table.last_hand
+        assert hand is not None
+        played = HandPlayed(
+            table=number,
+            number=dealt.number,
+            level=level,
+            at=at,
+            ended=self.now,
+            hand=hand,
+            events=events,
+        )
+        self.on_hand(self.t, played)
 
     def _idle(self) -> None:
         """No table is in a hand: a late entry, the break (and its add-ons), or a bug."""

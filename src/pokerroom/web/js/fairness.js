@@ -164,15 +164,22 @@ async function check(section, doc, source) {
   }
 }
 
+/** The panel's verdict cleared (a new hand, or a new language: verify again to read it). */
+export function clearShuffle(view) {
+  const section = $(".verify-shuffle", view.root);
+  if (!section) return;
+  $(".vs-status", section).textContent = "";
+  delete $(".vs-status", section).dataset.verdict;
+  $(".vs-checks", section).replaceChildren();
+  $(".vs-deck", section).replaceChildren();
+}
+
 /** The panel for one hand of the replayer (called when a hand is opened). */
 export function shufflePanel(view, handId) {
   const section = panel(view);
   const url = `/api/hands/${handId}/shuffle.json`;
   section.dataset.hand = String(handId);
-  $(".vs-status", section).textContent = "";
-  delete $(".vs-status", section).dataset.verdict;
-  $(".vs-checks", section).replaceChildren();
-  $(".vs-deck", section).replaceChildren();
+  clearShuffle(view);
   $(".vs-run", section).onclick = async () => {
     let doc;
     try { doc = await api(url); } catch (error) { show(section, null, error.message); return; }

@@ -5,7 +5,7 @@
 
 import { numberFormat, t } from "./i18n.js";
 
-export function money(cents, { signed = false } = {}) {
+function moneyFormat(cents, signed) {
   const whole = !signed && cents % 100 === 0;
   return numberFormat({
     style: "currency",
@@ -14,8 +14,10 @@ export function money(cents, { signed = false } = {}) {
     minimumFractionDigits: whole ? 0 : 2,
     maximumFractionDigits: 2,
     signDisplay: signed ? "exceptZero" : "auto",
-  }).format(cents / 100);
+  });
 }
+
+export const money = (cents, { signed = false } = {}) => moneyFormat(cents, signed).format(cents / 100);
 
 // A result: "+$6.00", "-$6.00" (never "$-6"), "$0.00".
 export const signedMoney = (cents) => money(cents, { signed: true });
@@ -28,9 +30,14 @@ export function toCents(text) {
   return Number.isFinite(value) ? Math.round(value * 100) : NaN;
 }
 
+// "$1/$2"; where the sign follows the amount, once: "1/2 $".
 export function stakesLabel(table) {
   const [low, high] = table.stakes || [table.small_blind, table.big_blind];
-  return `${money(low)}/${money(high)}`;
+  const parts = moneyFormat(low, false).formatToParts(low / 100);
+  const at = (type) => parts.findIndex((part) => part.type === type);
+  if (at("currency") < at("integer")) return `${money(low)}/${money(high)}`;
+  const bare = parts.filter((part) => part.type !== "currency" && part.type !== "literal");
+  return `${bare.map((part) => part.value).join("")}/${money(high)}`;
 }
 
 // What a seat last did ("Raise to" 600, from the server in English) in the page's language.

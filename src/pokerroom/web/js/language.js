@@ -11,7 +11,9 @@ import { app } from "./state.js";
 export async function startLanguage() {
   const select = $("#language");
   select.value = storedChoice();
-  await setLanguage(select.value, { remember: false });
+  try {
+    await setLanguage(select.value, { remember: false });
+  } catch { /* no catalogue reached: the page's own English stays */ }
   select.addEventListener("change", async () => {
     const choice = select.value;
     await setLanguage(choice);

@@ -4,13 +4,13 @@
 import { api, forgetSession, refreshMe, renderMe } from "./api.js";
 import { buildPresets, onKey } from "./controls.js";
 import { $ } from "./dom.js";
+import { clearShuffle } from "./fairness.js";
 import { onLanguage } from "./i18n.js";
 import { accountPreferences, startLanguage } from "./language.js";
 import { renderLobby, refreshLobby } from "./lobby.js";
 import { closeTable, renderTabs, show } from "./nav.js";
 import { bindOptions } from "./options.js";
-import { loadPreferences } from "./preferences.js";
-import { renderReplay } from "./replayer.js";
+import { loadHistory, renderReplay } from "./replayer.js";
 import { connect, hello } from "./socket.js";
 import { bindMute, renderMute } from "./sound.js";
 import { app } from "./state.js";
@@ -58,7 +58,7 @@ function setupAuth() {
     try { await api("/api/logout", { method: "POST" }); } catch { /* already gone */ }
     for (const id of [...app.tables.keys()]) closeTable(id); // the next log-in reopens them
     forgetSession();
-    loadPreferences(); // logged out: the defaults
+    accountPreferences(); // logged out: the defaults (the language chosen here stays)
     if (app.socket) app.socket.close();
   });
 }
@@ -75,6 +75,8 @@ function relabel() {
     buildPresets(view);
     view.render();
     renderReplay(view);
+    clearShuffle(view);
+    if (!$(".side-history", view.root).hidden) loadHistory(view); // times, results, labels
   }
 }
 

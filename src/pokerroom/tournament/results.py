@@ -1,0 +1,86 @@
+"""A tournament's places and prizes (issue 14): every place once the event is over, and
+while it runs the places already final, which the room pays as each is decided.
+
+A place is final when the field and the prize pool are (registration closed, no rebuy or
+add-on still to come) and no hand still in play or still to be dealt can join its
+elimination group: a hand-for-hand round is one group until every table has played it.
+Places count down from the groups before, so a group is final only when every earlier one
+is. A deal's amounts replace the prizes of the players who made it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from pokerroom.tournament.events import TournamentError
+from pokerroom.tournament.places import Place, award_places, eliminated_places
+
+if TYPE_CHECKING:
+    from pokerroom.tournament.coordinator import Tournament
+
+
+def places(t: Tournament) -> list[Place]:
+    """Every place from 1 to the number of entries, with its prize (when finished)."""
+    if not t.finished or t.winner is None:
+        raise TournamentError(f"{t.name} has not finished")
+    points = t.structure.payout_for(len(t.entries))
+    return _with_deal(t, award_places(t.groups, t.winner, len(t.entries), t.prize_pool, points))
+
+
+def places_so_far(t: Tournament) -> list[Place]:
+    """The places of the entries eliminated so far, with their prizes (the field is final
+    once registration is closed; the pool too when there are no rebuys or add-on)."""
+    if not t.closed:
+        raise TournamentError(f"{t.name}: places are not final while entries may come")
+    points = t.structure.payout_for(len(t.entries))
+    return eliminated_places(t.groups, len(t.entries), t.prize_pool, points)
+
+
+def pool_final(t: Tournament, now: float) -> bool:
+    """Is the prize pool final: registration closed, no rebuy or add-on still to come?"""
+    if t.finished:
+        return True
+    s, level = t.structure, t.clock.level_number(now)
+    if not t.closed:
+        return False
+    if s.rebuy is not None and level <= s.rebuy.until_level:
+        return False
+    return s.addon is None or level > s.addon.after_level
+
+
+def groups_settled(t: Tournament, now: float) -> int:
+    """How many elimination groups, first out first, have final places and prizes."""
+    if t.finished:
+        return len(t.groups)
+    if not pool_final(t, now):
+        return 0
+    open_keys = [key for key, _, _ in t._hand.values()]
+    if t.hand_for_hand:
+        open_keys.append(f"r{t.round}")
+    return min((t._group_of[key] for key in open_keys if key in t._group_of), default=len(t.groups))
+
+
+def settled_places(t: Tournament, now: float) -> list[Place]:
+    """The places and prizes of the eliminated that are final now, a deal's included."""
+    if t.finished:
+        return places(t)
+    settled = groups_settled(t, now)
+    if not settled:
+        return []
+    points = t.structure.payout_for(len(t.entries))
+    return _with_deal(
+        t, eliminated_places(t.groups[:settled], len(t.entries), t.prize_pool, points)
+    )
+
+
+def _with_deal(t: Tournament, found: list[Place]) -> list[Place]:
+    deal = t.deal
+    if deal is None:
+        return found
+    return [
+        replace(p, prize=deal[p.entry] + (t.deal_keep if p.place == 1 else 0))
+        if p.entry in deal
+        else p
+        for p in found
+    ]
