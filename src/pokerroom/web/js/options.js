@@ -4,7 +4,7 @@
 
 import { $, $$ } from "./dom.js";
 import { buildPresets } from "./controls.js";
-import { onPreferences, savePreferences } from "./preferences.js";
+import { loadPreferences, onPreferences, savePreferences } from "./preferences.js";
 import { app } from "./state.js";
 
 // The page as the preferences say, whenever they are read or changed.
@@ -40,7 +40,13 @@ export function bindOptions() {
   onPreferences(usePreferences);
   usePreferences(app.preferences);
   const dialog = $("#options");
-  $("#options-open").addEventListener("click", () => { fill(); dialog.showModal(); });
+  // Filled from the account's preferences as the server has them now (another device may
+  // have changed them, or the first read may still be on its way).
+  $("#options-open").addEventListener("click", async () => {
+    await loadPreferences();
+    fill();
+    if (!dialog.open) dialog.showModal();
+  });
   $("#options-cancel").addEventListener("click", () => dialog.close("cancel"));
   $("#options-form").addEventListener("submit", async (event) => {
     event.preventDefault();
