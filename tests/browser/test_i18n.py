@@ -245,7 +245,10 @@ async def test_each_language_on_the_lobby_and_a_table_saved_for_the_account(
         status = await page.inner_text(f"{ROOT} .vs-status")
         assert status.startswith(catalogue(language)["verify.verified"].split("(")[0]), status
         assert await untranslated(page, side, checker) == []
+        # The replayer on the felt: its controls, seats and lines (issue 16).
+        assert await untranslated(page, f"{ROOT} .replayer", checker) == []
         await screenshot(page, f"i18n-history-{language}")
+        await page.click(f"{ROOT} .rp-close")  # back to the table: the next one opens afresh
     # The last choice is the account's, on the server ...
     assert await saved_language(room, token, page) == "hu"
     # ... and survives a reload,
