@@ -108,11 +108,14 @@ class Checker:
 
 
 async def data_names(room: Room, *extra: str) -> set[str]:
-    """The names the room gives: tables, games, players (data in every language)."""
+    """The names the room gives: tables, games, players, tournaments (data in every
+    language)."""
     names = {"pokerroom", *extra}
     for table in await room.lobby():
         short = table["name"].split(" (")[0]  # a tab names its table shortly
         names.update([table["name"], short, table["game"], table["id"], *table["players"]])
+    async with httpx.AsyncClient(base_url=room.base, timeout=10) as http:
+        names.update(event["name"] for event in (await http.get("/api/tournaments")).json())
     return names
 
 
