@@ -27,7 +27,8 @@ SCREEN = """(table) => {
     seats,
     pots: [...root.querySelectorAll('.pots .pot')].map((p) => Number(p.dataset.chips)),
     board: [...root.querySelectorAll('.center .board .card')].map((c) => c.dataset.card),
-    presets: [...root.querySelectorAll('[data-preset]')].map((b) => Number(b.dataset.amount)),
+    presets: [...root.querySelectorAll('[data-preset]')]
+      .map((b) => [b.dataset.preset, Number(b.dataset.amount)]),
     actionsShown: !root.querySelector('.actions').hidden,
   };
 }"""
@@ -54,11 +55,20 @@ async def check_screen_equals_server(player: Player, table: str) -> dict[str, An
     assert screen["board"] == hand["board"]
     legal = hand["legal"]
     if legal and legal["min_raise_to"] is not None and screen["actionsShown"]:
-        for amount in screen["presets"]:  # the buttons never offer an illegal amount
+        for _, amount in screen["presets"]:  # the buttons never offer an illegal amount
             assert legal["min_raise_to"] <= amount <= legal["max_raise_to"]
-        # Issue 13: Min, ½ Pot, Pot and All-in are the server's amounts, none the page's own.
-        server = [legal[k] for k in ("min_raise_to", "half_pot_raise_to", "pot_raise_to")]
-        assert screen["presets"] == [*server, legal["max_raise_to"]], (screen, legal)
+        # Issue 13: Min, ½ Pot, Pot and All-in are the server's amounts, none the page's own;
+        # issue 16: the account's own sizes between them (by default 50%, 75% and 100%).
+        names = [name for name, _ in screen["presets"]]
+        assert names == ["min", "half", "p75", "pot", "max"], screen
+        server = {
+            "min": legal["min_raise_to"],
+            "half": legal["half_pot_raise_to"],
+            "pot": legal["pot_raise_to"],
+            "max": legal["max_raise_to"],
+        }
+        for name, amount in screen["presets"]:
+            assert amount == server.get(name, amount), (screen, legal)
     return frame
 
 
@@ -262,6 +272,9 @@ async def test_sign_up_log_in_join_and_play_hands_by_clicking(browser: Browser, 
     path = await (await download.value).path()
     assert path.read_text(encoding="utf-8").startswith("PokerStars Hand #")
     await screenshot(page, "replayer")
+    # Back to the table: the replayer had taken the felt's place (issue 16).
+    await page.click(f"{replayer} .rp-close")
+    await page.wait_for_selector(replayer, state="hidden")
 
     # Chat: what people type is shown as text, never as markup.
     await page.click(f".table-view[data-table='{table}'] [data-side='chat']")

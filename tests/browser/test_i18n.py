@@ -115,9 +115,7 @@ async def data_names(room: Room, *extra: str) -> set[str]:
         short = table["name"].split(" (")[0]  # a tab names its table shortly
         names.update([table["name"], short, table["game"], table["id"], *table["players"]])
     async with httpx.AsyncClient(base_url=room.base, timeout=10) as http:
-        events = (await http.get("/api/tournaments")).json()
-    for event in events:  # an event's name and its structure's description are data too
-        names.update([event["name"], event["structure"]["description"]])
+        names.update(event["name"] for event in (await http.get("/api/tournaments")).json())
     return names
 
 
@@ -250,7 +248,10 @@ async def test_each_language_on_the_lobby_and_a_table_saved_for_the_account(
         status = await page.inner_text(f"{ROOT} .vs-status")
         assert status.startswith(catalogue(language)["verify.verified"].split("(")[0]), status
         assert await untranslated(page, side, checker) == []
+        # The replayer on the felt: its controls, seats and lines (issue 16).
+        assert await untranslated(page, f"{ROOT} .replayer", checker) == []
         await screenshot(page, f"i18n-history-{language}")
+        await page.click(f"{ROOT} .rp-close")  # back to the table: the next one opens afresh
     # The last choice is the account's, on the server ...
     assert await saved_language(room, token, page) == "hu"
     # ... and survives a reload,

@@ -11,12 +11,13 @@ import httpx
 import pytest
 
 from pokerroom.server.preferences import MAX_BODY_BYTES
-from tests.server.conftest import Server
+from pokerroom.server.room import TableConfig
+from tests.server.conftest import Server, person
 
 DEFAULTS = {
     "language": None,
     "deck": "four",
-    "auto_muck": False,
+    "auto_muck": True,
     "bet_presets": [50, 75, 100],
     "hotkeys": True,
 }
@@ -167,3 +168,29 @@ async def test_concurrent_changes_to_different_fields_are_both_kept(room: Server
             "hotkeys": False,
             "bet_presets": [25, 50, 300],
         }
+
+
+async def test_auto_muck_goes_with_the_account_to_its_seat_and_follows_a_change(
+    server: Server,
+) -> None:
+    """The server applies auto-muck at showdown (the table's seat option): a join takes the
+    account's saved preference, and a later change reaches the seats where it sits."""
+    await server.room.open_table(TableConfig("am", "am", "titan", "holdem", "no_limit", 200, 6, ()))
+    ann = await person(server.base, "ann")
+    headers = {"Authorization": f"Bearer {ann.token}"}
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        put = await http.put("/api/preferences", headers=headers, json={"auto_muck": True})
+        assert put.status_code == 200
+        await ann.send(type="watch", table="am")
+        await ann.send(type="join", table="am", seat=1, buy_in=10_000, request="r1")
+        seated = await ann.until(lambda f: f["you"] == 1)
+        assert seated["options"]["auto_muck"] is True
+        seat = server.room.actors["am"].table.seats[1]
+        assert seat.auto_muck is True
+        put = await http.put("/api/preferences", headers=headers, json={"auto_muck": False})
+        assert put.status_code == 200
+        changed = await ann.until(lambda f: f["options"] and f["options"]["auto_muck"] is False)
+        assert changed["you"] == 1 and seat.auto_muck is False
+        # A refused change (a bad value) reaches no seat.
+        bad = await http.put("/api/preferences", headers=headers, json={"auto_muck": "yes"})
+        assert bad.status_code == 422 and seat.auto_muck is False

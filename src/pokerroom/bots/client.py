@@ -123,6 +123,13 @@ async def run_bot(
     if token is None:
         async with httpx.AsyncClient(base_url=base_url, timeout=10) as http:
             me = await account(http, name, password or secrets.token_urlsafe(24))
+            # Like a seasoned player, a bot mucks a losing hand it need not show (issue 16).
+            mucking = await http.put(
+                "/api/preferences",
+                json={"auto_muck": True},
+                headers={"Authorization": f"Bearer {me['token']}"},
+            )
+            mucking.raise_for_status()
         token = me["token"]
     ws_url = base_url.replace("http", "ws", 1) + "/ws"
     async with connect(ws_url, max_size=2**20) as ws, _leaving(stop, ws, table):

@@ -25,7 +25,17 @@ from pokerroom.server import encoding, protocol
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
 from pokerroom.server.hand_ends import Ending, HandEnds
-from pokerroom.server.inbox import Close, FromClient, Gone, Item, Said, Suspend, Void, Watching
+from pokerroom.server.inbox import (
+    AutoMuck,
+    Close,
+    FromClient,
+    Gone,
+    Item,
+    Said,
+    Suspend,
+    Void,
+    Watching,
+)
 from pokerroom.server.metrics import RoomMetrics
 from pokerroom.server.recovery import RECOVERING, RETRY_SECONDS, Recovers, Recovery
 from pokerroom.server.seat_requests import SeatRequests
@@ -111,7 +121,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
 
     # ------------------------------------------------------------ outside the task
 
-    def post(self, item: Gone | Suspend) -> None:
+    def post(self, item: Gone | Suspend | AutoMuck) -> None:
         """Control items (a connection gone, the floor): never refused."""
         self.inbox.put_nowait(item)
 
@@ -313,7 +323,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
                 return await self._watch(client, now)
             case Gone(client):
                 return await self._gone(client, now)
-            case Suspend() if self.recovering is not None:
+            case Suspend() | AutoMuck() if self.recovering is not None:
                 self.deferred.append(item)  # held until the table is back (it moves money)
                 return False
             case Void(_, answer) | Close(_, answer) if self.recovering is not None:
@@ -321,6 +331,11 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
                 return False
             case Suspend(player):
                 return await self._suspend(player, now)
+            case AutoMuck(player, on):
+                if self.table.seat_number(player) is None:
+                    return False
+                self.table.set_options(player, auto_muck=on)
+                return True
             case Void(reason, answer) | Close(reason, answer):
                 try:
                     answer.set_result(await self._floor(isinstance(item, Close), reason, now))

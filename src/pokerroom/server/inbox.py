@@ -47,6 +47,14 @@ class Suspend:
 
 
 @dataclass(frozen=True, slots=True)
+class AutoMuck:
+    """The account changed its auto-muck preference (issue 16): its seat here follows it."""
+
+    player: str
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Void:
     """R-FLOOR-1: void the hand in progress; ``answer`` gets ``{"voided": n}``."""
 
@@ -63,4 +71,4 @@ class Close:
 
 
 FromClient = Watching | Said
-Item = Watching | Said | Gone | Suspend | Void | Close
+Item = Watching | Said | Gone | Suspend | AutoMuck | Void | Close

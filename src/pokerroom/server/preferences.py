@@ -27,7 +27,7 @@ class Preferences(BaseModel):
 
     language: Language | None = None
     deck: Literal["four", "two"] = "four"
-    auto_muck: bool = False
+    auto_muck: bool = True  # as the big rooms: a losing hand that may be mucked is mucked
     bet_presets: list[Percent] = Field(default=[50, 75, 100], min_length=1, max_length=4)
     hotkeys: bool = True
 

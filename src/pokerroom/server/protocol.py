@@ -338,6 +338,7 @@ class SeatOptions(_Frame):
     sit_out_next: bool
     leave_after: bool
     pre_action: str | None
+    auto_muck: bool = True  # the account's preference, applied by the server at showdown
 
 
 class BuyInRange(_Frame):

@@ -24,10 +24,12 @@ from pokerroom.engine.events import (
     RakeTaken,
     UncalledBetReturned,
 )
-from pokerroom.engine.hand import Hand
+from pokerroom.engine.hand import Hand, Phase
+from pokerroom.engine.pots import build_pots
 from pokerroom.engine.views import view_for
 from pokerroom.history.record import cancel_reason
 from pokerroom.history.viewer import ViewerHand
+from pokerroom.server.views import hand_result, note_action
 
 _FORCED = {
     ForcedBetKind.SMALL_BLIND: "small_blind",
@@ -158,16 +160,27 @@ def narrate(hand: Hand, event: Event) -> str | None:
     return None if found is None else english(*found)
 
 
-def _frame(hand: Hand, viewer: int | None, items: list[Line]) -> dict[str, Any]:
+def _frame(
+    hand: Hand, viewer: int | None, items: list[Line], last: dict[int, dict[str, Any]]
+) -> dict[str, Any]:
     view = view_for(hand, viewer)
+    over = hand.is_over
+    # The pots in the middle without this round's bets (in front of the seats), as the
+    # table's own frames count them (server/views.py).
+    collected = build_pots(
+        [live - bet for live, bet in zip(hand.live, hand.bets, strict=True)],
+        sum(hand.dead),
+        [hand.in_hand(i) for i in range(hand.n)],
+    )
     return {
         "lines": [english(*item) for item in items],
         # the same lines for the client's language: {"key": ..., "params": ...} (LINES)
         "items": [{"key": key, "params": params} for key, params in items],
         "street": view.street,
         "board": [str(c) for c in view.board],
-        "pots": list(view.pots) if not hand.is_over else [],
-        "actor": view.actor_seat if not hand.is_over else None,
+        "pots": list(view.pots) if not over else [],
+        "collected": [p.amount for p in collected if p.amount] if not over else [],
+        "actor": view.actor_seat if not over else None,
         "seats": [
             {
                 "seat": s.seat,
@@ -178,9 +191,17 @@ def _frame(hand: Hand, viewer: int | None, items: list[Line]) -> dict[str, Any]:
                 "cards": None if s.cards is None else [str(c) for c in s.cards],
                 "card_count": s.card_count,
                 "you": s.position == viewer,
+                "all_in": s.stack == 0 and not s.folded and not over,
+                "last_action": None if over else last.get(s.seat),
             }
             for s in view.seats
         ],
+        # The end as the table showed it: shown hands (never a mucked one) and the awards.
+        "result": (
+            hand_result("", 0, hand=hand, events=hand.events).model_dump(mode="json")
+            if over and hand.phase is not Phase.CANCELLED
+            else None
+        ),
     }
 
 
@@ -194,22 +215,34 @@ def replay_frames(view: ViewerHand) -> dict[str, Any]:
     hand = next(steps)
     frames = []
     seen = 0
+    last: dict[int, dict[str, Any]] = {}  # seat -> what it did last this street
+    blinds: dict[ForcedBetKind, int] = {}
 
     def lines() -> list[Line]:
-        nonlocal seen
+        nonlocal seen, last
         new = hand.events[seen:]
         seen = len(hand.events)
+        for e in new:
+            if isinstance(e, (ActionTaken, ForcedBet, BoardDealt)):
+                last = note_action(last, e)
+            if isinstance(e, ForcedBet):
+                blinds.setdefault(e.what, e.seat)
         return [line for e in new if (line := narration(hand, e)) is not None]
 
-    frames.append(_frame(hand, viewer, lines()))
+    def frame() -> dict[str, Any]:
+        return _frame(hand, viewer, lines(), last)
+
+    frames.append(frame())
     for _ in steps:
-        frames.append(_frame(hand, viewer, lines()))
+        frames.append(frame())
     reason = cancel_reason(ended)
     if reason is not None and not hand.is_over:
         hand.cancel(reason)
-        frames.append(_frame(hand, viewer, lines()))
+        frames.append(frame())
     return {
         "game": hand.spec.name,
         "button": hand.seats[hand.button],
+        "small_blind_seat": blinds.get(ForcedBetKind.SMALL_BLIND),
+        "big_blind_seat": blinds.get(ForcedBetKind.BIG_BLIND),
         "frames": [f for n, f in enumerate(frames) if n == 0 or f["lines"]],
     }

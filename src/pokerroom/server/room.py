@@ -19,7 +19,7 @@ from pokerroom.rules.game import Structure, Variant
 from pokerroom.server.actor import INBOX_MESSAGES, TableActor
 from pokerroom.server.client import OUTBOX_FRAMES, Client
 from pokerroom.server.clock import utcnow
-from pokerroom.server.inbox import Suspend
+from pokerroom.server.inbox import AutoMuck, Suspend
 from pokerroom.server.logs import node_id
 from pokerroom.server.metrics import RoomMetrics
 from pokerroom.store.db import Database
@@ -196,6 +196,12 @@ class Room:
         for actor in self.actors.values():
             actor.post(Suspend(str(account_id)))
         return closed
+
+    def auto_muck(self, account_id: int, on: bool) -> None:
+        """The account's auto-muck preference changed: its seats follow it from the next
+        showdown (each table's own task sets it, between two of its messages)."""
+        for actor in self.actors.values():
+            actor.post(AutoMuck(str(account_id), on))
 
     def _close(self, which: Any, reason: str) -> int:
         chosen = [c for c in self.clients if which(c)]

@@ -11,6 +11,7 @@ from pokerroom.engine.events import Event
 from pokerroom.server import protocol
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
+from pokerroom.server.preferences import saved as saved_preferences
 from pokerroom.server.recovery import Recovers
 from pokerroom.store.room_store import TableSave
 from pokerroom.table import TableError
@@ -72,6 +73,9 @@ class SeatRequests(Recovers):
         if saved is not None:
             self.stored = saved.snapshot
         if current is None:
+            # The account's auto-muck preference (issue 16) goes with it to the seat.
+            chosen = saved_preferences(await self.store.preferences(int(player)))
+            self.table.set_options(player, auto_muck=chosen.auto_muck)
             await self._after(events, now)
             return
         if current.connected is False:  # R-TIME-3: back in time

@@ -465,6 +465,7 @@ def structure_view(s: TournamentStructure) -> dict[str, Any]:
     return {
         "name": s.name,
         "description": s.description,
+        "kind": s.kind,
         "game": f"{s.variant.value}/{s.structure.value}",
         "table_size": s.table_size,
         "starting_stack": s.starting_stack,

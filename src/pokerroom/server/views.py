@@ -345,6 +345,7 @@ def state_for_seat(table: Table, public: dict[str, Any], viewer_seat: int) -> di
         "sit_out_next": seat.sit_out_next,
         "leave_after": seat.leave_after,
         "pre_action": None if seat.pre_action is None else seat.pre_action.value,
+        "auto_muck": seat.auto_muck,
     }
     state["buy_in"] = buy_in_range(table, seat.stack)
     hand = table.hand

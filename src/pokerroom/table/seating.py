@@ -351,10 +351,14 @@ class SeatedTable:
         sit_out_next: bool | None = None,
         leave_after: bool | None = None,
         pre_action: PreAction | str | None = "unchanged",
+        auto_muck: bool | None = None,
     ) -> None:
         """The options players expect: auto-post, wait for the big blind, sit out next hand,
-        leave after this hand, and a pre-action for their next decision."""
+        leave after this hand, a pre-action for their next decision, and auto-muck (at a
+        showdown, muck a hand that may be mucked and cannot win: R-SHOW-4)."""
         seat = self.seat_of(player)
+        if auto_muck is not None:
+            seat.auto_muck = auto_muck
         if auto_post is not None:
             seat.auto_post = auto_post
         if post_now is not None:

@@ -19,6 +19,7 @@ from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.events import Event
 from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.setup import ExtraPost, Player
+from pokerroom.engine.showdown import shows_automatically
 from pokerroom.rng import RandomSource, shuffled_codes
 from pokerroom.table.blinds import BlindPlan, clockwise, plan_first_hand, plan_hand, rotate_plan
 from pokerroom.table.events import (
@@ -31,6 +32,8 @@ from pokerroom.table.seating import SeatedTable
 from pokerroom.table.seats import PreAction, Seat, SeatStatus, TableError
 
 _TIMEOUT: Final = ActionKind.TIMEOUT
+_SHOW: Final = Action(ActionKind.SHOW)
+_MUCK: Final = Action(ActionKind.MUCK)
 
 
 class Table(SeatedTable):
@@ -267,6 +270,9 @@ class Table(SeatedTable):
             antes=antes,
             ante_trimming=antes is None,
             posts=posts,
+            # The engine mucks every losing hand it may (the same decision as auto-muck);
+            # a player who shows losing hands makes the table decide each showdown in turn.
+            auto_showdown=all(self.seats[n].auto_muck for n in positions),
         )
 
     def act(self, player: str, action: Action, now: float) -> list[Event]:
@@ -322,7 +328,10 @@ class Table(SeatedTable):
                 events += self._act_for(number, Action(kind))
                 continue
             if hand.phase is Phase.SHOWDOWN:
-                events += self._act_for(number, Action(ActionKind.SHOW))
+                # R-SHOW-4: a hand that must be shown or can win is shown; a losing hand that
+                # may be mucked is mucked for a player with auto-muck on, else shown.
+                shows = not seat.auto_muck or shows_automatically(hand, hand.actor)
+                events += self._act_for(number, _SHOW if shows else _MUCK)
                 continue
             events.append(self.clock.start(number, seat, now))
             break

@@ -150,7 +150,14 @@ async def hand_replay(hand_id: HandId, account: Player, store: Store) -> dict[st
     """The hand step by step for the browser's replayer, as this player saw it."""
     record, player = await _viewer_hand(store, account, hand_id)
     frames = await asyncio.to_thread(lambda: replay_frames(seen_by(record, player)))
-    return {"id": record.id, "table": record.table_id, "number": record.number, **frames}
+    _, seats = (await store.table_seats(record.table_id)) or (record.table_id, None)
+    return {
+        "id": record.id,
+        "table": record.table_id,
+        "number": record.number,
+        "max_seats": seats,
+        **frames,
+    }
 
 
 @router.get("/sessions/{table_id}.phhs", response_class=PlainTextResponse)

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from pokerroom.server.clock import utcnow
 from pokerroom.server.errors import ApiError
 from pokerroom.server.preferences import MAX_BODY_BYTES, Preferences, changed, saved
-from pokerroom.server.routes.deps import Player, Store
+from pokerroom.server.routes.deps import Player, Store, TheRoom
 
 router = APIRouter(prefix="/api")
 
@@ -50,7 +50,9 @@ async def get_preferences(account: Player, store: Store) -> Preferences:
         }
     },
 )
-async def put_preferences(request: Request, account: Player, store: Store) -> Preferences:
+async def put_preferences(
+    request: Request, account: Player, store: Store, room: TheRoom
+) -> Preferences:
     """Change some preferences (any of the object's fields); answers the whole object. An
     unknown field or a bad value is refused (422, ``code`` ``preferences.unknown`` or
     ``preferences.invalid``) and nothing is stored."""
@@ -58,4 +60,6 @@ async def put_preferences(request: Request, account: Player, store: Store) -> Pr
     stored = await store.update_preferences(
         account.id, lambda current: changed(current, change), now=utcnow()
     )
+    if "auto_muck" in change:  # the server applies it at the showdowns of the player's seats
+        room.auto_muck(account.id, bool(stored["auto_muck"]))
     return Preferences.model_validate(stored)

@@ -4,7 +4,7 @@
 
 import { $, $$, el } from "./dom.js";
 import { amountsOf, money } from "./format.js";
-import { t } from "./i18n.js";
+import { number, t } from "./i18n.js";
 import { send } from "./socket.js";
 import { app } from "./state.js";
 
@@ -23,9 +23,11 @@ export function bindControls(view) {
   amount.addEventListener("keydown", (event) => {
     if (event.key === "Enter") { event.preventDefault(); act(view, "bet_or_raise", raiseAmount(view)); }
   });
-  for (const button of $$("[data-preset]", r)) {
-    button.addEventListener("click", () => setRaise(view, preset(legalOf(view), button.dataset.preset)));
-  }
+  $(".presets", r).addEventListener("click", (event) => {
+    const button = event.target.closest("[data-preset]");
+    if (button) setRaise(view, presetAmount(legalOf(view), button));
+  });
+  buildPresets(view);
   for (const box of $$("[data-pre]", r)) {
     box.addEventListener("change", () => {
       for (const other of $$("[data-pre]", r)) if (other !== box) other.checked = false;
@@ -93,7 +95,7 @@ export function renderControls(view) {
     setRaise(view, legal.min_raise_to);
   } else labelRaise(view); // the same amount, labelled again (in a new language, say)
   for (const button of $$("[data-preset]", r)) {
-    const value = preset(legal, button.dataset.preset);
+    const value = presetAmount(legal, button);
     button.dataset.amount = String(value);
     button.title = show(value);
   }
@@ -101,14 +103,33 @@ export function renderControls(view) {
   $("[data-preset='max']", r).textContent = legal.max_raise_to === legal.all_in_to ? t("preset.all_in") : t("preset.max");
 }
 
-// The server's amount for a preset button (it keeps them within the legal bounds).
-function preset(legal, which) {
-  return {
-    min: legal.min_raise_to,
-    half: legal.half_pot_raise_to,
-    pot: legal.pot_raise_to,
-    max: legal.max_raise_to,
-  }[which];
+// The bet-size buttons: Min, the player's own sizes in percent of the pot (their account's
+// preference, 1 to 4 of them, on keys 1 to 4), and All-in or Max.
+export function buildPresets(view) {
+  const percents = app.preferences.bet_presets;
+  const names = { 50: "half", 100: "pot" }; // the server's own ½ Pot and Pot
+  $(".presets", view.root).replaceChildren(
+    el("button", { type: "button", "data-preset": "min", text: t("preset.min") }),
+    ...percents.map((percent, n) => el("button", {
+      type: "button", "data-preset": names[percent] || `p${percent}`, "data-percent": percent,
+      "aria-keyshortcuts": String(n + 1),
+    }, percent === 100 ? t("preset.pot") : t("preset.percent", { percent: number(percent) }), el("kbd", { class: "hotkey", "aria-hidden": "true", text: String(n + 1) }))),
+    el("button", { type: "button", "data-preset": "max", text: t("preset.all_in") }),
+  );
+  view.legalKey = null; // amounts for the new buttons at the next render
+}
+
+// A preset button's amount. Min, Max, ½ Pot and Pot are the server's; another share of the
+// pot is that share of the pot after calling, on top of the current bet (as the server sizes
+// ½ Pot and Pot), kept within the legal bounds.
+function presetAmount(legal, button) {
+  const which = button.dataset.preset;
+  if (which === "min") return legal.min_raise_to;
+  if (which === "max") return legal.max_raise_to;
+  if (which === "half") return legal.half_pot_raise_to;
+  if (which === "pot") return legal.pot_raise_to;
+  const share = Math.floor(((legal.pot + legal.call) * Number(button.dataset.percent)) / 100);
+  return clampRaise(legal, legal.current_bet + share);
 }
 
 // What the box may hold is the server's legal range; a typed amount outside it is brought in.
@@ -157,6 +178,7 @@ function keyTable() {
 }
 
 export function onKey(event) {
+  if (!app.preferences.hotkeys) return; // the player switched the shortcuts off (Options)
   if (event.target instanceof HTMLInputElement && event.target.type !== "checkbox") return;
   if (event.target instanceof HTMLTextAreaElement || event.ctrlKey || event.metaKey || event.altKey) return;
   const view = keyTable();
@@ -169,6 +191,10 @@ export function onKey(event) {
     const amount = $(".raise-amount", view.root);
     if ($(".sizing", view.root).hidden) act(view, "bet_or_raise", legal.min_raise_to);
     else { amount.focus(); amount.select(); }
+  } else if (/^[1-4]$/.test(key) && canRaise(legal)) {
+    const button = $$("[data-percent]", view.root)[Number(key) - 1];
+    if (!button) return;
+    setRaise(view, presetAmount(legal, button));
   } else if (key === "arrowup" || key === "arrowdown") {
     setRaise(view, raiseAmount(view) + (key === "arrowup" ? 1 : -1) * view.state.big_blind);
   } else return;

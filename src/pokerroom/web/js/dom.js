@@ -7,6 +7,11 @@ export const $$ = (selector, root = document) => [...root.querySelectorAll(selec
 
 const SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
 const RANKS = { T: "10" };
+const RANK_NAMES = { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten", 9: "nine", 8: "eight", 7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two" };
+const SUIT_NAMES = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+
+// A card as a screen reader says it: "As" -> "Ace of spades" (in the page's language).
+export const cardName = (code) => t("card.name", { rank: t(`rank.${RANK_NAMES[code[0]]}`), suit: t(`suit.${SUIT_NAMES[code[1]]}`) });
 
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -23,14 +28,14 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 export function cardEl(code, extra = "") {
-  if (!code) return el("span", { class: `card back ${extra}`, "aria-label": t("card.face_down") });
+  if (!code) return el("span", { class: `card back ${extra}`, role: "img", "aria-label": t("card.face_down") });
   const rank = RANKS[code[0]] ?? code[0];
   const suit = code[1];
   return el(
     "span",
-    { class: `card suit-${suit} ${extra}`, "data-card": code, "aria-label": code },
-    el("span", { class: "rank", text: rank }),
-    el("span", { class: "pip", text: SUITS[suit] }),
+    { class: `card suit-${suit} ${extra}`, "data-card": code, role: "img", "aria-label": cardName(code) },
+    el("span", { class: "rank", "aria-hidden": "true", text: rank }),
+    el("span", { class: "pip", "aria-hidden": "true", text: SUITS[suit] }),
   );
 }
 

@@ -54,15 +54,37 @@ function betOffset(view, pos) {
   return `--bet:${offset(pos)}${phone}`;
 }
 
-function badgesOf(hand, seat) {
-  const badges = [];
-  if (hand && hand.button === seat.seat) badges.push(el("span", { class: "badge dealer", title: t("badge.dealer_title"), text: t("badge.dealer") }));
-  if (hand && hand.small_blind_seat === seat.seat) badges.push(el("span", { class: "badge blind", title: t("badge.small_blind_title"), text: t("badge.small_blind") }));
-  if (hand && hand.big_blind_seat === seat.seat) badges.push(el("span", { class: "badge blind", title: t("badge.big_blind_title"), text: t("badge.big_blind") }));
-  if (seat.missed_big) badges.push(el("span", { class: "badge missed", title: t("badge.missed_big_title"), text: t("badge.missed_big") }));
-  if (seat.missed_small) badges.push(el("span", { class: "badge missed", title: t("badge.missed_small_title"), text: t("badge.missed_small") }));
-  return badges;
+// The markers: short text on the felt ("D", "SB"), the whole name for a screen reader.
+const MARKERS = {
+  dealer: ["dealer", "badge.dealer", "badge.dealer_title"],
+  small: ["blind", "badge.small_blind", "badge.small_blind_title"],
+  big: ["blind", "badge.big_blind", "badge.big_blind_title"],
+  missedBig: ["missed", "badge.missed_big", "badge.missed_big_title"],
+  missedSmall: ["missed", "badge.missed_small", "badge.missed_small_title"],
+};
+
+function badge(which) {
+  const [kind, short, name] = MARKERS[which];
+  return el("span", { class: `badge ${kind}`, title: t(name), "data-marker": which },
+    el("span", { "aria-hidden": "true", text: t(short) }), srText(t(name)));
 }
+
+function badgesOf(hand, seat) {
+  const marks = [];
+  if (hand && hand.button === seat.seat) marks.push("dealer");
+  if (hand && hand.small_blind_seat === seat.seat) marks.push("small");
+  if (hand && hand.big_blind_seat === seat.seat) marks.push("big");
+  if (seat.missed_big) marks.push("missedBig");
+  if (seat.missed_small) marks.push("missedSmall");
+  return marks.map(badge);
+}
+
+// Each seat is a region a screen reader can jump to, named by its number and player.
+export function seatLabel(seat, you) {
+  return t(seat.seat === you ? "seat.region_you" : "seat.region", { seat: seat.seat, name: seat.name });
+}
+
+const srText = (text) => el("span", { class: "sr-only", text });
 
 export function renderSeats(view) {
   const s = view.state;
@@ -79,14 +101,14 @@ export function renderSeats(view) {
     const pos = positions[seat.seat];
     const style = placeStyle(pos);
     if (seat.empty) {
-      const canSit = app.token && !s.you;
+      const canSit = !view.replaying && app.token && !s.you; // a replayer's felt seats no one
       const mine = offerAt(view.id)?.seat === seat.seat; // held for you (the waiting list)
       const sit = (text) => el("button", { type: "button", class: "sit", onclick: () => askBuyIn(view.id, seat.seat), text });
       let inside = el("span", { class: "muted", text: t("table.seat", { seat: seat.seat }) });
       if (canSit && mine) inside = sit(TEXT.takeYourSeat());
       else if (seat.held_for) inside = el("span", { class: "muted held", text: TEXT.heldFor(seat.held_for) });
       else if (canSit && !(s.waiting || []).length) inside = sit(t("table.sit_here"));
-      return el("div", { class: "seat empty", style, "data-seat": seat.seat }, inside);
+      return el("div", { class: "seat empty", style, "data-seat": seat.seat, role: "region", "aria-label": t("seat.region_empty", { seat: seat.seat }) }, inside);
     }
     const shown = shownBySeat.get(seat.seat);
     const was = sameHand ? before.seats[seat.seat - 1] : null;
@@ -110,20 +132,21 @@ export function renderSeats(view) {
     const status = !seat.connected ? t("status.disconnected") : busted ? t("status.busted") : seat.status === "sitting_out" ? t("status.sitting_out") : seat.all_in ? t("status.all_in") : actionLabel(seat.last_action, show);
     // A bet that grew in this frame slides towards the middle (CSS only, never waited for).
     const betIn = seat.bet && (!was || was.bet !== seat.bet) ? " bet-in" : "";
-    return el("div", { class: classes.join(" "), style, "data-seat": seat.seat },
+    return el("div", { class: classes.join(" "), style, "data-seat": seat.seat, role: "region", "aria-label": seatLabel(seat, s.you) },
       el("div", { class: "hole" }, ...(cards || [])),
       el("div", { class: "plate" },
         el("div", { class: "name", title: seat.name, text: seat.name }), // cut with an ellipsis
-        el("div", { class: "stack", "data-chips": seat.stack, text: show(seat.stack) }),
+        el("div", { class: "stack", "data-chips": seat.stack }, srText(`${t("seat.stack")} `), show(seat.stack)),
+        acting ? srText(`${t("seat.to_act")} `) : null,
         el("div", { class: "status", text: winners.has(seat.seat) ? t("status.wins", { amount: show(winners.get(seat.seat)) }) : status }),
         busted ? el("div", { class: "rebuy-clock" }) : null,
         shown?.high ? el("div", { class: "shown-name", text: handName(shown.high) }) : null,
         shown?.low ? el("div", { class: "shown-low" }, el("span", { class: "tag low", text: t("award.low") }), ` ${shown.low}`) : null,
         el("div", { class: "badges" }, ...badgesOf(hand, seat)),
-        acting ? timeBar() : null,
-        acting ? el("div", { class: "clock", "aria-label": t("table.time_left") }) : null,
+        acting && !view.replaying ? timeBar() : null,
+        acting && !view.replaying ? el("div", { class: "clock", "aria-label": t("table.time_left") }) : null,
       ),
-      seat.bet ? el("div", { class: `bet${betIn}`, "data-chips": seat.bet, style: betOffset(view, pos) }, el("span", { class: "chip" }), show(seat.bet)) : null,
+      seat.bet ? el("div", { class: `bet${betIn}`, "data-chips": seat.bet, style: betOffset(view, pos) }, el("span", { class: "chip", "aria-hidden": "true" }), srText(`${t("seat.bet")} `), show(seat.bet)) : null,
     );
   });
   $(".seats", view.root).replaceChildren(...nodes);

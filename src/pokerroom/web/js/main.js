@@ -2,25 +2,41 @@
 // sign-up / log-in, then the lobby, tables over one WebSocket, and the hand history replayer.
 
 import { api, forgetSession, refreshMe, renderMe } from "./api.js";
-import { onKey } from "./controls.js";
+import { buildPresets, onKey } from "./controls.js";
 import { $ } from "./dom.js";
 import { clearShuffle } from "./fairness.js";
 import { onLanguage } from "./i18n.js";
 import { accountPreferences, startLanguage } from "./language.js";
 import { bindLobbySort, renderLobby, refreshLobby } from "./lobby.js";
 import { closeTable, renderTabs, show } from "./nav.js";
+import { bindOptions } from "./options.js";
 import { loadHistory, renderReplay } from "./replayer.js";
 import { connect, hello } from "./socket.js";
 import { bindMute, renderMute } from "./sound.js";
 import { app } from "./state.js";
 
+// Log in or sign up: Enter submits with the form's default button, the first one, so the
+// chosen mode's button goes first (and is the primary one). Clicking either button submits
+// with it and makes its mode the chosen one: after a failed sign-up, Enter signs up again.
+function setAuthMode(mode) {
+  const primary = $(mode === "signup" ? "#signup" : "#login");
+  const other = $(mode === "signup" ? "#login" : "#signup");
+  primary.classList.add("primary");
+  other.classList.remove("primary");
+  primary.parentElement.prepend(primary);
+  $("#mode-login").setAttribute("aria-pressed", String(mode === "login"));
+  $("#mode-signup").setAttribute("aria-pressed", String(mode === "signup"));
+  $("#password").autocomplete = mode === "signup" ? "new-password" : "current-password";
+}
+
 function setupAuth() {
   const form = $("#auth-form");
-  let mode = "login";
-  $("#login").addEventListener("click", () => { mode = "login"; });
-  $("#signup").addEventListener("click", () => { mode = "signup"; });
+  $("#mode-login").addEventListener("click", () => setAuthMode("login"));
+  $("#mode-signup").addEventListener("click", () => setAuthMode("signup"));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    const mode = event.submitter?.value === "signup" ? "signup" : "login";
+    setAuthMode(mode);
     $("#auth-error").textContent = "";
     try {
       const session = await api(`/api/${mode}`, {
@@ -30,7 +46,7 @@ function setupAuth() {
       app.token = session.token;
       localStorage.setItem("pokerroom.token", session.token);
       await refreshMe();
-      accountPreferences(); // the account's language follows it to this page
+      await accountPreferences(); // the account's language and options follow it to this page
       show("lobby");
       hello(); // its answer opens the tables where the player sits
     } catch (error) {
@@ -55,6 +71,8 @@ function relabel() {
   renderTabs();
   renderMe();
   for (const view of app.tables.values()) {
+    $(".announcer", view.root).replaceChildren(); // what was said, said in the old language
+    buildPresets(view);
     view.render();
     renderReplay(view);
     clearShuffle(view);
@@ -67,6 +85,7 @@ async function start() {
   await startLanguage();
   onLanguage(relabel);
   setupAuth();
+  bindOptions();
   bindMute();
   for (const id of ["#filter-game", "#filter-stakes", "#filter-open"]) $(id).addEventListener("change", renderLobby);
   bindLobbySort();
@@ -75,7 +94,7 @@ async function start() {
   connect();
   if (app.token) {
     await refreshMe();
-    accountPreferences();
+    await accountPreferences();
     // The hello's answer may already have reopened the player's tables: keep them shown.
     if (!app.token) show("auth");
     else if ($("#tables").hidden) show("lobby");

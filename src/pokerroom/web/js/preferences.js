@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { app } from "./state.js";
 
-export const DEFAULTS = Object.freeze({ language: null, deck: "four", auto_muck: false, bet_presets: [50, 75, 100], hotkeys: true });
+export const DEFAULTS = Object.freeze({ language: null, deck: "four", auto_muck: true, bet_presets: [50, 75, 100], hotkeys: true });
 const listeners = [];
 let asked = 0; // requests sent: only the answer to the latest one is kept (they may cross)
 

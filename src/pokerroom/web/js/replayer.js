@@ -1,21 +1,28 @@
-// A table's hand history side panel: the player's hands here, and a step-by-step replayer of
-// one of them (frames built by the server, /api/hands/{id}/replay).
+// A table's hand history: the player's hands here in the side panel, and a replayer that
+// plays one of them back on a felt of its own, drawn by the table's own felt.js from frames
+// the server built (/api/hands/{id}/replay): step back and forward, play and pause, speed.
 
 import { api, download } from "./api.js";
-import { $, cardEl, el } from "./dom.js";
+import { $, el } from "./dom.js";
 import { seedOption, shufflePanel } from "./fairness.js";
-import { money } from "./format.js";
+import { renderCenter, renderSeats } from "./felt.js";
 import { number, t } from "./i18n.js";
 import { handRow } from "./handlist.js";
 import { app } from "./state.js";
 import { replayLine } from "./texts.js";
 
+const STEP_MS = 1200; // one step at 1x
+
 export function bindReplayer(view) {
   const r = view.root;
-  $(".rp-first", r).addEventListener("click", () => step(view, -Infinity));
-  $(".rp-prev", r).addEventListener("click", () => step(view, -1));
-  $(".rp-next", r).addEventListener("click", () => step(view, 1));
-  $(".rp-last", r).addEventListener("click", () => step(view, Infinity));
+  $(".rp-first", r).addEventListener("click", () => { pause(view); step(view, -Infinity); });
+  $(".rp-prev", r).addEventListener("click", () => { pause(view); step(view, -1); });
+  $(".rp-next", r).addEventListener("click", () => { pause(view); step(view, 1); });
+  $(".rp-last", r).addEventListener("click", () => { pause(view); step(view, Infinity); });
+  $(".rp-play", r).addEventListener("click", () => (view.replay?.timer ? pause(view) : play(view)));
+  $(".rp-speed", r).addEventListener("change", () => { if (view.replay?.timer) play(view); });
+  $(".rp-close", r).addEventListener("click", () => closeReplay(view));
+  speedOptions(view);
 }
 
 export async function loadHistory(view) {
@@ -34,23 +41,79 @@ export async function loadHistory(view) {
 }
 
 async function openReplay(view, handId) {
+  let replay;
   try {
-    view.replay = await api(`/api/hands/${handId}/replay`);
+    replay = await api(`/api/hands/${handId}/replay`);
   } catch (error) {
     view.error(error.message);
     return;
   }
-  view.replay.step = view.replay.frames.length - 1;
+  pause(view);
   const r = view.root;
-  $(".replayer", r).hidden = false;
+  const stage = $(".replayer", r);
+  $(".replay-stage", stage).replaceChildren(replayFelt());
+  // What felt.js draws from: a table view's shape, its frames made from the replay's.
+  view.replay = { ...replay, step: 0, timer: null, stage: { root: stage, replaying: true, state: null, previous: null, lastResult: null } };
+  stage.hidden = false;
+  r.classList.add("replaying");
+  stage.dataset.hand = String(handId);
   $(".dl-phh", r).onclick = (event) => { event.preventDefault(); download(`/api/hands/${handId}.phh`, `hand-${handId}.phh`); };
   $(".dl-txt", r).onclick = (event) => { event.preventDefault(); download(`/api/hands/${handId}.txt`, `hand-${handId}.txt`); };
   shufflePanel(view, handId);
   step(view, -Infinity);
+  $(".rp-play", r).focus();
 }
 
-/** The replayer's hand shown again as it is (after a change of language). */
-export const renderReplay = (view) => step(view, 0);
+function closeReplay(view) {
+  pause(view);
+  view.replay = null;
+  const stage = $(".replayer", view.root);
+  stage.hidden = true;
+  // Nothing of the replayed hand stays behind (no second felt, no second seat of yours).
+  $(".replay-stage", stage).replaceChildren();
+  $(".replayer-lines", stage).replaceChildren();
+  view.root.classList.remove("replaying");
+}
+
+// The replayer's felt, the same parts as the table's own (felt.js draws both), made while
+// a hand is replayed and removed after.
+function replayFelt() {
+  return el("div", { class: "felt-wrap replay-felt" },
+    el("div", { class: "felt" },
+      el("div", { class: "center" },
+        el("div", { class: "pot-total", hidden: true }),
+        el("div", { class: "pots" }),
+        el("div", { class: "board" }),
+        el("div", { class: "banner", role: "status", "aria-live": "polite" })),
+      el("div", { class: "seats" })));
+}
+
+// A replay frame as a table frame: every seat of the table (those not in the hand empty),
+// the hand in progress, or at the end the result with its shown hands and awards.
+function tableFrame(view, replay, frame) {
+  const count = Math.max(replay.max_seats || 0, view.state?.seats.length || 0, ...frame.seats.map((s) => s.seat));
+  const seats = Array.from({ length: count }, (_, k) => ({ seat: k + 1, empty: true }));
+  for (const s of frame.seats) {
+    seats[s.seat - 1] = {
+      seat: s.seat, empty: false, name: s.name || t("table.seat", { seat: s.seat }), stack: s.stack, bet: s.bet,
+      folded: s.folded, cards: s.cards, card_count: s.card_count, in_hand: true, connected: true,
+      status: "playing", all_in: s.all_in, last_action: s.last_action, missed_big: false, missed_small: false,
+    };
+  }
+  const hand = frame.result ? null : {
+    number: replay.number, board: frame.board, pots: frame.pots, collected: frame.collected,
+    button: replay.button, small_blind_seat: replay.small_blind_seat, big_blind_seat: replay.big_blind_seat,
+    actor: frame.actor, legal: null,
+  };
+  return { version: replay.step, seats, you: frame.seats.find((s) => s.you)?.seat ?? null, hand };
+}
+
+/** The replayer shown again as it is (after a change of language). */
+export function renderReplay(view) {
+  speedOptions(view);
+  labelPlay(view);
+  step(view, 0);
+}
 
 function step(view, delta) {
   const rp = view.replay;
@@ -59,19 +122,64 @@ function step(view, delta) {
   const last = rp.frames.length - 1;
   rp.step = delta === -Infinity ? 0 : delta === Infinity ? last : Math.max(0, Math.min(last, rp.step + delta));
   const frame = rp.frames[rp.step];
+  const stage = rp.stage;
+  stage.previous = stage.state;
+  stage.state = tableFrame(view, rp, frame);
+  stage.lastResult = frame.result;
+  renderSeats(stage);
+  renderCenter(stage);
   const r = view.root;
-  $(".rp-step", r).textContent = t("history.step", { step: number(rp.step + 1), steps: number(rp.frames.length) });
-  $(".replayer-board", r).replaceChildren(...frame.board.map((c) => cardEl(c)));
-  $(".replayer-seats", r).replaceChildren(...frame.seats.map((seat) =>
-    el("li", { class: `${seat.folded ? "folded" : ""} ${frame.actor === seat.seat ? "acting" : ""} ${seat.you ? "you" : ""}` },
-      el("span", { class: "name", text: `${seat.name || t("table.seat", { seat: seat.seat })}${seat.seat === rp.button ? ` (${t("badge.dealer")})` : ""}` }),
-      el("span", { class: "hole" }, ...(seat.cards ? seat.cards.map((c) => cardEl(c)) : Array.from({ length: seat.folded ? 0 : seat.card_count }, () => cardEl(null)))),
-      el("span", { class: "num", text: money(seat.stack) }),
-      seat.bet ? el("span", { class: "bet-inline", text: ` ${t("history.bet", { amount: money(seat.bet) })}` }) : null)));
+  const root = stage.root;
+  root.dataset.step = String(rp.step);
   // Each line in the page's language (``items``), or as the server wrote it in English.
   const said = (f) => (f.items ? f.items.map(replayLine) : f.lines);
+  if (!frame.result) {
+    // The pot on the felt is the hand's; what just happened is the banner.
+    $(".banner", root).textContent = said(frame).at(-1) || "";
+  }
+  $(".rp-step", r).textContent = t("history.step", { step: number(rp.step + 1), steps: number(rp.frames.length) });
+  $(".rp-prev", r).disabled = $(".rp-first", r).disabled = rp.step === 0;
+  $(".rp-next", r).disabled = $(".rp-last", r).disabled = rp.step === last;
   const lines = rp.frames.slice(0, rp.step + 1).flatMap(said);
   const list = $(".replayer-lines", r);
   list.replaceChildren(...lines.map((line, n) => el("li", { class: n >= lines.length - frame.lines.length ? "new" : "", text: line })));
   list.scrollTop = list.scrollHeight;
+  if (rp.step === last) pause(view);
 }
+
+// Play from here (from the start when at the end), a step every STEP_MS / speed.
+function play(view) {
+  const rp = view.replay;
+  if (!rp) return;
+  clearInterval(rp.timer);
+  if (rp.step === rp.frames.length - 1) step(view, -Infinity);
+  const speed = Number($(".rp-speed", view.root).value) || 1;
+  rp.timer = setInterval(() => step(view, 1), STEP_MS / speed);
+  labelPlay(view);
+}
+
+function pause(view) {
+  const rp = view.replay;
+  if (rp) { clearInterval(rp.timer); rp.timer = null; }
+  labelPlay(view);
+}
+
+// Play or Pause, pressed while playing.
+function labelPlay(view) {
+  const playing = Boolean(view.replay?.timer);
+  const button = $(".rp-play", view.root);
+  button.textContent = t(playing ? "replay.pause" : "replay.play");
+  button.setAttribute("aria-pressed", String(playing));
+}
+
+// The speeds, "0.5×" to "4×" as the page's language writes the numbers.
+const SPEEDS = [0.5, 1, 2, 4];
+
+function speedOptions(view) {
+  const select = $(".rp-speed", view.root);
+  const chosen = select.value || "1";
+  select.replaceChildren(...SPEEDS.map((speed) => el("option", { value: String(speed) }, `${number(speed)}\u00d7`)));
+  select.value = chosen;
+}
+
+export function disposeReplay(view) { pause(view); }

@@ -3,12 +3,12 @@
 import { refreshMe } from "./api.js";
 import { askBuyIn } from "./buyin.js";
 import { bindControls, renderControls } from "./controls.js";
-import { $, $$, el } from "./dom.js";
+import { $, $$, cardName, el } from "./dom.js";
 import { renderCenter, renderSeats } from "./felt.js";
-import { stakesLabel, tournamentLine } from "./format.js";
+import { actionLabel, stakesLabel, tournamentLine } from "./format.js";
 import { t } from "./i18n.js";
 import { closeTable, layoutTables, renderTabs } from "./nav.js";
-import { bindReplayer, loadHistory } from "./replayer.js";
+import { bindReplayer, disposeReplay, loadHistory } from "./replayer.js";
 import { startAwards, stopAwards } from "./showdown.js";
 import { send } from "./socket.js";
 import { playSound, updateTitle } from "./sound.js";
@@ -127,6 +127,7 @@ export class TableView {
       .filter((seat) => seat.status === "busted" && typeof seat.rebuy_seconds_left === "number")
       .map((seat) => [seat.seat, performance.now() + seat.rebuy_seconds_left * 1000]));
     this.render();
+    announce(this, previous, state);
     if (previous) playSound(soundOf(previous, state));
     else renderTabs(); // the tab takes the table's name from its first frame
   }
@@ -226,6 +227,7 @@ export class TableView {
 
   dispose() {
     this.stopTimer();
+    disposeReplay(this);
     stopAwards(this);
     clearInterval(this.rebuyTimer);
   }
@@ -246,6 +248,31 @@ export class TableView {
     tick();
     this.rebuyTimer = setInterval(tick, 250);
   }
+}
+
+// Other players' actions and the cards dealt, said politely by a screen reader (the table's
+// hidden log, aria-live="polite"); your own actions and your turn are said elsewhere.
+const STREETS = { 3: "flop", 4: "turn", 5: "river" };
+
+function announce(view, before, after) {
+  const lines = [];
+  const hand = after.hand;
+  const same = Boolean(hand && before?.hand && before.hand.number === hand.number);
+  if (hand && !same) lines.push(t("announce.hand", { number: hand.number }));
+  if (hand && same) {
+    for (const seat of after.seats) {
+      const was = before.seats[seat.seat - 1];
+      const action = seat.last_action;
+      if (seat.seat === after.you || seat.empty || !action || !was) continue;
+      if (JSON.stringify(action) !== JSON.stringify(was.last_action)) lines.push(t("announce.action", { name: seat.name, action: actionLabel(action) }));
+    }
+    const dealt = hand.board.slice(before.hand.board.length);
+    if (dealt.length) lines.push(t("replay.board", { street: t(`street.${STREETS[hand.board.length]}`), cards: dealt.map(cardName).join(", ") }));
+  }
+  if (!lines.length) return;
+  const log = $(".announcer", view.root);
+  for (const line of lines) log.append(el("p", { text: line }));
+  while (log.children.length > 20) log.firstElementChild.remove();
 }
 
 function rebuyText(deadline) {

@@ -40,13 +40,22 @@ async function openMine(event) {
   else showToast(tr("tournaments.no_seat", { name: event.name }));
 }
 
+/** The structure in words, in the page's language (the data file's English description is
+ * for operators). */
+function describe(s) {
+  const minutes = s.levels.length ? s.levels[0][3] : 0;
+  const line = tr(`tournaments.describe_${s.kind}`, { players: s.table_size, minutes });
+  const extras = [s.rebuy ? tr("tournaments.with_rebuys") : null, s.re_entries ? tr("tournaments.with_reentry") : null];
+  return [line, ...extras.filter(Boolean)].join(", ");
+}
+
 export function renderTournaments() {
   const rows = (app.tournaments || []).map((t) => {
     const entry = myEntry(t);
     const key = () => crypto.getRandomValues(new Uint32Array(4)).join("");
     const level = t.level ? `${t.level} (${chips(t.blinds[0])}/${chips(t.blinds[1])})` : "";
     return el("tr", { "data-tournament": t.id },
-      el("td", {}, el("strong", { text: t.name }), el("div", { class: "muted small", text: t.structure.description })),
+      el("td", {}, el("strong", { text: t.name }), el("div", { class: "muted small", text: describe(t.structure) })),
       el("td", { text: tr(`tournaments.${t.status}`) }),
       el("td", { class: "num", text: `${money(t.structure.buy_in)}+${money(t.structure.fee)}` }),
       el("td", { class: "num", text: `${t.entrants}/${t.max_entrants}` }),

@@ -1,0 +1,154 @@
+"""Issue 16, accessibility: axe-core (vendored from its npm package in ``vendor/``, served to
+the page by Playwright only, never by the room) finds no serious or critical violation on
+the sign-in page, the lobby and a table with a hand in progress; cards, seats, markers and
+controls have the names a screen reader says; other players' actions are announced in a
+polite live region; and Enter in sign-up mode signs up."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Browser, Page, Route
+
+from tests.browser.conftest import Player, Room, new_player, screenshot
+from tests.browser.test_client import join
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+AXE_PATH = "/__tests__/axe.min.js"  # routed by Playwright to the vendored file
+TABLE = "nlhe-1-2"
+ROOT = f".table-view[data-table='{TABLE}']"
+
+RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "ten", "9": "nine"}
+RANKS |= {"8": "eight", "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three"}
+RANKS |= {"2": "two"}
+SUITS = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+
+RUN_AXE = """async () => {
+  const results = await axe.run(document);
+  const ran = results.passes.some((p) => p.id === 'color-contrast');
+  if (!ran) throw new Error('axe checked no contrast');
+  return results.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => [n.target.join(' '), n.failureSummary]),
+  }));
+}"""
+
+ACCESSIBLE_CARDS = """(root) => [...document.querySelectorAll(`${root} .card[data-card]`)]
+  .map((c) => [c.dataset.card, c.getAttribute('role'), c.getAttribute('aria-label')])"""
+
+
+def spoken(card: str) -> str:
+    return f"{RANKS[card[0]]} of {SUITS[card[1]]}"
+
+
+async def serious_violations(page: Page, base: str) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations on the page as it is now."""
+
+    async def serve(route: Route) -> None:
+        await route.fulfill(path=str(AXE), content_type="text/javascript")
+
+    await page.route(base + AXE_PATH, serve)
+    if not await page.evaluate("() => typeof window.axe === 'object'"):
+        await page.add_script_tag(url=base + AXE_PATH)  # same origin: the room's CSP allows it
+    found = await page.evaluate(RUN_AXE)
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+async def test_axe_finds_nothing_serious_on_sign_in_lobby_and_a_table_in_play(
+    browser: Browser, room: Room
+) -> None:
+    context = await browser.new_context(viewport={"width": 1360, "height": 900})
+    page = await context.new_page()
+    await page.goto(room.base + "/")
+    await page.wait_for_selector("#auth-form")
+    assert await serious_violations(page, room.base) == []
+    await context.close()
+
+    ann = await new_player(browser, room, "ann")
+    page = ann.page
+    assert await serious_violations(page, room.base) == []
+    await join(ann, TABLE)
+    await page.wait_for_selector(f"{ROOT} .seat.you .hole .card[data-card]")  # a hand is on
+    await page.wait_for_selector(f"{ROOT} .badge")
+    found = await serious_violations(page, room.base)
+    assert found == [], found
+    await screenshot(page, "accessibility-table")
+
+
+async def test_cards_seats_markers_and_controls_are_named_and_actions_announced(
+    browser: Browser, room: Room
+) -> None:
+    ann = await new_player(browser, room, "ann")
+    page = ann.page
+    await join(ann, TABLE)
+    await page.wait_for_selector(f"{ROOT} .seat.you .hole .card[data-card]")
+    # Every face-up card is an image named as it is said: "ace of spades".
+    cards = await page.evaluate(ACCESSIBLE_CARDS, ROOT)
+    assert cards
+    for code, role, label in cards:
+        assert role == "img" and label.lower() == spoken(code), (code, role, label)
+    hidden = await page.get_attribute(f"{ROOT} .card.back", "aria-label")
+    assert hidden in (None, "face-down card")
+    # Each seat is a region named by its number and player; stack and bet are labelled.
+    frame = await last_frame(ann)
+    for seat in frame["seats"]:
+        region = page.get_by_role("region", name=re.compile(rf"^Seat {seat['seat']}: "))
+        assert await region.count() == 1
+        if seat["empty"]:
+            continue
+        name = f"Seat {seat['seat']}: {seat['name']}"
+        if seat["seat"] == frame["you"]:
+            name += " (you)"
+        assert await region.get_attribute("aria-label") == name
+    mine = page.get_by_role("region", name=re.compile(r"\(you\)$"))
+    assert (await mine.locator(".stack").text_content() or "").startswith("Stack $")
+    # The button and the blinds are said in words, not only shown as a disc.
+    dealer = page.locator(f"{ROOT} .badge.dealer")
+    assert await dealer.count() == 1
+    assert "Dealer button" in await dealer.text_content()
+    blinds = await page.locator(f"{ROOT} .badge.blind").all_text_contents()
+    assert any("Small blind" in b for b in blinds) and any("Big blind" in b for b in blinds)
+    # Controls say what they do.
+    close = page.get_by_role("button", name="Close table")
+    assert await close.count() == 1
+    # Another player's action is said in the polite log, as the felt shows it.
+    log = page.get_by_role("log", name="Table actions")
+    assert await log.get_attribute("aria-live") == "polite"
+    await page.wait_for_function(
+        "(root) => /^(?!ann:)\\S+: (Fold|Check|Call|Bet|Raise|All-in)/m.test("
+        "document.querySelector(`${root} .announcer`).innerText)",
+        arg=ROOT,
+    )
+    said = await log.locator("p").all_text_contents()
+    assert not any(line.startswith("ann:") for line in said), said  # her own are not
+    await close.click()
+    await page.wait_for_selector(ROOT, state="detached")
+
+
+async def last_frame(player: Player) -> dict[str, Any]:
+    version = int(await player.page.get_attribute(ROOT, "data-version") or -1)
+    return await player.frame(TABLE, version)
+
+
+async def test_enter_in_sign_up_mode_signs_up(browser: Browser, room: Room) -> None:
+    context = await browser.new_context(viewport={"width": 1360, "height": 900})
+    page = await context.new_page()
+    await page.goto(room.base + "/")
+    await page.click("#mode-signup")
+    assert await page.get_attribute("#mode-signup", "aria-pressed") == "true"
+    await page.fill("#username", "nina")
+    await page.fill("#password", "correct horse battery")
+    await page.press("#password", "Enter")
+    await page.wait_for_selector("#lobby-rows tr")
+    token = str(await page.evaluate("localStorage.getItem('pokerroom.token')"))
+    assert (await room.me(token))["display_name"] == "nina"  # a new account, signed up
+    # Log in is still the default elsewhere: a fresh page logs in on Enter.
+    other = await (await browser.new_context()).new_page()
+    await other.goto(room.base + "/")
+    await other.fill("#username", "nina")
+    await other.fill("#password", "correct horse battery")
+    await other.press("#password", "Enter")
+    await other.wait_for_selector("#lobby-rows tr")
+    await context.close()
