@@ -90,7 +90,10 @@ async def test_a_sit_and_go_with_bots_and_two_people_to_the_end(server: Server) 
     pool = 6 * 1000
     assert runner.t.prize_pool == pool
     assert sum(r.prize or 0 for r in results) == pool  # 65% and 35%, the pool emptied
-    assert sorted((r.prize or 0 for r in results), reverse=True)[:2] == [3900, 2100]
+    prizes = sorted((r.prize or 0 for r in results), reverse=True)
+    # 65% to the winner, 35% to second: split when several bust in one hand with equal
+    # stacks and tie for it (all in on the first hand, say)
+    assert prizes[0] == 3900 and sum(prizes[1:]) == 2100
     for name, received in frames.items():
         assert assert_private(name, received) > 0, f"{name} saw no tournament table"
         assert any(f.get("type") == "tournament" and f["kind"] == "started" for f in received)
