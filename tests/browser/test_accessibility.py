@@ -13,7 +13,7 @@ from typing import Any
 from playwright.async_api import Browser, Page, Route
 
 from tests.browser.conftest import Player, Room, new_player, screenshot
-from tests.browser.test_client import join
+from tests.browser.test_client import join, take_turn
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 AXE_PATH = "/__tests__/axe.min.js"  # routed by Playwright to the vendored file
@@ -116,11 +116,17 @@ async def test_cards_seats_markers_and_controls_are_named_and_actions_announced(
     # Another player's action is said in the polite log, as the felt shows it.
     log = page.get_by_role("log", name="Table actions")
     assert await log.get_attribute("aria-live") == "polite"
-    await page.wait_for_function(
+    announced = (
         "(root) => /^(?!ann:)\\S+: (Fold|Check|Call|Bet|Raise|All-in)/m.test("
-        "document.querySelector(`${root} .announcer`).innerText)",
-        arg=ROOT,
+        "document.querySelector(`${root} .announcer`).innerText)"
     )
+    for turn in range(240):  # bounded; ann acts on her turns so that the others can act
+        if await page.evaluate(announced, ROOT):
+            break
+        await take_turn(ann, TABLE, turn)
+        await page.wait_for_timeout(250)
+    else:
+        raise AssertionError("no other player's action was announced in a minute")
     said = await log.locator("p").all_text_contents()
     assert not any(line.startswith("ann:") for line in said), said  # her own are not
     await close.click()
