@@ -49,6 +49,28 @@ def test_issue14_entrants_are_dealt_in_at_once_without_a_post() -> None:
     assert hand.small_blind_seat == last_big
 
 
+def test_TDA_8A_10A_an_entrant_seated_between_the_button_and_the_small_blind_waits_a_hand() -> None:
+    table = tournament_table({1: 1500, 4: 1500, 7: 1500})
+    table.start_hand(0.0)
+    finish_hand(table)
+    button, small = table.previous_small, table.previous_big  # the next hand's button and SB
+    assert button is not None and small is not None
+    seat = button % 9 + 1  # the open seat right after the next button, before its SB
+    assert seat not in table.seats and seat != small
+    table.seat_entrant("late", seat, 2000)
+    events = table.start_hand(1.0)
+    hand = started(events)
+    assert (hand.button_seat, hand.small_blind_seat) == (button, small)
+    assert seat not in hand.seats and len(hand.seats) == 3  # not dealt: no free hand
+    table.cancel_hand("fault")  # R-DECK-5: the replay deals the same players
+    again = Table.from_json(table.to_json())
+    assert seat not in started(again.start_hand(2.0)).seats
+    finish_hand(again)
+    hand = started(again.start_hand(3.0))
+    assert seat in hand.seats and hand.button_seat == small  # the button passed: dealt in
+    assert not again.seats[seat].arrived
+
+
 def test_issue14_cash_tables_take_buy_ins_not_entrants() -> None:
     house = load_preset("titan")
     table = Table(spec=house.game(Variant.HOLDEM, Structure.NO_LIMIT, 200), house=house, seats=6)

@@ -1,7 +1,9 @@
 """An observer that checks a tournament's invariants from its event stream (issue 14):
 nobody is dealt at two tables, moves happen between hands at both tables, nobody posts the
 big blind twice in a row because of a move, tables stay within one player after every
-balancing step, hand-for-hand rounds are synchronized, and nobody is sat out; and from the
+balancing step, hand-for-hand rounds are synchronized, nobody is sat out, and a player who
+arrives at a table (a late entry, a move, a redraw) is never dealt in between the button and
+the small blind there (TDA 8A, 10A: they wait one hand for the button, never more); and from the
 coordinator's state after each change between hands: every chip issued is on a table
 (stacks and pots, rebuys and add-ons included), every entry still in sits at exactly one
 table (its own) and every eliminated one at none. ``Settled`` checks that a place the room
@@ -11,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pokerroom.table.blinds import between
+from pokerroom.table.events import HandStarting
 from pokerroom.tournament import Tournament
 from pokerroom.tournament.events import (
     Balanced,
@@ -44,19 +48,28 @@ class Invariants:
         self.h4h_seen = False
         self.busts: dict[str, tuple[int, int]] = {}  # entry -> (group, chips at its start)
         self.state_checks = 0
+        self.arrived: dict[str, tuple[int, int, bool]] = {}  # entry -> table, seat, waited
+        self.waited = 0  # arrivals not dealt their first hand there (between button and SB)
+        self.starting: HandStarting | None = None  # the table event of the hand being dealt
 
     def __call__(self, t: Tournament, events: list[Any]) -> None:
         if t.started and any(isinstance(event, _BETWEEN_HANDS) for event in events):
             self._state(t)
         for event in events:
             match event:
+                case HandStarting():
+                    self.starting = event
+                case Seated(entry, table, seat, _):
+                    self.arrived[entry] = (table, seat, False)
                 case HandDealt(table, _, entries, big, round_):
-                    self._dealt(t, table, entries, big, round_)
+                    waiting = self._arrivals(t, table, entries)
+                    self._dealt(t, table, entries, big, round_, waiting)
                 case HandDone(table, _, _):
                     self.open.pop(table, None)
                     self.done_round = self.table_round.pop(table, None)
-                case Moved(entry, source, target, _, _, again):
+                case Moved(entry, source, target, seat, _, again):
                     self.moves += 1
+                    self.arrived[entry] = (target, seat, False)
                     for busy in (source, target):
                         if busy in self.open:
                             self.problems.append(f"{entry} moved while table {busy} dealt")
@@ -103,8 +116,39 @@ class Invariants:
             if len(tied) != 1:
                 self.problems.append(f"places {first}-{last} tied from {tied}")
 
+    def _arrivals(self, t: Tournament, table: int, entries: tuple[str, ...]) -> set[str]:
+        """TDA 8A, 10A: an arrival's first hand at a table: dealt in, but not between the button
+        and the small blind; or not dealt that one hand (the button then passes them)."""
+        start, size = self.starting, t.structure.table_size
+        assert start is not None
+        first = start.small_blind_seat or start.big_blind_seat  # the first blind, posted or not
+        waiting: set[str] = set()
+        for entry, (at, seat, waited) in list(self.arrived.items()):
+            if at != table:
+                continue
+            if entry in entries:
+                del self.arrived[entry]
+                if len(start.seats) > 2 and between(seat, start.button_seat, first, size):
+                    self.problems.append(
+                        f"{entry} arrived at table {table} seat {seat} and was dealt in between"
+                        f" the button {start.button_seat} and the small blind {first}"
+                    )
+            elif waited:
+                self.problems.append(f"{entry} at table {table} waited a second hand")
+            elif t.entries[entry].table == table:
+                self.arrived[entry] = (at, seat, True)
+                self.waited += 1
+                waiting.add(entry)
+        return waiting
+
     def _dealt(
-        self, t: Tournament, table: int, entries: tuple[str, ...], big: str | None, r: int | None
+        self,
+        t: Tournament,
+        table: int,
+        entries: tuple[str, ...],
+        big: str | None,
+        r: int | None,
+        waiting: set[str],
     ) -> None:
         for other, dealt in self.open.items():
             twice = set(dealt) & set(entries)
@@ -133,7 +177,7 @@ class Invariants:
         # Nobody sat out (TDA 71): everyone seated with chips at the table is dealt in.
         seated = t.tables.get(table)
         if seated is not None and seated.hand is not None:
-            with_chips = {s.player for s in seated.seats.values() if s.stack > 0}
+            with_chips = {s.player for s in seated.seats.values() if s.stack > 0} - waiting
             if with_chips != set(entries):
                 self.problems.append(f"table {table} dealt {entries}, seated {with_chips}")
 

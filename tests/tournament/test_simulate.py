@@ -48,6 +48,41 @@ def events(draw: st.DrawFn, big: int) -> tuple[str, int, int, dict[str, int]]:
     return name, entrants, draw(st.integers(0, 2**32)), options
 
 
+@st.composite
+def arrivals(draw: st.DrawFn) -> tuple[str, int, int, dict[str, int]]:
+    """Multi-table events where players arrive at tables: late entries, re-entries, moves and
+    broken tables' redraws (each into whatever seats the busts left open)."""
+    name = draw(st.sampled_from(MTTS))
+    entrants = draw(st.integers(12, 160))
+    options = {
+        "late_entries": draw(st.integers(0, entrants // 3)),
+        "reentry_percent": draw(st.sampled_from([0, 50, 100])),
+        "absent_percent": draw(st.sampled_from([0, 10])),
+    }
+    return name, entrants, draw(st.integers(0, 2**32)), options
+
+
+@settings(max_examples=15, deadline=None)
+@given(arrivals())
+def test_TDA_8A_10A_an_arriving_player_is_never_dealt_in_between_the_button_and_the_small_blind(
+    event: tuple[str, int, int, dict[str, int]],
+) -> None:
+    # ``Invariants`` checks each arrival's first hand at its new table: dealt in anywhere but
+    # between the button and the small blind, or (seated there) not dealt that one hand.
+    name, entrants, seed, options = event
+    _, watch = play(name, entrants, seed, **options)
+    assert watch.moves or options["late_entries"] or entrants <= 9
+
+
+def test_TDA_10A_a_redrawn_player_seated_between_the_button_and_the_small_blind_waits_a_hand() -> (
+    None
+):
+    # Seeds where a broken table's players and late entries fill the seats that a hand's busts
+    # left between the button and the small blind: they wait for the button, once.
+    _, watch = play("mtt_reentry", 120, 1, late_entries=40, reentry_percent=100)
+    assert watch.waited > 0
+
+
 @settings(max_examples=25, deadline=None)
 @given(events(300))
 def test_issue14_properties_over_random_events(event: tuple[str, int, int, dict[str, int]]) -> None:

@@ -224,6 +224,7 @@ def plan_hand(
     live_posts: dict[int, int] = {}
     dead_posts: dict[int, int] = {}
     dealt: list[int] = []
+    first_blind = small_seat if small_seat is not None else big_seat
     for n in occupied:
         seat = seats[n]
         if n not in active:
@@ -233,6 +234,8 @@ def plan_hand(
                 dead_posts[n] = small  # R-SEAT-3 (001): back in the big blind, the small dead
             dealt.append(n)
             continue
+        if seat.arrived and between(n, button_anchor, first_blind, max_seats):
+            continue  # TDA 8A, 10A: a tournament entrant just seated waits for the button
         # Past the big blind and before the button's seat: posting there is dealt in at once.
         # The button's own seat waits too: a player owing blinds may not take the button
         # with a single post (R-BLIND-6); it is a dead button this hand.

@@ -161,7 +161,9 @@ class SeatedTable:
 
     def seat_entrant(self, player: str, seat: int, stack: int, *, name: str = "") -> list[Event]:
         """Tournament: seat an entrant with their chips, dealt in from the next hand with no
-        post (a new entry, a move, a redraw; the coordinator picks the seat, TDA 7, 10, 11)."""
+        post (a new entry, a move, a redraw; the coordinator picks the seat, TDA 7, 10, 11),
+        except in a seat between that hand's button and small blind: then from the hand
+        after, once the button has passed (TDA 8A, 10A)."""
         if not self.tournament:
             raise TableError("only a tournament table seats entrants; a cash table takes a buy-in")
         self._check_seat_free(player, seat)
@@ -176,6 +178,7 @@ class SeatedTable:
             joined=self.joined,
             time_bank=float(self.house.time_bank_seconds),
             paid_blinds=True,  # a tournament owes no blinds for a new seat (TDA 8, 10, 11)
+            arrived=True,
         )
         self.seats[seat] = entrant
         self._seat_by_player[player] = entrant

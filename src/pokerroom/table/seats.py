@@ -49,6 +49,9 @@ class Seat:
     connected: bool = True
     big_blinds_posted: int = 0
     busted_at: float | None = None  # when the stack ran out: the rebuy window starts
+    # A tournament entrant not yet dealt a hand at this table (a late entry, a move, a
+    # redraw): never dealt in between the button and the small blind (TDA 8A, 10A).
+    arrived: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -85,7 +85,7 @@ class Table(SeatedTable):
         if plan is None:
             return events
         # R-DECK-5: what dealing this hand settles, for a cancel to give back.
-        before = {
+        before: dict[str, Any] = {
             "first": self._fresh_first if plan.fresh else None,
             "previous": [self.previous_big, self.previous_small, self.previous_button],
             "seats": [
@@ -93,6 +93,10 @@ class Table(SeatedTable):
                 for n in sorted({*plan.positions, *(n for n, _ in plan.missed)})
             ],
         }
+        if self.tournament:  # entrants dealt their first hand here: new again if cancelled
+            before["arrived"] = [n for n in plan.positions if self.seats[n].arrived]
+            for n in before["arrived"]:
+                self.seats[n].arrived = False
         if plan.fresh:
             for number in plan.positions:
                 self.seats[number].paid_blinds = True  # everyone starts level
@@ -413,6 +417,10 @@ class Table(SeatedTable):
             seat.post_now, seat.big_blinds_posted = post_now, bigs
             if status == SeatStatus.WAITING and seat.status is SeatStatus.PLAYING:
                 seat.status = SeatStatus.WAITING  # dealt in as a newcomer: one again
+        for number in before.get("arrived", ()):
+            seat = self.seats.get(number)
+            if seat is not None:
+                seat.arrived = True
 
     # ---------------------------------------------------------------- time (R-TIME-*)
 
