@@ -331,10 +331,11 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
                 return False
             case Suspend(player):
                 return await self._suspend(player, now)
-            case AutoMuck(player, on):
-                if self.table.seat_number(player) is None:
+            case AutoMuck(account, on):
+                holder = self.seat_holder(int(account))
+                if holder is None:
                     return False
-                self.table.set_options(player, auto_muck=on)
+                self.table.set_options(holder, auto_muck=on)
                 return True
             case Void(reason, answer) | Close(reason, answer):
                 try:
@@ -350,12 +351,12 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
             return False
         if client not in self.watchers:
             self.watchers.append(client)
-        player = client.player
-        seated = player is not None and self.table.seat_number(player) is not None
-        if seated and player and not self.table.seat_of(player).connected:  # R-TIME-3
-            await self._after(self.table.reconnect(player, now), now)  # a page reload
+        holder = self.seat_holder(client.account_id)
+        if holder is not None and not self.table.seat_of(holder).connected:  # R-TIME-3
+            await self._after(self.table.reconnect(holder, now), now)  # a page reload
             return True  # everyone (this client too) sees the seat connected again
         client.deliver(self._state_for(client, now))
+        player = client.player
         if player is not None and player in self.table.waiting:
             self._tell_player(player, now)  # your place in line, after a reload too
         return False
@@ -364,12 +365,9 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
         if client in self.watchers:
             self.watchers.remove(client)
         still_here = any(w.player == client.player and not w.closed for w in self.watchers)
-        if (
-            client.player is not None
-            and not still_here  # a newer connection of the same player is watching
-            and self.table.seat_number(client.player) is not None
-        ):
-            events = self.table.disconnect(client.player, now)
+        holder = self.seat_holder(client.account_id)
+        if holder is not None and not still_here:  # (a newer connection may be watching)
+            events = self.table.disconnect(holder, now)
             await self._after(events, now)
             return True
         return False
@@ -442,7 +440,9 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
             raise TableError("slow down: too many chat messages")
         client.chat_times.append(now)
         text = html.escape(message.text.strip())  # stored and sent escaped
-        await self.store.post_chat(self.table_id, int(player), text, now=utcnow())
+        account = client.account_id  # (``player`` is a tournament entry's id there: 7#2)
+        assert account is not None  # ``_player`` refused an anonymous client
+        await self.store.post_chat(self.table_id, account, text, now=utcnow())
         chat = protocol.ChatFrame(table=self.table_id, sender=client.name or player, text=text)
         self._tell(protocol.frame(chat))
 
@@ -460,8 +460,17 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
             next_seed=self.shuffles.next_commitment,
         )
 
-    def _seat_for(self, client: Client) -> int | None:  # (a tournament's table: its entry's)
-        return None if client.player is None else self.table.seat_number(client.player)
+    def seat_holder(self, account_id: int | None) -> str | None:
+        """Who the account sits here as (None: no seat here): its own id at a cash table;
+        at a tournament's table, its entry in play (``7``, a re-entry ``7#2``)."""
+        if account_id is None:
+            return None
+        player = str(account_id)
+        return player if self.table.seat_number(player) is not None else None
+
+    def _seat_for(self, client: Client) -> int | None:
+        holder = self.seat_holder(client.account_id)
+        return None if holder is None else self.table.seat_number(holder)
 
     def _state_for(self, client: Client, now: float, public: dict[str, Any] | None = None) -> str:
         public = self._public(now) if public is None else public

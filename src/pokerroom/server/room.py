@@ -173,8 +173,7 @@ class Room:
 
     def seated(self, account_id: int) -> list[str]:
         """The tables where the account has a seat (told at hello: issue 16)."""
-        player = str(account_id)
-        return [i for i, a in self.actors.items() if a.table.seat_number(player) is not None]
+        return [i for i, a in self.actors.items() if a.seat_holder(account_id) is not None]
 
     def open_tables(self) -> int:
         return sum(1 for actor in self.actors.values() if not actor.closed)

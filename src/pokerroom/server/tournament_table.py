@@ -194,13 +194,14 @@ class TournamentTableActor(TableActor):
 
     # ------------------------------------------------------------ players
 
-    def _seat_for(self, client: Client) -> int | None:
-        entry = self.runner.entry_of(client.account_id)
-        return None if entry is None else self.table.seat_number(entry)
+    def seat_holder(self, account_id: int | None) -> str | None:
+        """The account's entry in play when it sits here (a re-entry is ``7#2``)."""
+        entry = self.runner.entry_of(account_id)
+        return entry if entry is not None and self.table.seat_number(entry) is not None else None
 
     def _player(self, client: Client) -> str:
-        entry = self.runner.entry_of(client.account_id)
-        if entry is None or self.table.seat_number(entry) is None:
+        entry = self.seat_holder(client.account_id)
+        if entry is None:
             raise TableError(f"you have no seat at {self.table_id}")
         return entry
 
