@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pokerroom.server.clock import utcnow
 from pokerroom.tournament.deals import DealKind, deal_offer, make_deal
 from pokerroom.tournament.events import TournamentError
 
@@ -115,7 +114,7 @@ async def answer(runner: TournamentRunner, account: int, *, accept: bool) -> Non
         if p.accepted != set(p.players):
             return
         make_deal(t, p.kind, p.accepted, p.keep)
-        await runner.store.save(runner.id, runner.snapshot(), status=runner.status, now=utcnow())
+        await runner.save()
         runner.proposal = None
         runner.wake_all()
         for other in p.players:

@@ -82,7 +82,7 @@ class Tournaments:
         last = await self.store.last_hands(f"{runner.id}-")
         for number, table in t.tables.items():
             table.hand_number = max(table.hand_number, last.get(runner.table_id(number), 0))
-        await self.store.save(runner.id, runner.snapshot(), status=runner.status, now=utcnow())
+        await runner.save()
         runner.prizes_due(self.clock())
         runner.launch()
         runner.wake_all()

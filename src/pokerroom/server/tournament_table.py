@@ -150,21 +150,22 @@ class TournamentTableActor(TableActor):
         if started is None or hand is None:
             return
         due = runner.prizes_due(now)
-        paid = await runner.store.finish_hand(
-            started.hand_id,
-            runner.id,
-            record=hand_record(hand),
-            reveal=json.dumps({"salt": started.salt.hex(), "deck": list(hand.deck)}),
-            cancelled=finished.cancelled,
-            players=[
-                (account, seat, position, before, hand.stacks[position])
-                for account, seat, position, before in self.participants
-            ],
-            snapshot=runner.snapshot(),
-            status=runner.status,
-            prizes=due,
-            now=utcnow(),
-        )
+        async with runner.saving:  # the state taken now, written before any taken later
+            paid = await runner.store.finish_hand(
+                started.hand_id,
+                runner.id,
+                record=hand_record(hand),
+                reveal=json.dumps({"salt": started.salt.hex(), "deck": list(hand.deck)}),
+                cancelled=finished.cancelled,
+                players=[
+                    (account, seat, position, before, hand.stacks[position])
+                    for account, seat, position, before in self.participants
+                ],
+                snapshot=runner.snapshot(),
+                status=runner.status,
+                prizes=due,
+                now=utcnow(),
+            )
         self.started = None
         self._announce(hand, finished, self.hand_events)
         runner.prizes_paid(paid, due)

@@ -74,6 +74,10 @@ class TournamentRunner:
         self.places: dict[str, Place] = {}
         self.actors: dict[int, TournamentTableActor] = {}
         self.lock = asyncio.Lock()  # registrations and rebuys, one at a time
+        # The event's state is written in the order it is taken: a snapshot taken, then
+        # written after another one taken later, would store an older state over a newer
+        # one (a late registration lost from the state while its money stays paid).
+        self.saving = asyncio.Lock()
         self.starts_at: float | None = config.get("starts_at")
         self.cancelled = False  # its time came with too few entrants: refunded
         self.proposal: Proposal | None = None  # a deal proposed at the final table
@@ -96,6 +100,11 @@ class TournamentRunner:
 
     def snapshot(self) -> str:
         return tournament_to_json(self.t)
+
+    async def save(self) -> None:
+        """Store the event's state as it is now (taken once the previous write is done)."""
+        async with self.saving:
+            await self.store.save(self.id, self.snapshot(), status=self.status, now=utcnow())
 
     def entry_of(self, account: int | None) -> str | None:
         return None if account is None else self.t._current.get(str(account))
@@ -152,14 +161,15 @@ class TournamentRunner:
                 return self.t._current[player], self.snapshot(), self.status
 
             try:
-                done = await self.store.register(
-                    self.id,
-                    account,
-                    request=request,
-                    number=self.t.entries_used(player) + 1,
-                    apply=apply,
-                    now=utcnow(),
-                )
+                async with self.saving:
+                    done = await self.store.register(
+                        self.id,
+                        account,
+                        request=request,
+                        number=self.t.entries_used(player) + 1,
+                        apply=apply,
+                        now=utcnow(),
+                    )
             except BaseException:
                 if applied:  # the coordinator took it but the store did not
                     await self._undo(player)
@@ -171,10 +181,18 @@ class TournamentRunner:
             return done.entry
 
     async def _undo(self, player: str) -> None:
+        """The store did not take a registration the coordinator had made: take it back (a
+        late entry leaves its seat, as if never seated); one that has played meanwhile
+        cannot be, and the event goes back to the state the store holds."""
         if not self.t.started:
             self.t.unregister(player)
-        else:
+            return
+        try:
+            events = self.t.withdraw(self.t._current[player])
+        except TournamentError:
             await self.hall.reload(self)
+            return
+        self.after(events)
 
     async def unregister(self, account: int) -> None:
         async with self.lock:
@@ -183,7 +201,8 @@ class TournamentRunner:
                 self.t.unregister(str(account))
                 return self.snapshot()
 
-            await self.store.unregister(self.id, account, apply=apply, now=utcnow())
+            async with self.saving:
+                await self.store.unregister(self.id, account, apply=apply, now=utcnow())
 
     async def buy_chips(self, account: int, *, addon: bool) -> None:
         """A rebuy or the add-on for the player's entry, between their hands."""
@@ -204,15 +223,16 @@ class TournamentRunner:
                     self.t.rebuy(entry, now)
                 return self.snapshot()
 
-            await self.store.buy_chips(
-                self.id,
-                account,
-                entry=entry,
-                addon=addon,
-                number=e.rebuys + 1,
-                apply=apply,
-                now=utcnow(),
-            )
+            async with self.saving:
+                await self.store.buy_chips(
+                    self.id,
+                    account,
+                    entry=entry,
+                    addon=addon,
+                    number=e.rebuys + 1,
+                    apply=apply,
+                    now=utcnow(),
+                )
             self.wake_all()
 
     # ------------------------------------------------------------ running
@@ -230,7 +250,7 @@ class TournamentRunner:
         if not (full or due):
             return
         events = t.start(now)
-        await self.store.save(self.id, self.snapshot(), status=self.status, now=utcnow())
+        await self.save()
         self.launch()
         self.after(events)
         for entry in t.entries:
@@ -247,7 +267,8 @@ class TournamentRunner:
                 t.unregister(player)
             return self.snapshot()
 
-        refunded = await self.store.cancel(self.id, apply=apply, now=utcnow())
+        async with self.saving:
+            refunded = await self.store.cancel(self.id, apply=apply, now=utcnow())
         self.cancelled = True
         for account in refunded:
             self._tell(account, "cancelled", f"{t.name} was cancelled: your buy-in is refunded")

@@ -9,12 +9,13 @@ from functools import partial
 from typing import Any, TypeVar
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from pokerroom.store.db import Database
 from pokerroom.store.hands import cancel_interrupted_hands
 from pokerroom.store.models import TournamentEntry, TournamentRecord
+from pokerroom.store.room_store import StoreError
 from pokerroom.store.tournaments import (
     Prize,
     Registration,
@@ -63,9 +64,15 @@ class TournamentStore:
         request is answered again, another one refused."""
         work = partial(register_sync, tournament_id=tournament_id, account=account, **fields)
         try:
-            return await self._here(work)
-        except IntegrityError:
-            return await self._here(work)
+            try:
+                return await self._here(work)
+            except IntegrityError:
+                return await self._here(work)
+        except SQLAlchemyError as error:  # rolled back: nothing paid (the runner undoes the rest)
+            reason = type(error).__name__
+            raise StoreError(
+                f"the registration was not stored ({reason}): nothing changed, try again"
+            ) from error
 
     async def unregister(
         self, tournament_id: str, account: int, *, apply: Callable[[], str], now: datetime

@@ -280,6 +280,9 @@ class Tournament:
     def rebuy(self, entry: str, now: float) -> list[Any]:
         return rebuys.rebuy(self, entry, now)
 
+    def withdraw(self, entry: str) -> list[Any]:  # a late entry the room did not store
+        return rebuys.withdraw(self, entry)
+
     def can_addon(self, entry: str, now: float) -> bool:
         return rebuys.can_addon(self, entry, now)
 

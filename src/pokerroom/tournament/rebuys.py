@@ -1,11 +1,13 @@
 """Rebuys and the add-on (issue 14): through the end of the structure's rebuy level, for a
 stack at or below its limit, between the player's hands; one add-on in its break. The price
-goes to the prize pool, the chips to the table."""
+goes to the prize pool, the chips to the table. And a late entry taken back when the room
+could not store it (``withdraw``)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pokerroom.tournament.balancing import balance
 from pokerroom.tournament.events import Rebought, TournamentError
 
 if TYPE_CHECKING:
@@ -61,3 +63,29 @@ def _add(t: Tournament, entry: str, chips: int, price: int, *, addon: bool) -> l
     t.chips_issued += chips
     events.append(Rebought(entry, chips, price, addon))
     return events
+
+
+def withdraw(t: Tournament, entry: str) -> list[Any]:
+    """Take back a late entry (or re-entry) whose registration the room could not store, as
+    if it had never been made: its seat, chips, place in the pool and count of entries.
+    Refused once the entry has played a hand or bought chips (nothing changed then)."""
+    e = t.entries.get(entry)
+    if e is None or e.out or e.rebuys or e.addon or t._current.get(e.player) != entry:
+        raise TournamentError(f"entry {entry} cannot be taken back from {t.name}")
+    table = None if e.table is None else t.tables[e.table]
+    if table is not None:
+        seat = table.seat_of(entry)
+        if table.in_hand(seat.number) or seat.stack != t.structure.starting_stack:
+            raise TournamentError(f"entry {entry} has played in {t.name}: it stays")
+    events: list[Any] = [] if table is None else table.remove(entry, "withdrawn")
+    used = t._used[e.player] - 1
+    del t.entries[entry]
+    if used:
+        t._used[e.player] = used
+        t._current[e.player] = e.player if used == 1 else f"{e.player}#{used}"
+    else:
+        del t._used[e.player], t._current[e.player]
+    t.left -= 1
+    t.chips_issued -= t.structure.starting_stack
+    t.auto_rebuy.discard(entry)
+    return events + balance(t)
