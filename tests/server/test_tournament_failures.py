@@ -1,5 +1,6 @@
-"""A tournament request whose storage fails (issue 14, S-MONEY-1): a late registration that
-the database refuses charges nothing, gives no seat and says so; the event goes on."""
+"""Tournament failures in the room (issue 14): a late registration that the database refuses
+charges nothing, gives no seat and says so (S-MONEY-1); a deal proposal made void by a hand's
+end never holds the final table (it stalled until the next level)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import httpx
 import pytest
 from sqlalchemy.exc import OperationalError
 
+from pokerroom.server.actor import CLOCK_SLACK
+from pokerroom.server.tournament_deals import Proposal
 from pokerroom.store import tournaments as tournament_rows
 from pokerroom.store.accounts import STARTING_GRANT
 from tests.security.audit import assert_books_balance
@@ -66,3 +69,28 @@ async def test_S_MONEY_1_a_late_registration_the_database_refuses_charges_nothin
         assert (await http.get("/api/me", headers=auth)).json()["balance"] == STARTING_GRANT - cost
         assert runner.my_table(cy["account_id"]) is not None and len(t.entries) == 3
     await assert_books_balance(server)
+
+
+async def test_a_deal_made_void_by_the_last_hand_does_not_hold_the_final_table(
+    server: Server,
+) -> None:
+    """A deal proposed in a hand whose end changed the players left is void: the table deals
+    its next hand at its time, without waiting for a wake-up or the next level."""
+    hall = server.app.state.tournaments
+    runner = await hall.create("mtt_freezeout")  # no start time: the director starts it
+    people = [await signup(server.base, name) for name in ("ann_v", "bob_v", "cy_v")]
+    for k, who in enumerate(people):
+        await runner.register(who["account_id"], who["username"], f"v{k}")
+    runner.starts_at = hall.clock()
+    await runner.maybe_start()
+    actor = runner.actors[1]
+    actor.next_hand_at = float("inf")  # between hands: the scheduler is looked at directly
+    entries = runner.t.remaining()
+    gone = (*entries[:2], "someone busted")  # proposed when a player now out was still in
+    runner.proposal = Proposal("chip", 0, entries[0], gone, {entries[0]})
+    actor.next_hand_at = runner.now() + 0.25
+    wait = actor._next_wakeup(0.0)
+    assert runner.proposal is None  # void: cleared
+    assert wait is not None and wait <= 0.25 + CLOCK_SLACK  # the next hand at its time
+    level_ends = runner.t.clock.next_change(runner.now())
+    assert level_ends is not None and level_ends - runner.now() > 60  # what it waited for

@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from pokerroom.server.tournaments import TournamentRunner
 
 log = logging.getLogger("pokerroom.tournament")
-IDLE_LOOK = 1.0  # seconds (of the room's clock) between looks of a table that cannot deal
 
 TOURNAMENT_EVENTS = tuple(
     v for v in vars(tev).values() if isinstance(v, type) and v.__module__ == tev.__name__
@@ -84,14 +83,14 @@ class TournamentTableActor(TableActor):
         if table.warning_at is not None and not table.warned:
             moments.append(table.warning_at)
         if table.hand is None and t.started and not t.finished:
-            if t.can_start(self.number, now) and self.runner.proposal is None:
+            # A proposal made void by the hand that just ended (a bust changed the players)
+            # is cleared here, not left to hold the table until the next level.
+            if t.can_start(self.number, now) and open_proposal(self.runner) is None:
                 moments.append(self.next_hand_at)
-            else:  # a break, or waiting for the other tables (they wake this one)
+            else:  # a break, a deal being agreed, or the other tables (they wake this one)
                 upcoming = t.clock.next_change(now)
-                # and, should a wake be missed, a look again within a second
-                moments.append(
-                    now + IDLE_LOOK if upcoming is None else min(upcoming, now + IDLE_LOOK)
-                )
+                if upcoming is not None:
+                    moments.append(upcoming)
         if not moments:
             return None
         wait = max(0.0, min(moments) - now)
