@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 from sqlalchemy import select
+from websockets.asyncio.client import connect
 
 from pokerroom.store.accounts import STARTING_GRANT
 from pokerroom.store.db import Database, sqlite_url
@@ -38,19 +41,15 @@ async def hands(url: str) -> dict[int, str]:
         await db.close()
 
 
-async def test_a_restart_cancels_the_hand_in_progress_and_the_event_goes_on(
-    tmp_path: Path,
-) -> None:
-    url = sqlite_url(tmp_path / "room.db")
-    first = _serve(url)
-    server = await anext(first)
+async def heads_up_dealt(server: Server, names: tuple[str, str]) -> tuple[Any, list[Any]]:
+    """A heads-up sit & go that two sign-ups registered for, its first hand dealt."""
     runner = await server.app.state.tournaments.create("sng_heads_up")
-    for name in ("ann_resume", "bob_resume"):
-        who = await signup(server.base, name)
-        async with httpx.AsyncClient(base_url=server.base) as http:
+    people = [await signup(server.base, name) for name in names]
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        for who in people:
             done = await http.post(
                 f"/api/tournaments/{runner.id}/register",
-                json={"request": name},
+                json={"request": who["username"]},
                 headers={"Authorization": f"Bearer {who['token']}"},
             )
             assert done.status_code == 200, done.text
@@ -58,6 +57,17 @@ async def test_a_restart_cancels_the_hand_in_progress_and_the_event_goes_on(
     async with asyncio.timeout(20):  # the first hand is dealt at once; nobody acts in it
         while table.hand is None or runner.actors[1].started is None:
             await asyncio.sleep(0.02)
+    return runner, people
+
+
+async def test_a_restart_cancels_the_hand_in_progress_and_the_event_goes_on(
+    tmp_path: Path,
+) -> None:
+    url = sqlite_url(tmp_path / "room.db")
+    first = _serve(url)
+    server = await anext(first)
+    runner, _ = await heads_up_dealt(server, ("ann_resume", "bob_resume"))
+    table = runner.t.tables[1]
     number, start = table.hand_number, runner.t.clock.start
     assert table.hand is not None and sum(table.hand.starting_stacks) == 3000
     await assert_books_balance(server)
@@ -112,6 +122,50 @@ async def test_a_cancelled_event_stays_cancelled_after_a_restart(tmp_path: Path)
             assert refused.status_code == 400
             assert refused.json()["code"] == "tournament.cancelled"
             assert (await http.get("/api/me")).json()["balance"] == STARTING_GRANT
+        await assert_books_balance(server)
+    finally:
+        await stop(again)
+
+
+async def test_a_deal_being_agreed_is_cancelled_by_a_restart_and_its_players_are_told(
+    tmp_path: Path,
+) -> None:
+    """Issue 14 "Deals": the proposal is stored with the event; a restart rolls the hand in
+    play back (R-DECK-5), so the room cancels the proposal (votes may have been for other
+    amounts), says so to each of its players when they are back, and deals on."""
+    url = sqlite_url(tmp_path / "room.db")
+    first = _serve(url)
+    server = await anext(first)
+    runner, people = await heads_up_dealt(server, ("ann_dr", "bob_dr"))
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        path = f"/api/tournaments/{runner.id}/deal"
+        auth = {"Authorization": f"Bearer {people[0]['token']}"}
+        proposed = await http.post(path, json={"kind": "chip"}, headers=auth)
+        assert proposed.status_code == 200, proposed.text
+        assert proposed.json()["proposal"] is not None
+    await stop(first)
+
+    again = _serve(url)
+    server = await anext(again)
+    try:
+        resumed = server.app.state.tournaments.get(runner.id)
+        assert resumed.proposal is None
+        async with httpx.AsyncClient(base_url=server.base) as http:
+            view = (await http.get(f"/api/tournaments/{runner.id}/deal")).json()
+        assert view["proposal"] is None and "cancelled by a restart" in view["cancelled"]
+        ann = people[0]
+        async with connect(server.base.replace("http", "ws", 1) + "/ws") as ws:
+            await ws.send(json.dumps({"type": "hello", "token": ann["token"]}))
+            await ws.send(json.dumps({"type": "watch", "table": resumed.table_id(1)}))
+            async with asyncio.timeout(20):
+                while True:
+                    frame = json.loads(await ws.recv())
+                    if frame.get("type") == "tournament" and frame["kind"] == "deal":
+                        break
+        assert frame["code"] == "tournament.deal_restarted" and frame["tournament"] == runner.id
+        async with asyncio.timeout(20):  # not held by the cancelled proposal: it deals on
+            while resumed.t.tables[1].hand is None:
+                await asyncio.sleep(0.02)
         await assert_books_balance(server)
     finally:
         await stop(again)

@@ -365,8 +365,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
         if client in self.watchers:
             self.watchers.remove(client)
         still_here = any(w.player == client.player and not w.closed for w in self.watchers)
-        holder = self.seat_holder(client.account_id)
-        if holder is not None and not still_here:  # (a newer connection may be watching)
+        if (holder := self.seat_holder(client.account_id)) is not None and not still_here:
             events = self.table.disconnect(holder, now)
             await self._after(events, now)
             return True
@@ -440,7 +439,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
             raise TableError("slow down: too many chat messages")
         client.chat_times.append(now)
         text = html.escape(message.text.strip())  # stored and sent escaped
-        account = client.account_id  # (``player`` is a tournament entry's id there: 7#2)
+        account = client.account_id  # (not ``player``: a tournament entry's id may be 7#2)
         assert account is not None  # ``_player`` refused an anonymous client
         await self.store.post_chat(self.table_id, account, text, now=utcnow())
         chat = protocol.ChatFrame(table=self.table_id, sender=client.name or player, text=text)
@@ -461,12 +460,9 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
         )
 
     def seat_holder(self, account_id: int | None) -> str | None:
-        """Who the account sits here as (None: no seat here): its own id at a cash table;
-        at a tournament's table, its entry in play (``7``, a re-entry ``7#2``)."""
-        if account_id is None:
-            return None
-        player = str(account_id)
-        return player if self.table.seat_number(player) is not None else None
+        """Who the account sits here as (None: no seat); a tournament's: its entry (7#2)."""
+        player = None if account_id is None else str(account_id)
+        return player if player and self.table.seat_number(player) is not None else None
 
     def _seat_for(self, client: Client) -> int | None:
         holder = self.seat_holder(client.account_id)

@@ -105,6 +105,8 @@ TEMPLATES: dict[str, str] = {
     "tournament.deal_proposed": "{who} proposes a deal ({kind})",
     "tournament.deal_declined": "{who} declined the deal",
     "tournament.deal_made": "the deal is made: you take {amount}",
+    "tournament.deal_restarted": "the deal being agreed was cancelled by a restart of the room:"
+    " propose it again",
     "tournament.cancelled_refunded": "{event} was cancelled: your buy-in is refunded",
     "tournament.cancelled": "{event} was cancelled",
     "tournament.started": "{event} has started",

@@ -27,6 +27,28 @@ class Proposal:
     accepted: set[str] = field(default_factory=set)
 
 
+RESTARTED = "the deal being agreed was cancelled by a restart of the room: propose it again"
+
+
+def restarted(runner: TournamentRunner) -> None:
+    """After a restart: a proposal that was open is cancelled, and its players are told as
+    they come back. Real rooms do the same: a deal stands only on every player's consent
+    given at the table to the amounts shown then, and a restart rolls the hand in play back
+    (R-DECK-5), so votes given before it may be for other amounts; nobody's vote is carried
+    over, nobody is left waiting for a vote that can no longer come."""
+    t = runner.t
+    if t.deal_proposed:
+        runner.deal_cancelled = {runner.account_of(e) for e in t.deal_proposed}
+    t.deal_proposed = None
+
+
+def tell_restarted(runner: TournamentRunner, account: int | None) -> None:
+    """A player asked about a proposal a restart cancelled is told once (at their table)."""
+    if account is not None and account in runner.deal_cancelled:
+        runner.deal_cancelled.discard(account)
+        runner._tell(account, "deal", RESTARTED)
+
+
 def open_proposal(runner: TournamentRunner) -> Proposal | None:
     """The proposal in force: one whose players are no longer those left, or that cannot
     be made once the hand in play has ended (the title kept back is now too much), is void."""
@@ -59,7 +81,10 @@ def deal_view(runner: TournamentRunner) -> dict[str, Any]:
     if t.deal is not None:
         return {"made": True, "amounts": dict(t.deal), "keep": t.deal_keep, "proposal": None}
     if p is None:
-        return {"made": False, "amounts": None, "keep": 0, "proposal": None}
+        view: dict[str, Any] = {"made": False, "amounts": None, "keep": 0, "proposal": None}
+        if runner.deal_cancelled:  # until a new one is proposed
+            view["cancelled"] = RESTARTED
+        return view
     return {
         "made": False,
         "amounts": _offer(runner, p),
@@ -89,6 +114,8 @@ async def propose(runner: TournamentRunner, account: int, kind: DealKind, keep: 
         p = Proposal(kind, keep, entry, tuple(t.remaining()), {entry})
         _offer(runner, p)  # a deal that cannot be made is refused now
         runner.proposal = p
+        runner.deal_cancelled = set()
+        await runner.save()  # stored: a restart cancels it and says so (``restarted``)
         who = runner.names.get(t.entries[entry].player, entry)
         for other in p.players:
             runner.tell(other, "deal", f"{who} proposes a deal ({kind})")
@@ -104,6 +131,7 @@ async def answer(runner: TournamentRunner, account: int, *, accept: bool) -> Non
         who = runner.names.get(t.entries[entry].player, entry)
         if not accept:
             runner.proposal = None
+            await runner.save()
             runner.wake_all()
             for other in p.players:
                 runner.tell(other, "deal", f"{who} declined the deal")
@@ -114,8 +142,8 @@ async def answer(runner: TournamentRunner, account: int, *, accept: bool) -> Non
         if p.accepted != set(p.players):
             return
         make_deal(t, p.kind, p.accepted, p.keep)
-        await runner.save()
         runner.proposal = None
+        await runner.save()
         runner.wake_all()
         for other in p.players:
             amount = (t.deal or {})[other]

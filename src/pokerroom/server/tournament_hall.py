@@ -18,6 +18,7 @@ from pokerroom.rules import load_preset
 from pokerroom.rules.house import STANDARD, HouseOptions
 from pokerroom.rules.tournament import load_tournament_structure
 from pokerroom.server.clock import aware, utcnow
+from pokerroom.server.tournament_deals import restarted
 from pokerroom.server.tournaments import TournamentRunner, prices_of
 from pokerroom.store.tournament_store import TournamentStore
 from pokerroom.tournament.coordinator import Tournament
@@ -79,6 +80,7 @@ class Tournaments:
     async def _resume(self, runner: TournamentRunner) -> None:
         t = runner.t
         t.cancel_hands()  # R-DECK-5: every hand in progress back to its start
+        restarted(runner)  # a deal being agreed is cancelled, its players told
         last = await self.store.last_hands(f"{runner.id}-")
         for number, table in t.tables.items():
             table.hand_number = max(table.hand_number, last.get(runner.table_id(number), 0))

@@ -25,7 +25,7 @@ from pokerroom.server.actor import CLOCK_SLACK, TableActor
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
 from pokerroom.server.inbox import Close, Item, Suspend, Void
-from pokerroom.server.tournament_deals import open_proposal
+from pokerroom.server.tournament_deals import open_proposal, tell_restarted
 from pokerroom.store.hands import StartedHand
 from pokerroom.table import TableError
 from pokerroom.table.events import HandFinished, SeatLeft
@@ -219,6 +219,11 @@ class TournamentTableActor(TableActor):
                 answer.set_exception(TableError("a tournament table is run by its tournament"))
                 return False
         return await super()._handle(item, now)
+
+    async def _watch(self, client: Client, now: float) -> bool:
+        changed = await super()._watch(client, now)
+        tell_restarted(self.runner, client.account_id)  # a deal a restart cancelled
+        return changed
 
     async def _said(self, client: Client, payload: protocol.ClientMessage, now: float) -> bool:
         if isinstance(payload, (protocol.Act, protocol.Chat)):

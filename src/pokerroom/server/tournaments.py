@@ -74,13 +74,13 @@ class TournamentRunner:
         self.places: dict[str, Place] = {}
         self.actors: dict[int, TournamentTableActor] = {}
         self.lock = asyncio.Lock()  # registrations and rebuys, one at a time
-        # The event's state is written in the order it is taken: a snapshot taken, then
-        # written after another one taken later, would store an older state over a newer
-        # one (a late registration lost from the state while its money stays paid).
+        # The state is written in the order it is taken (else an older one could overwrite
+        # a newer one: a late registration lost from the state, its money paid).
         self.saving = asyncio.Lock()
         self.starts_at: float | None = config.get("starts_at")
         self.cancelled = False  # its time came with too few entrants: refunded
         self.proposal: Proposal | None = None  # a deal proposed at the final table
+        self.deal_cancelled: set[int] = set()  # asked about a deal a restart cancelled
         self.finished_at: float | None = None  # the room's clock when it finished
 
     # ------------------------------------------------------------ queries
@@ -99,10 +99,11 @@ class TournamentRunner:
         return "finished" if t.finished else "running" if t.started else "registering"
 
     def snapshot(self) -> str:
+        p = self.proposal
+        self.t.deal_proposed = None if p is None else list(p.players)
         return tournament_to_json(self.t)
 
-    async def save(self) -> None:
-        """Store the event's state as it is now (taken once the previous write is done)."""
+    async def save(self) -> None:  # the state as it is once the previous write is done
         async with self.saving:
             await self.store.save(self.id, self.snapshot(), status=self.status, now=utcnow())
 
@@ -181,9 +182,8 @@ class TournamentRunner:
             return done.entry
 
     async def _undo(self, player: str) -> None:
-        """The store did not take a registration the coordinator had made: take it back (a
-        late entry leaves its seat, as if never seated); one that has played meanwhile
-        cannot be, and the event goes back to the state the store holds."""
+        """The store refused a registration the coordinator made: take it back (one that
+        has played meanwhile cannot be: back to the state the store holds)."""
         if not self.t.started:
             self.t.unregister(player)
             return
@@ -307,12 +307,8 @@ class TournamentRunner:
                     if final is not None:
                         self.tell_all("final_table", f"the final table is table {final}")
                 case HandForHand(on):
-                    text = (
-                        "hand-for-hand: every table deals together"
-                        if on
-                        else "hand-for-hand is over"
-                    )
-                    self.tell_all("hand_for_hand", text)
+                    on_text = "hand-for-hand: every table deals together"
+                    self.tell_all("hand_for_hand", on_text if on else "hand-for-hand is over")
                 case Eliminated(entry, _, _):
                     self._tell(self.account_of(entry), "eliminated", "you are out")
                 case Finished(winner):

@@ -111,6 +111,7 @@ class Tournament:
         self.winner: str | None = None
         self.deal: dict[str, int] | None = None  # entry -> amount, once all agreed
         self.deal_keep = 0
+        self.deal_proposed: list[str] | None = None  # asked to agree a deal (the room's)
 
     # ---------------------------------------------------------------- queries
 

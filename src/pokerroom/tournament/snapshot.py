@@ -51,6 +51,7 @@ def tournament_to_json(t: Tournament) -> str:
         "winner": t.winner,
         "deal": t.deal,
         "deal_keep": t.deal_keep,
+        "deal_proposed": t.deal_proposed,
     }
     return json.dumps(data)
 
@@ -81,4 +82,5 @@ def tournament_from_json(
     t.rebuys, t.addons, t.chips_issued, t.hands, t.moves, t.tables_max = data["counts"]
     t.max_table_gap, t.winner = data["max_table_gap"], data["winner"]
     t.deal, t.deal_keep = data["deal"], data["deal_keep"]
+    t.deal_proposed = data.get("deal_proposed")  # absent before it was stored
     return t
