@@ -13,7 +13,7 @@ from pokerroom.rng import SeededRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.house import STANDARD
 from pokerroom.rules.tournament import load_tournament_structure, parse_tournament_structure
-from pokerroom.table.events import TimerExpired
+from pokerroom.table.events import HandStarting, TimerExpired
 from pokerroom.tournament import Tournament, TournamentError
 from pokerroom.tournament.balancing import balance
 from pokerroom.tournament.events import (
@@ -25,6 +25,7 @@ from pokerroom.tournament.events import (
     Unregistered,
 )
 from pokerroom.tournament.seats import next_big_blind, worst_seat
+from tests.table.helpers import posts
 
 
 def tournament(name: str = "mtt_freezeout", entrants: int = 18, seed: int = 1) -> Tournament:
@@ -316,3 +317,22 @@ def test_TDA71_the_clock_times_out_an_absent_player_who_stays_dealt_in() -> None
         if t.finished:
             break
     assert timeouts >= 6 and t.chips_in_play() == t.chips_issued
+
+
+def test_TDA_RP11_the_big_blind_ante_is_not_reduced_at_a_short_final_table() -> None:
+    t = tournament("mtt_freezeout", 3)  # three left: one table, the final table
+    t.start(0.0)
+    now: float | None = 0.0
+    while now is not None:  # the first level with a big-blind ante (not a break)
+        level = t.structure.level(t.clock.level_index(now))
+        if level.big_blind_ante and not t.clock.on_break(now):
+            break
+        now = t.clock.next_change(now)
+    assert now is not None
+    events = t.start_hand(1, now)
+    start = next(e for e in events if isinstance(e, HandStarting))
+    posted = {what: amount for seat, what, amount in posts(events) if seat == start.big_blind_seat}
+    assert len(start.seats) == 3 and len(t.tables) == 1
+    # The whole ante of a full table, though three are dealt in (a short big blind pays the
+    # big blind first: tests/table/test_tournament_mode.py).
+    assert posted == {"big_blind": level.big_blind, "big_blind_ante": level.big_blind_ante}

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pokerroom.rules.tournament import load_tournament_structure
+from pokerroom.tournament.events import Eliminated, HandDealt, HandDone
 from pokerroom.tournament.simulate import Options, Simulation, simulate
 from pokerroom.tournament.simulate import result as result_of
 from tests.tournament.invariants import Invariants, Settled, check_result
@@ -178,3 +180,46 @@ def test_issue14_properties_over_many_random_events(
 def test_issue14_a_1000_entry_freezeout(seed: int) -> None:
     result, watch = play("mtt_freezeout", 1000, seed)
     assert result["tables_max"] == 112 and watch.h4h_seen
+
+
+class Rounds:
+    """Who busted at which table in each hand-for-hand round, and each bust's group."""
+
+    def __init__(self) -> None:
+        self.round_of: dict[int, int] = {}  # table -> the round of its hand in progress
+        self.busts: dict[int, dict[int, tuple[str, ...]]] = {}  # round -> table -> entries
+        self.out: dict[str, tuple[int, int]] = {}  # entry -> group, chips at its hand's start
+
+    def __call__(self, t: Any, events: list[Any]) -> None:
+        for e in events:
+            if isinstance(e, HandDealt):
+                self.round_of[e.table] = -1 if e.round is None else e.round
+            elif isinstance(e, HandDone) and e.busted and self.round_of.get(e.table, -1) >= 0:
+                self.busts.setdefault(self.round_of[e.table], {})[e.table] = e.busted
+            elif isinstance(e, Eliminated):
+                self.out[e.entry] = (e.group, e.chips_at_start)
+
+
+def test_issue14_hand_for_hand_busts_at_two_tables_in_one_round_are_simultaneous() -> None:
+    # Seed 7: three players out in one round at two tables (one at table 1, two at table 2).
+    rounds = Rounds()
+    run = Simulation(
+        load_tournament_structure("mtt_freezeout"),
+        60,
+        7,
+        options=Options(absent_percent=30),
+        observe=rounds,
+    )
+    run.play()
+    places = {p.entry: p for p in run.t.places()}
+    together = [r for r in rounds.busts.values() if len(r) > 1]
+    assert together
+    for by_table in together:
+        out = [entry for entries in by_table.values() for entry in entries]
+        assert len({rounds.out[e][0] for e in out}) == 1  # one group: out at the same time
+        ranked = sorted(out, key=lambda e: places[e].place)
+        chips = [rounds.out[e][1] for e in ranked]
+        assert chips == sorted(chips, reverse=True)  # more chips at the start: the better place
+        for a, b in pairwise(ranked):
+            tied = rounds.out[a][1] == rounds.out[b][1]
+            assert tied == (places[a].tie is not None and places[a].tie == places[b].tie)
