@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from importlib import resources
 from typing import Any
@@ -25,6 +26,7 @@ from pokerroom.tournament.events import (
     Unregistered,
 )
 from pokerroom.tournament.seats import next_big_blind, worst_seat
+from pokerroom.tournament.snapshot import tournament_to_json
 from tests.table.helpers import posts
 
 
@@ -227,6 +229,36 @@ def test_issue14_re_entries_are_new_entries_up_to_the_limit() -> None:
     assert {"p1", "p1#2", "p1#3"} <= set(t.entries)
     with pytest.raises(TournamentError, match="'p1' has used 2 of 2 re-entries"):
         t.register("p1", 30.0)
+
+
+def test_issue14_a_late_entry_the_room_did_not_store_is_taken_back_whole() -> None:
+    t = tournament("mtt_reentry", 18)
+    t.start(0.0)
+    before = json.loads(tournament_to_json(t))
+    eliminate(t, "p1")
+    before_again, in_play = json.loads(tournament_to_json(t)), t.chips_in_play()
+    t.register("p1", 30.0)  # a re-entry: p1#2, seated with a full stack
+    t.register("p99", 30.0)  # a late entry
+    t.withdraw("p99")
+    t.withdraw("p1#2")
+    after = json.loads(tournament_to_json(t))
+    for key in ("current", "used", "left"):
+        assert after[key] == before_again[key], key
+    assert after["counts"][:4] == before_again["counts"][:4]  # (moves made meanwhile stay)
+    assert [e["id"] for e in after["entries"]] == [e["id"] for e in before_again["entries"]]
+    assert "p99" not in t._current and t.prize_pool == 18 * t.structure.buy_in
+    assert t.chips_in_play() == in_play and before["used"]["p1"] == 1
+    t.register("p1", 30.0)  # the same re-entry again: the same id
+    assert "p1#2" in t.entries
+    for _ in range(2):  # dealt in (at once, or after the button passed: TDA 10A)
+        if t.table_of("p1#2").seat_of("p1#2").arrived:
+            fold_round(t, t.entries["p1#2"].table or 0, 30.0)
+    assert not t.table_of("p1#2").seat_of("p1#2").arrived  # it has played: it stays
+    with pytest.raises(TournamentError, match="has played in"):
+        t.withdraw("p1#2")
+    with pytest.raises(TournamentError, match="cannot be taken back"):
+        t.withdraw("p1")  # out already
+    assert "p1#2" in t.entries
 
 
 def test_issue14_rebuys_at_or_below_the_starting_stack_and_one_add_on_in_its_break() -> None:

@@ -75,7 +75,8 @@ def withdraw(t: Tournament, entry: str) -> list[Any]:
     table = None if e.table is None else t.tables[e.table]
     if table is not None:
         seat = table.seat_of(entry)
-        if table.in_hand(seat.number) or seat.stack != t.structure.starting_stack:
+        dealt = table.in_hand(seat.number) or not seat.arrived  # (``arrived``: not dealt yet)
+        if dealt or seat.stack != t.structure.starting_stack:
             raise TournamentError(f"entry {entry} has played in {t.name}: it stays")
     events: list[Any] = [] if table is None else table.remove(entry, "withdrawn")
     used = t._used[e.player] - 1
