@@ -320,7 +320,7 @@ def test_TDA48_the_cap_lifts_when_the_event_is_down_to_two_if_the_structure_says
     assert raises_heads_up("heads_up") > 3  # raised until a player was all in
 
 
-def test_TDA71_the_clock_times_out_an_absent_player_who_stays_dealt_in() -> None:
+def test_TDA71_a_timed_out_absent_player_checks_or_folds_and_stays_dealt_in() -> None:
     t = tournament("sng6", 3)
     t.start(0.0)
     now = 0.0
@@ -335,9 +335,15 @@ def test_TDA71_the_clock_times_out_an_absent_player_who_stays_dealt_in() -> None
             assert seat is not None
             player = table.seats[seat].player
             if player == absent:
+                legal = table.hand.legal_actions()
+                assert legal is not None
+                position = table.hand_seats.index(seat)
                 now += 120.0  # past the decision time and the time bank
                 expired = [e for e in t.tick(now) if isinstance(e, TimerExpired)]
-                assert [e.seat for e in expired] == [seat]  # checks or folds (TDA 71)
+                assert [e.seat for e in expired] == [seat]
+                hand = table.hand or table.last_hand
+                assert hand is not None  # TDA 71: checks when it can, folds to a bet
+                assert hand.folded[position] is not legal.can_check
                 timeouts += 1
             else:
                 legal = table.hand.legal_actions()
