@@ -4,7 +4,7 @@ title); the final table deals no new hand while a proposal is open; every player
 accept the amounts shown; then the deal's amounts replace their prizes, each paid through the
 ledger when the place is final (the winner's with ``keep`` on top), and play goes on. A
 player may decline, and a proposal whose players changed (a bust in the hand that was being
-played) is void."""
+played) is void. A proposal is stored with the event: a restart cancels it (``restarted``)."""
 
 from __future__ import annotations
 
@@ -115,7 +115,11 @@ async def propose(runner: TournamentRunner, account: int, kind: DealKind, keep: 
         _offer(runner, p)  # a deal that cannot be made is refused now
         runner.proposal = p
         runner.deal_cancelled = set()
-        await runner.save()  # stored: a restart cancels it and says so (``restarted``)
+        try:
+            await runner.save()  # stored: a restart cancels it and says so (``restarted``)
+        except BaseException:
+            runner.proposal = None  # not proposed: nothing holds the table
+            raise
         who = runner.names.get(t.entries[entry].player, entry)
         for other in p.players:
             runner.tell(other, "deal", f"{who} proposes a deal ({kind})")
