@@ -85,7 +85,8 @@ class TournamentTableActor(TableActor):
         if table.hand is None and t.started and not t.finished:
             # A proposal made void by the hand that just ended (a bust changed the players)
             # is cleared here, not left to hold the table until the next level.
-            if t.can_start(self.number, now) and open_proposal(self.runner) is None:
+            held = self.runner.proposal is not None and open_proposal(self.runner) is not None
+            if t.can_start(self.number, now) and not held:
                 moments.append(self.next_hand_at)
             else:  # a break, a deal being agreed, or the other tables (they wake this one)
                 upcoming = t.clock.next_change(now)
