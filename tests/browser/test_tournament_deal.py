@@ -21,6 +21,7 @@ from pokerroom.server.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
 from tests.browser.conftest import Room, new_player, screenshot, stop
 from tests.browser.test_accessibility import serious_violations
+from tests.browser.test_i18n import LANGUAGES, Checker, data_names, switch, untranslated
 from tests.browser.test_tournament_moves import act, notices
 from tests.security.audit import audit_database
 
@@ -75,6 +76,14 @@ async def test_propose_an_icm_deal_see_the_amounts_and_the_deal_made(
             await page.locator("#tournament-detail #td-players tr").first.wait_for()
             found = await serious_violations(page, base)
             assert found == [], found  # the lobby with the detail panel open
+            room = Room(base=base, database=database)
+            names = await data_names(room, "ann_deal", "deal_bot")
+            for language in LANGUAGES:  # every text of the panel in each language
+                await switch(page, language)
+                checker = Checker(language, names)
+                assert await untranslated(page, "#tournament-detail", checker) == []
+                assert await untranslated(page, "#tournament-rows", checker) == []
+            await switch(page, "en")
             await page.locator("#tournament-detail button.register").click()
             view = page.locator(f".table-view[data-table='{tid}-1']:not([hidden])")
             await view.locator(".tournament-info .t-payouts", has_text="Payouts").wait_for(

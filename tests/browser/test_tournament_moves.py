@@ -26,6 +26,7 @@ from pokerroom.bots.tournament import run_tournament_bot
 from pokerroom.server.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
 from tests.browser.conftest import Player, Room, new_player, screenshot, stop
+from tests.browser.test_accessibility import serious_violations
 from tests.security.audit import audit_database
 
 BOTS = 6
@@ -157,6 +158,8 @@ async def test_register_late_be_moved_and_finish_a_multi_table_event(
             sort = await page.get_attribute("#td-players-table th[data-sort='stack']", "aria-sort")
             assert sort == "descending"
             await screenshot(page, "tournament-detail")
+            found = await serious_violations(page, base)
+            assert found == [], found  # the panel: facts, levels, payouts, tables, players
 
             # Late registration: a full stack at a new table (both others are full).
             await panel.locator("button.register").click()
@@ -191,6 +194,11 @@ async def test_register_late_be_moved_and_finish_a_multi_table_event(
                 f".table-view[data-table='{to}'] .t-payouts"
             )
             await screenshot(page, "tournament-moved")
+            # Open my table, from the lobby: the table the room seats them at now.
+            await page.click("#tabs .tab >> nth=0")
+            await panel.locator("button.open").click()
+            now = (await http.get(f"/api/tournaments/{tid}/table", headers=mine)).json()["table"]
+            await page.locator(f"{VISIBLE}[data-table='{now}']").wait_for()
 
             # Play to the finish, following every further move.
             deadline = time.monotonic() + 300

@@ -69,7 +69,7 @@ function facts(e) {
     const [sb, bb, ante] = e.blinds;
     out.push(fact("tournaments.level", t("tournaments.line_level", { level: number(e.level), blinds: blindsText(sb, bb, ante) }), { class: "td-level" }));
     // role=timer: a screen reader does not read it out every second, the eye sees it move
-    out.push(fact(e.on_break ? "tournaments.break_ends" : "tournaments.next_level", "", { class: "td-countdown", role: "timer" }));
+    out.push(fact(e.on_break ? "tournaments.break_ends" : "tournaments.next_level", el("span", { class: "td-countdown", role: "timer" })));
     out.push(fact("tournaments.players_left", `${number(e.players_left)}/${number(e.entrants)}`));
     out.push(fact("tournaments.average_stack", chips(e.average_stack)));
   }
