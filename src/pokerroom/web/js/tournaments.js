@@ -80,7 +80,8 @@ function buttons(event, detail) {
   const mine = detail && app.tournamentMine?.tournament === event.id ? app.tournamentMine : null;
   const s = event.structure;
   const out = [];
-  if (event.registration_open && (!entry || entry.place)) {
+  const reEntry = entry && entry.stack === null && s.re_entries > 0; // out: may enter again
+  if (event.registration_open && (!entry || reEntry)) {
     const price = `${money(s.buy_in)}+${money(s.fee)}`;
     out.push(el("button", {
       type: "button", class: "register primary", disabled: !app.token,
