@@ -1,5 +1,6 @@
-"""Rebuy and Add-on in the tournament lobby (issue 14): shown only when the room allows them
-now, with their price. A rebuy event started by the director with a person and one other
+"""Register, Unregister, Rebuy and Add-on in the tournament lobby (issue 14): shown only when
+the room allows them now, with their price. A person registers and unregisters (refunded)
+and registers again; a rebuy event started by the director with them and one other
 entrant (the director holds the first deal, so stacks stay where they start): the person's
 panel offers a rebuy (their stack is at or below the limit) and no add-on (its break is
 later); the rebuy is paid from their balance, their stack grows in the players' list, and the
@@ -53,19 +54,34 @@ async def test_rebuy_is_offered_with_its_price_paid_and_then_no_longer_offered(
             events = (await http.get("/api/tournaments")).json()
             tid = next(e["id"] for e in events if e["name"] == "Rebuy Night")
             path = f"/api/tournaments/{tid}"
-            other = await http.post(
-                "/api/signup", json={"username": "rb_other", "password": "pw" * 6}
-            )
-            theirs = {"Authorization": f"Bearer {other.json()['token']}"}
-            done = await http.post(f"{path}/register", json={"request": "r1"}, headers=theirs)
-            assert done.status_code == 200, done.text
             ann = await new_player(browser, Room(base=base, database=database), "ann_rebuy")
             page = ann.page
             before = (await http.get("/api/me", headers=await bearer(ann))).json()["balance"]
             await page.locator(f"#tournament-rows tr[data-tournament='{tid}'] .details").click()
             panel = page.locator("#tournament-detail")
+            register = panel.locator("button.register")
+            assert await register.inner_text() == "Register ($100+$10)"
+            await register.click()
+            unregister = panel.locator("button.unregister")  # registered, not started
+            await unregister.wait_for()
             assert await panel.locator("button.rebuy").count() == 0  # not before the start
-            await panel.locator("button.register").click()
+            assert (await http.get("/api/me", headers=await bearer(ann))).json()[
+                "balance"
+            ] == before - 11000
+            await unregister.click()  # the buy-in and the fee back
+            await register.wait_for()
+            assert (await http.get(path)).json()["entrants"] == 0
+            assert (await http.get("/api/me", headers=await bearer(ann))).json()[
+                "balance"
+            ] == before
+            await register.click()
+            await unregister.wait_for()
+            other = await http.post(
+                "/api/signup", json={"username": "rb_other", "password": "pw" * 6}
+            )
+            theirs = {"Authorization": f"Bearer {other.json()['token']}"}
+            done = await http.post(f"{path}/register", json={"request": "r1"}, headers=theirs)
+            assert done.status_code == 200, done.text  # two: the director starts it
             await page.locator(f".table-view[data-table='{tid}-1']:not([hidden])").wait_for()
             await page.click("#tabs .tab >> nth=0")  # back to the lobby: the panel is open
             rebuy = panel.locator("button.rebuy")
