@@ -31,10 +31,22 @@ from tests.security.audit import audit_database
 
 BOTS = 6
 SPEED = 10
-ROOM = f"""
+SEVEN_PAID = """[
+    {"entrants": [2, 3], "places": [100]},
+    {"entrants": [4, 6], "places": [50, 30, 20]},
+    {"entrants": [7, 9], "places": [35, 22, 15, 11, 8, 5, 4]},
+]"""
+
+
+def room_script(*, start_at: int, deal_after: int, late_levels: int, payouts: str) -> str:
+    """``pokerroom serve`` with its clock ``SPEED`` times faster and one multi-table event of
+    3-handed tables and one-minute levels ("Browser Cup"), started by the director once
+    ``start_at`` have registered; its tables deal once more than ``deal_after`` have."""
+    return f"""
 import os, time
 import pokerroom.server.tournament_hall as tours
 import pokerroom.server.tournaments as runners
+import pokerroom.tournament.coordinator as coordinator
 from pokerroom.rules.house import STANDARD
 from pokerroom.rules.tournament import parse_tournament_structure
 ORIGIN, SPEED = time.time(), {SPEED}
@@ -42,20 +54,17 @@ blinds = [10, 15, 25, 50, 75, 100, 150, 200, 300, 500, 800, 1200, 2000, 3000, 50
 STRUCTURE = parse_tournament_structure({{
     "description": "browser test: 3-handed tables, one-minute levels",
     "kind": "mtt", "game": "holdem/no_limit", "table_size": 3, "entrants": [2, 9],
-    "starting_stack": 1500, "buy_in": 1000, "fee": 100, "late_registration_levels": 3,
-    "re_entries": 0,
+    "starting_stack": 1500, "buy_in": 1000, "fee": 100,
+    "late_registration_levels": {late_levels}, "re_entries": 0,
     "levels": [{{"small_blind": b, "big_blind": 2 * b, "minutes": 1}} for b in blinds],
     "breaks": [{{"after_level": 4, "minutes": 1}}],
-    "payouts": [
-        {{"entrants": [2, 3], "places": [100]}},
-        {{"entrants": [4, 6], "places": [50, 30, 20]}},
-        {{"entrants": [7, 9], "places": [35, 22, 15, 11, 8, 5, 4]}},
-    ],
+    "payouts": {payouts},
 }}, "browser_mtt")
 load = tours.load_tournament_structure
 tours.load_tournament_structure = lambda name: STRUCTURE if name == "browser_mtt" else load(name)
 init, start = tours.Tournaments.__init__, tours.Tournaments.start
 maybe_start = runners.TournamentRunner.maybe_start
+can_start = coordinator.Tournament.can_start
 def fast_init(self, *args, **kwargs):
     init(self, *args, **kwargs)
     self.clock = lambda: ORIGIN + (time.time() - ORIGIN) * SPEED
@@ -64,21 +73,23 @@ async def start_with_event(self):
     house = STANDARD.with_options(decision_seconds=8 * SPEED, warning_after_seconds=0,
                                   time_bank_seconds=0)
     await self.create("browser_mtt", house=house, name="Browser Cup")
-async def start_when_bots_are_in(self):  # the director starts it with the bots' field
-    if self.t.structure.kind == "mtt" and len(self.t.entries) >= {BOTS}:
+async def start_when_in(self):  # the director starts it with the field
+    if self.t.structure.kind == "mtt" and len(self.t.entries) >= {start_at}:
         self.starts_at = self.now()
     await maybe_start(self)
-import pokerroom.tournament.coordinator as coordinator
-can_start = coordinator.Tournament.can_start
-def after_the_late_entrant(self, number, now):  # the bots' tables wait for the person
-    return len(self.entries) > {BOTS} and can_start(self, number, now)
-coordinator.Tournament.can_start = after_the_late_entrant
+def deal_when_in(self, number, now):
+    return len(self.entries) > {deal_after} and can_start(self, number, now)
+coordinator.Tournament.can_start = deal_when_in
 tours.Tournaments.__init__ = fast_init
 tours.Tournaments.start = start_with_event
-runners.TournamentRunner.maybe_start = start_when_bots_are_in
+runners.TournamentRunner.maybe_start = start_when_in
 from pokerroom.cli.app import main
 main()
 """
+
+
+# Six bots start it; their tables wait for the person, who registers late.
+ROOM = room_script(start_at=BOTS, deal_after=BOTS, late_levels=3, payouts=SEVEN_PAID)
 
 VISIBLE = ".table-view:not([hidden])"
 
