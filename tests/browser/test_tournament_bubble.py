@@ -7,19 +7,24 @@ fold) so that they are still in at the bubble. The books balance at the end."""
 from __future__ import annotations
 
 import asyncio
-import random
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 from playwright.async_api import Browser
 
-from pokerroom.bots.strategy import RuleBot
-from pokerroom.bots.tournament import run_tournament_bot
-from pokerroom.server.process import free_port, spawn_room
-from pokerroom.store.db import sqlite_url
-from tests.browser.conftest import Room, new_player, stop
-from tests.browser.test_tournament_moves import VISIBLE, act, event_of, notices, room_script
+from tests.browser.conftest import Room, new_player
+from tests.browser.test_tournament_moves import (
+    VISIBLE,
+    act,
+    add_bots,
+    event_of,
+    notices,
+    room_script,
+    shut,
+    start_room,
+)
 from tests.security.audit import audit_database
 
 BOTS = 5
@@ -34,26 +39,14 @@ ROOM = room_script(start_at=BOTS + 1, deal_after=0, late_levels=0, payouts=TWO_P
 
 
 async def test_hand_for_hand_is_marked_and_said_at_the_table(
-    browser: Browser, tmp_path: Any
+    browser: Browser, tmp_path: Path
 ) -> None:
-    database, port = sqlite_url(tmp_path / "room.db"), free_port()
-    process = await spawn_room(
-        database, port, pause=0.3, python=("-c", ROOM), env={"POKERROOM_SIT_AND_GO": ""}
-    )
-    base = f"http://127.0.0.1:{port}"
+    process, base, database = await start_room(tmp_path, ROOM)
     bots: list[asyncio.Task[Any]] = []
     try:
         async with httpx.AsyncClient(base_url=base, timeout=60) as http:
             tid = (await event_of(http))["id"]
-            for k in range(BOTS):
-                name = f"bubble_bot{k}"
-                token = (
-                    await http.post("/api/signup", json={"username": name, "password": "pw" * 6})
-                ).json()["token"]
-                bot = run_tournament_bot(
-                    base, name, RuleBot(random.Random(k)), tournament=tid, token=token
-                )
-                bots.append(asyncio.create_task(bot))
+            bots = await add_bots(http, tid, "bubble_bot", BOTS)
             ann = await new_player(browser, Room(base=base, database=database), "ann_bubble")
             page = ann.page
             mine = {"Authorization": f"Bearer {await ann.token()}"}
@@ -83,12 +76,7 @@ async def test_hand_for_hand_is_marked_and_said_at_the_table(
             assert any(f["tournament"]["hand_for_hand"] for f in frames)
             event = await event_of(http)
             assert event["hand_for_hand"] or len(event["tables"]) == 1
-        for bot in bots:  # the rest is theirs to play (the person's turns time out)
-            bot.cancel()
         report = await audit_database(database)
         assert report.ok and report.problems == [], report.problems
     finally:
-        for bot in bots:
-            bot.cancel()
-        await asyncio.gather(*bots, return_exceptions=True)
-        stop(process)
+        await shut(process, bots)

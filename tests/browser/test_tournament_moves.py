@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import subprocess
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -122,27 +124,53 @@ async def act(player: Player, table: str, *, passive: bool) -> bool:
     return True
 
 
-async def test_register_late_be_moved_and_finish_a_multi_table_event(
-    browser: Browser, tmp_path: Any
-) -> None:
+async def start_room(tmp_path: Path, script: str) -> tuple[subprocess.Popen[bytes], str, str]:
+    """The room of ``script`` on a free port, with no repeating sit & go: its process, its
+    address and its database."""
     database, port = sqlite_url(tmp_path / "room.db"), free_port()
     process = await spawn_room(
-        database, port, pause=0.3, python=("-c", ROOM), env={"POKERROOM_SIT_AND_GO": ""}
+        database, port, pause=0.3, python=("-c", script), env={"POKERROOM_SIT_AND_GO": ""}
     )
-    base = f"http://127.0.0.1:{port}"
+    return process, f"http://127.0.0.1:{port}", database
+
+
+async def add_bots(
+    http: httpx.AsyncClient, tournament: str, prefix: str, count: int
+) -> list[asyncio.Task[Any]]:
+    """``count`` rule bots signed up and playing ``tournament`` to their end."""
+    bots = []
+    for k in range(count):
+        name = f"{prefix}{k}"
+        token = (
+            await http.post("/api/signup", json={"username": name, "password": "pw" * 6})
+        ).json()["token"]
+        bot = run_tournament_bot(
+            str(http.base_url).rstrip("/"),
+            name,
+            RuleBot(random.Random(k)),
+            tournament=tournament,
+            token=token,
+        )
+        bots.append(asyncio.create_task(bot))
+    return bots
+
+
+async def shut(process: subprocess.Popen[bytes], bots: list[asyncio.Task[Any]]) -> None:
+    for bot in bots:
+        bot.cancel()
+    await asyncio.gather(*bots, return_exceptions=True)
+    stop(process)
+
+
+async def test_register_late_be_moved_and_finish_a_multi_table_event(
+    browser: Browser, tmp_path: Path
+) -> None:
+    process, base, database = await start_room(tmp_path, ROOM)
     bots: list[asyncio.Task[Any]] = []
     try:
         async with httpx.AsyncClient(base_url=base, timeout=60) as http:
             tid = (await event_of(http))["id"]
-            for k in range(BOTS):
-                name = f"cup_bot{k}"
-                token = (
-                    await http.post("/api/signup", json={"username": name, "password": "pw" * 6})
-                ).json()["token"]
-                bot = run_tournament_bot(
-                    base, name, RuleBot(random.Random(k)), tournament=tid, token=token
-                )
-                bots.append(asyncio.create_task(bot))
+            bots = await add_bots(http, tid, "cup_bot", BOTS)
             ann = await new_player(browser, Room(base=base, database=database), "ann_cup")
             page = ann.page
             token = await ann.token()
@@ -243,10 +271,7 @@ async def test_register_late_be_moved_and_finish_a_multi_table_event(
         assert report.ok and report.problems == [], report.problems
         assert report.totals["house"] == 7 * 100 and report.totals["tournament"] == 0
     finally:
-        for bot in bots:
-            bot.cancel()
-        await asyncio.gather(*bots, return_exceptions=True)
-        stop(process)
+        await shut(process, bots)
 
 
 async def wait_for(found: Any, what: str, seconds: float = 30) -> Any:

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 from playwright.async_api import Browser
 
-from pokerroom.server.process import free_port, spawn_room
-from pokerroom.store.db import sqlite_url
-from tests.browser.conftest import Room, new_player, stop
+from tests.browser.conftest import Room, new_player
+from tests.browser.test_tournament_moves import shut, start_room
 from tests.security.audit import audit_database
 
 ROOM = """
@@ -42,13 +42,9 @@ main()
 
 
 async def test_rebuy_is_offered_with_its_price_paid_and_then_no_longer_offered(
-    browser: Browser, tmp_path: Any
+    browser: Browser, tmp_path: Path
 ) -> None:
-    database, port = sqlite_url(tmp_path / "room.db"), free_port()
-    process = await spawn_room(
-        database, port, pause=0.3, python=("-c", ROOM), env={"POKERROOM_SIT_AND_GO": ""}
-    )
-    base = f"http://127.0.0.1:{port}"
+    process, base, database = await start_room(tmp_path, ROOM)
     try:
         async with httpx.AsyncClient(base_url=base, timeout=60) as http:
             events = (await http.get("/api/tournaments")).json()
@@ -106,7 +102,7 @@ async def test_rebuy_is_offered_with_its_price_paid_and_then_no_longer_offered(
         report = await audit_database(database)
         assert report.ok and report.problems == [], report.problems
     finally:
-        stop(process)
+        await shut(process, [])
 
 
 async def bearer(player: Any) -> dict[str, str]:
