@@ -21,7 +21,14 @@ from pokerroom.server.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
 from tests.browser.conftest import Room, new_player, screenshot, stop
 from tests.browser.test_accessibility import serious_violations
-from tests.browser.test_i18n import LANGUAGES, Checker, data_names, switch, untranslated
+from tests.browser.test_i18n import (
+    LANGUAGES,
+    Checker,
+    catalogue,
+    data_names,
+    switch,
+    untranslated,
+)
 from tests.browser.test_tournament_moves import act, notices
 from tests.security.audit import audit_database
 
@@ -125,6 +132,16 @@ async def test_propose_an_icm_deal_see_the_amounts_and_the_deal_made(
             await agreed.filter(has_text=dollars(amounts[mine])).wait_for()
             assert await page.locator("#deal-icm").is_hidden()
             await screenshot(page, "tournament-deal")
+            table_names = {"Heads-up Deal table 1", "Heads-up Deal", "ann_deal", "deal_bot"}
+            names = await data_names(room, *table_names)
+            for language in LANGUAGES:  # the table, its messages and the dialog, translated
+                await switch(page, language)
+                checker = Checker(language, names)
+                made = catalogue(language)["deal.made"].split("{")[0]
+                await page.locator("#deal-status", has_text=made).wait_for()
+                for part in ("#deal", f".table-view[data-table='{tid}-1'] .tournament-info"):
+                    assert await untranslated(page, part, checker) == [], (language, part)
+            await switch(page, "en")
             await page.click("#deal-close")
             log = view.locator(".t-notice")
             await log.filter(

@@ -7,7 +7,7 @@ import { $ } from "./dom.js";
 import { clearShuffle } from "./fairness.js";
 import { onLanguage } from "./i18n.js";
 import { accountPreferences, startLanguage } from "./language.js";
-import { bindDeal } from "./deal.js";
+import { bindDeal, refreshDeal } from "./deal.js";
 import { bindLobbySort, renderLobby, refreshLobby } from "./lobby.js";
 import { closeTable, renderTabs, show } from "./nav.js";
 import { bindOptions } from "./options.js";
@@ -15,6 +15,7 @@ import { loadHistory, renderReplay } from "./replayer.js";
 import { connect, hello } from "./socket.js";
 import { bindMute, renderMute } from "./sound.js";
 import { app } from "./state.js";
+import { resetTournamentLog } from "./tournament_table.js";
 import { bindTournaments, renderTournaments } from "./tournaments.js";
 
 // Log in or sign up: Enter submits with the form's default button, the first one, so the
@@ -71,10 +72,12 @@ function relabel() {
   renderMute();
   renderLobby();
   renderTournaments();
+  refreshDeal(); // when open
   renderTabs();
   renderMe();
   for (const view of app.tables.values()) {
     $(".announcer", view.root).replaceChildren(); // what was said, said in the old language
+    resetTournamentLog(view);
     buildPresets(view);
     view.render();
     renderReplay(view);

@@ -8,6 +8,7 @@ import { $, el } from "./dom.js";
 import { money, tournamentLine } from "./format.js";
 import { number, t } from "./i18n.js";
 import { app } from "./state.js";
+import { errorText } from "./texts.js";
 
 /** The level line with the time to the next level as of now (the frame said it when sent). */
 export function levelLine(view) {
@@ -34,7 +35,7 @@ export function renderTournamentInfo(view) {
   const shown = $(".t-notice", box);
   // A log: only what is new is added (and so said), the oldest lines go.
   const last = Number(shown.dataset.last || 0);
-  for (const note of notes.filter((n) => n.id > last)) shown.append(el("p", { text: note.text }));
+  for (const note of notes.filter((n) => n.id > last)) shown.append(el("p", { text: errorText(note.said) }));
   shown.dataset.last = String(notes.length ? notes[notes.length - 1].id : last);
   while (shown.children.length > 3) shown.firstElementChild.remove();
   box.classList.toggle("finished", notes.some((n) => n.kind === "finished" || n.kind === "won"));
@@ -42,6 +43,13 @@ export function renderTournamentInfo(view) {
   deal.hidden = !(info.final_table && view.state.you);
   deal.onclick = () => openDeal(info.id);
   refreshDealSoon(info.id);
+}
+
+/** A new language: the messages are written again in it. */
+export function resetTournamentLog(view) {
+  const shown = $(".t-notice", view.root);
+  shown.replaceChildren();
+  delete shown.dataset.last;
 }
 
 // Set only when it changes: a live region says again what is written into it again.

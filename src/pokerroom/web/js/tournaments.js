@@ -150,10 +150,11 @@ export function bindTournaments() {
 const viewsOf = (id) => [...app.tables.values()].filter((v) => v.id.startsWith(`${id}-`) && /^\d+$/.test(v.id.slice(id.length + 1)));
 
 export function onTournamentNotice(notice) {
-  const text = errorText({ message: notice.text, code: notice.code, params: notice.params });
+  const said = { message: notice.text, code: notice.code, params: notice.params };
+  const text = errorText(said);
   const notes = app.tournamentNotes.get(notice.tournament) || [];
   app.noteCount += 1;
-  notes.push({ kind: notice.kind, text, id: app.noteCount });
+  notes.push({ kind: notice.kind, said, id: app.noteCount }); // said again in a new language
   app.tournamentNotes.set(notice.tournament, notes.slice(-3)); // the last few, newest last
   const views = viewsOf(notice.tournament);
   const seen = !$("#tables").hidden && views.some((v) => !v.root.hidden);
