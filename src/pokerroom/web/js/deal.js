@@ -9,7 +9,8 @@ import { chips, money } from "./format.js";
 import { t } from "./i18n.js";
 import { app } from "./state.js";
 
-const deal = { id: null, view: null, offers: null, mine: null, names: {} };
+// The event whose deal is shown, what the room said of it, and the names and stacks to show.
+const deal = { id: null, view: null, offers: null, mine: null, names: {}, stacks: {}, soon: null };
 
 export function openDeal(id) {
   deal.id = id;

@@ -27,8 +27,8 @@ export function countdown(seconds) {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
 
-/** The detail panel of ``event`` (a lobby entry) with ``mine`` (the player's /me, or null)
- * and ``buttons`` (the action buttons the list builds for it). */
+/** The detail panel of ``event`` (a lobby entry, or null to hide it) with ``buttons`` (the
+ * player's buttons for it, built by tournaments.js from their entry). */
 export function renderDetail(event, buttons) {
   const panel = $("#tournament-detail");
   if (!event) { panel.hidden = true; stopClock(); return; }
@@ -42,7 +42,9 @@ export function renderDetail(event, buttons) {
   $("#td-payouts-note").textContent = event.payouts.length
     ? t("tournaments.paid_places", { paid: number(event.payouts.length), entrants: number(event.entrants) })
     : t("tournaments.payouts_later", { min: number(event.min_entrants) });
+  $("#td-payouts").closest("table").hidden = event.payouts.length === 0;
   $("#td-tables").replaceChildren(...tableRows(event));
+  $("#td-tables").closest("table").hidden = event.tables.length === 0;
   $("#td-no-tables").hidden = event.tables.length > 0;
   $("#td-players").replaceChildren(...playerRows(event));
   $("#td-no-players").hidden = event.players.length > 0;
@@ -149,7 +151,7 @@ function playerRows(e) {
     const you = me !== null && (p.entry === me || p.entry.startsWith(`${me}#`));
     return el("tr", { "data-entry": p.entry, class: you ? "seated" : null },
       el("td", {}, p.name, you ? el("span", { class: "badge you-sit", text: t("tournaments.you") }) : null),
-      el("td", { class: "num", text: p.stack === null ? t("tournaments.out") : chips(p.stack) }),
+      el("td", { class: "num", text: p.stack === null ? t("tournaments.out") : p.table ? chips(p.stack) : "" }),
       el("td", { text: p.table ? t("tournaments.table_number", { number: p.table.split("-").pop() }) : "" }),
       el("td", { class: "num", text: p.place ? number(p.place) : "" }),
       el("td", { class: "num", text: p.prize ? money(p.prize) : "" }));
