@@ -403,6 +403,7 @@ class TournamentRunner:
             "entrants": len(t.entries),
             "prize_pool": t.prize_pool,
             "payouts": self.payouts(),
+            "final_table": len(t.tables) == 1 and t.left > 1 and not t.finished,
         }
 
     def payouts(self) -> list[int]:

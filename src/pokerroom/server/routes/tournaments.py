@@ -17,6 +17,7 @@ from pokerroom.server.tournament_hall import Tournaments
 from pokerroom.server.tournaments import TournamentRunner
 from pokerroom.store.ledger import LedgerError
 from pokerroom.store.room_store import StoreError
+from pokerroom.tournament.deals import deal_offer
 from pokerroom.tournament.events import TournamentError
 
 router = APIRouter(prefix="/api/tournaments")
@@ -106,6 +107,37 @@ async def my_table(tournament_id: str, account: Player, request: Request) -> MyT
     return MyTableOut(tournament=tournament_id, table=runner.my_table(account.id))
 
 
+class MineOut(BaseModel):
+    """The player's own entry as the lobby's buttons need it."""
+
+    tournament: str
+    entry: str | None  # None: not registered
+    table: str | None
+    out: bool
+    can_rebuy: bool
+    can_addon: bool
+    rebuys: int
+    addon: bool
+
+
+@router.get("/{tournament_id}/me", response_model=MineOut)
+async def mine(tournament_id: str, account: Player, request: Request) -> MineOut:
+    """Whether Unregister, Rebuy, Add-on and Open my table apply to the player now."""
+    runner = _runner(request, tournament_id)
+    entry, now = runner.entry_of(account.id), runner.now()
+    e = None if entry is None else runner.t.entries[entry]
+    return MineOut(
+        tournament=tournament_id,
+        entry=entry,
+        table=runner.my_table(account.id),
+        out=bool(e and e.out),
+        can_rebuy=entry is not None and runner.t.can_rebuy(entry, now),
+        can_addon=entry is not None and runner.t.can_addon(entry, now),
+        rebuys=0 if e is None else e.rebuys,
+        addon=bool(e and e.addon),
+    )
+
+
 @router.get("/{tournament_id}/summary", response_class=PlainTextResponse)
 async def summary(tournament_id: str, account: Player, request: Request) -> str:
     """The player's tournament summary (PokerStars' "Tournament #" text): the event, the
@@ -126,6 +158,30 @@ async def deal(tournament_id: str, request: Request) -> dict[str, Any]:
     """The deal at the final table: made (its amounts), proposed (the amounts once no hand
     is in play, who accepted, who is awaited), or none."""
     return deal_view(_runner(request, tournament_id))
+
+
+@router.get("/{tournament_id}/deal/offers")
+async def deal_offers(tournament_id: str, request: Request) -> dict[str, Any]:
+    """Both deals the room would offer now (ICM and chip chop, nothing kept back), with each
+    player's name and stack: a clear refusal away from the final table or during a hand."""
+    runner = _runner(request, tournament_id)
+    t = runner.t
+    try:
+        offers = {kind: deal_offer(t, kind) for kind in ("icm", "chip")}
+    except TournamentError as error:
+        raise HTTPException(400, str(error)) from None
+    table = next(iter(t.tables.values()))
+    return {
+        **offers,
+        "players": [
+            {
+                "entry": entry,
+                "name": runner.names.get(t.entries[entry].player, entry),
+                "stack": table.seat_of(entry).stack,
+            }
+            for entry in offers["icm"]
+        ],
+    }
 
 
 @router.post("/{tournament_id}/deal")

@@ -7,6 +7,7 @@ import { $ } from "./dom.js";
 import { clearShuffle } from "./fairness.js";
 import { onLanguage } from "./i18n.js";
 import { accountPreferences, startLanguage } from "./language.js";
+import { bindDeal, refreshDeal } from "./deal.js";
 import { bindLobbySort, renderLobby, refreshLobby } from "./lobby.js";
 import { closeTable, renderTabs, show } from "./nav.js";
 import { bindOptions } from "./options.js";
@@ -14,6 +15,8 @@ import { loadHistory, renderReplay } from "./replayer.js";
 import { connect, hello } from "./socket.js";
 import { bindMute, renderMute } from "./sound.js";
 import { app } from "./state.js";
+import { resetTournamentLog } from "./tournament_table.js";
+import { bindTournaments, renderTournaments } from "./tournaments.js";
 
 // Log in or sign up: Enter submits with the form's default button, the first one, so the
 // chosen mode's button goes first (and is the primary one). Clicking either button submits
@@ -68,10 +71,13 @@ function setupAuth() {
 function relabel() {
   renderMute();
   renderLobby();
+  renderTournaments();
+  refreshDeal(); // when open
   renderTabs();
   renderMe();
   for (const view of app.tables.values()) {
     $(".announcer", view.root).replaceChildren(); // what was said, said in the old language
+    resetTournamentLog(view);
     buildPresets(view);
     view.render();
     renderReplay(view);
@@ -89,6 +95,8 @@ async function start() {
   bindMute();
   for (const id of ["#filter-game", "#filter-stakes", "#filter-open"]) $(id).addEventListener("change", renderLobby);
   bindLobbySort();
+  bindTournaments();
+  bindDeal();
   document.addEventListener("keydown", onKey);
   $(".brand").addEventListener("click", (event) => { event.preventDefault(); show("lobby"); });
   connect();

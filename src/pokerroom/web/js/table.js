@@ -5,7 +5,7 @@ import { askBuyIn } from "./buyin.js";
 import { bindControls, renderControls } from "./controls.js";
 import { $, $$, cardName, el } from "./dom.js";
 import { renderCenter, renderSeats } from "./felt.js";
-import { actionLabel, stakesLabel, tournamentLine } from "./format.js";
+import { actionLabel, stakesLabel } from "./format.js";
 import { t } from "./i18n.js";
 import { closeTable, layoutTables, renderTabs } from "./nav.js";
 import { bindReplayer, disposeReplay, loadHistory } from "./replayer.js";
@@ -13,6 +13,7 @@ import { startAwards, stopAwards } from "./showdown.js";
 import { send } from "./socket.js";
 import { playSound, updateTitle } from "./sound.js";
 import { app } from "./state.js";
+import { levelLine, renderTournamentInfo } from "./tournament_table.js";
 
 export class TableView {
   constructor(id) {
@@ -154,9 +155,8 @@ export class TableView {
     const r = this.root;
     $(".table-name", r).textContent = s.name;
     $(".table-name", r).title = s.name; // cut with an ellipsis at phone width
-    $(".table-game", r).textContent = s.tournament
-      ? `${s.game} \u00b7 ${tournamentLine(s.tournament, s.you)}`
-      : `${s.game} \u00b7 ${stakesLabel(s)}`;
+    renderTournamentInfo(this);
+    $(".table-game", r).textContent = s.tournament ? levelLine(this) : `${s.game} \u00b7 ${stakesLabel(s)}`;
     r.classList.toggle("tournament", Boolean(s.tournament)); // seats drawn by the event: no cash controls
     r.dataset.version = String(s.version);
     r.dataset.resultHand = this.lastResult ? String(this.lastResult.hand) : "";

@@ -60,6 +60,7 @@ export function errorText(error) {
     else if (name === "action" && has(`verb.${String(value).replace(/ /g, "_")}`)) params[name] = t(`verb.${String(value).replace(/ /g, "_")}`);
     else if (name === "street" && has(`street.${value}`)) params[name] = t(`street.${value}`);
     else if (name === "phase" && has(`phase.${value}`)) params[name] = t(`phase.${value}`);
+    else if (name === "kind" && has(`deal.kind_${value}`)) params[name] = t(`deal.kind_${value}`);
   }
   return t(`error.${code}`, params);
 }

@@ -1,14 +1,20 @@
 // Tournaments in the lobby (issue 14): each event with its buy-in, entrants, prize pool,
-// level and players left; Register, Unregister and Open my table. The room's notices (you
-// were moved, hand-for-hand, your place) show as toasts, and a move opens the new table.
+// level and players left; Details opens its panel (tournament_detail.js). Register,
+// Unregister, Rebuy, Add-on (when the room allows them now, with their price) and Open my
+// table, which asks the room where the player sits now, so it follows moves. The room's
+// notices (you were moved, hand-for-hand, your place) show at the tournament's table (and as
+// a toast when that table is not on screen); a move opens the new table and closes the old.
 
 import { api } from "./api.js";
+import { refreshDeal } from "./deal.js";
 import { $, el, showToast } from "./dom.js";
 import { chips, money } from "./format.js";
 import { t as tr } from "./i18n.js";
-import { openTable } from "./nav.js";
+import { closeTable, openTable } from "./nav.js";
 import { app } from "./state.js";
 import { errorText } from "./texts.js";
+import { bindPlayerSort, renderDetail } from "./tournament_detail.js";
+import { renderTournamentInfo } from "./tournament_table.js";
 
 export async function refreshTournaments() {
   try {
@@ -16,7 +22,18 @@ export async function refreshTournaments() {
   } catch {
     return;
   }
+  await refreshMine();
   renderTournaments();
+}
+
+async function refreshMine() {
+  const id = app.tournament;
+  if (!id || !app.token) { app.tournamentMine = null; return; }
+  try {
+    app.tournamentMine = await api(`/api/tournaments/${id}/me`);
+  } catch {
+    app.tournamentMine = null;
+  }
 }
 
 function myEntry(event) {
@@ -35,7 +52,13 @@ async function act(path, body) {
 }
 
 async function openMine(event) {
-  const mine = await api(`/api/tournaments/${event.id}/table`);
+  let mine = null;
+  try {
+    mine = await api(`/api/tournaments/${event.id}/table`);
+  } catch (error) {
+    showToast(error.message);
+    return;
+  }
   if (mine.table) openTable(mine.table);
   else showToast(tr("tournaments.no_seat", { name: event.name }));
 }
@@ -49,12 +72,56 @@ function describe(s) {
   return [line, ...extras.filter(Boolean)].join(", ");
 }
 
+const requestKey = () => crypto.getRandomValues(new Uint32Array(4)).join("");
+
+/** The player's buttons for ``event``; ``detail``: the panel's, with prices and Rebuy/Add-on. */
+function buttons(event, detail) {
+  const entry = myEntry(event);
+  const mine = detail && app.tournamentMine?.tournament === event.id ? app.tournamentMine : null;
+  const s = event.structure;
+  const out = [];
+  const reEntry = entry && entry.stack === null && s.re_entries > 0; // out: may enter again
+  if (event.registration_open && (!entry || reEntry)) {
+    const price = `${money(s.buy_in)}+${money(s.fee)}`;
+    out.push(el("button", {
+      type: "button", class: "register primary", disabled: !app.token,
+      onclick: () => act(`/api/tournaments/${event.id}/register`, { request: requestKey() }),
+      text: detail ? tr("tournaments.register_price", { price }) : tr("tournaments.register"),
+    }));
+  }
+  if (entry && event.status === "registering") {
+    out.push(el("button", { type: "button", class: "unregister", onclick: () => act(`/api/tournaments/${event.id}/unregister`), text: tr("tournaments.unregister") }));
+  }
+  if (mine?.can_rebuy && s.rebuy) {
+    out.push(el("button", { type: "button", class: "rebuy", onclick: () => act(`/api/tournaments/${event.id}/rebuy`), text: tr("tournaments.rebuy_price", { price: money(s.rebuy[0]), chips: chips(s.rebuy[1]) }) }));
+  }
+  if (mine?.can_addon && s.addon) {
+    out.push(el("button", { type: "button", class: "addon", onclick: () => act(`/api/tournaments/${event.id}/addon`), text: tr("tournaments.addon_price", { price: money(s.addon[0]), chips: chips(s.addon[1]) }) }));
+  }
+  if (entry && entry.table) {
+    out.push(el("button", { type: "button", class: "open primary", onclick: () => openMine(event), text: tr("tournaments.open_table") }));
+  }
+  if (entry && entry.place) {
+    const won = entry.prize ? tr("tournaments.place_won", { place: entry.place, prize: money(entry.prize) }) : tr("tournaments.place", { place: entry.place });
+    out.push(el("span", { class: "badge place", text: won }));
+  }
+  return out;
+}
+
+function select(id) {
+  app.tournament = app.tournament === id ? null : id;
+  renderTournaments();
+  refreshTournaments(); // the player's own entry (/me) for the buttons
+  if (app.tournament) $("#tournament-detail").scrollIntoView({ block: "nearest" });
+}
+
 export function renderTournaments() {
-  const rows = (app.tournaments || []).map((t) => {
-    const entry = myEntry(t);
-    const key = () => crypto.getRandomValues(new Uint32Array(4)).join("");
+  const events = app.tournaments || [];
+  if (app.tournament && !events.some((e) => e.id === app.tournament)) app.tournament = null;
+  const rows = events.map((t) => {
     const level = t.level ? `${t.level} (${chips(t.blinds[0])}/${chips(t.blinds[1])})` : "";
-    return el("tr", { "data-tournament": t.id },
+    const open = app.tournament === t.id;
+    return el("tr", { "data-tournament": t.id, class: open ? "selected" : null },
       el("td", {}, el("strong", { text: t.name }), el("div", { class: "muted small", text: describe(t.structure) })),
       el("td", { text: tr(`tournaments.${t.status}`) }),
       el("td", { class: "num", text: `${money(t.structure.buy_in)}+${money(t.structure.fee)}` }),
@@ -63,25 +130,42 @@ export function renderTournaments() {
       el("td", { class: "num", text: level }),
       el("td", { class: "num", text: t.status === "registering" ? "" : String(t.players_left) }),
       el("td", { class: "row-buttons" },
-        t.registration_open && !entry
-          ? el("button", { type: "button", class: "register primary", disabled: !app.token,
-            onclick: () => act(`/api/tournaments/${t.id}/register`, { request: key() }), text: tr("tournaments.register") })
-          : null,
-        entry && t.status === "registering"
-          ? el("button", { type: "button", class: "unregister",
-            onclick: () => act(`/api/tournaments/${t.id}/unregister`), text: tr("tournaments.unregister") })
-          : null,
-        entry && entry.table
-          ? el("button", { type: "button", class: "open primary", onclick: () => openMine(t), text: tr("tournaments.open_table") })
-          : null,
-        entry && entry.place ? el("span", { class: "badge", text: tr("tournaments.place", { place: entry.place }) }) : null),
+        el("button", {
+          type: "button", class: "details", "aria-expanded": String(open), "aria-controls": "tournament-detail",
+          "aria-label": tr("tournaments.details_of", { name: t.name }), onclick: () => select(t.id), text: tr("tournaments.details"),
+        }),
+        ...buttons(t, false)),
     );
   });
   $("#tournament-rows").replaceChildren(...rows);
+  const chosen = events.find((e) => e.id === app.tournament) || null;
+  renderDetail(chosen, chosen ? buttons(chosen, true) : []);
 }
 
+export function bindTournaments() {
+  bindPlayerSort(renderTournaments);
+}
+
+// The tables of tournament ``id`` open in this page ("<id>-<number>").
+const viewsOf = (id) => [...app.tables.values()].filter((v) => v.id.startsWith(`${id}-`) && /^\d+$/.test(v.id.slice(id.length + 1)));
+
 export function onTournamentNotice(notice) {
-  showToast(errorText({ message: notice.text, code: notice.code, params: notice.params }));
-  if (notice.table && (notice.kind === "moved" || notice.kind === "started")) openTable(notice.table);
+  const said = { message: notice.text, code: notice.code, params: notice.params };
+  const text = errorText(said);
+  const notes = app.tournamentNotes.get(notice.tournament) || [];
+  app.noteCount += 1;
+  notes.push({ kind: notice.kind, said, id: app.noteCount }); // said again in a new language
+  app.tournamentNotes.set(notice.tournament, notes.slice(-3)); // the last few, newest last
+  const views = viewsOf(notice.tournament);
+  const seen = !$("#tables").hidden && views.some((v) => !v.root.hidden);
+  if (!seen) showToast(text);
+  if (notice.table && (notice.kind === "moved" || notice.kind === "started")) {
+    // The table follows the player: the new one opens, the one they sat at closes.
+    const left = notice.kind === "moved" ? views.filter((v) => v.id !== notice.table && v.state?.you) : [];
+    openTable(notice.table);
+    for (const view of left) closeTable(view.id);
+  }
+  for (const view of viewsOf(notice.tournament)) renderTournamentInfo(view);
+  if (notice.kind === "deal") refreshDeal();
   refreshTournaments();
 }
