@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 from pokerroom.rng import SystemRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.house import STANDARD, HouseOptions
-from pokerroom.rules.tournament import load_tournament_structure
+from pokerroom.rules.tournament import TournamentStructure, load_tournament_structure
 from pokerroom.server.clock import aware, utcnow
 from pokerroom.server.tournament_deals import restarted
-from pokerroom.server.tournaments import TournamentRunner, prices_of
+from pokerroom.server.tournaments import TournamentRunner
 from pokerroom.store.tournament_store import TournamentStore
+from pokerroom.store.tournaments import Prices
 from pokerroom.tournament.coordinator import Tournament
 from pokerroom.tournament.events import TournamentError
 from pokerroom.tournament.snapshot import tournament_from_json
@@ -30,6 +31,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pokerroom.tournament")
 TICK_SECONDS = 1.0  # how often start times and the repeating sit & gos are looked at
+
+
+def prices_of(s: TournamentStructure) -> Prices:
+    return Prices(
+        buy_in=s.buy_in,
+        fee=s.fee,
+        rebuy=s.rebuy.price if s.rebuy else 0,
+        addon=s.addon.price if s.addon else 0,
+    )
 
 
 class Tournaments:

@@ -23,7 +23,7 @@ from pokerroom.server.clock import utcnow
 from pokerroom.server.errors import describe
 from pokerroom.server.inbox import Watching
 from pokerroom.server.tournament_table import TournamentTableActor
-from pokerroom.store.tournaments import Prices, Prize
+from pokerroom.store.tournaments import Prize
 from pokerroom.table import Table
 from pokerroom.tournament.coordinator import Tournament
 from pokerroom.tournament.events import (
@@ -44,15 +44,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pokerroom.tournament")
 LINGER_SECONDS = 30.0  # a finished event's last table stays open this long
-
-
-def prices_of(s: TournamentStructure) -> Prices:
-    return Prices(
-        buy_in=s.buy_in,
-        fee=s.fee,
-        rebuy=s.rebuy.price if s.rebuy else 0,
-        addon=s.addon.price if s.addon else 0,
-    )
 
 
 class TournamentRunner:
