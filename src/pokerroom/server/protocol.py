@@ -206,7 +206,6 @@ def error(message: str, *, request: str | None = None, table: str | None = None)
 
 
 # ------------------------------------------------------------------ server to client
-#
 # Every frame the server sends, as a model: the bots parse frames with these, and a test
 # checks docs/protocol.md against them. The small frames are built as models; the ``table``
 # frame (the hot path: one per viewer per change) is built as a plain dict by
@@ -392,6 +391,7 @@ class TournamentInfo(_Frame):
     next_level_seconds: float | None  # until the next level (or the break's end)
     on_break: bool
     hand_for_hand: bool
+    final_table: bool  # one table left: a deal may be proposed
     players_left: int
     entrants: int
     prize_pool: int
