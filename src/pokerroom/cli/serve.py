@@ -156,6 +156,13 @@ def serve_command(
             help="A sit & go structure kept open, one after another ('' for none).",
         ),
     ] = "sng6",
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            envvar="POKERROOM_REDIS",
+            help="One node of several: the Redis that joins them (redis://host:6379/0).",
+        ),
+    ] = None,
 ) -> None:
     """Run the room (an ASGI app on uvicorn); with bots seated at the demo tables, and in a
     repeating sit & go that leaves one seat for a newcomer."""
@@ -176,7 +183,7 @@ def serve_command(
     # Bound here, before the app starts: a port in use is one line and status 1, not a
     # traceback after uvicorn's "startup complete". uvicorn serves on this very socket.
     listening = _listen(host, port)
-    app = create_app(database, pause=pause, repeat=(sit_and_go,) if sit_and_go else ())
+    app = create_app(database, pause=pause, repeat=(sit_and_go,) if sit_and_go else (), redis=redis)
     config = uvicorn.Config(
         app,
         host=host,

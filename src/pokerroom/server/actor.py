@@ -86,7 +86,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
         self.queued = 0  # clients' messages in the inbox
         self.faults = 0  # exceptions in the table's own logic (each logged with its hand)
         self.watchers: list[Client] = []
-        self.version = 0
+        self.version = int(time.time() * 1000)  # above a former owner's (gaps: resync)
         self.started: StartedHand | None = None
         self.hand_events: list[Event] = []
         self.last_actions: dict[int, dict[str, Any]] = {}  # seat -> {"text": "Raise to", ...}
@@ -175,6 +175,8 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
                 await self._turn(item, loop.time())
             except Exception as error:  # even a failed fault handler must not end the task
                 await self._fault(error, loop.time())
+            if isinstance(item, (Watching, Said)) and item.done is not None:
+                item.done()  # handled: a command from another node is acknowledged (bus)
 
     async def _wait(self, timeout: float | None) -> Item | None:
         """The next inbox item, or None when ``timeout`` seconds pass first."""
@@ -355,7 +357,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
         if seated and player and not self.table.seat_of(player).connected:  # R-TIME-3
             await self._after(self.table.reconnect(player, now), now)  # a page reload
             return True  # everyone (this client too) sees the seat connected again
-        client.deliver(self._state_for(client, now))
+        client.deliver(self._state_for(client, now), self.table_id, self.version)
         if player is not None and player in self.table.waiting:
             self._tell_player(player, now)  # your place in line, after a reload too
         return False
@@ -478,9 +480,10 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
         for client in list(self.watchers):
             seat = self._seat_for(client)
             if seat is None:
-                self._send(client, shared.whole)
+                self._send(client, shared.whole, self.version)
             else:
-                self._send(client, shared.encode(state_for_seat(self.table, public, seat)))
+                frame = shared.encode(state_for_seat(self.table, public, seat))
+                self._send(client, frame, self.version)
 
     def _tell(self, line: str, only: Container[int | None] | None = None) -> None:
         """Queue ``line`` for every watcher (or those whose account is in ``only``)."""
@@ -488,8 +491,9 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
             if only is None or watcher.account_id in only:
                 self._send(watcher, line)
 
-    def _send(self, client: Client, text: str) -> None:
-        """Queue ``text`` for ``client``; never waits (a dropped client stops watching)."""
-        client.deliver(text)
+    def _send(self, client: Client, text: str, version: int | None = None) -> None:
+        """Queue ``text`` for ``client``; never waits (a dropped client stops watching).
+        ``version``: a table frame's (a client on another node sees gaps by it)."""
+        client.deliver(text, None if version is None else self.table_id, version)
         if client.closed and client in self.watchers:
             self.watchers.remove(client)

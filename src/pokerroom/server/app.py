@@ -78,15 +78,25 @@ def create_app(
     docs: bool | None = None,
     limits: Limits | None = None,
     repeat: tuple[str, ...] = (),
+    redis: str | None = None,
+    own_tables: bool = True,
+    node: str | None = None,
 ) -> FastAPI:
     """The room's app. ``docs`` (default: the setting POKERROOM_DOCS, off) serves Swagger UI at
     /docs, which loads its script from a CDN: for development, not for a room on the
     internet. ``limits`` default to Limits.from_env() (POKERROOM_* settings). ``repeat``
-    names the sit & go structures kept open for registration, one after another."""
+    names the sit & go structures kept open for registration, one after another. ``redis``:
+    this node is one of several, joined by that Redis (server/bus.py); ``own_tables`` False:
+    it only holds sockets (the tables are other nodes')."""
     if docs is None:
         docs = os.environ.get("POKERROOM_DOCS", "").lower() in ("1", "true", "yes", "on")
     room = Room(
-        Database(database_url), pause=pause, limits=Limits.from_env() if limits is None else limits
+        Database(database_url),
+        pause=pause,
+        limits=Limits.from_env() if limits is None else limits,
+        redis=redis,
+        own_tables=own_tables,
+        node=node,
     )
     auth = Auth(room.store)
     hall = Tournaments(room, repeat=repeat)
@@ -94,9 +104,11 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await room.start(demo=demo)
-        await hall.start()
+        if own_tables:
+            await hall.start()
         yield
-        await hall.stop()
+        if own_tables:
+            await hall.stop()
         await room.stop()
         auth.close()
 

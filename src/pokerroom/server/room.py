@@ -17,9 +17,10 @@ from pokerroom.rng import SystemRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
 from pokerroom.server.actor import INBOX_MESSAGES, TableActor
+from pokerroom.server.bus import Bus
 from pokerroom.server.client import OUTBOX_FRAMES, Client
 from pokerroom.server.clock import utcnow
-from pokerroom.server.inbox import AutoMuck, Suspend
+from pokerroom.server.inbox import AutoMuck, Close, Suspend, Void
 from pokerroom.server.logs import node_id
 from pokerroom.server.metrics import RoomMetrics
 from pokerroom.store.db import Database
@@ -136,7 +137,12 @@ class Room:
         pause: float = 1.5,
         limits: Limits | None = None,
         node: str | None = None,
+        redis: str | None = None,
+        own_tables: bool = True,
     ) -> None:
+        """``redis``: one node of several (issue 15), reached by the others over this Redis
+        (server/bus.py). ``own_tables`` False: a node that only holds sockets (until the
+        leases of issue 15 decide which node owns which table)."""
         self.db = db
         self.store = RoomStore(db)
         self.pause = pause
@@ -149,6 +155,12 @@ class Room:
         db.writer.observe = self.metrics.committed
         self.clients: set[Client] = set()  # every open connection (S-AUTH-2 closes them)
         self.per_address: Counter[str] = Counter()
+        self.own_tables = own_tables
+        self.bus = None if redis is None else Bus(redis, self.node, lambda: self.actors)
+        if self.bus is not None:
+            self.bus.tables_of = self.store.table_ids
+            self.bus.on_notice = self._notice
+            self.bus.on_floor = _floor_call
 
     # ------------------------------------------------------------ connections
 
@@ -158,9 +170,13 @@ class Room:
             return f"too many connections from {client.address}"
         self.per_address[client.address] += 1
         self.clients.add(client)
+        if self.bus is not None:
+            self.bus.attach(client)
         return None
 
     def disconnect(self, client: Client) -> None:
+        if self.bus is not None:
+            self.bus.detach(client)
         if client in self.clients:
             self.clients.discard(client)
             self.per_address[client.address] -= 1
@@ -168,8 +184,10 @@ class Room:
                 del self.per_address[client.address]
 
     def connections_of(self, account_id: int) -> list[Client]:
-        """Every open connection of an account (a seat offered to it is told on each)."""
-        return [c for c in self.clients if c.account_id == account_id and not c.closed]
+        """Every open connection of an account (a seat offered to it is told on each), on
+        this node and, for this node's tables, on the others."""
+        remote = [] if self.bus is None else list(self.bus.remotes.values())
+        return [c for c in [*self.clients, *remote] if c.account_id == account_id and not c.closed]
 
     def seated(self, account_id: int) -> list[str]:
         """The tables where the account has a seat (told at hello: issue 16)."""
@@ -186,12 +204,15 @@ class Room:
         return sum(1 for c in self.clients if c.account_id is None and c.tables)
 
     def revoke(self, token: str) -> int:
-        """A session was revoked (log-out): close the sockets that logged in with it."""
+        """A session was revoked (log-out): close the sockets that logged in with it (on
+        every node: the count is this node's)."""
+        self._tell_nodes({"revoke": token})
         return self._close(lambda c: c.token == token, "logged out")
 
     def suspend(self, account_id: int) -> int:
         """An account was suspended: close its sockets and tell every table (the floor's
-        rule there: sat out, cashed out after the hand)."""
+        rule there: sat out, cashed out after the hand), on every node."""
+        self._tell_nodes({"suspend": account_id})
         closed = self._close(lambda c: c.account_id == account_id, "account suspended")
         for actor in self.actors.values():
             actor.post(Suspend(str(account_id)))
@@ -200,8 +221,28 @@ class Room:
     def auto_muck(self, account_id: int, on: bool) -> None:
         """The account's auto-muck preference changed: its seats follow it from the next
         showdown (each table's own task sets it, between two of its messages)."""
+        self._tell_nodes({"auto_muck": account_id, "on": on})
         for actor in self.actors.values():
             actor.post(AutoMuck(str(account_id), on))
+
+    def _tell_nodes(self, notice: dict[str, Any]) -> None:
+        if self.bus is not None:
+            self.bus.notify({**notice, "from": self.bus.name})
+
+    def _notice(self, notice: dict[str, Any]) -> None:
+        """Another node's room-wide notice (this node's own were done at once)."""
+        if self.bus is None or notice.get("from") == self.bus.name:
+            return
+        if "revoke" in notice:
+            self._close(lambda c: c.token == notice["revoke"], "logged out")
+        elif "suspend" in notice:
+            account = int(notice["suspend"])
+            self._close(lambda c: c.account_id == account, "account suspended")
+            for actor in self.actors.values():
+                actor.post(Suspend(str(account)))
+        elif "auto_muck" in notice:
+            for actor in self.actors.values():
+                actor.post(AutoMuck(str(notice["auto_muck"]), bool(notice["on"])))
 
     def _close(self, which: Any, reason: str) -> int:
         chosen = [c for c in self.clients if which(c)]
@@ -236,11 +277,14 @@ class Room:
             built.extend(tables)
             return [(config.id, _saved(config, table)) for config, table in tables]
 
-        await self.store.reopen_tables(restore, first, now=utcnow())
+        if self.own_tables:
+            await self.store.reopen_tables(restore, first, now=utcnow())
         for config, table in built:
             self._add(config, table)
         for actor in self.actors.values():
             _launch(actor)
+        if self.bus is not None:
+            await self.bus.start()
 
     async def open_table(self, config: TableConfig) -> TableActor:
         """Open a new table while the room runs."""
@@ -272,6 +316,8 @@ class Room:
         # database closes: what the players saw end is stored, or cancelled on restart.
         writes = [a.ending.write for a in self.actors.values() if a.ending is not None]
         await asyncio.gather(*writes, return_exceptions=True)
+        if self.bus is not None:
+            await self.bus.stop()
         await self.db.close()  # drains the writer's queue
 
     def lobby(self, viewer: int | None = None) -> list[dict[str, Any]]:
@@ -287,6 +333,11 @@ class Room:
             entry["you_wait"] = None if viewer is None else waiting.position(str(viewer))
             entries.append(entry)
         return entries
+
+
+async def _floor_call(actor: TableActor, kind: str, reason: str) -> dict[str, Any]:
+    """The floor's void or close, asked by another node (server/bus.py)."""
+    return await actor.call(Close if kind == "close" else Void, reason)
 
 
 def _saved(config: TableConfig, table: Table) -> TableSave:

@@ -124,6 +124,23 @@ class RoomStore:
                 for table_id, saved in first():
                     await _save(session, table_id, saved, now)
 
+    async def table_ids(self) -> set[str]:
+        """Every open table's id, whichever node owns it (several nodes: server/bus.py)."""
+        async with self.db.transaction() as session:
+            return {record.id for record in await open_tables(session)}
+
+    async def seated_at(self, account: int) -> list[str]:
+        """The open tables whose stored snapshot seats ``account``, on any node (a client
+        that comes back through another node is told at hello: R-TIME-3)."""
+        async with self.db.transaction() as session:
+            records = await open_tables(session)
+        player = str(account)
+        return [
+            r.id
+            for r in records
+            if any(s.get("player") == player for s in json.loads(r.snapshot).get("seats", []))
+        ]
+
     # ------------------------------------------------------------ a table's money
 
     async def seat(
