@@ -113,16 +113,30 @@ async def seated_on(node: Node, table: str, names: tuple[str, ...]) -> list[Pers
     return people
 
 
-async def play(someone: Person, table: str, hands: int, seat: int) -> None:
+async def play(
+    someone: Person, table: str, hands: int, seat: int, *, reconnected: bool = False
+) -> None:
     """Check or call on this person's turns until ``hands`` hands were dealt to them, always
     at the same seat (R-TIME-3: a reconnection keeps it)."""
     seen: set[int] = set()
+    asked = False
     while len(seen) < hands:
-        frame = await someone.next("table", 30)
+        try:
+            frame = await someone.next("table", 30)
+        except TimeoutError:
+            last = [f for f in someone.frames if f.get("type") != "table"][-3:]
+            tables = [f for f in someone.frames if f.get("type") == "table"][-1:]
+            raise AssertionError((someone.name, last, tables)) from None
+        if frame.get("you") is None and not seen and not reconnected:
+            continue  # before the join is handled
+        assert frame["you"] == seat, frame
+        sitting_out = frame["seats"][seat - 1]["status"] == "sitting_out"
+        if sitting_out and not asked:  # timed out while away (a person clicks "sit in")
+            await someone.send(type="sit_in", table=table)
+        asked = sitting_out
         hand = frame.get("hand")
         if hand is None:
             continue
-        assert frame["you"] == seat, frame
         seen.add(hand["number"])
         if hand["actor"] == seat and hand["legal"] is not None:
             await someone.send(type="act", table=table, action="check_or_call", hand=hand["number"])
@@ -266,11 +280,11 @@ async def test_clients_of_a_dead_socket_node_reconnect_elsewhere_and_keep_their_
     again = []
     for someone, node in ((ann, second), (bob, owner)):
         back = await log_in_again(node, someone, ["n5"])
-        # Away, a player whose turn timed out was sat out (a person clicks "sit in").
-        await back.send(type="sit_in", table="n5")
         again.append(back)
     await watcher.until(lambda f: f["seats"][0]["connected"] and f["seats"][1]["connected"])
-    await asyncio.gather(play(again[0], "n5", 2, 1), play(again[1], "n5", 2, 2))
+    await asyncio.gather(
+        play(again[0], "n5", 2, 1, reconnected=True), play(again[1], "n5", 2, 2, reconnected=True)
+    )
     await books_balance(owner)
 
 
@@ -318,3 +332,22 @@ async def test_the_floor_on_a_socket_node_reaches_the_owner_and_every_node(nodes
     assert acts == ["void_hand", "suspend_account", "close_table"]
     assert owner.room.actors["n6"].closed and not owner.room.actors["n6"].table.seats
     await books_balance(owner)
+
+
+async def test_a_new_owner_of_a_table_is_watched_again_from_every_node(nodes) -> None:  # type: ignore[no-untyped-def]
+    owner, first, _ = await nodes(9)
+    await owner.room.open_table(table_config("n7"))
+    ann, bob = await seated_on(first, "n7", ("ann", "bob"))
+    await asyncio.gather(play(ann, "n7", 2, 1), play(bob, "n7", 2, 2))
+    # The owner stops and another node takes its tables from the database (a restart here;
+    # a lease's adoption in general): it says so, and the socket node's clients watch again.
+    prefix, redis = owner.bus.prefix, f"{REDIS}/9"
+    await stop_node(owner)
+    adopter = await start_node(owner.database, redis, "adopter", owner=True, prefix=prefix)
+    try:
+        assert "n7" in adopter.room.actors
+        await asyncio.gather(play(ann, "n7", 2, 1), play(bob, "n7", 2, 2))
+        assert adopter.bus.applied > 0
+        await books_balance(adopter)
+    finally:
+        await stop_node(adopter)

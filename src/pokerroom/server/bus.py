@@ -96,6 +96,7 @@ class Bus:
         self.reconnections = 0
         self.known: set[str] = set()  # tables the room has (any node's)
         self.tables_of: Callable[[], Awaitable[set[str]]] | None = None
+        self.adopted: set[str] = set()  # tables this node read as their owner
         self.known_at = 0.0
         self.alive_seconds, self.beat_seconds = ALIVE_SECONDS, BEAT_SECONDS  # (tests: less)
         self.reap_seconds = REAP_SECONDS
@@ -254,6 +255,14 @@ class Bus:
         self.tasks.append(task)
         task.add_done_callback(self._forget)
 
+    def _notice(self, notice: dict[str, Any]) -> None:
+        if "adopted" in notice:  # a table has a new owner: it knows none of our watchers
+            for client in list(self.local.values()):
+                if notice["adopted"] in client.tables and not client.closed:
+                    self.resync(client, notice["adopted"])
+        else:
+            self.on_notice(notice)
+
     def _resync_all(self) -> None:
         """After the connection to Redis came back: frames may have been lost meanwhile."""
         for client in list(self.local.values()):
@@ -276,7 +285,7 @@ class Bus:
                     if message is None:
                         continue
                     if message["channel"] == self.key("room").encode():
-                        self.on_notice(json.loads(message["data"]))
+                        self._notice(json.loads(message["data"]))
                     else:
                         self._received(decode_batch(message["data"]))
             except (RedisError, OSError) as error:
@@ -356,6 +365,9 @@ class Bus:
         stream's start: commands sent while nobody owned it are read), and what a former
         owner read but did not acknowledge taken over and applied (once: by the keys)."""
         stream = self.key(f"table:{table}:in")
+        if table not in self.adopted:  # (not again after a lost connection: see resync)
+            self.adopted.add(table)
+            self.notify({"adopted": table})  # every node's watchers of it watch again
         try:
             await self.redis.xgroup_create(stream, GROUP, id="0", mkstream=True)
         except ResponseError as error:
@@ -402,8 +414,9 @@ class Bus:
         apply_to_actor(actor, remote, kind, text, table, ack)
         if kind == "gone":
             remote.tables.discard(table)
-            if not remote.tables:
+            if not remote.tables:  # its socket closed: nothing more is sent to it
                 self.remotes.pop((node, conn), None)
+                remote.dropped.set()
             ack()
         elif kind == "watch":
             remote.tables.add(table)

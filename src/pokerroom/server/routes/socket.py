@@ -137,6 +137,9 @@ async def _dispatch(room: Room, store: RoomStore, client: Client, message: Any) 
             return
         client.account_id, client.name = account.id, account.display_name
         client.token = message.token
+        if room.bus is not None:  # the owners of its remote tables learn who it is now
+            for table in client.tables - room.actors.keys():
+                room.bus.resync(client, table)
         seated = room.seated(account.id)
         if room.bus is not None:  # and at the tables other nodes own (as last stored)
             elsewhere = await store.seated_at(account.id)
