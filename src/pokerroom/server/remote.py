@@ -33,20 +33,28 @@ Batch = list[Frame]
 
 def encode_batch(frames: list[Frame]) -> bytes:
     """Frames to one message. The same text for several connections (a frame every
-    spectator sees alike: one object per broadcast) is sent once, with all of them."""
-    merged: dict[int, tuple[list[str], Frame]] = {}
+    spectator sees alike: one object per broadcast) is sent once, with all of them; never
+    ahead of a frame a connection got before it (each keeps its order)."""
+    groups: list[tuple[list[str], Frame]] = []
+    by_text: dict[int, int] = {}  # id of a text (alive in ``frames``) -> its group
+    last: dict[str, int] = {}  # connection -> its latest group
     for frame in frames:
-        same = merged.get(id(frame.text))
-        # Only the very same object (alive in ``frames``, so its id is its own) is merged: a
-        # broadcast's texts are made for it, so every connection keeps the order it had.
-        if same is not None and same[1].text is frame.text and same[1].kind == frame.kind:
-            same[0].extend(frame.conns)
-        else:
-            merged[id(frame.text)] = (list(frame.conns), frame)
-    bodies = [f.text.encode() for _, f in merged.values()]
+        at = by_text.get(id(frame.text))
+        if (
+            at is None
+            or groups[at][1].kind != frame.kind
+            or any(last.get(conn, -1) >= at for conn in frame.conns)
+        ):
+            at = len(groups)
+            by_text[id(frame.text)] = at
+            groups.append(([], frame))
+        groups[at][0].extend(frame.conns)
+        for conn in frame.conns:
+            last[conn] = at
+    bodies = [f.text.encode() for _, f in groups]
     header = [
         [conns, f.table, f.version, f.kind, len(body)]
-        for (conns, f), body in zip(merged.values(), bodies, strict=True)
+        for (conns, f), body in zip(groups, bodies, strict=True)
     ]
     return json.dumps(header).encode() + b"\n" + b"".join(bodies)
 
