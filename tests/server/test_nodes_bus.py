@@ -172,6 +172,10 @@ async def test_a_player_on_a_socket_node_sits_acts_and_sees_only_her_own_cards(n
     for someone, seat in ((ann, 1), (bob, 2), (carl, None), (dave, None)):
         assert leaked(someone.frames, seat) == [], someone.name
     assert any(f.get("type") == "table" for f in carl.frames)
+    # The socket node's lobby lists the owner's table, as the owner's does.
+    async with httpx.AsyncClient(base_url=second.base) as http:
+        listed = (await http.get("/api/lobby")).json()
+    assert [t["id"] for t in listed] == ["n1"] and set(listed[0]["players"]) == {"ann", "bob"}
     # The commands went over Redis to the owner, and were applied there once each.
     assert first.bus.sent > 0 and owner.bus.applied >= first.bus.sent
     assert owner.bus.duplicates == 0

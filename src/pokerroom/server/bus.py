@@ -32,6 +32,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError, ResponseError
 
 from pokerroom.server.client import Client
+from pokerroom.server.nodes_lobby import publish_lobby
 from pokerroom.server.remote import (
     Batch,
     Frame,
@@ -460,6 +461,7 @@ class Bus:
         while True:
             with contextlib.suppress(RedisError, OSError):
                 await self.redis.set(self.key(f"alive:{self.name}"), b"1", ex=self.alive_seconds)
+                await publish_lobby(self, self.owned())
             await asyncio.sleep(self.beat_seconds)
 
     async def _reap(self) -> None:
