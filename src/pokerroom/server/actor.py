@@ -50,6 +50,7 @@ from pokerroom.server.views import (
 from pokerroom.server.waiting import WaitingRequests
 from pokerroom.store.db import Database
 from pokerroom.store.hands import StartedHand
+from pokerroom.store.leases import StaleEpochError
 from pokerroom.store.ledger import LedgerError
 from pokerroom.store.room_store import RoomStore, TableSave
 from pokerroom.table import Table, TableError
@@ -172,9 +173,13 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
                 self.queued -= 1
                 item.client.waiting -= 1
             try:
-                await self._turn(item, loop.time())
-            except Exception as error:  # even a failed fault handler must not end the task
-                await self._fault(error, loop.time())
+                try:
+                    await self._turn(item, loop.time())
+                except Exception as error:  # even a failed fault handler must not end the task
+                    await self._fault(error, loop.time())
+            except StaleEpochError as error:  # another node runs the table now: stop at once
+                self._deposed(error)
+                return
 
     async def _wait(self, timeout: float | None) -> Item | None:
         """The next inbox item, or None when ``timeout`` seconds pass first."""
