@@ -139,12 +139,15 @@ class NodeLeases:
         return heartbeat_sync(session, self.node, now=_db_now(session), ttl=self.ttl)
 
     async def _run(self) -> None:
+        # The first pass waits half a lease: nodes started together count each other
+        # before taking their shares.
+        await asyncio.sleep(max(self.settings.renew, self.settings.ttl / 2))
         while True:
-            await asyncio.sleep(self.settings.renew)
             try:
                 await self.tick()
             except Exception:  # the database is away: the watchdog stops the tables in time
                 log.warning("renewing the leases of node %s failed", self.node, exc_info=True)
+            await asyncio.sleep(self.settings.renew)
 
     async def _watch(self) -> None:
         """Stop dealing every table before the last renewal runs out."""
@@ -160,14 +163,12 @@ class NodeLeases:
         started = time.monotonic()
         leases = list(self.held.values())
         done = await self.room.db.run(partial(self._pass, leases=leases))
-        if started - self.renewed_at < self.settings.ttl - self.settings.margin:
-            self.renewed_at = started  # (a pass begun after the watchdog gave up keeps none)
-            for lease in done.kept:
-                if lease.table_id in self.held:
-                    self.held[lease.table_id] = lease
-        else:
-            for lease in done.kept:
-                self.held.pop(lease.table_id, None)
+        # The database renewed each kept lease before it expired (an expired one is not
+        # renewed): they hold from the pass's start on, whatever the watchdog did meanwhile.
+        self.renewed_at = started
+        for lease in done.kept:
+            if lease.table_id in self.held:
+                self.held[lease.table_id] = lease
         for lease in done.lost:
             self._lose(lease.table_id, f"lease lost (epoch {lease.epoch})")
         self.live, self.tables = done.live, done.tables
