@@ -23,16 +23,17 @@ from pathlib import Path
 import asyncpg
 import httpx
 import pytest
+import pytest_asyncio
 
 from pokerroom.bots.client import run_bot
 from pokerroom.bots.strategy import RuleBot
 from pokerroom.server.process import free_port
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
-from tests.store.conftest import drop_postgres, fresh_postgres
+from tests.store.conftest import PG_DSN, drop_postgres, fresh_postgres
 
-pytestmark = pytest.mark.postgres
-TTL, RENEW = 3.0, 0.5  # the nodes' lease: short, so a failover is quick
+pytestmark = [pytest.mark.postgres, pytest.mark.asyncio(loop_scope="module")]
+TTL, RENEW = 5.0, 0.5  # the nodes' lease: short, so a failover is quick
 MARGIN = 20.0  # adoption within TTL + this (a renewal pass, a busy 2-core machine)
 WAIT = 90.0  # every other bounded wait
 BOTS = {"casino-nlhe": 4}  # bots at a table: 2, but the casino deals to four (R-SEAT-1)
@@ -44,10 +45,23 @@ class Cluster:
     url: str
     dsn: str
     logs: Path
+    database: str
     ports: dict[str, int] = field(default_factory=dict)
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     stop_bots: asyncio.Event = field(default_factory=asyncio.Event)
     bots: list[asyncio.Task[None]] = field(default_factory=list)
+
+    def role(self, node: str) -> str:
+        return f"{self.database}_{node}"
+
+    async def shut_out(self, node: str, *, out: bool) -> None:
+        """The node's role may (not) log in; shut out, its sessions are ended too."""
+        role = self.role(node)
+        await self.sql(f'ALTER ROLE "{role}" {"NOLOGIN" if out else "LOGIN"}')
+        if out:
+            await self.sql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", role
+            )
 
     def base(self, node: str) -> str:
         return f"http://127.0.0.1:{self.ports[node]}"
@@ -94,7 +108,7 @@ class Cluster:
                 "--port",
                 str(port),
                 "--database",
-                self.url,
+                self.url.replace("://postgres@", f"://{self.role(node)}@"),
                 "--node-id",
                 node,
                 "--lease-seconds",
@@ -120,15 +134,16 @@ class Cluster:
         return (self.logs / f"{node}.log").read_text()[-3000:]
 
 
-async def eventually(check: object, what: str, seconds: float = WAIT) -> float:
-    """Await ``check()`` (a coroutine function) until true; the seconds it took."""
+async def eventually(check: object, what: object, seconds: float = WAIT) -> float:
+    """Await ``check()`` (a coroutine function) until true; the seconds it took. ``what``
+    (or what it gives, if a function) names the wait when it fails."""
     started = time.monotonic()
     try:
         async with asyncio.timeout(seconds):
             while not await check():  # type: ignore[operator]
                 await asyncio.sleep(0.1)
     except TimeoutError:
-        pytest.fail(f"not within {seconds} s: {what}")
+        pytest.fail(f"not within {seconds} s: {what() if callable(what) else what}")
     return time.monotonic() - started
 
 
@@ -151,11 +166,16 @@ async def play(cluster: Cluster, name: str, token: str, table: str) -> None:
         await asyncio.sleep(0.3)
 
 
-@pytest.fixture
-async def cluster(tmp_path: Path) -> AsyncIterator[Cluster]:
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Cluster]:
+    """Three nodes with bots at every table, shared by this module's tests (each leaves
+    three nodes running: starting them and seating the bots is most of the time)."""
     name, url = await fresh_postgres()
     dsn = url.replace("postgresql+asyncpg://", "postgresql://")
-    running = Cluster(url=url, dsn=dsn, logs=tmp_path)
+    logs = tmp_path_factory.mktemp("nodes")
+    running = Cluster(url=url, dsn=dsn, logs=logs, database=name)
+    for node in NODES:  # each node its own role: a test can shut one out of the database
+        await running.sql(f'CREATE ROLE "{running.role(node)}" LOGIN SUPERUSER')
     try:
         for node in NODES:  # together: they migrate one at a time and share the tables
             running.spawn(node)
@@ -179,11 +199,13 @@ async def cluster(tmp_path: Path) -> AsyncIterator[Cluster]:
                     task = asyncio.create_task(play(running, bot, answer.json()["token"], table))
                     running.bots.append(task)
 
-        async def every_table_dealt() -> bool:
-            done = {t for t, _, s in (await running.hands()).values() if s == "complete"}
-            return done >= set(tables)
+        dealt: set[str] = set()
 
-        await eventually(every_table_dealt, "every table dealt a hand")
+        async def every_table_dealt() -> bool:
+            dealt.update(t for t, _, s in (await running.hands()).values() if s == "complete")
+            return dealt >= set(tables)
+
+        await eventually(every_table_dealt, lambda: f"every table dealt a hand (only {dealt})")
         yield running
     finally:
         running.stop_bots.set()
@@ -203,6 +225,12 @@ async def cluster(tmp_path: Path) -> AsyncIterator[Cluster]:
         with contextlib.suppress(Exception):
             await books_balance(url)
         await drop_postgres(name)
+        admin = await asyncpg.connect(PG_DSN, timeout=10)
+        try:
+            for node in NODES:
+                await admin.execute(f'DROP ROLE IF EXISTS "{running.role(node)}"')
+        finally:
+            await admin.close()
 
 
 async def books_balance(url: str) -> None:
@@ -284,6 +312,8 @@ async def test_kill_9_of_a_table_owner_mid_hand(cluster: Cluster) -> None:
     await deal_on(cluster, tables, now)
     await books_balance(cluster.url)
     print(f"kill -9: {len(tables)} tables adopted in {took:.1f} s (lease {TTL} s)")
+    cluster.spawn(node)  # back (the next tests want three nodes): it finds no free table
+    await cluster.answering(node)
 
 
 async def test_sigstop_past_the_lease_then_sigcont(cluster: Cluster) -> None:
@@ -321,18 +351,7 @@ async def test_an_owner_cut_off_from_its_database_stops_dealing_until_it_is_back
 ) -> None:
     node, tables = await owner_mid_hand(cluster)
     before = await cluster.owners()
-    cutting = True
-
-    async def cut_off() -> None:  # every connection the node makes is ended at once
-        while cutting:
-            await cluster.sql(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE application_name = $1",
-                node,
-            )
-            await asyncio.sleep(0.05)
-
-    cutter = asyncio.create_task(cut_off())
+    await cluster.shut_out(node, out=True)  # its connections ended, no new one taken
     try:
 
         async def stopped() -> bool:
@@ -341,8 +360,7 @@ async def test_an_owner_cut_off_from_its_database_stops_dealing_until_it_is_back
         await eventually(stopped, f"{node} stops dealing", TTL + MARGIN)
         await adopted(cluster, tables, before, node)
     finally:
-        cutting = False
-        await cutter
+        await cluster.shut_out(node, out=False)
     # Back on its database: it takes tables again when some need an owner (another node
     # stops cleanly and gives its leases up at once).
     other = next(n for n in cluster.processes if n != node)

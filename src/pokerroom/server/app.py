@@ -96,7 +96,11 @@ def create_app(
     if leases is not None and not database_url.startswith("postgresql"):
         raise ValueError(f"several nodes share a PostgreSQL database, not {database_url!r}")
     room = Room(
-        Database(database_url, name=node),
+        Database(
+            database_url,
+            name=node,
+            idle_in_transaction=None if leases is None else leases.hold,
+        ),
         pause=pause,
         limits=Limits.from_env() if limits is None else limits,
         node=node,

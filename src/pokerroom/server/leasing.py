@@ -26,7 +26,8 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from pokerroom.rng import SystemRandomSource
@@ -67,6 +68,12 @@ class LeaseSettings:
             )
 
     @property
+    def hold(self) -> float:
+        """Longest a node's session may sit inside a transaction (then PostgreSQL ends
+        it): a node paused mid-write releases its table's lock well within a lease."""
+        return max(1.0, self.ttl / 4)
+
+    @property
     def margin(self) -> float:
         """A node stops dealing this long before its last renewal runs out."""
         return min(self.renew, self.ttl / 4)
@@ -83,7 +90,10 @@ class Pass:
     tables: list[TableRow]
 
 
-def _db_now(session: Session) -> datetime:
+def _db_now(session: Session, *, wait: float = 1.0) -> datetime:
+    """The database's clock; a lock this transaction waits for longer than ``wait``
+    seconds fails it (a paused node's lock never stalls the renewals)."""
+    session.execute(text(f"SET LOCAL lock_timeout = {max(1, round(wait * 1000))}"))
     moment = session.scalar(select(func.now()))
     assert isinstance(moment, datetime)
     return moment
@@ -181,19 +191,25 @@ class NodeLeases:
         return Pass(now, live, kept, lost, tables_sync(session))
 
     async def _adopt(self, done: Pass) -> None:
+        """One free table a pass at most, while this node has less than its share: the
+        renewals stay on time however many tables need an owner (a node's tables are
+        adopted in as many passes, spread over the live nodes)."""
         share = math.ceil(len(done.tables) / done.live)
-        for row in done.tables:
-            if len(self.held) >= share:
+        if len(self.held) >= share:
+            return
+        free = [r.id for r in done.tables if r.id not in self.held and r.free(done.now)]
+        for table_id in free:
+            if await self.adopt(table_id):
                 return
-            if row.id in self.held or not row.free(done.now):
-                continue
-            await self.adopt(row.id)
 
     async def adopt(self, table_id: str) -> bool:
         """Take the table's lease and run it here; False if another node has it."""
         try:
             got = await self.room.db.run(partial(self._adopt_one, table_id=table_id))
-        except LeaseError:  # another node was quicker
+        except (LeaseError, IntegrityError):  # another node was quicker (or took it first)
+            return False
+        except DBAPIError as error:  # its row locked by a writer (paused?): a later pass
+            log.info("node %s could not adopt table %s: %s", self.node, table_id, error)
             return False
         if got is None:
             return False
