@@ -111,9 +111,9 @@ class NodeLeases:
         self.node = node
         self.settings = settings
         self.held: dict[str, Lease] = {}
+        self.deadlines: dict[str, float] = {}  # monotonic: stop dealing a table then
         self.tables: list[TableRow] = []  # every table as the last pass read it
         self.live = 1  # nodes alive at the last pass
-        self.renewed_at = time.monotonic()  # start of the last renewal that committed
         self.task: asyncio.Task[None] | None = None
         self.watchdog: asyncio.Task[None] | None = None
         self._entries: dict[str, tuple[str, dict[str, Any], Table]] = {}  # remote tables
@@ -126,7 +126,6 @@ class NodeLeases:
         """Say this node is alive, then share the tables out from the next pass on (so
         nodes started together count each other before taking their shares)."""
         await self.room.db.run(self._heartbeat)
-        self.renewed_at = time.monotonic()
         self.task = asyncio.create_task(self._run(), name=f"leases of {self.node}")
         self.watchdog = asyncio.create_task(self._watch(), name=f"lease watchdog {self.node}")
 
@@ -160,13 +159,13 @@ class NodeLeases:
             await asyncio.sleep(self.settings.renew)
 
     async def _watch(self) -> None:
-        """Stop dealing every table before the last renewal runs out."""
+        """Stop dealing each table before its last renewal runs out."""
         while True:
             await asyncio.sleep(WATCHDOG_SECONDS)
-            late = time.monotonic() - self.renewed_at
-            if late >= self.settings.ttl - self.settings.margin and self.held:
-                for table_id in list(self.held):
-                    self._lose(table_id, f"leases not renewed for {late:.1f} s")
+            now = time.monotonic()
+            for table_id in [t for t in self.held if now >= self.deadlines.get(t, now)]:
+                late = now - self.deadlines[table_id] + self.settings.ttl - self.settings.margin
+                self._lose(table_id, f"lease not renewed for {late:.1f} s")
 
     async def tick(self) -> None:
         """One pass: heartbeat, renew, read every table; then adopt what needs an owner."""
@@ -175,17 +174,23 @@ class NodeLeases:
         done = await self.room.db.run(partial(self._pass, leases=leases))
         # The database renewed each kept lease before it expired (an expired one is not
         # renewed): they hold from the pass's start on, whatever the watchdog did meanwhile.
-        self.renewed_at = started
+        # One whose row was busy (its own write held it) is neither: the next pass tries.
         for lease in done.kept:
             if lease.table_id in self.held:
                 self.held[lease.table_id] = lease
+                self._hold_until(lease.table_id, started)
         for lease in done.lost:
             self._lose(lease.table_id, f"lease lost (epoch {lease.epoch})")
         self.live, self.tables = done.live, done.tables
         await self._adopt(done)
 
+    def _hold_until(self, table_id: str, renewed: float) -> None:
+        """The table is dealt here until ``margin`` before its lease (renewed at the
+        monotonic moment ``renewed``) runs out, unless renewed again meanwhile."""
+        self.deadlines[table_id] = renewed + self.settings.ttl - self.settings.margin
+
     def _pass(self, session: Session, *, leases: list[Lease]) -> Pass:
-        now = _db_now(session)
+        now = _db_now(session, wait=self.settings.renew)
         live = heartbeat_sync(session, self.node, now=now, ttl=self.ttl)
         kept, lost = renew_all_sync(session, leases, now=now, ttl=self.ttl)
         return Pass(now, live, kept, lost, tables_sync(session))
@@ -204,6 +209,7 @@ class NodeLeases:
 
     async def adopt(self, table_id: str) -> bool:
         """Take the table's lease and run it here; False if another node has it."""
+        started = time.monotonic()
         try:
             got = await self.room.db.run(partial(self._adopt_one, table_id=table_id))
         except (LeaseError, IntegrityError):  # another node was quicker (or took it first)
@@ -215,6 +221,7 @@ class NodeLeases:
             return False
         lease, adopted = got
         self.held[table_id] = lease
+        self._hold_until(table_id, started)
         self.room.run_table(adopted, lease)
         self._changed("acquired" if lease.epoch == 1 else "adopted", table_id, lease.epoch)
         return True
@@ -233,6 +240,7 @@ class NodeLeases:
 
     def _lose(self, table_id: str, reason: str) -> None:
         lease = self.held.pop(table_id, None)
+        self.deadlines.pop(table_id, None)
         if self.room.depose(table_id, reason) or lease is not None:
             self._changed("lost", table_id, None if lease is None else lease.epoch, reason)
 

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from pokerroom.store.hands import _cash_out_sync, _mark_cancelled, save_table_sync
@@ -100,13 +101,18 @@ def tables_sync(session: Session) -> list[TableRow]:
 def renew_all_sync(
     session: Session, leases: list[Lease], *, now: datetime, ttl: timedelta
 ) -> tuple[list[Lease], list[Lease]]:
-    """Every lease still held under its epoch extended to ``now + ttl``: (kept, lost)."""
+    """Every lease still held under its epoch extended to ``now + ttl``: (kept, lost). A
+    lease whose row stays locked (the node's own write holds it; the transaction's
+    lock_timeout) is in neither: it is neither renewed nor lost this time."""
     kept, lost = [], []
     for lease in leases:
         try:
-            kept.append(renew_sync(session, lease, now=now, ttl=ttl))
+            with session.begin_nested():
+                kept.append(renew_sync(session, lease, now=now, ttl=ttl))
         except StaleEpochError:
             lost.append(lease)
+        except DBAPIError:  # a lock wait cut short
+            continue
     return kept, lost
 
 
