@@ -50,6 +50,7 @@ from pokerroom.server.views import (
 from pokerroom.server.waiting import WaitingRequests
 from pokerroom.store.db import Database
 from pokerroom.store.hands import StartedHand
+from pokerroom.store.leases import StaleEpochError
 from pokerroom.store.ledger import LedgerError
 from pokerroom.store.room_store import RoomStore, TableSave
 from pokerroom.table import Table, TableError
@@ -142,12 +143,8 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
         return await answer
 
     def lobby_entry(self) -> dict[str, Any]:
-        return lobby_entry(
-            self.table,
-            self.table_id,
-            closed=self.closed,
-            figures=self.stats.figures(time.monotonic()),
-        )
+        figures = self.stats.figures(time.monotonic())
+        return lobby_entry(self.table, self.table_id, closed=self.closed, figures=figures)
 
     # ------------------------------------------------------------ the task
 
@@ -172,9 +169,13 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
                 self.queued -= 1
                 item.client.waiting -= 1
             try:
-                await self._turn(item, loop.time())
-            except Exception as error:  # even a failed fault handler must not end the task
-                await self._fault(error, loop.time())
+                try:
+                    await self._turn(item, loop.time())
+                except Exception as error:  # even a failed fault handler must not end the task
+                    await self._fault(error, loop.time())
+            except StaleEpochError as error:  # another node runs the table now: stop at once
+                self._deposed(error)
+                return
             if isinstance(item, (Watching, Said)) and item.done is not None:
                 item.done()  # handled: a command from another node is acknowledged (bus)
 
@@ -492,8 +493,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
                 self._send(watcher, line)
 
     def _send(self, client: Client, text: str, version: int | None = None) -> None:
-        """Queue ``text`` for ``client``; never waits (a dropped client stops watching).
-        ``version``: a table frame's (a client on another node sees gaps by it)."""
+        """Queue ``text`` (a table frame: its ``version``) for ``client``; never waits."""
         client.deliver(text, None if version is None else self.table_id, version)
         if client.closed and client in self.watchers:
             self.watchers.remove(client)
