@@ -113,19 +113,45 @@ async def seated_on(node: Node, table: str, names: tuple[str, ...]) -> list[Pers
     return people
 
 
-async def play(
-    someone: Person, table: str, hands: int, seat: int, *, reconnected: bool = False
+async def both(
+    ann: Person, bob: Person, table: str, hands: int, *, reconnected: bool = False
 ) -> None:
-    """Check or call on this person's turns until ``hands`` hands were dealt to them, always
-    at the same seat (R-TIME-3: a reconnection keeps it)."""
+    """ann at seat 1 and bob at seat 2 play until each was dealt ``hands`` hands (the first
+    done plays on until the other is, so that neither is timed out and sat out meanwhile)."""
+    counts = {1: 0, 2: 0}
+    await asyncio.gather(
+        play(ann, table, hands, 1, reconnected=reconnected, counts=counts),
+        play(bob, table, hands, 2, reconnected=reconnected, counts=counts),
+    )
+
+
+async def play(
+    someone: Person,
+    table: str,
+    hands: int,
+    seat: int,
+    *,
+    reconnected: bool = False,
+    counts: dict[int, int] | None = None,
+) -> None:
+    """Check or call on this person's turns until ``hands`` hands were dealt to them (to all
+    in ``counts``), always at the same seat (R-TIME-3: a reconnection keeps it)."""
     seen: set[int] = set()
     asked = False
-    while len(seen) < hands:
+    while (len(seen) if counts is None else min(counts.values())) < hands:
         try:
             frame = await someone.next("table", 30)
         except TimeoutError:
-            last = [f for f in someone.frames if f.get("type") != "table"][-3:]
-            tables = [f for f in someone.frames if f.get("type") == "table"][-1:]
+            last = [f["type"] for f in someone.frames if f.get("type") != "table"][-3:]
+            tables = [  # who sits where, in which hand, how, connected or not
+                (
+                    f["you"],
+                    f["hand"] and f["hand"]["number"],
+                    [(x.get("status"), x.get("connected")) for x in f["seats"]],
+                )
+                for f in someone.frames
+                if f.get("type") == "table"
+            ][-2:]
             raise AssertionError((someone.name, last, tables)) from None
         if frame.get("you") is None and not seen and not reconnected:
             continue  # before the join is handled
@@ -138,6 +164,8 @@ async def play(
         if hand is None:
             continue
         seen.add(hand["number"])
+        if counts is not None:
+            counts[seat] = len(seen)
         if hand["actor"] == seat and hand["legal"] is not None:
             await someone.send(type="act", table=table, action="check_or_call", hand=hand["number"])
 
@@ -163,7 +191,7 @@ async def test_a_player_on_a_socket_node_sits_acts_and_sees_only_her_own_cards(n
     for spectator in (carl, dave):
         await spectator.send(type="watch", table="n1")
     spectating = [asyncio.create_task(s.until(lambda f: False, 120)) for s in (carl, dave)]
-    await asyncio.gather(play(ann, "n1", 3, 1), play(bob, "n1", 3, 2))
+    await both(ann, bob, "n1", 3)
     for task in spectating:
         task.cancel()
     await asyncio.gather(*spectating, return_exceptions=True)
@@ -226,7 +254,7 @@ async def test_a_gap_in_the_versions_asks_the_owner_for_the_whole_table(nodes) -
     bus._received = lose_one  # type: ignore[method-assign]
     before = bus.resyncs
     watching = asyncio.create_task(carl.until(lambda f: False, 120))
-    await asyncio.gather(play(ann, "n3", 3, 1), play(bob, "n3", 3, 2))
+    await both(ann, bob, "n3", 3)
     watching.cancel()
     await asyncio.gather(watching, return_exceptions=True)
     assert lost and bus.resyncs == before + 1 and not bus.asked  # asked once, answered
@@ -243,7 +271,7 @@ async def test_redis_losing_its_connections_and_data_then_clients_resync_and_pla
     owner, first, _ = await nodes(14)
     await owner.room.open_table(table_config("n4"))
     ann, bob = await seated_on(first, "n4", ("ann", "bob"))
-    await asyncio.gather(play(ann, "n4", 1, 1), play(bob, "n4", 1, 2))
+    await both(ann, bob, "n4", 1)
     admin = aioredis.from_url(f"{REDIS}/14")
     try:
         await admin.flushdb()  # the test's own database: streams, groups, liveness gone
@@ -254,7 +282,7 @@ async def test_redis_losing_its_connections_and_data_then_clients_resync_and_pla
                     await admin.client_kill_filter(_id=line["id"])
     finally:
         await admin.aclose()
-    await asyncio.gather(play(ann, "n4", 2, 1), play(bob, "n4", 2, 2))
+    await both(ann, bob, "n4", 2)
     assert first.bus.reconnections >= 1 and first.bus.resyncs >= 2
     await books_balance(owner)
 
@@ -265,7 +293,7 @@ async def test_clients_of_a_dead_socket_node_reconnect_elsewhere_and_keep_their_
     owner, first, second = await nodes(15)
     await owner.room.open_table(table_config("n5"))
     ann, bob = await seated_on(first, "n5", ("ann", "bob"))
-    await asyncio.gather(play(ann, "n5", 1, 1), play(bob, "n5", 1, 2))
+    await both(ann, bob, "n5", 1)
     # The node dies: nothing more of it reaches Redis (no "gone"), its sockets break.
     bus = first.bus
     for task in bus.tasks:
@@ -286,9 +314,7 @@ async def test_clients_of_a_dead_socket_node_reconnect_elsewhere_and_keep_their_
         back = await log_in_again(node, someone, ["n5"])
         again.append(back)
     await watcher.until(lambda f: f["seats"][0]["connected"] and f["seats"][1]["connected"])
-    await asyncio.gather(
-        play(again[0], "n5", 2, 1, reconnected=True), play(again[1], "n5", 2, 2, reconnected=True)
-    )
+    await both(again[0], again[1], "n5", 2, reconnected=True)
     await books_balance(owner)
 
 
@@ -342,7 +368,7 @@ async def test_a_new_owner_of_a_table_is_watched_again_from_every_node(nodes) ->
     owner, first, _ = await nodes(9)
     await owner.room.open_table(table_config("n7"))
     ann, bob = await seated_on(first, "n7", ("ann", "bob"))
-    await asyncio.gather(play(ann, "n7", 2, 1), play(bob, "n7", 2, 2))
+    await both(ann, bob, "n7", 2)
     # The owner stops and another node takes its tables from the database (a restart here;
     # a lease's adoption in general): it says so, and the socket node's clients watch again.
     prefix, redis = owner.bus.prefix, f"{REDIS}/9"
@@ -350,8 +376,53 @@ async def test_a_new_owner_of_a_table_is_watched_again_from_every_node(nodes) ->
     adopter = await start_node(owner.database, redis, "adopter", owner=True, prefix=prefix)
     try:
         assert "n7" in adopter.room.actors
-        await asyncio.gather(play(ann, "n7", 2, 1), play(bob, "n7", 2, 2))
+        await both(ann, bob, "n7", 2)
         assert adopter.bus.applied > 0
         await books_balance(adopter)
     finally:
         await stop_node(adopter)
+
+
+async def test_with_leases_a_player_plays_through_another_node_and_follows_an_adoption() -> None:
+    """Nodes as ``serve --node-id --redis`` runs them: each runs the tables whose leases it
+    holds. Two people on the node that does not run their table play there over the bus;
+    its owner stops, their node adopts the table, and they play on with their seats."""
+    from pokerroom.server.leasing import LeaseSettings
+
+    redis = await redis_db(7)
+    name, url = await fresh_postgres()
+    prefix = f"pokerroom-test-{secrets.token_hex(4)}:"
+    leases = LeaseSettings(ttl=2.0, renew=0.25)
+    started: list[Node] = []
+    try:
+        for node in ("lease-a", "lease-b"):
+            app = create_app(url, demo=True, pause=0.05, redis=redis, node=node, leases=leases)
+            app.state.room.bus.prefix = prefix
+            port, uv, task = await start_uvicorn(app)
+            started.append(Node(base=f"http://127.0.0.1:{port}", app=app, database=url))
+            started[-1].uv, started[-1].task = uv, task
+        for _ in range(600):  # bounded: the two nodes share the six tables out within seconds
+            if any("hu-nlhe" in node.room.actors for node in started):
+                break
+            await asyncio.sleep(0.05)
+        owner, other = started if "hu-nlhe" in started[0].room.actors else started[::-1]
+        ann = await person(other.base, "ann")
+        bob = await person(other.base, "bob")
+        for someone, seat in ((ann, 1), (bob, 2)):
+            await someone.send(type="watch", table="hu-nlhe")
+            await someone.send(
+                type="join", table="hu-nlhe", seat=seat, buy_in=10_000, request=f"j{seat}"
+            )
+        await both(ann, bob, "hu-nlhe", 2)
+        assert other.bus.sent > 0 and "hu-nlhe" not in other.room.actors
+        await stop_node(owner)  # its leases released: the other node adopts its tables
+        started.remove(owner)
+        await both(ann, bob, "hu-nlhe", 2, reconnected=True)
+        assert "hu-nlhe" in other.room.actors
+        assert own_cards_seen(ann) and own_cards_seen(bob)
+        assert leaked(ann.frames, 1) == [] and leaked(bob.frames, 2) == []
+        await books_balance(other)
+    finally:
+        for node in started:
+            await stop_node(node)
+        await drop_postgres(name)

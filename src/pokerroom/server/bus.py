@@ -32,6 +32,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError, ResponseError
 
 from pokerroom.server.client import Client
+from pokerroom.server.inbox import Watching
 from pokerroom.server.nodes_lobby import publish_lobby
 from pokerroom.server.remote import (
     Batch,
@@ -99,6 +100,7 @@ class Bus:
         self.tables_of: Callable[[], Awaitable[set[str]]] | None = None
         self.adopted: set[str] = set()  # tables this node read as their owner
         self.known_at = 0.0
+        self.lookup = asyncio.Lock()
         self.alive_seconds, self.beat_seconds = ALIVE_SECONDS, BEAT_SECONDS  # (tests: less)
         self.reap_seconds = REAP_SECONDS
 
@@ -142,10 +144,11 @@ class Bus:
         second on a miss: a table opened elsewhere is found, a made-up id costs nothing)."""
         if table_id in self.known:
             return True
-        now = time.monotonic()
-        if self.tables_of is not None and now - self.known_at > 1.0:
-            self.known_at = now
-            self.known = await self.tables_of()
+        async with self.lookup:  # a miss during another's lookup waits for its answer
+            if table_id not in self.known and time.monotonic() - self.known_at > 1.0:
+                if self.tables_of is not None:
+                    self.known = await self.tables_of()
+                self.known_at = time.monotonic()
         return table_id in self.known
 
     async def command(
@@ -258,9 +261,15 @@ class Bus:
 
     def _notice(self, notice: dict[str, Any]) -> None:
         if "adopted" in notice:  # a table has a new owner: it knows none of our watchers
+            table = notice["adopted"]
+            actor = self.owned().get(table)  # this node, maybe: then they watch it here
             for client in list(self.local.values()):
-                if notice["adopted"] in client.tables and not client.closed:
-                    self.resync(client, notice["adopted"])
+                if table not in client.tables or client.closed:
+                    continue
+                if actor is None:
+                    self.resync(client, table)
+                elif not actor.offer(Watching(client)):
+                    client.drop(1013, f"table {table} is busy: reconnect")
         else:
             self.on_notice(notice)
 
