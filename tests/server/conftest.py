@@ -52,6 +52,15 @@ async def postgres_server() -> AsyncIterator[Server]:
 
 async def _serve(url: str) -> AsyncIterator[Server]:
     app = create_app(url, demo=False, pause=0.05)
+    port, uv, task = await start_uvicorn(app)
+    yield Server(base=f"http://127.0.0.1:{port}", app=app, database=url)
+    uv.should_exit = True
+    with contextlib.suppress(asyncio.CancelledError):
+        await asyncio.wait_for(task, timeout=10)
+
+
+async def start_uvicorn(app: Any) -> tuple[int, uvicorn.Server, asyncio.Task[None]]:
+    """``app`` served on a free loopback port: the port, the server and its task."""
     port = free_port()
     config = uvicorn.Config(
         app,
@@ -68,10 +77,7 @@ async def _serve(url: str) -> AsyncIterator[Server]:
             break
         await asyncio.sleep(0.05)
     assert uv.started, "the server did not start"
-    yield Server(base=f"http://127.0.0.1:{port}", app=app, database=url)
-    uv.should_exit = True
-    with contextlib.suppress(asyncio.CancelledError):
-        await asyncio.wait_for(task, timeout=10)
+    return port, uv, task
 
 
 def checked_frame(raw: str | bytes) -> dict[str, Any]:

@@ -156,16 +156,51 @@ def serve_command(
             help="A sit & go structure kept open, one after another ('' for none).",
         ),
     ] = "sng6",
+    node_id: Annotated[
+        str | None,
+        typer.Option(
+            envvar="POKERROOM_NODE_ID",
+            help="Run as one node of several sharing a PostgreSQL --database (issue 15): "
+            "this node runs the tables whose leases it holds.",
+        ),
+    ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(envvar="POKERROOM_REDIS", help="The nodes' Redis, e.g. redis://host:6379"),
+    ] = None,
+    lease_seconds: Annotated[
+        float, typer.Option(min=1.0, help="How long a node's lease on a table lasts.")
+    ] = 10.0,
+    renew_seconds: Annotated[
+        float, typer.Option(min=0.1, help="How often a node renews its leases.")
+    ] = 3.0,
 ) -> None:
     """Run the room (an ASGI app on uvicorn); with bots seated at the demo tables, and in a
-    repeating sit & go that leaves one seat for a newcomer."""
+    repeating sit & go that leaves one seat for a newcomer. With --node-id (or --redis) it
+    is one node of several on one PostgreSQL database."""
     import uvicorn
 
     from pokerroom.server import logs
     from pokerroom.server.app import create_app
     from pokerroom.server.protocol import MAX_FRAME_BYTES
 
-    logs.configure(logs.node_id())  # JSON lines with the node, table and hand (server/logs.py)
+    several = node_id is not None or redis is not None
+    if several and not database.startswith("postgresql"):
+        typer.echo(
+            "pokerroom serve: several nodes share a PostgreSQL database"
+            f" (--database postgresql+asyncpg://...), not {database}",
+            err=True,
+        )
+        raise typer.Exit(2)
+    if several and not 0 < renew_seconds < lease_seconds:
+        typer.echo(
+            f"pokerroom serve: --renew-seconds ({renew_seconds}) must be under"
+            f" --lease-seconds ({lease_seconds})",
+            err=True,
+        )
+        raise typer.Exit(2)
+    node = node_id or logs.node_id()
+    logs.configure(node)  # JSON lines with the node, table and hand (server/logs.py)
     # The database's writer runs in a thread (store/db.py); its batches hold the GIL for
     # Python work between statements, and the event loop, which gives the GIL up at every
     # socket call, then waits up to the switch interval (5 ms by default) to get it back,
@@ -176,7 +211,16 @@ def serve_command(
     # Bound here, before the app starts: a port in use is one line and status 1, not a
     # traceback after uvicorn's "startup complete". uvicorn serves on this very socket.
     listening = _listen(host, port)
-    app = create_app(database, pause=pause, repeat=(sit_and_go,) if sit_and_go else ())
+    from pokerroom.server.leasing import LeaseSettings
+
+    app = create_app(
+        database,
+        pause=pause,
+        repeat=(sit_and_go,) if sit_and_go and not several else (),
+        node=node if several else None,
+        leases=LeaseSettings(ttl=lease_seconds, renew=renew_seconds) if several else None,
+        redis=redis,
+    )
     config = uvicorn.Config(
         app,
         host=host,
@@ -203,7 +247,7 @@ def serve_command(
                 players = asyncio.gather(
                     house.run(),
                     _sit_and_go_bots(base, sit_and_go, app.state.auth.bot_token)
-                    if sit_and_go
+                    if sit_and_go and not several
                     else asyncio.sleep(0),
                 )
         await serving
@@ -211,7 +255,8 @@ def serve_command(
             players.cancel()
 
     docs = app.docs_url or "/openapi.json"  # Swagger UI only with POKERROOM_DOCS=1
-    typer.echo(f"pokerroom: http://{host}:{port}  (API docs at {docs}, database {database})")
+    where = f"node {node}, " if several else ""
+    typer.echo(f"pokerroom: http://{host}:{port}  (API docs at {docs}, {where}database {database})")
     asyncio.run(main())
 
 

@@ -50,6 +50,7 @@ from pokerroom.server.views import (
 from pokerroom.server.waiting import WaitingRequests
 from pokerroom.store.db import Database
 from pokerroom.store.hands import StartedHand
+from pokerroom.store.leases import StaleEpochError
 from pokerroom.store.ledger import LedgerError
 from pokerroom.store.room_store import RoomStore, TableSave
 from pokerroom.table import Table, TableError
@@ -86,7 +87,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
         self.queued = 0  # clients' messages in the inbox
         self.faults = 0  # exceptions in the table's own logic (each logged with its hand)
         self.watchers: list[Client] = []
-        self.version = 0
+        self.version = int(time.time() * 1000)  # above a former owner's (gaps: resync)
         self.started: StartedHand | None = None
         self.hand_events: list[Event] = []
         self.last_actions: dict[int, dict[str, Any]] = {}  # seat -> {"text": "Raise to", ...}
@@ -142,12 +143,8 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
         return await answer
 
     def lobby_entry(self) -> dict[str, Any]:
-        return lobby_entry(
-            self.table,
-            self.table_id,
-            closed=self.closed,
-            figures=self.stats.figures(time.monotonic()),
-        )
+        figures = self.stats.figures(time.monotonic())
+        return lobby_entry(self.table, self.table_id, closed=self.closed, figures=figures)
 
     # ------------------------------------------------------------ the task
 
@@ -172,9 +169,15 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
                 self.queued -= 1
                 item.client.waiting -= 1
             try:
-                await self._turn(item, loop.time())
-            except Exception as error:  # even a failed fault handler must not end the task
-                await self._fault(error, loop.time())
+                try:
+                    await self._turn(item, loop.time())
+                except Exception as error:  # even a failed fault handler must not end the task
+                    await self._fault(error, loop.time())
+            except StaleEpochError as error:  # another node runs the table now: stop at once
+                self._deposed(error)
+                return
+            if isinstance(item, (Watching, Said)) and item.done is not None:
+                item.done()  # handled: a command from another node is acknowledged (bus)
 
     async def _wait(self, timeout: float | None) -> Item | None:
         """The next inbox item, or None when ``timeout`` seconds pass first."""
@@ -355,7 +358,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
         if holder is not None and not self.table.seat_of(holder).connected:  # R-TIME-3
             await self._after(self.table.reconnect(holder, now), now)  # a page reload
             return True  # everyone (this client too) sees the seat connected again
-        client.deliver(self._state_for(client, now))
+        client.deliver(self._state_for(client, now), self.table_id, self.version)
         player = client.player
         if player is not None and player in self.table.waiting:
             self._tell_player(player, now)  # your place in line, after a reload too
@@ -459,15 +462,6 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
             next_seed=self.shuffles.next_commitment,
         )
 
-    def seat_holder(self, account_id: int | None) -> str | None:
-        """Who the account sits here as (None: no seat); a tournament's: its entry (7#2)."""
-        player = None if account_id is None else str(account_id)
-        return player if player and self.table.seat_number(player) is not None else None
-
-    def _seat_for(self, client: Client) -> int | None:
-        holder = self.seat_holder(client.account_id)
-        return None if holder is None else self.table.seat_number(holder)
-
     def _state_for(self, client: Client, now: float, public: dict[str, Any] | None = None) -> str:
         public = self._public(now) if public is None else public
         seat = self._seat_for(client)
@@ -483,9 +477,10 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
         for client in list(self.watchers):
             seat = self._seat_for(client)
             if seat is None:
-                self._send(client, shared.whole)
+                self._send(client, shared.whole, self.version)
             else:
-                self._send(client, shared.encode(state_for_seat(self.table, public, seat)))
+                frame = shared.encode(state_for_seat(self.table, public, seat))
+                self._send(client, frame, self.version)
 
     def _tell(self, line: str, only: Container[int | None] | None = None) -> None:
         """Queue ``line`` for every watcher (or those whose account is in ``only``)."""
@@ -493,8 +488,8 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
             if only is None or watcher.account_id in only:
                 self._send(watcher, line)
 
-    def _send(self, client: Client, text: str) -> None:
-        """Queue ``text`` for ``client``; never waits (a dropped client stops watching)."""
-        client.deliver(text)
+    def _send(self, client: Client, text: str, version: int | None = None) -> None:
+        """Queue ``text`` (a table frame: its ``version``) for ``client``; never waits."""
+        client.deliver(text, None if version is None else self.table_id, version)
         if client.closed and client in self.watchers:
             self.watchers.remove(client)

@@ -15,6 +15,7 @@ from starlette.datastructures import MutableHeaders
 
 from pokerroom.server import errors
 from pokerroom.server.auth import Auth
+from pokerroom.server.leasing import LeaseSettings
 from pokerroom.server.metrics import CONTENT_TYPE_LATEST
 from pokerroom.server.room import Limits, Room
 from pokerroom.server.routes import (
@@ -78,15 +79,36 @@ def create_app(
     docs: bool | None = None,
     limits: Limits | None = None,
     repeat: tuple[str, ...] = (),
+    node: str | None = None,
+    leases: LeaseSettings | None = None,
+    redis: str | None = None,
+    own_tables: bool = True,
 ) -> FastAPI:
     """The room's app. ``docs`` (default: the setting POKERROOM_DOCS, off) serves Swagger UI at
     /docs, which loads its script from a CDN: for development, not for a room on the
     internet. ``limits`` default to Limits.from_env() (POKERROOM_* settings). ``repeat``
-    names the sit & go structures kept open for registration, one after another."""
+    names the sit & go structures kept open for registration, one after another. With
+    ``leases`` the room is one node (``node``) of several sharing a PostgreSQL database:
+    it runs the tables whose leases it holds (server/leasing.py); ``redis``: the nodes'
+    Redis, which carries clients' commands to a table's owner and its frames back
+    (server/bus.py); ``own_tables`` False: without leases, a node that only holds sockets.
+    Tournaments run on a single node only, for now (their coordinator has no lease yet)."""
     if docs is None:
         docs = os.environ.get("POKERROOM_DOCS", "").lower() in ("1", "true", "yes", "on")
+    if leases is not None and not database_url.startswith("postgresql"):
+        raise ValueError(f"several nodes share a PostgreSQL database, not {database_url!r}")
     room = Room(
-        Database(database_url), pause=pause, limits=Limits.from_env() if limits is None else limits
+        Database(
+            database_url,
+            name=node,
+            idle_in_transaction=None if leases is None else leases.hold,
+        ),
+        pause=pause,
+        limits=Limits.from_env() if limits is None else limits,
+        node=node,
+        leases=leases,
+        redis=redis,
+        own_tables=own_tables,
     )
     auth = Auth(room.store)
     hall = Tournaments(room, repeat=repeat)
@@ -94,9 +116,11 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await room.start(demo=demo)
-        await hall.start()
+        if leases is None and own_tables:
+            await hall.start()
         yield
-        await hall.stop()
+        if leases is None and own_tables:
+            await hall.stop()
         await room.stop()
         auth.close()
 
@@ -112,6 +136,7 @@ def create_app(
     app.state.store = room.store
     app.state.auth = auth
     app.state.tournaments = hall
+    app.state.redis = redis  # the nodes' bus (issue 15), None on a single node
     for concern in (floor, accounts, hands, fairness, preferences, socket, tournaments):
         app.include_router(concern.router)
     errors.install(app)  # every error response carries a code and its params (issue 16)

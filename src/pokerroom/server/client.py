@@ -33,6 +33,7 @@ class Client:
     drop_code: int = 1000
     flush: bool = False  # send what is queued before closing (a protocol error's message)
     waiting: int = 0  # its messages in tables' inboxes
+    conn: str = ""  # its name on this node's bus (several nodes: server/bus.py)
 
     def __post_init__(self) -> None:
         self.outbox = asyncio.Queue(self.outbox_frames)
@@ -45,8 +46,10 @@ class Client:
     def closed(self) -> bool:
         return self.dropped.is_set()
 
-    def deliver(self, text: str) -> None:
-        """Queue one frame; never waits. A full queue drops the client (it is not reading)."""
+    def deliver(self, text: str, table: str | None = None, version: int | None = None) -> None:
+        """Queue one frame; never waits. A full queue drops the client (it is not reading).
+        A table frame names its table and version: a client on another node (bus.Remote)
+        sends them with it, so that node sees a gap (here the socket is the order)."""
         if self.closed:
             return
         try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -17,9 +18,11 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Watching:
-    """A client asks for the table's state from now on."""
+    """A client asks for the table's state from now on. ``done``: called once handled (a
+    command that came over the bus is acknowledged then: server/bus.py)."""
 
     client: Client
+    done: Callable[[], None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +33,7 @@ class Said:
     client: Client
     message: protocol.ClientMessage
     at: float = field(default_factory=time.monotonic)
+    done: Callable[[], None] | None = None  # as Watching's
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,6 +64,12 @@ class RoomMetrics:
             "Batches rolled back whole (their units then committed one at a time)",
             registry=self.registry,
         )
+        self.lease_changes = Counter(
+            "pokerroom_lease_changes",
+            "Tables' leases taken (acquired, adopted from a node gone), lost or released",
+            ["change"],
+            registry=self.registry,
+        )
         info = Gauge("pokerroom_node", "This node", ["node"], registry=self.registry)
         info.labels(**labels).set(1)
 

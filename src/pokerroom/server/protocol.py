@@ -29,8 +29,8 @@ class Hello(_Message):
     token: str = Field(min_length=1, max_length=128)
 
 
-class Watch(_Message):
-    type: Literal["watch"]
+class Watch(_Message):  # "resync": a gap in the table's versions (the whole state again)
+    type: Literal["watch", "resync"]
     table: str = Field(min_length=1, max_length=64)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -26,6 +26,7 @@ from pokerroom.server.inbox import Item
 from pokerroom.server.shuffles import TableShuffles
 from pokerroom.server.views import hand_result
 from pokerroom.store.hands import StartedHand
+from pokerroom.store.leases import StaleEpochError
 from pokerroom.store.room_store import RoomStore, StoreError
 from pokerroom.table import Table, TableError
 from pokerroom.table.events import SeatLeft
@@ -69,6 +70,8 @@ class Recovers:
     watchers: list[Client]
     shuffles: TableShuffles
     ending: object | None  # a hand's end handed to the writer, not yet durable
+    # On a node of several (issue 15): told when a write is refused by the lease's epoch.
+    on_stale: Callable[[str, str], None] | None = None
 
     if TYPE_CHECKING:
 
@@ -90,15 +93,27 @@ class Recovers:
             self.table = Table.from_json(before, rng=self.table.rng)
             raise
 
+    def _deposed(self, error: StaleEpochError) -> None:
+        """A write was refused by the table's lease epoch: another node runs the table now.
+        The task stops at once (nothing more is written or dealt here); the room is told."""
+        log.warning("table %s: %s", self.table_id, error, extra={"table": self.table_id})
+        if self.on_stale is not None:
+            self.on_stale(self.table_id, str(error))
+
     async def _fault(self, error: Exception, now: float) -> bool:
         """A fault in the table's logic or a write the store refused: logged, counted, and
         the table put back as a restart would put it (``_recover``). A hand's end already
         handed to the writer lands first (or fails), so the table goes back to what the
-        store really holds."""
+        store really holds. A write refused by the lease's epoch is no fault: another node
+        runs the table, and this one stops (raised on to the task)."""
+        if isinstance(error, StaleEpochError):
+            raise error
         self.faults += 1
         if self.ending is not None:
             try:
                 await self._settle()
+            except StaleEpochError:
+                raise
             except Exception:  # the hand stays running in the store: it is cancelled below
                 log.exception(
                     "table %s: the hand's end was not stored",
@@ -145,6 +160,8 @@ class Recovers:
                 leavers=[(int(e.player), e.stack) for e in events if isinstance(e, SeatLeft)],
                 now=utcnow(),
             )
+        except StaleEpochError:
+            raise
         except Exception:
             self.faults += 1
             pending.tries += 1

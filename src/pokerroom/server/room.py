@@ -11,18 +11,23 @@ import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from pokerroom.rng import SystemRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
 from pokerroom.server.actor import INBOX_MESSAGES, TableActor
+from pokerroom.server.bus import Bus
 from pokerroom.server.client import OUTBOX_FRAMES, Client
 from pokerroom.server.clock import utcnow
-from pokerroom.server.inbox import AutoMuck, Suspend
+from pokerroom.server.inbox import AutoMuck, Close, Suspend, Void
+from pokerroom.server.leasing import LeaseSettings, NodeLeases
 from pokerroom.server.logs import node_id
 from pokerroom.server.metrics import RoomMetrics
 from pokerroom.store.db import Database
+from pokerroom.store.leases import Lease
+from pokerroom.store.node_store import Adopted, first_tables_sync
 from pokerroom.store.room_store import Reopened, RoomStore, TableSave
 from pokerroom.table import Table
 from pokerroom.table.events import SeatLeft
@@ -136,19 +141,34 @@ class Room:
         pause: float = 1.5,
         limits: Limits | None = None,
         node: str | None = None,
+        leases: LeaseSettings | None = None,
+        redis: str | None = None,
+        own_tables: bool = True,
     ) -> None:
+        """``redis``: one node of several (issue 15), reached by the others over this Redis
+        (server/bus.py). ``own_tables`` False (without ``leases``): a node that only holds
+        sockets."""
         self.db = db
         self.store = RoomStore(db)
         self.pause = pause
         self.limits = Limits() if limits is None else limits
         self.actors: dict[str, TableActor] = {}
         self.node = node_id() if node is None else node
+        # On a node of several (issue 15): the tables whose leases this node holds run
+        # here (``actors`` holds only those); the others are remote. None: one node.
+        self.leases = None if leases is None else NodeLeases(self, self.node, leases)
         self.metrics = RoomMetrics(
             node=self.node, tables=self.open_tables, players=self.players_seated
         )
         db.writer.observe = self.metrics.committed
         self.clients: set[Client] = set()  # every open connection (S-AUTH-2 closes them)
         self.per_address: Counter[str] = Counter()
+        self.own_tables = own_tables
+        self.bus = None if redis is None else Bus(redis, self.node, lambda: self.actors)
+        if self.bus is not None:
+            self.bus.tables_of = self.store.table_ids
+            self.bus.on_notice = self._notice
+            self.bus.on_floor = _floor_call
 
     # ------------------------------------------------------------ connections
 
@@ -158,9 +178,13 @@ class Room:
             return f"too many connections from {client.address}"
         self.per_address[client.address] += 1
         self.clients.add(client)
+        if self.bus is not None:
+            self.bus.attach(client)
         return None
 
     def disconnect(self, client: Client) -> None:
+        if self.bus is not None:
+            self.bus.detach(client)
         if client in self.clients:
             self.clients.discard(client)
             self.per_address[client.address] -= 1
@@ -168,8 +192,10 @@ class Room:
                 del self.per_address[client.address]
 
     def connections_of(self, account_id: int) -> list[Client]:
-        """Every open connection of an account (a seat offered to it is told on each)."""
-        return [c for c in self.clients if c.account_id == account_id and not c.closed]
+        """Every open connection of an account (a seat offered to it is told on each), on
+        this node and, for this node's tables, on the others."""
+        remote = [] if self.bus is None else list(self.bus.remotes.values())
+        return [c for c in [*self.clients, *remote] if c.account_id == account_id and not c.closed]
 
     def seated(self, account_id: int) -> list[str]:
         """The tables where the account has a seat (told at hello: issue 16)."""
@@ -185,12 +211,15 @@ class Room:
         return sum(1 for c in self.clients if c.account_id is None and c.tables)
 
     def revoke(self, token: str) -> int:
-        """A session was revoked (log-out): close the sockets that logged in with it."""
+        """A session was revoked (log-out): close the sockets that logged in with it (on
+        every node: the count is this node's)."""
+        self._tell_nodes({"revoke": token})
         return self._close(lambda c: c.token == token, "logged out")
 
     def suspend(self, account_id: int) -> int:
         """An account was suspended: close its sockets and tell every table (the floor's
-        rule there: sat out, cashed out after the hand)."""
+        rule there: sat out, cashed out after the hand), on every node."""
+        self._tell_nodes({"suspend": account_id})
         closed = self._close(lambda c: c.account_id == account_id, "account suspended")
         for actor in self.actors.values():
             actor.post(Suspend(str(account_id)))
@@ -199,8 +228,28 @@ class Room:
     def auto_muck(self, account_id: int, on: bool) -> None:
         """The account's auto-muck preference changed: its seats follow it from the next
         showdown (each table's own task sets it, between two of its messages)."""
+        self._tell_nodes({"auto_muck": account_id, "on": on})
         for actor in self.actors.values():
             actor.post(AutoMuck(str(account_id), on))
+
+    def _tell_nodes(self, notice: dict[str, Any]) -> None:
+        if self.bus is not None:
+            self.bus.notify({**notice, "from": self.bus.name})
+
+    def _notice(self, notice: dict[str, Any]) -> None:
+        """Another node's room-wide notice (this node's own were done at once)."""
+        if self.bus is None or notice.get("from") == self.bus.name:
+            return
+        if "revoke" in notice:
+            self._close(lambda c: c.token == notice["revoke"], "logged out")
+        elif "suspend" in notice:
+            account = int(notice["suspend"])
+            self._close(lambda c: c.account_id == account, "account suspended")
+            for actor in self.actors.values():
+                actor.post(Suspend(str(account)))
+        elif "auto_muck" in notice:
+            for actor in self.actors.values():
+                actor.post(AutoMuck(str(notice["auto_muck"]), bool(notice["on"])))
 
     def _close(self, which: Any, reason: str) -> int:
         chosen = [c for c in self.clients if which(c)]
@@ -208,38 +257,89 @@ class Room:
             client.drop(1008, reason)
         return len(chosen)
 
+    def restored(
+        self, table_id: str, raw: dict[str, Any], snapshot: str, last: int, *, reason: str
+    ) -> Adopted:
+        """A table rebuilt from its stored snapshot, as a restart (or a node adopting it)
+        finds it: a hand cut off there cancelled, every chip back (R-DECK-5), its
+        obligations restored; ``table`` is the (config, Table) pair to run."""
+        raw["overrides"] = tuple(tuple(p) for p in raw.get("overrides", []))
+        config = TableConfig(**raw)
+        table = Table.from_json(snapshot, rng=SystemRandomSource())
+        left: list[tuple[int, int]] = []
+        if table.hand is not None:  # cut off by a crash: every chip goes back
+            for event in table.cancel_hand(reason):
+                if isinstance(event, SeatLeft):  # asked to leave during the hand
+                    left.append((int(event.player), event.stack))
+        table.hand_number = max(table.hand_number, last)
+        # A seat held for the waiting list gets a fresh clock: the old one was another
+        # process's (issue 16).
+        fresh = asyncio.get_running_loop().time() + table.waiting.offer_seconds
+        for offer in table.waiting.offers.values():
+            offer.expires = fresh
+        return Adopted((config, table), config.name, _config_json(config), table.to_json(), left)
+
     async def start(self, *, demo: bool = True) -> None:
         await self.db.migrate()
+        if self.leases is not None:  # one node of several: tables come with their leases
+            await self._first_tables(demo)
+            await self.leases.start()
+            if self.bus is not None:
+                await self.bus.start()
+            return
         built: list[tuple[TableConfig, Table]] = []
 
         def restore(table_id: str, raw: dict[str, Any], snapshot: str, last: int) -> Reopened:
-            raw["overrides"] = tuple(tuple(p) for p in raw.get("overrides", []))
-            config = TableConfig(**raw)
-            table = Table.from_json(snapshot, rng=SystemRandomSource())
-            left: list[tuple[int, int]] = []
-            if table.hand is not None:  # cut off by a crash: every chip goes back
-                for event in table.cancel_hand("server restart"):
-                    if isinstance(event, SeatLeft):  # asked to leave during the hand
-                        left.append((int(event.player), event.stack))
-            table.hand_number = max(table.hand_number, last)
-            # A seat held for the waiting list gets a fresh clock: the old one was another
-            # process's (issue 16).
-            fresh = asyncio.get_running_loop().time() + table.waiting.offer_seconds
-            for offer in table.waiting.offers.values():
-                offer.expires = fresh
+            adopted = self.restored(table_id, raw, snapshot, last, reason="server restart")
+            config, table = adopted.table
             built.append((config, table))
-            return Reopened(_saved(config, table), left)
+            return Reopened(_saved(config, table), adopted.leavers)
 
         def first() -> list[tuple[str, TableSave]]:
             tables = [(config, config.build()) for config in DEMO_TABLES] if demo else []
             built.extend(tables)
             return [(config.id, _saved(config, table)) for config, table in tables]
 
-        await self.store.reopen_tables(restore, first, now=utcnow())
+        if self.own_tables:
+            await self.store.reopen_tables(restore, first, now=utcnow())
         for config, table in built:
             self._add(config, table)
         for actor in self.actors.values():
             _launch(actor)
+        if self.bus is not None:
+            await self.bus.start()
+
+    async def _first_tables(self, demo: bool) -> None:
+        """The demo tables stored by the first node to start (the others find them)."""
+
+        def tables() -> list[tuple[str, str, dict[str, Any], str]]:
+            chosen = DEMO_TABLES if demo else ()
+            return [(c.id, c.name, _config_json(c), c.build().to_json()) for c in chosen]
+
+        await self.db.run(partial(first_tables_sync, tables=tables, now=utcnow()))
+
+    def run_table(self, adopted: Adopted, lease: Lease) -> TableActor:
+        """Run a table this node has just taken the lease of: its writes fenced on it."""
+        config, table = adopted.table
+        self._add(config, table)
+        actor = self.actors[config.id]
+        actor.store.lease = lease
+        _launch(actor)
+        return actor
+
+    def depose(self, table_id: str, reason: str) -> bool:
+        """Stop running a table at once (its lease is lost or could not be renewed): its
+        task ends, no write of it is made under the old epoch (they would be refused), and
+        its clients are told to reconnect (another node runs it now). False: not here."""
+        actor = self.actors.pop(table_id, None)
+        if actor is None:
+            return False
+        actor.closed = True
+        if actor.task is not None and actor.task is not asyncio.current_task():
+            actor.task.cancel()
+        for client in list(actor.watchers):
+            client.drop(1012, f"table {table_id} moved to another node: reconnect")
+        return True
 
     async def open_table(self, config: TableConfig) -> TableActor:
         """Open a new table while the room runs."""
@@ -247,6 +347,10 @@ class Room:
             raise ValueError(f"table {config.id!r} is already open")
         table = config.build()
         await self.store.save_table(config.id, _saved(config, table), now=utcnow())
+        if self.leases is not None:  # run here under its first lease (or by another node)
+            if not await self.leases.adopt(config.id) or config.id not in self.actors:
+                raise ValueError(f"table {config.id!r} is run by another node")
+            return self.actors[config.id]
         self._add(config, table)
         actor = self.actors[config.id]
         _launch(actor)
@@ -257,9 +361,13 @@ class Room:
         actor.inbox_limit = self.limits.inbox_messages
         actor.reach = self.connections_of
         actor.metrics = self.metrics
+        if self.leases is not None:
+            actor.on_stale = self.leases.stale
         self.actors[config.id] = actor
 
     async def stop(self) -> None:
+        if self.leases is not None:
+            await self.leases.stop()
         for actor in self.actors.values():
             if actor.task is not None:
                 actor.task.cancel()
@@ -271,6 +379,10 @@ class Room:
         # database closes: what the players saw end is stored, or cancelled on restart.
         writes = [a.ending.write for a in self.actors.values() if a.ending is not None]
         await asyncio.gather(*writes, return_exceptions=True)
+        if self.leases is not None:  # another node adopts them at once, not after the TTL
+            await self.leases.release()
+        if self.bus is not None:
+            await self.bus.stop()
         await self.db.close()  # drains the writer's queue
 
     def lobby(self, viewer: int | None = None) -> list[dict[str, Any]]:
@@ -284,8 +396,17 @@ class Room:
             entry = actor.lobby_entry()
             waiting = actor.table.waiting
             entry["you_wait"] = None if viewer is None else waiting.position(str(viewer))
+            if self.leases is not None:
+                entry["node"] = self.node
             entries.append(entry)
+        if self.leases is not None:  # the other nodes' tables, as the last pass read them
+            entries.extend(self.leases.remote_entries(viewer, set(self.actors)))
         return entries
+
+
+async def _floor_call(actor: TableActor, kind: str, reason: str) -> dict[str, Any]:
+    """The floor's void or close, asked by another node (server/bus.py)."""
+    return await actor.call(Close if kind == "close" else Void, reason)
 
 
 def _saved(config: TableConfig, table: Table) -> TableSave:

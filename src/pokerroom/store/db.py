@@ -34,6 +34,20 @@ P = ParamSpec("P")
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
+MIGRATION_LOCK = 15_0011  # a PostgreSQL advisory lock's key: one migration at a time
+
+
+def _connect_args(url: str, name: str | None, idle: float | None) -> dict[str, Any]:
+    if not url.startswith("postgresql+asyncpg"):
+        return {}
+    settings = {}
+    if name is not None:
+        settings["application_name"] = name[:63]
+    if idle is not None:
+        settings["idle_in_transaction_session_timeout"] = str(max(1, round(idle * 1000)))
+    return {"server_settings": settings} if settings else {}
+
+
 def sqlite_url(path: str | Path) -> str:
     return f"sqlite+aiosqlite:///{Path(path)}"
 
@@ -99,9 +113,18 @@ def _on_sqlite_migration_connect(dbapi_connection: Any, record: Any) -> None:
 class Database:
     """An engine and its sessions. ``transaction()`` commits on success, rolls back on error."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(
+        self, url: str, *, name: str | None = None, idle_in_transaction: float | None = None
+    ) -> None:
         self.url = url
-        self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=True)
+        # ``name``: the node's, as PostgreSQL shows its connections (pg_stat_activity), so
+        # an operator (or a test) can find one node's sessions. ``idle_in_transaction``
+        # (seconds): PostgreSQL ends a session that waits that long inside a transaction,
+        # so a node paused mid-write never holds its locks (a lease row) for long.
+        self.connect_args = _connect_args(url, name, idle_in_transaction)
+        self.engine: AsyncEngine = create_async_engine(
+            url, pool_pre_ping=True, connect_args=self.connect_args
+        )
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _on_sqlite_connect)
             event.listen(self.engine.sync_engine, "begin", _on_sqlite_begin)
@@ -125,7 +148,7 @@ class Database:
         # On PostgreSQL the writer's transactions run on an event loop of their own, in a
         # thread (``_WriterLoop``): each statement's round trip then waits for the database
         # only, not for a turn of the room's loop among hundreds of sockets' callbacks.
-        self._writer_loop = None if self.is_sqlite else _WriterLoop(url)
+        self._writer_loop = None if self.is_sqlite else _WriterLoop(url, self.connect_args)
         self.writer = GroupCommit(self.run if self._writer_loop is None else self._write)
 
     @property
@@ -142,6 +165,10 @@ class Database:
             event.listen(engine.sync_engine, "begin", _on_sqlite_begin)
         try:
             async with engine.begin() as connection:
+                if not self.is_sqlite:  # nodes starting together migrate one at a time
+                    await connection.exec_driver_sql(
+                        f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"
+                    )
                 await connection.run_sync(_migrate, self.url, revision, down)
         finally:
             if engine is not self.engine:
@@ -205,8 +232,9 @@ class _WriterLoop:
     transactions on PostgreSQL (asyncpg needs a loop; this one does nothing else). Started
     on the first write."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, connect_args: dict[str, Any]) -> None:
         self.url = url
+        self.connect_args = connect_args
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._engine: AsyncEngine | None = None
@@ -223,7 +251,9 @@ class _WriterLoop:
 
     async def _transaction(self, work: Callable[[Session], T]) -> T:
         if self._engine is None:  # made on the writer's loop, used only there
-            self._engine = create_async_engine(self.url, pool_pre_ping=True)
+            self._engine = create_async_engine(
+                self.url, pool_pre_ping=True, connect_args=self.connect_args
+            )
         async with (
             AsyncSession(self._engine, expire_on_commit=False) as session,
             session.begin(),

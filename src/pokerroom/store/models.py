@@ -175,6 +175,17 @@ class TableLease(Base):
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class NodeRecord(Base):
+    """A node of the room (issue 15) and when it last said it was alive: the live nodes
+    share the tables out between them (``store/node_store.py``)."""
+
+    __tablename__ = "room_nodes"
+
+    id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class HandRecord(Base):
     """A hand: its deck commitment and reveal, rake, and ``record`` (``history.record``), the
     setup, log of actions and result that rebuild it, from which every export and its full

@@ -10,10 +10,11 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from pokerroom.store.accounts import (
     Attempt,
@@ -41,6 +42,7 @@ from pokerroom.store.hands import (
     player_hands,
     save_table,
 )
+from pokerroom.store.leases import Lease, check_sync, fenced
 from pokerroom.store.ledger import (
     LedgerError,
     TableMove,
@@ -61,6 +63,8 @@ from pokerroom.store.models import (
     TableRecord,
 )
 from pokerroom.store.preferences import read_preferences, update_preferences
+
+T = TypeVar("T")
 
 
 class StoreError(RuntimeError):
@@ -88,6 +92,17 @@ class Reopened:
 class RoomStore:
     def __init__(self, db: Database) -> None:
         self.db = db
+        # A table's store on a node of several (issue 15): the table's lease, on whose epoch
+        # each of its writes is fenced in the write's own transaction (StaleEpochError: the
+        # write is refused whole). None on a single node: no check, nothing to pay.
+        self.lease: Lease | None = None
+
+    async def _fence(self, session: AsyncSession) -> None:
+        if self.lease is not None:
+            await session.run_sync(check_sync, self.lease)
+
+    def _fenced(self, work: Callable[[Session], T]) -> Callable[[Session], T]:
+        return work if self.lease is None else fenced(self.lease, work)
 
     @asynccontextmanager
     async def _request(self, what: str) -> AsyncIterator[AsyncSession]:
@@ -124,6 +139,23 @@ class RoomStore:
                 for table_id, saved in first():
                     await _save(session, table_id, saved, now)
 
+    async def table_ids(self) -> set[str]:
+        """Every open table's id, whichever node owns it (several nodes: server/bus.py)."""
+        async with self.db.transaction() as session:
+            return {record.id for record in await open_tables(session)}
+
+    async def seated_at(self, account: int) -> list[str]:
+        """The open tables whose stored snapshot seats ``account``, on any node (a client
+        that comes back through another node is told at hello: R-TIME-3)."""
+        async with self.db.transaction() as session:
+            records = await open_tables(session)
+        player = str(account)
+        return [
+            r.id
+            for r in records
+            if any(s.get("player") == player for s in json.loads(r.snapshot).get("seats", []))
+        ]
+
     # ------------------------------------------------------------ a table's money
 
     async def seat(
@@ -144,6 +176,7 @@ class RoomStore:
         refused) and None is the answer. Otherwise the buy-in, the seat taken (``sit`` takes
         it at the table and gives what to save) and the table: one transaction."""
         async with self._request(f"the join {key!r}") as session:
+            await self._fence(session)
             sitting = None
             if joined is not None:
                 sitting = await open_sitting(session, table_id, account, number=joined)
@@ -173,6 +206,7 @@ class RoomStore:
         """Chips from the balance to the sitting's stack (``add`` puts them at the table and
         gives what to save) with the table: one transaction. None: a retried request."""
         async with self._request(f"the chips {key!r}") as session:
+            await self._fence(session)
             sitting = await open_sitting(session, table_id, account, number=joined)
             if await repeated_request(session, key, sitting=sitting, seated=True, amount=amount):
                 return None
@@ -195,6 +229,7 @@ class RoomStore:
     ) -> None:
         """A player stood up between hands: the sitting's cash-out and the table, together."""
         async with self.db.transaction() as session:
+            await self._fence(session)
             await leave(session, account, table_id, stack, now=now)
             await _save(session, table_id, saved, now)
 
@@ -214,15 +249,17 @@ class RoomStore:
         """The hand recorded as running: committed with whatever else the writer has
         ready (``Database.grouped``)."""
         return await self.db.grouped(
-            partial(
-                begin_hand_sync,
-                table_id=table_id,
-                number=number,
-                deck=deck,
-                snapshot_before=before,
-                now=now,
-                salt=salt,
-                client_seeds=client_seeds,
+            self._fenced(
+                partial(
+                    begin_hand_sync,
+                    table_id=table_id,
+                    number=number,
+                    deck=deck,
+                    snapshot_before=before,
+                    now=now,
+                    salt=salt,
+                    client_seeds=client_seeds,
+                )
             )
         )
 
@@ -230,7 +267,7 @@ class RoomStore:
         """The hand's record, rake, the table after it and the leavers' cash-outs:
         one unit of work (DESIGN 8), group-committed with the other tables' ends
         (``store/group_commit.py``); ``fields`` are ``finish_hand_sync``'s."""
-        await self.db.grouped(partial(finish_hand_sync, **fields))
+        await self.db.grouped(self._fenced(partial(finish_hand_sync, **fields)))
 
     async def cancel_hand(
         self,
@@ -245,14 +282,16 @@ class RoomStore:
         """A hand cancelled (or none, with only leavers to settle) and the table after it,
         group-committed like a hand's end."""
         await self.db.grouped(
-            partial(
-                cancel_hand_sync,
-                hand_id=hand_id,
-                table_id=table_id,
-                reason=reason,
-                snapshot=snapshot,
-                now=now,
-                leavers=leavers,
+            self._fenced(
+                partial(
+                    cancel_hand_sync,
+                    hand_id=hand_id,
+                    table_id=table_id,
+                    reason=reason,
+                    snapshot=snapshot,
+                    now=now,
+                    leavers=leavers,
+                )
             )
         )
 
@@ -264,10 +303,12 @@ class RoomStore:
         """A player's request to join or leave a table's waiting list: the table (whose
         snapshot holds the list) saved, or a StoreError and nothing changed."""
         async with self._request(f"the waiting list of {table_id!r}") as session:
+            await self._fence(session)
             await _save(session, table_id, saved, now)
 
     async def save_table(self, table_id: str, saved: TableSave, *, now: datetime) -> None:
         async with self.db.transaction() as session:
+            await self._fence(session)
             await _save(session, table_id, saved, now)
 
     # ------------------------------------------------------------ accounts and hands read

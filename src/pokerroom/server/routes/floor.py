@@ -7,6 +7,7 @@ from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 
 from pokerroom.rules.errors import RulesError
+from pokerroom.server.bus import BusError
 from pokerroom.server.clock import utcnow
 from pokerroom.server.inbox import Close, Void
 from pokerroom.server.room import Room, TableConfig
@@ -80,6 +81,11 @@ async def floor_close(
 
 async def _at_table(room: Room, table_id: str, kind: str, reason: str) -> dict[str, Any]:
     actor = room.actors.get(table_id)
+    if actor is None and room.bus is not None and await room.bus.has_table(table_id):
+        try:  # another node owns the table: the floor's act goes to it (server/bus.py)
+            return await room.bus.call(table_id, kind, reason)
+        except BusError as error:
+            raise HTTPException(409, str(error)) from None
     if actor is None:
         raise HTTPException(404, f"no table {table_id!r}")
     try:

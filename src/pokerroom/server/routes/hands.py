@@ -8,12 +8,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse
+from redis.exceptions import RedisError
 
 from pokerroom.history.phh import phh_fields, to_toml, write_phh
 from pokerroom.history.pokerstars import pokerstars_text
 from pokerroom.history.record import RecordError, read_record
 from pokerroom.history.viewer import ViewerHand, viewer_hand
 from pokerroom.server.clock import utcnow
+from pokerroom.server.nodes_lobby import lobby_elsewhere
 from pokerroom.server.replayer import replay_frames
 from pokerroom.server.routes.deps import Player, Store, TheRoom
 from pokerroom.server.tournament_exports import EventTable, event_table
@@ -37,7 +39,13 @@ async def lobby(
             viewer = (await store.authenticate(authorization[7:], now=utcnow())).id
         except AuthError:
             viewer = None
-    return room.lobby(viewer)
+    if room.bus is None or room.leases is not None:  # (leases: it lists every node's)
+        return room.lobby(viewer)
+    try:  # and the tables other nodes own (issue 15)
+        elsewhere = await lobby_elsewhere(room.bus, room.actors, viewer)
+    except (RedisError, OSError):
+        elsewhere = []  # Redis away: this node's own tables meanwhile
+    return room.lobby(viewer) + elsewhere
 
 
 @router.get("/hands")

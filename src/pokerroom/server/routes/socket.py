@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 
 from pokerroom.server import protocol
+from pokerroom.server.bus import BusError
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
 from pokerroom.server.inbox import Gone, Said, Watching
@@ -76,6 +77,8 @@ async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> Non
             actor = room.actors.get(table_id)  # a tournament's table may have broken
             if actor is not None:
                 actor.post(Gone(client))
+            elif room.bus is not None:  # another node's table: its seat shows disconnected
+                room.bus.gone(client, table_id)
 
 
 async def _read(room: Room, store: RoomStore, client: Client, websocket: WebSocket) -> None:
@@ -134,16 +137,22 @@ async def _dispatch(room: Room, store: RoomStore, client: Client, message: Any) 
             return
         client.account_id, client.name = account.id, account.display_name
         client.token = message.token
+        if room.bus is not None:  # the owners of its remote tables learn who it is now
+            for table in client.tables - room.actors.keys():
+                room.bus.resync(client, table)
+        seated = room.seated(account.id)
+        if room.bus is not None:  # and at the tables other nodes own (as last stored)
+            elsewhere = await store.seated_at(account.id)
+            seated += [t for t in elsewhere if t not in room.actors]
         client.deliver(
             protocol.frame(
-                protocol.HelloOk(
-                    account=account.id, name=account.display_name, seated=room.seated(account.id)
-                )
+                protocol.HelloOk(account=account.id, name=account.display_name, seated=seated)
             )
         )
         return
     actor = room.actors.get(message.table)
-    if actor is None:
+    remote = actor is None and room.bus is not None and await room.bus.has_table(message.table)
+    if actor is None and not remote:
         client.deliver(
             protocol.error(f"no table {message.table!r}", request=message.type, table=message.table)
         )
@@ -162,7 +171,6 @@ async def _dispatch(room: Room, store: RoomStore, client: Client, message: Any) 
                 )
             )
             return
-        item: Watching | Said = Watching(client)
     elif client.account_id is None:
         client.deliver(
             protocol.error(
@@ -172,13 +180,29 @@ async def _dispatch(room: Room, store: RoomStore, client: Client, message: Any) 
             )
         )
         return
-    else:
-        item = Said(client, message)
+    if actor is None:
+        await _to_owner(room, client, message)
+        return
+    item: Watching | Said = (
+        Watching(client) if isinstance(message, protocol.Watch) else Said(client, message)
+    )
     if not actor.offer(item):
         client.deliver(
             protocol.error(
                 f"table {message.table!r} is busy: try again in a moment", request=message.type
             )
         )
+        return
+    client.tables.add(message.table)
+
+
+async def _to_owner(room: Room, client: Client, message: Any) -> None:
+    """A table another node owns: the message goes to it over the bus (server/bus.py)."""
+    assert room.bus is not None
+    kind = "watch" if isinstance(message, protocol.Watch) else "said"
+    try:
+        await room.bus.command(client, message.table, kind, message.model_dump_json())
+    except BusError as error:
+        client.deliver(protocol.error(str(error), request=message.type, table=message.table))
         return
     client.tables.add(message.table)

@@ -107,7 +107,14 @@ export class TableView {
   // -------------------------------------------------------------- frames from the server
 
   update(state) {
-    if (this.state && state.version < this.state.version) return; // stale frame
+    const last = this.state ? this.state.version : -1;
+    if (state.version < last) return; // stale frame
+    // A version skipped: frames were lost between the room's nodes. Ask for the whole state
+    // once (as lila-ws does); this frame is the whole table already, so it is shown meanwhile.
+    if (last >= 0 && state.version > last + 1 && !this.resyncing) {
+      this.resyncing = true;
+      send({ type: "resync", table: this.id });
+    } else if (state.version <= last + 1) this.resyncing = false;
     const previous = this.state;
     this.previous = previous;
     this.state = state;

@@ -1,0 +1,499 @@
+"""Several nodes (issue 15): the Redis bus between the node a client's socket is on and the
+node that owns the client's table (lila-ws and lila are the model; docs/architecture.md).
+
+- Commands (watch, a message, a closed socket, the floor's void and close) go to the table's
+  stream ``table:<id>:in``, read by whichever node owns the table through the consumer group
+  ``owner``: an owner that dies leaves what it had not acknowledged for the next one, and each
+  command carries an idempotency key, so a command sent again is applied once.
+- Frames go back on the socket node's own pub/sub channel, each addressed to connections of
+  that node; a table frame carries its table and version, and the socket node asks for the
+  table's whole state again when it sees a version skipped (or after its Redis connection
+  came back): pub/sub may lose frames, versions and resync repair it.
+- Room-wide notices (a session revoked, an account suspended, a preference) go on ``room``.
+
+Redis holds nothing that is not rebuilt: streams and groups are made again when missing,
+and every node's liveness key is rewritten every few seconds."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+from urllib.parse import urlparse
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError, ResponseError
+
+from pokerroom.server.client import Client
+from pokerroom.server.inbox import Watching
+from pokerroom.server.nodes_lobby import publish_lobby
+from pokerroom.server.remote import (
+    Batch,
+    Frame,
+    Remote,
+    apply_to_actor,
+    decode_batch,
+    encode_batch,
+    remote_client,
+)
+
+log = logging.getLogger("pokerroom.bus")
+GROUP = "owner"
+STREAM_LENGTH = 10_000  # commands kept per table stream (trimmed approximately)
+COMMAND_SECONDS = 30.0  # a command older than this when read is dropped (its client left)
+SEEN_KEYS = 100_000  # idempotency keys remembered by an owner
+ALIVE_SECONDS = 10  # a node's liveness key lives this long ...
+BEAT_SECONDS = 2.0  # ... and is rewritten this often
+REAP_SECONDS = 5.0  # an owner checks its remote clients' nodes this often (two misses: gone)
+BACKOFF = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)  # seconds between reconnection attempts
+SEND_TRIES = 4  # a command is sent this many times (same key) before the client is told
+CALL_SECONDS = 10.0  # the floor waits this long for a remote table's answer
+
+Owned = Callable[[], Mapping[str, Any]]  # the room's actors (TableActor), by table id
+
+
+class BusError(RuntimeError):
+    """The bus could not carry a command (Redis unreachable) or got no answer."""
+
+
+def prefix_of(url: str) -> str:
+    """Keys and channels per Redis database: pub/sub channels are shared by every database
+    of a server, so two rooms on two databases of one Redis must not hear each other."""
+    path = urlparse(url).path.strip("/")
+    return f"pokerroom:{path or '0'}:"
+
+
+class Bus:
+    def __init__(self, url: str, node: str, owned: Owned) -> None:
+        self.node = node
+        self.name = f"{node}.{secrets.token_hex(3)}"  # this process: frames come to it
+        self.prefix = prefix_of(url)
+        self.redis = aioredis.from_url(url, client_name=f"pokerroom-{node}")
+        self.owned = owned
+        self.conns = itertools.count(1)
+        self.local: dict[str, Client] = {}  # this node's connections, by conn
+        self.versions: dict[tuple[str, str], int] = {}  # (conn, table): last version seen
+        self.asked: set[tuple[str, str]] = set()  # resyncs asked and not answered yet
+        self.remotes: dict[tuple[str, str], Remote] = {}  # (node, conn): clients of others
+        self.seen: OrderedDict[bytes, None] = OrderedDict()  # idempotency keys applied
+        self.pending: dict[str, list[Frame]] = {}  # frames to send, by node
+        self.outgoing: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self.acks: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self.replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.on_notice: Callable[[dict[str, Any]], None] = lambda notice: None
+        self.on_floor: Callable[[Any, str, str], Awaitable[dict[str, Any]]] | None = None
+        self.tasks: list[asyncio.Task[None]] = []
+        self.flushing = False
+        self.sent = 0  # commands sent (tests and metrics)
+        self.applied = 0  # commands applied as owner
+        self.duplicates = 0  # commands whose key was already applied
+        self.resyncs = 0  # snapshots asked for after a gap or a reconnection
+        self.reconnections = 0
+        self.known: set[str] = set()  # tables the room has (any node's)
+        self.tables_of: Callable[[], Awaitable[set[str]]] | None = None
+        self.adopted: set[str] = set()  # tables this node read as their owner
+        self.known_at = 0.0
+        self.lookup = asyncio.Lock()
+        self.alive_seconds, self.beat_seconds = ALIVE_SECONDS, BEAT_SECONDS  # (tests: less)
+        self.reap_seconds = REAP_SECONDS
+
+    def key(self, what: str) -> str:
+        return f"{self.prefix}{what}"
+
+    async def start(self) -> None:
+        await self.redis.ping()  # a wrong URL is an error at start, not a silent room
+        loop_tasks = (
+            self._subscribe,
+            self._read_commands,
+            self._publish,
+            self._acknowledge,
+            self._beat,
+            self._reap,
+        )
+        self.tasks = [asyncio.create_task(run(), name=f"bus {run.__name__}") for run in loop_tasks]
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.delete(self.key(f"alive:{self.name}"))
+        await self.redis.aclose()
+
+    # ------------------------------------------------------------ the socket's node
+
+    def attach(self, client: Client) -> None:
+        client.conn = f"{next(self.conns)}"
+        self.local[client.conn] = client
+
+    def detach(self, client: Client) -> None:
+        self.local.pop(client.conn, None)
+        for table in client.tables:
+            self.versions.pop((client.conn, table), None)
+            self.asked.discard((client.conn, table))
+
+    async def has_table(self, table_id: str) -> bool:
+        """Whether the room has this table on some node (looked up again at most once a
+        second on a miss: a table opened elsewhere is found, a made-up id costs nothing)."""
+        if table_id in self.known:
+            return True
+        async with self.lookup:  # a miss during another's lookup waits for its answer
+            if table_id not in self.known and time.monotonic() - self.known_at > 1.0:
+                if self.tables_of is not None:
+                    self.known = await self.tables_of()
+                self.known_at = time.monotonic()
+        return table_id in self.known
+
+    async def command(
+        self, client: Client, table: str, kind: str, message: str = "", key: str | None = None
+    ) -> None:
+        """Send a command to the table's owner; sent again (same key) while Redis is away,
+        then BusError. ``key`` names the command (a retry of it is applied once)."""
+        fields = {
+            "key": key or f"{self.name}:{client.conn}:{secrets.token_hex(6)}",
+            "kind": kind,
+            "node": self.name,
+            "conn": client.conn,
+            "account": "" if client.account_id is None else str(client.account_id),
+            "name": client.name,
+            "at": repr(time.time()),
+            "message": message,
+        }
+        await self.xadd(table, fields)
+
+    async def xadd(self, table: str, fields: Mapping[str, str]) -> None:
+        stream = self.key(f"table:{table}:in")
+        for attempt in range(SEND_TRIES):
+            try:
+                entry: dict[Any, Any] = dict(fields)
+                await self.redis.xadd(stream, entry, maxlen=STREAM_LENGTH, approximate=True)
+                self.sent += 1
+                return
+            except (RedisError, OSError) as error:
+                log.warning("command to table %s not sent (%r): trying again", table, error)
+                await asyncio.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
+        raise BusError(f"table {table!r} cannot be reached just now: try again in a moment")
+
+    async def call(self, table: str, kind: str, reason: str) -> dict[str, Any]:
+        """The floor's void or close of a table another node owns: its answer, or BusError."""
+        corr = secrets.token_hex(8)
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.replies[corr] = answer
+        fields = {"key": f"{self.name}:floor:{corr}", "kind": kind, "node": self.name}
+        fields |= {"conn": corr, "account": "", "name": "", "at": repr(time.time())}
+        try:
+            await self.xadd(table, {**fields, "message": reason})
+            async with asyncio.timeout(CALL_SECONDS):
+                return await answer
+        except TimeoutError:
+            raise BusError(f"table {table!r}: its node did not answer") from None
+        finally:
+            self.replies.pop(corr, None)
+
+    def notify(self, notice: dict[str, Any]) -> None:
+        """Tell every node (this one too) something room-wide: a revoked session..."""
+        self.outgoing.put_nowait((self.key("room"), json.dumps(notice).encode()))
+
+    def _received(self, batch: Batch) -> None:
+        for frame in batch:
+            if frame.kind == "reply":
+                answer = self.replies.get(frame.table)
+                if answer is not None and not answer.done():
+                    result = json.loads(frame.text)
+                    if "error" in result:
+                        answer.set_exception(BusError(result["error"]))
+                    else:
+                        answer.set_result(result)
+                continue
+            for conn in frame.conns:
+                client = self.local.get(conn)
+                if client is None:
+                    continue
+                if frame.kind == "drop":
+                    client.drop(frame.version or 1000, frame.text)
+                elif frame.version is None:
+                    client.deliver(frame.text)
+                else:
+                    self._versioned(client, frame)
+
+    def _versioned(self, client: Client, frame: Frame) -> None:
+        """Deliver a table frame; a version skipped asks the owner for the whole state (the
+        frame is still delivered: every table frame is the whole table as the viewer sees
+        it, but what went between, a chat line, a hand's result, was lost)."""
+        where = (client.conn, frame.table)
+        last = self.versions.get(where)
+        self.versions[where] = frame.version or 0
+        if where in self.asked and last is not None and (frame.version or 0) <= last + 1:
+            self.asked.discard(where)  # the snapshot came (the owner's version, or one on)
+        elif last is not None and (frame.version or 0) > last + 1 and where not in self.asked:
+            self.asked.add(where)
+            self.resync(client, frame.table)
+        client.deliver(frame.text, frame.table, frame.version)
+
+    def resync(self, client: Client, table: str) -> None:
+        self.resyncs += 1
+        task = asyncio.create_task(self._send_quietly(client, table, "watch"))
+        self.tasks.append(task)
+        task.add_done_callback(self._forget)
+
+    def _forget(self, task: asyncio.Task[None]) -> None:
+        with contextlib.suppress(ValueError):
+            self.tasks.remove(task)
+
+    async def _send_quietly(self, client: Client, table: str, kind: str) -> None:
+        try:
+            await self.command(client, table, kind)
+        except BusError as error:
+            log.warning("%s for table %s not sent: %s", kind, table, error)
+
+    def gone(self, client: Client, table: str) -> None:
+        """A connection closed: its remote tables are told (its seat shows disconnected)."""
+        task = asyncio.create_task(self._send_quietly(client, table, "gone"))
+        self.tasks.append(task)
+        task.add_done_callback(self._forget)
+
+    def _notice(self, notice: dict[str, Any]) -> None:
+        if "adopted" in notice:  # a table has a new owner: it knows none of our watchers
+            table = notice["adopted"]
+            actor = self.owned().get(table)  # this node, maybe: then they watch it here
+            for client in list(self.local.values()):
+                if table not in client.tables or client.closed:
+                    continue
+                if actor is None:
+                    self.resync(client, table)
+                elif not actor.offer(Watching(client)):
+                    client.drop(1013, f"table {table} is busy: reconnect")
+        else:
+            self.on_notice(notice)
+
+    def _resync_all(self) -> None:
+        """After the connection to Redis came back: frames may have been lost meanwhile."""
+        for client in list(self.local.values()):
+            for table in client.tables:
+                if table not in self.owned() and not client.closed:
+                    self.resync(client, table)
+
+    async def _subscribe(self) -> None:
+        failures = 0
+        while True:
+            pubsub = self.redis.pubsub()
+            try:
+                await pubsub.subscribe(self.key(f"node:{self.name}"), self.key("room"))
+                if failures:
+                    self.reconnections += 1
+                    self._resync_all()
+                failures = 0
+                while True:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5)
+                    if message is None:
+                        continue
+                    if message["channel"] == self.key("room").encode():
+                        self._notice(json.loads(message["data"]))
+                    else:
+                        self._received(decode_batch(message["data"]))
+            except (RedisError, OSError) as error:
+                log.warning("bus subscription lost (%r): reconnecting", error)
+                await asyncio.sleep(BACKOFF[min(failures, len(BACKOFF) - 1)])
+                failures += 1
+            finally:
+                with contextlib.suppress(RedisError, OSError):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    # ------------------------------------------------------------ the owner's node
+
+    def post(self, node: str, frame: Frame) -> None:
+        """Queue a frame for a client on ``node``; sent with the others queued this turn of
+        the event loop (one message per node: a frame every spectator there sees goes once)."""
+        self.pending.setdefault(node, []).append(frame)
+        if not self.flushing:
+            self.flushing = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self.flushing = False
+        pending, self.pending = self.pending, {}
+        for node, frames in pending.items():
+            self.outgoing.put_nowait((self.key(f"node:{node}"), encode_batch(frames)))
+
+    async def _publish(self) -> None:
+        """One sender, so a node's frames go in order; a payload is sent again while the
+        connection comes back (for ``BACKOFF`` in all: after that the receivers' resync)."""
+        while True:
+            channel, payload = await self.outgoing.get()
+            for attempt in range(len(BACKOFF) + 1):
+                try:
+                    await self.redis.publish(channel, payload)
+                    break
+                except (RedisError, OSError) as error:
+                    if attempt == len(BACKOFF):
+                        log.warning("frames to %s lost (%r)", channel, error)
+                    else:
+                        await asyncio.sleep(BACKOFF[attempt])
+
+    async def _read_commands(self) -> None:
+        ready: set[str] = set()
+        failures = 0
+        while True:
+            tables = list(self.owned())
+            if not tables:
+                await asyncio.sleep(0.2)
+                continue
+            try:
+                for table in tables:
+                    if table not in ready:
+                        await self._adopt_stream(table)
+                        ready.add(table)
+                streams: dict[Any, Any] = {self.key(f"table:{t}:in"): ">" for t in tables}
+                read: Any = await self.redis.xreadgroup(
+                    GROUP, self.name, streams, count=200, block=500
+                )
+                failures = 0
+                for stream, entries in read or []:
+                    table = stream.decode()[len(self.key("table:")) : -len(":in")]
+                    for entry, fields in entries:
+                        await self._apply(table, entry, fields)
+            except ResponseError as error:
+                ready.clear()  # NOGROUP: Redis lost its data (restarted, flushed): made again
+                if "NOGROUP" not in str(error):
+                    log.error("bus commands: %r", error)
+                    await asyncio.sleep(1.0)
+            except (RedisError, OSError) as error:
+                log.warning("bus commands unreadable (%r): reconnecting", error)
+                ready.clear()
+                await asyncio.sleep(BACKOFF[min(failures, len(BACKOFF) - 1)])
+                failures += 1
+
+    async def _adopt_stream(self, table: str) -> None:
+        """Start reading a table's stream as its owner: the group made if missing (from the
+        stream's start: commands sent while nobody owned it are read), and what a former
+        owner read but did not acknowledge taken over and applied (once: by the keys)."""
+        stream = self.key(f"table:{table}:in")
+        if table not in self.adopted:  # (not again after a lost connection: see resync)
+            self.adopted.add(table)
+            self.notify({"adopted": table})  # every node's watchers of it watch again
+        try:
+            await self.redis.xgroup_create(stream, GROUP, id="0", mkstream=True)
+        except ResponseError as error:
+            if "BUSYGROUP" not in str(error):
+                raise
+        start = "0-0"
+        for _ in range(100):  # bounded: a stream holds at most STREAM_LENGTH entries
+            answer = await self.redis.xautoclaim(stream, GROUP, self.name, 0, start, count=200)
+            start, claimed = answer[0], answer[1]
+            for entry, fields in claimed:
+                if fields:  # an entry trimmed away meanwhile comes back empty
+                    await self._apply(table, entry, fields)
+            if start in (b"0-0", "0-0"):
+                break
+
+    async def _apply(self, table: str, entry: bytes, fields: dict[bytes, bytes]) -> None:
+        actor = self.owned().get(table)
+        if actor is None:
+            return  # not ours any more: left unacknowledged for the table's owner
+        key = fields.get(b"key", b"")
+        stream = self.key(f"table:{table}:in")
+
+        def ack() -> None:
+            self.acks.put_nowait((stream, entry))
+
+        if key in self.seen or time.time() - float(fields.get(b"at", b"0")) > COMMAND_SECONDS:
+            self.duplicates += key in self.seen
+            ack()
+            return
+        self.seen[key] = None
+        if len(self.seen) > SEEN_KEYS:
+            self.seen.popitem(last=False)
+        self.applied += 1
+        kind = fields[b"kind"].decode()
+        node, conn = fields[b"node"].decode(), fields[b"conn"].decode()
+        text = fields.get(b"message", b"").decode()
+        if kind in ("void", "close"):
+            task = asyncio.create_task(self._floor(actor, kind, text, node, conn))
+            self.tasks.append(task)
+            task.add_done_callback(self._forget)
+            ack()
+            return
+        remote = self._remote(node, conn, fields)
+        apply_to_actor(actor, remote, kind, text, table, ack)
+        if kind == "gone":
+            remote.tables.discard(table)
+            if not remote.tables:  # its socket closed: nothing more is sent to it
+                self.remotes.pop((node, conn), None)
+                remote.dropped.set()
+            ack()
+        elif kind == "watch":
+            remote.tables.add(table)
+
+    async def _acknowledge(self) -> None:
+        """Acknowledge handled commands, those handled meanwhile in one call per stream; a
+        failed one stays pending (its key keeps a new owner from applying it twice)."""
+        while True:
+            done = [await self.acks.get()]
+            while not self.acks.empty():
+                done.append(self.acks.get_nowait())
+            by_stream: dict[str, list[bytes]] = {}
+            for stream, entry in done:
+                by_stream.setdefault(stream, []).append(entry)
+            for stream, entries in by_stream.items():
+                with contextlib.suppress(RedisError, OSError):
+                    await self.redis.xack(stream, GROUP, *entries)
+
+    def _remote(self, node: str, conn: str, fields: dict[bytes, bytes]) -> Remote:
+        remote = self.remotes.get((node, conn))
+        if remote is None:
+            remote = remote_client(node, conn, self.post, self._lose)
+            self.remotes[(node, conn)] = remote
+        account = fields.get(b"account", b"").decode()
+        remote.account_id = int(account) if account else None  # it said hello there
+        remote.name = fields.get(b"name", b"").decode()
+        return remote
+
+    def _lose(self, remote: Remote) -> None:
+        self.remotes.pop((remote.node, remote.conn), None)
+
+    async def _floor(self, actor: Any, kind: str, reason: str, node: str, corr: str) -> None:
+        try:
+            assert self.on_floor is not None
+            result: dict[str, Any] = await self.on_floor(actor, kind, reason)
+        except Exception as error:
+            result = {"error": str(error)}
+        self.post(node, Frame((), corr, None, "reply", json.dumps(result)))
+
+    async def _beat(self) -> None:
+        while True:
+            with contextlib.suppress(RedisError, OSError):
+                await self.redis.set(self.key(f"alive:{self.name}"), b"1", ex=self.alive_seconds)
+                await publish_lobby(self, self.owned())
+            await asyncio.sleep(self.beat_seconds)
+
+    async def _reap(self) -> None:
+        """Clients of a node that died (its liveness key expired, seen twice in a row: a
+        flushed Redis is written again within ``BEAT_SECONDS``) are gone from their tables:
+        their seats show disconnected, and wait for them to come back through another node."""
+        missing: set[str] = set()
+        while True:
+            await asyncio.sleep(self.reap_seconds)
+            nodes = {node for node, _ in self.remotes}
+            try:
+                alive = {n for n in nodes if await self.redis.exists(self.key(f"alive:{n}"))}
+            except (RedisError, OSError):
+                continue  # Redis away: nobody is judged meanwhile
+            dead = (nodes - alive) & missing
+            missing = nodes - alive
+            for (node, conn), remote in list(self.remotes.items()):
+                if node in dead:
+                    log.info("node %s is gone: its connection %s leaves its tables", node, conn)
+                    # Closed there too, should the node be alive after all (a stalled loop):
+                    # its client reconnects and watches again, never left deaf.
+                    remote.drop(1012, "the table's node lost this connection: reconnect")
+                    for table in remote.tables:
+                        actor = self.owned().get(table)
+                        if actor is not None:
+                            apply_to_actor(actor, remote, "gone", "", table, None)

@@ -1,0 +1,280 @@
+"""A node's leases (issue 15): which tables this node runs when several share one PostgreSQL.
+
+Each table is run by the one node that holds its lease row (table, node, epoch, expiry). A
+node says it is alive (its heartbeat row) and renews all its leases in one transaction every
+``renew`` seconds; each renewal is good for ``ttl`` seconds. The same pass reads every
+table with its lease: the lobby lists them all, and a table nobody holds (never leased, or
+its owner's lease expired: the owner died, paused or lost its database) is adopted by a node
+with room for it (its fair share, ``ceil(tables / live nodes)``), under the next epoch, from
+the last committed snapshot with the hand in progress cancelled (R-DECK-5).
+
+A node that cannot renew in time stops dealing its tables before the lease runs out (the
+watchdog): another node may adopt them, and this node's writes would be refused by the
+epoch anyway (``store/leases.py``); it adopts tables again once it has its database back.
+Lease times are the database's clock (``now()``), so nodes' clocks need not agree.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import func, select, text
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.orm import Session
+
+from pokerroom.rng import SystemRandomSource
+from pokerroom.server.views import lobby_entry
+from pokerroom.store.leases import Lease, LeaseError
+from pokerroom.store.node_store import (
+    Adopted,
+    TableRow,
+    adopt_sync,
+    heartbeat_sync,
+    release_sync,
+    renew_all_sync,
+    tables_sync,
+)
+from pokerroom.table import Table
+
+if TYPE_CHECKING:
+    from pokerroom.server.room import Room
+
+log = logging.getLogger("pokerroom.leases")
+WATCHDOG_SECONDS = 0.25  # how often the watchdog looks at the last renewal
+NO_FIGURES = {"hands_per_hour": 0, "average_pot": 0, "players_per_flop": 0}  # not run here
+
+
+@dataclass(frozen=True, slots=True)
+class LeaseSettings:
+    """``ttl``: how long a renewal holds a table; ``renew``: how often the node renews
+    (well under ``ttl``: a renewal may be late by one slow transaction)."""
+
+    ttl: float = 10.0
+    renew: float = 3.0
+
+    def __post_init__(self) -> None:
+        if not 0 < self.renew < self.ttl:
+            raise ValueError(
+                f"a lease is renewed more often than it lasts: renew every {self.renew} s,"
+                f" lasting {self.ttl} s"
+            )
+
+    @property
+    def hold(self) -> float:
+        """Longest a node's session may sit inside a transaction (then PostgreSQL ends
+        it): a node paused mid-write releases its table's lock well within a lease."""
+        return max(1.0, self.ttl / 4)
+
+    @property
+    def margin(self) -> float:
+        """A node stops dealing this long before its last renewal runs out."""
+        return min(self.renew, self.ttl / 4)
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """What one renewal pass read and did, in its one transaction."""
+
+    now: datetime
+    live: int
+    kept: list[Lease]
+    lost: list[Lease]
+    tables: list[TableRow]
+
+
+def _db_now(session: Session, *, wait: float = 1.0) -> datetime:
+    """The database's clock; a lock this transaction waits for longer than ``wait``
+    seconds fails it (a paused node's lock never stalls the renewals)."""
+    session.execute(text(f"SET LOCAL lock_timeout = {max(1, round(wait * 1000))}"))
+    moment = session.scalar(select(func.now()))
+    assert isinstance(moment, datetime)
+    return moment
+
+
+def _release(session: Session, *, lease: Lease) -> None:
+    release_sync(session, lease, now=_db_now(session))
+
+
+class NodeLeases:
+    """The room's leases on a node of several: held (this node's tables), renewed, adopted."""
+
+    def __init__(self, room: Room, node: str, settings: LeaseSettings) -> None:
+        self.room = room
+        self.node = node
+        self.settings = settings
+        self.held: dict[str, Lease] = {}
+        self.deadlines: dict[str, float] = {}  # monotonic: stop dealing a table then
+        self.tables: list[TableRow] = []  # every table as the last pass read it
+        self.live = 1  # nodes alive at the last pass
+        self.task: asyncio.Task[None] | None = None
+        self.watchdog: asyncio.Task[None] | None = None
+        self._entries: dict[str, tuple[str, dict[str, Any], Table]] = {}  # remote tables
+
+    @property
+    def ttl(self) -> timedelta:
+        return timedelta(seconds=self.settings.ttl)
+
+    async def start(self) -> None:
+        """Say this node is alive, then share the tables out from the next pass on (so
+        nodes started together count each other before taking their shares)."""
+        await self.room.db.run(self._heartbeat)
+        self.task = asyncio.create_task(self._run(), name=f"leases of {self.node}")
+        self.watchdog = asyncio.create_task(self._watch(), name=f"lease watchdog {self.node}")
+
+    async def stop(self) -> None:
+        for task in (self.task, self.watchdog):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    async def release(self) -> None:
+        """At a clean stop, after the tables' tasks ended: the leases given up at once."""
+        held, self.held = list(self.held.values()), {}
+        for lease in held:
+            with contextlib.suppress(Exception):  # expiry gives it up anyway
+                await self.room.db.run(partial(_release, lease=lease))
+                self._changed("released", lease.table_id, lease.epoch)
+
+    def _heartbeat(self, session: Session) -> int:
+        return heartbeat_sync(session, self.node, now=_db_now(session), ttl=self.ttl)
+
+    async def _run(self) -> None:
+        # The first pass waits half a lease: nodes started together count each other
+        # before taking their shares.
+        await asyncio.sleep(max(self.settings.renew, self.settings.ttl / 2))
+        while True:
+            try:
+                await self.tick()
+            except Exception:  # the database is away: the watchdog stops the tables in time
+                log.warning("renewing the leases of node %s failed", self.node, exc_info=True)
+            await asyncio.sleep(self.settings.renew)
+
+    async def _watch(self) -> None:
+        """Stop dealing each table before its last renewal runs out."""
+        while True:
+            await asyncio.sleep(WATCHDOG_SECONDS)
+            now = time.monotonic()
+            for table_id in [t for t in self.held if now >= self.deadlines.get(t, now)]:
+                late = now - self.deadlines[table_id] + self.settings.ttl - self.settings.margin
+                self._lose(table_id, f"lease not renewed for {late:.1f} s")
+
+    async def tick(self) -> None:
+        """One pass: heartbeat, renew, read every table; then adopt what needs an owner."""
+        started = time.monotonic()
+        leases = list(self.held.values())
+        done = await self.room.db.run(partial(self._pass, leases=leases))
+        # The database renewed each kept lease before it expired (an expired one is not
+        # renewed): they hold from the pass's start on, whatever the watchdog did meanwhile.
+        # One whose row was busy (its own write held it) is neither: the next pass tries.
+        for lease in done.kept:
+            if lease.table_id in self.held:
+                self.held[lease.table_id] = lease
+                self._hold_until(lease.table_id, started)
+        for lease in done.lost:
+            self._lose(lease.table_id, f"lease lost (epoch {lease.epoch})")
+        self.live, self.tables = done.live, done.tables
+        await self._adopt(done)
+
+    def _hold_until(self, table_id: str, renewed: float) -> None:
+        """The table is dealt here until ``margin`` before its lease (renewed at the
+        monotonic moment ``renewed``) runs out, unless renewed again meanwhile."""
+        self.deadlines[table_id] = renewed + self.settings.ttl - self.settings.margin
+
+    def _pass(self, session: Session, *, leases: list[Lease]) -> Pass:
+        now = _db_now(session, wait=self.settings.renew)
+        live = heartbeat_sync(session, self.node, now=now, ttl=self.ttl)
+        kept, lost = renew_all_sync(session, leases, now=now, ttl=self.ttl)
+        return Pass(now, live, kept, lost, tables_sync(session))
+
+    async def _adopt(self, done: Pass) -> None:
+        """One free table a pass at most, while this node has less than its share: the
+        renewals stay on time however many tables need an owner (a node's tables are
+        adopted in as many passes, spread over the live nodes)."""
+        share = math.ceil(len(done.tables) / done.live)
+        if len(self.held) >= share:
+            return
+        free = [r.id for r in done.tables if r.id not in self.held and r.free(done.now)]
+        for table_id in free:
+            if await self.adopt(table_id):
+                return
+
+    async def adopt(self, table_id: str) -> bool:
+        """Take the table's lease and run it here; False if another node has it."""
+        started = time.monotonic()
+        try:
+            got = await self.room.db.run(partial(self._adopt_one, table_id=table_id))
+        except (LeaseError, IntegrityError):  # another node was quicker (or took it first)
+            return False
+        except DBAPIError as error:  # its row locked by a writer (paused?): a later pass
+            log.info("node %s could not adopt table %s: %s", self.node, table_id, error)
+            return False
+        if got is None:
+            return False
+        lease, adopted = got
+        self.held[table_id] = lease
+        self._hold_until(table_id, started)
+        self.room.run_table(adopted, lease)
+        self._changed("acquired" if lease.epoch == 1 else "adopted", table_id, lease.epoch)
+        return True
+
+    def _adopt_one(self, session: Session, *, table_id: str) -> tuple[Lease, Adopted] | None:
+        restore = partial(self.room.restored, reason="node failover")
+        return adopt_sync(
+            session,
+            table_id,
+            self.node,
+            restore,
+            now=_db_now(session),
+            ttl=self.ttl,
+            reason="node failover",
+        )
+
+    def _lose(self, table_id: str, reason: str) -> None:
+        lease = self.held.pop(table_id, None)
+        self.deadlines.pop(table_id, None)
+        if self.room.depose(table_id, reason) or lease is not None:
+            self._changed("lost", table_id, None if lease is None else lease.epoch, reason)
+
+    def stale(self, table_id: str, reason: str) -> None:
+        """A table's write was refused by its epoch (the actor stopped itself)."""
+        self._lose(table_id, reason)
+
+    def remote_entries(self, viewer: int | None, local: set[str]) -> list[dict[str, Any]]:
+        """The lobby's entries of the tables other nodes run, from their stored state (as
+        of the last pass: a few seconds old at most), each naming its ``node``."""
+        entries = []
+        for row in self.tables:
+            if row.id in local:
+                continue
+            cached = self._entries.get(row.id)
+            if cached is None or cached[0] is not row.snapshot:
+                table = Table.from_json(row.snapshot, rng=SystemRandomSource())
+                entry = lobby_entry(table, row.id, closed=False, figures=NO_FIGURES)
+                cached = (row.snapshot, entry, table)
+                self._entries[row.id] = cached
+            _, entry, table = cached
+            waits = None if viewer is None else table.waiting.position(str(viewer))
+            entries.append({**entry, "node": row.owner, "you_wait": waits})
+        return entries
+
+    def _changed(self, change: str, table_id: str, epoch: int | None, why: str = "") -> None:
+        metrics = self.room.metrics
+        metrics.lease_changes.labels(change=change).inc()
+        log.warning(
+            "node %s %s table %s (epoch %s)%s",
+            self.node,
+            change,
+            table_id,
+            epoch,
+            f": {why}" if why else "",
+            extra={"table": table_id},
+        )

@@ -1,0 +1,185 @@
+"""A node's share of the room's tables on PostgreSQL (issue 15): its heartbeat, the tables
+with their leases as every node sees them, and adopting a table whose owner is gone.
+
+Adopting is one transaction: the lease taken under the next epoch (its row locked, so a
+write of the old owner either committed before it or is refused after it), the table's
+hand cut off by the old owner cancelled (R-DECK-5: the table goes back to the snapshot from
+before it, every chip back with its owner), the table restored by the caller and saved, and
+the leavers of that cancel cashed out. Until it commits, nothing of it is seen.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+
+from sqlalchemy import func, select, text, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session
+
+from pokerroom.store.hands import _cash_out_sync, _mark_cancelled, save_table_sync
+from pokerroom.store.leases import (
+    Lease,
+    StaleEpochError,
+    _aware,
+    acquire_sync,
+    check_sync,
+    renew_sync,
+)
+from pokerroom.store.models import HandRecord, NodeRecord, TableLease, TableRecord
+
+T = TypeVar("T")
+FIRST_TABLES_LOCK = 15_0012  # advisory lock: one node stores the first tables
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table as every node sees it: its stored state and who holds its lease."""
+
+    id: str
+    name: str
+    config: dict[str, Any]
+    snapshot: str
+    owner: str | None  # the lease's node (None: never leased)
+    epoch: int
+    expires_at: datetime | None
+
+    def free(self, now: datetime) -> bool:
+        """Nobody holds it: never leased, or its lease expired."""
+        return self.expires_at is None or _aware(self.expires_at) <= now
+
+
+@dataclass(frozen=True, slots=True)
+class Adopted:
+    """What a restore gave back: the table to run (whatever the caller built), what to save
+    (name, config, snapshot) and who stood up as its hand was cancelled (account, stack)."""
+
+    table: Any
+    name: str
+    config: dict[str, Any]
+    snapshot: str
+    leavers: list[tuple[int, int]]
+
+
+Restore = Callable[[str, dict[str, Any], str, int], Adopted]
+
+
+def heartbeat_sync(session: Session, node: str, *, now: datetime, ttl: timedelta) -> int:
+    """The node says it is alive; answers how many nodes are (seen within ``ttl``)."""
+    statement = insert(NodeRecord).values(id=node, started_at=now, seen_at=now)
+    session.execute(statement.on_conflict_do_update(index_elements=["id"], set_={"seen_at": now}))
+    live = session.scalar(select(func.count()).where(NodeRecord.seen_at > now - ttl))
+    return max(1, int(live or 0))
+
+
+def tables_sync(session: Session) -> list[TableRow]:
+    """Every open cash table with its lease (tournament tables are their events')."""
+    rows = session.execute(
+        select(TableRecord, TableLease)
+        .outerjoin(TableLease, TableLease.table_id == TableRecord.id)
+        .where(TableRecord.closed.is_(False))
+        .order_by(TableRecord.id)
+    ).all()
+    return [
+        TableRow(
+            record.id,
+            record.name,
+            json.loads(record.config),
+            record.snapshot,
+            None if lease is None else lease.node,
+            0 if lease is None else lease.epoch,
+            None if lease is None else lease.expires_at,
+        )
+        for record, lease in rows
+    ]
+
+
+def renew_all_sync(
+    session: Session, leases: list[Lease], *, now: datetime, ttl: timedelta
+) -> tuple[list[Lease], list[Lease]]:
+    """Every lease still held under its epoch extended to ``now + ttl``: (kept, lost). A
+    lease whose row stays locked (the node's own write holds it; the transaction's
+    lock_timeout) is in neither: it is neither renewed nor lost this time."""
+    kept, lost = [], []
+    for lease in leases:
+        try:
+            with session.begin_nested():
+                kept.append(renew_sync(session, lease, now=now, ttl=ttl))
+        except StaleEpochError:
+            lost.append(lease)
+        except DBAPIError:  # a lock wait cut short
+            continue
+    return kept, lost
+
+
+def release_sync(session: Session, lease: Lease, *, now: datetime) -> None:
+    """A node stopping gives its table up at once (another node need not wait the TTL)."""
+    session.execute(
+        update(TableLease)
+        .where(
+            TableLease.table_id == lease.table_id,
+            TableLease.node == lease.node,
+            TableLease.epoch == lease.epoch,
+        )
+        .values(expires_at=now)
+    )
+
+
+def adopt_sync(
+    session: Session,
+    table_id: str,
+    node: str,
+    restore: Restore,
+    *,
+    now: datetime,
+    ttl: timedelta,
+    reason: str,
+) -> tuple[Lease, Adopted] | None:
+    """Take the table's lease (next epoch; LeaseHeldError if another holds it) and restore
+    the table as the store holds it: its running hand cancelled (``reason``), the table
+    ``restore``d from its snapshot, saved, and the cancel's leavers cashed out. None: the
+    table was closed meanwhile (the lease is not taken)."""
+    record = session.get(TableRecord, table_id)
+    if record is None or record.closed:
+        return None
+    lease = acquire_sync(session, table_id, node, now=now, ttl=ttl)
+    session.refresh(record)  # read after the lease's lock: the old owner's last write
+    running = session.scalars(
+        select(HandRecord).where(HandRecord.table_id == table_id, HandRecord.status == "running")
+    ).all()
+    for hand in running:
+        _mark_cancelled(hand, reason, now)
+    last = session.scalar(
+        select(func.max(HandRecord.number)).where(HandRecord.table_id == table_id)
+    )
+    adopted = restore(table_id, json.loads(record.config), record.snapshot, int(last or 0))
+    _cash_out_sync(session, table_id, adopted.leavers, now=now)
+    save_table_sync(
+        session,
+        table_id,
+        name=adopted.name,
+        config=adopted.config,
+        snapshot=adopted.snapshot,
+        now=now,
+    )
+    check_sync(session, lease)
+    return lease, adopted
+
+
+def first_tables_sync(
+    session: Session,
+    tables: Callable[[], list[tuple[str, str, dict[str, Any], str]]],
+    now: datetime,
+) -> bool:
+    """With no table stored yet, store ``tables()`` (id, name, config, snapshot): one node
+    does it, the others wait for its transaction and find them there. True if stored."""
+    session.execute(text(f"SELECT pg_advisory_xact_lock({FIRST_TABLES_LOCK})"))
+    if session.scalar(select(func.count()).select_from(TableRecord)):
+        return False
+    for table_id, name, config, snapshot in tables():
+        save_table_sync(session, table_id, name=name, config=config, snapshot=snapshot, now=now)
+    return True

@@ -1,0 +1,196 @@
+"""Several nodes on one PostgreSQL (issue 15), in one process: two rooms share the database,
+each table run by the node holding its lease. A node that stops renewing loses its tables to
+the other, which adopts them from the last committed state with the hand in progress
+cancelled (R-DECK-5, every chip back); a stale owner's writes are refused by the epoch, it
+stops the table at once and tells its clients to reconnect; nothing is settled twice and
+the books balance (S-AUDIT-2)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import uvicorn
+from sqlalchemy import select
+from websockets.exceptions import ConnectionClosed
+
+from pokerroom.server.app import create_app
+from pokerroom.server.leasing import LeaseSettings
+from pokerroom.server.process import free_port
+from pokerroom.server.protocol import MAX_FRAME_BYTES
+from pokerroom.store.audit import audit
+from pokerroom.store.db import Database
+from pokerroom.store.models import HandRecord, TableLease
+from tests.server.conftest import Person, Server, person
+from tests.server.test_late_clock import first_turn
+from tests.store.conftest import drop_postgres, fresh_postgres
+
+pytestmark = pytest.mark.postgres
+FAST = LeaseSettings(ttl=2.0, renew=0.25)
+TABLE = "hu-nlhe"  # heads-up: two people are enough to deal
+WAIT = 30.0  # bounded waits: far above the lease's time on a busy machine
+
+
+@contextlib.asynccontextmanager
+async def node(url: str, name: str) -> AsyncIterator[Server]:
+    app = create_app(url, demo=True, pause=0.05, node=name, leases=FAST)
+    port = free_port()
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=MAX_FRAME_BYTES
+    )
+    uv = uvicorn.Server(config)
+    task = asyncio.create_task(uv.serve())
+    try:
+        for _ in range(200):
+            if uv.started:
+                break
+            await asyncio.sleep(0.05)
+        assert uv.started, f"node {name} did not start"
+        yield Server(base=f"http://127.0.0.1:{port}", app=app, database=url)
+    finally:
+        uv.should_exit = True
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, timeout=15)
+
+
+async def eventually(check: Any, what: str, seconds: float = WAIT) -> None:
+    """Poll ``check()`` until true (bounded: the test fails saying ``what``)."""
+    async with asyncio.timeout(seconds):
+        while not check():
+            await asyncio.sleep(0.05)
+
+
+@pytest.fixture
+async def url() -> AsyncIterator[str]:
+    name, address = await fresh_postgres()
+    try:
+        yield address
+    finally:
+        await drop_postgres(name)
+
+
+async def hands(url: str) -> dict[int, tuple[int, str]]:
+    """The table's hands by number: (id, status); the books must balance when we look."""
+    db = Database(url)
+    try:
+        async with db.transaction() as session:
+            rows = await session.execute(
+                select(HandRecord.number, HandRecord.id, HandRecord.status).where(
+                    HandRecord.table_id == TABLE
+                )
+            )
+            found = {int(n): (int(i), s) for n, i, s in rows}
+            report = await audit(session)
+            assert report.ok, report.problems
+            lease = await session.get(TableLease, TABLE)
+            assert lease is not None
+        return found
+    finally:
+        await db.close()
+
+
+async def seated_pair(a: Server) -> tuple[Person, Person, Person, int]:
+    """Two people at the heads-up table on node ``a``, a hand running: both, the one to
+    act, and the hand's number."""
+    ann, bob = await person(a.base, "ann"), await person(a.base, "bob")
+    for seat, someone in enumerate((ann, bob), start=1):
+        await someone.send(type="watch", table=TABLE)
+        await someone.send(type="join", table=TABLE, seat=seat, buy_in=10_000, request="j")
+    first, frame, _ = await first_turn(ann, bob)
+    return ann, bob, first, int(frame["hand"]["number"])
+
+
+async def closed_with(someone: Person) -> int | None:
+    """Read until the node closes the socket; its close code."""
+    with contextlib.suppress(ConnectionClosed):
+        async with asyncio.timeout(WAIT):
+            while True:
+                await someone.ws.recv()
+    return someone.ws.close_code
+
+
+async def back_on(b: Server, someone: Person) -> Person:
+    """The same account on node ``b``: its seat is there (R-TIME-3)."""
+    again = await person_again(b.base, someone)
+    await again.send(type="watch", table=TABLE)
+    return again
+
+
+async def person_again(base: str, someone: Person) -> Person:
+    from websockets.asyncio.client import connect
+
+    ws = await connect(base.replace("http", "ws", 1) + "/ws")
+    again = Person(name=someone.name, token=someone.token, account_id=someone.account_id, ws=ws)
+    await again.next("welcome")
+    await again.send(type="hello", token=someone.token)
+    await again.next("hello")
+    return again
+
+
+def changes(server: Server, change: str) -> float:
+    metrics = server.room.metrics
+    return float(metrics.lease_changes.labels(change=change)._value.get())
+
+
+async def test_a_stale_owners_write_is_refused_and_its_table_adopted(url: str) -> None:
+    """Node a stops renewing (as if paused) with a hand running; node b adopts the table
+    under the next epoch and cancels that hand (every chip back). Node a's next write (the
+    fold that ends the hand) is refused by the epoch: a stops the table at once and closes
+    its clients' sockets with 1012 (reconnect); the hand stays cancelled, never settled."""
+    async with node(url, "a") as a:
+        await eventually(lambda: len(a.room.actors) == 6, "a holds every table")
+        async with node(url, "b") as b:
+            ann, bob, first, number = await seated_pair(a)
+            assert TABLE in a.room.actors and TABLE not in b.room.actors
+            await a.room.leases.stop()  # a pauses: no renewal, its table still deals
+            await eventually(lambda: TABLE in b.room.actors, "b adopts the table")
+            assert changes(b, "adopted") >= 1
+            statuses = await hands(url)
+            assert statuses[number][1] == "cancelled"  # R-DECK-5 under b's epoch
+            table = b.room.actors[TABLE].table  # every chip back: the blinds too
+            assert sorted(s.stack for s in table.seats.values()) == [10_000, 10_000]
+            # a, not knowing, lets the player to act fold: the hand's end is refused.
+            await first.send(type="act", table=TABLE, hand=number, action="fold")
+            assert await closed_with(ann) == 1012 and await closed_with(bob) == 1012
+            assert TABLE not in a.room.actors and changes(a, "lost") >= 1
+            assert (await hands(url))[number][1] == "cancelled"  # never settled twice
+            ann, bob = await back_on(b, ann), await back_on(b, bob)
+            frame = await ann.until(
+                lambda f: f.get("hand") is not None and f["hand"]["number"] > number
+            )
+            assert frame["hand"]["number"] == number + 1  # b deals on, numbering on
+    await hands(url)  # the books balance after both stopped
+
+
+async def test_a_dead_owners_tables_are_all_adopted_and_the_lobby_lists_every_table(
+    url: str,
+) -> None:
+    """Node a dies (nothing renewed, every table's task gone) mid-hand: b adopts all its
+    tables once the leases run out, the hand cut off is refunded, and the players who
+    reconnect to b get their seats back and play on. Both lobbies list every table with
+    its node."""
+    async with node(url, "a") as a:
+        await eventually(lambda: len(a.room.actors) == 6, "a holds every table")
+        async with node(url, "b") as b:
+            await eventually(lambda: len(b.room.lobby()) == 6, "b lists a's tables")
+            assert {e["node"] for e in b.room.lobby()} == {"a"}
+            ann, bob, _, number = await seated_pair(a)
+            await a.room.leases.stop()  # a dies: no renewal, no table runs
+            for actor in a.room.actors.values():
+                assert actor.task is not None
+                actor.task.cancel()
+            await eventually(lambda: len(b.room.actors) == 6, "b adopts every table")
+            assert {e["node"] for e in b.room.lobby()} == {"b"}
+            assert (await hands(url))[number][1] == "cancelled"
+            table = b.room.actors[TABLE].table
+            assert sorted(s.stack for s in table.seats.values()) == [10_000, 10_000]
+            ann, bob = await back_on(b, ann), await back_on(b, bob)
+            await ann.until(
+                lambda f: f.get("hand") is not None and f["hand"]["number"] == number + 1
+            )
+            a.room.actors.clear()  # gone with the node
+    statuses = await hands(url)
+    assert statuses[number][1] == "cancelled"
