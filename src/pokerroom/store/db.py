@@ -7,6 +7,7 @@ schema is created and upgraded by Alembic migrations shipped in the package.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -46,9 +47,25 @@ def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA synchronous=NORMAL")  # with WAL: durable at each checkpoint
+    cursor.execute(f"PRAGMA synchronous={sqlite_synchronous()}")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
+
+
+SYNCHRONOUS = ("NORMAL", "FULL")
+
+
+def sqlite_synchronous(env: dict[str, str] | None = None) -> str:
+    """POKERROOM_SQLITE_SYNCHRONOUS, NORMAL by default. In WAL mode NORMAL does not sync
+    at each commit, only at checkpoints: a process killed at any moment (S-CRASH-1) loses
+    nothing committed, since the WAL is in the operating system's cache; a power cut may
+    lose the last commits, never half of one (a hand whose end is lost is cancelled and
+    refunded on restart, R-DECK-5). FULL syncs every commit: a group commit pays one sync
+    for its whole batch (docs/deploy.md)."""
+    value = (os.environ if env is None else env).get("POKERROOM_SQLITE_SYNCHRONOUS", "NORMAL")
+    if value.upper() not in SYNCHRONOUS:
+        raise ValueError(f"POKERROOM_SQLITE_SYNCHRONOUS is NORMAL or FULL, not {value!r}")
+    return value.upper()
 
 
 def on_async_session(
@@ -101,6 +118,8 @@ class Database:
 
     def __init__(self, url: str) -> None:
         self.url = url
+        if url.startswith("sqlite"):
+            sqlite_synchronous()  # a bad setting refused here, not at each connection
         self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=True)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _on_sqlite_connect)
