@@ -37,7 +37,3 @@ class SharedEncoding:
 
     def encode(self, payload: dict[str, Any]) -> str:
         return self.whole if payload is self.public else encode(payload)
-
-
-def encode_value(value: Any) -> str:
-    return orjson.dumps(value, option=_OPTIONS).decode()
