@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 import random
 import secrets
@@ -212,6 +213,10 @@ def serve_command(
 
     docs = app.docs_url or "/openapi.json"  # Swagger UI only with POKERROOM_DOCS=1
     typer.echo(f"pokerroom: http://{host}:{port}  (API docs at {docs}, database {database})")
+    # What importing and building the app made lives as long as the process: the garbage
+    # collector's full passes need not walk it again and again (each one a pause of every
+    # table at once, seen in the latency's tail).
+    gc.freeze()
     # uvloop (uvicorn's "standard" extra), as ``uvicorn`` itself picks it: the same loop as
     # the echo ceiling the load test compares the room with (docs/deploy.md).
     with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
