@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import json
 import logging
+from pathlib import Path
+from typing import Any
 
 import httpx
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from pokerroom.server.app import create_app
 from pokerroom.server.logs import JsonFormatter
+from pokerroom.server.metrics import MetricsAccess
+from pokerroom.store.db import sqlite_url
 from tests.server.conftest import Server
 from tests.server.test_hand_end import cancelled_result
 from tests.server.test_late_clock import first_turn, heads_up
@@ -78,3 +84,53 @@ def test_log_lines_are_json_with_the_node_table_and_hand() -> None:
     assert line["message"] == "table t1: fault" and line["level"] == "error"
     plain = logging.LogRecord("pokerroom", logging.INFO, __file__, 1, "started", (), None)
     assert "table" not in json.loads(formatter.format(plain))  # only what the call named
+
+
+TOKEN = "a-token-for-the-scraper-0123456789"
+
+
+async def read_metrics(
+    app: Any, address: str, headers: dict[str, str] | None = None
+) -> httpx.Response:
+    """GET /metrics as if from ``address`` (the ASGI client's address, as uvicorn gives it)."""
+    transport = httpx.ASGITransport(app=app, client=(address, 40000))
+    async with httpx.AsyncClient(transport=transport, base_url="http://room") as http:
+        return await http.get("/metrics", headers=headers or {})
+
+
+async def test_metrics_are_read_only_from_loopback_the_named_networks_or_with_the_token(
+    tmp_path: Path,
+) -> None:
+    access = MetricsAccess.from_env(
+        {"POKERROOM_METRICS_FROM": "10.1.2.0/24", "POKERROOM_METRICS_TOKEN": TOKEN}
+    )
+    app = create_app(sqlite_url(tmp_path / "m.db"), demo=False, metrics_access=access)
+    for address in ("127.0.0.1", "::1", "10.1.2.77"):
+        response = await read_metrics(app, address)
+        assert response.status_code == 200, address
+        assert "pokerroom_hands_total" in response.text
+    for address in ("203.0.113.9", "10.1.3.1", "2001:db8::1"):
+        refused = await read_metrics(app, address)
+        assert refused.status_code == 403, address
+        assert "pokerroom" not in refused.text.replace("room's operators", "")
+        assert refused.json()["detail"] == "metrics are for the room's operators"
+    outside = "203.0.113.9"
+    assert (await read_metrics(app, outside, {"Authorization": f"Bearer {TOKEN}"})).is_success
+    wrong = await read_metrics(app, outside, {"Authorization": f"Bearer {TOKEN}x"})
+    assert wrong.status_code == 403
+    assert (await read_metrics(app, outside, {"Authorization": TOKEN})).status_code == 403
+
+
+def test_by_default_only_loopback_reads_the_metrics() -> None:
+    access = MetricsAccess.from_env({})
+    assert access.allows("127.0.0.1", None) and access.allows("::ffff:127.0.0.1", None)
+    assert not access.allows("192.168.1.10", None)
+    assert not access.allows("192.168.1.10", "Bearer anything-at-all-here")  # no token set
+    assert not access.allows(None, None) and not access.allows("testclient", None)
+
+
+def test_a_malformed_metrics_setting_is_an_error_at_start_not_an_open_door() -> None:
+    with pytest.raises(ValueError, match="POKERROOM_METRICS_FROM"):
+        MetricsAccess.from_env({"POKERROOM_METRICS_FROM": "10.0.0.0/33"})
+    with pytest.raises(ValueError, match="POKERROOM_METRICS_TOKEN"):
+        MetricsAccess.from_env({"POKERROOM_METRICS_TOKEN": "short"})

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from pokerroom.store.audit import audit
-from pokerroom.store.db import Database
+from pokerroom.store.db import Database, sqlite_url
 from pokerroom.store.ledger import (
     BANK,
     InsufficientChipsError,
@@ -97,3 +99,29 @@ async def test_a_transaction_reads_one_snapshot_while_others_commit(
             assert await balance(session, "player", "1") == 200
     finally:
         await other.close()
+
+
+async def test_sqlite_synchronous_is_normal_unless_set_full_and_a_bad_value_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """WAL with synchronous=NORMAL by default (a killed process loses nothing committed);
+    POKERROOM_SQLITE_SYNCHRONOUS=FULL syncs each commit (docs/deploy.md)."""
+    for setting, expected in ((None, 1), ("full", 2)):  # SQLite's numbers: NORMAL 1, FULL 2
+        if setting is None:
+            monkeypatch.delenv("POKERROOM_SQLITE_SYNCHRONOUS", raising=False)
+        else:
+            monkeypatch.setenv("POKERROOM_SQLITE_SYNCHRONOUS", setting)
+        db = Database(sqlite_url(tmp_path / f"{setting}.db"))
+        try:
+            await db.migrate()
+
+            def pragmas(session: Session) -> tuple[Any, Any]:
+                sync = session.execute(text("PRAGMA synchronous")).scalar()
+                return sync, session.execute(text("PRAGMA journal_mode")).scalar()
+
+            assert await db.run(pragmas) == (expected, "wal")
+        finally:
+            await db.close()
+    monkeypatch.setenv("POKERROOM_SQLITE_SYNCHRONOUS", "OFF")
+    with pytest.raises(ValueError, match="NORMAL or FULL, not 'OFF'"):
+        Database(sqlite_url(tmp_path / "off.db"))

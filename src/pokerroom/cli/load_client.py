@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from pokerroom.server.process import free_port
 
 BUY_IN = 20_000
@@ -101,7 +103,7 @@ async def play_seat(
                 )
             except TimeoutError:
                 break
-            message = json.loads(raw)
+            message = orjson.loads(raw)  # six frames per action: the client's main cost
             kind = message.get("type")
             if kind == "error":
                 sent_at = pending = None  # refused: no broadcast will answer it

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 import random
 import secrets
@@ -257,7 +258,25 @@ def serve_command(
     docs = app.docs_url or "/openapi.json"  # Swagger UI only with POKERROOM_DOCS=1
     where = f"node {node}, " if several else ""
     typer.echo(f"pokerroom: http://{host}:{port}  (API docs at {docs}, {where}database {database})")
-    asyncio.run(main())
+    # What importing and building the app made lives as long as the process: the garbage
+    # collector's full passes need not walk it again and again (each one a pause of every
+    # table at once, seen in the latency's tail).
+    gc.freeze()
+    # uvloop (uvicorn's "standard" extra), as ``uvicorn`` itself picks it: the same loop as
+    # the echo ceiling the load test compares the room with (docs/deploy.md).
+    with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
+        runner.run(main())
+
+
+def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's loop when it is installed (POKERROOM_LOOP=asyncio: the standard one)."""
+    if os.environ.get("POKERROOM_LOOP", "uvloop") == "asyncio":
+        return None
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - a platform without uvloop's wheels
+        return None
+    return uvloop.new_event_loop
 
 
 def bots_command(

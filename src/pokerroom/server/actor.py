@@ -264,7 +264,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
             self.table_id,
             number=self.table.hand_number,
             deck=self.table.hand.deck,
-            before=before,
+            before=None if before == self.stored else before,  # unchanged: not written again
             now=utcnow(),
             salt=shuffle.server_seed,
             client_seeds=shuffle.client_seeds,

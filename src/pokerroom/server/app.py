@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
@@ -16,7 +16,7 @@ from starlette.datastructures import MutableHeaders
 from pokerroom.server import errors
 from pokerroom.server.auth import Auth
 from pokerroom.server.leasing import LeaseSettings
-from pokerroom.server.metrics import CONTENT_TYPE_LATEST
+from pokerroom.server.metrics import CONTENT_TYPE_LATEST, MetricsAccess
 from pokerroom.server.room import Limits, Room
 from pokerroom.server.routes import (
     accounts,
@@ -83,6 +83,7 @@ def create_app(
     leases: LeaseSettings | None = None,
     redis: str | None = None,
     own_tables: bool = True,
+    metrics_access: MetricsAccess | None = None,
 ) -> FastAPI:
     """The room's app. ``docs`` (default: the setting POKERROOM_DOCS, off) serves Swagger UI at
     /docs, which loads its script from a CDN: for development, not for a room on the
@@ -92,7 +93,9 @@ def create_app(
     it runs the tables whose leases it holds (server/leasing.py); ``redis``: the nodes'
     Redis, which carries clients' commands to a table's owner and its frames back
     (server/bus.py); ``own_tables`` False: without leases, a node that only holds sockets.
-    Tournaments run on a single node only, for now (their coordinator has no lease yet)."""
+    Tournaments run on a single node only, for now (their coordinator has no lease yet).
+    ``metrics_access``: who may read /metrics (default: MetricsAccess.from_env())."""
+    access = MetricsAccess.from_env() if metrics_access is None else metrics_access
     if docs is None:
         docs = os.environ.get("POKERROOM_DOCS", "").lower() in ("1", "true", "yes", "on")
     if leases is not None and not database_url.startswith("postgresql"):
@@ -146,8 +149,12 @@ def create_app(
         return FileResponse(WEB / "index.html", headers=NO_CACHE)
 
     @app.get("/metrics", include_in_schema=False)
-    async def metrics() -> Response:
-        """Prometheus metrics (server/metrics.py), for the operators' scraper."""
+    async def metrics(request: Request) -> Response:
+        """Prometheus metrics (server/metrics.py), for the operators' scraper only
+        (``MetricsAccess``: loopback, the networks named, or the token)."""
+        address = request.client.host if request.client is not None else None
+        if not access.allows(address, request.headers.get("authorization")):
+            raise HTTPException(403, "metrics are for the room's operators")
         return Response(room.metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")

@@ -7,7 +7,11 @@ tables' tasks (hands, actions) and by the database's writer (its batches and com
 
 from __future__ import annotations
 
+import hmac
+import ipaddress
+import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -15,7 +19,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from pokerroom.store.group_commit import Committed
 
-__all__ = ["CONTENT_TYPE_LATEST", "RoomMetrics"]
+__all__ = ["CONTENT_TYPE_LATEST", "MetricsAccess", "RoomMetrics"]
 
 # Seconds from a player's action reaching the table to the table's frame showing it.
 ACTION_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -84,3 +88,59 @@ class RoomMetrics:
     def exposition(self) -> bytes:
         """The text Prometheus scrapes."""
         return generate_latest(self.registry)
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+LOOPBACK: tuple[Network, ...] = (
+    ipaddress.ip_network("127.0.0.0/8"),
+    ipaddress.ip_network("::1/128"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MetricsAccess:
+    """Who may read ``/metrics`` (docs/security.md): the figures say how busy each table
+    and the database are, which is the operators' business, not the players'. Allowed:
+    a request from loopback (a Prometheus or an agent on the node itself), from one of
+    the ``networks`` the operator names (their Prometheus), or carrying the ``token`` as
+    ``Authorization: Bearer ...``. Anyone else gets 403."""
+
+    networks: tuple[Network, ...] = LOOPBACK
+    token: str | None = None
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> MetricsAccess:
+        """POKERROOM_METRICS_FROM: comma-separated addresses or networks allowed besides
+        loopback; POKERROOM_METRICS_TOKEN: a bearer token that is allowed from anywhere.
+        A malformed network is an error at start, never an open door."""
+        env = dict(os.environ) if env is None else env
+        extra = [n.strip() for n in env.get("POKERROOM_METRICS_FROM", "").split(",") if n.strip()]
+        try:
+            networks = LOOPBACK + tuple(ipaddress.ip_network(n, strict=False) for n in extra)
+        except ValueError as error:
+            raise ValueError(f"POKERROOM_METRICS_FROM: {error}") from None
+        token = env.get("POKERROOM_METRICS_TOKEN") or None
+        if token is not None and len(token) < 16:
+            raise ValueError(
+                "POKERROOM_METRICS_TOKEN: at least 16 characters (a guessable "
+                "token would open the metrics to anyone)"
+            )
+        return cls(networks, token)
+
+    def allows(self, address: str | None, authorization: str | None) -> bool:
+        """Whether a request from ``address`` with this ``Authorization`` header may read."""
+        if self.token is not None and authorization is not None:
+            scheme, _, given = authorization.partition(" ")
+            if scheme.lower() == "bearer" and hmac.compare_digest(
+                given.strip().encode(), self.token.encode()
+            ):
+                return True
+        if address is None:
+            return False
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:  # not an address (a test client's name, a Unix socket)
+            return False
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped  # ::ffff:127.0.0.1 is loopback too
+        return any(ip in network for network in self.networks)

@@ -7,6 +7,7 @@ schema is created and upgraded by Alembic migrations shipped in the package.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -60,9 +61,25 @@ def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA synchronous=NORMAL")  # with WAL: durable at each checkpoint
+    cursor.execute(f"PRAGMA synchronous={sqlite_synchronous()}")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
+
+
+SYNCHRONOUS = ("NORMAL", "FULL")
+
+
+def sqlite_synchronous(env: dict[str, str] | None = None) -> str:
+    """POKERROOM_SQLITE_SYNCHRONOUS, NORMAL by default. In WAL mode NORMAL does not sync
+    at each commit, only at checkpoints: a process killed at any moment (S-CRASH-1) loses
+    nothing committed, since the WAL is in the operating system's cache; a power cut may
+    lose the last commits, never half of one (a hand whose end is lost is cancelled and
+    refunded on restart, R-DECK-5). FULL syncs every commit: a group commit pays one sync
+    for its whole batch (docs/deploy.md)."""
+    value = (os.environ if env is None else env).get("POKERROOM_SQLITE_SYNCHRONOUS", "NORMAL")
+    if value.upper() not in SYNCHRONOUS:
+        raise ValueError(f"POKERROOM_SQLITE_SYNCHRONOUS is NORMAL or FULL, not {value!r}")
+    return value.upper()
 
 
 def on_async_session(
@@ -117,6 +134,8 @@ class Database:
         self, url: str, *, name: str | None = None, idle_in_transaction: float | None = None
     ) -> None:
         self.url = url
+        if url.startswith("sqlite"):
+            sqlite_synchronous()  # a bad setting refused here, not at each connection
         # ``name``: the node's, as PostgreSQL shows its connections (pg_stat_activity), so
         # an operator (or a test) can find one node's sessions. ``idle_in_transaction``
         # (seconds): PostgreSQL ends a session that waits that long inside a transaction,
@@ -241,7 +260,7 @@ class _WriterLoop:
 
     def _start(self) -> asyncio.AbstractEventLoop:
         if self._loop is None:
-            loop = asyncio.new_event_loop()
+            loop = _new_loop()
             self._thread = threading.Thread(
                 target=loop.run_forever, name="database writer", daemon=True
             )
@@ -276,3 +295,16 @@ class _WriterLoop:
         await asyncio.get_running_loop().run_in_executor(None, thread.join)
         loop.close()
         self._loop = self._thread = self._engine = None
+
+
+def _new_loop() -> asyncio.AbstractEventLoop:
+    """The writer's loop: uvloop's where installed, as the room's (``pokerroom serve``);
+    asyncpg's round trips are cheaper on it. POKERROOM_LOOP=asyncio: the standard one."""
+    if os.environ.get("POKERROOM_LOOP", "uvloop") != "asyncio":
+        try:
+            import uvloop
+        except ImportError:  # pragma: no cover - a platform without uvloop's wheels
+            pass
+        else:
+            return uvloop.new_event_loop()
+    return asyncio.new_event_loop()

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
@@ -79,12 +79,14 @@ def begin_hand_sync(
     *,
     number: int,
     deck: Sequence[int],
-    snapshot_before: str,
+    snapshot_before: str | None,
     now: datetime,
     salt: bytes | None = None,
     client_seeds: Sequence[str] | None = None,
 ) -> StartedHand:
     """Record a hand as running, with the table as it was before it and a deck commitment.
+    ``snapshot_before`` None: the store already holds that table (the last hand's end
+    wrote it, nothing changed since), so it is not written again.
 
     ``salt`` is the server seed of a seeded shuffle (fairness.py) and ``client_seeds`` the
     seeds mixed into it; without them the salt is random and the deck was not seeded."""
@@ -100,11 +102,8 @@ def begin_hand_sync(
         deck_reveal="",
     )
     session.add(record)
-    table = session.get(TableRecord, table_id)
-    if table is None:
-        raise ValueError(f"no table {table_id!r} in the store")
-    table.snapshot = snapshot_before
-    table.updated_at = now
+    if snapshot_before is not None:
+        _write_snapshot(session, table_id, snapshot_before, now)
     session.flush()
     seeds = None if client_seeds is None else tuple(client_seeds)
     return StartedHand(hand_id=record.id, salt=salt, number=number, client_seeds=seeds)
@@ -123,7 +122,7 @@ def finish_hand_sync(
     now: datetime,
     players: Sequence[tuple[int, int, int, int, int]] = (),
     leavers: Sequence[tuple[int, int]] = (),
-) -> HandRecord:
+) -> None:
     """The hand's record (``history.record.hand_record``: setup, actions, result), rake, the
     table after it and the cash-outs of those who leave as it ends, all in the caller's
     transaction (DESIGN 8): all of it or none.
@@ -131,37 +130,54 @@ def finish_hand_sync(
     ``players``: (account id, seat, position, stack before, stack after) of each player;
     ``leavers``: (account id, chips) of each seat that stood up when the hand ended.
     """
-    stored = session.get(HandRecord, started.hand_id)
-    if stored is None or stored.status != "running":
-        raise ValueError(f"hand {started.hand_id} is not running")
-    stored.status = "cancelled" if cancelled else "complete"
-    stored.record = record
-    stored.rake = rake
+    # A statement per table touched, not an ORM object loaded and flushed for each: this
+    # runs for every hand of every table (issue 15), in the writer's batches.
     reveal: dict[str, Any] = {"salt": started.salt.hex(), "deck": list(deck)}
     if started.client_seeds is not None:  # a seeded shuffle: the salt is its server seed
         reveal["client_seeds"] = list(started.client_seeds)
-    stored.deck_reveal = json.dumps(reveal)
-    stored.ended_at = now
-    take_rake_sync(session, table_id, rake, now=now, hand_id=stored.id)
-    table = session.get(TableRecord, table_id)
-    if table is None:
-        raise ValueError(f"no table {table_id!r} in the store")
-    table.snapshot = snapshot_after
-    table.updated_at = now
-    for account_id, seat, position, before, after in players:
-        session.add(
-            HandPlayer(
-                hand_id=stored.id,
-                account_id=account_id,
-                seat=seat,
-                position=position,
-                start_stack=before,
-                end_stack=after,
-            )
+    connection = session.connection()
+    ended = connection.execute(
+        update(HandRecord)
+        .where(HandRecord.id == started.hand_id, HandRecord.status == "running")
+        .values(
+            status="cancelled" if cancelled else "complete",
+            record=record,
+            rake=rake,
+            deck_reveal=json.dumps(reveal),
+            ended_at=now,
+        )
+    )
+    if ended.rowcount != 1:
+        raise ValueError(f"hand {started.hand_id} is not running")
+    take_rake_sync(session, table_id, rake, now=now, hand_id=started.hand_id)
+    _write_snapshot(session, table_id, snapshot_after, now)
+    if players:
+        connection.execute(
+            insert(HandPlayer),
+            [
+                {
+                    "hand_id": started.hand_id,
+                    "account_id": account_id,
+                    "seat": seat,
+                    "position": position,
+                    "start_stack": before,
+                    "end_stack": after,
+                }
+                for account_id, seat, position, before, after in players
+            ],
         )
     _cash_out_sync(session, table_id, leavers, now=now)
-    session.flush()
-    return stored
+
+
+def _write_snapshot(session: Session, table_id: str, snapshot: str, now: datetime) -> None:
+    """The table's snapshot, one UPDATE (no row loaded first); an unknown table refused."""
+    written = session.connection().execute(
+        update(TableRecord)
+        .where(TableRecord.id == table_id)
+        .values(snapshot=snapshot, updated_at=now)
+    )
+    if written.rowcount != 1:
+        raise ValueError(f"no table {table_id!r} in the store")
 
 
 def _cash_out_sync(

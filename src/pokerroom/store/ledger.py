@@ -18,10 +18,11 @@ from collections.abc import Mapping
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, insert, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from pokerroom.store.db import on_async_session
 from pokerroom.store.models import LedgerAccount, Posting, Sitting, Transfer
@@ -105,16 +106,8 @@ def transfer_sync(
         if existing is not None:
             _same_transfer(session, existing, kind, amounts)
             return existing  # already done: chips move once (S-MONEY-1)
-    accounts = {account: ledger_account_sync(session, *account) for account in amounts}
-    for account, amount in sorted(amounts.items()):  # a fixed order: no lock cycles
-        row = accounts[account]
-        locked = session.scalar(
-            select(LedgerAccount.balance).where(LedgerAccount.id == row.id).with_for_update()
-        )
-        if row.kind in NON_NEGATIVE and int(locked or 0) + amount < 0:
-            raise InsufficientChipsError(
-                f"{row.kind} {row.owner} has {locked} chips, cannot pay {-amount}"
-            )
+    accounts = _locked_accounts(session, amounts)
+    _check_funds(accounts, amounts)
     record = Transfer(
         kind=kind,
         idempotency_key=key,
@@ -125,21 +118,90 @@ def transfer_sync(
     )
     session.add(record)
     session.flush()
-    try:
-        for account, amount in amounts.items():
-            row = accounts[account]
-            session.add(Posting(transfer_id=record.id, ledger_account_id=row.id, amount=amount))
-            session.execute(
-                update(LedgerAccount)
-                .where(LedgerAccount.id == row.id)
-                .values(balance=LedgerAccount.balance + amount)
+    _post(session, kind, record.id, accounts, amounts)
+    return record
+
+
+def _check_funds(
+    accounts: Mapping[tuple[str, str], LedgerAccount], amounts: Mapping[tuple[str, str], int]
+) -> None:
+    """No player, table or tournament account may go below zero (read locked)."""
+    for account, amount in amounts.items():
+        row = accounts[account]
+        if row.kind in NON_NEGATIVE and row.balance + amount < 0:
+            raise InsufficientChipsError(
+                f"{row.kind} {row.owner} has {row.balance} chips, cannot pay {-amount}"
             )
-        session.flush()
+
+
+def _post(
+    session: Session,
+    kind: str,
+    transfer_id: int,
+    accounts: Mapping[tuple[str, str], LedgerAccount],
+    amounts: Mapping[tuple[str, str], int],
+) -> None:
+    """The transfer's postings in one statement and the balances in another (executemany),
+    not a round trip per account: a hand's end is on every table's path (issue 15)."""
+    if not amounts:  # nothing moves (a zero transfer): the record alone
+        return
+    connection = session.connection()
+    try:
+        connection.execute(
+            insert(Posting),
+            [
+                {"transfer_id": transfer_id, "ledger_account_id": accounts[a].id, "amount": n}
+                for a, n in amounts.items()
+            ],
+        )
+        connection.execute(
+            _ADD_TO_BALANCE, [{"row": accounts[a].id, "amount": n} for a, n in amounts.items()]
+        )
     except IntegrityError as error:  # a concurrent debit got there first: the check holds
         raise InsufficientChipsError(f"{kind}: not enough chips ({error.orig})") from None
-    for row in accounts.values():
-        session.refresh(row)
-    return record
+    for account, amount in amounts.items():  # what the rows now hold (they are locked)
+        row = accounts[account]
+        set_committed_value(row, "balance", row.balance + amount)
+
+
+_ADD_TO_BALANCE = (  # run on the connection: one executemany, the ORM's objects untouched
+    update(LedgerAccount)
+    .where(LedgerAccount.id == bindparam("row"))
+    .values(balance=LedgerAccount.balance + bindparam("amount"))
+)
+
+
+def _locked_accounts(
+    session: Session, amounts: Mapping[tuple[str, str], int]
+) -> dict[tuple[str, str], LedgerAccount]:
+    """The ledger accounts of ``amounts``, created empty on first use, read with their
+    balances and locked (PostgreSQL: FOR UPDATE, in id order, so no lock cycles).
+
+    No lock is held while an account is created: creating one can wait for another
+    transaction creating the same one, which may itself wait for a lock held here (a
+    deadlock). So on PostgreSQL they are read unlocked first; SQLite's one writer holds
+    the whole database, and one statement does."""
+    if not amounts:
+        return {}
+    wanted = tuple_(LedgerAccount.kind, LedgerAccount.owner).in_(list(amounts))
+    query = select(LedgerAccount).where(wanted).order_by(LedgerAccount.id)
+    if session.get_bind().dialect.name != "sqlite":
+        existing = {
+            (r.kind, r.owner)
+            for r in session.execute(select(LedgerAccount.kind, LedgerAccount.owner).where(wanted))
+        }
+        for account in amounts:
+            if account not in existing:  # created first, then locked with the rest
+                ledger_account_sync(session, *account)
+        query = query.with_for_update()
+    refreshed = query.execution_options(populate_existing=True)
+    found = {(r.kind, r.owner): r for r in session.scalars(refreshed)}
+    if len(found) < len(amounts):  # SQLite, a first use: created, then read with the rest
+        for account in amounts:
+            if account not in found:
+                ledger_account_sync(session, *account)
+        found = {(r.kind, r.owner): r for r in session.scalars(refreshed)}
+    return found
 
 
 def _same_transfer(
@@ -201,19 +263,66 @@ def move_chips_sync(
 
 def take_rake_sync(
     session: Session, table_id: str, amount: int, *, now: datetime, hand_id: int | None
-) -> Transfer | None:
-    """The house's rake of a hand, from the table's chips."""
+) -> int | None:
+    """The house's rake of a hand, from the table's chips: the transfer's id (None for no
+    rake). Inside a hand's end, which runs once per hand (its status moves from running
+    in the same transaction), so the key ``rake:<hand>`` is new: it is not looked up first
+    (its unique index still refuses a second one)."""
     if amount == 0:
         return None
-    return transfer_sync(
+    moves = {table_account(table_id): -amount, HOUSE: amount}
+    if hand_id is None:  # no hand to name it: the general, idempotent path
+        return transfer_sync(session, "rake", moves, now=now, memo=f"rake at {table_id}").id
+    return _post_sync(
         session,
         "rake",
-        {table_account(table_id): -amount, HOUSE: amount},
+        moves,
         now=now,
-        key=None if hand_id is None else f"rake:{hand_id}",
+        key=f"rake:{hand_id}",
         hand_id=hand_id,
         memo=f"rake at {table_id}",
     )
+
+
+def _post_sync(
+    session: Session,
+    kind: str,
+    moves: Mapping[tuple[str, str], int],
+    *,
+    now: datetime,
+    key: str,
+    hand_id: int,
+    memo: str,
+) -> int:
+    """``transfer_sync`` for a transfer whose key is new by construction: four statements,
+    the transfer's row written without an ORM object (a hand's end, issue 15)."""
+    if sum(moves.values()) != 0:
+        raise LedgerError(f"a {kind} transfer must balance, not add up to {sum(moves.values())}")
+    accounts = _locked_accounts(session, moves)
+    _check_funds(accounts, moves)
+    transfer_id = (
+        session.connection()
+        .execute(
+            _NEW_TRANSFER,
+            {"kind": kind, "key": key, "memo": memo, "hand_id": hand_id, "created_at": now},
+        )
+        .scalar_one()
+    )
+    _post(session, kind, transfer_id, accounts, moves)
+    return int(transfer_id)
+
+
+_NEW_TRANSFER = (
+    insert(Transfer)
+    .values(
+        kind=bindparam("kind"),
+        idempotency_key=bindparam("key"),
+        memo=bindparam("memo"),
+        hand_id=bindparam("hand_id"),
+        created_at=bindparam("created_at"),
+    )
+    .returning(Transfer.id)
+)
 
 
 def open_sitting_sync(

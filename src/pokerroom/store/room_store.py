@@ -241,12 +241,13 @@ class RoomStore:
         *,
         number: int,
         deck: Sequence[int],
-        before: str,
+        before: str | None,
         now: datetime,
         salt: bytes | None = None,
         client_seeds: Sequence[str] | None = None,
     ) -> StartedHand:
-        """The hand recorded as running: committed with whatever else the writer has
+        """The hand recorded as running (with the table before it, unless ``before`` is
+        None: the store holds it already), committed with whatever else the writer has
         ready (``Database.grouped``)."""
         return await self.db.grouped(
             self._fenced(
