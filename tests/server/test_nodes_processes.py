@@ -95,31 +95,32 @@ class Cluster:
 
     def spawn(self, node: str) -> None:
         port = self.ports.setdefault(node, free_port())
-        log = (self.logs / f"{node}.log").open("ab")
-        self.processes[node] = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "pokerroom.cli",
-                "serve",
-                "--no-bots",
-                "--pause",
-                "0.05",
-                "--port",
-                str(port),
-                "--database",
-                self.url.replace("://postgres@", f"://{self.role(node)}@"),
-                "--node-id",
-                node,
-                "--lease-seconds",
-                str(TTL),
-                "--renew-seconds",
-                str(RENEW),
-            ],
-            stdout=log,
-            stderr=log,
-            env={**os.environ, "POKERROOM_CONNECTIONS_PER_ADDRESS": "100000"},
-        )
+        # The child has its own copy of the file: ours is closed at once (no leak).
+        with (self.logs / f"{node}.log").open("ab") as log:
+            self.processes[node] = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "pokerroom.cli",
+                    "serve",
+                    "--no-bots",
+                    "--pause",
+                    "0.05",
+                    "--port",
+                    str(port),
+                    "--database",
+                    self.url.replace("://postgres@", f"://{self.role(node)}@"),
+                    "--node-id",
+                    node,
+                    "--lease-seconds",
+                    str(TTL),
+                    "--renew-seconds",
+                    str(RENEW),
+                ],
+                stdout=log,
+                stderr=log,
+                env={**os.environ, "POKERROOM_CONNECTIONS_PER_ADDRESS": "100000"},
+            )
 
     async def answering(self, node: str) -> None:
         async with asyncio.timeout(WAIT), httpx.AsyncClient(base_url=self.base(node)) as http:
