@@ -312,8 +312,19 @@ async def test_kill_9_of_a_table_owner_mid_hand(cluster: Cluster) -> None:
     await deal_on(cluster, tables, now)
     await books_balance(cluster.url)
     print(f"kill -9: {len(tables)} tables adopted in {took:.1f} s (lease {TTL} s)")
-    cluster.spawn(node)  # back (the next tests want three nodes): it finds no free table
+    cancelled = {h for h, (_, _, s) in (await cluster.hands()).items() if s == "cancelled"}
+    cluster.spawn(node)  # back: the others hand it tables (between hands) up to its share
     await cluster.answering(node)
+
+    async def shared() -> bool:
+        return await cluster.metric(node, "pokerroom_tables") >= 2
+
+    await eventually(shared, f"{node} takes its share again")
+    now = await cluster.hands()
+    mine = [t for t, (n, _, live) in (await cluster.owners()).items() if n == node and live]
+    await deal_on(cluster, mine, now)
+    handed = {h for h, (t, _, s) in (await cluster.hands()).items() if s == "cancelled"}
+    assert handed == cancelled  # tables handed over between hands: no hand cancelled
 
 
 async def test_sigstop_past_the_lease_then_sigcont(cluster: Cluster) -> None:

@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 
 from pokerroom.rng import SystemRandomSource
 from pokerroom.server.views import lobby_entry
-from pokerroom.store.leases import Lease, LeaseError
+from pokerroom.store.leases import Lease, LeaseError, hold_locks_sync
 from pokerroom.store.node_store import (
     Adopted,
     TableRow,
@@ -92,8 +92,10 @@ class Pass:
 
 def _db_now(session: Session, *, wait: float = 1.0) -> datetime:
     """The database's clock; a lock this transaction waits for longer than ``wait``
-    seconds fails it (a paused node's lock never stalls the renewals)."""
+    seconds fails it (a paused node's lock never stalls the renewals), and it is ended if
+    it sits idle as long (a node paused in it never holds lease rows)."""
     session.execute(text(f"SET LOCAL lock_timeout = {max(1, round(wait * 1000))}"))
+    hold_locks_sync(session, max(1.0, wait))
     moment = session.scalar(select(func.now()))
     assert isinstance(moment, datetime)
     return moment
@@ -201,11 +203,31 @@ class NodeLeases:
         adopted in as many passes, spread over the live nodes)."""
         share = math.ceil(len(done.tables) / done.live)
         if len(self.held) >= share:
+            await self._rebalance(share)
             return
         free = [r.id for r in done.tables if r.id not in self.held and r.free(done.now)]
         for table_id in free:
             if await self.adopt(table_id):
                 return
+
+    async def _rebalance(self, share: int) -> None:
+        """More tables than its share (a node joined, or this one adopted a dead node's):
+        one table a pass stops dealing, and once its hand is over (nothing to cancel) its
+        lease is released for a node with fewer tables to adopt; its clients reconnect."""
+        for table_id in list(self.held):
+            actor = self.room.actors.get(table_id)
+            if actor is None or not actor.moving or actor.table.hand is not None:
+                continue
+            if actor.ending is not None or actor.recovering is not None:
+                continue
+            lease = self.held.pop(table_id)
+            self.deadlines.pop(table_id, None)
+            self.room.depose(table_id, "handed over to another node")
+            await self.room.db.run(partial(_release, lease=lease))
+            self._changed("released", table_id, lease.epoch, "more tables than its share")
+        staying = [t for t in self.held if not getattr(self.room.actors.get(t), "moving", True)]
+        if len(staying) > share:
+            self.room.actors[staying[-1]].moving = True
 
     async def adopt(self, table_id: str) -> bool:
         """Take the table's lease and run it here; False if another node has it."""

@@ -279,6 +279,7 @@ class Room:
         self._add(config, table)
         actor = self.actors[config.id]
         actor.store.lease = lease
+        actor.store.hold = None if self.leases is None else self.leases.settings.hold
         _launch(actor)
         return actor
 
