@@ -19,6 +19,7 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import httpx
@@ -95,8 +96,11 @@ class Cluster:
 
     def spawn(self, node: str) -> None:
         port = self.ports.setdefault(node, free_port())
-        log = (self.logs / f"{node}.log").open("ab")
-        self.processes[node] = subprocess.Popen(
+        with (self.logs / f"{node}.log").open("ab") as log:  # the child keeps its own copy
+            self.processes[node] = self._popen(node, port, log)
+
+    def _popen(self, node: str, port: int, log: Any) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
             [
                 sys.executable,
                 "-m",
