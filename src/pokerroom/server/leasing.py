@@ -278,7 +278,7 @@ class NodeLeases:
             if row.id in local:
                 continue
             cached = self._entries.get(row.id)
-            if cached is None or cached[0] is not row.snapshot:
+            if cached is None or cached[0] != row.snapshot:  # parsed again only if changed
                 table = Table.from_json(row.snapshot, rng=SystemRandomSource())
                 entry = lobby_entry(table, row.id, closed=False, figures=NO_FIGURES)
                 cached = (row.snapshot, entry, table)
