@@ -21,6 +21,7 @@ from pokerroom.store.node_store import (
     Adopted,
     adopt_sync,
     heartbeat_sync,
+    leave_sync,
     renew_all_sync,
     tables_sync,
 )
@@ -60,6 +61,9 @@ async def test_live_nodes_are_those_seen_within_a_lease(db: Database) -> None:
     assert await db.run(partial(heartbeat_sync, node="b", now=later, ttl=TTL)) == 2
     much_later = NOW + timedelta(seconds=7)  # a has not been seen for 7 s
     assert await db.run(partial(heartbeat_sync, node="b", now=much_later, ttl=TTL)) == 1
+    await db.run(partial(heartbeat_sync, node="a", now=much_later, ttl=TTL))
+    await db.run(partial(leave_sync, node="b"))  # b stops cleanly: gone at once
+    assert await db.run(partial(heartbeat_sync, node="a", now=much_later, ttl=TTL)) == 1
 
 
 async def test_adopting_a_table_cancels_only_its_own_running_hand(db: Database) -> None:

@@ -38,6 +38,7 @@ from pokerroom.store.node_store import (
     TableRow,
     adopt_sync,
     heartbeat_sync,
+    leave_sync,
     release_sync,
     renew_all_sync,
     tables_sync,
@@ -145,6 +146,8 @@ class NodeLeases:
             with contextlib.suppress(Exception):  # expiry gives it up anyway
                 await self.room.db.run(partial(_release, lease=lease))
                 self._changed("released", lease.table_id, lease.epoch)
+        with contextlib.suppress(Exception):  # no longer counted live: the others' shares
+            await self.room.db.run(partial(leave_sync, node=self.node))
 
     def _heartbeat(self, session: Session) -> int:
         return heartbeat_sync(session, self.node, now=_db_now(session), ttl=self.ttl)
@@ -165,7 +168,7 @@ class NodeLeases:
         while True:
             await asyncio.sleep(WATCHDOG_SECONDS)
             now = time.monotonic()
-            for table_id in [t for t in self.held if now >= self.deadlines.get(t, now)]:
+            for table_id in [t for t in self.held if now >= self.deadlines.get(t, math.inf)]:
                 late = now - self.deadlines[table_id] + self.settings.ttl - self.settings.margin
                 self._lose(table_id, f"lease not renewed for {late:.1f} s")
 
