@@ -22,6 +22,7 @@ from pokerroom.store.node_store import (
     adopt_sync,
     heartbeat_sync,
     leave_sync,
+    open_sync,
     renew_all_sync,
     tables_sync,
 )
@@ -98,6 +99,20 @@ async def test_adopting_a_table_cancels_only_its_own_running_hand(db: Database) 
     rows = {r.id: r for r in await db.run(tables_sync)}
     assert rows["t1"].snapshot == "t1-before+restored" and rows["t1"].owner == "b"
     assert rows["t2"].owner == "a" and rows["t2"].free(later)
+    with pytest.raises(ValueError, match="already open"):  # the floor on another node
+        await db.run(
+            partial(
+                open_sync,
+                table_id="t1",
+                node="c",
+                name="x",
+                config={},
+                snapshot="",
+                now=later,
+                ttl=TTL,
+            )
+        )
+    assert (await db.run(tables_sync))[0].snapshot == "t1-before+restored"  # untouched
 
 
 async def test_a_renewal_keeps_what_is_held_and_names_what_was_lost(db: Database) -> None:

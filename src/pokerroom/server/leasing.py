@@ -39,6 +39,7 @@ from pokerroom.store.node_store import (
     adopt_sync,
     heartbeat_sync,
     leave_sync,
+    open_sync,
     release_sync,
     renew_all_sync,
     tables_sync,
@@ -212,6 +213,29 @@ class NodeLeases:
         for table_id in free:
             if await self.adopt(table_id):
                 return
+
+    async def open(self, table_id: str, adopted: Adopted) -> None:
+        """A table opened here (the floor): stored with its first lease, and run here;
+        ValueError if a table of that id is stored already."""
+        started = time.monotonic()
+        lease = await self.room.db.run(partial(self._open_one, table_id, adopted))
+        self.held[table_id] = lease
+        self._hold_until(table_id, started)
+        self.room.run_table(adopted, lease)
+        self._changed("acquired", table_id, lease.epoch)
+
+    def _open_one(self, table_id: str, adopted: Adopted, session: Session) -> Lease:
+        now = _db_now(session)
+        return open_sync(
+            session,
+            table_id,
+            self.node,
+            name=adopted.name,
+            config=adopted.config,
+            snapshot=adopted.snapshot,
+            now=now,
+            ttl=self.ttl,
+        )
 
     async def _rebalance(self, share: int) -> None:
         """More tables than its share (a node joined, or this one adopted a dead node's):

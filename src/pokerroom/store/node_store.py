@@ -175,6 +175,25 @@ def adopt_sync(
     return lease, adopted
 
 
+def open_sync(
+    session: Session,
+    table_id: str,
+    node: str,
+    *,
+    name: str,
+    config: dict[str, Any],
+    snapshot: str,
+    now: datetime,
+    ttl: timedelta,
+) -> Lease:
+    """A new table stored with its first lease, held by ``node``, in one transaction (no
+    other node sees it free meanwhile); a table of that id already stored: ValueError."""
+    if session.get(TableRecord, table_id) is not None:
+        raise ValueError(f"table {table_id!r} is already open")
+    save_table_sync(session, table_id, name=name, config=config, snapshot=snapshot, now=now)
+    return acquire_sync(session, table_id, node, now=now, ttl=ttl)
+
+
 def first_tables_sync(
     session: Session,
     tables: Callable[[], list[tuple[str, str, dict[str, Any], str]]],
