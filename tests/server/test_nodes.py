@@ -175,8 +175,13 @@ async def test_a_dead_owners_tables_are_all_adopted_and_the_lobby_lists_every_ta
     async with node(url, "a") as a:
         await eventually(lambda: len(a.room.actors) == 6, "a holds every table")
         async with node(url, "b") as b:
-            await eventually(lambda: len(b.room.lobby()) == 6, "b lists a's tables")
-            assert {e["node"] for e in b.room.lobby()} == {"a"}
+            await eventually(lambda: len(b.room.lobby()) == 6, "b lists every table")
+            for lobby in (a.room.lobby(), b.room.lobby()):  # local or remote, with its node
+                assert len({e["id"] for e in lobby}) == 6
+                assert {e["node"] for e in lobby} <= {"a", "b"}
+            # a hands tables over to b until each runs its share (between hands)
+            await eventually(lambda: len(b.room.actors) == 3, "b runs its share")
+            assert TABLE in a.room.actors and changes(a, "released") == 3
             ann, bob, _, number = await seated_pair(a)
             await a.room.leases.stop()  # a dies: no renewal, no table runs
             for actor in a.room.actors.values():

@@ -43,6 +43,9 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     hands: set[tuple[str, int]] = field(default_factory=set)
     errors: int = 0
+    # Actions sent that nothing answered (no frame showed them, no error) before the
+    # connection ended: (table, hand). Lost, unless their hand was cancelled (refunded).
+    unanswered: list[tuple[str, int]] = field(default_factory=list)
     error_kinds: dict[str, int] = field(default_factory=dict)
     # Client processes share the count of seated bots and the moment measuring starts
     # (a monotonic clock is the same for every process on the machine).
@@ -103,6 +106,10 @@ async def play_seat(
                 )
             except TimeoutError:
                 break
+            except Exception:  # the room's node went: an action in flight had no answer
+                if sent_at is not None and pending is not None:
+                    stats.unanswered.append((table, int(pending[0])))
+                raise
             message = orjson.loads(raw)  # six frames per action: the client's main cost
             kind = message.get("type")
             if kind == "error":

@@ -45,9 +45,12 @@ from pokerroom.server.process import free_port, spawn_room
 TABLES_PER_ACCOUNT = 40  # 40 buy-ins fit in one account's starting balance
 
 
-async def prepare_room(url: str, database: str, tables: int, players: int) -> list[str]:
-    """Open tables ``load-0`` .. through the floor API of the room at ``url`` and sign up
-    the players; their session tokens, ``players`` per group of ``TABLES_PER_ACCOUNT``."""
+async def prepare_room(
+    url: str, database: str, tables: int, players: int, *, table_urls: list[str] | None = None
+) -> list[str]:
+    """Open tables ``load-0`` .. through the floor API of the room at ``url`` (or spread
+    over ``table_urls``, the nodes of a room of several) and sign up the players; their
+    session tokens, ``players`` per group of ``TABLES_PER_ACCOUNT``."""
     import httpx
 
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
@@ -70,12 +73,14 @@ async def prepare_room(url: str, database: str, tables: int, players: int) -> li
         ).json()["token"]
         headers = {"Authorization": f"Bearer {floor}"}
         for t in range(tables):
+            where = url if not table_urls else table_urls[t % len(table_urls)]
             response = await http.post(
-                "/api/floor/tables",
+                f"{where}/api/floor/tables",
                 headers=headers,
                 json={"id": f"load-{t}", "name": f"Load {t}", "seats": max(players, 2)},
             )
-            response.raise_for_status()
+            if response.status_code != 200:
+                raise RuntimeError(f"table load-{t} was not opened: {response.text}")
         # Accounts multi-table as people do (one seat per account per table), so the
         # setup is a few argon2 sign-ups, not one per seat.
         groups = -(-tables // TABLES_PER_ACCOUNT)
@@ -390,8 +395,38 @@ def loadtest_command(
         Path | None,
         typer.Option(help="Sample the room with py-spy while measured (raw stacks file)."),
     ] = None,
+    nodes: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=8,
+            help="Node processes sharing the --database PostgreSQL server (issue 15); "
+            "prints one JSON line with failovers and the books.",
+        ),
+    ] = 1,
+    kill_owner: Annotated[
+        bool, typer.Option("--kill-owner", help="With --nodes: kill -9 a table owner mid-run.")
+    ] = False,
 ) -> None:
     """Bots over real WebSockets on loopback: throughput, latency, CPU, and the echo ceiling."""
+    if nodes > 1 or kill_owner:
+        if database is None or not database.startswith("postgresql"):
+            typer.echo("pokerroom loadtest: --nodes needs --database postgresql+asyncpg://...")
+            raise typer.Exit(2)
+        from pokerroom.cli.loadtest_nodes import run_nodes_loadtest
+
+        figures = asyncio.run(
+            run_nodes_loadtest(
+                nodes,
+                tables,
+                players_per_table,
+                seconds,
+                database=database,
+                kill_owner=kill_owner,
+            )
+        )
+        typer.echo(json.dumps(figures))
+        return
     result = asyncio.run(
         run_loadtest(
             tables,

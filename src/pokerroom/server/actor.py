@@ -246,7 +246,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
         return bool(events)
 
     async def _maybe_start(self, now: float) -> bool:
-        if self.closed or self.table.hand is not None or now < self.next_hand_at:
+        if self.closed or self.moving or self.table.hand is not None or now < self.next_hand_at:
             return False
         if self.recovering is not None or self.ending is not None:
             return False

@@ -101,11 +101,7 @@ def create_app(
     if leases is not None and not database_url.startswith("postgresql"):
         raise ValueError(f"several nodes share a PostgreSQL database, not {database_url!r}")
     room = Room(
-        Database(
-            database_url,
-            name=node,
-            idle_in_transaction=None if leases is None else leases.hold,
-        ),
+        Database(database_url, name=node),
         pause=pause,
         limits=Limits.from_env() if limits is None else limits,
         node=node,

@@ -32,12 +32,14 @@ from sqlalchemy.orm import Session
 
 from pokerroom.rng import SystemRandomSource
 from pokerroom.server.views import lobby_entry
-from pokerroom.store.leases import Lease, LeaseError
+from pokerroom.store.leases import Lease, LeaseError, hold_locks_sync
 from pokerroom.store.node_store import (
     Adopted,
     TableRow,
     adopt_sync,
     heartbeat_sync,
+    leave_sync,
+    open_sync,
     release_sync,
     renew_all_sync,
     tables_sync,
@@ -92,8 +94,10 @@ class Pass:
 
 def _db_now(session: Session, *, wait: float = 1.0) -> datetime:
     """The database's clock; a lock this transaction waits for longer than ``wait``
-    seconds fails it (a paused node's lock never stalls the renewals)."""
+    seconds fails it (a paused node's lock never stalls the renewals), and it is ended if
+    it sits idle as long (a node paused in it never holds lease rows)."""
     session.execute(text(f"SET LOCAL lock_timeout = {max(1, round(wait * 1000))}"))
+    hold_locks_sync(session, max(1.0, wait))
     moment = session.scalar(select(func.now()))
     assert isinstance(moment, datetime)
     return moment
@@ -143,6 +147,8 @@ class NodeLeases:
             with contextlib.suppress(Exception):  # expiry gives it up anyway
                 await self.room.db.run(partial(_release, lease=lease))
                 self._changed("released", lease.table_id, lease.epoch)
+        with contextlib.suppress(Exception):  # no longer counted live: the others' shares
+            await self.room.db.run(partial(leave_sync, node=self.node))
 
     def _heartbeat(self, session: Session) -> int:
         return heartbeat_sync(session, self.node, now=_db_now(session), ttl=self.ttl)
@@ -163,7 +169,7 @@ class NodeLeases:
         while True:
             await asyncio.sleep(WATCHDOG_SECONDS)
             now = time.monotonic()
-            for table_id in [t for t in self.held if now >= self.deadlines.get(t, now)]:
+            for table_id in [t for t in self.held if now >= self.deadlines.get(t, math.inf)]:
                 late = now - self.deadlines[table_id] + self.settings.ttl - self.settings.margin
                 self._lose(table_id, f"lease not renewed for {late:.1f} s")
 
@@ -201,11 +207,54 @@ class NodeLeases:
         adopted in as many passes, spread over the live nodes)."""
         share = math.ceil(len(done.tables) / done.live)
         if len(self.held) >= share:
+            await self._rebalance(share)
             return
         free = [r.id for r in done.tables if r.id not in self.held and r.free(done.now)]
         for table_id in free:
             if await self.adopt(table_id):
                 return
+
+    async def open(self, table_id: str, adopted: Adopted) -> None:
+        """A table opened here (the floor): stored with its first lease, and run here;
+        ValueError if a table of that id is stored already."""
+        started = time.monotonic()
+        lease = await self.room.db.run(partial(self._open_one, table_id, adopted))
+        self.held[table_id] = lease
+        self._hold_until(table_id, started)
+        self.room.run_table(adopted, lease)
+        self._changed("acquired", table_id, lease.epoch)
+
+    def _open_one(self, table_id: str, adopted: Adopted, session: Session) -> Lease:
+        now = _db_now(session)
+        return open_sync(
+            session,
+            table_id,
+            self.node,
+            name=adopted.name,
+            config=adopted.config,
+            snapshot=adopted.snapshot,
+            now=now,
+            ttl=self.ttl,
+        )
+
+    async def _rebalance(self, share: int) -> None:
+        """More tables than its share (a node joined, or this one adopted a dead node's):
+        one table a pass stops dealing, and once its hand is over (nothing to cancel) its
+        lease is released for a node with fewer tables to adopt; its clients reconnect."""
+        for table_id in list(self.held):
+            actor = self.room.actors.get(table_id)
+            if actor is None or not actor.moving or actor.table.hand is not None:
+                continue
+            if actor.ending is not None or actor.recovering is not None:
+                continue
+            lease = self.held.pop(table_id)
+            self.deadlines.pop(table_id, None)
+            self.room.depose(table_id, "handed over to another node")
+            await self.room.db.run(partial(_release, lease=lease))
+            self._changed("released", table_id, lease.epoch, "more tables than its share")
+        staying = [t for t in self.held if not getattr(self.room.actors.get(t), "moving", True)]
+        if len(staying) > share:
+            self.room.actors[staying[-1]].moving = True
 
     async def adopt(self, table_id: str) -> bool:
         """Take the table's lease and run it here; False if another node has it."""
@@ -256,7 +305,7 @@ class NodeLeases:
             if row.id in local:
                 continue
             cached = self._entries.get(row.id)
-            if cached is None or cached[0] is not row.snapshot:
+            if cached is None or cached[0] != row.snapshot:  # parsed again only if changed
                 table = Table.from_json(row.snapshot, rng=SystemRandomSource())
                 entry = lobby_entry(table, row.id, closed=False, figures=NO_FIGURES)
                 cached = (row.snapshot, entry, table)

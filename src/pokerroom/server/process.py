@@ -9,8 +9,47 @@ import socket
 import subprocess
 import sys
 import time
+from typing import Any
 
 import httpx
+
+
+def spawn_node(
+    database: str,
+    node: str,
+    port: int,
+    *,
+    lease: float,
+    renew: float,
+    output: Any = subprocess.DEVNULL,
+) -> subprocess.Popen[bytes]:
+    """``pokerroom serve --node-id node`` (issue 15) on 127.0.0.1:``port``, without bots,
+    its leases lasting ``lease`` seconds and renewed every ``renew``; its output (JSON log
+    lines) to ``output``. Returns at once (the caller waits for it to answer)."""
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pokerroom.cli",
+            "serve",
+            "--no-bots",
+            "--pause",
+            "0.05",
+            "--port",
+            str(port),
+            "--database",
+            database,
+            "--node-id",
+            node,
+            "--lease-seconds",
+            str(lease),
+            "--renew-seconds",
+            str(renew),
+        ],
+        stdout=output,
+        stderr=output,
+        env={**os.environ, "POKERROOM_CONNECTIONS_PER_ADDRESS": "100000"},
+    )
 
 
 def free_port() -> int:

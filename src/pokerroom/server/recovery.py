@@ -70,8 +70,10 @@ class Recovers:
     watchers: list[Client]
     shuffles: TableShuffles
     ending: object | None  # a hand's end handed to the writer, not yet durable
-    # On a node of several (issue 15): told when a write is refused by the lease's epoch.
+    # On a node of several (issue 15): told when a write is refused by the lease's epoch;
+    # ``moving``: the table deals no new hand, to be handed to another node once idle.
     on_stale: Callable[[str, str], None] | None = None
+    moving: bool = False
 
     if TYPE_CHECKING:
 

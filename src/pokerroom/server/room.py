@@ -324,6 +324,7 @@ class Room:
         self._add(config, table)
         actor = self.actors[config.id]
         actor.store.lease = lease
+        actor.store.hold = None if self.leases is None else self.leases.settings.hold
         _launch(actor)
         return actor
 
@@ -346,11 +347,12 @@ class Room:
         if config.id in self.actors:
             raise ValueError(f"table {config.id!r} is already open")
         table = config.build()
-        await self.store.save_table(config.id, _saved(config, table), now=utcnow())
-        if self.leases is not None:  # run here under its first lease (or by another node)
-            if not await self.leases.adopt(config.id) or config.id not in self.actors:
-                raise ValueError(f"table {config.id!r} is run by another node")
+        if self.leases is not None:  # stored with its lease in one transaction, run here
+            saved = _saved(config, table)
+            adopted = Adopted((config, table), saved.name, saved.config, saved.snapshot, [])
+            await self.leases.open(config.id, adopted)
             return self.actors[config.id]
+        await self.store.save_table(config.id, _saved(config, table), now=utcnow())
         self._add(config, table)
         actor = self.actors[config.id]
         _launch(actor)

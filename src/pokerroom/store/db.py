@@ -38,15 +38,10 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 MIGRATION_LOCK = 15_0011  # a PostgreSQL advisory lock's key: one migration at a time
 
 
-def _connect_args(url: str, name: str | None, idle: float | None) -> dict[str, Any]:
-    if not url.startswith("postgresql+asyncpg"):
+def _connect_args(url: str, name: str | None) -> dict[str, Any]:
+    if name is None or not url.startswith("postgresql+asyncpg"):
         return {}
-    settings = {}
-    if name is not None:
-        settings["application_name"] = name[:63]
-    if idle is not None:
-        settings["idle_in_transaction_session_timeout"] = str(max(1, round(idle * 1000)))
-    return {"server_settings": settings} if settings else {}
+    return {"server_settings": {"application_name": name[:63]}}
 
 
 def sqlite_url(path: str | Path) -> str:
@@ -130,17 +125,13 @@ def _on_sqlite_migration_connect(dbapi_connection: Any, record: Any) -> None:
 class Database:
     """An engine and its sessions. ``transaction()`` commits on success, rolls back on error."""
 
-    def __init__(
-        self, url: str, *, name: str | None = None, idle_in_transaction: float | None = None
-    ) -> None:
+    def __init__(self, url: str, *, name: str | None = None) -> None:
         self.url = url
         if url.startswith("sqlite"):
             sqlite_synchronous()  # a bad setting refused here, not at each connection
         # ``name``: the node's, as PostgreSQL shows its connections (pg_stat_activity), so
-        # an operator (or a test) can find one node's sessions. ``idle_in_transaction``
-        # (seconds): PostgreSQL ends a session that waits that long inside a transaction,
-        # so a node paused mid-write never holds its locks (a lease row) for long.
-        self.connect_args = _connect_args(url, name, idle_in_transaction)
+        # an operator (or a test) can find one node's sessions.
+        self.connect_args = _connect_args(url, name)
         self.engine: AsyncEngine = create_async_engine(
             url, pool_pre_ping=True, connect_args=self.connect_args
         )

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
-from sqlalchemy import select, update
+from sqlalchemy import select, text, update
 from sqlalchemy.orm import Session
 
 from pokerroom.store.models import TableLease
@@ -118,11 +118,23 @@ def check_sync(session: Session, lease: Lease) -> None:
         )
 
 
-def fenced(lease: Lease, work: Callable[[Session], T]) -> Callable[[Session], T]:
+def hold_locks_sync(session: Session, seconds: float | None) -> None:
+    """On PostgreSQL, this transaction is ended (and its locks let go) if it sits idle
+    longer than ``seconds``: a node paused in the middle of a fenced write would otherwise
+    hold the table's lease row locked, and no node could adopt the table."""
+    if seconds is not None and session.get_bind().dialect.name == "postgresql":
+        milliseconds = max(1, round(seconds * 1000))
+        session.execute(text(f"SET LOCAL idle_in_transaction_session_timeout = {milliseconds}"))
+
+
+def fenced(
+    lease: Lease, work: Callable[[Session], T], *, hold: float | None = None
+) -> Callable[[Session], T]:
     """``work`` that first checks ``lease`` in its own transaction (``check_sync``): a
-    write with a stale epoch is refused and stores nothing."""
+    write with a stale epoch is refused and stores nothing. ``hold``: hold_locks_sync."""
 
     def run(session: Session) -> T:
+        hold_locks_sync(session, hold)
         check_sync(session, lease)
         return work(session)
 

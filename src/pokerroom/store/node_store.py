@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import func, select, text, update
+from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
@@ -74,6 +74,11 @@ def heartbeat_sync(session: Session, node: str, *, now: datetime, ttl: timedelta
     session.execute(statement.on_conflict_do_update(index_elements=["id"], set_={"seen_at": now}))
     live = session.scalar(select(func.count()).where(NodeRecord.seen_at > now - ttl))
     return max(1, int(live or 0))
+
+
+def leave_sync(session: Session, node: str) -> None:
+    """A node stopping cleanly is no longer counted live (the others' shares grow now)."""
+    session.execute(delete(NodeRecord).where(NodeRecord.id == node))
 
 
 def tables_sync(session: Session) -> list[TableRow]:
@@ -168,6 +173,25 @@ def adopt_sync(
     )
     check_sync(session, lease)
     return lease, adopted
+
+
+def open_sync(
+    session: Session,
+    table_id: str,
+    node: str,
+    *,
+    name: str,
+    config: dict[str, Any],
+    snapshot: str,
+    now: datetime,
+    ttl: timedelta,
+) -> Lease:
+    """A new table stored with its first lease, held by ``node``, in one transaction (no
+    other node sees it free meanwhile); a table of that id already stored: ValueError."""
+    if session.get(TableRecord, table_id) is not None:
+        raise ValueError(f"table {table_id!r} is already open")
+    save_table_sync(session, table_id, name=name, config=config, snapshot=snapshot, now=now)
+    return acquire_sync(session, table_id, node, now=now, ttl=ttl)
 
 
 def first_tables_sync(

@@ -42,7 +42,7 @@ from pokerroom.store.hands import (
     player_hands,
     save_table,
 )
-from pokerroom.store.leases import Lease, check_sync, fenced
+from pokerroom.store.leases import Lease, fenced
 from pokerroom.store.ledger import (
     LedgerError,
     TableMove,
@@ -96,13 +96,14 @@ class RoomStore:
         # each of its writes is fenced in the write's own transaction (StaleEpochError: the
         # write is refused whole). None on a single node: no check, nothing to pay.
         self.lease: Lease | None = None
+        self.hold: float | None = None  # seconds a fenced write may sit idle (leases.py)
 
     async def _fence(self, session: AsyncSession) -> None:
         if self.lease is not None:
-            await session.run_sync(check_sync, self.lease)
+            await session.run_sync(fenced(self.lease, lambda _: None, hold=self.hold))
 
     def _fenced(self, work: Callable[[Session], T]) -> Callable[[Session], T]:
-        return work if self.lease is None else fenced(self.lease, work)
+        return work if self.lease is None else fenced(self.lease, work, hold=self.hold)
 
     @asynccontextmanager
     async def _request(self, what: str) -> AsyncIterator[AsyncSession]:

@@ -1,0 +1,213 @@
+"""``pokerroom loadtest --nodes N``: the room as N node processes on one PostgreSQL (issue 15).
+
+Each node is ``pokerroom serve --node-id nK`` on a fresh database of the PostgreSQL server
+given; the tables are opened through the floor API, spread over the nodes, and each bot
+plays at the node that owns its table (the lobby names it), reconnecting to the new owner
+when its node goes. With ``--kill-owner`` the node owning the most tables is killed
+(``kill -9``) a third of the way through: its tables are adopted by the others, the hands it
+cut off are cancelled and refunded. One JSON line: nodes, tables, hands, actions/s, p99,
+failovers (tables adopted from the killed node), hands refunded, hands settled twice,
+actions lost (sent, never answered, in a hand not refunded) and whether the books balance.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import signal
+import statistics
+import subprocess
+import time
+from typing import Any
+
+import httpx
+
+from pokerroom.cli.load_client import Stats, play_seat
+from pokerroom.cli.loadtest import TABLES_PER_ACCOUNT, fresh_database, prepare_room, stop_room
+from pokerroom.server.process import free_port, spawn_node
+
+LEASE_SECONDS, RENEW_SECONDS = 5.0, 0.5  # the nodes' leases: a failover in seconds
+
+
+class Owners:
+    """Which node runs each table, as a live node's lobby says (refreshed as bots ask)."""
+
+    def __init__(self, ports: dict[str, int]) -> None:
+        self.ports = ports
+        self.alive = set(ports)
+        self.owner: dict[str, str] = {}
+        self.read_at = 0.0
+
+    async def refresh(self) -> None:
+        for node in sorted(self.alive):
+            with contextlib.suppress(httpx.HTTPError):
+                async with httpx.AsyncClient(timeout=10) as http:
+                    lobby = (
+                        await http.get(f"http://127.0.0.1:{self.ports[node]}/api/lobby")
+                    ).json()
+                self.owner = {e["id"]: e.get("node") for e in lobby}
+                self.read_at = time.monotonic()
+                return
+
+    async def url(self, table: str) -> str | None:
+        if time.monotonic() - self.read_at > 0.5:
+            await self.refresh()
+        node = self.owner.get(table)
+        if node is None or node not in self.alive:
+            return None
+        return f"http://127.0.0.1:{self.ports[node]}"
+
+
+async def _seat(owners: Owners, token: str, table: str, seat: int, stats: Stats) -> None:
+    """One bot, at its table's owner; when that node goes, at the next owner."""
+    rng = random.Random(f"{table}-{seat}")
+    while time.monotonic() < stats.stop():
+        url = await owners.url(table)
+        if url is not None:
+            with contextlib.suppress(Exception):
+                await play_seat(url, token, table, seat, stats, rng, 0.0)
+        await asyncio.sleep(0.2)
+
+
+async def run_nodes_loadtest(
+    nodes: int, tables: int, players: int, seconds: float, *, database: str, kill_owner: bool
+) -> dict[str, Any]:
+    from pokerroom.store.audit import audit
+    from pokerroom.store.db import Database
+
+    async with fresh_database("nodes", database) as url:
+        ports = {f"n{k + 1}": free_port() for k in range(nodes)}
+        processes = {
+            node: spawn_node(url, node, port, lease=LEASE_SECONDS, renew=RENEW_SECONDS)
+            for node, port in ports.items()
+        }
+        try:
+            for port in ports.values():
+                await _answering(port)
+            bases = [f"http://127.0.0.1:{port}" for port in ports.values()]
+            tokens = await prepare_room(bases[0], url, tables, players, table_urls=bases)
+            owners = Owners(ports)
+            stats = Stats(players=tables * players, seconds=seconds, seat_by=time.monotonic() + 120)
+            killed: dict[str, Any] = {}
+            killer = asyncio.create_task(
+                _kill_owner(owners, processes, stats, seconds, killed) if kill_owner else _idle()
+            )
+            await asyncio.gather(
+                *(
+                    _seat(
+                        owners,
+                        tokens[(t // TABLES_PER_ACCOUNT) * players + p],
+                        f"load-{t}",
+                        p + 1,
+                        stats,
+                    )
+                    for t in range(tables)
+                    for p in range(players)
+                )
+            )
+            await killer
+            started = stats.since()
+            if started is None:
+                raise RuntimeError(
+                    f"not all of the {tables * players} bots got a seat ({stats.seated} did;"
+                    f" refused: {stats.error_kinds})"
+                )
+            elapsed = time.monotonic() - started
+            await owners.refresh()
+        finally:
+            for process in processes.values():
+                if process.poll() is None:
+                    stop_room(process)
+        db = Database(url)
+        try:
+            async with db.transaction() as session:
+                report = await audit(session)
+                counts = await _hands(session)
+        finally:
+            await db.close()
+    lost = sum(1 for t, n in stats.unanswered if counts["status"].get((t, n)) != "cancelled")
+    gone = killed.get("node")
+    latencies = sorted(stats.latencies) or [0.0]
+    return {
+        "nodes": nodes,
+        "tables": tables,
+        "hands": counts["complete"],
+        "actions_per_s": round(stats.actions / elapsed, 1),
+        "p99_ms": round(1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))], 1),
+        "p50_ms": round(1000 * statistics.median(latencies), 1),
+        "failovers": sum(1 for t in killed.get("tables", []) if owners.owner.get(t) != gone),
+        "hands_refunded": counts["cancelled"],
+        "hands_settled_twice": counts["twice"],
+        "actions_lost": lost,
+        "refused_actions": stats.errors,
+        "books_balance": report.ok,
+    }
+
+
+async def _idle() -> None:
+    return None
+
+
+async def _kill_owner(
+    owners: Owners,
+    processes: dict[str, subprocess.Popen[bytes]],
+    stats: Stats,
+    seconds: float,
+    killed: dict[str, Any],
+) -> None:
+    """A third of the way through the measured time, kill -9 the node with most tables."""
+    while stats.since() is None and time.monotonic() < stats.seat_by:
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(seconds / 3)
+    await owners.refresh()
+    held: dict[str, list[str]] = {}
+    for table, node in owners.owner.items():
+        if table.startswith("load-") and node is not None:
+            held.setdefault(node, []).append(table)
+    node = max(held, key=lambda n: len(held[n]))
+    owners.alive.discard(node)
+    processes[node].send_signal(signal.SIGKILL)
+    processes[node].wait(timeout=10)
+    killed.update(node=node, tables=held[node])
+
+
+async def _answering(port: int, seconds: float = 90.0) -> None:
+    deadline = time.monotonic() + seconds
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                if (await http.get("/api/lobby")).status_code == 200:
+                    return
+            await asyncio.sleep(0.1)
+    raise RuntimeError(f"the node on port {port} did not come up")
+
+
+async def _hands(session: Any) -> dict[str, Any]:
+    from sqlalchemy import func, select
+
+    from pokerroom.store.models import HandRecord
+
+    rows = (
+        await session.execute(
+            select(HandRecord.table_id, HandRecord.number, HandRecord.status).where(
+                HandRecord.table_id.like("load-%")
+            )
+        )
+    ).all()
+    status = {(t, int(n)): s for t, n, s in rows}
+    twice = await session.scalar(
+        select(func.count()).select_from(
+            select(HandRecord.table_id, HandRecord.number)
+            .where(HandRecord.status == "complete")
+            .group_by(HandRecord.table_id, HandRecord.number)
+            .having(func.count() > 1)
+            .subquery()
+        )
+    )
+    return {
+        "status": status,
+        "complete": sum(1 for s in status.values() if s == "complete"),
+        "cancelled": sum(1 for s in status.values() if s == "cancelled"),
+        "twice": int(twice or 0),
+    }
