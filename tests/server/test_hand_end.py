@@ -277,3 +277,30 @@ async def until(done: Callable[[], bool]) -> None:
             return
         await asyncio.sleep(0.025)
     pytest.fail("the table did not get there")
+
+
+async def test_S_AUDIT_2_a_hand_end_stored_though_its_write_reported_a_failure_stays_stored(
+    server: Server,
+) -> None:
+    """A hand's end committed, but its caller saw an error (the connection lost during the
+    COMMIT; group commit then runs the unit again, and it finds the hand no longer running).
+    The table must go back to what the store really holds (the hand settled, the leaver
+    cashed out), not to the snapshot from before the hand: else the seats and the ledger
+    part by the cash-out and the rake."""
+    _, leaver, frame = await first_hand(server, "end10")
+    actor = server.room.actors["end10"]
+    grouped = actor.db.grouped
+
+    async def committed_then_lost(work: Any) -> Any:
+        result = await grouped(work)
+        if getattr(work, "func", None) is finish_hand_sync:
+            raise StoreDownError("the connection was lost during the COMMIT")
+        return result
+
+    actor.db = _DbWith(actor.db, actor.db.run, committed_then_lost)
+    await leaver.send(type="leave", table="end10")  # folded: the hand ends, they stand
+    await until(lambda: actor.faults > 0 and actor.recovering is None)
+    record = await hand_record(server, "end10", frame["hand"]["number"])
+    assert record.status == "complete"
+    await assert_books_balance(server)
+    assert actor.table.seat_number(str(leaver.account_id)) is None
