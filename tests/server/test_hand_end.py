@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from pokerroom.server.room import TableConfig
 from pokerroom.store import ledger
 from pokerroom.store.db import Database
 from pokerroom.store.hands import cancel_hand_sync, finish_hand_sync
@@ -235,3 +236,71 @@ async def test_DESIGN_8_a_hand_end_being_written_when_the_room_stops_is_stored(
     await asyncio.wait_for(stopping, 15)
     assert (await hand_record(server, "end5", number)).status == "complete"
     await assert_books_balance(server)
+
+
+async def test_S_AUDIT_2_a_hand_all_in_on_the_blinds_is_stored_with_its_rake(
+    server: Server,
+) -> None:
+    """Issue 15's audit failure ("5 in the ledger with no seat"): a hand whose players are all
+    in on their blinds has nobody to act and is over as it is dealt. It was played in memory
+    (the rake taken from the stacks) but never recorded: no hand, no rake transfer, and the
+    next snapshot stored the stacks without the rake the ledger still held."""
+    overrides = (*CLOCK, ("min_buy_in_bb", 1))
+    await server.room.open_table(
+        TableConfig("end9", "end9", "titan", "holdem", "no_limit", 200, 2, overrides)
+    )
+    ann, bob = await person(server.base, "ann"), await person(server.base, "bob")
+    for someone, seat in ((ann, 1), (bob, 2)):  # one big blind each
+        await someone.send(type="watch", table="end9")
+        await someone.send(type="join", table="end9", seat=seat, buy_in=200, request="r1")
+    # The small blind acts first heads-up and folds: it keeps 100, and in the next hand it
+    # is the big blind, all in for 100 against a small blind of 100: nobody is to act.
+    to_act, frame, _ = await first_turn(ann, bob)
+    number = frame["hand"]["number"]
+    await to_act.send(type="act", table="end9", hand=number, action="fold")
+    actor = server.room.actors["end9"]
+    await until(lambda: actor.table.hand_number > number and actor.table.hand is None)
+    await until(lambda: actor.ending is None)
+    # The winner stands up: their cash-out stores the table as it is now.
+    winner = ann if actor.table.seats[1].stack else bob
+    await winner.send(type="leave", table="end9")
+    await until(lambda: actor.table.seat_number(str(winner.account_id)) is None)
+    await assert_books_balance(server)  # before: "10 in the ledger with no seat"
+    record = await hand_record(server, "end9", number + 1)
+    assert record.status == "complete" and record.rake > 0
+
+
+async def until(done: Callable[[], bool]) -> None:
+    """Wait (bounded) until ``done()``: the table's task moves on by itself."""
+    for _ in range(400):
+        if done():
+            return
+        await asyncio.sleep(0.025)
+    pytest.fail("the table did not get there")
+
+
+async def test_S_AUDIT_2_a_hand_end_stored_though_its_write_reported_a_failure_stays_stored(
+    server: Server,
+) -> None:
+    """A hand's end committed, but its caller saw an error (the connection lost during the
+    COMMIT; group commit then runs the unit again, and it finds the hand no longer running).
+    The table must go back to what the store really holds (the hand settled, the leaver
+    cashed out), not to the snapshot from before the hand: else the seats and the ledger
+    part by the cash-out and the rake."""
+    _, leaver, frame = await first_hand(server, "end10")
+    actor = server.room.actors["end10"]
+    grouped = actor.db.grouped
+
+    async def committed_then_lost(work: Any) -> Any:
+        result = await grouped(work)
+        if getattr(work, "func", None) is finish_hand_sync:
+            raise StoreDownError("the connection was lost during the COMMIT")
+        return result
+
+    actor.db = _DbWith(actor.db, actor.db.run, committed_then_lost)
+    await leaver.send(type="leave", table="end10")  # folded: the hand ends, they stand
+    await until(lambda: actor.faults > 0 and actor.recovering is None)
+    record = await hand_record(server, "end10", frame["hand"]["number"])
+    assert record.status == "complete"
+    await assert_books_balance(server)
+    assert actor.table.seat_number(str(leaver.account_id)) is None

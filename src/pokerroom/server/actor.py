@@ -24,7 +24,7 @@ from pokerroom.engine.events import ActionTaken, BoardDealt, Event, ForcedBet
 from pokerroom.server import encoding, protocol
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
-from pokerroom.server.hand_ends import Ending, HandEnds
+from pokerroom.server.hand_ends import Ending, HandEnds, dealt_hand
 from pokerroom.server.inbox import (
     AutoMuck,
     Close,
@@ -254,8 +254,10 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
             return False
         before = self.table.to_json()
         shuffle = self.shuffles.next_shuffle(lambda p: self.table.seat_number(p) is not None)
+        players = {n: s.player for n, s in self.table.seats.items()}
         events = self.table.start_hand(now, deck=shuffle.deck)
-        if self.table.hand is None:  # nobody could be dealt in: try again after the pause
+        dealt = dealt_hand(self.table, events, players)
+        if dealt is None:  # nobody could be dealt in: try again after the pause
             self.next_hand_at = now + self.pause
             await self._after(events, now)
             return bool(events)
@@ -263,7 +265,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
         self.started = await self.store.begin_hand(
             self.table_id,
             number=self.table.hand_number,
-            deck=self.table.hand.deck,
+            deck=dealt[0].deck,
             before=None if before == self.stored else before,  # unchanged: not written again
             now=utcnow(),
             salt=shuffle.server_seed,
@@ -272,16 +274,9 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
         self.stored = before
         self.hand_events = []
         self.last_actions = {}
-        self.participants = [
-            (
-                int(self.table.seats[n].player),
-                n,
-                position,
-                self.table.hand.starting_stacks[position],
-            )
-            for position, n in enumerate(self.table.hand_seats)
-        ]
+        self.participants = dealt[1]
         await self._after(events, now)
+        await self._settle()  # a hand over at once (all-in on the blinds): durable first
         return True
 
     async def _after(self, events: list[Event], now: float) -> None:
@@ -290,7 +285,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
             self.hand_events.extend(events)
         finished: HandFinished | None = None
         leavers: list[SeatLeft] = []
-        waiting = False
+        waiting, ends = False, any(isinstance(e, HandFinished) for e in events)
         for event in events:
             if isinstance(event, (ActionTaken, ForcedBet, BoardDealt)):
                 self.last_actions = note_action(self.last_actions, event)
@@ -298,8 +293,8 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
                 self.on_time_bank = isinstance(event, TimeBankUsed)
             elif isinstance(event, HandFinished):
                 finished = event
-            elif isinstance(event, SeatLeft) and finished is not None:
-                leavers.append(event)  # stood up as the hand ended: cashed out with it
+            elif isinstance(event, SeatLeft) and ends:  # cashed out with the hand's end (one
+                leavers.append(event)  # transaction: never a snapshot after a hand not stored)
             elif isinstance(event, SeatLeft):  # ends the sitting, cashing out under its key
                 await self._settle()  # written after the hand that ended before it
                 saved = self._saved()

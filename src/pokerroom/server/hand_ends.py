@@ -165,3 +165,24 @@ class HandEnds:
             cancelled=finished.cancelled,
         )
         self._tell(protocol.frame(result))
+
+
+def dealt_hand(
+    table: Table, events: list[Event], players: dict[int, str]
+) -> tuple[Any, list[tuple[int, int, int, int]]] | None:
+    """The hand ``start_hand`` dealt (``events``) with its participants (account, seat,
+    position, stack before; ``players``: the seats' players before it); None: nobody was
+    dealt in. A hand all-in on its blinds has nobody to act and is over before
+    ``start_hand`` returns: it was dealt all the same, and is stored like any other (its
+    record and its rake), or the table's stacks would lose a rake the ledger never took."""
+    if table.hand is not None:
+        hand, seats = table.hand, list(table.hand_seats)
+    else:
+        finished = next((e for e in events if isinstance(e, HandFinished)), None)
+        if finished is None or table.last_hand is None:
+            return None
+        hand, seats = table.last_hand, [number for number, _ in finished.stacks]
+    return hand, [
+        (int(players[n]), n, position, hand.starting_stacks[position])
+        for position, n in enumerate(seats)
+    ]

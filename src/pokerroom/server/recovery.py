@@ -146,6 +146,10 @@ class Recovers:
         if pending is None:
             return
         try:
+            # What the store holds, read again: a hand's end (or cash-out) that committed
+            # though its caller saw an error (a connection lost in the COMMIT) is kept, not
+            # overwritten by the snapshot from before it (seats and ledger would part).
+            self.stored = await self.store.stored_snapshot(self.table_id)
             table = Table.from_json(self.stored, rng=self.table.rng)
             events = table.cancel_hand(pending.reason) if table.hand is not None else []
             if pending.started is not None:  # the cancelled hand keeps its number
@@ -154,7 +158,7 @@ class Recovers:
             self.hand_events, self.last_actions, self.participants = [], {}, []
             self.shuffles.cancelled()
             snapshot = table.to_json()
-            await self.store.cancel_hand(
+            cancelled = await self.store.cancel_hand(
                 self.table_id,
                 hand_id=None if pending.started is None else pending.started.hand_id,
                 reason=pending.reason,
@@ -181,7 +185,7 @@ class Recovers:
             return
         self.stored, self.recovering, self.started = snapshot, None, None
         self.next_hand_at = now + self.pause
-        if pending.started is not None:
+        if pending.started is not None and cancelled:
             log.warning(
                 "table %s: hand %s cancelled (%s)",
                 self.table_id,

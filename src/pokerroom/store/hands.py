@@ -202,14 +202,17 @@ def cancel_hand_sync(
     snapshot: str,
     now: datetime,
     leavers: Sequence[tuple[int, int]] = (),
-) -> None:
+) -> bool:
     """A table gone back to what the store held after a fault (R-DECK-5): its running hand
     (if any) cancelled as a restart would, the leavers that cancel stood up cashed out, and
-    the table's snapshot, in one transaction."""
+    the table's snapshot, in one transaction. True: a running hand was cancelled (False:
+    none, or it had ended in the store already)."""
+    cancelled = False
     if hand_id is not None:
         record = session.get(HandRecord, hand_id)
         if record is not None and record.status == "running":
             _mark_cancelled(record, reason, now)
+            cancelled = True
     table = session.get(TableRecord, table_id)
     if table is None:
         raise ValueError(f"no table {table_id!r} in the store")
@@ -217,6 +220,7 @@ def cancel_hand_sync(
     table.updated_at = now
     _cash_out_sync(session, table_id, leavers, now=now)
     session.flush()
+    return cancelled
 
 
 save_table = on_async_session(save_table_sync)

@@ -280,10 +280,10 @@ class RoomStore:
         snapshot: str,
         leavers: list[tuple[int, int]],
         now: datetime,
-    ) -> None:
+    ) -> bool:
         """A hand cancelled (or none, with only leavers to settle) and the table after it,
-        group-committed like a hand's end."""
-        await self.db.grouped(
+        group-committed like a hand's end. True: the hand was running and is cancelled."""
+        return await self.db.grouped(
             self._fenced(
                 partial(
                     cancel_hand_sync,
@@ -296,6 +296,15 @@ class RoomStore:
                 )
             )
         )
+
+    async def stored_snapshot(self, table_id: str) -> str:
+        """The table's snapshot as the store holds it now: a fault's recovery starts from it
+        (a write that committed though its caller saw an error is not undone)."""
+        async with self.db.transaction() as session:
+            record = await session.get(TableRecord, table_id)
+            if record is None:
+                raise ValueError(f"no table {table_id!r} in the store")
+            return record.snapshot
 
     async def post_chat(self, table_id: str, account: int, text: str, *, now: datetime) -> None:
         async with self.db.transaction() as session:
