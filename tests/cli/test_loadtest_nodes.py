@@ -23,3 +23,22 @@ async def test_three_nodes_with_an_owner_killed_mid_run() -> None:
     assert figures["hands"] > 0 and figures["actions_per_s"] > 0
     assert figures["hands_settled_twice"] == 0 and figures["actions_lost"] == 0
     assert figures["books_balance"] is True
+
+
+async def test_three_nodes_on_redis_bots_through_any_node_with_an_owner_killed() -> None:
+    """Issue 15 with the bus: each bot plays through the node its seat is spread to, which
+    is mostly not its table's owner, so its commands reach the owner over Redis; the owner
+    killed mid-run, its tables adopted, and still nothing lost, doubled or unbalanced."""
+    from tests.server.test_nodes_bus import REDIS, redis_db
+
+    name, _ = await fresh_postgres()
+    await drop_postgres(name)
+    server = PG_DSN.replace("postgresql://", "postgresql+asyncpg://")
+    redis = await redis_db(8)  # this test's own Redis database (fails under CI without it)
+    assert redis == f"{REDIS}/8"
+    figures = await run_nodes_loadtest(3, 6, 2, 8.0, database=server, kill_owner=True, redis=redis)
+    assert figures["redis"] is True and figures["nodes"] == 3
+    assert figures["failovers"] >= 1
+    assert figures["hands"] > 0 and figures["actions_per_s"] > 0
+    assert figures["hands_settled_twice"] == 0 and figures["actions_lost"] == 0
+    assert figures["books_balance"] is True

@@ -407,9 +407,17 @@ def loadtest_command(
     kill_owner: Annotated[
         bool, typer.Option("--kill-owner", help="With --nodes: kill -9 a table owner mid-run.")
     ] = False,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help="With --nodes: the nodes' Redis (redis://host:6379/N); each bot then plays "
+            "through any node, its commands carried to the table's owner. The run deletes "
+            "the room's keys of that Redis database first."
+        ),
+    ] = None,
 ) -> None:
     """Bots over real WebSockets on loopback: throughput, latency, CPU, and the echo ceiling."""
-    if nodes > 1 or kill_owner:
+    if nodes > 1 or kill_owner or redis:
         if database is None or not database.startswith("postgresql"):
             typer.echo("pokerroom loadtest: --nodes needs --database postgresql+asyncpg://...")
             raise typer.Exit(2)
@@ -423,6 +431,7 @@ def loadtest_command(
                 seconds,
                 database=database,
                 kill_owner=kill_owner,
+                redis=redis,
             )
         )
         typer.echo(json.dumps(figures))

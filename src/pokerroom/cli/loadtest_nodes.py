@@ -3,9 +3,12 @@
 Each node is ``pokerroom serve --node-id nK`` on a fresh database of the PostgreSQL server
 given; the tables are opened through the floor API, spread over the nodes, and each bot
 plays at the node that owns its table (the lobby names it), reconnecting to the new owner
-when its node goes. With ``--kill-owner`` the node owning the most tables is killed
-(``kill -9``) a third of the way through: its tables are adopted by the others, the hands it
-cut off are cancelled and refunded. One JSON line: nodes, tables, hands, actions/s, p99,
+when its node goes. With ``--redis`` the nodes share a Redis and each bot plays through the
+node its seat is spread to, whichever owns the table (commands travel to the owner over
+Redis, server/bus.py), moving to another node only when its own goes. With
+``--kill-owner`` the node owning the most tables is killed (``kill -9``) a third of the way
+through: its tables are adopted by the others, the hands it cut off are cancelled and
+refunded. One JSON line: nodes, tables, hands, actions/s, p99,
 failovers (tables adopted from the killed node), hands refunded, hands settled twice,
 actions lost (sent, never answered, in a hand not refunded) and whether the books balance.
 """
@@ -31,13 +34,19 @@ LEASE_SECONDS, RENEW_SECONDS = 5.0, 0.5  # the nodes' leases: a failover in seco
 
 
 class Owners:
-    """Which node runs each table, as a live node's lobby says (refreshed as bots ask)."""
+    """Which node runs each table, as a live node's lobby says (refreshed as bots ask).
+    ``spread``: the nodes share a Redis, so a bot may play through any live node."""
 
-    def __init__(self, ports: dict[str, int]) -> None:
+    def __init__(self, ports: dict[str, int], *, spread: bool = False) -> None:
         self.ports = ports
+        self.spread = spread
         self.alive = set(ports)
         self.owner: dict[str, str] = {}
         self.read_at = 0.0
+        # Actions in flight through a socket node that was killed (with --redis): whether
+        # the owner got them is unknown to the bot, as after any dropped connection; it
+        # acts again on its new node if its turn is still open. Counted apart from lost.
+        self.cut: list[tuple[str, int]] = []
 
     async def refresh(self) -> None:
         for node in sorted(self.alive):
@@ -50,7 +59,15 @@ class Owners:
                 self.read_at = time.monotonic()
                 return
 
-    async def url(self, table: str) -> str | None:
+    async def url(self, table: str, seat: int = 0) -> str | None:
+        if self.spread:  # any live node: the seat's own, or the next one alive
+            names = sorted(self.ports)
+            start = (int(table.rsplit("-", 1)[-1]) + seat) % len(names)
+            for k in range(len(names)):
+                name = names[(start + k) % len(names)]
+                if name in self.alive:
+                    return f"http://127.0.0.1:{self.ports[name]}"
+            return None
         if time.monotonic() - self.read_at > 0.5:
             await self.refresh()
         node = self.owner.get(table)
@@ -63,23 +80,38 @@ async def _seat(owners: Owners, token: str, table: str, seat: int, stats: Stats)
     """One bot, at its table's owner; when that node goes, at the next owner."""
     rng = random.Random(f"{table}-{seat}")
     while time.monotonic() < stats.stop():
-        url = await owners.url(table)
+        url = await owners.url(table, seat)
         if url is not None:
+            unanswered = len(stats.unanswered)
             with contextlib.suppress(Exception):
                 await play_seat(url, token, table, seat, stats, rng, 0.0)
+            port = int(url.rsplit(":", 1)[1])
+            node = next(n for n, p in owners.ports.items() if p == port)
+            if owners.spread and node not in owners.alive:  # its socket node was killed
+                owners.cut.extend(stats.unanswered[unanswered:])
+                del stats.unanswered[unanswered:]
         await asyncio.sleep(0.2)
 
 
 async def run_nodes_loadtest(
-    nodes: int, tables: int, players: int, seconds: float, *, database: str, kill_owner: bool
+    nodes: int,
+    tables: int,
+    players: int,
+    seconds: float,
+    *,
+    database: str,
+    kill_owner: bool,
+    redis: str | None = None,
 ) -> dict[str, Any]:
     from pokerroom.store.audit import audit
     from pokerroom.store.db import Database
 
     async with fresh_database("nodes", database) as url:
         ports = {f"n{k + 1}": free_port() for k in range(nodes)}
+        if redis is not None:
+            await _forget_room(redis)
         processes = {
-            node: spawn_node(url, node, port, lease=LEASE_SECONDS, renew=RENEW_SECONDS)
+            node: spawn_node(url, node, port, lease=LEASE_SECONDS, renew=RENEW_SECONDS, redis=redis)
             for node, port in ports.items()
         }
         try:
@@ -87,7 +119,7 @@ async def run_nodes_loadtest(
                 await _answering(port)
             bases = [f"http://127.0.0.1:{port}" for port in ports.values()]
             tokens = await prepare_room(bases[0], url, tables, players, table_urls=bases)
-            owners = Owners(ports)
+            owners = Owners(ports, spread=redis is not None)
             stats = Stats(players=tables * players, seconds=seconds, seat_by=time.monotonic() + 120)
             killed: dict[str, Any] = {}
             killer = asyncio.create_task(
@@ -114,7 +146,7 @@ async def run_nodes_loadtest(
                     f" refused: {stats.error_kinds})"
                 )
             elapsed = time.monotonic() - started
-            await owners.refresh()
+            await _adopted(owners, killed)
         finally:
             for process in processes.values():
                 if process.poll() is None:
@@ -131,6 +163,7 @@ async def run_nodes_loadtest(
     latencies = sorted(stats.latencies) or [0.0]
     return {
         "nodes": nodes,
+        "redis": redis is not None,
         "tables": tables,
         "hands": counts["complete"],
         "actions_per_s": round(stats.actions / elapsed, 1),
@@ -140,6 +173,7 @@ async def run_nodes_loadtest(
         "hands_refunded": counts["cancelled"],
         "hands_settled_twice": counts["twice"],
         "actions_lost": lost,
+        "actions_cut_with_their_node": len(owners.cut),
         "refused_actions": stats.errors,
         "books_balance": report.ok,
     }
@@ -147,6 +181,34 @@ async def run_nodes_loadtest(
 
 async def _idle() -> None:
     return None
+
+
+async def _adopted(owners: Owners, killed: dict[str, Any]) -> None:
+    """The lobby once the killed node's tables have new owners (one adoption a lease pass:
+    a short run can end before the last one), or after three leases at most."""
+    deadline = time.monotonic() + 3 * LEASE_SECONDS
+    while True:
+        await owners.refresh()
+        orphans = [t for t in killed.get("tables", []) if owners.owner.get(t) == killed["node"]]
+        if not orphans or time.monotonic() > deadline:
+            return
+        await asyncio.sleep(RENEW_SECONDS)
+
+
+async def _forget_room(url: str) -> None:
+    """A fresh room on the nodes' Redis: the keys an earlier run left (its tables' streams
+    have the same names) are deleted, only the room's, in that Redis database."""
+    from redis import asyncio as aioredis
+
+    from pokerroom.server.bus import prefix_of
+
+    client = aioredis.from_url(url)
+    try:
+        keys = [key async for key in client.scan_iter(match=f"{prefix_of(url)}*", count=500)]
+        if keys:
+            await client.delete(*keys)
+    finally:
+        await client.aclose()
 
 
 async def _kill_owner(

@@ -22,10 +22,12 @@ def spawn_node(
     lease: float,
     renew: float,
     output: Any = subprocess.DEVNULL,
+    redis: str | None = None,
 ) -> subprocess.Popen[bytes]:
     """``pokerroom serve --node-id node`` (issue 15) on 127.0.0.1:``port``, without bots,
-    its leases lasting ``lease`` seconds and renewed every ``renew``; its output (JSON log
-    lines) to ``output``. Returns at once (the caller waits for it to answer)."""
+    its leases lasting ``lease`` seconds and renewed every ``renew``, on the nodes' ``redis``
+    if given; its output (JSON log lines) to ``output``. Returns at once (the caller waits
+    for it to answer)."""
     return subprocess.Popen(
         [
             sys.executable,
@@ -45,6 +47,7 @@ def spawn_node(
             str(lease),
             "--renew-seconds",
             str(renew),
+            *(["--redis", redis] if redis else []),
         ],
         stdout=output,
         stderr=output,
