@@ -65,6 +65,12 @@ export function askBuyIn(tableId, seat, topUp = false) {
       return;
     }
     const view = app.tables.get(tableId);
+    if (seat == null && !view?.state) {
+      // The table's first frame is not here yet: a seat guessed from the lobby may be taken.
+      // Submit again once it is (while the dialog stays open).
+      setTimeout(() => { if (dialog.open) $("#buyin-form").requestSubmit(); }, 100);
+      return;
+    }
     const chosen = seat ?? view?.firstEmptySeat();
     if (!chosen) { $("#buyin-error").textContent = t("buyin.full"); return; }
     view?.rememberJoin(chosen, cents);
