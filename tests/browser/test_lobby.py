@@ -54,6 +54,18 @@ async def test_issue_16_lobby_sorts_and_the_waiting_list_seats_a_person(
     assert shown == sorted(shown)
     await screenshot(page, "lobby-sorted")
 
+    # The lobby refreshes every few seconds: the keyboard's place survives it.
+    await page.focus("tr[data-table='nlhe-1-2'] .watch")
+    await page.evaluate("window.seenLobby = window.pokerroom.lobby")
+    # (the rows are rebuilt in the same task as the new data arrives)
+    await page.wait_for_function(
+        "() => window.pokerroom.lobby !== window.seenLobby", timeout=15_000
+    )
+    focused = await page.evaluate(
+        "() => [document.activeElement.closest('[data-table]')?.dataset.table,"
+        " document.activeElement.className]"
+    )
+    assert focused == ["nlhe-1-2", "watch"]
     # A watcher's tab is named by the table.
     await page.click("tr[data-table='nlhe-1-2'] .watch")
     await page.wait_for_function("(name) => document.title.startsWith(name)", arg="Oslo")

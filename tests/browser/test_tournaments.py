@@ -27,9 +27,13 @@ async def bots_registered(room: Room, count: int) -> None:
     raise AssertionError(f"the sit & go never had {count} bots: {events}")
 
 
-async def amounts_shown(stacks: Locator) -> list[str]:
-    """Each stack's amount as shown (without the words only a screen reader hears)."""
-    return [await s.evaluate("(e) => e.lastChild.textContent") for s in await stacks.all()]
+async def amounts_shown(stacks: Locator) -> list[tuple[str, str | None]]:
+    """Each stack's amount as shown (without the words only a screen reader hears) with its
+    chips, read in one go so that a frame arriving in between cannot pair them wrongly."""
+    pairs = await stacks.evaluate_all(
+        "(es) => es.map((e) => [e.lastChild.textContent, e.getAttribute('data-chips')])"
+    )
+    return [(str(text), chips) for text, chips in pairs]
 
 
 async def test_register_for_the_sit_and_go_and_play_at_its_table(
@@ -67,8 +71,8 @@ async def test_register_for_the_sit_and_go_and_play_at_its_table(
     await screenshot(page, "tournament-table")
     # Chips are not money: "1,500" (the page is in English), never "$15".
     stacks = view.locator(".seat .stack")
-    shown = await amounts_shown(stacks)
-    counts = [await s.get_attribute("data-chips") for s in await stacks.all()]
+    pairs = await amounts_shown(stacks)
+    shown, counts = [text for text, _ in pairs], [chips for _, chips in pairs]
     assert shown and all("$" not in text for text in shown), shown
     assert shown == [f"{int(c or 0):,}" for c in counts], (shown, counts)
     assert any(int(c or 0) >= 1000 and "," in t for c, t in zip(counts, shown, strict=True))
@@ -95,8 +99,8 @@ async def test_a_tournament_in_swedish_notices_and_chips_in_the_language(
     view = page.locator(".table-view:not([hidden])")
     stacks = view.locator(".seat .stack")
     await stacks.first.wait_for()
-    shown = await amounts_shown(stacks)
-    counts = [int(await s.get_attribute("data-chips") or 0) for s in await stacks.all()]
+    pairs = await amounts_shown(stacks)
+    shown, counts = [text for text, _ in pairs], [int(chips or 0) for _, chips in pairs]
     swedish = await page.evaluate(
         "(ns) => ns.map((n) => new Intl.NumberFormat('sv').format(n))", counts
     )

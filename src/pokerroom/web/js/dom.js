@@ -39,6 +39,19 @@ export function cardEl(code, extra = "") {
   );
 }
 
+// Rebuild ``container``'s rows without losing the keyboard's place: the refresh every few
+// seconds would otherwise drop focus to the page (a screen reader starts again from the top).
+// The focused control is found again by its row's ``data-*`` key and its class.
+export function replaceKeepingFocus(container, rows, key) {
+  const focused = document.activeElement;
+  const row = focused && container.contains(focused) ? focused.closest(`[${key}]`) : null;
+  container.replaceChildren(...rows);
+  if (!row || !focused.className) return;
+  const again = container.querySelector(`[${key}="${CSS.escape(row.getAttribute(key))}"]`);
+  const control = again && again.querySelector(`.${[...focused.classList].map(CSS.escape).join(".")}`);
+  if (control) control.focus();
+}
+
 export function showToast(text) {
   const toast = el("div", { class: "toast", role: "alert", text });
   document.body.append(toast);

@@ -3,7 +3,7 @@
 
 import { api } from "./api.js";
 import { askBuyIn } from "./buyin.js";
-import { $, $$, el } from "./dom.js";
+import { $, $$, el, replaceKeepingFocus } from "./dom.js";
 import { money, stakesLabel } from "./format.js";
 import { number, t as i18n } from "./i18n.js";
 import { openTable } from "./nav.js";
@@ -27,6 +27,8 @@ export async function refreshLobby() {
 
 function fillSelect(select, values, allKey) {
   const current = select.value;
+  const known = [...select.options].slice(1).map((o) => o.value);
+  if (known.length === values.length && known.every((v, i) => v === values[i])) return; // an open list stays open
   select.replaceChildren(el("option", { value: "", "data-i18n": allKey, text: i18n(allKey) }), ...values.map((v) => el("option", { value: v, text: v })));
   select.value = values.includes(current) ? current : "";
 }
@@ -118,6 +120,6 @@ export function renderLobby() {
         ...joinButtons(t, mine)),
     );
   });
-  $("#lobby-rows").replaceChildren(...rows);
+  replaceKeepingFocus($("#lobby-rows"), rows, "data-table");
   $("#lobby-empty").hidden = rows.length > 0;
 }

@@ -7,7 +7,7 @@
 
 import { api } from "./api.js";
 import { refreshDeal } from "./deal.js";
-import { $, el, showToast } from "./dom.js";
+import { $, el, replaceKeepingFocus, showToast } from "./dom.js";
 import { chips, money } from "./format.js";
 import { t as tr } from "./i18n.js";
 import { closeTable, openTable } from "./nav.js";
@@ -137,7 +137,7 @@ export function renderTournaments() {
         ...buttons(t, false)),
     );
   });
-  $("#tournament-rows").replaceChildren(...rows);
+  replaceKeepingFocus($("#tournament-rows"), rows, "data-tournament");
   const chosen = events.find((e) => e.id === app.tournament) || null;
   renderDetail(chosen, chosen ? buttons(chosen, true) : []);
 }
