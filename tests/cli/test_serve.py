@@ -62,6 +62,30 @@ async def test_serve_on_a_free_port_serves(tmp_path: Path) -> None:
         process.wait(timeout=30)
 
 
+def test_serve_with_an_unknown_sit_and_go_says_which_exist_and_exits_2(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "pokerroom.cli", "serve", "--no-bots", "--port", "0"]
+    command += ["--database", sqlite_url(tmp_path / "r.db"), "--sit-and-go", "sng99"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2, done.stderr
+    assert "no tournament structure 'sng99'" in done.stderr and "sng6" in done.stderr
+
+
+async def test_serve_with_sit_and_go_none_opens_no_tournament(tmp_path: Path) -> None:
+    """An empty setting reads as unset in click: "none" is how to say none."""
+    port = free_port()
+    env = {"POKERROOM_SIT_AND_GO": "none"}
+    process = await spawn_room(sqlite_url(tmp_path / "room.db"), port, pause=0.05, env=env)
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            lobby = await http.get("/api/lobby")  # answered once the room has started
+            events = await http.get("/api/tournaments")
+        assert lobby.status_code == 200 and events.status_code == 200
+        assert events.json() == []
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
 def test_serve_names_the_api_docs_that_are_served(tmp_path: Path) -> None:
     """Swagger UI at /docs is off unless POKERROOM_DOCS=1: the startup line says where the
     API is described either way, never a page that answers 404."""

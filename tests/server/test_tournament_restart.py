@@ -43,7 +43,7 @@ def fast_init(self, *args, **kwargs):
     self.clock = lambda: ORIGIN + (time.time() - ORIGIN) * SPEED
 async def start_with_event(self):
     await start(self)
-    if not self.runners:
+    if not any(r.t.structure.kind == "mtt" for r in self.runners.values()):
         house = STANDARD.with_options(decision_seconds=10 * SPEED, warning_after_seconds=0,
                                       time_bank_seconds=0)
         await self.create("mtt_turbo6", house=house)

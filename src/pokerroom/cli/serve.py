@@ -154,7 +154,7 @@ def serve_command(
         str,
         typer.Option(
             envvar="POKERROOM_SIT_AND_GO",
-            help="A sit & go structure kept open, one after another ('' for none).",
+            help="A sit & go structure kept open, one after another ('none' for none).",
         ),
     ] = "sng6",
     node_id: Annotated[
@@ -181,10 +181,20 @@ def serve_command(
     is one node of several on one PostgreSQL database."""
     import uvicorn
 
+    from pokerroom.rules.tournament import tournament_structure_names
     from pokerroom.server import logs
     from pokerroom.server.app import create_app
     from pokerroom.server.protocol import MAX_FRAME_BYTES
 
+    # An empty POKERROOM_SIT_AND_GO reads as unset (click), so "none" says none.
+    sit_and_go = "" if sit_and_go.lower() in ("", "none") else sit_and_go
+    if sit_and_go and sit_and_go not in tournament_structure_names():
+        known = ", ".join(tournament_structure_names())
+        typer.echo(
+            f"pokerroom serve: no tournament structure {sit_and_go!r} (known: {known}, or none)",
+            err=True,
+        )
+        raise typer.Exit(2)
     several = node_id is not None or redis is not None
     if several and not database.startswith("postgresql"):
         typer.echo(

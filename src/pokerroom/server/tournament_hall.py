@@ -85,6 +85,7 @@ class Tournaments:
                 runner.prizes_due(self.clock())  # the places, for the lobby
                 continue
             await self._resume(runner)
+        await self._keep_open()  # listed from the room's first answer on
         self._task = asyncio.create_task(self._run(), name="tournaments")
 
     async def _resume(self, runner: TournamentRunner) -> None:
