@@ -186,6 +186,11 @@ async def test_a_sit_and_go_over_two_nodes_survives_its_owners_death(
 
     # One hand played through both nodes, then the owner dies with the next one running.
     await asyncio.gather(play(ann, table, lambda: dealt(2)), play(bob, table, lambda: dealt(2)))
+    started = [f for f in bob.frames if f["type"] == "tournament" and f["kind"] == "started"]
+    assert started and started[0]["table"] == table  # a's notice, through the room channel
+    elsewhere = await person_again(b.base, bob)  # b names the table a runs at hello
+    assert elsewhere.frames[-1]["seated"] == [table]
+    await elsewhere.ws.close()
     await eventually(lambda: runner.actors[1].started is not None, "hand 2 is stored running")
     number, before = t.hand_number, dict(zip(t.hand_seats, t.hand.starting_stacks, strict=True))
     assert sum(before.values()) == 3000
@@ -281,4 +286,28 @@ async def test_a_stale_owners_registration_is_refused(two: tuple[Node, Node]) ->
     assert me.json()["balance"] == STARTING_GRANT  # the buy-in and fee back
     assert not hall_b.runners[runner.id].t.entries
     state = await books(a.database, runner.id, f"{runner.id}-1")
+    assert state["lease"].node == "tb"
+
+
+async def test_a_full_sit_and_go_whose_owner_died_before_starting_it_starts_on_the_adopter(
+    two: tuple[Node, Node],
+) -> None:
+    """The owner stored the last registration and died before it started the event: the
+    node that adopts it finds it full and starts it (nothing waits for a start time)."""
+    a, b = two
+    hall_a, hall_b = a.app.state.tournaments, b.app.state.tournaments
+    runner = await hall_a.create("sng_heads_up")
+
+    async def dies_first() -> None:  # the owner stops right after the registration's commit
+        return None
+
+    runner.maybe_start = dies_first  # type: ignore[method-assign]
+    for name in ("ann", "bob"):
+        someone = await person(a.base, name)
+        assert (await register(a, someone, runner.id)).status_code == 200
+    assert not runner.t.started
+    die(a)
+    await eventually(lambda: runner.id in hall_b.runners, "b adopts the event")
+    await eventually(lambda: hall_b.runners[runner.id].t.started, "b starts it")
+    state = await books(b.database, runner.id, f"{runner.id}-1")
     assert state["lease"].node == "tb"

@@ -110,6 +110,7 @@ class Tournaments:
         runner.prizes_due(self.clock())
         runner.launch()
         runner.wake_all()
+        await runner.maybe_start()  # full (or due) when its last owner stopped: it starts
 
     async def reload(self, runner: TournamentRunner) -> None:
         """The store refused a write the coordinator had made: back to what it holds."""
