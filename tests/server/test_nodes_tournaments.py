@@ -276,7 +276,10 @@ async def test_a_stale_owners_registration_is_refused(two: tuple[Node, Node]) ->
     assert (await register(b, ann, runner.id)).status_code == 200
     await a.room.leases.tick()  # a comes back (a pass as its renewals would make)
     assert hall_a.get(runner.id).t.entries and runner.id not in hall_a.runners
-    async with httpx.AsyncClient(base_url=a.base) as http:  # a forwards it to b now
+    async with httpx.AsyncClient(base_url=a.base) as http:  # a forwards them to b now
+        headers = {"Authorization": f"Bearer {ann.token}"}
+        refused = await http.post(f"/api/tournaments/{runner.id}/rebuy", headers=headers)
+        assert refused.status_code == 400 and "cannot rebuy" in refused.text  # b's reason
         done = await http.post(
             f"/api/tournaments/{runner.id}/unregister",
             headers={"Authorization": f"Bearer {ann.token}"},
