@@ -185,7 +185,8 @@ class NodeLeases:
         """One pass: heartbeat, renew, read every table; then adopt what needs an owner."""
         started = time.monotonic()
         leases = list(self.held.values())
-        done = await self.room.db.run(partial(self._pass, leases=leases))
+        events = None if self.coordinators is None else self.coordinators.known()
+        done = await self.room.db.run(partial(self._pass, leases=leases, events=events))
         # The database renewed each kept lease before it expired (an expired one is not
         # renewed): they hold from the pass's start on, whatever the watchdog did meanwhile.
         # One whose row was busy (its own write held it) is neither: the next pass tries.
@@ -205,12 +206,14 @@ class NodeLeases:
         monotonic moment ``renewed``) runs out, unless renewed again meanwhile."""
         self.deadlines[table_id] = renewed + self.settings.ttl - self.settings.margin
 
-    def _pass(self, session: Session, *, leases: list[Lease]) -> Pass:
+    def _pass(
+        self, session: Session, *, leases: list[Lease], events: dict[str, TournamentRow] | None
+    ) -> Pass:
         now = _db_now(session, wait=self.settings.renew)
         live = heartbeat_sync(session, self.node, now=now, ttl=self.ttl)
         kept, lost = renew_all_sync(session, leases, now=now, ttl=self.ttl)
-        events = [] if self.coordinators is None else tournaments_sync(session)
-        return Pass(now, live, kept, lost, tables_sync(session), events)
+        rows = [] if events is None else tournaments_sync(session, events)
+        return Pass(now, live, kept, lost, tables_sync(session), rows)
 
     async def _adopt(self, done: Pass) -> None:
         """One free table a pass at most, while this node has less than its share: the

@@ -129,6 +129,10 @@ class TournamentLeases:
         self.own(made[-1], got[1], started)
         return made[-1]
 
+    def known(self) -> dict[str, TournamentRow]:
+        """The events as the last pass read them (the next reads only those changed)."""
+        return {row.id: row for row in self.rows}
+
     async def after_pass(self, done: Pass) -> None:
         """The events as this pass read them; one free event adopted while this node runs
         fewer than its share."""

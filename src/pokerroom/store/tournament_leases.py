@@ -16,8 +16,8 @@ all of its tables, is run by the one node holding its lease, a row of ``table_le
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -63,12 +63,13 @@ class TournamentRow:
         return self.expires_at is None or _aware(self.expires_at) <= now
 
 
-def _names(session: Session, tournament_id: str | None = None) -> dict[str, dict[str, str]]:
-    query = select(TournamentEntry.tournament_id, Account.id, Account.display_name).join(
-        Account, Account.id == TournamentEntry.account_id
+def _names(session: Session, ids: Collection[str]) -> dict[str, dict[str, str]]:
+    """Each event's players' display names by account id (the events ``ids``)."""
+    query = (
+        select(TournamentEntry.tournament_id, Account.id, Account.display_name)
+        .join(Account, Account.id == TournamentEntry.account_id)
+        .where(TournamentEntry.tournament_id.in_(ids))
     )
-    if tournament_id is not None:
-        query = query.where(TournamentEntry.tournament_id == tournament_id)
     names: dict[str, dict[str, str]] = {}
     for tid, account, name in session.execute(query):
         names.setdefault(tid, {})[str(account)] = name
@@ -89,17 +90,33 @@ def _row(record: Record, names: dict[str, str], lease: TableLease | None) -> Tou
     )
 
 
-def tournaments_sync(session: Session) -> list[TournamentRow]:
-    """Every tournament (finished ones too: the lobby lists them) with its lease."""
+def tournaments_sync(
+    session: Session, known: Mapping[str, TournamentRow] | None = None
+) -> list[TournamentRow]:
+    """Every tournament (finished ones too: the lobby lists them) with its lease. The state
+    of one ``known`` as it is now (its ``updated_at`` unchanged) is not read again: a pass
+    reads the states that changed since the last, not every event's every few seconds."""
+    known = known or {}
     leases = {
         lease.table_id: lease
         for lease in session.scalars(
             select(TableLease).where(TableLease.table_id.startswith(COORDINATOR))
         )
     }
-    names = _names(session)
-    records = session.scalars(select(Record).order_by(Record.created_at))
-    return [_row(r, names.get(r.id, {}), leases.get(lease_key(r.id))) for r in records]
+    heads = session.execute(select(Record.id, Record.updated_at).order_by(Record.created_at))
+    order = [(tid, at) for tid, at in heads]
+    changed = [tid for tid, at in order if tid not in known or known[tid].updated_at != at]
+    fresh = {r.id: r for r in session.scalars(select(Record).where(Record.id.in_(changed)))}
+    names = _names(session, changed) if changed else {}
+    rows = []
+    for tid, _ in order:
+        lease = leases.get(lease_key(tid))
+        if tid in fresh:
+            rows.append(_row(fresh[tid], names.get(tid, {}), lease))
+        else:
+            owner, expires = (None, None) if lease is None else (lease.node, lease.expires_at)
+            rows.append(replace(known[tid], owner=owner, expires_at=expires))
+    return rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +152,7 @@ def adopt_tournament_sync(
     ).all()
     for hand_id in running:
         cancel_tournament_hand_sync(session, hand_id, reason=reason, now=now)
-    names = _names(session, tournament_id).get(tournament_id, {})
+    names = _names(session, [tournament_id]).get(tournament_id, {})
     row = _row(record, names, None)
     return AdoptedTournament(lease, row, last_hands_sync(session, prefix))
 
