@@ -73,9 +73,10 @@ class Cluster:
             await connection.close()
 
     async def owners(self) -> dict[str, tuple[str, int, bool]]:
-        """Each table's lease: (node, epoch, live: not expired)."""
+        """Each table's lease: (node, epoch, live: not expired); not the tournaments'."""
         rows = await self.sql(
             "SELECT table_id, node, epoch, expires_at > now() AS live FROM table_leases"
+            " WHERE table_id NOT LIKE 'tournament:%'"
         )
         return {r["table_id"]: (r["node"], int(r["epoch"]), bool(r["live"])) for r in rows}
 

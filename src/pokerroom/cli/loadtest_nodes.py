@@ -200,7 +200,7 @@ async def _forget_room(url: str) -> None:
     have the same names) are deleted, only the room's, in that Redis database."""
     from redis import asyncio as aioredis
 
-    from pokerroom.server.bus import prefix_of
+    from pokerroom.server.remote import prefix_of
 
     client = aioredis.from_url(url)
     try:

@@ -227,7 +227,7 @@ def serve_command(
     app = create_app(
         database,
         pause=pause,
-        repeat=(sit_and_go,) if sit_and_go and not several else (),
+        repeat=(sit_and_go,) if sit_and_go else (),  # several nodes: opened by one of them
         node=node if several else None,
         leases=LeaseSettings(ttl=lease_seconds, renew=renew_seconds) if several else None,
         redis=redis,

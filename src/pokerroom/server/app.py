@@ -93,7 +93,7 @@ def create_app(
     it runs the tables whose leases it holds (server/leasing.py); ``redis``: the nodes'
     Redis, which carries clients' commands to a table's owner and its frames back
     (server/bus.py); ``own_tables`` False: without leases, a node that only holds sockets.
-    Tournaments run on a single node only, for now (their coordinator has no lease yet).
+    Each tournament is run by the node holding its lease (server/tournament_nodes.py).
     ``metrics_access``: who may read /metrics (default: MetricsAccess.from_env())."""
     access = MetricsAccess.from_env() if metrics_access is None else metrics_access
     if docs is None:
@@ -115,10 +115,10 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await room.start(demo=demo)
-        if leases is None and own_tables:
+        if own_tables:
             await hall.start()
         yield
-        if leases is None and own_tables:
+        if own_tables:
             await hall.stop()
         await room.stop()
         auth.close()

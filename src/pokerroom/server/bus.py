@@ -25,8 +25,8 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
+from functools import partial
 from typing import Any
-from urllib.parse import urlparse
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError, ResponseError
@@ -41,8 +41,12 @@ from pokerroom.server.remote import (
     apply_to_actor,
     decode_batch,
     encode_batch,
+    no_calls,
+    prefix_of,
     remote_client,
 )
+from pokerroom.server.remote import BusError as BusError  # raised to the bus's callers
+from pokerroom.server.remote import RefusedError as RefusedError
 
 log = logging.getLogger("pokerroom.bus")
 GROUP = "owner"
@@ -57,17 +61,7 @@ SEND_TRIES = 4  # a command is sent this many times (same key) before the client
 CALL_SECONDS = 10.0  # the floor waits this long for a remote table's answer
 
 Owned = Callable[[], Mapping[str, Any]]  # the room's actors (TableActor), by table id
-
-
-class BusError(RuntimeError):
-    """The bus could not carry a command (Redis unreachable) or got no answer."""
-
-
-def prefix_of(url: str) -> str:
-    """Keys and channels per Redis database: pub/sub channels are shared by every database
-    of a server, so two rooms on two databases of one Redis must not hear each other."""
-    path = urlparse(url).path.strip("/")
-    return f"pokerroom:{path or '0'}:"
+Answer = Callable[[str, str], Awaitable[dict[str, Any]]]  # (kind, message): the answer
 
 
 class Bus:
@@ -89,6 +83,8 @@ class Bus:
         self.replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.on_notice: Callable[[dict[str, Any]], None] = lambda notice: None
         self.on_floor: Callable[[Any, str, str], Awaitable[dict[str, Any]]] | None = None
+        self.coordinators: Callable[[], set[str]] = set  # more streams: calls (on_call)
+        self.on_call: Callable[[str, str, str], Awaitable[dict[str, Any]]] = no_calls
         self.tasks: list[asyncio.Task[None]] = []
         self.flushing = False
         self.sent = 0  # commands sent (tests and metrics)
@@ -208,7 +204,8 @@ class Bus:
                 if answer is not None and not answer.done():
                     result = json.loads(frame.text)
                     if "error" in result:
-                        answer.set_exception(BusError(result["error"]))
+                        refused = RefusedError if result.get("refused") else BusError
+                        answer.set_exception(refused(result["error"]))
                     else:
                         answer.set_result(result)
                 continue
@@ -341,7 +338,7 @@ class Bus:
         ready: set[str] = set()
         failures = 0
         while True:
-            tables = list(self.owned())
+            tables = [*self.owned(), *self.coordinators()]
             if not tables:
                 await asyncio.sleep(0.2)
                 continue
@@ -395,15 +392,17 @@ class Bus:
 
     async def _apply(self, table: str, entry: bytes, fields: dict[bytes, bytes]) -> None:
         actor = self.owned().get(table)
-        if actor is None:
-            return  # not ours any more: left unacknowledged for the table's owner
-        key = fields.get(b"key", b"")
+        call = actor is None and table in self.coordinators()
         stream = self.key(f"table:{table}:in")
-
-        def ack() -> None:
-            self.acks.put_nowait((stream, entry))
-
-        if key in self.seen or time.time() - float(fields.get(b"at", b"0")) > COMMAND_SECONDS:
+        if actor is None and not call:  # read as its owner changed: on to the new owner
+            with contextlib.suppress(RedisError, OSError):  # (else pending: a claim's)
+                await self.redis.xadd(stream, {**fields}, maxlen=STREAM_LENGTH)  # type: ignore
+                await self.redis.xack(stream, GROUP, entry)
+            return
+        key = fields.get(b"key", b"")
+        ack = partial(self.acks.put_nowait, (stream, entry))
+        late = CALL_SECONDS if call else COMMAND_SECONDS  # a call: once its caller gave up
+        if key in self.seen or time.time() - float(fields.get(b"at", b"0")) > late:
             self.duplicates += key in self.seen
             ack()
             return
@@ -414,8 +413,10 @@ class Bus:
         kind = fields[b"kind"].decode()
         node, conn = fields[b"node"].decode(), fields[b"conn"].decode()
         text = fields.get(b"message", b"").decode()
-        if kind in ("void", "close"):
-            task = asyncio.create_task(self._floor(actor, kind, text, node, conn))
+        if call or kind in ("void", "close"):
+            assert self.on_floor is not None
+            handler = partial(self.on_call, table) if call else partial(self.on_floor, actor)
+            task = asyncio.create_task(self._floor(handler, kind, text, node, conn))
             self.tasks.append(task)
             task.add_done_callback(self._forget)
             ack()
@@ -458,10 +459,10 @@ class Bus:
     def _lose(self, remote: Remote) -> None:
         self.remotes.pop((remote.node, remote.conn), None)
 
-    async def _floor(self, actor: Any, kind: str, reason: str, node: str, corr: str) -> None:
+    async def _floor(self, handler: Answer, kind: str, reason: str, node: str, corr: str) -> None:
+        """A call (the floor's, a tournament's) answered on the asking node's channel."""
         try:
-            assert self.on_floor is not None
-            result: dict[str, Any] = await self.on_floor(actor, kind, reason)
+            result: dict[str, Any] = await handler(kind, reason)
         except Exception as error:
             result = {"error": str(error)}
         self.post(node, Frame((), corr, None, "reply", json.dumps(result)))

@@ -21,10 +21,11 @@ import contextlib
 import logging
 import math
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import func, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -44,11 +45,14 @@ from pokerroom.store.node_store import (
     renew_all_sync,
     tables_sync,
 )
+from pokerroom.store.tournament_leases import COORDINATOR, TournamentRow, tournaments_sync
 from pokerroom.table import Table
 
 if TYPE_CHECKING:
     from pokerroom.server.room import Room
+    from pokerroom.server.tournament_nodes import TournamentLeases
 
+T = TypeVar("T")
 log = logging.getLogger("pokerroom.leases")
 WATCHDOG_SECONDS = 0.25  # how often the watchdog looks at the last renewal
 NO_FIGURES = {"hands_per_hour": 0, "average_pot": 0, "players_per_flop": 0}  # not run here
@@ -90,6 +94,7 @@ class Pass:
     kept: list[Lease]
     lost: list[Lease]
     tables: list[TableRow]
+    tournaments: list[TournamentRow] = field(default_factory=list)  # with their leases
 
 
 def _db_now(session: Session, *, wait: float = 1.0) -> datetime:
@@ -121,6 +126,9 @@ class NodeLeases:
         self.task: asyncio.Task[None] | None = None
         self.watchdog: asyncio.Task[None] | None = None
         self._entries: dict[str, tuple[str, dict[str, Any], Table]] = {}  # remote tables
+        # The tournaments' leases (keys ``tournament:<id>``) are held, renewed and lost
+        # with the tables'; what they mean is the hall's (server/tournament_nodes.py).
+        self.coordinators: TournamentLeases | None = None
 
     @property
     def ttl(self) -> timedelta:
@@ -177,7 +185,8 @@ class NodeLeases:
         """One pass: heartbeat, renew, read every table; then adopt what needs an owner."""
         started = time.monotonic()
         leases = list(self.held.values())
-        done = await self.room.db.run(partial(self._pass, leases=leases))
+        events = None if self.coordinators is None else self.coordinators.known()
+        done = await self.room.db.run(partial(self._pass, leases=leases, events=events))
         # The database renewed each kept lease before it expired (an expired one is not
         # renewed): they hold from the pass's start on, whatever the watchdog did meanwhile.
         # One whose row was busy (its own write held it) is neither: the next pass tries.
@@ -189,24 +198,29 @@ class NodeLeases:
             self._lose(lease.table_id, f"lease lost (epoch {lease.epoch})")
         self.live, self.tables = done.live, done.tables
         await self._adopt(done)
+        if self.coordinators is not None:
+            await self.coordinators.after_pass(done)
 
     def _hold_until(self, table_id: str, renewed: float) -> None:
         """The table is dealt here until ``margin`` before its lease (renewed at the
         monotonic moment ``renewed``) runs out, unless renewed again meanwhile."""
         self.deadlines[table_id] = renewed + self.settings.ttl - self.settings.margin
 
-    def _pass(self, session: Session, *, leases: list[Lease]) -> Pass:
+    def _pass(
+        self, session: Session, *, leases: list[Lease], events: dict[str, TournamentRow] | None
+    ) -> Pass:
         now = _db_now(session, wait=self.settings.renew)
         live = heartbeat_sync(session, self.node, now=now, ttl=self.ttl)
         kept, lost = renew_all_sync(session, leases, now=now, ttl=self.ttl)
-        return Pass(now, live, kept, lost, tables_sync(session))
+        rows = [] if events is None else tournaments_sync(session, events)
+        return Pass(now, live, kept, lost, tables_sync(session), rows)
 
     async def _adopt(self, done: Pass) -> None:
         """One free table a pass at most, while this node has less than its share: the
         renewals stay on time however many tables need an owner (a node's tables are
         adopted in as many passes, spread over the live nodes)."""
         share = math.ceil(len(done.tables) / done.live)
-        if len(self.held) >= share:
+        if sum(1 for key in self.held if not key.startswith(COORDINATOR)) >= share:
             await self._rebalance(share)
             return
         free = [r.id for r in done.tables if r.id not in self.held and r.free(done.now)]
@@ -259,13 +273,7 @@ class NodeLeases:
     async def adopt(self, table_id: str) -> bool:
         """Take the table's lease and run it here; False if another node has it."""
         started = time.monotonic()
-        try:
-            got = await self.room.db.run(partial(self._adopt_one, table_id=table_id))
-        except (LeaseError, IntegrityError):  # another node was quicker (or took it first)
-            return False
-        except DBAPIError as error:  # its row locked by a writer (paused?): a later pass
-            log.info("node %s could not adopt table %s: %s", self.node, table_id, error)
-            return False
+        got = await self.take(table_id, partial(self._adopt_one, table_id=table_id))
         if got is None:
             return False
         lease, adopted = got
@@ -274,6 +282,18 @@ class NodeLeases:
         self.room.run_table(adopted, lease)
         self._changed("acquired" if lease.epoch == 1 else "adopted", table_id, lease.epoch)
         return True
+
+    async def take(self, key: str, work: Callable[[Session], T | None]) -> T | None:
+        """``work``, which takes the lease ``key`` to adopt what it names; None if another
+        node was quicker (or took it first), or its row is locked by a writer (paused?):
+        a later pass tries again."""
+        try:
+            return await self.room.db.run(work)
+        except (LeaseError, IntegrityError):
+            return None
+        except DBAPIError as error:
+            log.info("node %s could not adopt %s: %s", self.node, key, error)
+            return None
 
     def _adopt_one(self, session: Session, *, table_id: str) -> tuple[Lease, Adopted] | None:
         restore = partial(self.room.restored, reason="node failover")
@@ -290,7 +310,11 @@ class NodeLeases:
     def _lose(self, table_id: str, reason: str) -> None:
         lease = self.held.pop(table_id, None)
         self.deadlines.pop(table_id, None)
-        if self.room.depose(table_id, reason) or lease is not None:
+        if table_id.startswith(COORDINATOR):  # a tournament's: all its tables stop
+            deposed = self.coordinators is not None and self.coordinators.lost(table_id, reason)
+        else:
+            deposed = self.room.depose(table_id, reason)
+        if deposed or lease is not None:
             self._changed("lost", table_id, None if lease is None else lease.epoch, reason)
 
     def stale(self, table_id: str, reason: str) -> None:

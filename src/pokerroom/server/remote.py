@@ -9,10 +9,30 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlparse
 
 from pokerroom.server import protocol
 from pokerroom.server.client import Client
 from pokerroom.server.inbox import Gone, Said, Watching
+
+
+class BusError(RuntimeError):
+    """The bus could not carry a command (Redis unreachable) or got no answer."""
+
+
+class RefusedError(BusError):
+    """The owner refused a call (a player's error there: nothing changed)."""
+
+
+async def no_calls(stream: str, kind: str, message: str) -> dict[str, Any]:
+    raise BusError(f"{stream} is not run here")
+
+
+def prefix_of(url: str) -> str:
+    """Keys and channels per Redis database: pub/sub channels are shared by every database
+    of a server, so two rooms on two databases of one Redis must not hear each other."""
+    path = urlparse(url).path.strip("/")
+    return f"pokerroom:{path or '0'}:"
 
 
 @dataclass(frozen=True, slots=True)

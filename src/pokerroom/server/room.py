@@ -9,7 +9,7 @@ import logging
 import os
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -164,6 +164,8 @@ class Room:
         self.clients: set[Client] = set()  # every open connection (S-AUTH-2 closes them)
         self.per_address: Counter[str] = Counter()
         self.own_tables = own_tables
+        # The tournament tables other nodes run where an account sits (tournament_nodes.py).
+        self.seated_elsewhere: Callable[[int], list[str]] = lambda account: []
         self.bus = None if redis is None else Bus(redis, self.node, lambda: self.actors)
         if self.bus is not None:
             self.bus.tables_of = self.store.table_ids
@@ -213,13 +215,13 @@ class Room:
     def revoke(self, token: str) -> int:
         """A session was revoked (log-out): close the sockets that logged in with it (on
         every node: the count is this node's)."""
-        self._tell_nodes({"revoke": token})
+        self.tell_nodes({"revoke": token})
         return self._close(lambda c: c.token == token, "logged out")
 
     def suspend(self, account_id: int) -> int:
         """An account was suspended: close its sockets and tell every table (the floor's
         rule there: sat out, cashed out after the hand), on every node."""
-        self._tell_nodes({"suspend": account_id})
+        self.tell_nodes({"suspend": account_id})
         closed = self._close(lambda c: c.account_id == account_id, "account suspended")
         for actor in self.actors.values():
             actor.post(Suspend(str(account_id)))
@@ -228,11 +230,12 @@ class Room:
     def auto_muck(self, account_id: int, on: bool) -> None:
         """The account's auto-muck preference changed: its seats follow it from the next
         showdown (each table's own task sets it, between two of its messages)."""
-        self._tell_nodes({"auto_muck": account_id, "on": on})
+        self.tell_nodes({"auto_muck": account_id, "on": on})
         for actor in self.actors.values():
             actor.post(AutoMuck(str(account_id), on))
 
-    def _tell_nodes(self, notice: dict[str, Any]) -> None:
+    def tell_nodes(self, notice: dict[str, Any]) -> None:
+        """Tell every other node something room-wide (on one node: nothing)."""
         if self.bus is not None:
             self.bus.notify({**notice, "from": self.bus.name})
 
@@ -250,6 +253,21 @@ class Room:
         elif "auto_muck" in notice:
             for actor in self.actors.values():
                 actor.post(AutoMuck(str(notice["auto_muck"]), bool(notice["on"])))
+        elif "deliver" in notice or "follow" in notice:  # a tournament's, to its player
+            self._to_player(notice)
+
+    def _to_player(self, notice: dict[str, Any]) -> None:
+        """A tournament's notice to a player (``deliver``: a frame) or the table the player
+        now sits at (``follow``: watched), from the node that runs the event."""
+        account = int(notice.get("deliver") or notice["follow"])
+        for client in [c for c in self.clients if c.account_id == account and not c.closed]:
+            if "deliver" in notice:
+                client.deliver(notice["line"])
+                continue
+            table = notice["table"]
+            client.tables.add(table)
+            if self.bus is not None and table not in self.actors:
+                self.bus.resync(client, table)  # asks its owner for it (a watch)
 
     def _close(self, which: Any, reason: str) -> int:
         chosen = [c for c in self.clients if which(c)]

@@ -19,6 +19,7 @@ from pokerroom.rules.house import STANDARD, HouseOptions
 from pokerroom.rules.tournament import TournamentStructure, load_tournament_structure
 from pokerroom.server.clock import aware, utcnow
 from pokerroom.server.tournament_deals import restarted
+from pokerroom.server.tournament_nodes import TournamentLeases
 from pokerroom.server.tournaments import TournamentRunner
 from pokerroom.store.tournament_store import TournamentStore
 from pokerroom.store.tournaments import Prices
@@ -62,43 +63,55 @@ class Tournaments:
         self._ids = count(1)
         self._task: asyncio.Task[None] | None = None
         self._changed = asyncio.Event()
+        # On a room of several nodes: the events' leases, adoption, forwarding.
+        self.nodes = None if room.leases is None else TournamentLeases(self, room.leases)
 
     def changed(self) -> None:
         self._changed.set()
 
     async def start(self) -> None:
-        """Resume every stored event (its hands in progress cancelled) and keep going."""
-        for record in await self.store.restart(now=utcnow()):
-            config = json.loads(record.config)
-            structure = load_tournament_structure(config["structure"])
-            t = tournament_from_json(record.snapshot, rng=SystemRandomSource(), structure=structure)
-            self._next_id(record.id)
-            runner = TournamentRunner(self, record.id, t, config, paid=set(json.loads(record.paid)))
-            runner.names = await self.store.names(record.id)
-            self.runners[record.id] = runner
-            runner.cancelled = record.status == "cancelled"
-            if runner.cancelled:
-                continue
-            if t.finished:
-                # its last save, at the hand that finished it (the room's clock is the wall's)
-                runner.finished_at = aware(record.updated_at).timestamp()
-                runner.prizes_due(self.clock())  # the places, for the lobby
-                continue
-            await self._resume(runner)
-        await self._keep_open()  # listed from the room's first answer on
+        """Resume every stored event (its hands in progress cancelled) and keep going. On a
+        room of several nodes, the events come with their leases (tournament_nodes.py)."""
+        if self.nodes is None:
+            for record in await self.store.restart(now=utcnow()):
+                runner = self.runner_of(record, await self.store.names(record.id))
+                self.runners[record.id] = runner
+                if runner.status in ("registering", "running"):
+                    await self.resume(runner)
+            await self._keep_open()  # listed from the room's first answer on
         self._task = asyncio.create_task(self._run(), name="tournaments")
 
-    async def _resume(self, runner: TournamentRunner) -> None:
+    def runner_of(self, record: Any, names: dict[str, str]) -> TournamentRunner:
+        """The runner of a stored event (a ``TournamentRecord`` or a ``TournamentRow``),
+        not launched; a finished one with its places (the lobby lists them)."""
+        config = json.loads(record.config)
+        structure = load_tournament_structure(config["structure"])
+        t = tournament_from_json(record.snapshot, rng=SystemRandomSource(), structure=structure)
+        self._next_id(record.id)
+        runner = TournamentRunner(self, record.id, t, config, paid=set(json.loads(record.paid)))
+        runner.names = names
+        runner.cancelled = record.status == "cancelled"
+        if t.finished and not runner.cancelled:
+            # its last save, at the hand that finished it (the room's clock is the wall's)
+            runner.finished_at = aware(record.updated_at).timestamp()
+            runner.prizes_due(self.clock())  # the places, for the lobby
+        return runner
+
+    async def resume(self, runner: TournamentRunner, last: dict[str, int] | None = None) -> None:
+        """Run a stored event again (a restart, or another node's adopted): every hand in
+        progress back to its start (R-DECK-5), the levels on from their deadlines."""
         t = runner.t
         t.cancel_hands()  # R-DECK-5: every hand in progress back to its start
         restarted(runner)  # a deal being agreed is cancelled, its players told
-        last = await self.store.last_hands(f"{runner.id}-")
+        if last is None:
+            last = await self.store.last_hands(f"{runner.id}-")
         for number, table in t.tables.items():
             table.hand_number = max(table.hand_number, last.get(runner.table_id(number), 0))
         await runner.save()
         runner.prizes_due(self.clock())
         runner.launch()
         runner.wake_all()
+        await runner.maybe_start()  # full (or due) when its last owner stopped: it starts
 
     async def reload(self, runner: TournamentRunner) -> None:
         """The store refused a write the coordinator had made: back to what it holds."""
@@ -110,15 +123,38 @@ class Tournaments:
                 record.snapshot, rng=SystemRandomSource(), structure=runner.t.structure
             )
             runner.paid = set(json.loads(record.paid))
-            await self._resume(runner)
+            await self.resume(runner)
 
     def _next_id(self, tournament_id: str) -> None:
         number = tournament_id.rsplit("-", 1)[-1]
         if number.isdigit():
             self._ids = count(max(int(number) + 1, next(self._ids)))
 
-    async def create(
+    async def create(self, structure: str, **fields: Any) -> TournamentRunner:
+        """A new event open for registration: a sit & go starts when full, a multi-table
+        event at ``starts_at`` (the room's clock); the seed room ``preset``'s house options
+        (or ``house``) apply at its tables (``fields``: ``new_runner``'s)."""
+        if self.nodes is not None:  # stored with its lease, run here
+            runner = await self.nodes.create(structure, **fields)
+            assert runner is not None
+            return runner
+        s = load_tournament_structure(structure)
+        runner = self.new_runner(
+            f"{s.name.replace('_', '-')}-{next(self._ids)}", structure, **fields
+        )
+        await self.store.create(
+            runner.id,
+            name=runner.t.name,
+            config=runner.config,
+            snapshot=runner.snapshot(),
+            now=utcnow(),
+        )
+        self.runners[runner.id] = runner
+        return runner
+
+    def new_runner(
         self,
+        tournament_id: str,
         structure: str,
         *,
         name: str | None = None,
@@ -127,11 +163,7 @@ class Tournaments:
         house: HouseOptions | None = None,
         repeat: bool = False,
     ) -> TournamentRunner:
-        """A new event open for registration: a sit & go starts when full, a multi-table
-        event at ``starts_at`` (the room's clock); the seed room ``preset``'s house options
-        (or ``house``) apply at its tables."""
         s = load_tournament_structure(structure)
-        tournament_id = f"{s.name.replace('_', '-')}-{next(self._ids)}"
         if house is None:
             house = STANDARD if preset is None else load_preset(preset)
         t = Tournament(
@@ -143,12 +175,7 @@ class Tournaments:
             "starts_at": starts_at,
             "repeat": repeat,
         }
-        runner = TournamentRunner(self, tournament_id, t, config)
-        await self.store.create(
-            tournament_id, name=t.name, config=config, snapshot=runner.snapshot(), now=utcnow()
-        )
-        self.runners[tournament_id] = runner
-        return runner
+        return TournamentRunner(self, tournament_id, t, config)
 
     async def _run(self) -> None:
         """Start multi-table events at their time; keep a sit & go of each repeating
@@ -167,15 +194,20 @@ class Tournaments:
                     await self._changed.wait()
 
     async def _keep_open(self) -> None:
+        others = [] if self.nodes is None else self.nodes.others()
         for structure in self.repeat:
             open_ = [
                 r
-                for r in self.runners.values()
+                for r in [*self.runners.values(), *others]
                 if r.config.get("repeat")
                 and r.config["structure"] == structure
                 and r.status == "registering"
             ]
-            if not open_:
+            if open_:
+                continue
+            if self.nodes is not None:  # unless another node opened one meanwhile
+                await self.nodes.create(structure, repeat=True)
+            else:
                 await self.create(structure, repeat=True)
 
     async def stop(self) -> None:
@@ -185,11 +217,19 @@ class Tournaments:
                 await self._task
 
     def get(self, tournament_id: str) -> TournamentRunner:
+        """The event's runner; another node's as last read (``remote`` says which)."""
         runner = self.runners.get(tournament_id)
+        if runner is None and self.nodes is not None:
+            runner = self.nodes.shadow(tournament_id)
         if runner is None:
             raise TournamentError(f"no tournament {tournament_id!r}")
         return runner
 
     def lobby(self) -> list[dict[str, Any]]:
         now = self.clock()
-        return [runner.view(now) for runner in self.runners.values()]
+        others = [] if self.nodes is None else self.nodes.others()
+        return [runner.view(now) for runner in [*self.runners.values(), *others]]
+
+    def remote(self, runner: TournamentRunner) -> bool:
+        """Run by another node: its requests are forwarded there."""
+        return self.runners.get(runner.id) is not runner

@@ -27,6 +27,7 @@ from pokerroom.server.clock import utcnow
 from pokerroom.server.inbox import Close, Item, Suspend, Void
 from pokerroom.server.tournament_deals import open_proposal, tell_restarted
 from pokerroom.store.hands import StartedHand
+from pokerroom.store.leases import StaleEpochError
 from pokerroom.table import TableError
 from pokerroom.table.events import HandFinished, SeatLeft
 from pokerroom.tournament import events as tev
@@ -174,7 +175,10 @@ class TournamentTableActor(TableActor):
 
     async def _fault(self, error: Exception, now: float) -> bool:
         """A fault at this table: its hand goes back to its start (R-DECK-5), the rest of
-        the tournament goes on."""
+        the tournament goes on. A write refused by the event's lease epoch is no fault:
+        another node runs the event now, and this table stops (raised on to the task)."""
+        if isinstance(error, StaleEpochError):
+            raise error
         self.faults += 1
         log.error(
             "tournament table %s: fault: %s",

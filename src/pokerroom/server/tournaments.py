@@ -270,6 +270,8 @@ class TournamentRunner:
         for number in self.t.tables:
             if number not in self.actors:
                 actor = TournamentTableActor(self, number, pause=self.hall.pause)
+                if self.hall.nodes is not None:  # a write refused by the epoch: deposed
+                    actor.on_stale = self.hall.nodes.on_stale(self)
                 self.actors[number] = actor
                 self.room.actors[actor.table_id] = actor
                 actor.task = asyncio.create_task(actor.run(), name=f"table {actor.table_id}")
@@ -353,6 +355,7 @@ class TournamentRunner:
         line = protocol.frame(notice)
         for client in self._clients(account):
             client.deliver(line)
+        self.room.tell_nodes({"deliver": account, "line": line})  # the player's other nodes
 
     def tell(self, entry: str, kind: str, text: str) -> None:
         self._tell(self.account_of(entry), kind, text)
@@ -368,6 +371,7 @@ class TournamentRunner:
         actor = None if table is None else self.room.actors.get(table)
         if actor is None:
             return
+        self.room.tell_nodes({"follow": account, "table": table})  # there they watch it too
         for client in self._clients(account):
             if actor.offer(Watching(client)):
                 client.tables.add(actor.table_id)

@@ -169,7 +169,8 @@ class TableLease(Base):
     __tablename__ = "table_leases"
     __table_args__ = (CheckConstraint("epoch > 0", name="epoch_positive"),)
 
-    table_id: Mapped[str] = mapped_column(String(64), ForeignKey("tables.id"), primary_key=True)
+    # a table's id, or ``tournament:<id>`` for a tournament's coordinator (and its tables)
+    table_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     node: Mapped[str] = mapped_column(String(128))
     epoch: Mapped[int] = mapped_column(BigInteger)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

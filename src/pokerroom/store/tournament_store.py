@@ -1,5 +1,7 @@
 """The tournament runner's storage (issue 14): one transaction per method, each the
-``*_sync`` operation of ``store.tournaments`` (money and the event's state together)."""
+``*_sync`` operation of ``store.tournaments`` (money and the event's state together). On a
+room of several nodes (issue 15) each write of the event's owner is fenced on the epoch of
+its lease (``store/leases.py``): a stale owner's write is refused whole (StaleEpochError)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from pokerroom.store.db import Database
 from pokerroom.store.hands import cancel_interrupted_hands
+from pokerroom.store.leases import Lease, StaleEpochError, fenced
 from pokerroom.store.models import TournamentEntry, TournamentRecord
 from pokerroom.store.room_store import StoreError
 from pokerroom.store.tournaments import (
@@ -41,8 +44,25 @@ T = TypeVar("T")
 class TournamentStore:
     """The tournament runner's storage: one transaction per method."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, lease: Lease | None = None) -> None:
         self.db = db
+        self.lease = lease  # several nodes: the event's lease, every write fenced on it
+        self.hold: float | None = None  # (store/leases.py: hold_locks_sync)
+        self.on_stale: Callable[[str], None] | None = None  # told of a write refused
+
+    def _fenced(self, work: Callable[[Session], T]) -> Callable[[Session], T]:
+        return work if self.lease is None else fenced(self.lease, work, hold=self.hold)
+
+    async def _run(self, work: Callable[[Session], T]) -> T:
+        try:
+            return await self.db.run(self._fenced(work))
+        except StaleEpochError as error:
+            self._stale(error)
+            raise
+
+    def _stale(self, error: StaleEpochError) -> None:
+        if self.on_stale is not None:
+            self.on_stale(str(error))
 
     async def create(
         self, tournament_id: str, *, name: str, config: dict[str, Any], snapshot: str, now: datetime
@@ -100,11 +120,15 @@ class TournamentStore:
         """``work`` in one transaction on the event loop's own thread: its ``apply`` changes
         the coordinator, which the table tasks use on that thread (``Database.run`` would
         run it on the database's thread on SQLite)."""
-        async with self.db.transaction() as session:
-            return await session.run_sync(work)
+        try:
+            async with self.db.transaction() as session:
+                return await session.run_sync(self._fenced(work))
+        except StaleEpochError as error:
+            self._stale(error)
+            raise
 
     async def save(self, tournament_id: str, snapshot: str, *, status: str, now: datetime) -> None:
-        await self.db.run(
+        await self._run(
             partial(
                 save_state_sync,
                 tournament_id=tournament_id,
@@ -115,14 +139,14 @@ class TournamentStore:
         )
 
     async def pay(self, tournament_id: str, prizes: Sequence[Prize], *, now: datetime) -> list[str]:
-        return await self.db.run(
+        return await self._run(
             partial(pay_prizes_sync, tournament_id=tournament_id, prizes=prizes, now=now)
         )
 
     async def begin_hand(
         self, table_id: str, *, number: int, commitment: str, now: datetime
     ) -> int:
-        return await self.db.run(
+        return await self._run(
             partial(
                 begin_tournament_hand_sync,
                 table_id=table_id,
@@ -133,14 +157,14 @@ class TournamentStore:
         )
 
     async def finish_hand(self, hand_id: int, tournament_id: str, **fields: Any) -> list[str]:
-        return await self.db.run(
+        return await self._run(
             partial(
                 finish_tournament_hand_sync, hand_id=hand_id, tournament_id=tournament_id, **fields
             )
         )
 
     async def cancel_hand(self, hand_id: int, reason: str, *, now: datetime) -> None:
-        await self.db.run(
+        await self._run(
             partial(cancel_tournament_hand_sync, hand_id=hand_id, reason=reason, now=now)
         )
 

@@ -144,6 +144,7 @@ async def _dispatch(room: Room, store: RoomStore, client: Client, message: Any) 
         if room.bus is not None:  # and at the tables other nodes own (as last stored)
             elsewhere = await store.seated_at(account.id)
             seated += [t for t in elsewhere if t not in room.actors]
+            seated += room.seated_elsewhere(account.id)
         client.deliver(
             protocol.frame(
                 protocol.HelloOk(account=account.id, name=account.display_name, seated=seated)

@@ -2,19 +2,21 @@
 structure, entrants, prize pool, payouts, level, players and places; register (a request key
 makes a retry harmless), unregister, rebuy, add-on, and the table the player sits at now."""
 
-from collections.abc import Awaitable
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, Field
 
+from pokerroom.server.bus import BusError, RefusedError
 from pokerroom.server.errors import ApiError
 from pokerroom.server.routes.deps import Player
-from pokerroom.server.tournament_deals import answer, deal_view, propose
+from pokerroom.server.tournament_deals import deal_view
 from pokerroom.server.tournament_exports import summary_of
 from pokerroom.server.tournament_hall import Tournaments
+from pokerroom.server.tournament_nodes import perform
 from pokerroom.server.tournaments import TournamentRunner
+from pokerroom.store.leases import StaleEpochError
 from pokerroom.store.ledger import LedgerError
 from pokerroom.store.room_store import StoreError
 from pokerroom.tournament.deals import deal_offer
@@ -61,43 +63,44 @@ async def one(tournament_id: str, request: Request) -> dict[str, Any]:
     return runner.view(runner.now())
 
 
+async def _request(
+    http: Request, tournament_id: str, kind: str, account: int, **fields: Any
+) -> dict[str, Any]:
+    """A player's request, done here if this node runs the event, else by its owner (over
+    the bus, server/tournament_nodes.py): refused, 400; no owner to answer, 409."""
+    hall, runner = _hall(http), _runner(http, tournament_id)
+    try:
+        if hall.nodes is not None and hall.remote(runner):
+            return await hall.nodes.forward(tournament_id, kind, account=account, **fields)
+        return await perform(runner, kind, account, fields)
+    except (TournamentError, LedgerError, StoreError, RefusedError) as error:
+        raise HTTPException(400, str(error)) from None
+    except (BusError, StaleEpochError) as error:  # its owner changes: try again
+        raise HTTPException(409, str(error)) from None
+
+
 @router.post("/{tournament_id}/register", response_model=EntryOut)
 async def register(
     tournament_id: str, body: RegisterIn, account: Player, request: Request
 ) -> EntryOut:
-    runner = _runner(request, tournament_id)
-    try:
-        entry = await runner.register(account.id, account.display_name, body.request)
-    except (TournamentError, LedgerError, StoreError) as error:
-        raise HTTPException(400, str(error)) from None
-    return EntryOut(tournament=tournament_id, entry=entry)
+    fields = {"name": account.display_name, "request": body.request}
+    done = await _request(request, tournament_id, "register", account.id, **fields)
+    return EntryOut(tournament=tournament_id, entry=done["entry"])
 
 
 @router.post("/{tournament_id}/unregister", status_code=204)
 async def unregister(tournament_id: str, account: Player, request: Request) -> None:
-    runner = _runner(request, tournament_id)
-    try:
-        await runner.unregister(account.id)
-    except (TournamentError, LedgerError, StoreError) as error:
-        raise HTTPException(400, str(error)) from None
+    await _request(request, tournament_id, "unregister", account.id)
 
 
 @router.post("/{tournament_id}/rebuy", status_code=204)
 async def rebuy(tournament_id: str, account: Player, request: Request) -> None:
-    await _buy(request, tournament_id, account.id, addon=False)
+    await _request(request, tournament_id, "rebuy", account.id)
 
 
 @router.post("/{tournament_id}/addon", status_code=204)
 async def addon(tournament_id: str, account: Player, request: Request) -> None:
-    await _buy(request, tournament_id, account.id, addon=True)
-
-
-async def _buy(request: Request, tournament_id: str, account: int, *, addon: bool) -> None:
-    runner = _runner(request, tournament_id)
-    try:
-        await runner.buy_chips(account, addon=addon)
-    except (TournamentError, LedgerError, StoreError) as error:
-        raise HTTPException(400, str(error)) from None
+    await _request(request, tournament_id, "addon", account.id)
 
 
 @router.get("/{tournament_id}/table", response_model=MyTableOut)
@@ -190,22 +193,12 @@ async def propose_deal(
 ) -> dict[str, Any]:
     """A player left proposes a deal (and accepts it); the final table deals no new hand
     until every player left has accepted it or one declines."""
-    runner = _runner(request, tournament_id)
-    await _refused(propose(runner, account.id, body.kind, body.keep))
-    return deal_view(runner)
+    fields = {"deal": body.kind, "keep": body.keep}
+    return await _request(request, tournament_id, "propose", account.id, **fields)
 
 
 @router.post("/{tournament_id}/deal/{answer_}")
 async def answer_deal(
     tournament_id: str, answer_: Literal["accept", "decline"], account: Player, request: Request
 ) -> dict[str, Any]:
-    runner = _runner(request, tournament_id)
-    await _refused(answer(runner, account.id, accept=answer_ == "accept"))
-    return deal_view(runner)
-
-
-async def _refused(work: Awaitable[None]) -> None:
-    try:
-        await work
-    except (TournamentError, LedgerError, StoreError) as error:
-        raise HTTPException(400, str(error)) from None
+    return await _request(request, tournament_id, answer_, account.id)

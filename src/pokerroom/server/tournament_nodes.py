@@ -1,0 +1,263 @@
+"""Tournaments on a room of several nodes (issue 15; docs/architecture.md).
+
+Each event is run whole (its coordinator and every table of it) by the node holding its
+lease (``store/tournament_leases.py``, renewed with the node's table leases by
+``server/leasing.py``); every write of the runner and of its tables is fenced on that
+lease's epoch, so a stale owner never pays a prize or stores a hand after another node took
+the event. When the owner's lease runs out, a node adopts the event from its last committed
+state: the hands its tables had in progress cancelled (R-DECK-5: every chip back where it
+was at the hand's start), the levels going on from their stored absolute deadlines.
+
+Every other node shows the event from the state stored at the owner's last write, as its
+renewal pass read it (a *shadow* runner: never launched, never written), and forwards a
+player's requests (register, unregister, rebuy, add-on, a deal) to the owner over the bus:
+the stream ``table:tournament:<id>:in``, answered on the asking node's channel, as the
+floor's calls are. Play itself goes to the event's tables' streams like any table's."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.orm import Session
+
+from pokerroom.server.bus import BusError
+from pokerroom.server.leasing import _db_now, _release
+from pokerroom.server.tournament_deals import answer, deal_view, propose
+from pokerroom.server.tournaments import TournamentRunner
+from pokerroom.store.leases import Lease
+from pokerroom.store.ledger import LedgerError
+from pokerroom.store.room_store import StoreError
+from pokerroom.store.tournament_leases import (
+    COORDINATOR,
+    OPEN,
+    AdoptedTournament,
+    TournamentRow,
+    adopt_tournament_sync,
+    create_leased_sync,
+    lease_key,
+)
+from pokerroom.store.tournament_store import TournamentStore
+from pokerroom.tournament.events import TournamentError
+
+if TYPE_CHECKING:
+    from pokerroom.server.leasing import NodeLeases, Pass
+    from pokerroom.server.tournament_hall import Tournaments
+
+REFUSED = (TournamentError, LedgerError, StoreError)  # a player's request refused: HTTP 400
+
+
+class TournamentLeases:
+    """The events of a room of several nodes: those this node runs (the hall's runners)
+    and the others' as last read (shadows); adoption and forwarding."""
+
+    def __init__(self, hall: Tournaments, leases: NodeLeases) -> None:
+        self.hall, self.leases, self.room = hall, leases, hall.room
+        self.rows: list[TournamentRow] = []  # every event as the last pass read it
+        self.shadows: dict[str, tuple[str, TournamentRunner]] = {}  # by id: (snapshot, runner)
+        leases.coordinators = self
+        self.room.seated_elsewhere = self.seated
+        if self.room.bus is not None:
+            bus = self.room.bus
+            bus.coordinators = lambda: {lease_key(i) for i in self.hall.runners}
+            bus.on_call = self.handle
+            bus.tables_of = self.table_ids
+
+    # ------------------------------------------------------------ owning
+
+    def own(self, runner: TournamentRunner, lease: Lease, started: float) -> None:
+        """Run ``runner`` here under ``lease`` (taken at the monotonic moment ``started``)."""
+        store = TournamentStore(self.room.db, lease=lease)
+        store.hold = self.leases.settings.hold
+        store.on_stale = partial(self.leases.stale, lease.table_id)
+        runner.store = store
+        self.hall.runners[runner.id] = runner
+        self.shadows.pop(runner.id, None)
+        self.leases.held[lease.table_id] = lease
+        self.leases._hold_until(lease.table_id, started)
+        change = "acquired" if lease.epoch == 1 else "adopted"
+        self.leases._changed(change, lease.table_id, lease.epoch)
+
+    def on_stale(self, runner: TournamentRunner) -> Any:
+        """For the event's table actors: a write refused by the epoch deposes the event."""
+        key = lease_key(runner.id)
+        return lambda _table, why: self.leases.stale(key, why)
+
+    def lost(self, key: str, reason: str) -> bool:
+        """The event's lease is lost (or could not be renewed in time): its tables stop at
+        once, their clients reconnect (another node runs it now). False: not run here."""
+        runner = self.hall.runners.pop(key[len(COORDINATOR) :], None)
+        if runner is None:
+            return False
+        for actor in list(runner.actors.values()):
+            self.room.depose(actor.table_id, reason)
+        runner.actors.clear()
+        return True
+
+    async def create(self, structure: str, **fields: Any) -> TournamentRunner | None:
+        """A new event stored with its first lease and run here; a repeating sit & go only
+        if no node keeps one of its structure open (else None)."""
+        made: list[TournamentRunner] = []
+
+        def make(tournament_id: str) -> tuple[str, dict[str, Any], str]:
+            runner = self.hall.new_runner(tournament_id, structure, **fields)
+            made.append(runner)
+            return runner.t.name, runner.config, runner.snapshot()
+
+        prefix = f"{structure.replace('_', '-')}-"
+        repeat = structure if fields.get("repeat") else None
+
+        def work(session: Session) -> tuple[str, Lease] | None:
+            made.clear()
+            return create_leased_sync(
+                session,
+                prefix=prefix,
+                make=make,
+                node=self.leases.node,
+                now=_db_now(session),
+                ttl=self.leases.ttl,
+                repeat=repeat,
+            )
+
+        started = time.monotonic()
+        got = await self.room.db.run(work)
+        if got is None:
+            return None
+        self.own(made[-1], got[1], started)
+        return made[-1]
+
+    def known(self) -> dict[str, TournamentRow]:
+        """The events as the last pass read them (the next reads only those changed)."""
+        return {row.id: row for row in self.rows}
+
+    async def after_pass(self, done: Pass) -> None:
+        """The events as this pass read them; one free event adopted while this node runs
+        fewer than its share."""
+        self.rows = done.tournaments
+        held = 0
+        for key in [k for k in self.leases.held if k.startswith(COORDINATOR)]:
+            runner = self.hall.runners.get(key[len(COORDINATOR) :])
+            if runner is None or runner.status in OPEN:
+                held += 1
+            elif not runner.actors:  # over, its last table closed: nothing to run
+                await self._release(key)
+        free = [r for r in self.rows if r.free(done.now)]
+        share = math.ceil(sum(1 for r in self.rows if r.status in OPEN) / done.live)
+        if held >= share:
+            return
+        for row in free:
+            if row.id not in self.hall.runners and await self.adopt(row.id):
+                return
+
+    async def _release(self, key: str) -> None:
+        lease = self.leases.held.pop(key)
+        self.leases.deadlines.pop(key, None)
+        await self.room.db.run(partial(_release, lease=lease))
+        self.leases._changed("released", key, lease.epoch, "the event is over")
+
+    async def adopt(self, tournament_id: str) -> bool:
+        """Take the event's lease and run it here from its last committed state."""
+        leases = self.leases
+
+        def work(session: Session) -> AdoptedTournament | None:
+            return adopt_tournament_sync(
+                session,
+                tournament_id,
+                leases.node,
+                now=_db_now(session),
+                ttl=leases.ttl,
+                reason="node failover",
+            )
+
+        started = time.monotonic()
+        got = await leases.take(lease_key(tournament_id), work)
+        if got is None:
+            return False
+        runner = self.hall.runner_of(got.row, got.row.names)
+        self.own(runner, got.lease, started)
+        await self.hall.resume(runner, got.last_hands)
+        return True
+
+    # ------------------------------------------------------------ every node's view
+
+    def shadow(self, tournament_id: str) -> TournamentRunner | None:
+        """Another node's event as stored at its owner's last write (read-only)."""
+        row = next((r for r in self.rows if r.id == tournament_id), None)
+        if row is None:
+            return None
+        cached = self.shadows.get(row.id)
+        if cached is None or cached[0] != row.snapshot:
+            cached = (row.snapshot, self.hall.runner_of(row, row.names))
+            self.shadows[row.id] = cached
+        return cached[1]
+
+    def others(self) -> list[TournamentRunner]:
+        found = (self.shadow(r.id) for r in self.rows if r.id not in self.hall.runners)
+        return [runner for runner in found if runner is not None]
+
+    def seated(self, account: int) -> list[str]:
+        """The tables of other nodes' events where the account's entry sits (told at hello:
+        a player who comes back through any node finds their table)."""
+        tables = [runner.my_table(account) for runner in self.others()]
+        return [table for table in tables if table is not None]
+
+    def owner_of(self, tournament_id: str) -> str | None:
+        row = next((r for r in self.rows if r.id == tournament_id), None)
+        return None if row is None else row.owner
+
+    async def table_ids(self) -> set[str]:
+        """Every table of the room, on any node: cash tables and the events' tables."""
+        ids = await self.room.store.table_ids()
+        for runner in [*self.hall.runners.values(), *self.others()]:
+            ids.update(runner.table_id(n) for n in runner.t.tables)
+        return ids
+
+    # ------------------------------------------------------------ requests
+
+    async def forward(self, tournament_id: str, kind: str, **fields: Any) -> dict[str, Any]:
+        """A player's request for an event another node runs, answered by its owner:
+        RefusedError (the owner's refusal) or BusError (no owner answered)."""
+        bus = self.room.bus
+        if bus is None:
+            owner = self.owner_of(tournament_id)
+            raise BusError(f"tournament {tournament_id} runs on node {owner}: ask there")
+        return await bus.call(lease_key(tournament_id), kind, json.dumps(fields))
+
+    async def handle(self, key: str, kind: str, message: str) -> dict[str, Any]:
+        """As the event's owner: a request forwarded by another node; ``refused`` names a
+        player's error (an HTTP 400 there)."""
+        runner = self.hall.runners.get(key[len(COORDINATOR) :])
+        if runner is None:
+            raise BusError(f"{key} is not run here any more: try again")
+        fields = json.loads(message)
+        account = int(fields["account"])
+        try:
+            return await perform(runner, kind, account, fields)
+        except REFUSED as error:
+            return {"error": str(error), "refused": True}
+
+
+async def perform(
+    runner: TournamentRunner, kind: str, account: int, fields: dict[str, Any]
+) -> dict[str, Any]:
+    """A player's request to the event, on the node that runs it."""
+    match kind:
+        case "register":
+            entry = await runner.register(account, fields["name"], fields["request"])
+            return {"entry": entry}
+        case "unregister":
+            await runner.unregister(account)
+        case "rebuy" | "addon":
+            await runner.buy_chips(account, addon=kind == "addon")
+        case "propose":
+            await propose(runner, account, fields["deal"], int(fields["keep"]))
+            return deal_view(runner)
+        case "accept" | "decline":
+            await answer(runner, account, accept=kind == "accept")
+            return deal_view(runner)
+        case _:
+            raise TournamentError(f"no tournament request {kind!r}")
+    return {}
