@@ -91,22 +91,23 @@ def begin_hand_sync(
     ``salt`` is the server seed of a seeded shuffle (fairness.py) and ``client_seeds`` the
     seeds mixed into it; without them the salt is random and the deck was not seeded."""
     salt = secrets.token_bytes(16) if salt is None else salt
-    record = HandRecord(
-        table_id=table_id,
-        number=number,
-        status="running",
-        deck_commitment=deck_commitment(deck, salt),
-        started_at=now,
-        rake=0,
-        record="",
-        deck_reveal="",
+    hand_id = (
+        session.connection()
+        .execute(
+            _BEGIN_HAND,
+            {
+                "table": table_id,
+                "hand_number": number,
+                "commitment": deck_commitment(deck, salt),
+                "at": now,
+            },
+        )
+        .scalar_one()
     )
-    session.add(record)
     if snapshot_before is not None:
         _write_snapshot(session, table_id, snapshot_before, now)
-    session.flush()
     seeds = None if client_seeds is None else tuple(client_seeds)
-    return StartedHand(hand_id=record.id, salt=salt, number=number, client_seeds=seeds)
+    return StartedHand(hand_id=int(hand_id), salt=salt, number=number, client_seeds=seeds)
 
 
 def finish_hand_sync(
@@ -180,6 +181,20 @@ def _write_snapshot(session: Session, table_id: str, snapshot: str, now: datetim
 
 # Built once: a statement built for every hand cost more to build and to key for the
 # statement cache than to run (issue 15).
+_BEGIN_HAND = (
+    insert(HandRecord)
+    .values(
+        table_id=bindparam("table"),
+        number=bindparam("hand_number"),
+        status="running",
+        deck_commitment=bindparam("commitment"),
+        started_at=bindparam("at"),
+        rake=0,
+        record="",
+        deck_reveal="",
+    )
+    .returning(HandRecord.id)
+)
 _END_HAND = (
     update(HandRecord)
     .where(HandRecord.id == bindparam("hand"), HandRecord.status == "running")

@@ -148,7 +148,7 @@ def _post(
     connection = session.connection()
     try:
         connection.execute(
-            insert(Posting),
+            _NEW_POSTINGS,
             [
                 {"transfer_id": transfer_id, "ledger_account_id": accounts[a].id, "amount": n}
                 for a, n in amounts.items()
@@ -164,6 +164,7 @@ def _post(
         set_committed_value(row, "balance", row.balance + amount)
 
 
+_NEW_POSTINGS = insert(Posting)  # built once (issue 15)
 _ADD_TO_BALANCE = (  # run on the connection: one executemany, the ORM's objects untouched
     update(LedgerAccount)
     .where(LedgerAccount.id == bindparam("row"))
