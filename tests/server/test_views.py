@@ -16,6 +16,7 @@ from pokerroom.server import encoding, protocol
 from pokerroom.server.views import best_five, hand_result, note_action, public_state
 from pokerroom.table import SeatStatus, Table
 from tests.engine.helpers import deal, spec
+from tests.server.tables import titan_table
 
 
 def test_last_action_labels_name_what_each_seat_did_this_street() -> None:
@@ -144,15 +145,7 @@ def test_shared_encoding_writes_each_viewers_frame_exactly_as_encoding_it_whole(
     seat's frame, and the spectators', must be byte for byte what ``encode`` gives."""
     from pokerroom.server.views import state_for_seat
 
-    house = load_preset("titan")
-    table = Table(
-        spec=house.game(Variant.HOLDEM, Structure.NO_LIMIT, 200),
-        house=house,
-        seats=6,
-        rng=SeededRandomSource(7),
-    )
-    for seat in (1, 3, 4):
-        table.sit(f"p{seat}", seat, 20_000, name=f"P{seat}")
+    table = titan_table(dict.fromkeys((1, 3, 4), 20_000), seed=7)
     checked = 0
     for hand in range(3):
         table.start_hand(float(hand))

@@ -17,17 +17,19 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
+from pokerroom.cli.serve import event_loop_factory
 from pokerroom.server.process import free_port
 
 BUY_IN = 20_000
 CLIENTS = 2  # load client processes (each drives a share of the tables)
+T = TypeVar("T")
 
 
 @dataclass
@@ -63,6 +65,12 @@ class Stats:
             self.measuring_since = value or None
         return self.measuring_since
 
+    def answered(self, sent_at: float) -> None:
+        """A frame answered the action sent at ``sent_at``: its time, once measuring."""
+        since = self.since()
+        if since is not None and sent_at >= since:
+            self.latencies.append(time.monotonic() - sent_at)
+
     def sat(self) -> None:
         """One more bot has its seat: measuring starts when every bot has one."""
         if self.shared is None:
@@ -94,76 +102,117 @@ async def play_seat(
         request = secrets.token_hex(16)  # a key names one join, never a later one (S-MONEY-3)
         join = {"type": "join", "table": table, "seat": seat, "buy_in": BUY_IN, "request": request}
         await ws.send(json.dumps(join))
-        sent_at: float | None = None
-        # The decision we have an action in flight for: frames that still show it (a
-        # player sat down meanwhile, say) must not make us act twice.
-        pending: tuple[Any, ...] | None = None
-        has_seat = False
-        while time.monotonic() < stats.stop():
-            try:
-                raw = await asyncio.wait_for(
-                    ws.recv(), timeout=max(0.01, stats.stop() - time.monotonic())
-                )
-            except TimeoutError:
+        closer = asyncio.create_task(_close_at_stop(ws, stats))
+        try:
+            await _play(ws, table, seat, stats, rng, think)
+        finally:
+            closer.cancel()
+
+
+async def _close_at_stop(ws: Any, stats: Stats) -> None:
+    """Close ``ws`` once the run is over, if its bot still waits for a frame then: one
+    timer a connection, not one a frame (the client's CPU, issue 15)."""
+    while (left := stats.stop() - time.monotonic()) > 0:
+        await asyncio.sleep(min(left, 0.5))  # the end moves when measuring starts
+    await ws.close()
+
+
+async def _play(
+    ws: Any, table: str, seat: int, stats: Stats, rng: random.Random, think: float
+) -> None:
+    """One bot's decisions, from the frames it receives until the run is over."""
+    sent_at: float | None = None
+    # The decision we have an action in flight for: frames that still show it (a
+    # player sat down meanwhile, say) must not make us act twice.
+    pending: tuple[Any, ...] | None = None
+    has_seat = False
+    while time.monotonic() < stats.stop():
+        try:
+            raw = await ws.recv()
+        except Exception:
+            if time.monotonic() >= stats.stop():  # closed at the run's end (above)
                 break
-            except Exception:  # the room's node went: an action in flight had no answer
-                if sent_at is not None and pending is not None:
-                    stats.unanswered.append((table, int(pending[0])))
-                raise
-            message = orjson.loads(raw)  # six frames per action: the client's main cost
-            kind = message.get("type")
-            if kind == "error":
-                sent_at = pending = None  # refused: no broadcast will answer it
-                stats.errors += 1
-                what = message["message"].split(":")[-1].strip()[:40]
-                stats.error_kinds[what] = stats.error_kinds.get(what, 0) + 1
-                continue
-            if kind == "hand_result":
-                if stats.since() is not None:
-                    stats.hands.add((table, message["hand"]))
-                continue
-            if kind != "table":
-                continue
-            if not has_seat and message.get("you") == seat:
-                has_seat = True
-                stats.sat()
-            hand = message.get("hand")
-            ours = bool(hand and hand["actor"] == message.get("you") and hand["legal"])
-            decision = None
-            if hand is not None:
-                decision = (
-                    hand["number"],
-                    hand["street"],
-                    tuple(hand["pots"]),
-                    tuple((s["seat"], s["bet"]) for s in message["seats"] if s.get("in_hand")),
-                )
-            if sent_at is not None and (not ours or decision != pending):
-                # The first frame that shows our action done (frames sent while we were
-                # thinking may still be queued before it).
-                since = stats.since()
-                if since is not None and sent_at >= since:
-                    stats.latencies.append(time.monotonic() - sent_at)
+            # The room's node went: an action in flight had no answer.
+            if sent_at is not None and pending is not None:
+                stats.unanswered.append((table, int(pending[0])))
+            raise
+        if has_seat and not_ours(raw):
+            # Five frames in six at a table of six are another seat's turn: the time is
+            # taken as for any frame, without parsing it (the client's main cost).
+            if sent_at is not None:
+                stats.answered(sent_at)
                 sent_at = None
-            if not ours or decision == pending:
-                continue
-            pending = decision
-            legal = hand["legal"]
-            roll = rng.random()
-            act: dict[str, Any] = {
-                "type": "act",
-                "table": table,
-                "hand": hand["number"],
-                "action": "check_or_call",
-            }
-            if roll < 0.1 and legal["call"]:
-                act["action"] = "fold"
-            elif roll < 0.2 and legal["min_raise_to"] is not None:
-                act.update(action="bet_or_raise", amount=legal["min_raise_to"])
-            if think:  # a person takes a while to decide; 0 drives the room flat out
-                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
-            sent_at = time.monotonic()
-            stats.actions += stats.since() is not None
-            await ws.send(json.dumps(act))
+            continue
+        message = orjson.loads(raw)
+        kind = message.get("type")
+        if kind == "error":
+            sent_at = pending = None  # refused: no broadcast will answer it
+            stats.errors += 1
+            what = message["message"].split(":")[-1].strip()[:40]
+            stats.error_kinds[what] = stats.error_kinds.get(what, 0) + 1
+            continue
+        if kind == "hand_result":
+            if stats.since() is not None:
+                stats.hands.add((table, message["hand"]))
+            continue
+        if kind != "table":
+            continue
+        if not has_seat and message.get("you") == seat:
+            has_seat = True
+            stats.sat()
+        hand = message.get("hand")
+        ours = bool(hand and hand["actor"] == message.get("you") and hand["legal"])
+        decision = None
+        if hand is not None:
+            decision = (
+                hand["number"],
+                hand["street"],
+                tuple(hand["pots"]),
+                tuple((s["seat"], s["bet"]) for s in message["seats"] if s.get("in_hand")),
+            )
+        if sent_at is not None and (not ours or decision != pending):
+            # The first frame that shows our action done (frames sent while we were
+            # thinking may still be queued before it).
+            stats.answered(sent_at)
+            sent_at = None
+        if not ours or decision == pending:
+            continue
+        pending = decision
+        legal = hand["legal"]
+        roll = rng.random()
+        act: dict[str, Any] = {
+            "type": "act",
+            "table": table,
+            "hand": hand["number"],
+            "action": "check_or_call",
+        }
+        if roll < 0.1 and legal["call"]:
+            act["action"] = "fold"
+        elif roll < 0.2 and legal["min_raise_to"] is not None:
+            act.update(action="bet_or_raise", amount=legal["min_raise_to"])
+        if think:  # a person takes a while to decide; 0 drives the room flat out
+            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+        sent_at = time.monotonic()
+        stats.actions += stats.since() is not None
+        await ws.send(orjson.dumps(act).decode())
+
+
+TABLE_FRAME = '{"type":"table",'  # how the room writes a table frame (server/views.py)
+
+
+def not_ours(raw: str | bytes) -> bool:
+    """A table frame that offers this seat no decision: its ``legal`` is null (only the
+    frame of the seat to act has legal actions). Anything else is parsed."""
+    if isinstance(raw, bytes):
+        return False
+    return raw.startswith(TABLE_FRAME) and '"legal":{' not in raw
+
+
+def run_client(main: Coroutine[Any, Any, T]) -> T:
+    """A client process's coroutine on the room's own loop (uvloop, as ``pokerroom serve``
+    runs it): the load client's CPU per frame is then the room's, not the standard loop's."""
+    with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
+        return runner.run(main)
 
 
 def cpu_seconds() -> float:
@@ -235,7 +284,7 @@ def _echo_client(port: int, connections: int, seconds: float, start: Any, result
         await asyncio.gather(*(one() for _ in range(connections)))
         return {"count": count, "cpu": cpu_seconds() - cpu}
 
-    results.put(asyncio.run(main()))
+    results.put(run_client(main()))
 
 
 async def _echo_rate(seconds: float, clients: int = 50, processes: int = CLIENTS) -> float:

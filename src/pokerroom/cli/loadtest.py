@@ -39,6 +39,7 @@ from pokerroom.cli.load_client import (
     in_processes,
     play_seat,
     process_cpu_seconds,
+    run_client,
 )
 from pokerroom.server.process import free_port, spawn_room
 
@@ -255,7 +256,7 @@ def _client_process(
     """One load client process: its share of the tables' bots."""
     stats = Stats(players=total, seconds=seconds, seat_by=time.monotonic() + 120)
     stats.shared = (seated, since)
-    results.put(asyncio.run(_play_share(url, tokens, share, players, stats, think)))
+    results.put(run_client(_play_share(url, tokens, share, players, stats, think)))
 
 
 async def play_tables(

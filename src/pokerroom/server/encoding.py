@@ -25,15 +25,22 @@ def encode(payload: dict[str, Any]) -> str:
 
 class SharedEncoding:
     """One table frame's JSON for all its viewers: the public frame (what a spectator
-    sees) encoded once, ``whole``; a seated viewer's frame (``views.state_for_seat``: the
-    public one with its own cards, options and legal actions) by ``encode``, exactly what
-    ``encode`` gives for the same payload (tests/server/test_views.py)."""
+    sees), ``whole``, encoded once and only if some viewer sees it (a table of players
+    only never does); a seated viewer's frame (``views.state_for_seat``: the public one
+    with its own cards, options and legal actions) by ``encode``, exactly what ``encode``
+    gives for the same payload (tests/server/test_views.py)."""
 
-    __slots__ = ("public", "whole")
+    __slots__ = ("_whole", "public")
 
     def __init__(self, public: dict[str, Any]) -> None:
         self.public = public
-        self.whole = encode(public)
+        self._whole: str | None = None
+
+    @property
+    def whole(self) -> str:
+        if self._whole is None:
+            self._whole = encode(self.public)
+        return self._whole
 
     def encode(self, payload: dict[str, Any]) -> str:
         return self.whole if payload is self.public else encode(payload)

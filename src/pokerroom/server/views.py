@@ -6,7 +6,6 @@ player's frame adds only their own cards, options and legal actions (``state_for
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -241,6 +240,7 @@ def public_state(
         in_hand = {seat: position for position, seat in enumerate(table.hand_seats)}
         view = view_for(hand, None)
     seats: list[dict[str, Any]] = []
+    actions = last_actions or {}
     for number in range(1, table.max_seats + 1):
         seat = table.seats.get(number)
         if seat is None:
@@ -263,7 +263,7 @@ def public_state(
             "in_hand": number in in_hand,
             "cards": None,
             "bet": 0,
-            "last_action": (last_actions or {}).get(number),
+            "last_action": actions.get(number),
         }
         if seat.status is SeatStatus.BUSTED and seat.busted_at is not None:
             # R-STAKE-2: the seat is kept this long for a rebuy (lost at the next deal after)
@@ -271,15 +271,13 @@ def public_state(
             entry["rebuy_seconds_left"] = round(max(0.0, left), 1)
         if view is not None and number in in_hand:
             sv = view.seats[in_hand[number]]
-            entry.update(
-                stack=sv.stack,
-                bet=sv.bet,
-                folded=sv.folded,
-                all_in=sv.all_in,
-                cards=None if sv.cards is None else [str(c) for c in sv.cards],
-                card_count=sv.card_count,
-                shown=sv.shown,
-            )
+            entry["stack"] = sv.stack
+            entry["bet"] = sv.bet
+            entry["folded"] = sv.folded
+            entry["all_in"] = sv.all_in
+            entry["cards"] = None if sv.cards is None else [str(c) for c in sv.cards]
+            entry["card_count"] = sv.card_count
+            entry["shown"] = sv.shown
         seats.append(entry)
     state: dict[str, Any] = {
         "type": "table",
@@ -335,7 +333,7 @@ def public_state(
 
 def state_for_seat(table: Table, public: dict[str, Any], viewer_seat: int) -> dict[str, Any]:
     """``public`` (not changed) with what only the player in ``viewer_seat`` may see."""
-    state = copy.copy(public)
+    state = dict(public)  # a shallow copy: the shared members are the public frame's
     state["you"] = viewer_seat
     seat = table.seats[viewer_seat]
     state["options"] = {

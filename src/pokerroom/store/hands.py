@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
@@ -91,22 +91,23 @@ def begin_hand_sync(
     ``salt`` is the server seed of a seeded shuffle (fairness.py) and ``client_seeds`` the
     seeds mixed into it; without them the salt is random and the deck was not seeded."""
     salt = secrets.token_bytes(16) if salt is None else salt
-    record = HandRecord(
-        table_id=table_id,
-        number=number,
-        status="running",
-        deck_commitment=deck_commitment(deck, salt),
-        started_at=now,
-        rake=0,
-        record="",
-        deck_reveal="",
+    hand_id = (
+        session.connection()
+        .execute(
+            _BEGIN_HAND,
+            {
+                "table": table_id,
+                "hand_number": number,
+                "commitment": deck_commitment(deck, salt),
+                "at": now,
+            },
+        )
+        .scalar_one()
     )
-    session.add(record)
     if snapshot_before is not None:
         _write_snapshot(session, table_id, snapshot_before, now)
-    session.flush()
     seeds = None if client_seeds is None else tuple(client_seeds)
-    return StartedHand(hand_id=record.id, salt=salt, number=number, client_seeds=seeds)
+    return StartedHand(hand_id=int(hand_id), salt=salt, number=number, client_seeds=seeds)
 
 
 def finish_hand_sync(
@@ -137,15 +138,15 @@ def finish_hand_sync(
         reveal["client_seeds"] = list(started.client_seeds)
     connection = session.connection()
     ended = connection.execute(
-        update(HandRecord)
-        .where(HandRecord.id == started.hand_id, HandRecord.status == "running")
-        .values(
-            status="cancelled" if cancelled else "complete",
-            record=record,
-            rake=rake,
-            deck_reveal=json.dumps(reveal),
-            ended_at=now,
-        )
+        _END_HAND,
+        {
+            "hand": started.hand_id,
+            "new_status": "cancelled" if cancelled else "complete",
+            "new_record": record,
+            "new_rake": rake,
+            "reveal": json.dumps(reveal),
+            "at": now,
+        },
     )
     if ended.rowcount != 1:
         raise ValueError(f"hand {started.hand_id} is not running")
@@ -172,12 +173,44 @@ def finish_hand_sync(
 def _write_snapshot(session: Session, table_id: str, snapshot: str, now: datetime) -> None:
     """The table's snapshot, one UPDATE (no row loaded first); an unknown table refused."""
     written = session.connection().execute(
-        update(TableRecord)
-        .where(TableRecord.id == table_id)
-        .values(snapshot=snapshot, updated_at=now)
+        _WRITE_SNAPSHOT, {"table": table_id, "new_snapshot": snapshot, "at": now}
     )
     if written.rowcount != 1:
         raise ValueError(f"no table {table_id!r} in the store")
+
+
+# Built once: a statement built for every hand cost more to build and to key for the
+# statement cache than to run (issue 15).
+_BEGIN_HAND = (
+    insert(HandRecord)
+    .values(
+        table_id=bindparam("table"),
+        number=bindparam("hand_number"),
+        status="running",
+        deck_commitment=bindparam("commitment"),
+        started_at=bindparam("at"),
+        rake=0,
+        record="",
+        deck_reveal="",
+    )
+    .returning(HandRecord.id)
+)
+_END_HAND = (
+    update(HandRecord)
+    .where(HandRecord.id == bindparam("hand"), HandRecord.status == "running")
+    .values(
+        status=bindparam("new_status"),
+        record=bindparam("new_record"),
+        rake=bindparam("new_rake"),
+        deck_reveal=bindparam("reveal"),
+        ended_at=bindparam("at"),
+    )
+)
+_WRITE_SNAPSHOT = (
+    update(TableRecord)
+    .where(TableRecord.id == bindparam("table"))
+    .values(snapshot=bindparam("new_snapshot"), updated_at=bindparam("at"))
+)
 
 
 def _cash_out_sync(

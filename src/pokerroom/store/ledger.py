@@ -148,7 +148,7 @@ def _post(
     connection = session.connection()
     try:
         connection.execute(
-            insert(Posting),
+            _NEW_POSTINGS,
             [
                 {"transfer_id": transfer_id, "ledger_account_id": accounts[a].id, "amount": n}
                 for a, n in amounts.items()
@@ -164,6 +164,7 @@ def _post(
         set_committed_value(row, "balance", row.balance + amount)
 
 
+_NEW_POSTINGS = insert(Posting)  # built once (issue 15)
 _ADD_TO_BALANCE = (  # run on the connection: one executemany, the ORM's objects untouched
     update(LedgerAccount)
     .where(LedgerAccount.id == bindparam("row"))
@@ -183,25 +184,34 @@ def _locked_accounts(
     the whole database, and one statement does."""
     if not amounts:
         return {}
-    wanted = tuple_(LedgerAccount.kind, LedgerAccount.owner).in_(list(amounts))
-    query = select(LedgerAccount).where(wanted).order_by(LedgerAccount.id)
+    wanted = {"accounts": list(amounts)}
+    query = _ACCOUNTS
     if session.get_bind().dialect.name != "sqlite":
-        existing = {
-            (r.kind, r.owner)
-            for r in session.execute(select(LedgerAccount.kind, LedgerAccount.owner).where(wanted))
-        }
+        existing = {(r.kind, r.owner) for r in session.execute(_NAMED_ACCOUNTS, wanted)}
         for account in amounts:
             if account not in existing:  # created first, then locked with the rest
                 ledger_account_sync(session, *account)
-        query = query.with_for_update()
-    refreshed = query.execution_options(populate_existing=True)
-    found = {(r.kind, r.owner): r for r in session.scalars(refreshed)}
+        query = _LOCKED_ACCOUNTS
+    found = {(r.kind, r.owner): r for r in session.scalars(query, wanted)}
     if len(found) < len(amounts):  # SQLite, a first use: created, then read with the rest
         for account in amounts:
             if account not in found:
                 ledger_account_sync(session, *account)
-        found = {(r.kind, r.owner): r for r in session.scalars(refreshed)}
+        found = {(r.kind, r.owner): r for r in session.scalars(query, wanted)}
     return found
+
+
+# The statements of ``_locked_accounts``, built once: one built for each call cost more to
+# build and to key for the statement cache than to run (every hand's rake, issue 15).
+_WANTED = tuple_(LedgerAccount.kind, LedgerAccount.owner).in_(bindparam("accounts", expanding=True))
+_NAMED_ACCOUNTS = select(LedgerAccount.kind, LedgerAccount.owner).where(_WANTED)
+_ACCOUNTS = (
+    select(LedgerAccount)
+    .where(_WANTED)
+    .order_by(LedgerAccount.id)
+    .execution_options(populate_existing=True)
+)
+_LOCKED_ACCOUNTS = _ACCOUNTS.with_for_update()
 
 
 def _same_transfer(

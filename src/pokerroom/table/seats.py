@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
@@ -54,7 +54,9 @@ class Seat:
     arrived: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        # Every field is a number, a string, a flag or an enum: a flat copy is ``asdict``'s
+        # result without its deep copy of each value (snapshots as hands start and end).
+        return {name: getattr(self, name) for name in SEAT_FIELDS}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Seat:
@@ -63,3 +65,6 @@ class Seat:
         if values.get("pre_action") is not None:
             values["pre_action"] = PreAction(values["pre_action"])
         return Seat(**values)
+
+
+SEAT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Seat))

@@ -185,7 +185,25 @@ def _setup_from_json(
     ).setup
 
 
+# House options as JSON, by the options' identity: they never change (frozen), and a table's
+# snapshot, written as every hand starts and ends, has them whole (``asdict`` deep-copies
+# every value: a few per cent of a busy room's CPU, issue 15). Callers only serialise it.
+_HOUSES: dict[int, tuple[HouseOptions, dict[str, Any]]] = {}
+
+
 def house_json(house: HouseOptions) -> dict[str, Any]:
+    """``house`` as JSON data (shared between calls: serialise it, never change it)."""
+    known = _HOUSES.get(id(house))
+    if known is not None and known[0] is house:
+        return known[1]
+    data = _house_json(house)
+    if len(_HOUSES) > 1000:  # bounded: a long-lived room loads few house files
+        _HOUSES.clear()
+    _HOUSES[id(house)] = (house, data)
+    return data
+
+
+def _house_json(house: HouseOptions) -> dict[str, Any]:
     data = asdict(house)
     data["games"] = [f"{v.value}/{s.value}" for v, s in house.games]
     data["seat_choices"] = list(house.seat_choices)

@@ -88,13 +88,15 @@ async def _read(room: Room, store: RoomStore, client: Client, websocket: WebSock
     while True:
         # Idle: anonymous and watching nothing (a logged-in socket is accountable, and a
         # watching one is dropped if it stops reading).
-        idle = None if client.tables or client.account_id is not None else limits.idle_seconds
-        try:
-            async with asyncio.timeout(idle):
-                frame = await websocket.receive()
-        except TimeoutError:
-            client.drop(1000, f"idle for {limits.idle_seconds:g} s")
-            return
+        if client.tables or client.account_id is not None:
+            frame = await websocket.receive()  # no timer to arm: once per message (issue 15)
+        else:
+            try:
+                async with asyncio.timeout(limits.idle_seconds):
+                    frame = await websocket.receive()
+            except TimeoutError:
+                client.drop(1000, f"idle for {limits.idle_seconds:g} s")
+                return
         if frame["type"] == "websocket.disconnect":
             return
         # Frames already parsed are handed over without a pause: let the tables and other
