@@ -43,13 +43,15 @@ class Node(Server):
         return bus
 
 
-async def redis_db(number: int) -> str:
-    """A Redis database of this test's own, empty: or skip (fail under CI) without Redis."""
+async def redis_db(number: int, *, flush: bool = True) -> str:
+    """A Redis database of this test's own, empty (unless not ``flush``ed: keys under a
+    prefix of the test's own), or skip (fail under CI) without Redis."""
     url = f"{REDIS}/{number}"
     client = aioredis.from_url(url)
     try:
         await client.ping()
-        await client.flushdb()  # this test's own database number
+        if flush:
+            await client.flushdb()  # this test's own database number
     except (RedisError, OSError) as error:
         message = f"Redis is not reachable at {url}: {error}"
         if os.environ.get("CI") == "true":

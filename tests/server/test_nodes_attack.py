@@ -1,0 +1,235 @@
+"""Hostile sequences across nodes (issue 15), over real sockets, on PostgreSQL and Redis:
+the same account on two nodes at once, keys reused, tables changing owner and coming back,
+clients that flood or never read. Money is never created or lost (every test ends with the
+audit, S-AUDIT-2) and one client hurts only its own connection (S-ISOLATE-1).
+
+Redis database 3 is these tests' own; every test keys its streams and channels under a
+prefix of its own, so nothing is flushed (another run at the same time is not disturbed)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from pokerroom.server.app import create_app
+from pokerroom.server.bus import GROUP
+from pokerroom.server.leasing import LeaseSettings
+from pokerroom.store.db import Database
+from pokerroom.store.ledger import balance
+from tests.security.audit import assert_books_balance
+from tests.server.conftest import Person, person, start_uvicorn
+from tests.server.test_e2e import table_config
+from tests.server.test_nodes import person_again
+from tests.server.test_nodes_bus import Node, both, connection, redis_db, stop_node
+from tests.store.conftest import drop_postgres, fresh_postgres
+
+pytestmark = pytest.mark.postgres
+REDIS_DB = 3
+FAST = LeaseSettings(ttl=2.0, renew=0.25)
+WAIT = 30.0
+
+
+class Cluster:
+    """Nodes of one room: one PostgreSQL database, one Redis prefix."""
+
+    def __init__(self, url: str, redis: str) -> None:
+        self.url, self.redis = url, redis
+        self.prefix = f"pokerroom-attack-{secrets.token_hex(4)}:"
+        self.nodes: list[Node] = []
+
+    async def start(self, name: str, **options: Any) -> Node:
+        app = create_app(self.url, pause=0.05, redis=self.redis, node=name, **options)
+        bus = app.state.room.bus
+        bus.prefix = self.prefix
+        bus.alive_seconds, bus.beat_seconds, bus.reap_seconds = 3, 0.5, 1.0
+        port, uv, task = await start_uvicorn(app)
+        node = Node(base=f"http://127.0.0.1:{port}", app=app, database=self.url)
+        node.uv, node.task = uv, task
+        self.nodes.append(node)
+        return node
+
+    async def stop(self, node: Node) -> None:
+        self.nodes.remove(node)
+        await stop_node(node)
+
+
+@pytest.fixture
+async def cluster() -> AsyncIterator[Cluster]:
+    redis = await redis_db(REDIS_DB, flush=False)
+    name, url = await fresh_postgres()
+    running = Cluster(url, redis)
+    try:
+        yield running
+    finally:
+        for node in reversed(list(running.nodes)):
+            with contextlib.suppress(Exception):
+                await running.stop(node)
+        await drop_postgres(name)
+
+
+async def eventually(check: Callable[[], bool], what: str, seconds: float = WAIT) -> None:
+    try:
+        async with asyncio.timeout(seconds):
+            while not check():
+                await asyncio.sleep(0.05)
+    except TimeoutError:
+        pytest.fail(f"never: {what}")
+
+
+async def money(url: str, accounts: list[int]) -> int:
+    """The accounts' balances and every table's chips (all in the ledger): constant."""
+    db = Database(url)
+    try:
+        async with db.transaction() as session:
+            held = [await balance(session, "player", str(a)) for a in accounts]
+        return sum(held)
+    finally:
+        await db.close()
+
+
+async def test_a_table_back_with_its_former_owner_is_watched_again_there(
+    cluster: Cluster,
+) -> None:
+    """Node a runs every table, b joins and is handed half of them; two people on a's
+    sockets play at one of b's over the bus. b stops (a rolling restart): a adopts the table
+    back. a had read that table's stream before, as its owner: it must treat it as owned
+    anew (announce it, claim what b left pending) or its new actor has no watchers and the
+    two never see their table again (before: they waited for frames that never came)."""
+    a = await cluster.start("a", demo=True, leases=FAST)
+    await eventually(lambda: len(a.room.actors) == 6, "a runs every table")
+    b = await cluster.start("b", demo=True, leases=FAST)
+    await eventually(lambda: len(b.room.actors) == 3, "a hands b its share")
+    table = sorted(b.room.actors)[0]
+    ann, bob = await person(a.base, "ann"), await person(a.base, "bob")
+    for seat, someone in enumerate((ann, bob), start=1):
+        await someone.send(type="watch", table=table)
+        await someone.send(type="join", table=table, seat=seat, buy_in=10_000, request="j")
+    await both(ann, bob, table, 1)
+    await cluster.stop(b)
+    await eventually(lambda: table in a.room.actors, "a adopts the table back")
+    await both(ann, bob, table, 2, reconnected=True)
+    await assert_books_balance(a)
+
+
+async def test_a_cash_out_a_former_owner_read_and_never_acknowledged_is_applied_by_the_owner(
+    cluster: Cluster,
+) -> None:
+    """A leave read from the table's stream by another consumer (a former owner whose
+    blocking read was under way when this node took the table over, or that was paused)
+    and never acknowledged: the owner takes it over and ann is cashed out. Before, only a
+    node adopting the table claimed what was pending, once: a command read by the former
+    owner after that stayed pending for good (the player's leave lost)."""
+    owner = await cluster.start("owner", demo=False)
+    owner.bus.claim_seconds = 0.5
+    sockets = await cluster.start("s1", demo=False, own_tables=False)
+    await owner.room.open_table(table_config("t2"))
+    ann = await person(sockets.base, "ann")
+    start = await owner.room.store.balance(ann.account_id)
+    await ann.send(type="watch", table="t2")
+    await ann.send(type="join", table="t2", seat=1, buy_in=10_000, request="j")
+    await ann.until(lambda f: f.get("you") == 1)
+    conn = connection(sockets, ann.account_id).conn
+    leave = json.dumps({"type": "leave", "table": "t2"})
+    fields = {"key": f"{sockets.bus.name}:{conn}:ghost", "kind": "said", "node": sockets.bus.name}
+    fields |= {"conn": conn, "account": str(ann.account_id), "name": "ann"}
+    fields |= {"at": repr(time.time()), "message": leave}
+    stream = owner.bus.key("table:t2:in")
+    async with owner.bus.redis.pipeline(transaction=True) as both_at_once:  # read by a ghost
+        both_at_once.xadd(stream, fields)
+        both_at_once.xreadgroup(GROUP, "former-owner", {stream: ">"}, count=1)
+        _, read = await both_at_once.execute()
+    assert read and read[0][1]  # the ghost has it, pending, never acknowledged
+    await ann.until(lambda f: f.get("you") is None and not f["seats"][0].get("name"))
+    assert await owner.room.store.balance(ann.account_id) == start
+    await assert_books_balance(owner)
+
+
+async def at_once(*sends: tuple[Person, dict[str, Any]]) -> None:
+    """Each message sent by its person, all at the same moment."""
+    await asyncio.gather(*(someone.send(**message) for someone, message in sends))
+
+
+async def quiet(owner: Node, *sockets: Node) -> None:
+    """Every command the socket nodes sent was read and handled by the owner's tables."""
+
+    def done() -> bool:
+        sent = sum(node.bus.sent for node in sockets)
+        idle = all(a.inbox.empty() and a.ending is None for a in owner.room.actors.values())
+        return owner.bus.applied + owner.bus.duplicates >= sent and idle
+
+    for _ in range(2):  # twice: an item taken from an inbox may be still in hand
+        await eventually(done, "the owner handled every command")
+        await asyncio.sleep(0.2)
+
+
+async def test_the_same_account_on_two_nodes_at_once_moves_each_chip_once(
+    cluster: Cluster,
+) -> None:
+    """Ann on two socket nodes at once sends, at the same moments, joins of one table with
+    one key for two seats, joins of another with two keys, chips added with one key twice
+    (the same amount, then two amounts), a leave racing chips added, and joins again with
+    the ended sitting's key and a new one. Each request moves its chips once or is refused;
+    at every pause the books reconcile, and when she has left she has what she started
+    with."""
+    owner = await cluster.start("owner", demo=False)
+    s1 = await cluster.start("s1", demo=False, own_tables=False)
+    s2 = await cluster.start("s2", demo=False, own_tables=False)
+    for table in ("p1", "p2"):
+        await owner.room.open_table(table_config(table))
+    one = await person(s1.base, "ann")
+    two = await person_again(s2.base, one)
+    start = await owner.room.store.balance(one.account_id)
+    for someone in (one, two):
+        for table in ("p1", "p2"):
+            await someone.send(type="watch", table=table)
+    rounds: list[list[tuple[Person, dict[str, Any]]]] = [
+        [(one, join("p1", 1, "k1")), (two, join("p1", 2, "k1"))],
+        [(one, join("p2", 3, "x")), (two, join("p2", 4, "y"))],
+        [(one, add("p1", 5_000, "a1")), (two, add("p1", 5_000, "a1"))],
+        [(one, add("p2", 2_000, "b1")), (two, add("p2", 3_000, "b1"))],
+        [(one, {"type": "leave", "table": "p1"}), (two, add("p1", 1_000, "a2"))],
+        [(two, join("p1", 1, "k1")), (one, join("p1", 5, "k2"))],
+        [(one, add("p1", 1_000, "k2")), (two, join("p2", 4, "x"))],
+    ]
+    for sends in rounds:
+        await at_once(*sends)
+        await quiet(owner, s1, s2)
+        await assert_books_balance(owner)
+    held = sum(
+        actor.table.seat_of(str(one.account_id)).stack
+        for actor in owner.room.actors.values()
+        if actor.seat_holder(one.account_id) is not None
+    )
+    assert await owner.room.store.balance(one.account_id) == start - held
+    await at_once((two, {"type": "leave", "table": "p1"}), (one, {"type": "leave", "table": "p2"}))
+    await quiet(owner, s1, s2)
+    assert not [a for a in owner.room.actors.values() if a.seat_holder(one.account_id)]
+    assert await owner.room.store.balance(one.account_id) == start
+    refused = [f for someone in (one, two) for f in await drained(someone) if f["type"] == "error"]
+    codes = {f["code"] for f in refused}  # each refused with its reason, nothing moved
+    assert {"chips.key_seat", "seat.already_seated", "chips.key_amount", "chips.key_used"} <= codes
+    assert not one.ws.close_code and not two.ws.close_code
+    await assert_books_balance(owner)
+
+
+async def drained(someone: Person) -> list[dict[str, Any]]:
+    """Every frame the person has been sent so far (read until none comes for a moment)."""
+    with contextlib.suppress(TimeoutError):
+        while True:
+            await someone.next("none", 0.5)
+    return someone.frames
+
+
+def join(table: str, seat: int, request: str, buy_in: int = 10_000) -> dict[str, Any]:
+    return {"type": "join", "table": table, "seat": seat, "buy_in": buy_in, "request": request}
+
+
+def add(table: str, amount: int, request: str) -> dict[str, Any]:
+    return {"type": "add_chips", "table": table, "amount": amount, "request": request}
