@@ -188,3 +188,21 @@ async def test_S_AUDIT_2_a_cash_out_whose_commit_reported_an_error_but_landed_is
     assert actor.table.seat_number(str(ann.account_id)) is None
     assert await server.room.store.balance(ann.account_id) == start
     await assert_books_balance(server)
+
+
+async def test_S_AUDIT_2_a_join_whose_outcome_cannot_be_read_back_is_recovered_from_the_store(
+    server: Server,
+) -> None:
+    """The join's COMMIT reported an error and the look-up of its key failed too: the table
+    cannot know, so it is the table's fault, and its recovery reads the table the store
+    holds (ann seated: the join had landed)."""
+    actor = await open_heads_up(server, "lost6")
+    actor.db = lost = CommitLost(actor.db)
+    ann = await person(server.base, "ann")
+    start = await server.room.store.balance(ann.account_id)
+    lost.armed = 2  # the join's transaction, then the look-up's
+    await sit(ann, "lost6", 1)
+    await until(lambda: actor.faults == 1 and actor.recovering is None)
+    assert actor.table.seat_of(str(ann.account_id)).stack == 10_000
+    assert await server.room.store.balance(ann.account_id) == start - 10_000
+    await assert_books_balance(server)

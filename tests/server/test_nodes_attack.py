@@ -16,7 +16,10 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import httpx
 import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from pokerroom.server.app import create_app
 from pokerroom.server.bus import GROUP
@@ -233,3 +236,130 @@ def join(table: str, seat: int, request: str, buy_in: int = 10_000) -> dict[str,
 
 def add(table: str, amount: int, request: str) -> dict[str, Any]:
     return {"type": "add_chips", "table": table, "amount": amount, "request": request}
+
+
+async def flood(base: str, someone: Person, table: str, messages: int) -> int | None:
+    """The person's session on a new socket sending ``messages`` as fast as it can: chat,
+    acts in no hand, watches, joins of a taken seat, garbage. Its close code (None: still
+    open)."""
+    again = await person_again(base, someone)
+
+    async def discard() -> None:
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                await again.ws.recv()
+
+    reading = asyncio.create_task(discard())
+    kinds = [
+        json.dumps({"type": "chat", "table": table, "text": "spam"}),
+        json.dumps({"type": "act", "table": table, "hand": 999, "action": "fold"}),
+        json.dumps({"type": "watch", "table": table}),
+        json.dumps(join(table, 1, "spam")),
+        '{"type": "act", "table": ',
+    ]
+    with contextlib.suppress(ConnectionClosed):
+        for k in range(messages):
+            await again.ws.send(kinds[k % len(kinds)])
+    with contextlib.suppress(ConnectionClosed, TimeoutError):
+        async with asyncio.timeout(WAIT):
+            await again.ws.wait_closed()
+    reading.cancel()
+    await asyncio.gather(reading, return_exceptions=True)
+    return again.ws.close_code
+
+
+async def test_floods_and_a_client_that_never_reads_on_a_socket_node_hurt_only_themselves(
+    cluster: Cluster,
+) -> None:
+    """On the socket node where ann plays, eve floods the table from ten sockets and
+    mallory watches it and never reads; on another node carl watches. Ann and bob (and
+    carl) see every hand go on; eve's sockets are closed for flooding; nobody else's is
+    (S-ISOLATE-1), and the books reconcile."""
+    owner = await cluster.start("owner", demo=False)
+    s1 = await cluster.start("s1", demo=False, own_tables=False)
+    s2 = await cluster.start("s2", demo=False, own_tables=False)
+    await owner.room.open_table(table_config("f1"))
+    ann, bob = await person(s1.base, "ann"), await person(s2.base, "bob")
+    for seat, someone in enumerate((ann, bob), start=1):
+        await someone.send(type="watch", table="f1")
+        await someone.send(type="join", table="f1", seat=seat, buy_in=10_000, request="j")
+    await both(ann, bob, "f1", 1)
+    mallory, eve = await person(s1.base, "mallory"), await person(s1.base, "eve")
+    await mallory.send(type="watch", table="f1")  # and never reads again
+    carl = await person(s2.base, "carl")
+    await carl.send(type="watch", table="f1")
+    watching = asyncio.create_task(carl.until(lambda f: False, 120))
+    floods = [asyncio.create_task(flood(s1.base, eve, "f1", 1_000)) for _ in range(10)]
+    await both(ann, bob, "f1", 4)
+    codes = await asyncio.gather(*floods)
+    watching.cancel()
+    await asyncio.gather(watching, return_exceptions=True)
+    assert owner.bus.applied > 2_000  # the floods reached the owner, through the bus
+    assert codes == [1008] * 10, codes
+    assert sum(1 for f in carl.frames if f.get("type") == "table") >= 3
+    assert ann.ws.close_code is None and bob.ws.close_code is None
+    await assert_books_balance(owner)
+
+
+async def test_a_socket_without_a_session_on_a_socket_node_cannot_touch_a_remote_table(
+    cluster: Cluster,
+) -> None:
+    """An anonymous socket on a socket node, then one that said hello with a made-up token,
+    then ann's own socket after she logged out on another node: every table command is
+    refused at the socket's node (nothing reaches the owner but watches), ann's seat and
+    chips are untouched, and the books reconcile."""
+    owner = await cluster.start("owner", demo=False)
+    s1 = await cluster.start("s1", demo=False, own_tables=False)
+    s2 = await cluster.start("s2", demo=False, own_tables=False)
+    await owner.room.open_table(table_config("a1"))
+    ann = await person(s2.base, "ann")
+    await ann.send(type="watch", table="a1")
+    await ann.send(type="join", table="a1", seat=1, buy_in=10_000, request="j")
+    await ann.until(lambda f: f.get("you") == 1)
+    commands = [
+        join("a1", 2, "x"),
+        add("a1", 5_000, "y"),
+        {"type": "act", "table": "a1", "hand": 1, "action": "fold"},
+        {"type": "leave", "table": "a1"},
+        {"type": "sit_out", "table": "a1"},
+        {"type": "sit_in", "table": "a1"},
+        {"type": "options", "table": "a1", "leave_after": True},
+        {"type": "chat", "table": "a1", "text": "hi"},
+        {"type": "waiting_list", "table": "a1", "action": "join"},
+        {"type": "seed", "table": "a1", "seed": "ab" * 8, "commitment": "cd" * 32},
+    ]
+    stranger = await anonymous(s1.base)
+    forged = await anonymous(s1.base)
+    await forged.send(type="hello", token="not-a-session-" + secrets.token_hex(16))
+    assert (await forged.next("error"))["code"] == "auth.not_logged_in"
+    sent = s1.bus.sent
+    for someone in (stranger, forged):
+        await someone.send(type="watch", table="a1")  # watching is allowed
+        for command in commands:
+            await someone.send(**command)
+            error = await someone.next("error")
+            assert error["code"] == "auth.log_in_first", error
+    assert s1.bus.sent == sent + 2  # the two watches, nothing else
+    again = await person_again(s1.base, ann)
+    await again.send(type="watch", table="a1")
+    async with httpx.AsyncClient(base_url=s2.base) as http:  # ann logs out on s2
+        out = await http.post("/api/logout", headers={"Authorization": f"Bearer {ann.token}"})
+    assert out.status_code in (200, 204), out.text
+    await asyncio.wait_for(again.ws.wait_closed(), WAIT)  # her socket on s1 too
+    late = await anonymous(s1.base)
+    await late.send(type="hello", token=ann.token)
+    assert (await late.next("error"))["code"] == "auth.not_logged_in"
+    await late.send(type="leave", table="a1")
+    assert (await late.next("error"))["code"] == "auth.log_in_first"
+    await quiet(owner, s1, s2)
+    actor = owner.room.actors["a1"]
+    assert actor.table.seat_of(str(ann.account_id)).stack == 10_000
+    assert [s.player for s in actor.table.seats.values()] == [str(ann.account_id)]
+    await assert_books_balance(owner)
+
+
+async def anonymous(base: str) -> Person:
+    ws = await connect(base.replace("http", "ws", 1) + "/ws")
+    someone = Person(name="", token="", account_id=0, ws=ws)
+    await someone.next("welcome")
+    return someone
