@@ -24,13 +24,15 @@ from websockets.exceptions import ConnectionClosed
 from pokerroom.server.app import create_app
 from pokerroom.server.bus import GROUP
 from pokerroom.server.leasing import LeaseSettings
+from pokerroom.server.room import TableConfig
 from pokerroom.store.db import Database
 from pokerroom.store.ledger import balance
 from tests.security.audit import assert_books_balance
 from tests.server.conftest import Person, person, start_uvicorn
 from tests.server.test_e2e import table_config
+from tests.server.test_late_clock import clock, decision, first_turn
 from tests.server.test_nodes import person_again
-from tests.server.test_nodes_bus import Node, both, connection, redis_db, stop_node
+from tests.server.test_nodes_bus import Node, both, connection, redis_db, seated_on, stop_node
 from tests.store.conftest import drop_postgres, fresh_postgres
 
 pytestmark = pytest.mark.postgres
@@ -363,3 +365,33 @@ async def anonymous(base: str) -> Person:
     someone = Person(name="", token="", account_id=0, ws=ws)
     await someone.next("welcome")
     return someone
+
+
+@pytest.mark.parametrize("late", [1.5, 2.0])
+async def test_an_action_through_a_socket_node_near_the_deadline_is_applied_or_refused(
+    cluster: Cluster, late: float
+) -> None:
+    """Ann acts through a socket node just before the deadline, and at it: the owner's
+    clock decides (R-TIME-2), the call applied or refused with a clear error, never both,
+    never applied to another hand; and the books reconcile."""
+    owner = await cluster.start("owner", demo=False)
+    s1 = await cluster.start("s1", demo=False, own_tables=False)
+    table = f"d{int(late * 10)}"
+    await owner.room.open_table(
+        TableConfig(table, table, "titan", "holdem", "no_limit", 200, 2, clock(2, 1, 0))
+    )
+    ann, bob = await seated_on(s1, table, ("ann", "bob"))
+    me, frame, since = await first_turn(ann, bob)
+    seat, number = frame["you"], frame["hand"]["number"]
+    await asyncio.sleep(max(0.0, since + late - time.monotonic()))
+    await me.send(type="act", table=table, action="check_or_call", hand=number)
+    after = await decision(me, seat, number)
+    done = after["seats"][seat - 1]["last_action"]["text"]
+    await me.send(type="chat", table=table, text="done")  # handled after the act, in turn
+    await me.next("chat")
+    errors = [f for f in me.frames if f.get("type") == "error"]
+    if done == "Call":
+        assert errors == [] and after["hand"]["number"] == number
+    else:
+        assert done == "Fold" and [e["code"] for e in errors] == ["hand.stale"], errors
+    await assert_books_balance(owner)
