@@ -32,7 +32,15 @@ from tests.server.conftest import Person, person, start_uvicorn
 from tests.server.test_e2e import table_config
 from tests.server.test_late_clock import clock, decision, first_turn
 from tests.server.test_nodes import person_again
-from tests.server.test_nodes_bus import Node, both, connection, redis_db, seated_on, stop_node
+from tests.server.test_nodes_bus import (
+    Node,
+    both,
+    connection,
+    kill,
+    redis_db,
+    seated_on,
+    stop_node,
+)
 from tests.store.conftest import drop_postgres, fresh_postgres
 
 pytestmark = pytest.mark.postgres
@@ -394,4 +402,24 @@ async def test_an_action_through_a_socket_node_near_the_deadline_is_applied_or_r
         assert errors == [] and after["hand"]["number"] == number
     else:
         assert done == "Fold" and [e["code"] for e in errors] == ["hand.stale"], errors
+    await assert_books_balance(owner)
+
+
+async def test_a_seat_taken_without_watching_shows_disconnected_when_its_node_dies(
+    cluster: Cluster,
+) -> None:
+    """Ann joins through a socket node without a watch first (a client may), and her node
+    dies: the owner must count her connection among that node's (before, only watched
+    tables were: her seat stayed connected, R-TIME-3 never began)."""
+    owner = await cluster.start("owner", demo=False)
+    s1 = await cluster.start("s1", demo=False, own_tables=False)
+    await owner.room.open_table(table_config("g1"))
+    ann = await person(s1.base, "ann")
+    await ann.send(type="join", table="g1", seat=1, buy_in=10_000, request="j")
+    await ann.until(lambda f: f.get("you") == 1)
+    cluster.nodes.remove(s1)
+    await kill(s1)
+    eve = await person(owner.base, "eve")
+    await eve.send(type="watch", table="g1")
+    await eve.until(lambda f: f["seats"][0].get("name") == "ann" and not f["seats"][0]["connected"])
     await assert_books_balance(owner)

@@ -11,7 +11,7 @@ import pytest
 
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
-from pokerroom.store.hands import begin_hand_sync, cancel_hand_sync
+from pokerroom.store.hands import begin_hand_sync, cancel_hand_sync, finish_hand_sync
 from pokerroom.store.ledger import balance
 from tests.store.test_group_commit import tables_with_hands_over
 
@@ -55,3 +55,18 @@ async def test_S_AUDIT_2_a_hand_start_run_again_is_the_same_hand(database: Datab
     assert again == first
     with pytest.raises(ValueError, match="hand 2 of table 'g0' is recorded"):
         await database.run(partial(begin, now=NOW, salt=b"t" * 16))  # another deal
+
+
+async def test_S_AUDIT_2_a_hand_end_run_again_is_stored_once(database: Database) -> None:
+    """Its batch committed but reported an error: the end run again is found stored (the
+    same record), not refused as a hand no longer running (a fault of the table)."""
+    (one,) = await tables_with_hands_over(database, count=1)
+    end = partial(finish_hand_sync, **one.fields)
+    await database.run(end)
+    await database.run(end)
+    other = {**one.fields, "record": "{}"}  # another end of the same hand: refused
+    with pytest.raises(ValueError, match="is not running"):
+        await database.run(partial(finish_hand_sync, **other))
+    async with database.transaction() as session:
+        report = await audit(session)
+    assert report.ok, report.problems

@@ -416,7 +416,7 @@ class Bus:
                 self.remotes.pop((node, conn), None)
                 remote.dropped.set()
             ack()
-        elif kind == "watch":
+        else:  # a watch, or a message (a join without a watch): its tables, for the reaper
             remote.tables.add(table)
 
     async def _acknowledge(self) -> None:

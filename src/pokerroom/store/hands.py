@@ -174,6 +174,11 @@ def finish_hand_sync(
         )
     )
     if ended.rowcount != 1:
+        stored = connection.execute(
+            select(HandRecord.record).where(HandRecord.id == started.hand_id)
+        ).scalar()
+        if stored == record:  # this end, run again after it committed (group commit): done
+            return
         raise ValueError(f"hand {started.hand_id} is not running")
     take_rake_sync(session, table_id, rake, now=now, hand_id=started.hand_id)
     _write_snapshot(session, table_id, snapshot_after, now)
