@@ -12,12 +12,14 @@ import asyncio
 import contextlib
 import json
 import secrets
+import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import httpx
 import pytest
+import websockets.asyncio.client as client_module
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -28,6 +30,7 @@ from pokerroom.server.room import TableConfig
 from pokerroom.store.db import Database
 from pokerroom.store.ledger import balance
 from tests.security.audit import assert_books_balance
+from tests.server import conftest
 from tests.server.conftest import Person, person, start_uvicorn
 from tests.server.test_e2e import table_config
 from tests.server.test_late_clock import clock, decision, first_turn
@@ -74,13 +77,25 @@ class Cluster:
 
 
 @pytest.fixture
-async def cluster() -> AsyncIterator[Cluster]:
+async def cluster(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Cluster]:
     redis = await redis_db(REDIS_DB, flush=False)
     name, url = await fresh_postgres()
     running = Cluster(url, redis)
+    opened: list[Any] = []  # every client socket of the test, closed at its end
+    real = connect
+
+    async def connecting(*args: Any, **kwargs: Any) -> Any:
+        ws = await real(*args, **kwargs)
+        opened.append(ws)
+        return ws
+
+    for module in (client_module, conftest, sys.modules[__name__]):
+        monkeypatch.setattr(module, "connect", connecting)
     try:
         yield running
     finally:
+        for ws in opened:  # at once, unread frames or not (mallory's): the nodes stop soon
+            ws.transport.abort()
         for node in reversed(list(running.nodes)):
             with contextlib.suppress(Exception):
                 await running.stop(node)
@@ -423,3 +438,29 @@ async def test_a_seat_taken_without_watching_shows_disconnected_when_its_node_di
     await eve.send(type="watch", table="g1")
     await eve.until(lambda f: f["seats"][0].get("name") == "ann" and not f["seats"][0]["connected"])
     await assert_books_balance(owner)
+
+
+async def test_a_cash_out_sent_while_the_table_changes_owner_is_made_once(
+    cluster: Cluster,
+) -> None:
+    """Node a stops renewing (paused, as far as the others know) but still reads; b adopts
+    ann's table. Ann, on a socket node, leaves then: the leave reaches a (whose cash-out is
+    refused by the epoch: it stops the table, leaving the command unacknowledged) or b. Either
+    way b cashes her out, once, and the books reconcile."""
+    a = await cluster.start("a", demo=False, leases=FAST)
+    await a.room.open_table(table_config("m1"))
+    b = await cluster.start("b", demo=False, leases=FAST)
+    b.bus.claim_seconds = 0.5
+    sockets = await cluster.start("s", demo=False, own_tables=False)
+    ann = await person(sockets.base, "ann")
+    start = await a.room.store.balance(ann.account_id)
+    await ann.send(type="watch", table="m1")
+    await ann.send(type="join", table="m1", seat=1, buy_in=10_000, request="j")
+    await ann.until(lambda f: f.get("you") == 1)
+    await a.room.leases.stop()  # no renewal, no watchdog: a runs the table on, stale
+    await eventually(lambda: "m1" in b.room.actors, "b adopts the table")
+    await ann.send(type="leave", table="m1")
+    actor = b.room.actors["m1"]
+    await eventually(lambda: actor.seat_holder(ann.account_id) is None, "ann cashed out")
+    assert await b.room.store.balance(ann.account_id) == start
+    await assert_books_balance(b)
