@@ -468,3 +468,32 @@ async def test_a_cash_out_sent_while_the_table_changes_owner_is_made_once(
         await asyncio.sleep(0.05)
     assert await b.room.store.balance(ann.account_id) == start
     await assert_books_balance(b)
+
+
+async def test_hellos_said_again_on_a_socket_node_do_not_multiply_into_commands(
+    cluster: Cluster,
+) -> None:
+    """A hello makes the socket's node ask each remote table it watches for its state again
+    (the owners learn who is there). The same account's hello said again and again asked
+    it every time: one socket turned its message rate into that many commands times its
+    tables, each answered with a whole table (S-ISOLATE-1). Now only a new account does."""
+    owner = await cluster.start("owner", demo=False)
+    s1 = await cluster.start("s1", demo=False, own_tables=False)
+    for table in ("h1", "h2", "h3"):
+        await owner.room.open_table(table_config(table))
+    ann = await person(s1.base, "ann")
+    for table in ("h1", "h2", "h3"):
+        await ann.send(type="watch", table=table)
+    await quiet(owner, s1)
+    sent = s1.bus.sent
+    for _ in range(20):
+        await ann.send(type="hello", token=ann.token)
+        await ann.next("hello")
+    await quiet(owner, s1)
+    assert s1.bus.sent == sent
+    bob = await person(s1.base, "bob")
+    await ann.send(type="hello", token=bob.token)  # another account on this socket: asked
+    await ann.next("hello")
+    await quiet(owner, s1)
+    assert s1.bus.sent == sent + 3
+    await assert_books_balance(owner)
