@@ -43,13 +43,15 @@ class Node(Server):
         return bus
 
 
-async def redis_db(number: int) -> str:
-    """A Redis database of this test's own, empty: or skip (fail under CI) without Redis."""
+async def redis_db(number: int, *, flush: bool = True) -> str:
+    """A Redis database of this test's own, empty (unless not ``flush``ed: keys under a
+    prefix of the test's own), or skip (fail under CI) without Redis."""
     url = f"{REDIS}/{number}"
     client = aioredis.from_url(url)
     try:
         await client.ping()
-        await client.flushdb()  # this test's own database number
+        if flush:
+            await client.flushdb()  # this test's own database number
     except (RedisError, OSError) as error:
         message = f"Redis is not reachable at {url}: {error}"
         if os.environ.get("CI") == "true":
@@ -294,16 +296,7 @@ async def test_clients_of_a_dead_socket_node_reconnect_elsewhere_and_keep_their_
     await owner.room.open_table(table_config("n5"))
     ann, bob = await seated_on(first, "n5", ("ann", "bob"))
     await both(ann, bob, "n5", 1)
-    # The node dies: nothing more of it reaches Redis (no "gone"), its sockets break.
-    bus = first.bus
-    for task in bus.tasks:
-        task.cancel()
-
-    async def dead(*args: Any, **kwargs: Any) -> None:
-        raise BusError("this node is dead")
-
-    bus.xadd = dead  # type: ignore[method-assign]
-    await stop_node(first)
+    await kill(first)
     # The owner sees the node gone (its liveness key expired): both seats disconnected.
     watcher = await person(owner.base, "eve")
     await watcher.send(type="watch", table="n5")
@@ -316,6 +309,19 @@ async def test_clients_of_a_dead_socket_node_reconnect_elsewhere_and_keep_their_
     await watcher.until(lambda f: f["seats"][0]["connected"] and f["seats"][1]["connected"])
     await both(again[0], again[1], "n5", 2, reconnected=True)
     await books_balance(owner)
+
+
+async def kill(node: Node) -> None:
+    """The node dies: nothing more of it reaches Redis (no "gone"), its sockets break."""
+    bus = node.bus
+    for task in bus.tasks:
+        task.cancel()
+
+    async def dead(*args: Any, **kwargs: Any) -> None:
+        raise BusError("this node is dead")
+
+    bus.xadd = dead  # type: ignore[method-assign]
+    await stop_node(node)
 
 
 async def log_in_again(node: Node, someone: Person, tables: list[str]) -> Person:

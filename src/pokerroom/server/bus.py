@@ -47,9 +47,9 @@ from pokerroom.server.remote import (
 )
 from pokerroom.server.remote import BusError as BusError  # raised to the bus's callers
 from pokerroom.server.remote import RefusedError as RefusedError
+from pokerroom.server.stream_claims import CALLS, GROUP, adopt_stream, claim_stranded
 
 log = logging.getLogger("pokerroom.bus")
-GROUP = "owner"
 STREAM_LENGTH = 10_000  # commands kept per table stream (trimmed approximately)
 COMMAND_SECONDS = 30.0  # a command older than this when read is dropped (its client left)
 SEEN_KEYS = 100_000  # idempotency keys remembered by an owner
@@ -59,6 +59,7 @@ REAP_SECONDS = 5.0  # an owner checks its remote clients' nodes this often (two 
 BACKOFF = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)  # seconds between reconnection attempts
 SEND_TRIES = 4  # a command is sent this many times (same key) before the client is told
 CALL_SECONDS = 10.0  # the floor waits this long for a remote table's answer
+CLAIM_SECONDS = 2.0  # an owner takes over commands another node read this long ago, unacked
 
 Owned = Callable[[], Mapping[str, Any]]  # the room's actors (TableActor), by table id
 Answer = Callable[[str, str], Awaitable[dict[str, Any]]]  # (kind, message): the answer
@@ -94,11 +95,14 @@ class Bus:
         self.reconnections = 0
         self.known: set[str] = set()  # tables the room has (any node's)
         self.tables_of: Callable[[], Awaitable[set[str]]] | None = None
-        self.adopted: set[str] = set()  # tables this node read as their owner
+        # The actor each table was announced for (read as its owner): a new actor of a table
+        # (adopted again after another node ran it meanwhile) is a new ownership.
+        self.adopted: dict[str, Any] = {}
         self.known_at = 0.0
         self.lookup = asyncio.Lock()
         self.alive_seconds, self.beat_seconds = ALIVE_SECONDS, BEAT_SECONDS  # (tests: less)
         self.reap_seconds = REAP_SECONDS
+        self.claim_seconds = CLAIM_SECONDS
 
     def key(self, what: str) -> str:
         return f"{self.prefix}{what}"
@@ -335,18 +339,25 @@ class Bus:
                         await asyncio.sleep(BACKOFF[attempt])
 
     async def _read_commands(self) -> None:
-        ready: set[str] = set()
+        ready: dict[str, Any] = {}  # table -> the actor whose stream is read (claimed for)
         failures = 0
+        claimed_at = time.monotonic()
         while True:
-            tables = [*self.owned(), *self.coordinators()]
+            owned = dict(self.owned())
+            readers = [*owned.items(), *((c, CALLS) for c in self.coordinators())]
+            tables = [table for table, _ in readers]
             if not tables:
                 await asyncio.sleep(0.2)
                 continue
             try:
-                for table in tables:
-                    if table not in ready:
-                        await self._adopt_stream(table)
-                        ready.add(table)
+                for table, actor in readers:
+                    if ready.get(table) is not actor:  # first read, or owned anew
+                        await adopt_stream(self, table, actor)
+                        ready[table] = actor
+                if time.monotonic() - claimed_at > self.claim_seconds:
+                    claimed_at = time.monotonic()
+                    for table in tables:
+                        await claim_stranded(self, table)
                 streams: dict[Any, Any] = {self.key(f"table:{t}:in"): ">" for t in tables}
                 read: Any = await self.redis.xreadgroup(
                     GROUP, self.name, streams, count=200, block=500
@@ -355,7 +366,7 @@ class Bus:
                 for stream, entries in read or []:
                     table = stream.decode()[len(self.key("table:")) : -len(":in")]
                     for entry, fields in entries:
-                        await self._apply(table, entry, fields)
+                        await self.apply(table, entry, fields)
             except ResponseError as error:
                 ready.clear()  # NOGROUP: Redis lost its data (restarted, flushed): made again
                 if "NOGROUP" not in str(error):
@@ -367,30 +378,8 @@ class Bus:
                 await asyncio.sleep(BACKOFF[min(failures, len(BACKOFF) - 1)])
                 failures += 1
 
-    async def _adopt_stream(self, table: str) -> None:
-        """Start reading a table's stream as its owner: the group made if missing (from the
-        stream's start: commands sent while nobody owned it are read), and what a former
-        owner read but did not acknowledge taken over and applied (once: by the keys)."""
-        stream = self.key(f"table:{table}:in")
-        if table not in self.adopted:  # (not again after a lost connection: see resync)
-            self.adopted.add(table)
-            self.notify({"adopted": table})  # every node's watchers of it watch again
-        try:
-            await self.redis.xgroup_create(stream, GROUP, id="0", mkstream=True)
-        except ResponseError as error:
-            if "BUSYGROUP" not in str(error):
-                raise
-        start = "0-0"
-        for _ in range(100):  # bounded: a stream holds at most STREAM_LENGTH entries
-            answer = await self.redis.xautoclaim(stream, GROUP, self.name, 0, start, count=200)
-            start, claimed = answer[0], answer[1]
-            for entry, fields in claimed:
-                if fields:  # an entry trimmed away meanwhile comes back empty
-                    await self._apply(table, entry, fields)
-            if start in (b"0-0", "0-0"):
-                break
-
-    async def _apply(self, table: str, entry: bytes, fields: dict[bytes, bytes]) -> None:
+    async def apply(self, table: str, entry: bytes, fields: dict[bytes, bytes]) -> None:
+        """A command read from a table's stream, applied if the table is this node's."""
         actor = self.owned().get(table)
         call = actor is None and table in self.coordinators()
         stream = self.key(f"table:{table}:in")
@@ -429,7 +418,7 @@ class Bus:
                 self.remotes.pop((node, conn), None)
                 remote.dropped.set()
             ack()
-        elif kind == "watch":
+        else:  # a watch, or a message (a join without a watch): its tables, for the reaper
             remote.tables.add(table)
 
     async def _acknowledge(self) -> None:

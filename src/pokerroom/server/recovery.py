@@ -149,11 +149,13 @@ class Recovers:
             # What the store holds, read again: a hand's end (or cash-out) that committed
             # though its caller saw an error (a connection lost in the COMMIT) is kept, not
             # overwritten by the snapshot from before it (seats and ledger would part).
-            self.stored = await self.store.stored_snapshot(self.table_id)
+            self.stored, last = await self.store.stored_snapshot(self.table_id)
             table = Table.from_json(self.stored, rng=self.table.rng)
             events = table.cancel_hand(pending.reason) if table.hand is not None else []
-            if pending.started is not None:  # the cancelled hand keeps its number
-                table.hand_number = max(table.hand_number, pending.started.number)
+            # The cancelled hand keeps its number, and so does one whose start committed
+            # though its write reported an error: the next hand numbers on past both.
+            started = 0 if pending.started is None else pending.started.number
+            table.hand_number = max(table.hand_number, started, last)
             self.table = table  # what everyone sees; nothing is written until it is stored
             self.hand_events, self.last_actions, self.participants = [], {}, []
             self.shuffles.cancelled()

@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
@@ -91,23 +92,34 @@ def begin_hand_sync(
     ``salt`` is the server seed of a seeded shuffle (fairness.py) and ``client_seeds`` the
     seeds mixed into it; without them the salt is random and the deck was not seeded."""
     salt = secrets.token_bytes(16) if salt is None else salt
-    hand_id = (
-        session.connection()
-        .execute(
-            _BEGIN_HAND,
-            {
-                "table": table_id,
-                "hand_number": number,
-                "commitment": deck_commitment(deck, salt),
-                "at": now,
-            },
-        )
-        .scalar_one()
-    )
+    commitment = deck_commitment(deck, salt)
+    hand_id = insert_running_sync(session, table_id, number, commitment, now)
     if snapshot_before is not None:
         _write_snapshot(session, table_id, snapshot_before, now)
     seeds = None if client_seeds is None else tuple(client_seeds)
-    return StartedHand(hand_id=int(hand_id), salt=salt, number=number, client_seeds=seeds)
+    return StartedHand(hand_id=hand_id, salt=salt, number=number, client_seeds=seeds)
+
+
+def insert_running_sync(
+    session: Session, table_id: str, number: int, commitment: str, now: datetime
+) -> int:
+    """The hand's row, running; the same hand begun again (group commit runs a batch's units
+    again one by one when the batch failed, and a COMMIT that reported an error may have
+    committed) is the row already there, not a second one. Another hand under that number
+    is refused (ValueError): the table's fault, whose recovery numbers on past it."""
+    dialect = session.get_bind().dialect.name
+    values = {"table": table_id, "hand_number": number, "commitment": commitment, "at": now}
+    inserted = session.execute(_BEGIN_HAND[dialect], values).scalar_one_or_none()
+    if inserted is not None:
+        return int(inserted)
+    found = session.execute(
+        select(HandRecord.id, HandRecord.status, HandRecord.deck_commitment).where(
+            HandRecord.table_id == table_id, HandRecord.number == number
+        )
+    ).one()
+    if found.status != "running" or found.deck_commitment != commitment:
+        raise ValueError(f"hand {number} of table {table_id!r} is recorded ({found.status})")
+    return int(found.id)
 
 
 def finish_hand_sync(
@@ -149,6 +161,11 @@ def finish_hand_sync(
         },
     )
     if ended.rowcount != 1:
+        stored = connection.execute(
+            select(HandRecord.record).where(HandRecord.id == started.hand_id)
+        ).scalar()
+        if stored == record:  # this end, run again after it committed (group commit): done
+            return
         raise ValueError(f"hand {started.hand_id} is not running")
     take_rake_sync(session, table_id, rake, now=now, hand_id=started.hand_id)
     _write_snapshot(session, table_id, snapshot_after, now)
@@ -181,8 +198,8 @@ def _write_snapshot(session: Session, table_id: str, snapshot: str, now: datetim
 
 # Built once: a statement built for every hand cost more to build and to key for the
 # statement cache than to run (issue 15).
-_BEGIN_HAND = (
-    insert(HandRecord)
+_BEGIN_HAND = {
+    dialect.__name__.rsplit(".", 1)[-1]: dialect.insert(HandRecord)
     .values(
         table_id=bindparam("table"),
         number=bindparam("hand_number"),
@@ -193,8 +210,10 @@ _BEGIN_HAND = (
         record="",
         deck_reveal="",
     )
+    .on_conflict_do_nothing(index_elements=["table_id", "number"])
     .returning(HandRecord.id)
-)
+    for dialect in (postgresql, sqlite)
+}
 _END_HAND = (
     update(HandRecord)
     .where(HandRecord.id == bindparam("hand"), HandRecord.status == "running")
@@ -237,15 +256,18 @@ def cancel_hand_sync(
     leavers: Sequence[tuple[int, int]] = (),
 ) -> bool:
     """A table gone back to what the store held after a fault (R-DECK-5): its running hand
-    (if any) cancelled as a restart would, the leavers that cancel stood up cashed out, and
-    the table's snapshot, in one transaction. True: a running hand was cancelled (False:
-    none, or it had ended in the store already)."""
+    cancelled as a restart would, the leavers that cancel stood up cashed out, and the
+    table's snapshot, in one transaction. Every hand of the table still running goes, not
+    only ``hand_id``: a hand whose start committed though the table saw its write fail is
+    one the table never knew it had begun. True: the hand ``hand_id`` was running and is
+    cancelled (False: none, or it had ended in the store already)."""
     cancelled = False
-    if hand_id is not None:
-        record = session.get(HandRecord, hand_id)
-        if record is not None and record.status == "running":
-            _mark_cancelled(record, reason, now)
-            cancelled = True
+    running = session.scalars(
+        select(HandRecord).where(HandRecord.table_id == table_id, HandRecord.status == "running")
+    ).all()
+    for record in running:
+        _mark_cancelled(record, reason or "server fault", now)
+        cancelled = cancelled or record.id == hand_id
     table = session.get(TableRecord, table_id)
     if table is None:
         raise ValueError(f"no table {table_id!r} in the store")

@@ -425,9 +425,23 @@ def leave_sync(
     """End the player's sitting at the table and cash out its ``amount`` (none if zero).
 
     The cash-out's key names the sitting, so every cash-out is its own operation. A seat
-    taken before sittings were recorded has none: its cash-out carries no key."""
+    taken before sittings were recorded has none: its cash-out carries no key. No sitting
+    open but one that ended: this leave is that sitting's, run again (a unit of work that
+    committed though its batch reported an error, run again by group commit): its
+    cash-out is done, nothing moves again."""
     sitting = open_sitting_sync(session, table_id, account_id)
-    if sitting is not None:
+    if sitting is None:
+        ended = session.scalars(
+            select(Sitting.id)
+            .where(Sitting.table_id == table_id, Sitting.account_id == account_id)
+            .order_by(Sitting.id.desc())
+            .limit(1)
+        ).first()
+        if ended is not None:
+            return session.scalar(
+                select(Transfer).where(Transfer.idempotency_key == f"leave:{table_id}:{ended}")
+            )
+    else:
         sitting.ended_at = now
         session.flush()
     if amount == 0:

@@ -5,6 +5,7 @@ that opens transactions. Each method is one transaction, as the server's actions
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from datetime import datetime
 from functools import partial
 from typing import Any, TypeVar
 
+from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
@@ -61,14 +63,20 @@ from pokerroom.store.models import (
     HandPlayer,
     HandRecord,
     TableRecord,
+    Transfer,
 )
 from pokerroom.store.preferences import read_preferences, update_preferences
 
 T = TypeVar("T")
+log = logging.getLogger("pokerroom.store")
 
 
 class StoreError(RuntimeError):
     """The database refused or lost a player's request; its transaction was rolled back."""
+
+
+class UnknownOutcomeError(RuntimeError):
+    """A request's write failed and whether it committed could not be read back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +122,34 @@ class RoomStore:
                 yield session
         except SQLAlchemyError as error:
             raise StoreError(f"{what} was not stored ({type(error).__name__})") from error
+
+    @asynccontextmanager
+    async def _landed(
+        self, what: str, key: str, written: Callable[[], TableSave | None]
+    ) -> AsyncIterator[AsyncSession]:
+        """A request's transaction whose money moves under ``key``. If it fails after its
+        work was done (``written()`` is what it saved), the COMMIT may have gone through
+        though the driver reported an error: the key's transfer, looked up afresh, tells.
+        Found: it landed, and the request goes on as stored (the error is not raised); not
+        found: a StoreError, nothing changed; the look-up failing too: an
+        ``UnknownOutcomeError`` (the table's fault: its recovery reads what the store holds)."""
+        try:
+            async with self._request(what) as session:
+                yield session
+        except StoreError as error:
+            saved = written()
+            if saved is None:
+                raise
+            try:
+                async with self.db.transaction() as session:
+                    found = await session.scalar(
+                        select(Transfer.id).where(Transfer.idempotency_key == key)
+                    )
+            except SQLAlchemyError as lookup:
+                raise UnknownOutcomeError(f"{what}: stored or not, unknown") from lookup
+            if found is None:
+                raise
+            log.warning("%s was stored though its COMMIT reported %r", what, error.__cause__)
 
     # ------------------------------------------------------------ the room's tables
 
@@ -176,7 +212,8 @@ class RoomStore:
         the request is only checked (a retry moves nothing; a key from an ended sitting is
         refused) and None is the answer. Otherwise the buy-in, the seat taken (``sit`` takes
         it at the table and gives what to save) and the table: one transaction."""
-        async with self._request(f"the join {key!r}") as session:
+        saved: TableSave | None = None
+        async with self._landed(f"the join {key!r}", key, lambda: saved) as session:
             await self._fence(session)
             sitting = None
             if joined is not None:
@@ -206,7 +243,8 @@ class RoomStore:
     ) -> TableSave | None:
         """Chips from the balance to the sitting's stack (``add`` puts them at the table and
         gives what to save) with the table: one transaction. None: a retried request."""
-        async with self._request(f"the chips {key!r}") as session:
+        saved: TableSave | None = None
+        async with self._landed(f"the chips {key!r}", key, lambda: saved) as session:
             await self._fence(session)
             sitting = await open_sitting(session, table_id, account, number=joined)
             if await repeated_request(session, key, sitting=sitting, seated=True, amount=amount):
@@ -297,14 +335,15 @@ class RoomStore:
             )
         )
 
-    async def stored_snapshot(self, table_id: str) -> str:
-        """The table's snapshot as the store holds it now: a fault's recovery starts from it
-        (a write that committed though its caller saw an error is not undone)."""
+    async def stored_snapshot(self, table_id: str) -> tuple[str, int]:
+        """The table's snapshot as the store holds it now, and the highest hand number
+        recorded there: a fault's recovery starts from them (a write that committed though
+        its caller saw an error is not undone, and a hand begun so is numbered past)."""
         async with self.db.transaction() as session:
             record = await session.get(TableRecord, table_id)
             if record is None:
                 raise ValueError(f"no table {table_id!r} in the store")
-            return record.snapshot
+            return record.snapshot, await last_hand_number(session, table_id)
 
     async def post_chat(self, table_id: str, account: int, text: str, *, now: datetime) -> None:
         async with self.db.transaction() as session:

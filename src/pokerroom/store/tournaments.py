@@ -24,6 +24,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from pokerroom.history.record import interrupted_record
+from pokerroom.store.hands import insert_running_sync
 from pokerroom.store.ledger import KeyUsedError, LedgerError, player_account, transfer_sync
 from pokerroom.store.models import (
     Account,
@@ -343,19 +344,7 @@ def begin_tournament_hand_sync(
 ) -> int:
     """A tournament table's hand recorded as running (its table is in the event's snapshot,
     not in ``tables``); a crash leaves it running and the restart cancels it."""
-    record = HandRecord(
-        table_id=table_id,
-        number=number,
-        status="running",
-        deck_commitment=commitment,
-        started_at=now,
-        rake=0,
-        record="",
-        deck_reveal="",
-    )
-    session.add(record)
-    session.flush()
-    return record.id
+    return insert_running_sync(session, table_id, number, commitment, now)
 
 
 def finish_tournament_hand_sync(

@@ -137,9 +137,10 @@ async def _dispatch(room: Room, store: RoomStore, client: Client, message: Any) 
         except AuthError as error:
             client.deliver(protocol.error(str(error), request="hello"))
             return
+        known = client.account_id == account.id  # a hello again: the owners know it
         client.account_id, client.name = account.id, account.display_name
         client.token = message.token
-        if room.bus is not None:  # the owners of its remote tables learn who it is now
+        if room.bus is not None and not known:  # its remote tables' owners learn who it is
             for table in client.tables - room.actors.keys():
                 room.bus.resync(client, table)
         seated = room.seated(account.id)
