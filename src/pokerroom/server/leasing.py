@@ -3,7 +3,8 @@
 Each table is run by the one node that holds its lease row (table, node, epoch, expiry). A
 node says it is alive (its heartbeat row) and renews all its leases in one transaction every
 ``renew`` seconds; each renewal is good for ``ttl`` seconds. The same pass reads every
-table with its lease: the lobby lists them all, and a table nobody holds (never leased, or
+table with its lease (the snapshots of others' tables that changed since the last pass):
+the lobby lists them all, and a table nobody holds (never leased, or
 its owner's lease expired: the owner died, paused or lost its database) is adopted by a node
 with room for it (its fair share, ``ceil(tables / live nodes)``), under the next epoch, from
 the last committed snapshot with the hand in progress cancelled (R-DECK-5).
@@ -177,7 +178,7 @@ class NodeLeases:
         """One pass: heartbeat, renew, read every table; then adopt what needs an owner."""
         started = time.monotonic()
         leases = list(self.held.values())
-        done = await self.room.db.run(partial(self._pass, leases=leases))
+        done = await self.room.db.run(partial(self._pass, leases=leases, known=self.tables))
         # The database renewed each kept lease before it expired (an expired one is not
         # renewed): they hold from the pass's start on, whatever the watchdog did meanwhile.
         # One whose row was busy (its own write held it) is neither: the next pass tries.
@@ -195,11 +196,15 @@ class NodeLeases:
         monotonic moment ``renewed``) runs out, unless renewed again meanwhile."""
         self.deadlines[table_id] = renewed + self.settings.ttl - self.settings.margin
 
-    def _pass(self, session: Session, *, leases: list[Lease]) -> Pass:
+    def _pass(self, session: Session, *, leases: list[Lease], known: list[TableRow]) -> Pass:
         now = _db_now(session, wait=self.settings.renew)
+        # Every table first (their snapshots read again only where changed since the last
+        # pass): the renewals lock this node's lease rows, which its tables' writes wait
+        # for, so they come last, just before the commit.
+        tables = tables_sync(session, known)
         live = heartbeat_sync(session, self.node, now=now, ttl=self.ttl)
         kept, lost = renew_all_sync(session, leases, now=now, ttl=self.ttl)
-        return Pass(now, live, kept, lost, tables_sync(session))
+        return Pass(now, live, kept, lost, tables)
 
     async def _adopt(self, done: Pass) -> None:
         """One free table a pass at most, while this node has less than its share: the
