@@ -91,6 +91,7 @@ class Pass:
     kept: list[Lease]
     lost: list[Lease]
     tables: list[TableRow]
+    began: float  # monotonic: when its transaction began (after waiting for a connection)
 
 
 def _db_now(session: Session, *, wait: float = 1.0) -> datetime:
@@ -179,9 +180,18 @@ class NodeLeases:
         started = time.monotonic()
         leases = list(self.held.values())
         done = await self.room.db.run(partial(self._pass, leases=leases, known=self.tables))
+        took = time.monotonic() - started
+        if took > self.settings.renew:  # (what lets leases run out: worth an operator's look)
+            log.warning(
+                "node %s: a lease pass took %.2f s (began after %.2f s, %.2f s in it)",
+                self.node,
+                took,
+                done.began - started,
+                took - (done.began - started),
+            )
         # The database renewed each kept lease before it expired (an expired one is not
         # renewed): they hold from the pass's start on, whatever the watchdog did meanwhile.
-        # One whose row was busy (its own write held it) is neither: the next pass tries.
+        # None is either if a row stayed locked (a node adopting it): the next pass tries.
         for lease in done.kept:
             if lease.table_id in self.held:
                 self.held[lease.table_id] = lease
@@ -197,6 +207,7 @@ class NodeLeases:
         self.deadlines[table_id] = renewed + self.settings.ttl - self.settings.margin
 
     def _pass(self, session: Session, *, leases: list[Lease], known: list[TableRow]) -> Pass:
+        began = time.monotonic()
         now = _db_now(session, wait=self.settings.renew)
         # Every table first (their snapshots read again only where changed since the last
         # pass): the renewals lock this node's lease rows, which its tables' writes wait
@@ -204,7 +215,7 @@ class NodeLeases:
         tables = tables_sync(session, known)
         live = heartbeat_sync(session, self.node, now=now, ttl=self.ttl)
         kept, lost = renew_all_sync(session, leases, now=now, ttl=self.ttl)
-        return Pass(now, live, kept, lost, tables)
+        return Pass(now, live, kept, lost, tables, began)
 
     async def _adopt(self, done: Pass) -> None:
         """One free table a pass at most, while this node has less than its share: the

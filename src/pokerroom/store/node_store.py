@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, func, select, text, update
+from sqlalchemy import delete, func, select, text, tuple_, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
@@ -24,11 +24,9 @@ from sqlalchemy.orm import Session
 from pokerroom.store.hands import _cash_out_sync, _mark_cancelled, save_table_sync
 from pokerroom.store.leases import (
     Lease,
-    StaleEpochError,
     _aware,
     acquire_sync,
     check_sync,
-    renew_sync,
 )
 from pokerroom.store.models import HandRecord, NodeRecord, TableLease, TableRecord
 
@@ -119,19 +117,29 @@ def tables_sync(session: Session, known: Sequence[TableRow] = ()) -> list[TableR
 def renew_all_sync(
     session: Session, leases: list[Lease], *, now: datetime, ttl: timedelta
 ) -> tuple[list[Lease], list[Lease]]:
-    """Every lease still held under its epoch extended to ``now + ttl``: (kept, lost). A
-    lease whose row stays locked (the node's own write holds it; the transaction's
-    lock_timeout) is in neither: it is neither renewed nor lost this time."""
-    kept, lost = [], []
-    for lease in leases:
-        try:
-            with session.begin_nested():
-                kept.append(renew_sync(session, lease, now=now, ttl=ttl))
-        except StaleEpochError:
-            lost.append(lease)
-        except DBAPIError:  # a lock wait cut short
-            continue
-    return kept, lost
+    """Every lease still held under its epoch extended to ``now + ttl``, in one statement
+    (a pass's every round trip waits for a turn of a busy node's event loop): (kept, lost).
+    Only a node taking a row (``FOR UPDATE``: an adoption) makes it wait, never the
+    owner's own writes (``check_sync``); if that lasts past the transaction's lock_timeout,
+    none is renewed this time (in neither list: the next pass tries again)."""
+    if not leases:
+        return [], []
+    expires = now + ttl
+    mine = {(lease.table_id, lease.node, lease.epoch): lease for lease in leases}
+    held = tuple_(TableLease.table_id, TableLease.node, TableLease.epoch)
+    try:
+        with session.begin_nested():
+            rows = session.execute(
+                update(TableLease)
+                .where(held.in_(list(mine)), TableLease.expires_at > now)
+                .values(expires_at=expires)
+                .returning(TableLease.table_id, TableLease.node, TableLease.epoch)
+            ).all()
+    except DBAPIError:  # a lock wait cut short
+        return [], []
+    renewed = {(str(t), str(n), int(e)) for t, n, e in rows}
+    kept = [Lease(*key, expires) for key in mine if key in renewed]
+    return kept, [lease for key, lease in mine.items() if key not in renewed]
 
 
 def release_sync(session: Session, lease: Lease, *, now: datetime) -> None:
