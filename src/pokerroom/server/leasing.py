@@ -179,7 +179,10 @@ class NodeLeases:
         """One pass: heartbeat, renew, read every table; then adopt what needs an owner."""
         started = time.monotonic()
         leases = list(self.held.values())
-        done = await self.room.db.run(partial(self._pass, leases=leases, known=self.tables))
+        # On the database writer's loop: its round trips do not wait for the room's loop,
+        # busy with hundreds of sockets (passes that took seconds let leases run out).
+        work = partial(self._pass, leases=leases, known=self.tables)
+        done = await self.room.db.run_apart(work)
         took = time.monotonic() - started
         if took > self.settings.renew:  # (what lets leases run out: worth an operator's look)
             log.warning(
