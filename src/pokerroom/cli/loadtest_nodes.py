@@ -240,7 +240,7 @@ async def _idle() -> None:
 
 
 async def _adopted(owners: Owners, killed: dict[str, Any]) -> None:
-    """The lobby once the killed node's tables have new owners (one adoption a lease pass:
+    """The lobby once the killed node's tables have new owners (adopted over a few passes:
     a short run can end before the last one), or after three leases at most."""
     deadline = time.monotonic() + 3 * LEASE_SECONDS
     while True:

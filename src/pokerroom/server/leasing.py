@@ -221,17 +221,21 @@ class NodeLeases:
         return Pass(now, live, kept, lost, tables, began)
 
     async def _adopt(self, done: Pass) -> None:
-        """One free table a pass at most, while this node has less than its share: the
-        renewals stay on time however many tables need an owner (a node's tables are
-        adopted in as many passes, spread over the live nodes)."""
+        """Free tables, while this node has less than its share, for half a renewal's
+        interval at most (then the next pass): the renewals stay on time however many
+        tables need an owner, and a dead node's tables are not adopted one a pass (with
+        the default 3 s, 20 tables would take a minute). Each node tries them in an
+        order of its own, so that nodes adopting at once seldom reach for the same one."""
         share = math.ceil(len(done.tables) / done.live)
         if len(self.held) >= share:
             await self._rebalance(share)
             return
         free = [r.id for r in done.tables if r.id not in self.held and r.free(done.now)]
-        for table_id in free:
-            if await self.adopt(table_id):
+        until = time.monotonic() + self.settings.renew / 2
+        for table_id in sorted(free, key=lambda t: hash((self.node, t))):  # (salted a process)
+            if len(self.held) >= share or time.monotonic() > until:
                 return
+            await self.adopt(table_id)
 
     async def open(self, table_id: str, adopted: Adopted) -> None:
         """A table opened here (the floor): stored with its first lease, and run here;
@@ -258,8 +262,9 @@ class NodeLeases:
 
     async def _rebalance(self, share: int) -> None:
         """More tables than its share (a node joined, or this one adopted a dead node's):
-        one table a pass stops dealing, and once its hand is over (nothing to cancel) its
-        lease is released for a node with fewer tables to adopt; its clients reconnect."""
+        those above it stop dealing, each once its hand is over (nothing to cancel), and
+        their leases are released for nodes with fewer tables to adopt (several a pass);
+        their clients reconnect."""
         for table_id in list(self.held):
             actor = self.room.actors.get(table_id)
             if actor is None or not actor.moving or actor.table.hand is not None:
@@ -272,8 +277,8 @@ class NodeLeases:
             await self.room.db.run(partial(_release, lease=lease))
             self._changed("released", table_id, lease.epoch, "more tables than its share")
         staying = [t for t in self.held if not getattr(self.room.actors.get(t), "moving", True)]
-        if len(staying) > share:
-            self.room.actors[staying[-1]].moving = True
+        for table_id in staying[share:]:
+            self.room.actors[table_id].moving = True
 
     async def adopt(self, table_id: str) -> bool:
         """Take the table's lease and run it here; False if another node has it."""
