@@ -184,9 +184,13 @@ async def run_nodes_loadtest(
             elapsed = time.monotonic() - started
             await _adopted(owners, killed)
         finally:
-            for process in processes.values():
-                if process.poll() is None:
-                    stop_room(process)
+            # All at once: one by one, the last ones would adopt the tables the first ones
+            # gave up as they stopped, and cancel (refund) the hands those left running.
+            live = [process for process in processes.values() if process.poll() is None]
+            for process in live:
+                process.terminate()
+            for process in live:
+                stop_room(process)
         db = Database(url)
         try:
             async with db.transaction() as session:
