@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from benchmarks import engine, evaluation, group_commit, room, soak, table
+from benchmarks import engine, evaluation, group_commit, nodes, room, soak, table
 
 
 def main() -> None:
@@ -16,6 +16,7 @@ def main() -> None:
         table.run(),
         group_commit.run(),
         room.run(),
+        nodes.run(),
         soak.run(),
     ]
     for report in reports:

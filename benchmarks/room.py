@@ -59,12 +59,10 @@ def run() -> Report:
     for name, result in runs.items():
         if "acting at once" in name:
             report.add(
-                Row(
-                    f"{TABLES} tables x {PLAYERS} bots, {name}: actions/s",
+                beside_echo(
+                    f"{TABLES} tables x {PLAYERS} bots, {name}",
                     result["actions_per_second"],
-                    "/s",
-                    {"bare WebSocket echo, messages/s": result["echo"]},
-                    target=">= 0.30x the echo",
+                    result,
                 )
             )
         target = "< 0.020 s" if "thinking" in name else "< 0.100 s"
@@ -91,6 +89,18 @@ def run() -> Report:
             f"{os.cpu_count()} cores; books {books}"
         )
     return report
+
+
+def beside_echo(name: str, actions: float, result: dict[str, Any]) -> Row:
+    """A run's actions/s beside the echo ceiling measured right after it (issue 15's target:
+    at least 30% of it)."""
+    return Row(
+        f"{name}: actions/s",
+        actions,
+        "/s",
+        {"bare WebSocket echo, messages/s": result["echo"]},
+        target=">= 0.30x the echo",
+    )
 
 
 def _per_action(result: dict[str, Any], cpu: str) -> str:

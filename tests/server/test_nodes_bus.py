@@ -116,14 +116,20 @@ async def seated_on(node: Node, table: str, names: tuple[str, ...]) -> list[Pers
 
 
 async def both(
-    ann: Person, bob: Person, table: str, hands: int, *, reconnected: bool = False
+    ann: Person,
+    bob: Person,
+    table: str,
+    hands: int,
+    *,
+    reconnected: bool = False,
+    seats: tuple[int, int] = (1, 2),
 ) -> None:
-    """ann at seat 1 and bob at seat 2 play until each was dealt ``hands`` hands (the first
+    """ann and bob (at ``seats``) play until each was dealt ``hands`` hands (the first
     done plays on until the other is, so that neither is timed out and sat out meanwhile)."""
-    counts = {1: 0, 2: 0}
+    counts = dict.fromkeys(seats, 0)
     await asyncio.gather(
-        play(ann, table, hands, 1, reconnected=reconnected, counts=counts),
-        play(bob, table, hands, 2, reconnected=reconnected, counts=counts),
+        play(ann, table, hands, seats[0], reconnected=reconnected, counts=counts),
+        play(bob, table, hands, seats[1], reconnected=reconnected, counts=counts),
     )
 
 

@@ -1,10 +1,11 @@
 """Several nodes as real processes (issue 15): three ``pokerroom serve --node-id`` on one
-PostgreSQL, bots at every table (each plays at the table's owner, and reconnects to the new
-owner when its node goes). Then a table owner is killed (kill -9), paused past its lease
-(SIGSTOP, SIGCONT) or cut off from its database (pg_terminate_backend): its tables are
-adopted within the lease's time plus a margin, the hands it cut off are cancelled and
-refunded (R-DECK-5), no hand is settled twice, the tables deal on, and the books balance
-(S-AUDIT-2)."""
+PostgreSQL and one Redis, bots at every table (each plays at the table's owner, and
+reconnects to the new owner when its node goes). Then a table owner is killed (kill -9),
+paused past its lease (SIGSTOP, SIGCONT) or cut off from its database
+(pg_terminate_backend): its tables are adopted within the lease's time plus a margin, the
+hands it cut off are cancelled and refunded (R-DECK-5), no hand is settled twice, the
+tables deal on, and the books balance (S-AUDIT-2). And a node that only holds sockets is
+killed mid-hand: its players reconnect through the others and play on in their seats."""
 
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ from pokerroom.bots.strategy import RuleBot
 from pokerroom.server.process import free_port, spawn_node
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
+from tests.server.conftest import Person, Server, person
+from tests.server.test_nodes_bus import both, log_in_again, redis_db
 from tests.store.conftest import PG_DSN, drop_postgres, fresh_postgres
 
 pytestmark = [pytest.mark.postgres, pytest.mark.asyncio(loop_scope="module")]
@@ -37,6 +40,7 @@ MARGIN = 20.0  # adoption within TTL + this (a renewal pass, a busy 2-core machi
 WAIT = 90.0  # every other bounded wait
 BOTS = {"casino-nlhe": 4}  # bots at a table: 2, but the casino deals to four (R-SEAT-1)
 NODES = ("n1", "n2", "n3")
+REDIS_DB = 5  # this module's own Redis database number
 
 
 @dataclass
@@ -45,6 +49,7 @@ class Cluster:
     dsn: str
     logs: Path
     database: str
+    redis: str
     ports: dict[str, int] = field(default_factory=dict)
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     stop_bots: asyncio.Event = field(default_factory=asyncio.Event)
@@ -93,12 +98,21 @@ class Cluster:
                 total += float(line.rsplit(" ", 1)[1])
         return total
 
-    def spawn(self, node: str) -> None:
+    def spawn(self, node: str, *, sockets_only: bool = False) -> None:
         port = self.ports.setdefault(node, free_port())
         with (self.logs / f"{node}.log").open("ab") as log:  # the child keeps its own copy
-            database = self.url.replace("://postgres@", f"://{self.role(node)}@")
+            database = self.url
+            if not sockets_only:  # (a socket node has no role of its own: never shut out)
+                database = self.url.replace("://postgres@", f"://{self.role(node)}@")
             self.processes[node] = spawn_node(
-                database, node, port, lease=TTL, renew=RENEW, output=log
+                database,
+                node,
+                port,
+                lease=TTL,
+                renew=RENEW,
+                output=log,
+                redis=self.redis,
+                sockets_only=sockets_only,
             )
 
     async def answering(self, node: str) -> None:
@@ -150,10 +164,11 @@ async def play(cluster: Cluster, name: str, token: str, table: str) -> None:
 async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Cluster]:
     """Three nodes with bots at every table, shared by this module's tests (each leaves
     three nodes running: starting them and seating the bots is most of the time)."""
+    redis = await redis_db(REDIS_DB)
     name, url = await fresh_postgres()
     dsn = url.replace("postgresql+asyncpg://", "postgresql://")
     logs = tmp_path_factory.mktemp("nodes")
-    running = Cluster(url=url, dsn=dsn, logs=logs, database=name)
+    running = Cluster(url=url, dsn=dsn, logs=logs, database=name, redis=redis)
     for node in NODES:  # each node its own role: a test can shut one out of the database
         await running.sql(f'CREATE ROLE "{running.role(node)}" LOGIN SUPERUSER')
     try:
@@ -375,3 +390,52 @@ async def test_an_owner_cut_off_from_its_database_stops_dealing_until_it_is_back
     mine = [t for t, (n, _, live) in owners.items() if n == node and live]
     await deal_on(cluster, mine, await cluster.hands())
     await books_balance(cluster.url)
+
+
+async def test_kill_9_of_a_node_that_only_holds_sockets_mid_hand(cluster: Cluster) -> None:
+    """Two players at a table through a node that runs no table, their commands carried
+    to the owner over Redis; that node is killed mid-hand. They reconnect through the
+    other nodes and have their seats (R-TIME-3); the hand in flight is settled once, no
+    hand is cancelled (the owner lives), and the books balance."""
+    cluster.spawn("s1", sockets_only=True)
+    await cluster.answering("s1")
+    owners = await cluster.owners()
+    table = "nlhe-1-2"  # six seats, two bots: room for two people
+    owner = owners[table][0]
+    ann = await person(cluster.base("s1"), "sann")
+    bob = await person(cluster.base("s1"), "sbob")
+    seats = await seat_both(ann, bob, table)
+    await both(ann, bob, table, 1, seats=seats)
+    frame = await ann.until(lambda f: f.get("hand") is not None and f["hand"]["actor"])
+    cluster.processes["s1"].kill()  # kill -9, a hand in progress
+    cluster.processes.pop("s1").wait(timeout=10)
+    cut = frame["hand"]["number"]
+    before = await cluster.hands()
+    cancelled = {h for h, (t, _, s) in before.items() if t == table and s == "cancelled"}
+    elsewhere = next(n for n in cluster.processes if n != owner)  # through the bus again
+    again = [
+        await log_in_again(Server(cluster.base(node), None, cluster.url), someone, [table])
+        for someone, node in ((ann, elsewhere), (bob, owner))
+    ]
+    for back, seat in zip(again, seats, strict=True):
+        seen = await back.until(lambda f: f.get("you") is not None)
+        assert seen["you"] == seat  # the same seat, not a new one
+    await both(*again, table, 2, reconnected=True, seats=seats)
+    now = await cluster.hands()
+    mine = [(n, s) for t, n, s in now.values() if t == table]
+    assert (cut, "complete") in mine  # the hand in flight was settled, once
+    assert len(mine) == len({n for n, _ in mine})  # no hand number stored twice
+    assert {h for h, (t, _, s) in now.items() if t == table and s == "cancelled"} == cancelled
+    await books_balance(cluster.url)
+
+
+async def seat_both(ann: Person, bob: Person, table: str) -> tuple[int, int]:
+    """ann and bob sit in two free seats of ``table``; the seats."""
+    await ann.send(type="watch", table=table)
+    frame = await ann.next("table")
+    free = [s["seat"] for s in frame["seats"] if s["empty"] and not s.get("held_for")][:2]
+    for someone, seat in zip((ann, bob), free, strict=True):
+        if someone is bob:
+            await bob.send(type="watch", table=table)
+        await someone.send(type="join", table=table, seat=seat, buy_in=10_000, request=f"j{seat}")
+    return free[0], free[1]

@@ -1,7 +1,7 @@
 """Table leases (issue 15): one owner per table, every write fenced on its epoch. A write
 with a stale epoch is refused and stores nothing, alone or inside a group-committed batch;
 on PostgreSQL a write under the old epoch and the taking of the next one are serialised
-by the lease row's lock."""
+by the lease row's lock, while a renewal never waits for the owner's writes."""
 
 from __future__ import annotations
 
@@ -109,6 +109,10 @@ async def test_the_next_epoch_waits_for_a_write_under_the_last_one() -> None:
 
         writing = asyncio.create_task(old_owner())
         await checked.wait()
+        # The owner renews meanwhile: a renewal moves only the expiry, so it does not wait
+        # for the write (bounded: it would otherwise wait for a release that comes later).
+        renewed = partial(renew_sync, lease=a, now=NOW + timedelta(seconds=1), ttl=TTL)
+        assert (await asyncio.wait_for(db.run(renewed), 60)).epoch == a.epoch
         taking = asyncio.create_task(acquire(db, "node-b", NOW + timedelta(seconds=10)))
         await asyncio.sleep(0.3)
         assert not taking.done()  # it waits on the lock the write holds

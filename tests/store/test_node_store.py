@@ -132,3 +132,19 @@ async def test_a_renewal_keeps_what_is_held_and_names_what_was_lost(db: Database
         partial(renew_all_sync, leases=[fresh, leases[1]], now=later, ttl=TTL)
     )
     assert [x.table_id for x in kept] == ["t1"] and [x.table_id for x in lost] == ["t2"]
+
+
+async def test_a_pass_reads_again_only_the_snapshots_that_changed(db: Database) -> None:
+    for table in ("t1", "t2", "t3"):
+        await db.run(
+            partial(save_table_sync, table_id=table, name=table, config={}, snapshot="s0", now=NOW)
+        )
+    first = {r.id: r for r in await db.run(tables_sync)}
+    assert {r.snapshot for r in first.values()} == {"s0"}
+    later = NOW + timedelta(seconds=1)
+    await db.run(
+        partial(save_table_sync, table_id="t2", name="t2", config={}, snapshot="s1", now=later)
+    )
+    again = {r.id: r for r in await db.run(partial(tables_sync, known=list(first.values())))}
+    assert again["t1"].snapshot is first["t1"].snapshot  # unchanged: not read again
+    assert again["t2"].snapshot == "s1" and again["t2"].updated_at != first["t2"].updated_at

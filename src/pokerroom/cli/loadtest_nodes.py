@@ -26,11 +26,45 @@ from typing import Any
 
 import httpx
 
-from pokerroom.cli.load_client import Stats, play_seat
+from pokerroom.cli.load_client import Stats, play_seat, process_cpu_seconds
 from pokerroom.cli.loadtest import TABLES_PER_ACCOUNT, fresh_database, prepare_room, stop_room
 from pokerroom.server.process import free_port, spawn_node
 
 LEASE_SECONDS, RENEW_SECONDS = 5.0, 0.5  # the nodes' leases: a failover in seconds
+# The JSON line's keys, as issue 15 names them (``--json``); the rest is said in words.
+ISSUE_KEYS = (
+    "nodes",
+    "tables",
+    "hands",
+    "actions_per_s",
+    "p99_ms",
+    "failovers",
+    "hands_refunded",
+    "hands_settled_twice",
+    "actions_lost",
+    "books_balance",
+)
+
+
+def issue_line(figures: dict[str, Any]) -> dict[str, Any]:
+    """The one JSON line of ``--json``: exactly the issue's keys, in its order."""
+    return {key: figures[key] for key in ISSUE_KEYS}
+
+
+def in_words(figures: dict[str, Any]) -> str:
+    """Every figure of the run, for a person."""
+    bus = " on Redis" if figures["redis"] else ""
+    return (
+        f"{figures['nodes']} nodes{bus}, {figures['tables']} tables: {figures['hands']} hands, "
+        f"{figures['actions_per_s']:.0f} actions/s, action -> broadcast p50 "
+        f"{figures['p50_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms; failovers "
+        f"{figures['failovers']}, hands refunded {figures['hands_refunded']}, settled twice "
+        f"{figures['hands_settled_twice']}, actions lost {figures['actions_lost']} (cut with "
+        f"their socket's node {figures['actions_cut_with_their_node']}), refused "
+        f"{figures['refused_actions']}; CPU in cores: nodes {figures['nodes_cpu']:.2f}, load "
+        f"client {figures['client_cpu']:.2f}; books "
+        f"{'balance' if figures['books_balance'] else 'DO NOT BALANCE'}"
+    )
 
 
 class Owners:
@@ -125,6 +159,7 @@ async def run_nodes_loadtest(
             killer = asyncio.create_task(
                 _kill_owner(owners, processes, stats, seconds, killed) if kill_owner else _idle()
             )
+            cpu = asyncio.create_task(_cpu(stats, processes))
             await asyncio.gather(
                 *(
                     _seat(
@@ -139,6 +174,7 @@ async def run_nodes_loadtest(
                 )
             )
             await killer
+            client_cpu, nodes_cpu = await cpu
             started = stats.since()
             if started is None:
                 raise RuntimeError(
@@ -148,9 +184,13 @@ async def run_nodes_loadtest(
             elapsed = time.monotonic() - started
             await _adopted(owners, killed)
         finally:
-            for process in processes.values():
-                if process.poll() is None:
-                    stop_room(process)
+            # All at once: one by one, the last ones would adopt the tables the first ones
+            # gave up as they stopped, and cancel (refund) the hands those left running.
+            live = [process for process in processes.values() if process.poll() is None]
+            for process in live:
+                process.terminate()
+            for process in live:
+                stop_room(process)
         db = Database(url)
         try:
             async with db.transaction() as session:
@@ -175,8 +215,28 @@ async def run_nodes_loadtest(
         "actions_lost": lost,
         "actions_cut_with_their_node": len(owners.cut),
         "refused_actions": stats.errors,
+        "client_cpu": round(client_cpu, 2),
+        "nodes_cpu": round(nodes_cpu, 2),
         "books_balance": report.ok,
     }
+
+
+async def _cpu(stats: Stats, processes: dict[str, subprocess.Popen[bytes]]) -> tuple[float, float]:
+    """CPU in cores over the measured time: the load client's (this process: it must leave
+    room for the nodes) and the nodes' together (a node killed meanwhile not counted)."""
+    while stats.since() is None and time.monotonic() < stats.seat_by:
+        await asyncio.sleep(0.1)
+    began, client = time.monotonic(), time.process_time()
+    nodes = {node: process_cpu_seconds(p.pid) for node, p in processes.items()}
+    while time.monotonic() < stats.stop():
+        await asyncio.sleep(0.1)
+    elapsed = max(time.monotonic() - began, 1e-9)
+    used = sum(
+        process_cpu_seconds(p.pid) - nodes[node]
+        for node, p in processes.items()
+        if p.poll() is None and node in nodes
+    )
+    return (time.process_time() - client) / elapsed, used / elapsed
 
 
 async def _idle() -> None:
@@ -184,7 +244,7 @@ async def _idle() -> None:
 
 
 async def _adopted(owners: Owners, killed: dict[str, Any]) -> None:
-    """The lobby once the killed node's tables have new owners (one adoption a lease pass:
+    """The lobby once the killed node's tables have new owners (adopted over a few passes:
     a short run can end before the last one), or after three leases at most."""
     deadline = time.monotonic() + 3 * LEASE_SECONDS
     while True:

@@ -175,6 +175,14 @@ def serve_command(
     renew_seconds: Annotated[
         float, typer.Option(min=0.1, help="How often a node renews its leases.")
     ] = 3.0,
+    sockets_only: Annotated[
+        bool,
+        typer.Option(
+            "--sockets-only",
+            help="With --redis: this node holds clients' sockets and runs no table (every "
+            "table runs on the other nodes, its commands carried to them over Redis).",
+        ),
+    ] = False,
 ) -> None:
     """Run the room (an ASGI app on uvicorn); with bots seated at the demo tables, and in a
     repeating sit & go that leaves one seat for a newcomer. With --node-id (or --redis) it
@@ -203,6 +211,9 @@ def serve_command(
             err=True,
         )
         raise typer.Exit(2)
+    if sockets_only and redis is None:
+        typer.echo("pokerroom serve: --sockets-only needs the nodes' --redis", err=True)
+        raise typer.Exit(2)
     if several and not 0 < renew_seconds < lease_seconds:
         typer.echo(
             f"pokerroom serve: --renew-seconds ({renew_seconds}) must be under"
@@ -229,8 +240,13 @@ def serve_command(
         pause=pause,
         repeat=(sit_and_go,) if sit_and_go else (),  # several nodes: opened by one of them
         node=node if several else None,
-        leases=LeaseSettings(ttl=lease_seconds, renew=renew_seconds) if several else None,
+        leases=(
+            LeaseSettings(ttl=lease_seconds, renew=renew_seconds)
+            if several and not sockets_only
+            else None
+        ),
         redis=redis,
+        own_tables=not sockets_only,
     )
     config = uvicorn.Config(
         app,

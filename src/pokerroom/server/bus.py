@@ -33,7 +33,7 @@ from redis.exceptions import RedisError, ResponseError
 
 from pokerroom.server.client import Client
 from pokerroom.server.inbox import Watching
-from pokerroom.server.nodes_lobby import publish_lobby
+from pokerroom.server.liveness import beat, reap
 from pokerroom.server.remote import (
     Batch,
     Frame,
@@ -44,6 +44,7 @@ from pokerroom.server.remote import (
     no_calls,
     prefix_of,
     remote_client,
+    too_late,
 )
 from pokerroom.server.remote import BusError as BusError  # raised to the bus's callers
 from pokerroom.server.remote import RefusedError as RefusedError
@@ -51,7 +52,7 @@ from pokerroom.server.stream_claims import CALLS, GROUP, adopt_stream, claim_str
 
 log = logging.getLogger("pokerroom.bus")
 STREAM_LENGTH = 10_000  # commands kept per table stream (trimmed approximately)
-COMMAND_SECONDS = 30.0  # a command older than this when read is dropped (its client left)
+COMMAND_SECONDS = 30.0  # a command older than this when read is not applied (too late)
 SEEN_KEYS = 100_000  # idempotency keys remembered by an owner
 ALIVE_SECONDS = 10  # a node's liveness key lives this long ...
 BEAT_SECONDS = 2.0  # ... and is rewritten this often
@@ -91,8 +92,12 @@ class Bus:
         self.sent = 0  # commands sent (tests and metrics)
         self.applied = 0  # commands applied as owner
         self.duplicates = 0  # commands whose key was already applied
+        self.expired = 0  # commands older than COMMAND_SECONDS when read: not applied
         self.resyncs = 0  # snapshots asked for after a gap or a reconnection
         self.reconnections = 0
+        self.subscribed = False  # whether this node's channels are listened to now
+        # Seconds from a command sent to its owner reading it (the metrics' histogram).
+        self.on_lag: Callable[[float], None] = lambda seconds: None
         self.known: set[str] = set()  # tables the room has (any node's)
         self.tables_of: Callable[[], Awaitable[set[str]]] | None = None
         # The actor each table was announced for (read as its owner): a new actor of a table
@@ -104,20 +109,35 @@ class Bus:
         self.reap_seconds = REAP_SECONDS
         self.claim_seconds = CLAIM_SECONDS
 
+    def figures(self) -> dict[str, float]:
+        """What /metrics shows of the bus (server/metrics.py)."""
+        return {
+            "sent": self.sent,
+            "applied": self.applied,
+            "duplicates": self.duplicates,
+            "expired": self.expired,
+            "resyncs": self.resyncs,
+            "reconnections": self.reconnections,
+            "up": float(self.subscribed),
+            "remote_clients": len(self.remotes),
+            "backlog": self.outgoing.qsize(),
+            "acks_waiting": self.acks.qsize(),
+        }
+
     def key(self, what: str) -> str:
         return f"{self.prefix}{what}"
 
     async def start(self) -> None:
         await self.redis.ping()  # a wrong URL is an error at start, not a silent room
-        loop_tasks = (
-            self._subscribe,
-            self._read_commands,
-            self._publish,
-            self._acknowledge,
-            self._beat,
-            self._reap,
-        )
-        self.tasks = [asyncio.create_task(run(), name=f"bus {run.__name__}") for run in loop_tasks]
+        loops = {
+            "subscribe": self._subscribe(),
+            "read commands": self._read_commands(),
+            "publish": self._publish(),
+            "acknowledge": self._acknowledge(),
+            "beat": beat(self),  # server/liveness.py: this node alive, the others' checked
+            "reap": reap(self),
+        }
+        self.tasks = [asyncio.create_task(run, name=f"bus {name}") for name, run in loops.items()]
 
     async def stop(self) -> None:
         for task in self.tasks:
@@ -291,6 +311,7 @@ class Bus:
                     self.reconnections += 1
                     self._resync_all()
                 failures = 0
+                self.subscribed = True
                 while True:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5)
                     if message is None:
@@ -300,6 +321,7 @@ class Bus:
                     else:
                         self._received(decode_batch(message["data"]))
             except (RedisError, OSError) as error:
+                self.subscribed = False
                 log.warning("bus subscription lost (%r): reconnecting", error)
                 await asyncio.sleep(BACKOFF[min(failures, len(BACKOFF) - 1)])
                 failures += 1
@@ -390,11 +412,18 @@ class Bus:
             return
         key = fields.get(b"key", b"")
         ack = partial(self.acks.put_nowait, (stream, entry))
-        late = CALL_SECONDS if call else COMMAND_SECONDS  # a call: once its caller gave up
-        if key in self.seen or time.time() - float(fields.get(b"at", b"0")) > late:
-            self.duplicates += key in self.seen
+        age = time.time() - float(fields.get(b"at", b"0"))
+        if key in self.seen or age > (CALL_SECONDS if call else COMMAND_SECONDS):
+            if key in self.seen:
+                self.duplicates += 1
+            else:  # its moment passed: not applied, and its sender told so (nobody waits
+                self.expired += 1  # for a closed socket's "gone"; a call's caller gave up)
+                late = None if call else too_late(table, fields, age)
+                if late is not None:
+                    self.post(*late)
             ack()
             return
+        self.on_lag(max(age, 0.0))
         self.seen[key] = None
         if len(self.seen) > SEEN_KEYS:
             self.seen.popitem(last=False)
@@ -455,35 +484,3 @@ class Bus:
         except Exception as error:
             result = {"error": str(error)}
         self.post(node, Frame((), corr, None, "reply", json.dumps(result)))
-
-    async def _beat(self) -> None:
-        while True:
-            with contextlib.suppress(RedisError, OSError):
-                await self.redis.set(self.key(f"alive:{self.name}"), b"1", ex=self.alive_seconds)
-                await publish_lobby(self, self.owned())
-            await asyncio.sleep(self.beat_seconds)
-
-    async def _reap(self) -> None:
-        """Clients of a node that died (its liveness key expired, seen twice in a row: a
-        flushed Redis is written again within ``BEAT_SECONDS``) are gone from their tables:
-        their seats show disconnected, and wait for them to come back through another node."""
-        missing: set[str] = set()
-        while True:
-            await asyncio.sleep(self.reap_seconds)
-            nodes = {node for node, _ in self.remotes}
-            try:
-                alive = {n for n in nodes if await self.redis.exists(self.key(f"alive:{n}"))}
-            except (RedisError, OSError):
-                continue  # Redis away: nobody is judged meanwhile
-            dead = (nodes - alive) & missing
-            missing = nodes - alive
-            for (node, conn), remote in list(self.remotes.items()):
-                if node in dead:
-                    log.info("node %s is gone: its connection %s leaves its tables", node, conn)
-                    # Closed there too, should the node be alive after all (a stalled loop):
-                    # its client reconnects and watches again, never left deaf.
-                    remote.drop(1012, "the table's node lost this connection: reconnect")
-                    for table in remote.tables:
-                        actor = self.owned().get(table)
-                        if actor is not None:
-                            apply_to_actor(actor, remote, "gone", "", table, None)

@@ -55,6 +55,9 @@ TEMPLATES: dict[str, str] = {
     "table.not_found": "no table '{table}'",
     "table.too_many_watchers": "too many spectators: log in to watch",
     "table.busy": "table '{table}' is busy: try again in a moment",
+    "table.too_late": (
+        "table '{table}' got your message too late ({seconds} s after it was sent): nothing changed"
+    ),
     "table.recovering": "table {table} is recovering from a fault: try again in a moment",
     "table.closed": "this table is closed",
     "table.not_stored": "{what} was not stored ({reason}): nothing changed, try again",

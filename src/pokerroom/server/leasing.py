@@ -3,7 +3,8 @@
 Each table is run by the one node that holds its lease row (table, node, epoch, expiry). A
 node says it is alive (its heartbeat row) and renews all its leases in one transaction every
 ``renew`` seconds; each renewal is good for ``ttl`` seconds. The same pass reads every
-table with its lease: the lobby lists them all, and a table nobody holds (never leased, or
+table with its lease (the snapshots of others' tables that changed since the last pass):
+the lobby lists them all, and a table nobody holds (never leased, or
 its owner's lease expired: the owner died, paused or lost its database) is adopted by a node
 with room for it (its fair share, ``ceil(tables / live nodes)``), under the next epoch, from
 the last committed snapshot with the hand in progress cancelled (R-DECK-5).
@@ -94,6 +95,7 @@ class Pass:
     kept: list[Lease]
     lost: list[Lease]
     tables: list[TableRow]
+    began: float  # monotonic: when its transaction began (after waiting for a connection)
     tournaments: list[TournamentRow] = field(default_factory=list)  # with their leases
 
 
@@ -186,10 +188,22 @@ class NodeLeases:
         started = time.monotonic()
         leases = list(self.held.values())
         events = None if self.coordinators is None else self.coordinators.known()
-        done = await self.room.db.run(partial(self._pass, leases=leases, events=events))
+        # On the database writer's loop: its round trips do not wait for the room's loop,
+        # busy with hundreds of sockets (passes that took seconds let leases run out).
+        work = partial(self._pass, leases=leases, known=self.tables, events=events)
+        done = await self.room.db.run_apart(work)
+        took = time.monotonic() - started
+        if took > self.settings.renew:  # (what lets leases run out: worth an operator's look)
+            log.warning(
+                "node %s: a lease pass took %.2f s (began after %.2f s, %.2f s in it)",
+                self.node,
+                took,
+                done.began - started,
+                took - (done.began - started),
+            )
         # The database renewed each kept lease before it expired (an expired one is not
         # renewed): they hold from the pass's start on, whatever the watchdog did meanwhile.
-        # One whose row was busy (its own write held it) is neither: the next pass tries.
+        # None is either if a row stayed locked (a node adopting it): the next pass tries.
         for lease in done.kept:
             if lease.table_id in self.held:
                 self.held[lease.table_id] = lease
@@ -207,26 +221,41 @@ class NodeLeases:
         self.deadlines[table_id] = renewed + self.settings.ttl - self.settings.margin
 
     def _pass(
-        self, session: Session, *, leases: list[Lease], events: dict[str, TournamentRow] | None
+        self,
+        session: Session,
+        *,
+        leases: list[Lease],
+        known: list[TableRow],
+        events: dict[str, TournamentRow] | None,
     ) -> Pass:
+        began = time.monotonic()
         now = _db_now(session, wait=self.settings.renew)
+        # Every table first (their snapshots read again only where changed since the last
+        # pass): the renewals lock this node's lease rows, which its tables' writes wait
+        # for, so they come last, just before the commit.
+        tables = tables_sync(session, known)
+        rows = [] if events is None else tournaments_sync(session, events)
         live = heartbeat_sync(session, self.node, now=now, ttl=self.ttl)
         kept, lost = renew_all_sync(session, leases, now=now, ttl=self.ttl)
-        rows = [] if events is None else tournaments_sync(session, events)
-        return Pass(now, live, kept, lost, tables_sync(session), rows)
+        return Pass(now, live, kept, lost, tables, began, rows)
 
     async def _adopt(self, done: Pass) -> None:
-        """One free table a pass at most, while this node has less than its share: the
-        renewals stay on time however many tables need an owner (a node's tables are
-        adopted in as many passes, spread over the live nodes)."""
+        """Free tables, while this node has less than its share, for half a renewal's
+        interval at most (then the next pass): the renewals stay on time however many
+        tables need an owner, and a dead node's tables are not adopted one a pass (with
+        the default 3 s, 20 tables would take a minute). Each node tries them in an
+        order of its own, so that nodes adopting at once seldom reach for the same one."""
         share = math.ceil(len(done.tables) / done.live)
-        if sum(1 for key in self.held if not key.startswith(COORDINATOR)) >= share:
+        coordinators = sum(1 for key in self.held if key.startswith(COORDINATOR))
+        if len(self.held) - coordinators >= share:
             await self._rebalance(share)
             return
         free = [r.id for r in done.tables if r.id not in self.held and r.free(done.now)]
-        for table_id in free:
-            if await self.adopt(table_id):
+        until = time.monotonic() + self.settings.renew / 2
+        for table_id in sorted(free, key=lambda t: hash((self.node, t))):  # (salted a process)
+            if len(self.held) - coordinators >= share or time.monotonic() > until:
                 return
+            await self.adopt(table_id)
 
     async def open(self, table_id: str, adopted: Adopted) -> None:
         """A table opened here (the floor): stored with its first lease, and run here;
@@ -253,8 +282,9 @@ class NodeLeases:
 
     async def _rebalance(self, share: int) -> None:
         """More tables than its share (a node joined, or this one adopted a dead node's):
-        one table a pass stops dealing, and once its hand is over (nothing to cancel) its
-        lease is released for a node with fewer tables to adopt; its clients reconnect."""
+        those above it stop dealing, each once its hand is over (nothing to cancel), and
+        their leases are released for nodes with fewer tables to adopt (several a pass);
+        their clients reconnect."""
         for table_id in list(self.held):
             actor = self.room.actors.get(table_id)
             if actor is None or not actor.moving or actor.table.hand is not None:
@@ -267,8 +297,8 @@ class NodeLeases:
             await self.room.db.run(partial(_release, lease=lease))
             self._changed("released", table_id, lease.epoch, "more tables than its share")
         staying = [t for t in self.held if not getattr(self.room.actors.get(t), "moving", True)]
-        if len(staying) > share:
-            self.room.actors[staying[-1]].moving = True
+        for table_id in staying[share:]:
+            self.room.actors[table_id].moving = True
 
     async def adopt(self, table_id: str) -> bool:
         """Take the table's lease and run it here; False if another node has it."""

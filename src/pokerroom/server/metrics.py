@@ -10,11 +10,12 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from pokerroom.store.group_commit import Committed
@@ -25,6 +26,45 @@ __all__ = ["CONTENT_TYPE_LATEST", "MetricsAccess", "RoomMetrics"]
 ACTION_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 COMMIT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+# Seconds from a command sent by a socket's node to its table's owner reading it.
+LAG_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0, 30.0)
+
+# The bus's figures (``Bus.figures``), read at each scrape: counters, then gauges.
+BUS_COUNTERS = {
+    "sent": ("pokerroom_bus_commands_sent", "Commands this node sent to tables' owners"),
+    "applied": ("pokerroom_bus_commands_applied", "Commands applied by this node as owner"),
+    "duplicates": (
+        "pokerroom_bus_commands_duplicate",
+        "Commands read again under a key already applied (applied once)",
+    ),
+    "expired": (
+        "pokerroom_bus_commands_expired",
+        "Commands read too late to apply (their sender was told so)",
+    ),
+    "resyncs": (
+        "pokerroom_bus_resyncs",
+        "Whole table states asked for (a version skipped, Redis back, a new owner)",
+    ),
+    "reconnections": (
+        "pokerroom_bus_reconnections",
+        "Times this node's Redis subscription was lost and came back",
+    ),
+}
+BUS_GAUGES = {
+    "up": ("pokerroom_bus_up", "1 while this node listens to its Redis channels"),
+    "remote_clients": (
+        "pokerroom_bus_remote_clients",
+        "Connections on other nodes that this node's tables send to",
+    ),
+    "backlog": (
+        "pokerroom_bus_backlog",
+        "Messages this node has yet to publish (frames for other nodes, notices)",
+    ),
+    "acks_waiting": (
+        "pokerroom_bus_acks_waiting",
+        "Commands handled by this node's tables and not yet acknowledged on Redis",
+    ),
+}
 
 
 class RoomMetrics:
@@ -77,6 +117,19 @@ class RoomMetrics:
         info = Gauge("pokerroom_node", "This node", ["node"], registry=self.registry)
         info.labels(**labels).set(1)
 
+    def watch_bus(self, figures: Callable[[], Mapping[str, float]]) -> Callable[[float], None]:
+        """A node of several (server/bus.py): its bus's ``figures`` are read at each scrape.
+        Returns what observes a command's lag (sent to read by its owner)."""
+        self.registry.register(_BusCollector(figures))
+        lag = Histogram(
+            "pokerroom_bus_command_lag_seconds",
+            "From a command sent by a socket's node to its table's owner reading it "
+            "(the nodes' clocks: keep them in sync)",
+            buckets=LAG_BUCKETS,
+            registry=self.registry,
+        )
+        return lag.observe
+
     def committed(self, commit: Committed) -> None:
         """The database writer's hook (``GroupCommit.observe``)."""
         self.commit.observe(commit.seconds)
@@ -88,6 +141,21 @@ class RoomMetrics:
     def exposition(self) -> bytes:
         """The text Prometheus scrapes."""
         return generate_latest(self.registry)
+
+
+class _BusCollector:
+    """The bus's counters and gauges as Prometheus reads them (its own plain integers, so
+    the bus's hot path never touches prometheus-client)."""
+
+    def __init__(self, figures: Callable[[], Mapping[str, float]]) -> None:
+        self.figures = figures
+
+    def collect(self) -> Iterator[Metric]:
+        now = self.figures()
+        for key, (name, text) in BUS_COUNTERS.items():
+            yield CounterMetricFamily(name, text, value=now[key])
+        for key, (name, text) in BUS_GAUGES.items():
+            yield GaugeMetricFamily(name, text, value=now[key])
 
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network

@@ -23,11 +23,12 @@ def spawn_node(
     renew: float,
     output: Any = subprocess.DEVNULL,
     redis: str | None = None,
+    sockets_only: bool = False,
 ) -> subprocess.Popen[bytes]:
     """``pokerroom serve --node-id node`` (issue 15) on 127.0.0.1:``port``, without bots,
     its leases lasting ``lease`` seconds and renewed every ``renew``, on the nodes' ``redis``
-    if given; its output (JSON log lines) to ``output``. Returns at once (the caller waits
-    for it to answer)."""
+    if given (``sockets_only``: a node that runs no table); its output (JSON log lines) to
+    ``output``. Returns at once (the caller waits for it to answer)."""
     return subprocess.Popen(
         [
             sys.executable,
@@ -48,6 +49,7 @@ def spawn_node(
             "--renew-seconds",
             str(renew),
             *(["--redis", redis] if redis else []),
+            *(["--sockets-only"] if sockets_only else []),
         ],
         stdout=output,
         stderr=output,

@@ -5,6 +5,7 @@ frame is already JSON: it is not escaped into another JSON string)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from urllib.parse import urlparse
 
 from pokerroom.server import protocol
 from pokerroom.server.client import Client
+from pokerroom.server.errors import TEMPLATES
 from pokerroom.server.inbox import Gone, Said, Watching
 
 
@@ -145,3 +147,20 @@ def apply_to_actor(
         )
         if ack is not None:
             ack()
+
+
+def too_late(table: str, fields: dict[bytes, bytes], age: float) -> tuple[str, Frame] | None:
+    """The error frame for the sender of a command read ``age`` seconds after it was sent,
+    too late to apply (an owner far behind its streams, a stalled Redis), and its node;
+    None for a command nobody waits for (a closed socket's "gone", the floor's call)."""
+    kind = fields.get(b"kind", b"").decode()
+    if kind not in ("said", "watch"):
+        return None
+    request = "watch"
+    if kind == "said":
+        with contextlib.suppress(ValueError, AttributeError):
+            request = str(json.loads(fields.get(b"message", b"{}")).get("type", "said"))
+    late = TEMPLATES["table.too_late"].format(table=table, seconds=int(age))
+    text = protocol.error(late, request=request, table=table)
+    conn = fields[b"conn"].decode()
+    return fields[b"node"].decode(), Frame((conn,), "", None, "frame", text)

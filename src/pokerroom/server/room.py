@@ -171,6 +171,7 @@ class Room:
             self.bus.tables_of = self.store.table_ids
             self.bus.on_notice = self._notice
             self.bus.on_floor = _floor_call
+            self.bus.on_lag = self.metrics.watch_bus(self.bus.figures)
 
     # ------------------------------------------------------------ connections
 

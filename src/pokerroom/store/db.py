@@ -217,6 +217,15 @@ class Database:
         async with self._one_writer:
             return await asyncio.get_running_loop().run_in_executor(self._thread, in_thread)
 
+    async def run_apart(self, work: Callable[[Session], T]) -> T:
+        """``run``, but on PostgreSQL on the writer's own loop (``_WriterLoop``), not the
+        room's: for a transaction that must keep its time however busy the room's loop is
+        (a node's lease renewals, issue 15), each statement's round trip waiting for the
+        database only. Not queued behind the group commit's batches."""
+        if self._writer_loop is None:
+            return await self.run(work)
+        return await self._write(work)
+
     async def grouped(self, work: Callable[[Session], T]) -> T:
         """``work(session)`` committed by the writer in its next batch (``group_commit``),
         with whatever else is ready; its result, or the error it raises on its own."""

@@ -3,11 +3,14 @@
 A node takes a table's lease (``acquire_sync``) when nobody holds it or the holder's lease
 has expired; each new owner gets the next epoch. The owner renews it (``renew_sync``)
 every few seconds. Every write an owner makes is wrapped by ``fenced``: in the write's own
-transaction the lease row is read and locked (``FOR UPDATE`` on PostgreSQL), and if its
-epoch is no longer the writer's, the write is refused with ``StaleEpochError`` and nothing
-of it is stored. Because the check and the taking of the next epoch both lock the row, a
-write under epoch e commits before epoch e+1 is granted, or is refused: a stale owner
-(paused, partitioned) can never settle a hand after another node took its table.
+transaction the lease row is read and locked against a change of owner (``FOR KEY
+SHARE`` on PostgreSQL), and if its epoch is no longer the writer's, the write is refused
+with ``StaleEpochError`` and nothing of it is stored. Because taking the next epoch locks
+the row ``FOR UPDATE``, which waits for those locks, a write under epoch e commits before
+epoch e+1 is granted, or is refused: a stale owner (paused, partitioned) can never settle
+a hand after another node took its table. A renewal only moves the expiry, so it neither
+waits for the owner's writes nor holds them up (under load, renewals that queued behind
+the writes' locks, and writes behind the renewal pass's, let leases run out).
 
 Not wired into serving yet: a single node (the default) holds every table without a lease.
 """
@@ -54,10 +57,15 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def _locked(session: Session, table_id: str) -> TableLease | None:
-    return session.scalars(
-        select(TableLease).where(TableLease.table_id == table_id).with_for_update()
-    ).first()
+def _locked(session: Session, table_id: str, *, owner_only: bool = False) -> TableLease | None:
+    """The lease row, locked till the transaction ends. ``owner_only`` (a write's check):
+    against a change of owner only, ``FOR KEY SHARE`` on PostgreSQL, which taking the
+    lease (``FOR UPDATE``) waits for but a renewal (an UPDATE of the expiry alone) does
+    not: a node's renewals never queue behind its own tables' writes, nor they behind it."""
+    query = select(TableLease).where(TableLease.table_id == table_id)
+    if owner_only:
+        return session.scalars(query.with_for_update(read=True, key_share=True)).first()
+    return session.scalars(query.with_for_update()).first()
 
 
 def acquire_sync(
@@ -109,7 +117,7 @@ def renew_sync(session: Session, lease: Lease, *, now: datetime, ttl: timedelta)
 def check_sync(session: Session, lease: Lease) -> None:
     """In the caller's transaction: the table's lease row locked, and still under the
     lease's epoch and node; else StaleEpochError (the caller's transaction rolls back)."""
-    row = _locked(session, lease.table_id)
+    row = _locked(session, lease.table_id, owner_only=True)
     if row is None or row.epoch != lease.epoch or row.node != lease.node:
         now_held = "nobody" if row is None else f"node {row.node} under epoch {row.epoch}"
         raise StaleEpochError(

@@ -11,12 +11,12 @@ the leavers of that cancel cashed out. Until it commits, nothing of it is seen.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, func, select, text, update
+from sqlalchemy import delete, func, select, text, tuple_, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
@@ -24,11 +24,9 @@ from sqlalchemy.orm import Session
 from pokerroom.store.hands import _cash_out_sync, _mark_cancelled, save_table_sync
 from pokerroom.store.leases import (
     Lease,
-    StaleEpochError,
     _aware,
     acquire_sync,
     check_sync,
-    renew_sync,
 )
 from pokerroom.store.models import HandRecord, NodeRecord, TableLease, TableRecord
 
@@ -42,11 +40,11 @@ class TableRow:
 
     id: str
     name: str
-    config: dict[str, Any]
     snapshot: str
     owner: str | None  # the lease's node (None: never leased)
     epoch: int
     expires_at: datetime | None
+    updated_at: datetime  # when its snapshot was written: unchanged, the same snapshot
 
     def free(self, now: datetime) -> bool:
         """Nobody holds it: never leased, or its lease expired."""
@@ -81,44 +79,67 @@ def leave_sync(session: Session, node: str) -> None:
     session.execute(delete(NodeRecord).where(NodeRecord.id == node))
 
 
-def tables_sync(session: Session) -> list[TableRow]:
-    """Every open cash table with its lease (tournament tables are their events')."""
+def tables_sync(session: Session, known: Sequence[TableRow] = ()) -> list[TableRow]:
+    """Every open cash table with its lease (tournament tables are their events'). Each
+    pass of every node reads this, so the snapshots (the bulk) of those in ``known`` (the
+    last pass's rows) that are unchanged since are taken from there, not read again."""
     rows = session.execute(
-        select(TableRecord, TableLease)
+        select(
+            TableRecord.id,
+            TableRecord.name,
+            TableRecord.updated_at,
+            TableLease.node,
+            TableLease.epoch,
+            TableLease.expires_at,
+        )
         .outerjoin(TableLease, TableLease.table_id == TableRecord.id)
         .where(TableRecord.closed.is_(False))
         .order_by(TableRecord.id)
     ).all()
-    return [
-        TableRow(
-            record.id,
-            record.name,
-            json.loads(record.config),
-            record.snapshot,
-            None if lease is None else lease.node,
-            0 if lease is None else lease.epoch,
-            None if lease is None else lease.expires_at,
+    before = {row.id: row for row in known}
+    snapshots: dict[str, str] = {}
+    for table_id, _, updated_at, *_ in rows:
+        last = before.get(table_id)
+        if last is not None and last.updated_at == updated_at:
+            snapshots[table_id] = last.snapshot
+    wanted = [r[0] for r in rows if r[0] not in snapshots]
+    if wanted:
+        read = session.execute(
+            select(TableRecord.id, TableRecord.snapshot).where(TableRecord.id.in_(wanted))
         )
-        for record, lease in rows
+        snapshots.update({str(t): str(snapshot) for t, snapshot in read})
+    return [
+        TableRow(table_id, name, snapshots[table_id], node, epoch or 0, expires, updated)
+        for table_id, name, updated, node, epoch, expires in rows
     ]
 
 
 def renew_all_sync(
     session: Session, leases: list[Lease], *, now: datetime, ttl: timedelta
 ) -> tuple[list[Lease], list[Lease]]:
-    """Every lease still held under its epoch extended to ``now + ttl``: (kept, lost). A
-    lease whose row stays locked (the node's own write holds it; the transaction's
-    lock_timeout) is in neither: it is neither renewed nor lost this time."""
-    kept, lost = [], []
-    for lease in leases:
-        try:
-            with session.begin_nested():
-                kept.append(renew_sync(session, lease, now=now, ttl=ttl))
-        except StaleEpochError:
-            lost.append(lease)
-        except DBAPIError:  # a lock wait cut short
-            continue
-    return kept, lost
+    """Every lease still held under its epoch extended to ``now + ttl``, in one statement
+    (a pass's every round trip waits for a turn of a busy node's event loop): (kept, lost).
+    Only a node taking a row (``FOR UPDATE``: an adoption) makes it wait, never the
+    owner's own writes (``check_sync``); if that lasts past the transaction's lock_timeout,
+    none is renewed this time (in neither list: the next pass tries again)."""
+    if not leases:
+        return [], []
+    expires = now + ttl
+    mine = {(lease.table_id, lease.node, lease.epoch): lease for lease in leases}
+    held = tuple_(TableLease.table_id, TableLease.node, TableLease.epoch)
+    try:
+        with session.begin_nested():
+            rows = session.execute(
+                update(TableLease)
+                .where(held.in_(list(mine)), TableLease.expires_at > now)
+                .values(expires_at=expires)
+                .returning(TableLease.table_id, TableLease.node, TableLease.epoch)
+            ).all()
+    except DBAPIError:  # a lock wait cut short
+        return [], []
+    renewed = {(str(t), str(n), int(e)) for t, n, e in rows}
+    kept = [Lease(*key, expires) for key in mine if key in renewed]
+    return kept, [lease for key, lease in mine.items() if key not in renewed]
 
 
 def release_sync(session: Session, lease: Lease, *, now: datetime) -> None:
