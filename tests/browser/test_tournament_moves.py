@@ -69,7 +69,7 @@ maybe_start = runners.TournamentRunner.maybe_start
 can_start = coordinator.Tournament.can_start
 def fast_init(self, *args, **kwargs):
     init(self, *args, **kwargs)
-    self.clock = lambda: ORIGIN + (time.time() - ORIGIN) * SPEED
+    self.clock, self.speed = lambda: ORIGIN + (time.time() - ORIGIN) * SPEED, SPEED
 async def start_with_event(self):
     await start(self)
     house = STANDARD.with_options(decision_seconds=8 * SPEED, warning_after_seconds=0,

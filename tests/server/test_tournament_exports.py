@@ -22,7 +22,7 @@ async def test_a_sit_and_gos_hands_and_summary_download_as_tournament_histories(
     server: Server,
 ) -> None:
     hall = server.app.state.tournaments
-    hall.clock = Fast(30)
+    hall.clock, hall.speed = Fast(30), 30
     runner = await hall.create("sng_heads_up")
     people = {name: await signup(server.base, name) for name in ("ann_exp", "bob_exp")}
     results = await asyncio.wait_for(

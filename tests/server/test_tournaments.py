@@ -71,7 +71,7 @@ def assert_private(name: str, frames: list[dict[str, Any]]) -> int:
 
 async def test_a_sit_and_go_with_bots_and_two_people_to_the_end(server: Server) -> None:
     hall = server.app.state.tournaments
-    hall.clock = Fast(30)  # five-minute levels in ten seconds
+    hall.clock, hall.speed = Fast(30), 30  # five-minute levels in ten seconds
     runner = await hall.create("sng6_turbo")
     people = {name: await signup(server.base, name) for name in ("ann_sng", "bob_sng")}
     frames: dict[str, list[dict[str, Any]]] = {name: [] for name in people}

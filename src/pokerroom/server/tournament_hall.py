@@ -52,12 +52,16 @@ class Tournaments:
         *,
         repeat: tuple[str, ...] = (),
         clock: Callable[[], float] = time.time,
+        speed: float = 1.0,
         pause: float | None = None,
     ) -> None:
         self.room = room
         self.store = TournamentStore(room.db)
         self.repeat = repeat
         self.clock = clock
+        # The clock's seconds per real second (a test's clock may run faster): the tables
+        # sleep real seconds until the clock's next moment (a break's end, a deadline).
+        self.speed = speed
         self.pause = room.pause if pause is None else pause
         self.runners: dict[str, TournamentRunner] = {}
         self._ids = count(1)

@@ -95,7 +95,7 @@ class TournamentTableActor(TableActor):
                     moments.append(upcoming)
         if not moments:
             return None
-        wait = max(0.0, min(moments) - now)
+        wait = max(0.0, min(moments) - now) / self.runner.hall.speed  # in real seconds
         return max(wait, CLOCK_SLACK) if self.clock_idle else wait
 
     async def _on_clock(self, now: float) -> bool:
@@ -171,7 +171,7 @@ class TournamentTableActor(TableActor):
         self._announce(hand, finished, self.hand_events)
         runner.prizes_paid(paid, due)
         self.hand_events = []
-        self.next_hand_at = now + self.pause
+        self.next_hand_at = now + self.pause * self.runner.hall.speed
 
     async def _fault(self, error: Exception, now: float) -> bool:
         """A fault at this table: its hand goes back to its start (R-DECK-5), the rest of
@@ -189,7 +189,7 @@ class TournamentTableActor(TableActor):
         self.runner.t.cancel_hand(self.number, f"server fault: {type(error).__name__}")
         started, self.started = self.started, None
         self.hand_events = []
-        self.next_hand_at = self.runner.now() + self.pause
+        self.next_hand_at = self.runner.now() + self.pause * self.runner.hall.speed
         if started is not None:
             try:
                 await self.runner.store.cancel_hand(started.hand_id, "server fault", now=utcnow())

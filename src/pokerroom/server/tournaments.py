@@ -112,25 +112,12 @@ class TournamentRunner:
         number = self.t.entries[entry].table
         return None if number is None else self.table_id(number)
 
-    def pool_final(self, now: float) -> bool:
-        """No more money can come: registration closed, rebuys and the add-on over."""
-        t, s = self.t, self.t.structure
-        if not t.closed:
-            return False
-        level = t.clock.level_number(now)
-        if s.rebuy is not None and level <= s.rebuy.until_level:
-            return False
-        return s.addon is None or level > s.addon.after_level
-
     def prizes_due(self, now: float) -> list[Prize]:
-        """Places final now and not paid yet (ties split as the coordinator computes)."""
-        t = self.t
-        if t.finished:
-            places = t.places()
-        elif self.pool_final(now):
-            places = t.places_so_far()
-        else:
-            return []
+        """Places settled now and not paid yet (ties split as the coordinator computes).
+        Only settled ones: a place still open (its hand-for-hand round, or a hand of it,
+        still in play at another table) can still move when a bust there joins its group,
+        and a place once paid and told must never move."""
+        places = self.t.settled_places(now)
         self.places.update({p.entry: p for p in places})
         return [
             Prize(p.entry, self.account_of(p.entry), p.prize)
