@@ -47,7 +47,7 @@ class Hall:
 
     def __init__(self, entrants: int) -> None:
         self.clients = [Client(k) for k in range(1, entrants + 1)]
-        self.room = SimpleNamespace(db=None, clients=self.clients)
+        self.room = SimpleNamespace(db=None, clients=self.clients, tell_nodes=lambda notice: None)
         self.store = None
 
     def clock(self) -> float:
