@@ -267,6 +267,9 @@ async def deal_attempt(server: Server, attempt: int) -> bool:
             while greedy.json()["proposal"] is not None and not runner.t.finished:
                 await asyncio.sleep(0.02)
                 greedy = await http.get(path)
+        elif runner.t.finished or len(runner.t.remaining()) < 2:  # over first: again
+            await asyncio.gather(*tasks)
+            return False
         else:
             assert greedy.json()["code"] == "tournament.deal_keep", greedy.text
         proposed = await http.post(path, json={"kind": "chip", "keep": 500}, headers=ann)
