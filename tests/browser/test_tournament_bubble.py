@@ -30,11 +30,13 @@ from tests.security.audit import audit_database
 BOTS = 5
 TWO_PAID = '[{"entrants": [2, 3], "places": [100]}, {"entrants": [4, 9], "places": [65, 35]}]'
 # Whether the table on screen ever showed its hand-for-hand mark (it goes at the final table).
-WATCH_MARK = """() => setInterval(() => {
+# Every change of the page is looked at (a mark shown for less than a poll's interval,
+# as a short hand-for-hand round can be, would slip between polls).
+WATCH_MARK = """() => new MutationObserver(() => {
   if (document.querySelector('.table-view:not([hidden]) .t-h4h:not([hidden])')) {
     window.sawHandForHand = true;
   }
-}, 100)"""
+}).observe(document.body, { subtree: true, childList: true, attributes: true })"""
 ROOM = room_script(start_at=BOTS + 1, deal_after=0, late_levels=0, payouts=TWO_PAID)
 
 
