@@ -26,12 +26,14 @@ from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
 from pokerroom.server.hand_ends import Ending, HandEnds, dealt_hand
 from pokerroom.server.inbox import (
+    CLIENT_WAITING,
     AutoMuck,
     Close,
     FromClient,
     Gone,
     Item,
     Said,
+    Shares,
     Suspend,
     Void,
     Watching,
@@ -66,7 +68,7 @@ CHAT_BURST = 5  # messages ...
 CHAT_WINDOW = 10.0  # ... per this many seconds
 CLOCK_SLACK = 0.05  # seconds: the shortest sleep after a clock turn that changed nothing
 INBOX_MESSAGES = 1000  # clients' messages waiting for one table before more are refused
-CLIENT_WAITING = 32  # one client's messages waiting at its tables (one cannot fill an inbox)
+__all__ = ["CLIENT_WAITING", "INBOX_MESSAGES", "TableActor"]
 
 log = logging.getLogger("pokerroom.table")
 
@@ -83,8 +85,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
         # Unbounded as a queue, but clients' messages in it are counted and capped (offer);
         # what else goes in is bounded by the connections ("gone") and the floor's calls.
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
-        self.inbox_limit = INBOX_MESSAGES
-        self.queued = 0  # clients' messages in the inbox
+        self.shares = Shares(INBOX_MESSAGES)  # what each source has waiting (S-ISOLATE-1)
         self.faults = 0  # exceptions in the table's own logic (each logged with its hand)
         self.watchers: list[Client] = []
         self.version = int(time.time() * 1000)  # above a former owner's (gaps: resync)
@@ -126,15 +127,18 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
         """Control items (a connection gone, the floor): never refused."""
         self.inbox.put_nowait(item)
 
-    def offer(self, item: FromClient) -> bool:
-        """A client's message, refused (False) when the table already has too many waiting."""
-        client = item.client
-        if self.queued >= self.inbox_limit or client.waiting >= CLIENT_WAITING:
-            return False
-        self.queued += 1
-        client.waiting += 1
-        self.inbox.put_nowait(item)
-        return True
+    @property
+    def queued(self) -> int:
+        """Clients' messages in the inbox."""
+        return self.shares.queued
+
+    def offer(self, item: FromClient) -> str | None:
+        """Queue a client's message; or why not (the table or its sender's share is full)."""
+        refused = self.shares.refusal(item.client, self.table_id)
+        if refused is None:
+            self.shares.take(item.client)
+            self.inbox.put_nowait(item)
+        return refused
 
     async def call(self, kind: type[Void] | type[Close], reason: str) -> dict[str, Any]:
         """Ask the table's task to void its hand or close (the floor) and wait for the answer."""
@@ -166,8 +170,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
                 if wake is None or wake > 0:
                     item = await self._wait(wake)
             if isinstance(item, (Watching, Said)):
-                self.queued -= 1
-                item.client.waiting -= 1
+                self.shares.release()
             try:
                 try:
                     await self._turn(item, loop.time())

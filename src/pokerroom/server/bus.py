@@ -183,6 +183,7 @@ class Bus:
             "conn": client.conn,
             "account": "" if client.account_id is None else str(client.account_id),
             "name": client.name,
+            "address": client.address,  # the owner counts its share of the inbox by it too
             "at": repr(time.time()),
             "message": message,
         }
@@ -289,7 +290,7 @@ class Bus:
                     continue
                 if actor is None:
                     self.resync(client, table)
-                elif not actor.offer(Watching(client)):
+                elif actor.offer(Watching(client)) is not None:
                     client.drop(1013, f"table {table} is busy: reconnect")
         else:
             self.on_notice(notice)
@@ -472,6 +473,7 @@ class Bus:
         account = fields.get(b"account", b"").decode()
         remote.account_id = int(account) if account else None  # it said hello there
         remote.name = fields.get(b"name", b"").decode()
+        remote.address = fields.get(b"address", b"").decode()
         return remote
 
     def _lose(self, remote: Remote) -> None:

@@ -55,6 +55,9 @@ TEMPLATES: dict[str, str] = {
     "table.not_found": "no table '{table}'",
     "table.too_many_watchers": "too many spectators: log in to watch",
     "table.busy": "table '{table}' is busy: try again in a moment",
+    "table.yours_waiting": (
+        "too many of your messages wait at table '{table}': this one was refused"
+    ),
     "table.too_late": (
         "table '{table}' got your message too late ({seconds} s after it was sent): nothing changed"
     ),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -76,3 +77,70 @@ class Close:
 
 FromClient = Watching | Said
 Item = Watching | Said | Gone | Suspend | AutoMuck | Void | Close
+
+CLIENT_WAITING = 32  # one connection's messages waiting at all its tables
+BUSY = "table {table!r} is busy: try again in a moment"
+YOURS_WAITING = "too many of your messages wait at table {table!r}: this one was refused"
+
+
+class Shares:
+    """What each source has waiting in one table's inbox (S-ISOLATE-1): a connection, an
+    account and an address may each hold only a share of it, so a flood from one source
+    (many sockets of one address, one account) is refused to that source alone and the
+    others' messages still find room. An account with nothing waiting here is let past its
+    address's share: a player behind the flooder's address (a shared NAT) can still act,
+    and an address has at most one such message per connection (64) beyond its share."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.queued = 0  # clients' messages in the inbox
+        self.held: Counter[object] = Counter()  # source -> its messages waiting here
+        # The sources of each message waiting, in the inbox's order (a client may log in
+        # while its ``watch`` waits: its message is released under what it was taken as).
+        self.sources: deque[tuple[Client, tuple[object, ...]]] = deque()
+
+    @property
+    def per_account(self) -> int:
+        return max(CLIENT_WAITING, self.limit // 20)
+
+    @property
+    def per_address(self) -> int:
+        return max(CLIENT_WAITING, self.limit // 10)
+
+    def refusal(self, client: Client, table: str) -> str | None:
+        """Why ``client``'s next message cannot wait here now, None if it can."""
+        if client.waiting >= CLIENT_WAITING or self.held[client] >= CLIENT_WAITING:
+            return YOURS_WAITING.format(table=table)
+        account = self.held[("account", client.account_id)] if client.account_id else 0
+        if account >= self.per_account:
+            return YOURS_WAITING.format(table=table)
+        address_full = bool(client.address) and (
+            self.held[("address", client.address)] >= self.per_address
+        )
+        if address_full and (account or client.account_id is None):
+            return YOURS_WAITING.format(table=table)
+        if self.queued >= self.limit:
+            return BUSY.format(table=table)
+        return None
+
+    def take(self, client: Client) -> None:
+        """Count a message of ``client`` that goes into the inbox."""
+        keys: list[object] = [client]
+        if client.account_id is not None:
+            keys.append(("account", client.account_id))
+        if client.address:
+            keys.append(("address", client.address))
+        self.queued += 1
+        client.waiting += 1
+        self.held.update(keys)
+        self.sources.append((client, tuple(keys)))
+
+    def release(self) -> None:
+        """The oldest client's message left the inbox (the inbox is first in, first out)."""
+        client, keys = self.sources.popleft()
+        self.queued -= 1
+        client.waiting -= 1
+        for key in keys:
+            self.held[key] -= 1
+            if self.held[key] <= 0:
+                del self.held[key]

@@ -141,10 +141,9 @@ def apply_to_actor(
                 ack()
             return
         item = Said(remote, message, done=ack)
-    if not actor.offer(item):
-        remote.deliver(
-            protocol.error(f"table {table!r} is busy: try again in a moment", table=table)
-        )
+    refused = actor.offer(item)
+    if refused is not None:
+        remote.deliver(protocol.error(refused, table=table))
         if ack is not None:
             ack()
 

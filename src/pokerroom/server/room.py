@@ -379,7 +379,7 @@ class Room:
 
     def _add(self, config: TableConfig, table: Table) -> None:
         actor = TableActor(self.db, config.id, table, _config_json(config), pause=self.pause)
-        actor.inbox_limit = self.limits.inbox_messages
+        actor.shares.limit = self.limits.inbox_messages
         actor.reach = self.connections_of
         actor.metrics = self.metrics
         if self.leases is not None:

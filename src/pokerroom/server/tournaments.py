@@ -360,7 +360,7 @@ class TournamentRunner:
             return
         self.room.tell_nodes({"follow": account, "table": table})  # there they watch it too
         for client in self._clients(account):
-            if actor.offer(Watching(client)):
+            if actor.offer(Watching(client)) is None:
                 client.tables.add(actor.table_id)
 
     # ------------------------------------------------------------ views

@@ -190,12 +190,9 @@ async def _dispatch(room: Room, store: RoomStore, client: Client, message: Any) 
     item: Watching | Said = (
         Watching(client) if isinstance(message, protocol.Watch) else Said(client, message)
     )
-    if not actor.offer(item):
-        client.deliver(
-            protocol.error(
-                f"table {message.table!r} is busy: try again in a moment", request=message.type
-            )
-        )
+    refused = actor.offer(item)
+    if refused is not None:
+        client.deliver(protocol.error(refused, request=message.type))
         return
     client.tables.add(message.table)
 

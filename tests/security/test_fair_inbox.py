@@ -1,0 +1,119 @@
+"""S-ISOLATE-1 over real sockets: many connections of one address and one account flood a
+table's inbox while it is held up; the honest players' actions still get in and are
+applied, and the flood is refused to its own sockets only. The audit reconciles."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+import asyncpg
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from pokerroom.server.actor import CLIENT_WAITING
+from tests.security.audit import assert_books_balance
+from tests.security.test_isolation import cancelled_hands, heads_up, play, ws_url
+from tests.server.conftest import Person, Server, person
+from tests.server.test_late_clock import decision, first_turn
+
+FLOODERS = 48  # sockets of one address and one account (the room allows 64 per address)
+
+
+async def logged_in(server: Server, token: str) -> ClientConnection:
+    ws = await connect(ws_url(server))
+    await ws.recv()  # welcome
+    await ws.send(json.dumps({"type": "hello", "token": token}))
+    await ws.recv()  # hello
+    return ws
+
+
+async def drain(ws: ClientConnection, codes: list[str]) -> None:
+    """Read everything (a flooder that stops reading is dropped: another test's subject)."""
+    with contextlib.suppress(ConnectionClosed):
+        async for raw in ws:
+            frame: dict[str, Any] = json.loads(raw)
+            if frame.get("type") == "error":
+                codes.append(frame.get("code", ""))
+
+
+async def settle(read: Any, rounds: int = 100) -> int:
+    """Wait (bounded) until ``read()`` stops changing for a few turns; its last value."""
+    last, same = read(), 0
+    for _ in range(rounds):
+        await asyncio.sleep(0.02)
+        now = read()
+        same = same + 1 if now == last else 0
+        last = now
+        if same >= 10:
+            break
+    return int(last)
+
+
+def errors(someone: Person) -> list[dict[str, Any]]:
+    return [f for f in someone.frames if f.get("type") == "error"]
+
+
+async def test_S_ISOLATE_1_a_flood_of_one_address_never_refuses_another_players_action(
+    postgres_server: Server,
+) -> None:
+    server = postgres_server
+    ann, bob = await heads_up(server, "fair")
+    actor = server.room.actors["fair"]
+    mover, frame, _ = await first_turn(ann, bob)
+    number, seat = frame["hand"]["number"], frame["you"]
+    mallory = await person(server.base, "mallory")
+    flooders = [mallory.ws] + [await logged_in(server, mallory.token) for _ in range(FLOODERS - 1)]
+    refused: list[str] = []
+    readers = [asyncio.create_task(drain(ws, refused)) for ws in flooders]
+    act = json.dumps({"type": "act", "table": "fair", "action": "fold", "hand": number})
+
+    # The table is held up by a write that waits for a lock (an operator's long
+    # transaction): while it waits, nothing leaves the inbox and the flood piles up.
+    admin = await asyncpg.connect(server.database.replace("+asyncpg", ""))
+    lock = admin.transaction()
+    await lock.start()
+    try:
+        await admin.execute("LOCK TABLE chat_messages IN EXCLUSIVE MODE")
+        await mallory.send(type="chat", table="fair", text="hold on")
+        await settle(lambda: actor.queued)  # the chat was taken: the table waits on it
+        for _ in range(CLIENT_WAITING * 2):
+            await asyncio.gather(*(ws.send(act) for ws in flooders))
+        flood = await settle(lambda: actor.queued)
+        await mover.send(type="act", table="fair", action="check_or_call", hand=number)
+        await settle(lambda: actor.queued)
+    finally:
+        await lock.rollback()
+        await admin.close()
+    after = await decision(mover, seat, number)  # the honest action was applied
+    assert after["hand"] is None or after["hand"]["actor"] != seat
+    assert errors(mover) == [], errors(mover)
+    # The flood held one address's share, far from the table's limit, and the rest of it
+    # was refused to the flooder's own sockets.
+    limit = server.room.limits.inbox_messages
+    assert flood <= max(CLIENT_WAITING, limit // 10) + FLOODERS < limit
+    assert "table.yours_waiting" in refused and "table.busy" not in refused
+
+    # And while the flood goes on (paced under the rate limit), the game goes on.
+    stop = asyncio.Event()
+
+    async def keep_flooding(ws: ClientConnection) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            while not stop.is_set():
+                for _ in range(5):
+                    await ws.send(act)
+                await asyncio.sleep(0.1)
+
+    flooding = [asyncio.create_task(keep_flooding(ws)) for ws in flooders]
+    waits: list[float] = []
+    await asyncio.gather(play(ann, "fair", number + 3, waits), play(bob, "fair", number + 3, waits))
+    stop.set()
+    await asyncio.gather(*flooding)
+    for ws in flooders:
+        await ws.close()
+    await asyncio.gather(*readers)
+    assert errors(ann) == [] and errors(bob) == []
+    assert await cancelled_hands(server) == 0 and actor.faults == 0
+    await assert_books_balance(server)

@@ -1,0 +1,65 @@
+"""A table's inbox shares (S-ISOLATE-1): one connection, account or address holds only a
+share of it; an account with nothing waiting gets past its address's share."""
+
+from __future__ import annotations
+
+from pokerroom.server.client import Client
+from pokerroom.server.inbox import BUSY, CLIENT_WAITING, YOURS_WAITING, Shares
+
+
+async def _never(text: str) -> None:
+    raise AssertionError("nothing is sent here")
+
+
+def client(account: int | None, address: str = "10.0.0.1") -> Client:
+    return Client(send=_never, account_id=account, address=address)
+
+
+def fill(shares: Shares, who: Client, count: int) -> None:
+    for _ in range(count):
+        assert shares.refusal(who, "t") is None
+        shares.take(who)
+
+
+async def test_one_connection_holds_at_most_its_share() -> None:
+    shares = Shares(1000)
+    one = client(7)
+    fill(shares, one, CLIENT_WAITING)
+    assert shares.refusal(one, "t") == YOURS_WAITING.format(table="t")
+    assert shares.refusal(client(8), "t") is None
+
+
+async def test_one_account_on_many_connections_holds_at_most_its_share() -> None:
+    shares = Shares(1000)
+    for _ in range(shares.per_account // CLIENT_WAITING):
+        fill(shares, client(7), CLIENT_WAITING)
+    fill(shares, client(7), shares.per_account % CLIENT_WAITING)
+    assert shares.refusal(client(7), "t") == YOURS_WAITING.format(table="t")
+    assert shares.refusal(client(8), "t") is None
+
+
+async def test_a_full_address_lets_in_an_account_with_nothing_waiting_once() -> None:
+    shares = Shares(1000)
+    account = 100
+    while (held := shares.held[("address", "10.0.0.1")]) < shares.per_address:
+        account += 1
+        fill(shares, client(account), min(CLIENT_WAITING, shares.per_address - held))
+    assert shares.refusal(client(None), "t") is not None  # anonymous: no exemption
+    assert shares.refusal(client(account), "t") is not None  # has messages waiting
+    neighbour = client(5)  # behind the same address (a shared NAT), nothing waiting
+    fill(shares, neighbour, 1)
+    assert shares.refusal(neighbour, "t") == YOURS_WAITING.format(table="t")
+    assert shares.refusal(client(6, "10.0.0.2"), "t") is None  # another address
+
+
+async def test_the_table_limit_still_holds_and_release_counts_what_was_taken() -> None:
+    shares = Shares(40)
+    first, second = client(None, "a"), client(2, "b")
+    fill(shares, first, CLIENT_WAITING)
+    fill(shares, second, 40 - CLIENT_WAITING)
+    assert shares.refusal(client(3, "c"), "t") == BUSY.format(table="t")
+    first.account_id = 9  # it logged in while its watch waited
+    for _ in range(40):
+        shares.release()
+    assert shares.queued == 0 and not shares.held
+    assert first.waiting == 0 and second.waiting == 0
