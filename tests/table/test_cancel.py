@@ -6,7 +6,7 @@ import json
 from pokerroom.engine import Action, ActionKind
 from pokerroom.engine.events import Event, ForcedBet
 from pokerroom.table import Table
-from pokerroom.table.events import BlindMissed, ButtonDrawn, HandStarting
+from pokerroom.table.events import BlindMissed, ButtonDrawn, HandStarting, TimeBankUsed
 from tests.table.helpers import BB, finish_hand, make_table, play
 
 STACK = 40 * BB
@@ -111,3 +111,39 @@ def test_R_DECK_5_R_BTN_2_a_cancelled_first_hand_is_not_drawn_for_again() -> Non
     for again in (table.start_hand(1.0), restored.start_hand(1.0)):
         assert deal_summary(again) == deal_summary(drawn)
         assert not any(isinstance(e, ButtonDrawn) for e in again)
+
+
+def test_R_DECK_5_R_TIME_2_a_cancel_gives_back_the_time_bank_used_in_the_hand() -> None:
+    table = make_table("titan", players={1: STACK, 2: STACK, 3: STACK})
+    play(table)
+    before = state(table)
+    table.start_hand(100.0)
+    actor = table.actor_seat()
+    assert actor is not None
+    full = table.seats[actor].time_bank
+    assert full > 0
+    used = table.tick(100.0 + 31.0)  # past the decision time: the bank is spent ...
+    assert [e.seat for e in used if isinstance(e, TimeBankUsed)] == [actor]
+    assert table.seats[actor].time_bank == 0.0
+    table.tick(100.0 + 31.0 + full)  # ... and the turn times out (check/fold)
+    assert table.seats[actor].timeouts == 1
+    table.cancel_hand("server fault")
+    assert table.seats[actor].time_bank == full  # the hand never happened: nor did its time
+    assert table.seats[actor].timeouts == 0
+    assert state(table) == before
+
+
+def test_R_DECK_5_R_TIME_2_after_a_restart_too_and_a_refill_due_at_the_hand_stays() -> None:
+    table = make_table("titan", players={1: STACK, 2: STACK, 3: STACK})
+    for seat in table.seats.values():
+        seat.time_bank = 1.0
+    while table.hand_number % 10 != 9:  # the next hand is one that refills the banks
+        play(table, float(table.hand_number))
+    table.start_hand(100.0)
+    actor = table.actor_seat()
+    assert actor is not None and table.seats[actor].time_bank == 6.0  # 1 + 5 refilled
+    table.tick(131.0)
+    assert table.seats[actor].time_bank == 0.0
+    restored = Table.from_json(table.to_json())  # the server restarts mid-hand ...
+    restored.cancel_hand("server restart")  # ... and cancels the interrupted hand
+    assert restored.seats[actor].time_bank == 6.0  # as dealt: the refill was this hand's

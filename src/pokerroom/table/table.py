@@ -157,6 +157,11 @@ class Table(SeatedTable):
         self._last_plan = plan
         if self.clock.refill_due(self.hand_number):
             self.clock.refill(self.seats.values())
+        # R-DECK-5: the time bank (and time-outs) each player had as the hand began.
+        seats = self.seats
+        before["clock"] = [
+            [n, seats[n].player, seats[n].time_bank, seats[n].timeouts] for n in plan.positions
+        ]
         events += self._after_change(now)
         return events
 
@@ -380,7 +385,8 @@ class Table(SeatedTable):
 
     def cancel_hand(self, reason: str = "server fault") -> list[Event]:
         """R-DECK-5: cancel the hand in progress; every chip goes back, and so does every
-        obligation the hand settled: the next hand has the same button, blinds and posts."""
+        obligation the hand settled: the next hand has the same button, blinds and posts,
+        and each player has the time bank they had when it was dealt."""
         if self.hand is None or self.hand.is_over:
             raise TableError("no hand is in progress")
         events = self.hand.cancel(reason)
@@ -417,6 +423,10 @@ class Table(SeatedTable):
             seat.post_now, seat.big_blinds_posted = post_now, bigs
             if status == SeatStatus.WAITING and seat.status is SeatStatus.PLAYING:
                 seat.status = SeatStatus.WAITING  # dealt in as a newcomer: one again
+        for number, player, bank, timeouts in before.get("clock", ()):
+            seat = self.seats.get(number)
+            if seat is not None and seat.player == player:  # a cancelled hand used no time
+                seat.time_bank, seat.timeouts = float(bank), int(timeouts)
         for number in before.get("arrived", ()):
             seat = self.seats.get(number)
             if seat is not None:
