@@ -7,12 +7,15 @@ import pytest
 from sqlalchemy import select, text
 
 from pokerroom.store.accounts import (
+    FAILURE_WINDOW,
     FREE_FAILURES,
+    LONGEST_LOCK,
     AccountLockedError,
     AuthError,
     authenticate,
     bot_session,
     log_in,
+    prune_login_failures,
     revoke,
     revoke_all,
     sign_up,
@@ -206,3 +209,52 @@ async def test_migration_0005_login_failures_keeps_the_counts_both_ways(database
     async with database.transaction() as session:
         counted = await session.get(LoginFailures, "ann")
         assert counted is not None and counted.failures == 3
+
+
+async def fail(database: Database, name: str, moment: datetime, times: int = 1) -> None:
+    for _ in range(times):
+        async with database.transaction() as session:
+            with pytest.raises(AuthError):
+                await log_in(session, name, "wrong password", now=moment)
+
+
+async def test_S_AUTH_1_failures_are_forgotten_a_window_after_the_last_one(
+    database: Database,
+) -> None:
+    async with database.transaction() as session:
+        await sign_up(session, "ann", "correct horse", now=NOW)
+    assert FAILURE_WINDOW > LONGEST_LOCK  # a lock always ends inside the window
+    await fail(database, "ann", NOW, FREE_FAILURES + 1)  # locked for 30 s
+    later = NOW + timedelta(seconds=31)
+    await fail(database, "ann", later)  # the count goes on: locked for 60 s
+    async with database.transaction() as session:
+        counted = await session.get(LoginFailures, "ann")
+        assert counted is not None and counted.failures == FREE_FAILURES + 2
+    # Within the window the count is remembered: one more failure locks again at once.
+    await fail(database, "ann", later + FAILURE_WINDOW - timedelta(seconds=1))
+    async with database.transaction() as session:
+        counted = await session.get(LoginFailures, "ann")
+        assert counted is not None and counted.failures == FREE_FAILURES + 3
+    # A window after the last failure, the name starts afresh: FREE_FAILURES free tries.
+    fresh = later + 2 * FAILURE_WINDOW
+    await fail(database, "ann", fresh, FREE_FAILURES)
+    async with database.transaction() as session:
+        counted = await session.get(LoginFailures, "ann")
+        assert counted is not None and counted.failures == FREE_FAILURES
+        await log_in(session, "ann", "correct horse", now=fresh)
+
+
+async def test_S_AUTH_1_old_failure_rows_are_pruned_on_write(database: Database) -> None:
+    await fail(database, "old_one", NOW, FREE_FAILURES + 1)  # locked: kept while locked
+    await fail(database, "old_two", NOW)
+    await fail(database, "recent", NOW + FAILURE_WINDOW)
+    async with database.transaction() as session:
+        names = set(await session.scalars(select(LoginFailures.username)))
+    assert names == {"old_one", "old_two", "recent"}  # none past the window yet
+    # A new name's first failure, past the window of the old ones, prunes them.
+    await fail(database, "newcomer", NOW + FAILURE_WINDOW + timedelta(seconds=1))
+    async with database.transaction() as session:
+        names = set(await session.scalars(select(LoginFailures.username)))
+        assert names == {"recent", "newcomer"}
+        assert await prune_login_failures(session, now=NOW + 3 * FAILURE_WINDOW) == 2
+        assert not set(await session.scalars(select(LoginFailures.username)))

@@ -5,7 +5,9 @@ not, and repeated failures lock the name for a back-off that doubles with every 
 failure. An attempt is counted as failed *before* its password is checked, by one atomic
 ``UPDATE ... RETURNING`` that a locked name does not pass: parallel guesses cannot lose
 updates, and no more than ``FREE_FAILURES + 1`` wrong passwords are ever checked before the
-lock. A correct password clears the count. Session tokens are 256 random bits from the OS
+lock. A correct password clears the count, and failures are forgotten ``FAILURE_WINDOW``
+after the last one (longer than the longest lock): the count starts again, and a new name's
+first failure prunes the rows past the window, so the table holds only recent names. Session tokens are 256 random bits from the OS
 CSPRNG; only their SHA-256 is stored, and each can be revoked.
 
 Hashing is slow on purpose (about 0.3 s). ``log_in`` and ``sign_up`` with a plain password
@@ -27,7 +29,7 @@ from datetime import UTC, datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import case, delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -38,6 +40,7 @@ STARTING_GRANT = 1_000_000  # $10,000.00 of play money, in cents
 FREE_FAILURES = 4  # wrong passwords before the first lock-out
 FIRST_LOCK = timedelta(seconds=30)
 LONGEST_LOCK = timedelta(hours=1)
+FAILURE_WINDOW = timedelta(hours=24)  # failures older than this (after the last) are forgotten
 SESSION_LIFETIME = timedelta(days=30)
 USERNAME = re.compile(r"^[a-z0-9_]{3,32}$")
 MIN_PASSWORD = 8
@@ -198,8 +201,15 @@ async def start_log_in(session: AsyncSession, username: str, *, now: datetime) -
     if not USERNAME.match(name):
         raise AuthError(WRONG)  # no account can have this name: nothing to count
     insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
-    await session.execute(
-        insert(LoginFailures).values(username=name, failures=0).on_conflict_do_nothing()
+    added = await session.execute(
+        insert(LoginFailures)
+        .values(username=name, failures=0, last_failed_at=now)
+        .on_conflict_do_nothing()
+    )
+    if getattr(added, "rowcount", 0) == 1:  # a new name: the table grows, so prune it
+        await prune_login_failures(session, now=now)
+    forgotten = or_(
+        LoginFailures.last_failed_at.is_(None), LoginFailures.last_failed_at < now - FAILURE_WINDOW
     )
     failures = await session.scalar(
         update(LoginFailures)
@@ -207,7 +217,10 @@ async def start_log_in(session: AsyncSession, username: str, *, now: datetime) -
             LoginFailures.username == name,
             or_(LoginFailures.locked_until.is_(None), LoginFailures.locked_until <= now),
         )
-        .values(failures=LoginFailures.failures + 1)
+        .values(
+            failures=case((forgotten, 1), else_=LoginFailures.failures + 1),
+            last_failed_at=now,
+        )
         .returning(LoginFailures.failures)
         .execution_options(synchronize_session=False)
     )
@@ -233,6 +246,20 @@ async def start_log_in(session: AsyncSession, username: str, *, now: datetime) -
         return Attempt(name, None, None)
     usable = account.role != "bot" and account.password_hash != NO_PASSWORD
     return Attempt(name, account.id, account.password_hash if usable else None)
+
+
+async def prune_login_failures(session: AsyncSession, *, now: datetime) -> int:
+    """Delete the failure counts that are forgotten (the last failure older than the
+    window, no lock running); how many."""
+    result = await session.execute(
+        delete(LoginFailures)
+        .where(
+            LoginFailures.last_failed_at < now - FAILURE_WINDOW,
+            or_(LoginFailures.locked_until.is_(None), LoginFailures.locked_until <= now),
+        )
+        .execution_options(synchronize_session=False)
+    )
+    return int(getattr(result, "rowcount", 0) or 0)
 
 
 async def finish_log_in(

@@ -55,13 +55,17 @@ class Account(Base):
 class LoginFailures(Base):
     """Failed log-ins counted per username, whether or not an account has that name, so that
     the lock-out looks the same for unknown names (S-AUTH-2). A row is counted by one
-    ``UPDATE ... RETURNING``, atomic on SQLite and PostgreSQL alike."""
+    ``UPDATE ... RETURNING``, atomic on SQLite and PostgreSQL alike; a count whose last
+    failure is older than the window starts again, and such rows are pruned."""
 
     __tablename__ = "login_failures"
 
     username: Mapped[str] = mapped_column(String(32), primary_key=True)  # lower-case
     failures: Mapped[int] = mapped_column(Integer, default=0)
     locked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    last_failed_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
 
 
 class AccountPreferences(Base):
