@@ -7,8 +7,9 @@ failure. An attempt is counted as failed *before* its password is checked, by on
 updates, and no more than ``FREE_FAILURES + 1`` wrong passwords are ever checked before the
 lock. A correct password clears the count, and failures are forgotten ``FAILURE_WINDOW``
 after the last one (longer than the longest lock): the count starts again, and a new name's
-first failure prunes the rows past the window, so the table holds only recent names. Session tokens are 256 random bits from the OS
-CSPRNG; only their SHA-256 is stored, and each can be revoked.
+first failure prunes the rows past the window, so the table holds only recent names.
+Session tokens are 256 random bits from the OS CSPRNG; only their SHA-256 is stored, and
+each can be revoked.
 
 Hashing is slow on purpose (about 0.3 s). ``log_in`` and ``sign_up`` with a plain password
 hash inline, for tools and tests; the server instead runs ``start_log_in``, then
