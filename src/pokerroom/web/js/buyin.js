@@ -11,6 +11,24 @@ import { show } from "./nav.js";
 import { send } from "./socket.js";
 import { app } from "./state.js";
 
+const TABLE_WAIT_MS = 10_000; // the longest a buy-in waits for its table's first frame
+let pending = null; // {tableId, timer}: a buy-in submitted before its table had loaded
+
+// The submitted buy-in stops waiting (sent, cancelled, or given up on).
+function stopWaiting(okEnabled = true) {
+  if (pending) clearTimeout(pending.timer);
+  pending = null;
+  $("#buyin-status").textContent = "";
+  if (okEnabled) $("#buyin-ok").disabled = false;
+}
+
+// A table's first frame arrived (table.js): a buy-in waiting for it is submitted, once.
+export function tableLoaded(tableId) {
+  if (!pending || pending.tableId !== tableId) return;
+  stopWaiting();
+  if ($("#buyin").open) $("#buyin-form").requestSubmit();
+}
+
 function limits(tableId, topUp) {
   const view = app.tables.get(tableId);
   const info = app.lobby.find((t) => t.id === tableId) || view?.state;
@@ -28,6 +46,8 @@ export function askBuyIn(tableId, seat, topUp = false) {
   if (!found) return;
   const { info, min, most, have } = found;
   const dialog = $("#buyin");
+  stopWaiting(false);
+  dialog.onclose = () => stopWaiting(false);
   const balance = app.me ? money(app.me.balance) : "?";
   const max = Math.min(most, app.me ? app.me.balance : most);
   const rebuy = topUp && app.tables.get(tableId)?.mySeat()?.status === "busted";
@@ -51,11 +71,13 @@ export function askBuyIn(tableId, seat, topUp = false) {
   $("#buyin-cancel").onclick = () => dialog.close("cancel");
   $("#buyin-form").onsubmit = (event) => {
     event.preventDefault();
+    if (pending) return; // already submitted: it goes when the table has loaded
     const cents = toCents(amount.value);
     if (!(cents >= min && cents <= most)) {
       $("#buyin-error").textContent = t("buyin.choose", { min: money(min), max: money(most) });
       return;
     }
+    $("#buyin-error").textContent = "";
     app.joinRequests += 1;
     const request = `web-${Date.now()}-${app.joinRequests}`;
     if (topUp) {
@@ -67,8 +89,14 @@ export function askBuyIn(tableId, seat, topUp = false) {
     const view = app.tables.get(tableId);
     if (seat == null && !view?.state) {
       // The table's first frame is not here yet: a seat guessed from the lobby may be taken.
-      // Submit again once it is (while the dialog stays open).
-      setTimeout(() => { if (dialog.open) $("#buyin-form").requestSubmit(); }, 100);
+      // Say so, and submit once when it comes (tableLoaded), or give up after a while.
+      const timer = setTimeout(() => {
+        stopWaiting();
+        $("#buyin-error").textContent = t("buyin.not_loaded");
+      }, TABLE_WAIT_MS);
+      pending = { tableId, timer };
+      $("#buyin-status").textContent = t("buyin.waiting");
+      $("#buyin-ok").disabled = true;
       return;
     }
     const chosen = seat ?? view?.firstEmptySeat();

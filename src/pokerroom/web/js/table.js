@@ -1,7 +1,7 @@
 // One open table: its frames from the server, what it renders, its buttons, chat and clock.
 
 import { refreshMe } from "./api.js";
-import { askBuyIn } from "./buyin.js";
+import { askBuyIn, tableLoaded } from "./buyin.js";
 import { bindControls, renderControls } from "./controls.js";
 import { $, $$, cardName, el } from "./dom.js";
 import { renderCenter, renderSeats } from "./felt.js";
@@ -118,6 +118,7 @@ export class TableView {
     const previous = this.state;
     this.previous = previous;
     this.state = state;
+    if (!previous) tableLoaded(this.id); // a buy-in may wait for this first frame
     if (state.hand && state.hand.number !== previous?.hand?.number) {
       this.lastResult = null;
       stopAwards(this);
