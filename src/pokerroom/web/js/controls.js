@@ -177,14 +177,24 @@ function keyTable() {
   return [...app.tables.values()].find((view) => legalOf(view)) || active;
 }
 
+// The single-key shortcuts that act (or size a raise), which Options can switch off; the
+// arrow keys only nudge the raise amount and stay on, as Enter in the amount box and Escape
+// (the browser's own) closing a dialog do.
+const ACTION_KEYS = new Set(["f", "c", "k", "r", "1", "2", "3", "4"]);
+
 export function onKey(event) {
-  if (!app.preferences.hotkeys) return; // the player switched the shortcuts off (Options)
-  if (event.target instanceof HTMLInputElement && event.target.type !== "checkbox") return;
-  if (event.target instanceof HTMLTextAreaElement || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target instanceof HTMLInputElement && target.type !== "checkbox") return;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  // A dialog has the keyboard (a modal one, or the deal's with the focus in it), not the tables.
+  if (target instanceof Element && target.closest("dialog")) return;
+  if (document.querySelector("dialog:modal")) return;
+  const key = event.key.toLowerCase();
+  if (ACTION_KEYS.has(key) && !app.preferences.hotkeys) return; // switched off (Options)
   const view = keyTable();
   const legal = view ? legalOf(view) : null;
   if (!view || !legal) return;
-  const key = event.key.toLowerCase();
   if (key === "f") act(view, "fold");
   else if (key === "c" || key === "k") act(view, "check_or_call");
   else if (key === "r" && canRaise(legal)) {
