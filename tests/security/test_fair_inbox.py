@@ -15,7 +15,7 @@ from websockets.exceptions import ConnectionClosed
 
 from pokerroom.server.actor import CLIENT_WAITING
 from tests.security.audit import assert_books_balance
-from tests.security.test_isolation import cancelled_hands, heads_up, play, ws_url
+from tests.security.test_isolation import cancelled_hands, heads_up, play, report, ws_url
 from tests.server.conftest import Person, Server, person
 from tests.server.test_late_clock import decision, first_turn
 
@@ -115,5 +115,7 @@ async def test_S_ISOLATE_1_a_flood_of_one_address_never_refuses_another_players_
         await ws.close()
     await asyncio.gather(*readers)
     assert errors(ann) == [] and errors(bob) == []
+    print(f"flood held {flood} of the inbox's {limit}; {len(refused)} refused to the flooder")
+    report(waits)
     assert await cancelled_hands(server) == 0 and actor.faults == 0
     await assert_books_balance(server)
