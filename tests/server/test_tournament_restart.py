@@ -49,6 +49,8 @@ ORIGIN, SPEED = float(os.environ["T_ORIGIN"]), {SPEED}
 load = tours.load_tournament_structure
 def early_break(name):
     s = load(name)
+    if not s.breaks:  # a sit & go the room opens has none
+        return s
     breaks = ((1, s.breaks[0][1]), *s.breaks[1:])
     return replace(s, breaks=breaks, late_registration_levels=0)
 init, start = tours.Tournaments.__init__, tours.Tournaments.start
