@@ -9,6 +9,7 @@ must hold distinct codes.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations
 from typing import Final
 
@@ -30,6 +31,20 @@ _W = np.array(
 _BASE: Final = 0x3333
 _FLAGS: Final = 0x8888
 _CHUNK: Final = 1 << 14  # rows per pass: keeps temporaries in cache
+_ROWS: Final = 1 << 13  # hold'em rows per pass: its temporaries (~1 MB) stay in L2
+_SUIT_BASE: Final = _BASE << SUIT_SHIFT
+_FLUSH_BITS: Final = _FLAGS << SUIT_SHIFT
+_FLAG_OF_SUIT = np.array([8 << (SUIT_SHIFT + 4 * s) for s in range(4)], dtype=np.int64)
+# [suit * 52 + code]: the card's rank bit when it is of that suit, else 0.
+_SUITED_RANK_BIT = np.array(
+    [1 << (c >> 2) if c & 3 == s else 0 for s in range(4) for c in range(52)], dtype=np.intp
+)
+_HASH7_SHIFT: Final = _T.hash7.shift
+# Row displacement less the row's own base, so slot = rank_key + _ADJUST7[rank_key >> shift]
+# (the same slot as PerfectHash.slots, one operation fewer).
+_ADJUST7 = _T.hash7.offsets.astype(np.intp) - (
+    np.arange(len(_T.hash7.offsets), dtype=np.intp) << _HASH7_SHIFT
+)
 _RANK_BIT = (1 << _RANK_OF).astype(np.int64)
 _LOW_BIT = np.array(
     [1 if c >> 2 == 12 else (1 << ((c >> 2) + 1) if c >> 2 <= 6 else 0) for c in range(52)],
@@ -55,36 +70,67 @@ def _omaha_inputs(hole: Codes, board: Codes) -> tuple[npt.NDArray[np.intp], npt.
     return holes, boards
 
 
-def _flush_strengths(
-    cols: list[npt.NDArray[np.intp]], flags: npt.NDArray[np.int64]
-) -> npt.NDArray[np.uint16]:
-    suit = (np.log2(flags).astype(np.int64) - 3) >> 2  # the one flagged nibble
-    mask = np.zeros(len(flags), dtype=np.int64)
-    for col in cols:
-        mask |= np.where(_SUIT_OF[col] == suit, _RANK_BIT[col], 0)
-    flush: npt.NDArray[np.uint16] = _T.flush_np[mask]
-    return flush
+def _rows(codes: npt.NDArray[np.intp]) -> npt.NDArray[np.void]:
+    """Each row of ``codes`` as one opaque element, so copying rows is one memcpy each."""
+    return codes.view(np.dtype((np.void, codes.itemsize * codes.shape[1])))[:, 0]
+
+
+def _packed_blocks(codes: npt.NDArray[np.intp]) -> Iterator[tuple[int, npt.NDArray[np.intp]]]:
+    """``(start, rows)`` blocks of at most ``_ROWS`` rows, each C-contiguous.
+
+    A strided input (a column slice of a wider array) is copied block by block
+    into one reused buffer: the rows are read from memory once, in order, rather
+    than once per column by strided gathers.
+    """
+    if codes.strides[1] != codes.itemsize:  # e.g. Fortran order: rows are not runs of memory
+        codes = np.ascontiguousarray(codes)
+    if codes.flags.c_contiguous:
+        for start in range(0, len(codes), _ROWS):
+            yield start, codes[start : start + _ROWS]
+        return
+    buffer = np.empty((min(_ROWS, len(codes)), codes.shape[1]), dtype=np.intp)
+    for start in range(0, len(codes), _ROWS):
+        block = codes[start : start + _ROWS]
+        packed = buffer[: len(block)]
+        _rows(packed)[:] = _rows(block)
+        yield start, packed
 
 
 def evaluate7_batch(cards: Codes) -> Strengths:
     """Strengths of N seven-card hands: ``(N, 7)`` codes -> ``(N,)`` uint16."""
     codes = _as_codes(cards, 7, "hold'em hands")
     out = np.empty(len(codes), dtype=np.uint16)
-    offsets, shift, values = _T.hash7.offsets, _T.hash7.shift, _T.nonflush7
-    col_mask = (1 << shift) - 1
-    for start in range(0, len(codes), _CHUNK):
-        block = codes[start : start + _CHUNK].T
-        key = _W[block[0]]
-        for i in range(1, 7):
-            key += _W[block[i]]
-        rank_key = key & 0xFFFFFFFF
-        flags = ((key >> SUIT_SHIFT) + _BASE) & _FLAGS
-        result = values[(rank_key & col_mask) + offsets[rank_key >> shift]]
-        flushed = np.flatnonzero(flags)
-        if flushed.size:
-            result[flushed] = _flush_strengths([c[flushed] for c in block], flags[flushed])
-        out[start : start + _CHUNK] = result
+    size = min(_ROWS, len(codes))
+    key, slot, row = (np.empty(size, dtype=np.intp) for _ in range(3))
+    flushed = np.empty(size, dtype=bool)
+    for start, block in _packed_blocks(codes):
+        n = len(block)
+        key, slot, row, flushed = key[:n], slot[:n], row[:n], flushed[:n]
+        np.einsum("ij->i", np.take(_W, block), out=key)  # take raises on a code past 51
+        # Perfect hash of the rank key: slot = rank_key + row displacement (see _ADJUST).
+        np.bitwise_and(key, 0xFFFFFFFF, out=slot)
+        np.right_shift(slot, _HASH7_SHIFT, out=row)
+        np.take(_ADJUST7, row, out=row, mode="wrap")  # "wrap": unbuffered; rows are in range
+        slot += row
+        result = out[start : start + n]
+        np.take(_T.nonflush7, slot, out=result, mode="wrap")
+        key += _SUIT_BASE
+        key &= _FLUSH_BITS
+        flushes = np.flatnonzero(np.not_equal(key, 0, out=flushed))
+        if flushes.size:  # about 3% of random hands
+            result[flushes] = _flush_strengths(block.take(flushes, axis=0), key.take(flushes))
     return out
+
+
+def _flush_strengths(
+    hands: npt.NDArray[np.intp], flags: npt.NDArray[np.intp]
+) -> npt.NDArray[np.uint16]:
+    """Flush strengths of hands with five or more cards of the suit ``flags`` marks."""
+    suit = np.searchsorted(_FLAG_OF_SUIT, flags)
+    bits = np.take(_SUITED_RANK_BIT, hands + (suit * 52)[:, None])
+    # Cards of one suit have distinct ranks, so the sum of their bits is the rank mask.
+    flush: npt.NDArray[np.uint16] = np.take(_T.flush_np, np.einsum("ij->i", bits))
+    return flush
 
 
 def _omaha_flush(hole: npt.NDArray[np.intp], board: npt.NDArray[np.intp]) -> npt.NDArray[np.uint16]:
