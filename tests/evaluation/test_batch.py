@@ -82,11 +82,13 @@ def test_batch_equals_one_at_a_time_across_blocks_layouts_and_flushes(
     hands: list[list[int]], rows: int, layout: str
 ) -> None:
     expected = [evaluate7(*hand) for hand in hands]
+    codes = _laid_out(hands, layout)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(batch, "_ROWS", rows)  # many blocks and a short last one
-        strengths = evaluate7_batch(_laid_out(hands, layout))
+        strengths = evaluate7_batch(codes)
     assert strengths.dtype == np.uint16
     assert strengths.tolist() == expected
+    assert codes.tolist() == hands  # the caller's array is left as it was
 
 
 def test_every_flush_of_every_suit_through_the_batch() -> None:
@@ -122,6 +124,7 @@ def test_omaha_batch_equals_the_best_of_sixty_across_blocks_layouts_and_flushes(
         patch.setattr(batch, "_CHUNK", rows)
         strengths = omaha_high_batch(holes, boards)
     assert strengths.tolist() == expected
+    assert list(zip(holes.tolist(), boards.tolist(), strict=True)) == deals
 
 
 def test_omaha_batch_with_one_hand_against_many_boards() -> None:
