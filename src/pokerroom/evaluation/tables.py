@@ -11,7 +11,8 @@ cards: a flush test is one AND.
 The non-flush strength of every rank multiset of 5 to 7 cards lives in a dict
 (pure Python) and, for 7 cards, in a compact array behind a row-displacement
 perfect hash (numpy). Flushes are read from a 13-bit rank-mask table.
-Omaha high uses a table of (hole rank pair x board rank multiset) and the
+Omaha high uses a table of (hole rank pair x board rank multiset), and for
+flushes one of (suited hole rank pair x the board's suited rank mask); the
 eight-or-better low a table of (hole low ranks x board low ranks).
 """
 
@@ -51,7 +52,7 @@ WEIGHTS: Final = tuple(
 )
 
 LOW_RANKS: Final = 8  # ace, 2, ..., 8 (R-HILO-2)
-TABLE_VERSION: Final = "1"
+TABLE_VERSION: Final = "2"
 
 
 def _multisets(size: int) -> list[tuple[int, ...]]:
@@ -142,6 +143,9 @@ class Tables:
     board5_index: npt.NDArray[np.uint16]  # slot -> board rank-multiset index (0..6174)
     omaha_pairs: npt.NDArray[np.uint16]  # (rank_a * 13 + rank_b) * 6175 + board index -> best
     low_table: npt.NDArray[np.uint16]  # hole low mask * 256 + board low mask -> low score
+    omaha_flush_boards: npt.NDArray[np.uint16]  # 13-bit mask of 3..5 ranks -> its index
+    # (rank_a * 14 + rank_b) * boards + board index -> best flush; rank 13 = not of the suit
+    omaha_flush: npt.NDArray[np.uint16]
 
     @property
     def nbytes(self) -> int:
@@ -153,6 +157,8 @@ class Tables:
             self.board5_index,
             self.omaha_pairs,
             self.low_table,
+            self.omaha_flush_boards,
+            self.omaha_flush,
         )
         return sum(a.nbytes for a in arrays)
 
@@ -211,17 +217,44 @@ def build_tables() -> Tables:
     omaha_pairs = _build_omaha_pairs(boards, nonflush)
 
     low_table = _low_table()
+    flush_np = np.array(flush, dtype=np.uint16)
+    omaha_flush_boards, omaha_flush = _build_omaha_flush(flush_np)
     return Tables(
         nonflush=nonflush,
         flush=flush,
         hash7=hash7,
         nonflush7=nonflush7,
-        flush_np=np.array(flush, dtype=np.uint16),
+        flush_np=flush_np,
         hash5=hash5,
         board5_index=board5_index,
         omaha_pairs=omaha_pairs,
         low_table=low_table,
+        omaha_flush_boards=omaha_flush_boards,
+        omaha_flush=omaha_flush,
     )
+
+
+def _build_omaha_flush(
+    flush_np: npt.NDArray[np.uint16],
+) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint16]]:
+    """Best flush from two hole cards of a suit plus three of the board's cards of it (R-SHOW-3).
+
+    Rows are the two hole ranks, 13 standing for a card not of the suit (no flush);
+    columns are the board's rank masks in that suit with 3 to 5 ranks.
+    """
+    masks = np.array([m for m in range(8192) if 3 <= m.bit_count() <= 5])
+    index = np.zeros(8192, dtype=np.uint16)
+    index[masks] = np.arange(len(masks))
+    bit = np.array([1 << r for r in range(13)] + [0])
+    pair = bit[:, None] | bit[None, :]
+    suited = (bit[:, None] != bit[None, :]) & (bit[:, None] > 0) & (bit[None, :] > 0)
+    best = np.zeros((14, 14, len(masks)), dtype=np.uint16)
+    for three in combinations(range(13), 3):
+        triple = sum(1 << r for r in three)
+        boards = np.flatnonzero((masks & triple) == triple)
+        values = np.where(suited, flush_np[pair | triple], 0).astype(np.uint16)
+        best[:, :, boards] = np.maximum(best[:, :, boards], values[:, :, None])
+    return index, best.reshape(-1)
 
 
 def _build_omaha_pairs(
@@ -279,6 +312,8 @@ def _save(tables: Tables, path: Path) -> None:
         board5_index=tables.board5_index,
         omaha_pairs=tables.omaha_pairs,
         low_table=tables.low_table,
+        omaha_flush_boards=tables.omaha_flush_boards,
+        omaha_flush=tables.omaha_flush,
     )
     os.replace(tmp, path)  # atomic: a concurrent reader never sees half a file
 
@@ -297,6 +332,8 @@ def _load(path: Path) -> Tables:
             board5_index=data["board5_index"],
             omaha_pairs=data["omaha_pairs"],
             low_table=data["low_table"],
+            omaha_flush_boards=data["omaha_flush_boards"],
+            omaha_flush=data["omaha_flush"],
         )
 
 
