@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 import asyncpg
@@ -52,6 +53,21 @@ async def settle(read: Any, rounds: int = 100) -> int:
     return int(last)
 
 
+@contextlib.asynccontextmanager
+async def chat_held(server: Server) -> AsyncIterator[None]:
+    """While inside, a table that writes a chat waits for a lock (an operator's long
+    transaction): nothing more leaves its inbox, and what is sent to it piles up."""
+    admin = await asyncpg.connect(server.database.replace("+asyncpg", ""))
+    lock = admin.transaction()
+    await lock.start()
+    try:
+        await admin.execute("LOCK TABLE chat_messages IN EXCLUSIVE MODE")
+        yield
+    finally:
+        await lock.rollback()
+        await admin.close()
+
+
 def errors(someone: Person) -> list[dict[str, Any]]:
     return [f for f in someone.frames if f.get("type") == "error"]
 
@@ -76,13 +92,8 @@ async def test_S_ISOLATE_1_a_flood_of_one_address_never_refuses_another_players_
     readers = [asyncio.create_task(drain(ws, refused)) for ws in flooders]
     act = json.dumps({"type": "act", "table": "fair", "action": "fold", "hand": number})
 
-    # The table is held up by a write that waits for a lock (an operator's long
-    # transaction): while it waits, nothing leaves the inbox and the flood piles up.
-    admin = await asyncpg.connect(server.database.replace("+asyncpg", ""))
-    lock = admin.transaction()
-    await lock.start()
-    try:
-        await admin.execute("LOCK TABLE chat_messages IN EXCLUSIVE MODE")
+    # The table is held up by a write that waits for a lock: the flood piles up.
+    async with chat_held(server):
         await mallory.send(type="chat", table="fair", text="hold on")
         await settle(lambda: actor.queued)  # the chat was taken: the table waits on it
         for _ in range(CLIENT_WAITING * 2):
@@ -90,9 +101,6 @@ async def test_S_ISOLATE_1_a_flood_of_one_address_never_refuses_another_players_
         flood = await settle(lambda: actor.queued)
         await mover.send(type="act", table="fair", action="check_or_call", hand=number)
         await settle(lambda: actor.queued)
-    finally:
-        await lock.rollback()
-        await admin.close()
     after = await decision(mover, seat, number)  # the honest action was applied
     assert after["hand"] is None or after["hand"]["actor"] != seat
     assert errors(mover) == [], errors(mover)

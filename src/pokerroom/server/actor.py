@@ -159,6 +159,12 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
         deadline already past must never starve the inbox (issue 12: ``wait_for(get(), 0)``
         on Python 3.11 times out without taking a queued item), and when idle the task
         sleeps until its next deadline instead of spinning."""
+        try:
+            await self._loop()
+        finally:  # deposed, retired, cancelled: what still waits is never handled
+            self.shares.forget()
+
+    async def _loop(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
             self.turns += 1

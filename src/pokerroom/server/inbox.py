@@ -144,3 +144,9 @@ class Shares:
             self.held[key] -= 1
             if self.held[key] <= 0:
                 del self.held[key]
+
+    def forget(self) -> None:
+        """The table's task ended: its waiting messages will never be handled, so no
+        connection may keep them counted (32 would refuse it at every table)."""
+        while self.sources:
+            self.release()
