@@ -2,9 +2,11 @@
 
 import asyncio
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import event, select, text
+from sqlalchemy.util import await_only
 
 from pokerroom.store.accounts import (
     FAILURE_WINDOW,
@@ -258,3 +260,30 @@ async def test_S_AUTH_1_old_failure_rows_are_pruned_on_write(database: Database)
         assert names == {"recent", "newcomer"}
         assert await prune_login_failures(session, now=NOW + 3 * FAILURE_WINDOW) == 2
         assert not set(await session.scalars(select(LoginFailures.username)))
+
+
+async def test_S_AUTH_1_a_prune_racing_a_log_in_never_refuses_it(database: Database) -> None:
+    """PostgreSQL, two real connections: a new name's first failure prunes Ann's stale row
+    (committed) between her attempt's insert, which found the row, and its count. Her
+    correct password still logs her in: no lock is made up from a row that vanished."""
+    if database.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite runs one writer at a time: the prune cannot come in between")
+    async with database.transaction() as session:
+        await sign_up(session, "ann", "correct horse", now=NOW)
+    await fail(database, "ann", NOW, 2)
+    later = NOW + FAILURE_WINDOW + timedelta(minutes=1)  # Ann's row is past the window
+
+    def prune_first(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if statement.lstrip().startswith("UPDATE login_failures") and not pruned:
+            pruned.append(True)
+            await_only(fail(database, "newcomer", later))  # another request, committed
+
+    pruned: list[bool] = []
+    async with database.transaction() as session:
+        connection = await session.connection()
+        event.listen(connection.sync_connection, "before_cursor_execute", prune_first)
+        logged = await log_in(session, "ann", "correct horse", now=later)
+    assert pruned and logged.token
+    async with database.transaction() as session:
+        names = set(await session.scalars(select(LoginFailures.username)))
+    assert names == {"newcomer"}  # Ann's count was cleared by her log-in

@@ -201,6 +201,33 @@ async def start_log_in(session: AsyncSession, username: str, *, now: datetime) -
     name = _name(username)
     if not USERNAME.match(name):
         raise AuthError(WRONG)  # no account can have this name: nothing to count
+    failures = await _count_failure(session, name, now)
+    if failures is None:  # the row was deleted (pruned, a log-in) since the insert: anew
+        failures = await _count_failure(session, name, now)
+    if failures is None:  # deleted again by yet another request: refused, nothing checked
+        raise AuthError(WRONG)  # pragma: no cover
+    if failures > FREE_FAILURES:
+        lock = min(FIRST_LOCK * (2 ** (failures - FREE_FAILURES - 1)), LONGEST_LOCK)
+        await session.execute(
+            update(LoginFailures)
+            .where(LoginFailures.username == name)
+            .values(locked_until=now + lock)
+            .execution_options(synchronize_session=False)
+        )
+    account = (
+        await session.execute(
+            select(Account.id, Account.password_hash, Account.role).where(Account.username == name)
+        )
+    ).one_or_none()
+    if account is None:
+        return Attempt(name, None, None)
+    usable = account.role != "bot" and account.password_hash != NO_PASSWORD
+    return Attempt(name, account.id, account.password_hash if usable else None)
+
+
+async def _count_failure(session: AsyncSession, name: str, now: datetime) -> int | None:
+    """Count one failure of ``name``: its count now; ``AccountLockedError`` if it is locked;
+    None if its row vanished meanwhile (pruned by a parallel log-in, committed)."""
     insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
     added = await session.execute(
         insert(LoginFailures)
@@ -225,28 +252,15 @@ async def start_log_in(session: AsyncSession, username: str, *, now: datetime) -
         .returning(LoginFailures.failures)
         .execution_options(synchronize_session=False)
     )
-    if failures is None:  # the row is there, so the name is locked
-        until = await session.scalar(
-            select(LoginFailures.locked_until).where(LoginFailures.username == name)
-        )
-        raise AccountLockedError(_aware(until or now))
-    if failures > FREE_FAILURES:
-        lock = min(FIRST_LOCK * (2 ** (failures - FREE_FAILURES - 1)), LONGEST_LOCK)
-        await session.execute(
-            update(LoginFailures)
-            .where(LoginFailures.username == name)
-            .values(locked_until=now + lock)
-            .execution_options(synchronize_session=False)
-        )
-    account = (
-        await session.execute(
-            select(Account.id, Account.password_hash, Account.role).where(Account.username == name)
-        )
-    ).one_or_none()
-    if account is None:
-        return Attempt(name, None, None)
-    usable = account.role != "bot" and account.password_hash != NO_PASSWORD
-    return Attempt(name, account.id, account.password_hash if usable else None)
+    if failures is None:
+        row = (
+            await session.execute(
+                select(LoginFailures.locked_until).where(LoginFailures.username == name)
+            )
+        ).one_or_none()
+        if row is not None:  # the row is there, so the name is locked
+            raise AccountLockedError(_aware(row.locked_until or now))
+    return failures
 
 
 async def prune_login_failures(session: AsyncSession, *, now: datetime) -> int:
