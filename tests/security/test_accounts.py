@@ -12,16 +12,17 @@ import contextlib
 import json
 import re
 import threading
+from datetime import timedelta
 from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select, update
 from websockets.asyncio.client import connect
 
 from pokerroom.cli.serve import _bots
 from pokerroom.server.auth import AuthLimits, PasswordWorker, TokenBuckets
-from pokerroom.store.accounts import FREE_FAILURES
+from pokerroom.store.accounts import FAILURE_WINDOW, FREE_FAILURES
 from pokerroom.store.audit import audit
 from pokerroom.store.models import Account, LoginFailures
 from tests.server.conftest import Server
@@ -256,4 +257,46 @@ async def test_S_AUTH_1_nobody_can_log_in_as_a_bot(server: Server) -> None:
     assert roles["guest_hu_nlhe_0"] == roles["bot_o8_2_4_0"] == "player"
     assert [(r.status_code, detail(r)) for r in answers] == [(401, WRONG)] * 3
     assert person.status_code == 200  # a person's account is never taken over
+    await assert_books_balance(server)
+
+
+async def test_S_AUTH_1_parallel_log_ins_while_new_names_prune_on_postgresql(
+    postgres_server: Server,
+) -> None:
+    """Real parallel requests on PostgreSQL: Ann's and Bob's failures are past the window
+    (their rows are pruned by any new name's first failure); 24 new names fail at once
+    with 24 guesses at Bob and Ann's correct password. Ann logs in; Bob's guesses count
+    afresh from one and stop at the lock-out; no row of a locked name is pruned."""
+    server = postgres_server
+    auth = server.app.state.auth
+    async with httpx.AsyncClient(base_url=server.base, timeout=120) as http:
+        for name in ("ann", "bob"):
+            assert (await sign_up(http, name, "correct horse")).status_code == 200
+            for _ in range(FREE_FAILURES - 1):
+                assert detail(await log_in(http, name, "a guess at it")) == WRONG
+        async with server.room.db.transaction() as session:
+            await session.execute(  # as if their last failures were a day and a minute ago
+                update(LoginFailures).values(
+                    last_failed_at=func.now() - FAILURE_WINDOW - timedelta(minutes=1)
+                )
+            )
+        auth.limits = AuthLimits(per_username=TokenBuckets(100, 1))
+        auth.passwords.close()
+        auth.passwords = PasswordWorker(queue=128)
+        answers = await asyncio.gather(
+            log_in(http, "ann", "correct horse"),
+            *(log_in(http, f"new_{k}", "a guess at it") for k in range(24)),
+            *(log_in(http, "bob", f"guess number {k}") for k in range(24)),
+        )
+    ann, newcomers, bob = answers[0], answers[1:25], answers[25:]
+    assert ann.status_code == 200, detail(ann)
+    assert all(detail(r) == WRONG for r in newcomers)
+    checked = [r for r in bob if detail(r) == WRONG]
+    assert len(checked) == FREE_FAILURES + 1  # afresh: the old three are forgotten
+    assert all(detail(r).startswith(LOCKED) for r in bob if r not in checked)
+    async with server.room.db.transaction() as session:
+        counted = await session.get(LoginFailures, "bob")
+        assert counted is not None and counted.failures == FREE_FAILURES + 1
+        assert counted.locked_until is not None
+        assert await session.get(LoginFailures, "ann") is None
     await assert_books_balance(server)
