@@ -68,6 +68,14 @@ async def chat_held(server: Server) -> AsyncIterator[None]:
         await admin.close()
 
 
+async def first_act(server: Server) -> tuple[Any, tuple[Person, Person, Person], int, int]:
+    """Table "fair" heads-up, its first hand dealt: the actor, Ann, Bob and the one to act,
+    the hand's number and the mover's seat."""
+    ann, bob = await heads_up(server, "fair")
+    mover, frame, _ = await first_turn(ann, bob)
+    return server.room.actors["fair"], (ann, bob, mover), frame["hand"]["number"], frame["you"]
+
+
 def errors(someone: Person) -> list[dict[str, Any]]:
     return [f for f in someone.frames if f.get("type") == "error"]
 
@@ -76,10 +84,7 @@ async def test_S_ISOLATE_1_a_flood_of_one_address_never_refuses_another_players_
     postgres_server: Server,
 ) -> None:
     server = postgres_server
-    ann, bob = await heads_up(server, "fair")
-    actor = server.room.actors["fair"]
-    mover, frame, _ = await first_turn(ann, bob)
-    number, seat = frame["hand"]["number"], frame["you"]
+    actor, (ann, bob, mover), number, seat = await first_act(server)
     # Three accounts on the honest players' own address (127.0.0.1), 16 sockets each: the
     # address's share binds, and the honest players' accounts still get past it.
     flooders: list[ClientConnection] = []

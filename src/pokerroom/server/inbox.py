@@ -87,9 +87,10 @@ class Shares:
     """What each source has waiting in one table's inbox (S-ISOLATE-1): a connection, an
     account and an address may each hold only a share of it, so a flood from one source
     (many sockets of one address, one account) is refused to that source alone and the
-    others' messages still find room. An account with nothing waiting here is let past its
-    address's share: a player behind the flooder's address (a shared NAT) can still act,
-    and an address has at most one such message per connection (64) beyond its share."""
+    others' messages still find room. An account with nothing waiting here, on a connection
+    with nothing waiting here, is let past its address's share: a player behind the
+    flooder's address (a shared NAT) can still act, and an address has at most one such
+    message per connection (64) beyond its share."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -117,7 +118,9 @@ class Shares:
         address_full = bool(client.address) and (
             self.held[("address", client.address)] >= self.per_address
         )
-        if address_full and (account or client.account_id is None):
+        # Past a full address: an account and its connection with nothing waiting here (a
+        # socket may say hello as one account after another: one message, not one each).
+        if address_full and (account or client.account_id is None or self.held[client]):
             return YOURS_WAITING.format(table=table)
         if self.queued >= self.limit:
             return BUSY.format(table=table)
