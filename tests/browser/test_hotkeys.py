@@ -66,6 +66,7 @@ async def test_hotkeys_off_turns_off_only_the_action_keys_and_dialogs_keep_the_k
     await page.keyboard.press("ArrowUp")
     await expect(amount).not_to_have_value(before)  # one big blind more
     await page.click("#options-open")
+    await page.wait_for_selector("#options[open]")  # it opens once the preferences are read
     await page.keyboard.press("Escape")
     await expect(page.locator("#options")).not_to_be_visible()
     await page.wait_for_timeout(300)
