@@ -63,3 +63,25 @@ async def test_the_table_limit_still_holds_and_release_counts_what_was_taken() -
         shares.release()
     assert shares.queued == 0 and not shares.held
     assert first.waiting == 0 and second.waiting == 0
+
+
+async def test_past_a_full_address_one_message_per_connection_whatever_its_accounts() -> None:
+    shares = Shares(640)  # the address's share: 64
+    fill(shares, client(1), CLIENT_WAITING)
+    fill(shares, client(2), CLIENT_WAITING)
+    switcher = client(3)
+    fill(shares, switcher, 1)  # an account with nothing waiting: let past the full share
+    switcher.account_id = 4  # the same socket says hello as another account
+    assert shares.refusal(switcher, "t") == YOURS_WAITING.format(table="t")
+    assert shares.refusal(client(5), "t") is None  # a neighbour's own connection
+
+
+async def test_forget_gives_back_what_an_ended_table_never_handled() -> None:
+    shares = Shares(1000)
+    one, two = client(1), client(2, "10.0.0.2")
+    fill(shares, one, 3)
+    fill(shares, two, 2)
+    shares.release()
+    shares.forget()
+    assert shares.queued == 0 and not shares.held and not shares.sources
+    assert one.waiting == 0 and two.waiting == 0
