@@ -229,6 +229,17 @@ class Tournaments:
             raise TournamentError(f"no tournament {tournament_id!r}")
         return runner
 
+    async def find(self, tournament_id: str) -> TournamentRunner:
+        """As ``get``; on a room of several nodes an event created on another node since
+        this node's last pass is read from the database (TournamentError: none)."""
+        try:
+            return self.get(tournament_id)
+        except TournamentError:
+            runner = None if self.nodes is None else await self.nodes.find(tournament_id)
+            if runner is None:
+                raise
+            return runner
+
     def lobby(self) -> list[dict[str, Any]]:
         now = self.clock()
         others = [] if self.nodes is None else self.nodes.others()

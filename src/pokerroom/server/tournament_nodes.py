@@ -39,6 +39,7 @@ from pokerroom.store.tournament_leases import (
     adopt_tournament_sync,
     create_leased_sync,
     lease_key,
+    tournament_sync,
 )
 from pokerroom.store.tournament_store import TournamentStore
 from pokerroom.tournament.events import TournamentError
@@ -110,9 +111,9 @@ class TournamentLeases:
         prefix = f"{structure.replace('_', '-')}-"
         repeat = structure if fields.get("repeat") else None
 
-        def work(session: Session) -> tuple[str, Lease] | None:
+        def work(session: Session) -> tuple[Lease, TournamentRow | None] | None:
             made.clear()
-            return create_leased_sync(
+            got = create_leased_sync(
                 session,
                 prefix=prefix,
                 make=make,
@@ -121,13 +122,31 @@ class TournamentLeases:
                 ttl=self.leases.ttl,
                 repeat=repeat,
             )
+            return None if got is None else (got[1], tournament_sync(session, got[0]))
 
         started = time.monotonic()
         got = await self.room.db.run(work)
         if got is None:
             return None
-        self.own(made[-1], got[1], started)
+        self.own(made[-1], got[0], started)
+        if got[1] is not None:  # listed even if its lease is lost before the next pass
+            self._know(got[1])
         return made[-1]
+
+    def _know(self, row: TournamentRow) -> None:
+        self.rows = [r for r in self.rows if r.id != row.id] + [row]
+
+    async def find(self, tournament_id: str) -> TournamentRunner | None:
+        """Another node's event, read from the database if the last pass did not see it
+        (created since): no node answers 404 for an event that exists."""
+        runner = self.shadow(tournament_id)
+        if runner is None:
+            row = await self.room.db.run(partial(tournament_sync, tournament_id=tournament_id))
+            if row is None:
+                return None
+            self._know(row)
+            runner = self.shadow(tournament_id)
+        return runner
 
     def known(self) -> dict[str, TournamentRow]:
         """The events as the last pass read them (the next reads only those changed)."""
@@ -136,7 +155,10 @@ class TournamentLeases:
     async def after_pass(self, done: Pass) -> None:
         """The events as this pass read them; one free event adopted while this node runs
         fewer than its share."""
-        self.rows = done.tournaments
+        # An event this pass did not read was created after it began (events are never
+        # deleted): kept, as created here or found on a request.
+        read = {row.id for row in done.tournaments}
+        self.rows = done.tournaments + [r for r in self.rows if r.id not in read]
         held = 0
         for key in [k for k in self.leases.held if k.startswith(COORDINATOR)]:
             runner = self.hall.runners.get(key[len(COORDINATOR) :])
