@@ -9,6 +9,7 @@ seats and play it to the end; its prize is paid once and the books balance (S-AU
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from collections.abc import AsyncIterator
 from typing import Any
@@ -47,13 +48,20 @@ async def eventually(check: Any, what: str, seconds: float = WAIT) -> None:
 @pytest.fixture
 async def two() -> AsyncIterator[tuple[Node, Node]]:
     """Nodes ``ta`` and ``tb`` (no cash tables), leases of 2 s renewed every 0.25 s."""
+    async with two_nodes(FAST) as started:
+        yield started
+
+
+@contextlib.asynccontextmanager
+async def two_nodes(leases: LeaseSettings) -> AsyncIterator[tuple[Node, Node]]:
+    """Nodes ``ta`` and ``tb`` (no cash tables) on a fresh database and Redis database 6."""
     redis = await redis_db(REDIS_DB)
     name, url = await fresh_postgres()
     prefix = f"pokerroom-test-{secrets.token_hex(4)}:"
     started: list[Node] = []
     try:
         for node in ("ta", "tb"):
-            app = create_app(url, demo=False, pause=0.05, redis=redis, node=node, leases=FAST)
+            app = create_app(url, demo=False, pause=0.05, redis=redis, node=node, leases=leases)
             bus = app.state.room.bus
             bus.prefix = prefix
             bus.alive_seconds, bus.beat_seconds, bus.reap_seconds = 3, 0.5, 1.0

@@ -40,6 +40,7 @@ from pokerroom.store.tournament_leases import (
     create_leased_sync,
     lease_key,
     tournament_sync,
+    tournaments_sync,
 )
 from pokerroom.store.tournament_store import TournamentStore
 from pokerroom.tournament.events import TournamentError
@@ -136,6 +137,12 @@ class TournamentLeases:
     def _know(self, row: TournamentRow) -> None:
         self.rows = [r for r in self.rows if r.id != row.id] + [row]
 
+    def _read(self, rows: list[TournamentRow]) -> None:
+        """Every event as just read. One not among them was created after the read began
+        (events are never deleted): kept, as created here or found on a request."""
+        read = {row.id for row in rows}
+        self.rows = rows + [r for r in self.rows if r.id not in read]
+
     async def find(self, tournament_id: str) -> TournamentRunner | None:
         """Another node's event, read from the database if the last pass did not see it
         (created since): no node answers 404 for an event that exists."""
@@ -155,10 +162,7 @@ class TournamentLeases:
     async def after_pass(self, done: Pass) -> None:
         """The events as this pass read them; one free event adopted while this node runs
         fewer than its share."""
-        # An event this pass did not read was created after it began (events are never
-        # deleted): kept, as created here or found on a request.
-        read = {row.id for row in done.tournaments}
-        self.rows = done.tournaments + [r for r in self.rows if r.id not in read]
+        self._read(done.tournaments)
         held = 0
         for key in [k for k in self.leases.held if k.startswith(COORDINATOR)]:
             runner = self.hall.runners.get(key[len(COORDINATOR) :])
@@ -231,8 +235,12 @@ class TournamentLeases:
         return None if row is None else row.owner
 
     async def table_ids(self) -> set[str]:
-        """Every table of the room, on any node: cash tables and the events' tables."""
+        """Every table of the room, on any node: cash tables and the events' tables, the
+        events read again (those changed only; the bus asks at most once a second, on a
+        miss): the tables of an event started since the last pass are known at once, so
+        its players' first watches and actions through this node reach them."""
         ids = await self.room.store.table_ids()
+        self._read(await self.room.db.run(partial(tournaments_sync, known=self.known())))
         for runner in [*self.hall.runners.values(), *self.others()]:
             ids.update(runner.table_id(n) for n in runner.t.tables)
         return ids
