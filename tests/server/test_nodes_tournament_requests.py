@@ -243,3 +243,24 @@ async def test_without_redis_a_node_names_the_events_owner_and_changes_nothing()
             if not node.task.done():
                 await stop_node(node)
         await drop_postgres(name)
+
+
+async def test_an_event_taken_over_before_its_creators_next_pass_stays_in_its_lobby(
+    two: tuple[Node, Node],
+) -> None:
+    """a creates an event and makes no pass after (paused): b adopts it, a's registration
+    is refused by the epoch and a stops running it, and a's lobby still lists it (it was
+    listed by a's runner alone, gone until a's next pass)."""
+    a, b = two
+    hall_a, hall_b = a.app.state.tournaments, b.app.state.tournaments
+    await a.room.leases.stop()  # a makes no pass from here
+    runner = await hall_a.create("sng_heads_up")
+    await eventually(lambda: runner.id in hall_b.runners, "b adopts the event")
+    ann = await person(a.base, "ann")
+    assert (await register(a, ann, runner.id)).status_code == 409  # a's epoch is stale
+    await eventually(lambda: runner.id not in hall_a.runners, "a stops the event")
+    async with httpx.AsyncClient(base_url=a.base) as http:
+        listed = (await http.get("/api/tournaments")).json()
+    assert [e["id"] for e in listed] == [runner.id]
+    assert (await register(b, ann, runner.id)).status_code == 200
+    await books(a.database, runner.id, f"{runner.id}-1")

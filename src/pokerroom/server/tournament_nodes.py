@@ -137,7 +137,7 @@ class TournamentLeases:
     def _know(self, row: TournamentRow) -> None:
         self.rows = [r for r in self.rows if r.id != row.id] + [row]
 
-    def _read(self, rows: list[TournamentRow]) -> None:
+    def seen(self, rows: list[TournamentRow]) -> None:
         """Every event as just read. One not among them was created after the read began
         (events are never deleted): kept, as created here or found on a request."""
         read = {row.id for row in rows}
@@ -162,7 +162,7 @@ class TournamentLeases:
     async def after_pass(self, done: Pass) -> None:
         """The events as this pass read them; one free event adopted while this node runs
         fewer than its share."""
-        self._read(done.tournaments)
+        self.seen(done.tournaments)
         held = 0
         for key in [k for k in self.leases.held if k.startswith(COORDINATOR)]:
             runner = self.hall.runners.get(key[len(COORDINATOR) :])
@@ -240,7 +240,7 @@ class TournamentLeases:
         miss): the tables of an event started since the last pass are known at once, so
         its players' first watches and actions through this node reach them."""
         ids = await self.room.store.table_ids()
-        self._read(await self.room.db.run(partial(tournaments_sync, known=self.known())))
+        self.seen(await self.room.db.run(partial(tournaments_sync, known=self.known())))
         for runner in [*self.hall.runners.values(), *self.others()]:
             ids.update(runner.table_id(n) for n in runner.t.tables)
         return ids
