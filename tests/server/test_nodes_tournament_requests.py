@@ -218,9 +218,11 @@ async def test_a_deal_through_another_node_is_made_and_paid_once(
 
 async def test_without_redis_a_node_names_the_events_owner_and_changes_nothing() -> None:
     """Two nodes on one PostgreSQL and no Redis (``--node-id`` without ``--redis``): each
-    runs its own events, and asked to register in the other's, a node answers 409 naming
-    the node that runs it (the player must ask there: there is no bus to forward it on);
-    nothing is paid. Through the owner the same request succeeds."""
+    runs its own events, and nothing carries a request from one to the other. Asked to
+    register in the other's event, a node answers 409 with the code
+    ``tournament.elsewhere`` naming the node that runs it, and nothing is paid; through
+    the owner the same request succeeds. A watch of that event's table through the other
+    node is answered ``table.elsewhere`` with the node, not "no table"."""
     name, url = await fresh_postgres()
     started: list[Node] = []
     try:
@@ -231,13 +233,21 @@ async def test_without_redis_a_node_names_the_events_owner_and_changes_nothing()
             started[-1].uv, started[-1].task = uv, task
         a, b = started
         runner = await a.app.state.tournaments.create("sng_heads_up")
-        ann = await person(b.base, "ann")
+        ann, bob = await person(b.base, "ann"), await person(a.base, "bob")
         refused = await register(b, ann, runner.id)
         assert refused.status_code == 409
-        assert f"tournament {runner.id} runs on node na: ask there" in refused.text
+        assert refused.json()["code"] == "tournament.elsewhere"
+        assert refused.json()["params"] == {"tournament": runner.id, "node": "na"}
         assert await balance(b, ann) == STARTING_GRANT and not runner.t.entries
-        assert (await register(a, ann, runner.id)).status_code == 200
-        await books(url, runner.id, f"{runner.id}-1")
+        for someone in (ann, bob):
+            assert (await register(a, someone, runner.id)).status_code == 200
+        table = f"{runner.id}-1"
+        await eventually(lambda: b.room.leases.owner_of(table) == "na", "b reads it started")
+        await ann.send(type="watch", table=table)
+        error = await ann.next("error")
+        assert error["code"] == "table.elsewhere", error
+        assert error["params"] == {"table": table, "node": "na"}
+        await books(url, runner.id, table)
     finally:
         for node in started:
             if not node.task.done():

@@ -53,6 +53,8 @@ TEMPLATES: dict[str, str] = {
     "auth.operators_only": "the floor is for operators",
     # tables and seats
     "table.not_found": "no table '{table}'",
+    # several nodes without Redis: nothing carries a request to the owner (issue 15)
+    "table.elsewhere": "table '{table}' runs on node {node}: connect to that node",
     "table.too_many_watchers": "too many spectators: log in to watch",
     "table.busy": "table '{table}' is busy: try again in a moment",
     "table.too_late": (
@@ -82,6 +84,7 @@ TEMPLATES: dict[str, str] = {
     # tournaments (tournament/*, server/tournaments.py, store/tournaments.py): the errors of
     # the lobby's requests, then the notes of a ``tournament`` frame (its ``kind``)
     "tournament.not_found": "no tournament '{tournament}'",
+    "tournament.elsewhere": "tournament {tournament} runs on node {node}: ask that node",
     "tournament.did_not_play": "you did not play {tournament}",
     "tournament.registration_closed": "{event}: registration is closed",
     "tournament.already_in": "'{player}' is already in {event} (entry {entry})",

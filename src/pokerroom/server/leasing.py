@@ -360,6 +360,13 @@ class NodeLeases:
         """A table's write was refused by its epoch (the actor stopped itself)."""
         self._lose(table_id, reason)
 
+    def owner_of(self, table_id: str) -> str | None:
+        """The node another node's table (or event's table) runs on, as last read."""
+        owner = next((row.owner for row in self.tables if row.id == table_id), None)
+        if owner is None and self.coordinators is not None:
+            owner = self.coordinators.table_owner(table_id)
+        return None if owner == self.node else owner
+
     def remote_entries(self, viewer: int | None, local: set[str]) -> list[dict[str, Any]]:
         """The lobby's entries of the tables other nodes run, from their stored state (as
         of the last pass: a few seconds old at most), each naming its ``node``."""

@@ -234,6 +234,13 @@ class TournamentLeases:
         row = next((r for r in self.rows if r.id == tournament_id), None)
         return None if row is None else row.owner
 
+    def table_owner(self, table_id: str) -> str | None:
+        """The node running the event whose table this is (None: no such table)."""
+        for runner in self.others():
+            if table_id in {runner.table_id(n) for n in runner.t.tables}:
+                return self.owner_of(runner.id)
+        return None
+
     async def table_ids(self) -> set[str]:
         """Every table of the room, on any node: cash tables and the events' tables, the
         events read again (those changed only; the bus asks at most once a second, on a
@@ -253,7 +260,9 @@ class TournamentLeases:
         bus = self.room.bus
         if bus is None:
             owner = self.owner_of(tournament_id)
-            raise BusError(f"tournament {tournament_id} runs on node {owner}: ask there")
+            # Several nodes without Redis: the player must ask the owner (server/errors.py
+            # names it, "tournament.elsewhere", with the node).
+            raise BusError(f"tournament {tournament_id} runs on node {owner}: ask that node")
         return await bus.call(lease_key(tournament_id), kind, json.dumps(fields))
 
     async def handle(self, key: str, kind: str, message: str) -> dict[str, Any]:
