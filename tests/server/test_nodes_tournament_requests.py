@@ -18,13 +18,12 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
-from pokerroom.server.app import create_app
 from pokerroom.store.accounts import STARTING_GRANT
 from pokerroom.store.db import Database
 from pokerroom.store.models import Transfer
 from pokerroom.store.tournament_leases import lease_key
-from tests.server.conftest import Person, person, start_uvicorn
-from tests.server.test_nodes_bus import Node, stop_node
+from tests.server.conftest import Person, person
+from tests.server.test_nodes_bus import Node
 from tests.server.test_nodes_tournaments import (
     FAST,
     WAIT,
@@ -33,9 +32,9 @@ from tests.server.test_nodes_tournaments import (
     play,
     register,
     two,
+    two_nodes,
     watch_through,
 )
-from tests.store.conftest import drop_postgres, fresh_postgres
 
 pytestmark = pytest.mark.postgres
 __all__ = ["two"]  # the fixture
@@ -223,36 +222,23 @@ async def test_without_redis_a_node_names_the_events_owner_and_changes_nothing()
     ``tournament.elsewhere`` naming the node that runs it, and nothing is paid; through
     the owner the same request succeeds. A watch of that event's table through the other
     node is answered ``table.elsewhere`` with the node, not "no table"."""
-    name, url = await fresh_postgres()
-    started: list[Node] = []
-    try:
-        for node_name in ("na", "nb"):
-            app = create_app(url, demo=False, pause=0.05, node=node_name, leases=FAST)
-            port, uv, task = await start_uvicorn(app)
-            started.append(Node(base=f"http://127.0.0.1:{port}", app=app, database=url))
-            started[-1].uv, started[-1].task = uv, task
-        a, b = started
+    async with two_nodes(FAST, bus=False) as (a, b):
         runner = await a.app.state.tournaments.create("sng_heads_up")
         ann, bob = await person(b.base, "ann"), await person(a.base, "bob")
         refused = await register(b, ann, runner.id)
         assert refused.status_code == 409
         assert refused.json()["code"] == "tournament.elsewhere"
-        assert refused.json()["params"] == {"tournament": runner.id, "node": "na"}
+        assert refused.json()["params"] == {"tournament": runner.id, "node": "ta"}
         assert await balance(b, ann) == STARTING_GRANT and not runner.t.entries
         for someone in (ann, bob):
             assert (await register(a, someone, runner.id)).status_code == 200
         table = f"{runner.id}-1"
-        await eventually(lambda: b.room.leases.owner_of(table) == "na", "b reads it started")
+        await eventually(lambda: b.room.leases.owner_of(table) == "ta", "b reads it started")
         await ann.send(type="watch", table=table)
         error = await ann.next("error")
         assert error["code"] == "table.elsewhere", error
-        assert error["params"] == {"table": table, "node": "na"}
-        await books(url, runner.id, table)
-    finally:
-        for node in started:
-            if not node.task.done():
-                await stop_node(node)
-        await drop_postgres(name)
+        assert error["params"] == {"table": table, "node": "ta"}
+        await books(a.database, runner.id, table)
 
 
 async def test_an_event_taken_over_before_its_creators_next_pass_stays_in_its_lobby(
@@ -274,3 +260,34 @@ async def test_an_event_taken_over_before_its_creators_next_pass_stays_in_its_lo
     assert [e["id"] for e in listed] == [runner.id]
     assert (await register(b, ann, runner.id)).status_code == 200
     await books(a.database, runner.id, f"{runner.id}-1")
+
+
+async def test_a_node_holding_sockets_only_lists_forwards_and_plays_every_event() -> None:
+    """A ``--sockets-only`` node runs no event and makes no lease pass: its lobby lists
+    the event another node runs (read when asked), it forwards the players' registrations
+    to the owner, and they play the event to its end through it; the prize is paid once
+    (it listed nothing, and answered 404 to all of it)."""
+    async with two_nodes(FAST, sockets_only=True) as (a, s):
+        runner = await a.app.state.tournaments.create("sng_heads_up")
+        tid, table = runner.id, f"{runner.id}-1"
+        async with httpx.AsyncClient(base_url=s.base) as http:
+            listed = (await http.get("/api/tournaments")).json()
+        assert [e["id"] for e in listed] == [tid]
+        ann, bob = await person(s.base, "ann"), await person(s.base, "bob")
+        for someone in (ann, bob):
+            assert (await register(s, someone, tid)).status_code == 200
+        for someone in (ann, bob):
+            await watch_through(s, someone, table)
+        finished = lambda: runner.t.finished  # noqa: E731
+        await asyncio.gather(
+            play(ann, table, finished, shove=True), play(bob, table, finished, shove=True)
+        )
+        await eventually(lambda: runner.paid, "the prize is paid")
+        assert [n for _, n in await transfers(a.database, f"t:{tid}:prize:")] == [1]
+        await asyncio.sleep(1.0)  # (the sockets-only node reads the events once a second)
+        async with httpx.AsyncClient(base_url=s.base) as http:
+            page = (await http.get(f"/api/tournaments/{tid}")).json()
+        assert page["status"] == "finished"
+        got = sorted([await balance(s, ann), await balance(s, bob)])
+        assert got == [STARTING_GRANT - 1100, STARTING_GRANT + 900]
+        await books(a.database, tid, table)

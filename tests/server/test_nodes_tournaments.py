@@ -53,18 +53,31 @@ async def two() -> AsyncIterator[tuple[Node, Node]]:
 
 
 @contextlib.asynccontextmanager
-async def two_nodes(leases: LeaseSettings) -> AsyncIterator[tuple[Node, Node]]:
-    """Nodes ``ta`` and ``tb`` (no cash tables) on a fresh database and Redis database 6."""
-    redis = await redis_db(REDIS_DB)
+async def two_nodes(
+    leases: LeaseSettings, *, bus: bool = True, sockets_only: bool = False
+) -> AsyncIterator[tuple[Node, Node]]:
+    """Nodes ``ta`` and ``tb`` (no cash tables) on a fresh database and Redis database 6
+    (``bus`` False: no Redis; ``sockets_only``: ``tb`` holds sockets only, no lease)."""
+    redis = await redis_db(REDIS_DB) if bus else None
     name, url = await fresh_postgres()
     prefix = f"pokerroom-test-{secrets.token_hex(4)}:"
     started: list[Node] = []
     try:
         for node in ("ta", "tb"):
-            app = create_app(url, demo=False, pause=0.05, redis=redis, node=node, leases=leases)
-            bus = app.state.room.bus
-            bus.prefix = prefix
-            bus.alive_seconds, bus.beat_seconds, bus.reap_seconds = 3, 0.5, 1.0
+            only = sockets_only and node == "tb"
+            app = create_app(
+                url,
+                demo=False,
+                pause=0.05,
+                redis=redis,
+                node=node,
+                leases=None if only else leases,
+                own_tables=not only,
+            )
+            if redis is not None:
+                room_bus = app.state.room.bus
+                room_bus.prefix = prefix
+                room_bus.alive_seconds, room_bus.beat_seconds, room_bus.reap_seconds = 3, 0.5, 1
             port, uv, task = await start_uvicorn(app)
             started.append(Node(base=f"http://127.0.0.1:{port}", app=app, database=url))
             started[-1].uv, started[-1].task = uv, task

@@ -50,23 +50,45 @@ if TYPE_CHECKING:
     from pokerroom.server.tournament_hall import Tournaments
 
 REFUSED = (TournamentError, LedgerError, StoreError)  # a player's request refused: HTTP 400
+REFRESH_SECONDS = 1.0  # a sockets-only node reads the events again at most this often
 
 
 class TournamentLeases:
     """The events of a room of several nodes: those this node runs (the hall's runners)
-    and the others' as last read (shadows); adoption and forwarding."""
+    and the others' as last read (shadows); adoption and forwarding. ``leases`` None: a
+    node that holds sockets only (``--sockets-only``), which runs no event and shows them
+    all, the events read again at most once a second when asked (``refresh``)."""
 
-    def __init__(self, hall: Tournaments, leases: NodeLeases) -> None:
-        self.hall, self.leases, self.room = hall, leases, hall.room
+    def __init__(self, hall: Tournaments, leases: NodeLeases | None) -> None:
+        self.hall, self._leases, self.room = hall, leases, hall.room
         self.rows: list[TournamentRow] = []  # every event as the last pass read it
         self.shadows: dict[str, tuple[str, TournamentRunner]] = {}  # by id: (snapshot, runner)
-        leases.coordinators = self
+        self.read_at = -math.inf  # (monotonic) the events' last read on a sockets-only node
+        if leases is not None:
+            leases.coordinators = self
         self.room.seated_elsewhere = self.seated
         if self.room.bus is not None:
             bus = self.room.bus
             bus.coordinators = lambda: {lease_key(i) for i in self.hall.runners}
             bus.on_call = self.handle
             bus.tables_of = self.table_ids
+
+    @property
+    def leases(self) -> NodeLeases:
+        assert self._leases is not None, "a node that holds sockets only runs no event"
+        return self._leases
+
+    @property
+    def viewer(self) -> bool:
+        """A node that holds sockets only: no lease pass reads the events for it."""
+        return self._leases is None
+
+    async def refresh(self) -> None:
+        """On a node that holds sockets only: the events read again (the changed ones),
+        at most once a second."""
+        if self.viewer and time.monotonic() - self.read_at >= REFRESH_SECONDS:
+            self.read_at = time.monotonic()
+            self.seen(await self.room.db.run(partial(tournaments_sync, known=self.known())))
 
     # ------------------------------------------------------------ owning
 

@@ -54,7 +54,9 @@ async def _runner(request: Request, tournament_id: str) -> TournamentRunner:
 @router.get("")
 async def lobby(request: Request) -> list[dict[str, Any]]:
     """Every event: registering, running and finished, with what the lobby shows."""
-    return _hall(request).lobby()
+    hall = _hall(request)
+    await hall.fresh()
+    return hall.lobby()
 
 
 @router.get("/{tournament_id}")
