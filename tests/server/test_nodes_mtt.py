@@ -1,6 +1,7 @@
 """A multi-table tournament on two nodes (issue 15), in one process: node ``ta`` runs the
-event (its lease, its coordinator and every table of it) and most players play it through
-node ``tb``, which runs none of it. Bots over the real protocol: they register through their
+event (its lease, its coordinator and every table of it) and the players play it through
+node ``tb``, which runs none of it (a node with leases of its own, or one that holds
+sockets only). Bots over the real protocol: they register through their
 node (forwarded to the owner), play at whichever table the event seats them and follow the
 ``moved`` notice to their new table when tables are balanced or broken, all through ``tb``
 (the frames of the new table reach them there, and their actions reach the owner); a
@@ -112,6 +113,14 @@ async def two() -> AsyncIterator[tuple[Node, Node]]:
         yield started
 
 
+@pytest.fixture(params=["leased", "sockets-only"])
+async def owner_and_other(request: pytest.FixtureRequest) -> AsyncIterator[tuple[Node, Node]]:
+    """The event's node and another: a node with leases of its own, or one that holds
+    sockets only (``--sockets-only``: no lease pass reads the events for it)."""
+    async with two_nodes(STEADY, sockets_only=request.param == "sockets-only") as started:
+        yield started
+
+
 def seated(frame: dict[str, Any]) -> bool:
     return frame.get("type") == "table" and frame.get("you") is not None
 
@@ -216,9 +225,9 @@ async def played_out(
 
 
 async def test_players_on_a_node_that_does_not_run_the_event_follow_its_moves(
-    two: tuple[Node, Node],
+    owner_and_other: tuple[Node, Node],
 ) -> None:
-    a, b = two
+    a, b = owner_and_other
     runner = await a.app.state.tournaments.create(STRUCTURE)
     moves = watch_moves(runner)
     go = threading.Event()
