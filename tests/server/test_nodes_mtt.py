@@ -8,7 +8,7 @@ node (forwarded to the owner), play at whichever table the event seats them and 
 player's chips go with them to the new seat. The prizes are paid once and the books balance
 (S-AUDIT-2). Then the owner dies mid-event: ``tb`` adopts it once the lease runs out, every
 player keeps the chips they had when the hands in progress began (R-DECK-5), and the event
-is played to the end on ``tb``. Redis database 6 (test_nodes_tournaments.py's fixture)."""
+is played to the end on ``tb``. Redis database 6 (test_nodes_tournaments.py's fixtures)."""
 
 from __future__ import annotations
 
@@ -25,21 +25,26 @@ from sqlalchemy import func, select
 from pokerroom.bots.strategy import Situation
 from pokerroom.bots.tournament import run_tournament_bot
 from pokerroom.engine.actions import Action, ActionKind
-from pokerroom.server.leasing import LeaseSettings
 from pokerroom.server.protocol import TournamentNotice
 from pokerroom.server.tournaments import TournamentRunner
 from pokerroom.store.db import Database
 from pokerroom.store.models import HandPlayer, HandRecord, Transfer
 from pokerroom.tournament.events import Moved
 from tests.server.test_nodes_bus import Node, stop_node
-from tests.server.test_nodes_tournaments import WAIT, books, die, eventually, two_nodes
+from tests.server.test_nodes_tournaments import (
+    STEADY,
+    WAIT,
+    books,
+    die,
+    eventually,
+    steady,
+    two_nodes,
+)
 
 pytestmark = pytest.mark.postgres
+__all__ = ["steady"]  # the fixture
 ENTRANTS = 12  # two tables of six: busts at one make moves to balance, then a break
 STRUCTURE = "mtt_turbo6"
-# Leases of 6 s: a loaded machine's lease passes can take a second or two, and these events
-# must not change owner but when the test kills one.
-STEADY = LeaseSettings(ttl=6.0, renew=0.5)
 PLAY_SECONDS = 240.0  # bounded: the event takes well under a minute on a quiet machine
 
 
@@ -105,12 +110,6 @@ class Bot:
             last = not any(seated(f) and f["table"] == left for f in later)
             found.append((left, to, stack(came[0]) if came else None, last))
         return found
-
-
-@pytest.fixture
-async def two() -> AsyncIterator[tuple[Node, Node]]:
-    async with two_nodes(STEADY) as started:
-        yield started
 
 
 @pytest.fixture(params=["leased", "sockets-only"])
@@ -271,9 +270,9 @@ def chips_at_hand_start(runner: TournamentRunner) -> dict[tuple[int, int], int]:
 
 
 async def test_the_owner_dies_mid_event_and_the_other_node_plays_it_to_the_end(
-    two: tuple[Node, Node],
+    steady: tuple[Node, Node],
 ) -> None:
-    a, b = two
+    a, b = steady
     hall_b = b.app.state.tournaments
     runner = await a.app.state.tournaments.create(STRUCTURE)
     tid = runner.id

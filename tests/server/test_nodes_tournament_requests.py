@@ -25,19 +25,19 @@ from pokerroom.store.tournament_leases import lease_key
 from tests.server.conftest import Person, person
 from tests.server.test_nodes_bus import Node
 from tests.server.test_nodes_tournaments import (
-    FAST,
+    STEADY,
     WAIT,
     books,
     eventually,
     play,
     register,
-    two,
+    steady,
     two_nodes,
     watch_through,
 )
 
 pytestmark = pytest.mark.postgres
-__all__ = ["two"]  # the fixture
+__all__ = ["steady"]  # the fixture
 
 
 def auth(someone: Person) -> dict[str, str]:
@@ -65,10 +65,10 @@ async def balance(node: Node, someone: Person) -> int:
     return int(me.json()["balance"])
 
 
-async def test_an_event_created_on_another_node_is_found_at_once(two: tuple[Node, Node]) -> None:
+async def test_an_event_created_on_another_node_is_found_at_once(steady: tuple[Node, Node]) -> None:
     """b makes no pass after a creates the event: its page, a registration through b and
     the player's own entry are there at once (they were 404 until b's next pass)."""
-    a, b = two
+    a, b = steady
     await b.room.leases.stop()  # from here only a request can tell b of the event
     runner = await a.app.state.tournaments.create("sng_heads_up")
     assert runner.id not in {e["id"] for e in b.app.state.tournaments.lobby()}
@@ -103,9 +103,9 @@ async def started_rebuy_event(a: Node, b: Node) -> tuple[Any, Person, Person]:
 
 
 async def test_a_rebuy_and_the_add_on_through_another_node_are_applied_once(
-    two: tuple[Node, Node],
+    steady: tuple[Node, Node],
 ) -> None:
-    a, b = two
+    a, b = steady
     runner, ann, bob = await started_rebuy_event(a, b)
     s = runner.t.structure
     assert s.rebuy is not None and s.addon is not None
@@ -157,12 +157,12 @@ async def test_a_rebuy_and_the_add_on_through_another_node_are_applied_once(
 
 
 async def test_a_deal_through_another_node_is_made_and_paid_once(
-    two: tuple[Node, Node],
+    steady: tuple[Node, Node],
 ) -> None:
     """Heads-up: ann proposes a chip chop through b while hand 1 runs; the hand ends with a
     fold (no new hand while it is open), bob accepts through b, and play goes on to the end:
     each is paid the deal's amount, once, and the pool is paid out exactly."""
-    a, b = two
+    a, b = steady
     runner = await a.app.state.tournaments.create("sng_heads_up")
     tid, table = runner.id, f"{runner.id}-1"
     await eventually(lambda: b.app.state.tournaments.nodes.shadow(tid), "b knows it")
@@ -222,7 +222,7 @@ async def test_without_redis_a_node_names_the_events_owner_and_changes_nothing()
     ``tournament.elsewhere`` naming the node that runs it, and nothing is paid; through
     the owner the same request succeeds. A watch of that event's table through the other
     node is answered ``table.elsewhere`` with the node, not "no table"."""
-    async with two_nodes(FAST, bus=False) as (a, b):
+    async with two_nodes(STEADY, bus=False) as (a, b):
         runner = await a.app.state.tournaments.create("sng_heads_up")
         ann, bob = await person(b.base, "ann"), await person(a.base, "bob")
         refused = await register(b, ann, runner.id)
@@ -242,12 +242,12 @@ async def test_without_redis_a_node_names_the_events_owner_and_changes_nothing()
 
 
 async def test_an_event_taken_over_before_its_creators_next_pass_stays_in_its_lobby(
-    two: tuple[Node, Node],
+    steady: tuple[Node, Node],
 ) -> None:
     """a creates an event and makes no pass after (paused): b adopts it, a's registration
     is refused by the epoch and a stops running it, and a's lobby still lists it (it was
     listed by a's runner alone, gone until a's next pass)."""
-    a, b = two
+    a, b = steady
     hall_a, hall_b = a.app.state.tournaments, b.app.state.tournaments
     await a.room.leases.stop()  # a makes no pass from here
     runner = await hall_a.create("sng_heads_up")
@@ -267,7 +267,7 @@ async def test_a_node_holding_sockets_only_lists_forwards_and_plays_every_event(
     the event another node runs (read when asked), it forwards the players' registrations
     to the owner, and they play the event to its end through it; the prize is paid once
     (it listed nothing, and answered 404 to all of it)."""
-    async with two_nodes(FAST, sockets_only=True) as (a, s):
+    async with two_nodes(STEADY, sockets_only=True) as (a, s):
         runner = await a.app.state.tournaments.create("sng_heads_up")
         tid, table = runner.id, f"{runner.id}-1"
         async with httpx.AsyncClient(base_url=s.base) as http:

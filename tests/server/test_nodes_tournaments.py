@@ -32,6 +32,9 @@ from tests.store.conftest import drop_postgres, fresh_postgres
 
 pytestmark = pytest.mark.postgres
 FAST = LeaseSettings(ttl=2.0, renew=0.25)
+# Leases of 6 s: a loaded machine's lease passes can take a second or two, and an event
+# that must not change owner but when the test kills one needs more than FAST's 2 s.
+STEADY = LeaseSettings(ttl=6.0, renew=0.5)
 WAIT = 30.0  # bounded waits: far above the lease's time on a busy machine
 REDIS_DB = 6
 
@@ -49,6 +52,13 @@ async def eventually(check: Any, what: str, seconds: float = WAIT) -> None:
 async def two() -> AsyncIterator[tuple[Node, Node]]:
     """Nodes ``ta`` and ``tb`` (no cash tables), leases of 2 s renewed every 0.25 s."""
     async with two_nodes(FAST) as started:
+        yield started
+
+
+@pytest.fixture
+async def steady() -> AsyncIterator[tuple[Node, Node]]:
+    """Nodes ``ta`` and ``tb``, leases of 6 s (``STEADY``)."""
+    async with two_nodes(STEADY) as started:
         yield started
 
 
