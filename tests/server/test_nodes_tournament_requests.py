@@ -130,6 +130,16 @@ async def test_a_rebuy_and_the_add_on_through_another_node_are_applied_once(
         await bus.xadd(lease_key(runner.id), fields)
     assert await asyncio.wait_for(answer, WAIT) == {}
     await eventually(lambda: a.room.bus.duplicates > applied, "the copy is read and dropped")
+    # A client's retry names the rebuy it meant: made already, nothing changes (a retry
+    # after a 409, the owner's answer lost on the way, does not buy twice).
+    async with httpx.AsyncClient(base_url=b.base) as http:
+        path = f"/api/tournaments/{runner.id}/rebuy"
+        for who in (ann, bob):
+            again = await http.post(path, json={"number": 1}, headers=auth(who))
+            assert again.status_code == 204, again.text
+        skipped = await http.post(path, json={"number": 3}, headers=auth(bob))
+        assert skipped.status_code == 400
+        assert skipped.json()["code"] == "tournament.rebuy_not_next"
     rebuys = await transfers(a.database, f"t:{runner.id}:rebuy:")
     assert [n for _, n in rebuys] == [1, 1]  # ann's and bob's, one each
     assert runner.t.prize_pool == 2 * s.buy_in + 2 * s.rebuy.price

@@ -98,6 +98,8 @@ TEMPLATES: dict[str, str] = {
     " send a new request key to register again",
     "tournament.not_in": "you are not in {event}",
     "tournament.cannot_rebuy": "entry {entry} cannot rebuy now in {event}",
+    "tournament.rebuy_not_next": "entry {entry} has made {done} rebuys in {event}:"
+    " rebuy {number} is not the next",
     "tournament.cannot_addon": "entry {entry} cannot take the add-on now in {event}",
     "tournament.deal_open": "{event}: a deal is already proposed",
     "tournament.no_deal": "{event}: no deal is proposed",

@@ -312,7 +312,10 @@ async def perform(
         case "unregister":
             await runner.unregister(account)
         case "rebuy" | "addon":
-            await runner.buy_chips(account, addon=kind == "addon")
+            number = fields.get("number")
+            await runner.buy_chips(
+                account, addon=kind == "addon", number=None if number is None else int(number)
+            )
         case "propose":
             await propose(runner, account, fields["deal"], int(fields["keep"]))
             return deal_view(runner)

@@ -95,9 +95,18 @@ async def unregister(tournament_id: str, account: Player, request: Request) -> N
     await _request(request, tournament_id, "unregister", account.id)
 
 
+class RebuyIn(BaseModel):
+    # The rebuy meant (the entry's n-th): a retry of one made already changes nothing.
+    number: int | None = Field(default=None, ge=1, le=1000)
+
+
 @router.post("/{tournament_id}/rebuy", status_code=204)
-async def rebuy(tournament_id: str, account: Player, request: Request) -> None:
-    await _request(request, tournament_id, "rebuy", account.id)
+async def rebuy(
+    tournament_id: str, account: Player, request: Request, body: RebuyIn | None = None
+) -> None:
+    number = None if body is None else body.number
+    fields = {} if number is None else {"number": number}
+    await _request(request, tournament_id, "rebuy", account.id, **fields)
 
 
 @router.post("/{tournament_id}/addon", status_code=204)
