@@ -207,3 +207,24 @@ async def test_a_dead_owners_tables_are_all_adopted_and_the_lobby_lists_every_ta
             a.room.actors.clear()  # gone with the node
     statuses = await hands(url, table_id)
     assert statuses[number][1] == "cancelled"
+
+
+async def test_the_lobby_lists_every_table_from_a_nodes_start_and_through_hand_overs(
+    url: str,
+) -> None:
+    """A node lists the others' tables from its first answer (not from its first pass,
+    half a lease later); while a hands tables over to b, each between two hands, both list
+    all six at every moment, each handed-over table on the old node's lobby too."""
+    async with node(url, "a") as a:
+        await eventually(lambda: len(a.room.actors) == 6, "a holds every table")
+        async with node(url, "b") as b:
+            assert {e["node"] for e in b.room.lobby()} == {"a"} and len(b.room.lobby()) == 6
+            counts = set()
+            async with asyncio.timeout(WAIT):
+                while len(b.room.actors) < 3 or len(a.room.actors) > 3:
+                    counts.add(tuple(len({e["id"] for e in n.room.lobby()}) for n in (a, b)))
+                    await asyncio.sleep(0.01)
+            assert counts == {(6, 6)} and changes(a, "released") == 3
+            await a.room.leases.tick()  # the next pass: the handed-over ones are b's
+            mine = {e["id"] for e in a.room.lobby() if e["node"] == "b"}
+            assert mine == set(b.room.actors)

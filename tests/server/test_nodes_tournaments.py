@@ -9,6 +9,7 @@ seats and play it to the end; its prize is paid once and the books balance (S-AU
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from collections.abc import AsyncIterator
 from typing import Any
@@ -31,6 +32,9 @@ from tests.store.conftest import drop_postgres, fresh_postgres
 
 pytestmark = pytest.mark.postgres
 FAST = LeaseSettings(ttl=2.0, renew=0.25)
+# Leases of 6 s: a loaded machine's lease passes can take a second or two, and an event
+# that must not change owner but when the test kills one needs more than FAST's 2 s.
+STEADY = LeaseSettings(ttl=6.0, renew=0.5)
 WAIT = 30.0  # bounded waits: far above the lease's time on a busy machine
 REDIS_DB = 6
 
@@ -47,16 +51,43 @@ async def eventually(check: Any, what: str, seconds: float = WAIT) -> None:
 @pytest.fixture
 async def two() -> AsyncIterator[tuple[Node, Node]]:
     """Nodes ``ta`` and ``tb`` (no cash tables), leases of 2 s renewed every 0.25 s."""
-    redis = await redis_db(REDIS_DB)
+    async with two_nodes(FAST) as started:
+        yield started
+
+
+@pytest.fixture
+async def steady() -> AsyncIterator[tuple[Node, Node]]:
+    """Nodes ``ta`` and ``tb``, leases of 6 s (``STEADY``)."""
+    async with two_nodes(STEADY) as started:
+        yield started
+
+
+@contextlib.asynccontextmanager
+async def two_nodes(
+    leases: LeaseSettings, *, bus: bool = True, sockets_only: bool = False
+) -> AsyncIterator[tuple[Node, Node]]:
+    """Nodes ``ta`` and ``tb`` (no cash tables) on a fresh database and Redis database 6
+    (``bus`` False: no Redis; ``sockets_only``: ``tb`` holds sockets only, no lease)."""
+    redis = await redis_db(REDIS_DB) if bus else None
     name, url = await fresh_postgres()
     prefix = f"pokerroom-test-{secrets.token_hex(4)}:"
     started: list[Node] = []
     try:
         for node in ("ta", "tb"):
-            app = create_app(url, demo=False, pause=0.05, redis=redis, node=node, leases=FAST)
-            bus = app.state.room.bus
-            bus.prefix = prefix
-            bus.alive_seconds, bus.beat_seconds, bus.reap_seconds = 3, 0.5, 1.0
+            only = sockets_only and node == "tb"
+            app = create_app(
+                url,
+                demo=False,
+                pause=0.05,
+                redis=redis,
+                node=node,
+                leases=None if only else leases,
+                own_tables=not only,
+            )
+            if redis is not None:
+                room_bus = app.state.room.bus
+                room_bus.prefix = prefix
+                room_bus.alive_seconds, room_bus.beat_seconds, room_bus.reap_seconds = 3, 0.5, 1
             port, uv, task = await start_uvicorn(app)
             started.append(Node(base=f"http://127.0.0.1:{port}", app=app, database=url))
             started[-1].uv, started[-1].task = uv, task

@@ -81,8 +81,10 @@ class Seat:
         async with httpx.AsyncClient(base_url=self.base_url, timeout=30) as http:
             response = await http.get(f"/api/tournaments/{self.tournament}")
         response.raise_for_status()
-        me = next(p for p in response.json()["players"] if p["entry"] == self.entry)
-        if me["place"] is None:
+        # (None if not listed yet: through a node that does not run the event, the view
+        # is that node's last read, which may be from before the bot's registration)
+        me = next((p for p in response.json()["players"] if p["entry"] == self.entry), None)
+        if me is None or me["place"] is None:
             return None
         return protocol.TournamentNotice(
             tournament=self.tournament,

@@ -53,6 +53,8 @@ TEMPLATES: dict[str, str] = {
     "auth.operators_only": "the floor is for operators",
     # tables and seats
     "table.not_found": "no table '{table}'",
+    # several nodes without Redis: nothing carries a request to the owner (issue 15)
+    "table.elsewhere": "table '{table}' runs on node {node}: connect to that node",
     "table.too_many_watchers": "too many spectators: log in to watch",
     "table.busy": "table '{table}' is busy: try again in a moment",
     "table.yours_waiting": (
@@ -85,6 +87,7 @@ TEMPLATES: dict[str, str] = {
     # tournaments (tournament/*, server/tournaments.py, store/tournaments.py): the errors of
     # the lobby's requests, then the notes of a ``tournament`` frame (its ``kind``)
     "tournament.not_found": "no tournament '{tournament}'",
+    "tournament.elsewhere": "tournament {tournament} runs on node {node}: ask that node",
     "tournament.did_not_play": "you did not play {tournament}",
     "tournament.registration_closed": "{event}: registration is closed",
     "tournament.already_in": "'{player}' is already in {event} (entry {entry})",
@@ -98,6 +101,8 @@ TEMPLATES: dict[str, str] = {
     " send a new request key to register again",
     "tournament.not_in": "you are not in {event}",
     "tournament.cannot_rebuy": "entry {entry} cannot rebuy now in {event}",
+    "tournament.rebuy_not_next": "entry {entry} has made {done} rebuys in {event}:"
+    " rebuy {number} is not the next",
     "tournament.cannot_addon": "entry {entry} cannot take the add-on now in {event}",
     "tournament.deal_open": "{event}: a deal is already proposed",
     "tournament.no_deal": "{event}: no deal is proposed",

@@ -138,8 +138,13 @@ class NodeLeases:
 
     async def start(self) -> None:
         """Say this node is alive, then share the tables out from the next pass on (so
-        nodes started together count each other before taking their shares)."""
+        nodes started together count each other before taking their shares). Every table
+        and event is read at once: the lobby lists them from the node's first answer, not
+        only after its first pass, half a lease later."""
         await self.room.db.run(self._heartbeat)
+        self.tables, events = await self.room.db.run(self._first_read)
+        if self.coordinators is not None and events is not None:
+            self.coordinators.seen(events)
         self.task = asyncio.create_task(self._run(), name=f"leases of {self.node}")
         self.watchdog = asyncio.create_task(self._watch(), name=f"lease watchdog {self.node}")
 
@@ -159,6 +164,10 @@ class NodeLeases:
                 self._changed("released", lease.table_id, lease.epoch)
         with contextlib.suppress(Exception):  # no longer counted live: the others' shares
             await self.room.db.run(partial(leave_sync, node=self.node))
+
+    def _first_read(self, session: Session) -> tuple[list[TableRow], list[TournamentRow] | None]:
+        events = None if self.coordinators is None else tournaments_sync(session)
+        return tables_sync(session), events
 
     def _heartbeat(self, session: Session) -> int:
         return heartbeat_sync(session, self.node, now=_db_now(session), ttl=self.ttl)
@@ -350,6 +359,13 @@ class NodeLeases:
     def stale(self, table_id: str, reason: str) -> None:
         """A table's write was refused by its epoch (the actor stopped itself)."""
         self._lose(table_id, reason)
+
+    def owner_of(self, table_id: str) -> str | None:
+        """The node another node's table (or event's table) runs on, as last read."""
+        owner = next((row.owner for row in self.tables if row.id == table_id), None)
+        if owner is None and self.coordinators is not None:
+            owner = self.coordinators.table_owner(table_id)
+        return None if owner == self.node else owner
 
     def remote_entries(self, viewer: int | None, local: set[str]) -> list[dict[str, Any]]:
         """The lobby's entries of the tables other nodes run, from their stored state (as

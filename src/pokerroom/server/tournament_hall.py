@@ -67,8 +67,10 @@ class Tournaments:
         self._ids = count(1)
         self._task: asyncio.Task[None] | None = None
         self._changed = asyncio.Event()
-        # On a room of several nodes: the events' leases, adoption, forwarding.
-        self.nodes = None if room.leases is None else TournamentLeases(self, room.leases)
+        # On a room of several nodes: the events' leases, adoption, forwarding (a node
+        # that holds sockets only shows and forwards, and runs none).
+        several = room.leases is not None or (room.bus is not None and not room.own_tables)
+        self.nodes = TournamentLeases(self, room.leases) if several else None
 
     def changed(self) -> None:
         self._changed.set()
@@ -228,6 +230,24 @@ class Tournaments:
         if runner is None:
             raise TournamentError(f"no tournament {tournament_id!r}")
         return runner
+
+    async def find(self, tournament_id: str) -> TournamentRunner:
+        """As ``get``; on a room of several nodes an event created on another node since
+        this node's last pass is read from the database (TournamentError: none)."""
+        await self.fresh()
+        try:
+            return self.get(tournament_id)
+        except TournamentError:
+            runner = None if self.nodes is None else await self.nodes.find(tournament_id)
+            if runner is None:
+                raise
+            return runner
+
+    async def fresh(self) -> None:
+        """On a node that holds sockets only, the events as they are now (at most a second
+        old): no lease pass reads them there."""
+        if self.nodes is not None:
+            await self.nodes.refresh()
 
     def lobby(self) -> list[dict[str, Any]]:
         now = self.clock()

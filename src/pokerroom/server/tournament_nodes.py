@@ -39,6 +39,8 @@ from pokerroom.store.tournament_leases import (
     adopt_tournament_sync,
     create_leased_sync,
     lease_key,
+    tournament_sync,
+    tournaments_sync,
 )
 from pokerroom.store.tournament_store import TournamentStore
 from pokerroom.tournament.events import TournamentError
@@ -48,23 +50,45 @@ if TYPE_CHECKING:
     from pokerroom.server.tournament_hall import Tournaments
 
 REFUSED = (TournamentError, LedgerError, StoreError)  # a player's request refused: HTTP 400
+REFRESH_SECONDS = 1.0  # a sockets-only node reads the events again at most this often
 
 
 class TournamentLeases:
     """The events of a room of several nodes: those this node runs (the hall's runners)
-    and the others' as last read (shadows); adoption and forwarding."""
+    and the others' as last read (shadows); adoption and forwarding. ``leases`` None: a
+    node that holds sockets only (``--sockets-only``), which runs no event and shows them
+    all, the events read again at most once a second when asked (``refresh``)."""
 
-    def __init__(self, hall: Tournaments, leases: NodeLeases) -> None:
-        self.hall, self.leases, self.room = hall, leases, hall.room
+    def __init__(self, hall: Tournaments, leases: NodeLeases | None) -> None:
+        self.hall, self._leases, self.room = hall, leases, hall.room
         self.rows: list[TournamentRow] = []  # every event as the last pass read it
         self.shadows: dict[str, tuple[str, TournamentRunner]] = {}  # by id: (snapshot, runner)
-        leases.coordinators = self
+        self.read_at = -math.inf  # (monotonic) the events' last read on a sockets-only node
+        if leases is not None:
+            leases.coordinators = self
         self.room.seated_elsewhere = self.seated
         if self.room.bus is not None:
             bus = self.room.bus
             bus.coordinators = lambda: {lease_key(i) for i in self.hall.runners}
             bus.on_call = self.handle
             bus.tables_of = self.table_ids
+
+    @property
+    def leases(self) -> NodeLeases:
+        assert self._leases is not None, "a node that holds sockets only runs no event"
+        return self._leases
+
+    @property
+    def viewer(self) -> bool:
+        """A node that holds sockets only: no lease pass reads the events for it."""
+        return self._leases is None
+
+    async def refresh(self) -> None:
+        """On a node that holds sockets only: the events read again (the changed ones),
+        at most once a second."""
+        if self.viewer and time.monotonic() - self.read_at >= REFRESH_SECONDS:
+            self.read_at = time.monotonic()
+            self.seen(await self.room.db.run(partial(tournaments_sync, known=self.known())))
 
     # ------------------------------------------------------------ owning
 
@@ -110,9 +134,9 @@ class TournamentLeases:
         prefix = f"{structure.replace('_', '-')}-"
         repeat = structure if fields.get("repeat") else None
 
-        def work(session: Session) -> tuple[str, Lease] | None:
+        def work(session: Session) -> tuple[Lease, TournamentRow | None] | None:
             made.clear()
-            return create_leased_sync(
+            got = create_leased_sync(
                 session,
                 prefix=prefix,
                 make=make,
@@ -121,13 +145,37 @@ class TournamentLeases:
                 ttl=self.leases.ttl,
                 repeat=repeat,
             )
+            return None if got is None else (got[1], tournament_sync(session, got[0]))
 
         started = time.monotonic()
         got = await self.room.db.run(work)
         if got is None:
             return None
-        self.own(made[-1], got[1], started)
+        self.own(made[-1], got[0], started)
+        if got[1] is not None:  # listed even if its lease is lost before the next pass
+            self._know(got[1])
         return made[-1]
+
+    def _know(self, row: TournamentRow) -> None:
+        self.rows = [r for r in self.rows if r.id != row.id] + [row]
+
+    def seen(self, rows: list[TournamentRow]) -> None:
+        """Every event as just read. One not among them was created after the read began
+        (events are never deleted): kept, as created here or found on a request."""
+        read = {row.id for row in rows}
+        self.rows = rows + [r for r in self.rows if r.id not in read]
+
+    async def find(self, tournament_id: str) -> TournamentRunner | None:
+        """Another node's event, read from the database if the last pass did not see it
+        (created since): no node answers 404 for an event that exists."""
+        runner = self.shadow(tournament_id)
+        if runner is None:
+            row = await self.room.db.run(partial(tournament_sync, tournament_id=tournament_id))
+            if row is None:
+                return None
+            self._know(row)
+            runner = self.shadow(tournament_id)
+        return runner
 
     def known(self) -> dict[str, TournamentRow]:
         """The events as the last pass read them (the next reads only those changed)."""
@@ -136,7 +184,7 @@ class TournamentLeases:
     async def after_pass(self, done: Pass) -> None:
         """The events as this pass read them; one free event adopted while this node runs
         fewer than its share."""
-        self.rows = done.tournaments
+        self.seen(done.tournaments)
         held = 0
         for key in [k for k in self.leases.held if k.startswith(COORDINATOR)]:
             runner = self.hall.runners.get(key[len(COORDINATOR) :])
@@ -208,9 +256,20 @@ class TournamentLeases:
         row = next((r for r in self.rows if r.id == tournament_id), None)
         return None if row is None else row.owner
 
+    def table_owner(self, table_id: str) -> str | None:
+        """The node running the event whose table this is (None: no such table)."""
+        for runner in self.others():
+            if table_id in {runner.table_id(n) for n in runner.t.tables}:
+                return self.owner_of(runner.id)
+        return None
+
     async def table_ids(self) -> set[str]:
-        """Every table of the room, on any node: cash tables and the events' tables."""
+        """Every table of the room, on any node: cash tables and the events' tables, the
+        events read again (those changed only; the bus asks at most once a second, on a
+        miss): the tables of an event started since the last pass are known at once, so
+        its players' first watches and actions through this node reach them."""
         ids = await self.room.store.table_ids()
+        self.seen(await self.room.db.run(partial(tournaments_sync, known=self.known())))
         for runner in [*self.hall.runners.values(), *self.others()]:
             ids.update(runner.table_id(n) for n in runner.t.tables)
         return ids
@@ -223,7 +282,9 @@ class TournamentLeases:
         bus = self.room.bus
         if bus is None:
             owner = self.owner_of(tournament_id)
-            raise BusError(f"tournament {tournament_id} runs on node {owner}: ask there")
+            # Several nodes without Redis: the player must ask the owner (server/errors.py
+            # names it, "tournament.elsewhere", with the node).
+            raise BusError(f"tournament {tournament_id} runs on node {owner}: ask that node")
         return await bus.call(lease_key(tournament_id), kind, json.dumps(fields))
 
     async def handle(self, key: str, kind: str, message: str) -> dict[str, Any]:
@@ -251,7 +312,10 @@ async def perform(
         case "unregister":
             await runner.unregister(account)
         case "rebuy" | "addon":
-            await runner.buy_chips(account, addon=kind == "addon")
+            number = fields.get("number")
+            await runner.buy_chips(
+                account, addon=kind == "addon", number=None if number is None else int(number)
+            )
         case "propose":
             await propose(runner, account, fields["deal"], int(fields["keep"]))
             return deal_view(runner)

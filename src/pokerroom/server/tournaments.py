@@ -182,13 +182,22 @@ class TournamentRunner:
             async with self.saving:
                 await self.store.unregister(self.id, account, apply=apply, now=utcnow())
 
-    async def buy_chips(self, account: int, *, addon: bool) -> None:
-        """A rebuy or the add-on for the player's entry, between their hands."""
+    async def buy_chips(self, account: int, *, addon: bool, number: int | None = None) -> None:
+        """A rebuy or the add-on for the player's entry, between their hands. ``number``:
+        the rebuy the player means (its n-th), so that a retry of one that was made (its
+        answer lost) is not made again: done already, nothing changes."""
         async with self.lock:
             entry, now = self.entry_of(account), self.now()
             if entry is None:
                 raise TournamentError(f"you are not in {self.t.name}")
             e = self.t.entries[entry]
+            if number is not None and not addon and number != e.rebuys + 1:
+                if 1 <= number <= e.rebuys:
+                    return
+                raise TournamentError(
+                    f"entry {entry} has made {e.rebuys} rebuys in {self.t.name}:"
+                    f" rebuy {number} is not the next"
+                )
             allowed = self.t.can_addon(entry, now) if addon else self.t.can_rebuy(entry, now)
             if not allowed:
                 what = "take the add-on" if addon else "rebuy"

@@ -3,7 +3,8 @@ all of its tables, is run by the one node holding its lease, a row of ``table_le
 ``tournament:<id>`` (the table leases' epoch fencing, ``store/leases.py``, unchanged).
 
 - ``tournaments_sync``: every event with its lease, as each node's renewal pass reads them
-  (the lobby of every node lists them all; a free one is adopted).
+  (the lobby of every node lists them all; a free one is adopted); ``tournament_sync`` one
+  of them, for a node asked about an event its last pass did not see.
 - ``adopt_tournament_sync``: the lease taken under the next epoch (its row locked: a write
   of the old owner committed before, or is refused after), and the hands its tables had in
   progress marked cancelled; the caller rebuilds the coordinator from the state read here,
@@ -117,6 +118,16 @@ def tournaments_sync(
             owner, expires = (None, None) if lease is None else (lease.node, lease.expires_at)
             rows.append(replace(known[tid], owner=owner, expires_at=expires))
     return rows
+
+
+def tournament_sync(session: Session, tournament_id: str) -> TournamentRow | None:
+    """One event with its lease, as a pass would read it (None: no such event): a node
+    asked for an event created since its last pass finds it at once."""
+    record = session.get(Record, tournament_id)
+    if record is None:
+        return None
+    names = _names(session, [tournament_id]).get(tournament_id, {})
+    return _row(record, names, session.get(TableLease, lease_key(tournament_id)))
 
 
 @dataclass(frozen=True, slots=True)

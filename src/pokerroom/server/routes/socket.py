@@ -157,9 +157,11 @@ async def _dispatch(room: Room, store: RoomStore, client: Client, message: Any) 
     actor = room.actors.get(message.table)
     remote = actor is None and room.bus is not None and await room.bus.has_table(message.table)
     if actor is None and not remote:
-        client.deliver(
-            protocol.error(f"no table {message.table!r}", request=message.type, table=message.table)
-        )
+        owner = None if room.leases is None else room.leases.owner_of(message.table)
+        text = f"no table {message.table!r}"
+        if owner is not None:  # several nodes without Redis: nothing carries it there
+            text = f"table {message.table!r} runs on node {owner}: connect to that node"
+        client.deliver(protocol.error(text, request=message.type, table=message.table))
         return
     if isinstance(message, protocol.Watch):
         if (

@@ -44,9 +44,9 @@ def _hall(request: Request) -> Tournaments:
     return hall
 
 
-def _runner(request: Request, tournament_id: str) -> TournamentRunner:
+async def _runner(request: Request, tournament_id: str) -> TournamentRunner:
     try:
-        return _hall(request).get(tournament_id)
+        return await _hall(request).find(tournament_id)
     except TournamentError as error:
         raise HTTPException(404, str(error)) from None
 
@@ -54,12 +54,14 @@ def _runner(request: Request, tournament_id: str) -> TournamentRunner:
 @router.get("")
 async def lobby(request: Request) -> list[dict[str, Any]]:
     """Every event: registering, running and finished, with what the lobby shows."""
-    return _hall(request).lobby()
+    hall = _hall(request)
+    await hall.fresh()
+    return hall.lobby()
 
 
 @router.get("/{tournament_id}")
 async def one(tournament_id: str, request: Request) -> dict[str, Any]:
-    runner = _runner(request, tournament_id)
+    runner = await _runner(request, tournament_id)
     return runner.view(runner.now())
 
 
@@ -68,7 +70,7 @@ async def _request(
 ) -> dict[str, Any]:
     """A player's request, done here if this node runs the event, else by its owner (over
     the bus, server/tournament_nodes.py): refused, 400; no owner to answer, 409."""
-    hall, runner = _hall(http), _runner(http, tournament_id)
+    hall, runner = _hall(http), await _runner(http, tournament_id)
     try:
         if hall.nodes is not None and hall.remote(runner):
             return await hall.nodes.forward(tournament_id, kind, account=account, **fields)
@@ -93,9 +95,18 @@ async def unregister(tournament_id: str, account: Player, request: Request) -> N
     await _request(request, tournament_id, "unregister", account.id)
 
 
+class RebuyIn(BaseModel):
+    # The rebuy meant (the entry's n-th): a retry of one made already changes nothing.
+    number: int | None = Field(default=None, ge=1, le=1000)
+
+
 @router.post("/{tournament_id}/rebuy", status_code=204)
-async def rebuy(tournament_id: str, account: Player, request: Request) -> None:
-    await _request(request, tournament_id, "rebuy", account.id)
+async def rebuy(
+    tournament_id: str, account: Player, request: Request, body: RebuyIn | None = None
+) -> None:
+    number = None if body is None else body.number
+    fields = {} if number is None else {"number": number}
+    await _request(request, tournament_id, "rebuy", account.id, **fields)
 
 
 @router.post("/{tournament_id}/addon", status_code=204)
@@ -106,7 +117,7 @@ async def addon(tournament_id: str, account: Player, request: Request) -> None:
 @router.get("/{tournament_id}/table", response_model=MyTableOut)
 async def my_table(tournament_id: str, account: Player, request: Request) -> MyTableOut:
     """The table the player's entry sits at now: it follows them when they are moved."""
-    runner = _runner(request, tournament_id)
+    runner = await _runner(request, tournament_id)
     return MyTableOut(tournament=tournament_id, table=runner.my_table(account.id))
 
 
@@ -126,7 +137,7 @@ class MineOut(BaseModel):
 @router.get("/{tournament_id}/me", response_model=MineOut)
 async def mine(tournament_id: str, account: Player, request: Request) -> MineOut:
     """Whether Unregister, Rebuy, Add-on and Open my table apply to the player now."""
-    runner = _runner(request, tournament_id)
+    runner = await _runner(request, tournament_id)
     entry, now = runner.entry_of(account.id), runner.now()
     e = None if entry is None else runner.t.entries[entry]
     return MineOut(
@@ -145,7 +156,7 @@ async def mine(tournament_id: str, account: Player, request: Request) -> MineOut
 async def summary(tournament_id: str, account: Player, request: Request) -> str:
     """The player's tournament summary (PokerStars' "Tournament #" text): the event, the
     places final so far, and theirs."""
-    text = summary_of(_runner(request, tournament_id), account.id)
+    text = summary_of(await _runner(request, tournament_id), account.id)
     if text is None:
         raise ApiError(404, "tournament.did_not_play", tournament=tournament_id)
     return text
@@ -160,14 +171,14 @@ class DealIn(BaseModel):
 async def deal(tournament_id: str, request: Request) -> dict[str, Any]:
     """The deal at the final table: made (its amounts), proposed (the amounts once no hand
     is in play, who accepted, who is awaited), or none."""
-    return deal_view(_runner(request, tournament_id))
+    return deal_view(await _runner(request, tournament_id))
 
 
 @router.get("/{tournament_id}/deal/offers")
 async def deal_offers(tournament_id: str, request: Request) -> dict[str, Any]:
     """Both deals the room would offer now (ICM and chip chop, nothing kept back), with each
     player's name and stack: a clear refusal away from the final table or during a hand."""
-    runner = _runner(request, tournament_id)
+    runner = await _runner(request, tournament_id)
     t = runner.t
     try:
         offers = {kind: deal_offer(t, kind) for kind in ("icm", "chip")}
