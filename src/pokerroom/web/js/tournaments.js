@@ -93,7 +93,7 @@ function buttons(event, detail) {
     out.push(el("button", { type: "button", class: "unregister", onclick: () => act(`/api/tournaments/${event.id}/unregister`), text: tr("tournaments.unregister") }));
   }
   if (mine?.can_rebuy && s.rebuy) {
-    out.push(el("button", { type: "button", class: "rebuy", onclick: () => act(`/api/tournaments/${event.id}/rebuy`), text: tr("tournaments.rebuy_price", { price: money(s.rebuy[0]), chips: chips(s.rebuy[1]) }) }));
+    out.push(el("button", { type: "button", class: "rebuy", onclick: () => act(`/api/tournaments/${event.id}/rebuy`, { number: mine.rebuys + 1 }), text: tr("tournaments.rebuy_price", { price: money(s.rebuy[0]), chips: chips(s.rebuy[1]) }) }));
   }
   if (mine?.can_addon && s.addon) {
     out.push(el("button", { type: "button", class: "addon", onclick: () => act(`/api/tournaments/${event.id}/addon`), text: tr("tournaments.addon_price", { price: money(s.addon[0]), chips: chips(s.addon[1]) }) }));
