@@ -44,6 +44,7 @@ from pokerroom.server.seat_requests import SeatRequests
 from pokerroom.server.shuffles import TableShuffles
 from pokerroom.server.stats import TableStats
 from pokerroom.server.views import (
+    FixedFields,
     lobby_entry,
     note_action,
     public_state,
@@ -114,6 +115,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         self.told_waiting = set(table.waiting.players)
         self.reach: Callable[[int], Iterable[Client]] | None = None  # the room's connections
         self.alarm: asyncio.TimerHandle | None = None  # the clock's one timer (Alarmed)
+        self.fixed = FixedFields()  # its frames' members that change with its game only
 
     @property
     def db(self) -> Database:
@@ -452,6 +454,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
             on_time_bank=self.on_time_bank,
             shuffle=self.shuffles.current,
             next_seed=self.shuffles.next_commitment,
+            fixed=self.fixed,
         )
 
     def _state_for(self, client: Client, now: float, public: dict[str, Any] | None = None) -> str:
