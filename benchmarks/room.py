@@ -37,6 +37,9 @@ def _median_run(think: float, database: str | None) -> dict[str, Any]:
         runs.append(run)
     median = {f: statistics.median(float(r[f] or 0.0) for r in runs) for f in FIGURES}
     median["server_cpu"] = statistics.median(float(r["server_cpu"] or 0.0) for r in runs)
+    # PostgreSQL's backends for the run's database (None on SQLite): its CPU shares the cores.
+    postgres = [float(r["postgres_cpu"]) for r in runs if r.get("postgres_cpu") is not None]
+    median["postgres_cpu"] = statistics.median(postgres) if postgres else None
     median["mean_batch"] = statistics.median(float(r.get("mean_batch", 0.0)) for r in runs)
     median["books_balance"] = all(r["books_balance"] for r in runs)
     median["load_average"] = statistics.median(r["load_average"] for r in runs)
@@ -84,7 +87,14 @@ def run() -> Report:
             f"{result['p50_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms; CPU in cores: room "
             f"{result['server_cpu']:.2f} ({_per_action(result, 'server_cpu')} ms an action), "
             f"load client {result['client_cpu']:.2f} "
-            f"({_per_action(result, 'client_cpu')} ms an action); mean write "
+            f"({_per_action(result, 'client_cpu')} ms an action)"
+            + (
+                ""
+                if result["postgres_cpu"] is None
+                else f", PostgreSQL's backends {result['postgres_cpu']:.2f} "
+                f"({_per_action(result, 'postgres_cpu')} ms an action)"
+            )
+            + "; mean write "
             f"batch {result['mean_batch']:.1f}; load average {result['load_average']:.1f} on "
             f"{os.cpu_count()} cores; books {books}"
         )

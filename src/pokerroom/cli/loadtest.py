@@ -31,6 +31,7 @@ from typing import Annotated, Any
 
 import typer
 
+from pokerroom.cli.database_cpu import database_cpu
 from pokerroom.cli.load_client import (
     CLIENTS,
     Stats,
@@ -124,6 +125,7 @@ async def run_loadtest(
                 processes=clients,
                 server=server.pid,
                 profile=profile,
+                postgres=database_url if database_url.startswith("postgresql") else None,
             )
         finally:
             stop_room(server)
@@ -270,13 +272,15 @@ async def play_tables(
     processes: int = 1,
     server: int | None = None,
     profile: Path | None = None,
+    postgres: str | None = None,
 ) -> dict[str, Any]:
     """The light bots at ``load-0`` ..: measured for ``seconds`` once all are seated, in
     this process or spread over ``processes`` client processes; with ``server`` (its pid)
-    the room's CPU over the same time is reported too."""
+    the room's CPU over the same time is reported too, and with ``postgres`` (the room's
+    database URL) the PostgreSQL server's CPU for that database."""
     total = tables * players
     served: list[float] = []
-    room: dict[str, float] = {}
+    room: dict[str, float | None] = {"postgres_cpu": None, "postgres_background_cpu": None}
 
     async def watch_server(started: Callable[[], float | None]) -> None:
         if server is None:
@@ -286,8 +290,12 @@ async def play_tables(
         if profile is not None:
             _profile(server, max(1.0, seconds - 2), profile)
         served.append(process_cpu_seconds(server))
+        backends = None if postgres is None else await database_cpu(postgres)
         await asyncio.sleep(seconds)
         served.append(process_cpu_seconds(server))
+        if backends is not None and postgres is not None:
+            ours, background = (await database_cpu(postgres)).since(backends)
+            room.update(postgres_cpu=ours / seconds, postgres_background_cpu=background / seconds)
         room.update(await _room_metrics(url))
 
     if processes <= 1:
@@ -463,9 +471,17 @@ def loadtest_command(
         f"{result['errors']} refused actions {result['error_kinds'] or ''}, "
         f"books {'balance' if result['books_balance'] else 'DO NOT BALANCE'}"
     )
+    postgres_cpu = result["postgres_cpu"]
     typer.echo(
         f"CPU (cores): room {'?' if server_cpu is None else f'{server_cpu:.2f}'}, load client "
-        f"{result['client_cpu']:.2f} in {result['client_processes']} processes; "
+        f"{result['client_cpu']:.2f} in {result['client_processes']} processes"
+        + (
+            ""
+            if postgres_cpu is None
+            else f", PostgreSQL {postgres_cpu:.2f} (its background processes "
+            f"{result['postgres_background_cpu']:.2f})"
+        )
+        + "; "
         f"group commit: mean batch {result.get('mean_batch', 0):.1f} units, mean commit "
         f"{result.get('mean_commit_ms', 0):.1f} ms; "
         f"load average {result['load_average']:.1f} on {os.cpu_count()} cores"

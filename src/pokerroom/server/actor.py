@@ -22,11 +22,13 @@ from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.errors import HandError
 from pokerroom.engine.events import ActionTaken, BoardDealt, Event, ForcedBet
 from pokerroom.server import encoding, protocol
+from pokerroom.server.alarm import Alarmed
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
 from pokerroom.server.hand_ends import Ending, HandEnds, dealt_hand
 from pokerroom.server.inbox import (
     CLIENT_WAITING,
+    Alarm,
     AutoMuck,
     Close,
     FromClient,
@@ -44,6 +46,7 @@ from pokerroom.server.seat_requests import SeatRequests
 from pokerroom.server.shuffles import TableShuffles
 from pokerroom.server.stats import TableStats
 from pokerroom.server.views import (
+    FixedFields,
     lobby_entry,
     note_action,
     public_state,
@@ -73,7 +76,7 @@ __all__ = ["CLIENT_WAITING", "INBOX_MESSAGES", "TableActor"]
 log = logging.getLogger("pokerroom.table")
 
 
-class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
+class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
     def __init__(
         self, db: Database, table_id: str, table: Table, config: dict[str, Any], *, pause: float
     ) -> None:
@@ -112,6 +115,8 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
         self.shuffles = TableShuffles(table.rng)  # verifiable shuffles (docs/fairness.md)
         self.told_waiting = set(table.waiting.players)
         self.reach: Callable[[int], Iterable[Client]] | None = None  # the room's connections
+        self.alarm: asyncio.TimerHandle | None = None  # the clock's one timer (Alarmed)
+        self.fixed = FixedFields()  # its frames' members that change with its game only
 
     @property
     def db(self) -> Database:
@@ -175,7 +180,9 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
                 wake = self._next_wakeup(loop.time())
                 if wake is None or wake > 0:
                     item = await self._wait(wake)
-            if isinstance(item, (Watching, Said)):
+            if isinstance(item, Alarm):
+                item = None  # a clock turn, as when nothing came before the moment
+            elif isinstance(item, (Watching, Said)):
                 self.shares.release()
             try:
                 try:
@@ -187,16 +194,6 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
                 return
             if isinstance(item, (Watching, Said)) and item.done is not None:
                 item.done()  # handled: a command from another node is acknowledged (bus)
-
-    async def _wait(self, timeout: float | None) -> Item | None:
-        """The next inbox item, or None when ``timeout`` seconds pass first."""
-        if timeout is None:
-            return await self.inbox.get()
-        try:
-            async with asyncio.timeout(timeout):
-                return await self.inbox.get()
-        except TimeoutError:
-            return None
 
     async def _turn(self, item: Item | None, now: float) -> None:
         changed = moved = False
@@ -352,6 +349,8 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
                 return True
             case Said(client, message):
                 return await self._said(client, message, now)
+            case Alarm():  # ``run`` makes it a clock turn: never handled as a message
+                return False
 
     async def _watch(self, client: Client, now: float) -> bool:
         if client.closed:  # dropped while the request waited
@@ -464,6 +463,7 @@ class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
             on_time_bank=self.on_time_bank,
             shuffle=self.shuffles.current,
             next_seed=self.shuffles.next_commitment,
+            fixed=self.fixed,
         )
 
     def _state_for(self, client: Client, now: float, public: dict[str, Any] | None = None) -> str:

@@ -131,6 +131,7 @@ def create_app(
         redoc_url=None,
     )
     app.add_middleware(SecurityHeaders, exempt=("/docs",) if docs else ())
+    app.add_middleware(socket.RawSocketSend)  # the sockets' frames, straight to the server
     app.state.room = room
     app.state.store = room.store
     app.state.auth = auth

@@ -7,6 +7,7 @@ import asyncio
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 OUTBOX_FRAMES = 256  # frames waiting for one client's socket before it is dropped
 
@@ -20,6 +21,11 @@ class Client:
     socket fails, is dropped; the table never waits for it and never sees its errors."""
 
     send: Callable[[str], Awaitable[None]]
+    # The ASGI server's own ``send`` for this socket, when the app was given it
+    # (app.RawSocketSend): frames then go straight to it as ``websocket.send`` messages, not
+    # through Starlette's WebSocket.send and the exception handler's wrapper, two coroutine
+    # calls and state checks a frame, six frames an action (issue 15).
+    asgi_send: Callable[[dict[str, Any]], Awaitable[None]] | None = None
     account_id: int | None = None
     name: str = ""
     token: str | None = None  # the session it said hello with (closed when revoked)
@@ -65,10 +71,14 @@ class Client:
 
     async def write(self) -> None:
         """The connection's writer: send queued frames in order until the socket fails."""
+        asgi_send = self.asgi_send
         while True:
             text = await self.outbox.get()
             try:
-                await self.send(text)
+                if asgi_send is None:
+                    await self.send(text)
+                else:
+                    await asgi_send({"type": "websocket.send", "text": text})
             except Exception as error:  # a closed or broken socket: only this client goes
                 self.drop(1011, f"send failed: {type(error).__name__}")
                 return

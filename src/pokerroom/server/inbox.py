@@ -75,8 +75,14 @@ class Close:
     answer: asyncio.Future[dict[str, Any]]
 
 
+@dataclass(frozen=True, slots=True)
+class Alarm:
+    """The table's own clock: a moment it waits for has come (``TableActor._wait``)."""
+
+
+ALARM = Alarm()
 FromClient = Watching | Said
-Item = Watching | Said | Gone | Suspend | AutoMuck | Void | Close
+Item = Watching | Said | Gone | Suspend | AutoMuck | Void | Close | Alarm
 
 CLIENT_WAITING = 32  # one connection's messages waiting at all its tables
 BUSY = "table {table!r} is busy: try again in a moment"

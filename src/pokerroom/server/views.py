@@ -217,6 +217,44 @@ def lobby_entry(
     }
 
 
+def fixed_fields(table: Table) -> dict[str, Any]:
+    """The members of a table frame that change only with the table's game and house (a
+    tournament's level) or its name."""
+    spec = table.spec
+    return {
+        "name": table.name,
+        "game": spec.name,
+        "variant": spec.variant.value,
+        "structure": spec.structure.value,
+        "small_blind": spec.stakes.small_blind,
+        "big_blind": spec.stakes.big_blind,
+        "stakes": stakes_pair(spec),
+        "min_buy_in": table.min_buy_in,
+        "max_buy_in": table.max_buy_in,
+        "decision_seconds": table.house.decision_seconds,
+    }
+
+
+class FixedFields:
+    """One table's ``fixed_fields``, built again only when its game, house or name is
+    another object (a table's frame is built at every action: issue 15)."""
+
+    __slots__ = ("_fields", "_house", "_name", "_spec")
+
+    def __init__(self) -> None:
+        self._spec: object = None
+        self._house: object = None
+        self._name = ""
+        self._fields: dict[str, Any] = {}
+
+    def of(self, table: Table) -> dict[str, Any]:
+        spec, house, name = table.spec, table.house, table.name
+        if spec is not self._spec or house is not self._house or name != self._name:
+            self._spec, self._house, self._name = spec, house, name
+            self._fields = fixed_fields(table)
+        return self._fields
+
+
 def public_state(
     table: Table,
     *,
@@ -227,12 +265,13 @@ def public_state(
     on_time_bank: bool = False,
     shuffle: Shuffle | None = None,
     next_seed: str | None = None,
+    fixed: FixedFields | None = None,
 ) -> dict[str, Any]:
     """The table as a spectator sees it: no hole card that has not been shown.
     ``on_time_bank``: the player to act has run through their decision time and is on
     their time bank (the actor knows it from the clock's events). ``shuffle`` is the hand's
     (only its commitments are shown), ``next_seed`` the next hand's seed commitment
-    (docs/fairness.md)."""
+    (docs/fairness.md). ``fixed``: the table's cache of its game's members."""
     hand = table.hand
     in_hand: dict[int, int] = {}
     view = None
@@ -283,16 +322,7 @@ def public_state(
         "type": "table",
         "table": table_id,
         "version": version,
-        "name": table.name,
-        "game": table.spec.name,
-        "variant": table.spec.variant.value,
-        "structure": table.spec.structure.value,
-        "small_blind": table.spec.stakes.small_blind,
-        "big_blind": table.spec.stakes.big_blind,
-        "stakes": stakes_pair(table.spec),
-        "min_buy_in": table.min_buy_in,
-        "max_buy_in": table.max_buy_in,
-        "decision_seconds": table.house.decision_seconds,
+        **(fixed_fields(table) if fixed is None else fixed.of(table)),
         **dealing(table),
         "waiting": [w.name for w in table.waiting.entries],
         "seats": seats,

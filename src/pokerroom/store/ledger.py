@@ -187,13 +187,20 @@ def _locked_accounts(
     wanted = {"accounts": list(amounts)}
     query = _ACCOUNTS
     if session.get_bind().dialect.name != "sqlite":
-        existing = {(r.kind, r.owner) for r in session.execute(_NAMED_ACCOUNTS, wanted)}
-        for account in amounts:
-            if account not in existing:  # created first, then locked with the rest
-                ledger_account_sync(session, *account)
+        # Accounts this connection has seen exist are not read unlocked again: a table's
+        # and the house's accounts at every hand's rake were a round trip each (issue 15).
+        known: set[tuple[str, str]] = session.connection().info.setdefault(_KNOWN, set())
+        if not known.issuperset(amounts):
+            existing = {(r.kind, r.owner) for r in session.execute(_NAMED_ACCOUNTS, wanted)}
+            for account in amounts:
+                if account not in existing:  # created first, then locked with the rest
+                    ledger_account_sync(session, *account)
+            known.update(existing)
         query = _LOCKED_ACCOUNTS
     found = {(r.kind, r.owner): r for r in session.scalars(query, wanted)}
-    if len(found) < len(amounts):  # SQLite, a first use: created, then read with the rest
+    # SQLite, a first use: created, then read with the rest. PostgreSQL: an account known
+    # from a transaction that was rolled back after creating it, created again the same way.
+    if len(found) < len(amounts):
         for account in amounts:
             if account not in found:
                 ledger_account_sync(session, *account)
@@ -212,6 +219,7 @@ _ACCOUNTS = (
     .execution_options(populate_existing=True)
 )
 _LOCKED_ACCOUNTS = _ACCOUNTS.with_for_update()
+_KNOWN = "pokerroom_ledger_accounts"  # a connection's info: the accounts it saw exist
 
 
 def _same_transfer(

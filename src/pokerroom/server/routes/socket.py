@@ -22,6 +22,22 @@ CLOSE_SECONDS = 2.0  # the longest a dropped connection's closing handshake may 
 SLOW_DOWN = protocol.error("slow down: too many messages (this one was refused)")  # encoded once
 
 router = APIRouter()
+RAW_SEND = "pokerroom.asgi_send"  # where RawSocketSend puts the server's send in the scope
+
+
+class RawSocketSend:
+    """ASGI middleware: a WebSocket's scope gets the server's own ``send`` under
+    ``RAW_SEND``, which the socket's writer sends its frames with (``Client.asgi_send``):
+    per frame, not Starlette's state checks and the exception handler's wrapper around
+    it (issue 15: six frames an action). Accepting and closing still go through Starlette."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":
+            scope[RAW_SEND] = send
+        await self.app(scope, receive, send)
 
 
 @router.websocket("/ws")
@@ -39,7 +55,12 @@ async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> Non
         await websocket.close(code=1008, reason="origin not allowed")  # before accept: 403
         return
     address = websocket.client.host if websocket.client is not None else ""
-    client = Client(send=websocket.send_text, address=address, outbox_frames=limits.outbox_frames)
+    client = Client(
+        send=websocket.send_text,
+        asgi_send=websocket.scope.get(RAW_SEND),
+        address=address,
+        outbox_frames=limits.outbox_frames,
+    )
     refused = room.connect(client)
     if refused is not None:
         await websocket.close(code=1013, reason=refused)
