@@ -33,8 +33,10 @@ async def test_a_sit_and_gos_hands_and_summary_download_as_tournament_histories(
     number = int(runner.id.rsplit("-", 1)[1])
     ann = {"Authorization": f"Bearer {people['ann_exp']['token']}"}
     async with httpx.AsyncClient(base_url=server.base, headers=ann) as http:
-        hands = (await http.get("/api/hands", params={"table": f"{runner.id}-1"})).json()
-        assert hands, "ann played no hand"
+        # All of them (50 by default): the first hand is the one dealt at the starting stacks.
+        listed = await http.get("/api/hands", params={"table": f"{runner.id}-1", "limit": 500})
+        hands = listed.json()
+        assert hands and len(hands) < 500, "ann played no hand, or more than a page"
         first = hands[-1]["id"]
         text = (await http.get(f"/api/hands/{first}.txt")).text
         phh = (await http.get(f"/api/hands/{first}.phh")).text
