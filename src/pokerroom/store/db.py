@@ -19,6 +19,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -224,7 +225,7 @@ class Database:
         database only. Not queued behind the group commit's batches."""
         if self._writer_loop is None:
             return await self.run(work)
-        return await self._write(work)
+        return await self._writer_loop.run(work, ping=True)
 
     async def grouped(self, work: Callable[[Session], T]) -> T:
         """``work(session)`` committed by the writer in its next batch (``group_commit``),
@@ -268,20 +269,30 @@ class _WriterLoop:
             self._loop = loop
         return self._loop
 
-    async def _transaction(self, work: Callable[[Session], T]) -> T:
+    async def _transaction(self, work: Callable[[Session], T], *, ping: bool) -> T:
         if self._engine is None:  # made on the writer's loop, used only there
+            # No ping before each transaction (a round trip at every batch, issue 15): a
+            # batch that finds its connection lost is run again on a new one (GroupCommit).
             self._engine = create_async_engine(
-                self.url, pool_pre_ping=True, connect_args=self.connect_args
+                self.url, pool_pre_ping=False, connect_args=self.connect_args
             )
+        if ping:  # pinged first, as pool_pre_ping does: a lost connection is replaced
+            try:
+                async with self._engine.connect() as connection:
+                    await connection.exec_driver_sql("SELECT 1")
+            except DBAPIError as error:
+                if not error.connection_invalidated:
+                    raise
         async with (
             AsyncSession(self._engine, expire_on_commit=False) as session,
             session.begin(),
         ):
             return await session.run_sync(work)
 
-    async def run(self, work: Callable[[Session], T]) -> T:
-        """``work(session)`` in one transaction on the writer's loop."""
-        done = asyncio.run_coroutine_threadsafe(self._transaction(work), self._start())
+    async def run(self, work: Callable[[Session], T], *, ping: bool = False) -> T:
+        """``work(session)`` in one transaction on the writer's loop; ``ping``: its
+        connection checked first (a transaction not run again if its connection is lost)."""
+        done = asyncio.run_coroutine_threadsafe(self._transaction(work, ping=ping), self._start())
         return await asyncio.wrap_future(done)
 
     async def close(self) -> None:

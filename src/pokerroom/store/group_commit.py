@@ -10,7 +10,9 @@ commit that carries its own write.
 If any unit in a batch raises (a constraint, a hand that is not running), the whole batch
 is rolled back and every unit is committed again on its own, in order: the others are
 neither lost nor written twice, and the failing caller gets exactly the error it would get
-alone. The same code runs on SQLite and PostgreSQL (``Database.run`` is the transaction).
+alone. A batch whose connection is found lost (no ping before a batch: a round trip each)
+runs again whole, once, on a new connection. The same code runs on SQLite and PostgreSQL
+(``Database.run`` is the transaction).
 
 ``close`` stops taking new work and drains the queue: every unit accepted before it is
 committed (or refused with its error) before the database closes.
@@ -25,6 +27,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 T = TypeVar("T")
@@ -102,7 +105,9 @@ class GroupCommit:
             if stop and self._queue.empty():
                 return
 
-    async def _commit(self, batch: list[tuple[Work, asyncio.Future[Any]]]) -> None:
+    async def _commit(
+        self, batch: list[tuple[Work, asyncio.Future[Any]]], *, again: bool = False
+    ) -> None:
         works = [work for work, _ in batch]
 
         def all_of(session: Session) -> list[Any]:
@@ -113,11 +118,17 @@ class GroupCommit:
             results = await self._run(all_of)
         except Exception as error:
             self._observe(len(batch), started, ok=False)
+            if _connection_lost(error) and not again:
+                # Found lost at its first statement (no ping before a batch) or later: the
+                # pool takes a new one, and the batch runs again whole, once (its units
+                # may have committed: each finds its own write done, as below).
+                await self._commit(batch, again=True)
+                return
             if len(batch) == 1:
                 _answer(batch[0][1], error=error)
                 return
             for unit in batch:  # rolled back whole: each again on its own, in order
-                await self._commit([unit])
+                await self._commit([unit], again=again)
             return
         self._observe(len(batch), started, ok=True)
         self.commits += 1
@@ -128,6 +139,10 @@ class GroupCommit:
     def _observe(self, units: int, started: float, *, ok: bool) -> None:
         if self.observe is not None:
             self.observe(Committed(units, time.perf_counter() - started, ok))
+
+
+def _connection_lost(error: Exception) -> bool:
+    return isinstance(error, DBAPIError) and error.connection_invalidated
 
 
 _STOP: Any = (None, None)  # the sentinel ``close`` queues behind the last unit

@@ -26,6 +26,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from pokerroom.store.db import on_async_session
 from pokerroom.store.models import LedgerAccount, Posting, Sitting, Transfer
+from pokerroom.store.transfers import NEW_TRANSFER, new_transfer_pg
 
 BANK = ("bank", "play")  # issues play money: its balance is minus all chips in circulation
 HOUSE = ("house", "rake")
@@ -159,6 +160,12 @@ def _post(
         )
     except IntegrityError as error:  # a concurrent debit got there first: the check holds
         raise InsufficientChipsError(f"{kind}: not enough chips ({error.orig})") from None
+    _committed(accounts, amounts)
+
+
+def _committed(
+    accounts: Mapping[tuple[str, str], LedgerAccount], amounts: Mapping[tuple[str, str], int]
+) -> None:
     for account, amount in amounts.items():  # what the rows now hold (they are locked)
         row = accounts[account]
         set_committed_value(row, "balance", row.balance + amount)
@@ -318,29 +325,15 @@ def _post_sync(
         raise LedgerError(f"a {kind} transfer must balance, not add up to {sum(moves.values())}")
     accounts = _locked_accounts(session, moves)
     _check_funds(accounts, moves)
-    transfer_id = (
-        session.connection()
-        .execute(
-            _NEW_TRANSFER,
-            {"kind": kind, "key": key, "memo": memo, "hand_id": hand_id, "created_at": now},
-        )
-        .scalar_one()
-    )
-    _post(session, kind, transfer_id, accounts, moves)
-    return int(transfer_id)
-
-
-_NEW_TRANSFER = (
-    insert(Transfer)
-    .values(
-        kind=bindparam("kind"),
-        idempotency_key=bindparam("key"),
-        memo=bindparam("memo"),
-        hand_id=bindparam("hand_id"),
-        created_at=bindparam("created_at"),
-    )
-    .returning(Transfer.id)
-)
+    values = {"kind": kind, "key": key, "memo": memo, "hand_id": hand_id, "created_at": now}
+    connection = session.connection()
+    if connection.dialect.name != "postgresql":
+        transfer_id = connection.execute(NEW_TRANSFER, values).scalar_one()
+        _post(session, kind, transfer_id, accounts, moves)
+        return int(transfer_id)
+    transfer_id = new_transfer_pg(connection, values, {accounts[a].id: n for a, n in moves.items()})
+    _committed(accounts, moves)  # funds checked above: the rows hold enough (and are locked)
+    return transfer_id
 
 
 def open_sitting_sync(
