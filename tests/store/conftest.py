@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import asyncpg
@@ -44,14 +45,9 @@ async def drop_postgres(name: str) -> None:
         await admin.close()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Database]:
-    if request.param == "sqlite":
-        db = Database(sqlite_url(tmp_path / "pokerroom.db"))
-        await db.migrate()
-        yield db
-        await db.close()
-        return
+@asynccontextmanager
+async def postgres_database() -> AsyncIterator[Database]:
+    """A migrated database of its own on the PostgreSQL server, dropped after."""
     name, url = await fresh_postgres()
     db = Database(url)
     try:
@@ -60,3 +56,15 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
     finally:
         await db.close()
         await drop_postgres(name)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Database]:
+    if request.param == "sqlite":
+        db = Database(sqlite_url(tmp_path / "pokerroom.db"))
+        await db.migrate()
+        yield db
+        await db.close()
+        return
+    async with postgres_database() as db:
+        yield db

@@ -16,7 +16,7 @@ from pokerroom.store.accounts import STARTING_GRANT, sign_up
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from pokerroom.store.ledger import HOUSE, TableMove, balance, move_chips, take_rake_sync
-from tests.store.conftest import drop_postgres, fresh_postgres
+from tests.store.conftest import postgres_database
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 pytestmark = pytest.mark.postgres
@@ -24,14 +24,8 @@ pytestmark = pytest.mark.postgres
 
 @pytest.fixture
 async def postgres() -> AsyncIterator[Database]:
-    name, url = await fresh_postgres()
-    db = Database(url)
-    try:
-        await db.migrate()
+    async with postgres_database() as db:
         yield db
-    finally:
-        await db.close()
-        await drop_postgres(name)
 
 
 def unlocked_reads(db: Database) -> list[str]:

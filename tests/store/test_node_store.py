@@ -26,7 +26,7 @@ from pokerroom.store.node_store import (
     renew_all_sync,
     tables_sync,
 )
-from tests.store.conftest import drop_postgres, fresh_postgres
+from tests.store.conftest import postgres_database
 
 pytestmark = pytest.mark.postgres
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -35,14 +35,8 @@ TTL = timedelta(seconds=5)
 
 @pytest.fixture
 async def db() -> AsyncIterator[Database]:
-    name, url = await fresh_postgres()
-    database = Database(url)
-    try:
-        await database.migrate()
+    async with postgres_database() as database:
         yield database
-    finally:
-        await database.close()
-        await drop_postgres(name)
 
 
 def restore(table_id: str, config: dict[str, Any], snapshot: str, last: int) -> Adopted:

@@ -191,16 +191,9 @@ def lobby_entry(
 ) -> dict[str, Any]:
     """The table as the lobby lists it; ``figures`` are the last 15 minutes' (``stats``):
     hands_per_hour, average_pot, players_per_flop."""
-    spec = table.spec
     return {
         "id": table_id,
-        "name": table.name,
-        "game": spec.name,
-        "variant": spec.variant.value,
-        "structure": spec.structure.value,
-        "small_blind": spec.stakes.small_blind,
-        "big_blind": spec.stakes.big_blind,
-        "stakes": stakes_pair(spec),
+        **game_fields(table),
         "seats": table.max_seats,
         "seated": len(table.seats),
         "players": sorted(s.name for s in table.seats.values()),
@@ -217,9 +210,8 @@ def lobby_entry(
     }
 
 
-def fixed_fields(table: Table) -> dict[str, Any]:
-    """The members of a table frame that change only with the table's game and house (a
-    tournament's level) or its name."""
+def game_fields(table: Table) -> dict[str, Any]:
+    """The table's name and game, as the lobby and the table frame both give them."""
     spec = table.spec
     return {
         "name": table.name,
@@ -229,6 +221,14 @@ def fixed_fields(table: Table) -> dict[str, Any]:
         "small_blind": spec.stakes.small_blind,
         "big_blind": spec.stakes.big_blind,
         "stakes": stakes_pair(spec),
+    }
+
+
+def fixed_fields(table: Table) -> dict[str, Any]:
+    """The members of a table frame that change only with the table's game and house (a
+    tournament's level) or its name."""
+    return {
+        **game_fields(table),
         "min_buy_in": table.min_buy_in,
         "max_buy_in": table.max_buy_in,
         "decision_seconds": table.house.decision_seconds,
