@@ -48,11 +48,11 @@ def numbered(seq: int, size: int) -> str:
     return json.dumps({"seq": seq, "pad": "x" * size})
 
 
-async def quiet_client(server: Server) -> tuple[ClientConnection, Client]:
+async def quiet_client(server: Server, outbox: int = 100_000) -> tuple[ClientConnection, Client]:
     """A client that reads only when told to (websockets stops reading the socket past one
     frame), and its connection as the server sees it."""
     limits = server.room.limits
-    server.room.limits = dataclasses.replace(limits, outbox_frames=100_000)
+    server.room.limits = dataclasses.replace(limits, outbox_frames=outbox)
     try:
         ws = await connect(server.base.replace("http", "ws", 1) + "/ws", max_queue=1)
     finally:
@@ -98,3 +98,22 @@ async def test_frames_queued_while_the_socket_was_paused_go_out_before_later_one
     assert not client.closed
     assert received == list(range(seq))  # every frame, in the order delivered
     await ws.close()
+
+
+async def test_a_client_that_does_not_read_is_written_to_only_up_to_flow_controls_mark(
+    server: Server,
+) -> None:
+    ws, client = await quiet_client(server, outbox=8)
+    socket = client.socket
+    assert socket is not None
+    transport = socket.protocol.transport
+    _, high = transport.get_write_buffer_limits()
+    seq = 0
+    while not client.closed:
+        assert seq < 10_000, "never dropped"
+        client.deliver(numbered(seq, 16_384))
+        seq += 1
+        # Past the mark the socket is paused and frames queue: the buffer grows no further.
+        assert transport.get_write_buffer_size() <= high + 16_384 + 100
+    assert client.drop_code == 1008 and client.drop_reason.startswith("too slow")
+    ws.transport.abort()
