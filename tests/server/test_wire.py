@@ -8,12 +8,13 @@ import dataclasses
 import json
 
 import pytest
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from pokerroom.server.client import Client
-from pokerroom.server.wire import FrameCache, text_frame
+from pokerroom.server.wire import FrameCache, direct_socket, text_frame
 from tests.server.conftest import Server
 
 
@@ -42,6 +43,17 @@ def test_one_string_is_framed_once_and_an_equal_other_one_the_same() -> None:
     assert cache.of(line) is first  # the same string for every viewer: framed once
     other = cache.of("".join(line))  # equal, not the same object: framed again, equally
     assert other == first == websockets_frame(line.encode())
+
+
+async def test_only_uvicorns_sansio_send_as_this_module_knows_it_is_written_to_directly() -> None:
+    async def send(message: dict[str, object]) -> None:
+        pass
+
+    assert direct_socket(send) is None  # a test client's, or a wrapped send
+    assert direct_socket(None) is None
+    # The protocol without the inner names ``ready`` reads (another version's): the writer.
+    bare = object.__new__(WebSocketsSansIOProtocol)
+    assert direct_socket(bare.send) is None
 
 
 def numbered(seq: int, size: int) -> str:

@@ -9,10 +9,12 @@ goes the ordinary way (``Client.write``)."""
 from __future__ import annotations
 
 import struct
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
+
+if TYPE_CHECKING:
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 _LENGTH_16 = struct.Struct("!BBH")
 _LENGTH_64 = struct.Struct("!BBQ")
@@ -82,11 +84,43 @@ class DirectSocket:
         self.protocol.transport.write(frame)
 
 
+# What ``ready`` and ``write`` read of uvicorn's protocol and of its websockets connection:
+# checked once a connection, so that another version's inner names mean the writer's path,
+# never an error in a table.
+_PROTOCOL_NAMES = (
+    "writable",
+    "handshake_complete",
+    "close_sent",
+    "disconnected",
+    "initial_response",
+    "conn",
+    "transport",
+)
+_CONNECTION_NAMES = ("state", "extensions", "expect_continuation_frame")
+
+
+def _sansio_protocol() -> type[Any] | None:
+    try:  # uvicorn 0.35 and later
+        from uvicorn.protocols.websockets.websockets_sansio_impl import (
+            WebSocketsSansIOProtocol,
+        )
+    except ImportError:
+        return None
+    return WebSocketsSansIOProtocol
+
+
+_SANSIO = _sansio_protocol()
+
+
 def direct_socket(asgi_send: Any) -> DirectSocket | None:
     """The connection behind an ASGI ``send``, if it is uvicorn's websockets-sansio protocol's
-    own (``RawSocketSend`` passes it unwrapped); None for anything else (another protocol, a
-    test client, a wrapped send)."""
+    own (``RawSocketSend`` passes it unwrapped) as this module knows it; None for anything
+    else (another protocol or version, a test client, a wrapped send)."""
     protocol = getattr(asgi_send, "__self__", None)
-    if isinstance(protocol, WebSocketsSansIOProtocol):
-        return DirectSocket(protocol)
-    return None
+    if _SANSIO is None or not isinstance(protocol, _SANSIO):
+        return None
+    if not all(hasattr(protocol, name) for name in _PROTOCOL_NAMES):
+        return None
+    if not all(hasattr(protocol.conn, name) for name in _CONNECTION_NAMES):
+        return None
+    return DirectSocket(protocol)
