@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from benchmarks import engine, evaluation, group_commit, nodes, room, sends, soak, table
+from benchmarks import engine, evaluation, frames, group_commit, nodes, room, sends, soak, table
 
 
 def main() -> None:
@@ -14,6 +14,7 @@ def main() -> None:
         evaluation.run(),
         engine.run(),
         table.run(),
+        frames.run(),
         group_commit.run(),
         sends.run(),
         room.run(),

@@ -4,6 +4,7 @@ same as built afresh, before and after a tournament level changes the stakes."""
 
 from __future__ import annotations
 
+from pokerroom.fairness import Shuffle
 from pokerroom.rules.game import Stakes
 from pokerroom.server import encoding
 from pokerroom.server.views import FixedFields, public_state
@@ -27,3 +28,15 @@ def test_fixed_members_are_built_once_per_game_and_follow_a_level_change() -> No
     cached = public_state(table, table_id="t", version=3, now=102.0, fixed=fixed)
     fresh = public_state(table, table_id="t", version=3, now=102.0)
     assert encoding.encode(cached) == encoding.encode(fresh)
+
+
+def test_a_hands_shuffle_commitments_are_hashed_once_a_hand() -> None:
+    """Issue 15: the commitments (SHA-256 hashes) are in every frame of the hand; the
+    table hashes them when the hand's shuffle is new, and gives them again after."""
+    fixed = FixedFields()
+    first, second = Shuffle.deal(b"a" * 32), Shuffle.deal(b"b" * 32)
+    pair = fixed.commitments(first)
+    assert pair == (first.commitment, first.seed_commitment)
+    assert fixed.commitments(first) is pair  # not hashed again
+    assert fixed.commitments(second) == (second.commitment, second.seed_commitment)
+    assert fixed.commitments(None) == (None, None)

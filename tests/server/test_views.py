@@ -168,3 +168,12 @@ def test_shared_encoding_writes_each_viewers_frame_exactly_as_encoding_it_whole(
             else:
                 table.act(player, Action(ActionKind.CHECK_OR_CALL), float(hand))
     assert checked > 30
+
+
+def test_frames_keep_integer_keys_as_json_dumps_writes_them() -> None:
+    """Issue 15: a table frame (string keys only) skips orjson's slower option for other
+    keys; a payload with integer keys still gets them, as the standard library writes them."""
+    import json
+
+    for payload in ({"a": 1, "b": [1, {"c": None}]}, {"a": {1: "x", 2: [3]}}, {3: True}):
+        assert encoding.encode(payload) == json.dumps(payload, separators=(",", ":"))

@@ -4,7 +4,11 @@ by all its viewers (the hot path of a busy room).
 orjson (a compiled encoder) writes a whole table frame in a few microseconds: measured
 under load, the standard library's encoder was the room's largest CPU cost per action
 (issue 15), and stitching the viewers' frames from shared parts in Python saved less than
-orjson gives for encoding each frame whole. Its output is the compact JSON the standard
+orjson gives for encoding each frame whole (measured again with a cache of each seat's
+entry and player's options kept from frame to frame, and the public frame's text cut where
+each viewer's members go: with a hundred tables in turn, each table's cached members are
+out of the processor's caches when its next frame is built, and the room spent as much as
+before). Its output is the compact JSON the standard
 library gives with ``separators=(",", ":")``, except that text is written as UTF-8
 rather than ``\\u`` escapes (the same JSON to every parser).
 """
@@ -15,12 +19,17 @@ from typing import Any
 
 import orjson
 
-# Integer keys written as strings, as ``json.dumps`` does (a parser sees the same object).
+# Integer keys written as strings, as ``json.dumps`` does (a parser sees the same object):
+# only for a payload that has them, since the option makes orjson about twice as slow and a
+# table frame has string keys only (issue 15).
 _OPTIONS = orjson.OPT_NON_STR_KEYS
 
 
 def encode(payload: dict[str, Any]) -> str:
-    return orjson.dumps(payload, option=_OPTIONS).decode()
+    try:
+        return orjson.dumps(payload).decode()
+    except orjson.JSONEncodeError:  # a key that is not a string (or a value orjson refuses)
+        return orjson.dumps(payload, option=_OPTIONS).decode()
 
 
 class SharedEncoding:

@@ -6,10 +6,11 @@ player's frame adds only their own cards, options and legal actions (``state_for
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from typing import Any
 
-from pokerroom.cards import Card
+from pokerroom.cards import FULL_DECK, Card
 from pokerroom.engine.actions import LegalActions
 from pokerroom.engine.events import (
     ActionTaken,
@@ -39,6 +40,18 @@ FORCED_LABELS = {
     ForcedBetKind.STRADDLE: "Straddle",
 }
 ACTION_LABELS = {Move.CALL: "Call", Move.BET: "Bet", Move.RAISE: "Raise to"}
+# An enum's ``value`` is a Python property and ``Card.__str__`` a Python method: a dict
+# lookup costs a fraction (frames are built at every action: issue 15).
+STATUS_TEXT = {status: status.value for status in SeatStatus}
+CARD_TEXT = {card: str(card) for card in FULL_DECK}
+
+
+def tenths(seconds: float) -> float:
+    """``round(seconds, 1)``, without its costly rounding of a float that is whole already
+    (a time bank mostly is: issue 15)."""
+    if type(seconds) is float and seconds.is_integer():
+        return seconds
+    return round(seconds, 1)
 
 
 def note_action(
@@ -237,15 +250,28 @@ def fixed_fields(table: Table) -> dict[str, Any]:
 
 class FixedFields:
     """One table's ``fixed_fields``, built again only when its game, house or name is
-    another object (a table's frame is built at every action: issue 15)."""
+    another object, and its hand's shuffle commitments, hashed once a hand (a table's
+    frame is built at every action: issue 15)."""
 
-    __slots__ = ("_fields", "_house", "_name", "_spec")
+    __slots__ = ("_commitments", "_fields", "_house", "_name", "_shuffle", "_spec")
 
     def __init__(self) -> None:
         self._spec: object = None
         self._house: object = None
         self._name = ""
         self._fields: dict[str, Any] = {}
+        self._shuffle: Shuffle | None = None
+        self._commitments: tuple[str | None, str | None] = (None, None)
+
+    def commitments(self, shuffle: Shuffle | None) -> tuple[str | None, str | None]:
+        """``shuffle``'s deck and seed commitments (None without one)."""
+        if shuffle is not self._shuffle:
+            self._shuffle = shuffle
+            pair = (
+                (None, None) if shuffle is None else (shuffle.commitment, shuffle.seed_commitment)
+            )
+            self._commitments = pair
+        return self._commitments
 
     def of(self, table: Table) -> dict[str, Any]:
         spec, house, name = table.spec, table.house, table.name
@@ -289,32 +315,31 @@ def public_state(
             else:
                 seats.append({"seat": number, "empty": True, "held_for": waiting_name(table, held)})
             continue
+        position = in_hand.get(number)
+        sv = None if view is None or position is None else view.seats[position]
+        cards = None if sv is None else sv.cards
         entry: dict[str, Any] = {
             "seat": number,
             "empty": False,
             "name": seat.name,
-            "stack": seat.stack,
-            "status": seat.status.value,
+            "stack": seat.stack if sv is None else sv.stack,
+            "status": STATUS_TEXT[seat.status],
             "missed_big": seat.missed_big,
             "missed_small": seat.missed_small,
             "connected": seat.connected,
-            "time_bank": round(seat.time_bank, 1),
-            "in_hand": number in in_hand,
-            "cards": None,
-            "bet": 0,
+            "time_bank": tenths(seat.time_bank),
+            "in_hand": position is not None,
+            "cards": None if cards is None else [CARD_TEXT[c] for c in cards],
+            "bet": 0 if sv is None else sv.bet,
             "last_action": actions.get(number),
         }
         if seat.status is SeatStatus.BUSTED and seat.busted_at is not None:
             # R-STAKE-2: the seat is kept this long for a rebuy (lost at the next deal after)
             left = seat.busted_at + table.house.rebuy_seconds - now
             entry["rebuy_seconds_left"] = round(max(0.0, left), 1)
-        if view is not None and number in in_hand:
-            sv = view.seats[in_hand[number]]
-            entry["stack"] = sv.stack
-            entry["bet"] = sv.bet
+        if sv is not None:
             entry["folded"] = sv.folded
             entry["all_in"] = sv.all_in
-            entry["cards"] = None if sv.cards is None else [str(c) for c in sv.cards]
             entry["card_count"] = sv.card_count
             entry["shown"] = sv.shown
         seats.append(entry)
@@ -333,18 +358,18 @@ def public_state(
         "next_seed": next_seed,
     }
     if view is not None and hand is not None:
-        alive = [hand.in_hand(i) for i in range(hand.n)]
+        commitment, seed_commitment = (fixed or FixedFields()).commitments(shuffle)
         # The pots in the middle, without this round's bets (shown in front of the seats).
         collected = build_pots(
-            [live - bet for live, bet in zip(hand.live, hand.bets, strict=True)],
+            list(map(operator.sub, hand.live, hand.bets)),
             sum(hand.dead),
-            alive,
+            list(map(hand.in_hand, range(hand.n))),
         )
         state["hand"] = {
             "number": table.hand_number,
             "phase": view.phase,
             "street": view.street,
-            "board": [str(c) for c in view.board],
+            "board": [CARD_TEXT[c] for c in view.board],
             "pots": list(view.pots),
             "collected": [p.amount for p in collected if p.amount],
             "button": table.previous_button,
@@ -355,8 +380,8 @@ def public_state(
             "warning_left": None if table.warning_at is None else max(0.0, table.warning_at - now),
             "time_bank": on_time_bank and table.deadline is not None,
             "legal": None,
-            "commitment": None if shuffle is None else shuffle.commitment,
-            "seed_commitment": None if shuffle is None else shuffle.seed_commitment,
+            "commitment": commitment,
+            "seed_commitment": seed_commitment,
         }
     return state
 
@@ -382,7 +407,7 @@ def state_for_seat(table: Table, public: dict[str, Any], viewer_seat: int) -> di
     position = table.hand_seats.index(viewer_seat)
     seats = list(public["seats"])
     mine = dict(seats[viewer_seat - 1])
-    mine["cards"] = [str(c) for c in hand.hole_cards(position)]  # a player sees their own
+    mine["cards"] = [CARD_TEXT[c] for c in hand.hole_cards(position)]  # a player sees their own
     seats[viewer_seat - 1] = mine
     state["seats"] = seats
     legal = hand.legal_actions() if hand.actor == position else None
