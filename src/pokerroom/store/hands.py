@@ -107,12 +107,14 @@ def insert_running_sync(
     again one by one when the batch failed, and a COMMIT that reported an error may have
     committed) is the row already there, not a second one. Another hand under that number
     is refused (ValueError): the table's fault, whose recovery numbers on past it."""
-    dialect = session.get_bind().dialect.name
+    # On the session's connection: the Session's ORM-enabled path (a bulk insert, its
+    # statement rebuilt and keyed at every call) cost the writer more than the statement.
+    connection = session.connection()
     values = {"table": table_id, "hand_number": number, "commitment": commitment, "at": now}
-    inserted = session.execute(_BEGIN_HAND[dialect], values).scalar_one_or_none()
+    inserted = connection.execute(_BEGIN_HAND[connection.dialect.name], values).scalar()
     if inserted is not None:
         return int(inserted)
-    found = session.execute(
+    found = connection.execute(
         select(HandRecord.id, HandRecord.status, HandRecord.deck_commitment).where(
             HandRecord.table_id == table_id, HandRecord.number == number
         )
@@ -170,7 +172,7 @@ def finish_hand_sync(
     _write_snapshot(session, table_id, snapshot_after, now)
     if players:
         connection.execute(
-            insert(HandPlayer),
+            _NEW_PLAYERS,
             [
                 {
                     "hand_id": started.hand_id,
@@ -291,6 +293,7 @@ _END_HAND_PG = text(
     SELECT (SELECT count(*) FROM ended), (SELECT count(*) FROM written)
     """
 )
+_NEW_PLAYERS = insert(HandPlayer)
 _WRITE_SNAPSHOT = (
     update(TableRecord)
     .where(TableRecord.id == bindparam("table"))
