@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, func, insert, select, text, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 from pokerroom.fairness import deck_commitment
 from pokerroom.history.record import interrupted_record
 from pokerroom.store.db import on_async_session
+from pokerroom.store.hand_end_pg import ended_before, finish_on_postgresql
 from pokerroom.store.ledger import leave_sync, take_rake_sync
 from pokerroom.store.models import HandPlayer, HandRecord, TableRecord
 
@@ -160,13 +161,15 @@ def finish_hand_sync(
     }
     connection = session.connection()
     if connection.dialect.name == "postgresql":
-        if not _finish_on_postgresql(connection, ending, table_id, snapshot_after, players):
+        ended, raked = finish_on_postgresql(connection, ending, table_id, snapshot_after, players)
+        if not ended:
             return
-        take_rake_sync(session, table_id, rake, now=now, hand_id=started.hand_id)
+        if not raked:
+            take_rake_sync(session, table_id, rake, now=now, hand_id=started.hand_id)
         _cash_out_sync(session, table_id, leavers, now=now)
         return
     if connection.execute(_END_HAND, ending).rowcount != 1:
-        _ended_before(connection, started.hand_id, record)
+        ended_before(connection, started.hand_id, record)
         return
     take_rake_sync(session, table_id, rake, now=now, hand_id=started.hand_id)
     _write_snapshot(session, table_id, snapshot_after, now)
@@ -186,47 +189,6 @@ def finish_hand_sync(
             ],
         )
     _cash_out_sync(session, table_id, leavers, now=now)
-
-
-def _finish_on_postgresql(
-    connection: Connection,
-    ending: dict[str, Any],
-    table_id: str,
-    snapshot: str,
-    players: Sequence[tuple[int, int, int, int, int]],
-) -> bool:
-    """``finish_hand_sync``'s first writes on PostgreSQL: the hand's row, the table's
-    snapshot and the players' rows in one statement (``_END_HAND_PG``), not three round
-    trips, each written only if the hand was running. False: this end was run again after
-    it committed (group commit), nothing more to write."""
-    columns = list(zip(*players, strict=True)) if players else [(), (), (), (), ()]
-    ended, written = connection.execute(
-        _END_HAND_PG,
-        {
-            **ending,
-            "table": table_id,
-            "new_snapshot": snapshot,
-            "accounts": list(columns[0]),
-            "seats": list(columns[1]),
-            "positions": list(columns[2]),
-            "befores": list(columns[3]),
-            "afters": list(columns[4]),
-        },
-    ).one()
-    if ended != 1:
-        _ended_before(connection, ending["hand"], ending["new_record"])
-        return False
-    if written != 1:
-        raise ValueError(f"no table {table_id!r} in the store")
-    return True
-
-
-def _ended_before(connection: Connection, hand_id: int, record: str) -> None:
-    """A hand's end that found the hand not running: the same end run again after it
-    committed (group commit) is done; another is refused."""
-    stored = connection.execute(select(HandRecord.record).where(HandRecord.id == hand_id))
-    if stored.scalar() != record:
-        raise ValueError(f"hand {hand_id} is not running")
 
 
 def _write_snapshot(session: Session, table_id: str, snapshot: str, now: datetime) -> None:
@@ -266,32 +228,6 @@ _END_HAND = (
         deck_reveal=bindparam("reveal"),
         ended_at=bindparam("at"),
     )
-)
-# PostgreSQL: a data-modifying WITH runs every part against the same snapshot, and the
-# table's and players' rows are written only if the hand's own row was (it was running).
-_END_HAND_PG = text(
-    """
-    WITH ended AS (
-        UPDATE hands SET status = :new_status, record = :new_record, rake = :new_rake,
-            deck_reveal = :reveal, ended_at = :at
-        WHERE id = :hand AND status = 'running'
-        RETURNING id
-    ), written AS (
-        UPDATE tables SET snapshot = :new_snapshot, updated_at = :at
-        WHERE id = :table AND EXISTS (SELECT FROM ended)
-        RETURNING id
-    ), seated AS (
-        INSERT INTO hand_players
-            (hand_id, account_id, seat, position, start_stack, end_stack)
-        SELECT ended.id, p.account_id, p.seat, p.position, p.start_stack, p.end_stack
-        FROM ended, unnest(
-            CAST(:accounts AS integer[]), CAST(:seats AS integer[]),
-            CAST(:positions AS integer[]), CAST(:befores AS bigint[]),
-            CAST(:afters AS bigint[])
-        ) AS p (account_id, seat, position, start_stack, end_stack)
-    )
-    SELECT (SELECT count(*) FROM ended), (SELECT count(*) FROM written)
-    """
 )
 _NEW_PLAYERS = insert(HandPlayer)
 _WRITE_SNAPSHOT = (

@@ -20,7 +20,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Executable, Row, bindparam, insert, select, tuple_, update
+from sqlalchemy import Connection, Executable, Row, bindparam, insert, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
@@ -192,7 +192,7 @@ def _locked_accounts(session: Session, amounts: Mapping[Account, int]) -> dict[A
     if not sqlite:
         # Accounts this connection has seen exist are not read unlocked again: a table's
         # and the house's accounts at every hand's rake were a round trip each (issue 15).
-        known: set[Account] = connection.info.setdefault(_KNOWN, set())
+        known = known_accounts(connection)
         if not known.issuperset(amounts):
             named = _accounts_query(len(amounts), locked=False, named=True)
             existing = {(r.kind, r.owner) for r in connection.execute(named, wanted)}
@@ -228,6 +228,13 @@ def _accounts_query(count: int, *, locked: bool, named: bool = False) -> Executa
 
 
 _KNOWN = "pokerroom_ledger_accounts"  # a connection's info: the accounts it saw exist
+
+
+def known_accounts(connection: Connection) -> set[Account]:
+    """The ledger accounts this connection has seen exist (PostgreSQL): no account of them
+    is created while a transfer's locks are held (``_locked_accounts``)."""
+    known: set[Account] = connection.info.setdefault(_KNOWN, set())
+    return known
 
 
 def _same_transfer(
