@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlalchemy import Connection, select, text
 
+from pokerroom.store.compiled import Compiled
 from pokerroom.store.ledger import HOUSE, NON_NEGATIVE, known_accounts, table_account
 from pokerroom.store.models import HandRecord
 
@@ -47,17 +48,20 @@ _ENDED = """
     )"""
 # A data-modifying WITH runs every part against the same snapshot; the table's and players'
 # rows are written only if the hand's own row was (it was running).
-_END_HAND_PG = text(
-    f"""
+_END_HAND_PG = Compiled(
+    text(
+        f"""
     WITH {_ENDED}
     SELECT (SELECT count(*) FROM ended), (SELECT count(*) FROM written), NULL
     """
+    )
 )
 # The same, and the rake's transfer. ``held``: the table's and the house's accounts, locked
 # in id order (a lock taken after the sort); ``raked``: the transfer's row, only if both
 # are there and no account that may not go below zero would.
-_END_HAND_RAKED_PG = text(
-    f"""
+_END_HAND_RAKED_PG = Compiled(
+    text(
+        f"""
     WITH {_ENDED}, moves AS (
         SELECT * FROM (VALUES
             (CAST(:table_kind AS varchar), CAST(:table AS varchar), -CAST(:new_rake AS bigint)),
@@ -88,6 +92,7 @@ _END_HAND_RAKED_PG = text(
     SELECT (SELECT count(*) FROM ended), (SELECT count(*) FROM written),
         (SELECT id FROM raked)
     """
+    )
 )
 
 
@@ -124,7 +129,7 @@ def finish_on_postgresql(
             memo=f"rake at {table_id}",
             non_negative=sorted(NON_NEGATIVE),
         )
-    ended, written, transfer = connection.execute(statement, values).one()
+    ended, written, transfer = tuple(statement.execute(connection, values).one())
     if ended != 1:
         ended_before(connection, ending["hand"], ending["new_record"])
         return False, False

@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 
 from pokerroom.fairness import deck_commitment
 from pokerroom.history.record import interrupted_record
+from pokerroom.store.compiled import Compiled
 from pokerroom.store.db import on_async_session
 from pokerroom.store.hand_end_pg import ended_before, finish_on_postgresql
 from pokerroom.store.ledger import leave_sync, take_rake_sync
@@ -112,7 +113,7 @@ def insert_running_sync(
     # statement rebuilt and keyed at every call) cost the writer more than the statement.
     connection = session.connection()
     values = {"table": table_id, "hand_number": number, "commitment": commitment, "at": now}
-    inserted = connection.execute(_BEGIN_HAND[connection.dialect.name], values).scalar()
+    inserted = _BEGIN_HAND[connection.dialect.name].execute(connection, values).scalar()
     if inserted is not None:
         return int(inserted)
     found = connection.execute(
@@ -168,14 +169,14 @@ def finish_hand_sync(
             take_rake_sync(session, table_id, rake, now=now, hand_id=started.hand_id)
         _cash_out_sync(session, table_id, leavers, now=now)
         return
-    if connection.execute(_END_HAND, ending).rowcount != 1:
+    if _END_HAND.execute(connection, ending).rowcount != 1:
         ended_before(connection, started.hand_id, record)
         return
     take_rake_sync(session, table_id, rake, now=now, hand_id=started.hand_id)
     _write_snapshot(session, table_id, snapshot_after, now)
     if players:
-        connection.execute(
-            _NEW_PLAYERS,
+        _NEW_PLAYERS.executemany(
+            connection,
             [
                 {
                     "hand_id": started.hand_id,
@@ -193,32 +194,34 @@ def finish_hand_sync(
 
 def _write_snapshot(session: Session, table_id: str, snapshot: str, now: datetime) -> None:
     """The table's snapshot, one UPDATE (no row loaded first); an unknown table refused."""
-    written = session.connection().execute(
-        _WRITE_SNAPSHOT, {"table": table_id, "new_snapshot": snapshot, "at": now}
+    written = _WRITE_SNAPSHOT.execute(
+        session.connection(), {"table": table_id, "new_snapshot": snapshot, "at": now}
     )
     if written.rowcount != 1:
         raise ValueError(f"no table {table_id!r} in the store")
 
 
 # Built once: a statement built for every hand cost more to build and to key for the
-# statement cache than to run (issue 15).
+# statement cache than to run; and compiled once (store/compiled.py, issue 15).
 _BEGIN_HAND = {
-    dialect.__name__.rsplit(".", 1)[-1]: dialect.insert(HandRecord)
-    .values(
-        table_id=bindparam("table"),
-        number=bindparam("hand_number"),
-        status="running",
-        deck_commitment=bindparam("commitment"),
-        started_at=bindparam("at"),
-        rake=0,
-        record="",
-        deck_reveal="",
+    dialect.__name__.rsplit(".", 1)[-1]: Compiled(
+        dialect.insert(HandRecord)
+        .values(
+            table_id=bindparam("table"),
+            number=bindparam("hand_number"),
+            status="running",
+            deck_commitment=bindparam("commitment"),
+            started_at=bindparam("at"),
+            rake=0,
+            record="",
+            deck_reveal="",
+        )
+        .on_conflict_do_nothing(index_elements=["table_id", "number"])
+        .returning(HandRecord.id)
     )
-    .on_conflict_do_nothing(index_elements=["table_id", "number"])
-    .returning(HandRecord.id)
     for dialect in (postgresql, sqlite)
 }
-_END_HAND = (
+_END_HAND = Compiled(
     update(HandRecord)
     .where(HandRecord.id == bindparam("hand"), HandRecord.status == "running")
     .values(
@@ -229,8 +232,15 @@ _END_HAND = (
         ended_at=bindparam("at"),
     )
 )
-_NEW_PLAYERS = insert(HandPlayer)
-_WRITE_SNAPSHOT = (
+_NEW_PLAYERS = Compiled(
+    insert(HandPlayer).values(
+        {
+            column: bindparam(column)
+            for column in ("hand_id", "account_id", "seat", "position", "start_stack", "end_stack")
+        }
+    )
+)
+_WRITE_SNAPSHOT = Compiled(
     update(TableRecord)
     .where(TableRecord.id == bindparam("table"))
     .values(snapshot=bindparam("new_snapshot"), updated_at=bindparam("at"))

@@ -25,6 +25,7 @@ from typing import TypeVar
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 
+from pokerroom.store.compiled import Compiled
 from pokerroom.store.models import TableLease
 
 T = TypeVar("T")
@@ -119,7 +120,7 @@ def check_sync(session: Session, lease: Lease) -> None:
     lease's epoch and node; else StaleEpochError (the caller's transaction rolls back)."""
     # A row, not an ORM object, by a statement built once: this runs before every write of
     # a table on several nodes, each hand's start and end among them (issue 15).
-    row = session.connection().execute(_HELD, {"table": lease.table_id}).first()
+    row = _HELD.execute(session.connection(), {"table": lease.table_id}).first()
     if row is None or row.epoch != lease.epoch or row.node != lease.node:
         now_held = "nobody" if row is None else f"node {row.node} under epoch {row.epoch}"
         raise StaleEpochError(
@@ -128,7 +129,7 @@ def check_sync(session: Session, lease: Lease) -> None:
         )
 
 
-_HELD = (  # check_sync's read: the lease row locked against a change of owner (``_locked``)
+_HELD = Compiled(  # check_sync's read: the lease row locked against a change of owner
     select(TableLease.epoch, TableLease.node)
     .where(TableLease.table_id == bindparam("table"))
     .with_for_update(read=True, key_share=True)

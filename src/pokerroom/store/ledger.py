@@ -20,11 +20,12 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Connection, Executable, Row, bindparam, insert, select, tuple_, update
+from sqlalchemy import Connection, Row, bindparam, insert, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
+from pokerroom.store.compiled import Compiled
 from pokerroom.store.db import on_async_session
 from pokerroom.store.models import LedgerAccount, Posting, Sitting, Transfer
 from pokerroom.store.transfers import NEW_TRANSFER, new_transfer_pg
@@ -149,22 +150,26 @@ def _post(
         return
     connection = session.connection()
     try:
-        connection.execute(
-            _NEW_POSTINGS,
+        _NEW_POSTINGS.executemany(
+            connection,
             [
                 {"transfer_id": transfer_id, "ledger_account_id": accounts[a].id, "amount": n}
                 for a, n in amounts.items()
             ],
         )
-        connection.execute(
-            _ADD_TO_BALANCE, [{"row": accounts[a].id, "amount": n} for a, n in amounts.items()]
+        _ADD_TO_BALANCE.executemany(
+            connection, [{"row": accounts[a].id, "amount": n} for a, n in amounts.items()]
         )
     except IntegrityError as error:  # a concurrent debit got there first: the check holds
         raise InsufficientChipsError(f"{kind}: not enough chips ({error.orig})") from None
 
 
-_NEW_POSTINGS = insert(Posting)  # built once (issue 15)
-_ADD_TO_BALANCE = (  # run on the connection: one executemany
+_NEW_POSTINGS = Compiled(  # built and compiled once (issue 15)
+    insert(Posting).values(
+        {column: bindparam(column) for column in ("transfer_id", "ledger_account_id", "amount")}
+    )
+)
+_ADD_TO_BALANCE = Compiled(  # run on the connection: one executemany
     update(LedgerAccount)
     .where(LedgerAccount.id == bindparam("row"))
     .values(balance=LedgerAccount.balance + bindparam("amount"))
@@ -195,24 +200,24 @@ def _locked_accounts(session: Session, amounts: Mapping[Account, int]) -> dict[A
         known = known_accounts(connection)
         if not known.issuperset(amounts):
             named = _accounts_query(len(amounts), locked=False, named=True)
-            existing = {(r.kind, r.owner) for r in connection.execute(named, wanted)}
+            existing = {(r.kind, r.owner) for r in named.execute(connection, wanted)}
             for account in amounts:
                 if account not in existing:  # created first, then locked with the rest
                     ledger_account_sync(session, *account)
             known.update(existing)
-    found = {(r.kind, r.owner): r for r in connection.execute(query, wanted)}
+    found = {(r.kind, r.owner): r for r in query.execute(connection, wanted)}
     # SQLite, a first use: created, then read with the rest. PostgreSQL: an account known
     # from a transaction that was rolled back after creating it, created again the same way.
     if len(found) < len(amounts):
         for account in amounts:
             if account not in found:
                 ledger_account_sync(session, *account)
-        found = {(r.kind, r.owner): r for r in connection.execute(query, wanted)}
+        found = {(r.kind, r.owner): r for r in query.execute(connection, wanted)}
     return found
 
 
 @lru_cache(maxsize=64)
-def _accounts_query(count: int, *, locked: bool, named: bool = False) -> Executable:
+def _accounts_query(count: int, *, locked: bool, named: bool = False) -> Compiled:
     """``_locked_accounts``'s statements for ``count`` accounts, built once: one built for each
     call cost more to build and to key for the statement cache than to run, and an
     expanding IN (one parameter for a list) is rendered again at every call (issue 15).
@@ -221,10 +226,10 @@ def _accounts_query(count: int, *, locked: bool, named: bool = False) -> Executa
         [tuple_(bindparam(f"kind{n}"), bindparam(f"owner{n}")) for n in range(count)]
     )
     if named:
-        return select(LedgerAccount.kind, LedgerAccount.owner).where(wanted)
+        return Compiled(select(LedgerAccount.kind, LedgerAccount.owner).where(wanted))
     columns = (LedgerAccount.id, LedgerAccount.kind, LedgerAccount.owner, LedgerAccount.balance)
     query = select(*columns).where(wanted).order_by(LedgerAccount.id)
-    return query.with_for_update() if locked else query
+    return Compiled(query.with_for_update() if locked else query)
 
 
 _KNOWN = "pokerroom_ledger_accounts"  # a connection's info: the accounts it saw exist
@@ -336,7 +341,7 @@ def _post_sync(
     values = {"kind": kind, "key": key, "memo": memo, "hand_id": hand_id, "created_at": now}
     connection = session.connection()
     if connection.dialect.name != "postgresql":
-        transfer_id = connection.execute(NEW_TRANSFER, values).scalar_one()
+        transfer_id = NEW_TRANSFER.execute(connection, values).scalar_one()
         _post(session, kind, transfer_id, accounts, moves)
         return int(transfer_id)
     # funds checked above: the rows hold enough (and are locked)

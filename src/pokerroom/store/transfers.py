@@ -14,9 +14,10 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, insert, text
 
+from pokerroom.store.compiled import Compiled
 from pokerroom.store.models import Transfer
 
-NEW_TRANSFER = (
+NEW_TRANSFER = Compiled(
     insert(Transfer)
     .values(
         kind=bindparam("kind"),
@@ -29,8 +30,9 @@ NEW_TRANSFER = (
 )
 
 
-_NEW_TRANSFER_PG = text(
-    """
+_NEW_TRANSFER_PG = Compiled(
+    text(
+        """
     WITH transfer AS (
         INSERT INTO transfers (kind, idempotency_key, memo, hand_id, created_at)
         VALUES (:kind, :key, :memo, :hand_id, :created_at)
@@ -47,6 +49,7 @@ _NEW_TRANSFER_PG = text(
     )
     SELECT id FROM transfer
     """
+    )
 )
 
 
@@ -56,7 +59,7 @@ def new_transfer_pg(
     """The transfer (``values``: kind, key, memo, hand_id, created_at), a posting for each
     ledger account row of ``amounts`` and their balances moved: its id. Each account once."""
     rows = list(amounts)
-    found = connection.execute(
-        _NEW_TRANSFER_PG, {**values, "rows": rows, "amounts": [amounts[r] for r in rows]}
+    found = _NEW_TRANSFER_PG.execute(
+        connection, {**values, "rows": rows, "amounts": [amounts[r] for r in rows]}
     ).scalar_one()
     return int(found)
