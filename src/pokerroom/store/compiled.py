@@ -29,10 +29,8 @@ class _Form:
     """A statement as one dialect runs it: its SQL and its parameters in order."""
 
     sql: str
-    names: tuple[str, ...]
-    processors: tuple[Callable[[Any], Any] | None, ...]
+    params: tuple[tuple[str, Callable[[Any], Any] | None], ...]  # name, bind processor
     fixed: Mapping[str, Any]  # the literal values compiled in as parameters
-    required: frozenset[str]
 
 
 class Compiled:
@@ -53,16 +51,15 @@ class Compiled:
                 raise ValueError(f"not a statement of named parameters: {compiled.string!r}")
             form = _Form(
                 sql=compiled.string,
-                names=names,
-                processors=tuple(
-                    b.type.dialect_impl(dialect).bind_processor(dialect) for b in binds
+                params=tuple(
+                    (name, bind.type.dialect_impl(dialect).bind_processor(dialect))
+                    for name, bind in zip(names, binds, strict=True)
                 ),
                 fixed={
-                    n: b.effective_value
-                    for n, b in zip(names, binds, strict=True)
-                    if not b.required
+                    name: bind.effective_value
+                    for name, bind in zip(names, binds, strict=True)
+                    if not bind.required
                 },
-                required=frozenset(n for n, b in zip(names, binds, strict=True) if b.required),
             )
             self._forms[(dialect.name, dialect.driver)] = form
         return form
@@ -81,11 +78,11 @@ class Compiled:
 
 
 def _row(form: _Form, values: Mapping[str, Any]) -> tuple[Any, ...]:
-    if not form.required.issubset(values):
-        missing = sorted(form.required.difference(values))
-        raise ValueError(f"a value is required for the parameters {missing}")
-    row = []
-    for name, process in zip(form.names, form.processors, strict=True):
-        value = values[name] if name in values else form.fixed[name]
-        row.append(value if process is None else process(value))
-    return tuple(row)
+    if form.fixed:
+        values = {**form.fixed, **values}
+    try:
+        return tuple(
+            [values[n] if process is None else process(values[n]) for n, process in form.params]
+        )
+    except KeyError as missing:
+        raise ValueError(f"a value is required for the parameter {missing.args[0]!r}") from None

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import Connection, bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
@@ -97,7 +97,7 @@ def begin_hand_sync(
     commitment = deck_commitment(deck, salt)
     hand_id = insert_running_sync(session, table_id, number, commitment, now)
     if snapshot_before is not None:
-        _write_snapshot(session, table_id, snapshot_before, now)
+        _write_snapshot(session.connection(), table_id, snapshot_before, now)
     seeds = None if client_seeds is None else tuple(client_seeds)
     return StartedHand(hand_id=hand_id, salt=salt, number=number, client_seeds=seeds)
 
@@ -173,7 +173,7 @@ def finish_hand_sync(
         ended_before(connection, started.hand_id, record)
         return
     take_rake_sync(session, table_id, rake, now=now, hand_id=started.hand_id)
-    _write_snapshot(session, table_id, snapshot_after, now)
+    _write_snapshot(connection, table_id, snapshot_after, now)
     if players:
         _NEW_PLAYERS.executemany(
             connection,
@@ -192,10 +192,10 @@ def finish_hand_sync(
     _cash_out_sync(session, table_id, leavers, now=now)
 
 
-def _write_snapshot(session: Session, table_id: str, snapshot: str, now: datetime) -> None:
+def _write_snapshot(connection: Connection, table_id: str, snapshot: str, now: datetime) -> None:
     """The table's snapshot, one UPDATE (no row loaded first); an unknown table refused."""
     written = _WRITE_SNAPSHOT.execute(
-        session.connection(), {"table": table_id, "new_snapshot": snapshot, "at": now}
+        connection, {"table": table_id, "new_snapshot": snapshot, "at": now}
     )
     if written.rowcount != 1:
         raise ValueError(f"no table {table_id!r} in the store")

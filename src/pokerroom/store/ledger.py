@@ -123,7 +123,7 @@ def transfer_sync(
     )
     session.add(record)
     session.flush()
-    _post(session, kind, record.id, accounts, amounts)
+    _post(session.connection(), kind, record.id, accounts, amounts)
     return record
 
 
@@ -138,7 +138,7 @@ def _check_funds(accounts: Mapping[Account, Held], amounts: Mapping[Account, int
 
 
 def _post(
-    session: Session,
+    connection: Connection,
     kind: str,
     transfer_id: int,
     accounts: Mapping[Account, Held],
@@ -148,7 +148,6 @@ def _post(
     not a round trip per account: a hand's end is on every table's path (issue 15)."""
     if not amounts:  # nothing moves (a zero transfer): the record alone
         return
-    connection = session.connection()
     try:
         _NEW_POSTINGS.executemany(
             connection,
@@ -342,7 +341,7 @@ def _post_sync(
     connection = session.connection()
     if connection.dialect.name != "postgresql":
         transfer_id = NEW_TRANSFER.execute(connection, values).scalar_one()
-        _post(session, kind, transfer_id, accounts, moves)
+        _post(connection, kind, transfer_id, accounts, moves)
         return int(transfer_id)
     # funds checked above: the rows hold enough (and are locked)
     return new_transfer_pg(connection, values, {accounts[a].id: n for a, n in moves.items()})
