@@ -17,10 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 from enum import StrEnum
-from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Connection, Row, bindparam, insert, select, tuple_, update
+from sqlalchemy import Connection, Row, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
@@ -28,7 +27,7 @@ from sqlalchemy.orm import Session
 from pokerroom.store.compiled import Compiled
 from pokerroom.store.db import on_async_session
 from pokerroom.store.models import LedgerAccount, Posting, Sitting, Transfer
-from pokerroom.store.transfers import NEW_TRANSFER, new_transfer_pg
+from pokerroom.store.transfers import NEW_TRANSFER, accounts_query, known_accounts, new_transfer_pg
 
 BANK = ("bank", "play")  # issues play money: its balance is minus all chips in circulation
 HOUSE = ("house", "rake")
@@ -192,13 +191,13 @@ def _locked_accounts(session: Session, amounts: Mapping[Account, int]) -> dict[A
     for n, (kind, owner) in enumerate(amounts):
         wanted[f"kind{n}"], wanted[f"owner{n}"] = kind, owner
     sqlite = connection.dialect.name == "sqlite"
-    query = _accounts_query(len(amounts), locked=not sqlite)
+    query = accounts_query(len(amounts), locked=not sqlite)
     if not sqlite:
         # Accounts this connection has seen exist are not read unlocked again: a table's
         # and the house's accounts at every hand's rake were a round trip each (issue 15).
         known = known_accounts(connection)
         if not known.issuperset(amounts):
-            named = _accounts_query(len(amounts), locked=False, named=True)
+            named = accounts_query(len(amounts), locked=False, named=True)
             existing = {(r.kind, r.owner) for r in named.execute(connection, wanted)}
             for account in amounts:
                 if account not in existing:  # created first, then locked with the rest
@@ -213,32 +212,6 @@ def _locked_accounts(session: Session, amounts: Mapping[Account, int]) -> dict[A
                 ledger_account_sync(session, *account)
         found = {(r.kind, r.owner): r for r in query.execute(connection, wanted)}
     return found
-
-
-@lru_cache(maxsize=64)
-def _accounts_query(count: int, *, locked: bool, named: bool = False) -> Compiled:
-    """``_locked_accounts``'s statements for ``count`` accounts, built once: one built for each
-    call cost more to build and to key for the statement cache than to run, and an
-    expanding IN (one parameter for a list) is rendered again at every call (issue 15).
-    ``named``: the accounts' names only (which of them exist), read unlocked."""
-    wanted = tuple_(LedgerAccount.kind, LedgerAccount.owner).in_(
-        [tuple_(bindparam(f"kind{n}"), bindparam(f"owner{n}")) for n in range(count)]
-    )
-    if named:
-        return Compiled(select(LedgerAccount.kind, LedgerAccount.owner).where(wanted))
-    columns = (LedgerAccount.id, LedgerAccount.kind, LedgerAccount.owner, LedgerAccount.balance)
-    query = select(*columns).where(wanted).order_by(LedgerAccount.id)
-    return Compiled(query.with_for_update() if locked else query)
-
-
-_KNOWN = "pokerroom_ledger_accounts"  # a connection's info: the accounts it saw exist
-
-
-def known_accounts(connection: Connection) -> set[Account]:
-    """The ledger accounts this connection has seen exist (PostgreSQL): no account of them
-    is created while a transfer's locks are held (``_locked_accounts``)."""
-    known: set[Account] = connection.info.setdefault(_KNOWN, set())
-    return known
 
 
 def _same_transfer(
