@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from benchmarks import engine, evaluation, group_commit, nodes, room, soak, table
+from benchmarks import engine, evaluation, group_commit, nodes, room, sends, soak, table
 
 
 def main() -> None:
@@ -15,6 +15,7 @@ def main() -> None:
         engine.run(),
         table.run(),
         group_commit.run(),
+        sends.run(),
         room.run(),
         nodes.run(),
         soak.run(),

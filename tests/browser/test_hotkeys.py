@@ -4,10 +4,11 @@ a dialog); and no shortcut acts at a table while a dialog has the keyboard."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
-from playwright.async_api import Browser, Page, WebSocket, expect
+from playwright.async_api import Browser, Page, Route, WebSocket, expect
 
 from tests.browser.conftest import Room, new_player
 from tests.browser.test_layout import INJECT, dealt, watch
@@ -66,7 +67,7 @@ async def test_hotkeys_off_turns_off_only_the_action_keys_and_dialogs_keep_the_k
     await page.keyboard.press("ArrowUp")
     await expect(amount).not_to_have_value(before)  # one big blind more
     await page.click("#options-open")
-    await page.wait_for_selector("#options[open]")  # it opens once the preferences are read
+    await page.wait_for_selector("#options[open]")
     await page.keyboard.press("Escape")
     await expect(page.locator("#options")).not_to_be_visible()
     await page.wait_for_timeout(300)
@@ -82,3 +83,41 @@ async def test_hotkeys_off_turns_off_only_the_action_keys_and_dialogs_keep_the_k
             break
         await page.wait_for_timeout(100)
     assert acts(sent) == ["fold"]
+
+
+async def test_the_options_dialog_has_the_keyboard_from_the_click_not_from_the_answer(
+    browser: Browser, quiet_room: Room
+) -> None:
+    """The dialog opens at the click, before the account's preferences are read: a key
+    pressed meanwhile is the dialog's, not a shortcut at the table; the form takes input
+    once they are read."""
+    ann = await new_player(browser, quiet_room, "ann")
+    page = ann.page
+    sent: list[dict[str, Any]] = []
+    record_sent(page, sent)
+    await page.reload()
+    await page.wait_for_selector("#lobby-rows tr")
+    frame = await watch(ann, TABLE)
+    await page.evaluate(INJECT, dealt(frame, NAMES, 2, you=1, turn=True))
+    await page.wait_for_selector(f"{ROOT} .actions .raise-range")
+    answer = asyncio.Event()
+
+    async def slow(route: Route) -> None:
+        if route.request.method == "GET":
+            await asyncio.wait_for(answer.wait(), 30)  # bounded
+        await route.continue_()
+
+    await page.route("**/api/preferences", slow)
+    await page.click(f"{ROOT} .table-head")
+    await page.click("#options-open")
+    await expect(page.locator("#options")).to_be_visible()  # the answer is still held
+    assert await page.locator("#options-form").evaluate("form => form.inert")
+    await page.keyboard.press("f")
+    await page.keyboard.press("c")
+    await page.wait_for_timeout(300)  # a fold would have gone by now
+    assert acts(sent) == []
+    answer.set()
+    await expect(page.locator("#options-form")).to_have_js_property("inert", False)
+    await page.keyboard.press("Escape")
+    await expect(page.locator("#options")).not_to_be_visible()
+    assert acts(sent) == []

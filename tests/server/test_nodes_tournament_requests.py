@@ -111,12 +111,28 @@ async def test_a_rebuy_and_the_add_on_through_another_node_are_applied_once(
     assert s.rebuy is not None and s.addon is not None
     entry = runner.entry_of(ann.account_id)
     seat = runner.t.tables[1].seat_of(entry)
-    async with httpx.AsyncClient(base_url=b.base) as http:
-        done = await http.post(f"/api/tournaments/{runner.id}/rebuy", headers=auth(ann))
-        assert done.status_code == 204, done.text
+    shadow = lambda: b.app.state.tournaments.nodes.shadow(runner.id)  # noqa: E731
+    await eventually(lambda: shadow() is not None and shadow().t.started, "b reads it started")
+    await b.room.leases.stop()  # b reads the event no more: its view of it goes out of date
+    path = f"/api/tournaments/{runner.id}/rebuy"
+    async with httpx.AsyncClient(base_url=b.base, headers=auth(ann)) as http:
+        done = await http.post(path, json={"number": 1, "request": "ann-1"})
+        assert done.status_code == 200, done.text
+        assert done.json()["number"] == 1 and done.json()["entry"] == entry
         assert seat.stack == s.starting_stack + s.rebuy.chips
-        again = await http.post(f"/api/tournaments/{runner.id}/rebuy", headers=auth(ann))
+        # Its answer lost, the client sends it again (the same key): the same answer.
+        again = await http.post(path, json={"number": 1, "request": "ann-1"})
+        assert again.status_code == 200 and again.json() == done.json()
+        # b's view still shows no rebuy made: a click there names rebuy 1 again. Not a
+        # retry (a new key): refused, not answered "done" for chips she was not given.
+        view = (await http.get(f"/api/tournaments/{runner.id}/me")).json()
+        assert view["rebuys"] == 0 and view["can_rebuy"], view
+        stale = await http.post(path, json={"number": 1, "request": "ann-2"})
+        assert stale.status_code == 400, stale.text
+        assert stale.json()["code"] == "tournament.rebuy_not_next"
+        again = await http.post(path)  # the next one: the owner's reason
         assert again.status_code == 400 and "cannot rebuy" in again.text  # above the limit
+    assert seat.stack == s.starting_stack + s.rebuy.chips
     # The same call read twice (a redelivery: its idempotency key the same) applies once.
     bus = b.room.bus
     applied = a.room.bus.duplicates
@@ -128,15 +144,9 @@ async def test_a_rebuy_and_the_add_on_through_another_node_are_applied_once(
     fields["message"] = json.dumps({"account": bob.account_id})
     for _ in range(2):
         await bus.xadd(lease_key(runner.id), fields)
-    assert await asyncio.wait_for(answer, WAIT) == {}
+    assert (await asyncio.wait_for(answer, WAIT))["number"] == 1  # bob's first rebuy
     await eventually(lambda: a.room.bus.duplicates > applied, "the copy is read and dropped")
-    # A client's retry names the rebuy it meant: made already, nothing changes (a retry
-    # after a 409, the owner's answer lost on the way, does not buy twice).
     async with httpx.AsyncClient(base_url=b.base) as http:
-        path = f"/api/tournaments/{runner.id}/rebuy"
-        for who in (ann, bob):
-            again = await http.post(path, json={"number": 1}, headers=auth(who))
-            assert again.status_code == 204, again.text
         skipped = await http.post(path, json={"number": 3}, headers=auth(bob))
         assert skipped.status_code == 400
         assert skipped.json()["code"] == "tournament.rebuy_not_next"
@@ -149,11 +159,15 @@ async def test_a_rebuy_and_the_add_on_through_another_node_are_applied_once(
     on_break = start + sum(level.minutes for level in s.levels[: s.addon.after_level]) * 60 + 1
     offset = on_break - time.time()
     a.app.state.tournaments.clock = lambda: time.time() + offset
-    async with httpx.AsyncClient(base_url=b.base) as http:
-        done = await http.post(f"/api/tournaments/{runner.id}/addon", headers=auth(ann))
-        assert done.status_code == 204, done.text
-        again = await http.post(f"/api/tournaments/{runner.id}/addon", headers=auth(ann))
-        assert again.status_code == 400 and "add-on" in again.text  # one per entry
+    async with httpx.AsyncClient(base_url=b.base, headers=auth(ann)) as http:
+        path = f"/api/tournaments/{runner.id}/addon"
+        done = await http.post(path, json={"request": "ann-addon"})
+        assert done.status_code == 200, done.text
+        again = await http.post(path, json={"request": "ann-addon"})  # a retry: the same
+        assert again.status_code == 200 and again.json() == done.json()
+        second = await http.post(path, json={"request": "ann-addon-2"})
+        assert second.status_code == 400  # one per entry
+        assert second.json()["code"] == "tournament.addon_taken", second.text
     assert seat.stack == s.starting_stack + s.rebuy.chips + s.addon.chips
     assert await transfers(a.database, f"t:{runner.id}:addon:") == [
         (f"t:{runner.id}:addon:{entry}", 1)

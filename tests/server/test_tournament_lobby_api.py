@@ -46,7 +46,8 @@ async def test_my_entry_says_what_i_may_do_before_and_after_the_start(server: Se
         assert seated["table"] == runner.my_table(ann["account_id"]) is not None
         assert seated["can_rebuy"] and not seated["can_addon"] and seated["rebuys"] == 0
         done = await http.post(f"/api/tournaments/{runner.id}/rebuy", headers=bearer(ann))
-        assert done.status_code == 204, done.text
+        assert done.status_code == 200, done.text
+        assert done.json()["number"] == 1 and not done.json()["addon"]
         after = (await http.get(path, headers=bearer(ann))).json()
         assert after["rebuys"] == 1 and not after["addon"]
         assert after["can_rebuy"] == runner.t.can_rebuy(after["entry"], runner.now())

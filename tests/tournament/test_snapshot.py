@@ -19,9 +19,11 @@ def test_issue14_a_restart_mid_event_rolls_hands_back_and_the_event_goes_on() ->
     t = run.t
     assert not t.finished and any(table.hand is not None for table in t.tables.values())
     seats = {e.id: (e.table, e.out) for e in t.entries.values()}
+    t.requests = {"1": ["click-7", "rebuy:1"]}  # (the room's: a retry answered the same)
     text = tournament_to_json(t)
     again = tournament_from_json(text, rng=SeededRandomSource("after the crash"))
     assert tournament_to_json(again) == text  # everything was written, and read back
+    assert again.requests == t.requests
     cancelled = again.cancel_hands()
     assert cancelled  # the hands in progress went back to their start
     assert all(table.hand is None for table in again.tables.values())

@@ -287,23 +287,83 @@ def _echo_client(port: int, connections: int, seconds: float, start: Any, result
     results.put(run_client(main()))
 
 
-async def _echo_rate(seconds: float, clients: int = 50, processes: int = CLIENTS) -> float:
-    """Messages per second through a bare WebSocket echo server (the machine's ceiling),
-    driven by ``processes`` client processes as the load test's bots are."""
-    return float((await echo_ceiling(seconds, clients, processes))["messages_per_second"])
+def _table_echo_client(
+    port: int, tables: int, players: int, seconds: float, first: int, start: Any, results: Any
+) -> None:
+    """One process of the table echo's clients: ``tables`` tables of ``players`` sockets.
+    A socket reads every frame as a bot does (a quick look; the frame naming it parsed
+    whole) and answers the frame that names it with an action, until the shared start +
+    ``seconds``."""
+    from websockets.asyncio.client import connect
+
+    async def main() -> dict[str, Any]:
+        count = 0
+
+        async def seat(ws: Any, n: int) -> None:
+            nonlocal count
+            with contextlib.suppress(Exception):  # closed at the end, mid-read
+                while True:
+                    raw = await ws.recv()
+                    if '"actor":true' not in raw:
+                        continue
+                    orjson.loads(raw)
+                    count += time.monotonic() < start.value + seconds
+                    await ws.send(orjson.dumps({"type": "act", "seat": n}).decode())
+
+        async def table(number: int) -> None:
+            path = f"ws://127.0.0.1:{port}/{first}-{number}"
+            sockets = [await connect(path, max_size=2**20) for _ in range(players)]
+            while not start.value:
+                await asyncio.sleep(0.01)
+            reading = [asyncio.create_task(seat(ws, n)) for n, ws in enumerate(sockets)]
+            await sockets[-1].send('{"type":"act","seat":-1}')  # the first frame names seat 0
+            await asyncio.sleep(max(0.0, start.value + seconds - time.monotonic()))
+            for ws in sockets:
+                await ws.close()
+            await asyncio.gather(*reading)
+
+        cpu = cpu_seconds()
+        await asyncio.gather(*(table(number) for number in range(tables)))
+        return {"count": count, "cpu": cpu_seconds() - cpu}
+
+    results.put(run_client(main()))
 
 
 async def echo_ceiling(
     seconds: float, clients: int = 50, processes: int = CLIENTS
 ) -> dict[str, Any]:
     """The echo server's messages/s, with its CPU and the client processes' (in cores)."""
+    shares = [(len(range(k, clients, processes)), seconds) for k in range(processes)]
+    figures = await _echo_server("app", _echo_client, shares, seconds)
+    figures["messages_per_second"] = figures.pop("count") / seconds
+    return figures
+
+
+async def table_echo_ceiling(
+    seconds: float, tables: int = 100, players: int = 6, processes: int = CLIENTS
+) -> dict[str, Any]:
+    """The WebSocket ceiling for actions (issue 15): ``tables`` x ``players`` sockets on an
+    echo server that answers a message as the room answers an action, with no poker in
+    between (``server.echo.tables``: a frame of a table frame's size to each socket of the
+    table, the next in turn acting on it as a bot does); its actions/s, and CPU in cores."""
+    shares = [(len(range(k, tables, processes)), players, seconds, k) for k in range(processes)]
+    figures = await _echo_server("tables", _table_echo_client, shares, seconds)
+    figures["actions_per_second"] = figures.pop("count") / seconds
+    return figures
+
+
+async def _echo_server(
+    app: str, client: Callable[..., None], shares: list[tuple[Any, ...]], seconds: float
+) -> dict[str, Any]:
+    """``pokerroom.server.echo:<app>`` under uvicorn, driven by one ``client`` process a
+    share for ``seconds`` from a shared start: the clients' summed count, the CPUs."""
     port = free_port()
     server = subprocess.Popen(
         [
             sys.executable,
             "-m",
             "uvicorn",
-            "pokerroom.server.echo:app",
+            f"pokerroom.server.echo:{app}",
             "--port",
             str(port),
             "--log-level",
@@ -321,16 +381,17 @@ async def echo_ceiling(
                 break
             await asyncio.sleep(0.1)
         start = multiprocessing.get_context("spawn").Value("d", 0.0)
-        shares = [(port, len(range(k, clients, processes)), seconds) for k in range(processes)]
         loop = asyncio.get_running_loop()
-        running = loop.run_in_executor(None, in_processes, _echo_client, shares, (start,))
+        running = loop.run_in_executor(
+            None, in_processes, client, [(port, *share) for share in shares], (start,)
+        )
         await asyncio.sleep(2.0)  # the client processes start and connect
         served = process_cpu_seconds(server.pid)
         start.value = time.monotonic()
         done = await running
         served = process_cpu_seconds(server.pid) - served
         return {
-            "messages_per_second": sum(d["count"] for d in done) / seconds,
+            "count": sum(d["count"] for d in done),
             "server_cpu": served / seconds,
             "client_cpu": sum(d["cpu"] for d in done) / seconds,
         }

@@ -6,7 +6,8 @@ through the floor API and the bots are driven by ``--clients`` processes of thei
 (light bots: check, call, sometimes a raise or a fold: the room's work is measured, not
 the bots' thinking). It prints hands/s, actions/s and the time from an action sent to
 its broadcast received (p50, p99), the CPU the room and the load client used (a fair
-client is not the bottleneck), beside a bare WebSocket echo server's messages/s driven
+client is not the bottleneck), beside the table echo's actions/s (the same sockets and
+frames with no poker: the ceiling) and a bare WebSocket echo's messages/s, driven
 by the same client processes in the same run, then checks the books. Loops are bounded
 in time and stop by themselves.
 """
@@ -36,12 +37,12 @@ from pokerroom.cli.load_client import (
     CLIENTS,
     Stats,
     cpu_seconds,
-    echo_ceiling,
     in_processes,
     play_seat,
     process_cpu_seconds,
     run_client,
 )
+from pokerroom.cli.loadtest_words import beside_ceilings, one_node_in_words
 from pokerroom.server.process import free_port, spawn_room
 
 TABLES_PER_ACCOUNT = 40  # 40 buy-ins fit in one account's starting balance
@@ -456,39 +457,5 @@ def loadtest_command(
             profile=profile,
         )
     )
-    echo = asyncio.run(echo_ceiling(min(seconds, 5.0), processes=clients))
-    result["echo_messages_per_second"] = echo["messages_per_second"]
-    result["of_echo"] = result["actions_per_second"] / echo["messages_per_second"]
-    if json_output:
-        typer.echo(json.dumps(result))
-        return
-    server_cpu = result["server_cpu"]
-    typer.echo(
-        f"{result['tables']} tables x {result['players']} players on {result['database']}, "
-        f"thinking {result['think']:g} s, for {result['seconds']} s: "
-        f"{result['hands_per_second']:.1f} hands/s, {result['actions_per_second']:.0f} actions/s, "
-        f"action -> broadcast p50 {result['p50_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms, "
-        f"{result['errors']} refused actions {result['error_kinds'] or ''}, "
-        f"books {'balance' if result['books_balance'] else 'DO NOT BALANCE'}"
-    )
-    postgres_cpu = result["postgres_cpu"]
-    typer.echo(
-        f"CPU (cores): room {'?' if server_cpu is None else f'{server_cpu:.2f}'}, load client "
-        f"{result['client_cpu']:.2f} in {result['client_processes']} processes"
-        + (
-            ""
-            if postgres_cpu is None
-            else f", PostgreSQL {postgres_cpu:.2f} (its background processes "
-            f"{result['postgres_background_cpu']:.2f})"
-        )
-        + "; "
-        f"group commit: mean batch {result.get('mean_batch', 0):.1f} units, mean commit "
-        f"{result.get('mean_commit_ms', 0):.1f} ms; "
-        f"load average {result['load_average']:.1f} on {os.cpu_count()} cores"
-    )
-    typer.echo(
-        f"bare WebSocket echo server on this machine, same client processes: "
-        f"{echo['messages_per_second']:,.0f} messages/s (room CPU {echo['server_cpu']:.2f}, "
-        f"client CPU {echo['client_cpu']:.2f}); the room's actions/s are "
-        f"{result['of_echo']:.0%} of it"
-    )
+    result.update(beside_ceilings(result, min(seconds, 5.0), clients))
+    typer.echo(json.dumps(result) if json_output else one_node_in_words(result))

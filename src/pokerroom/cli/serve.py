@@ -288,6 +288,12 @@ def serve_command(
     # collector's full passes need not walk it again and again (each one a pause of every
     # table at once, seen in the latency's tail).
     gc.freeze()
+    # A busy room makes and drops many small containers per action (frames, views); with the
+    # default first threshold (700) the collector ran a young pass every few actions, about
+    # 4% of the room's CPU flat out; 20,000 cut the collector's CPU to a sixth (measured with
+    # gc.callbacks, 100 tables flat out). Only cyclic garbage waits longer: refcounting frees
+    # the rest at once.
+    gc.set_threshold(20_000, 10, 10)
     # uvloop (uvicorn's "standard" extra), as ``uvicorn`` itself picks it: the same loop as
     # the echo ceiling the load test compares the room with (docs/deploy.md).
     with asyncio.Runner(loop_factory=event_loop_factory()) as runner:

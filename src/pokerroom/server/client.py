@@ -1,5 +1,6 @@
-"""One WebSocket connection as the tables see it: a bounded queue of outbound frames that
-the connection's own writer task sends (S-ISOLATE-1)."""
+"""One WebSocket connection as the tables see it: its frames written to the socket at once
+while it takes them, else a bounded queue that the connection's own writer task sends
+(S-ISOLATE-1)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pokerroom.server.wire import FRAMES, DirectSocket, direct_socket
+
 OUTBOX_FRAMES = 256  # frames waiting for one client's socket before it is dropped
 
 
@@ -16,9 +19,11 @@ OUTBOX_FRAMES = 256  # frames waiting for one client's socket before it is dropp
 class Client:
     """One WebSocket connection (a person or a bot), as the table sees it.
 
-    Tables only ever ``deliver`` to it: the frame goes into a bounded queue that the
-    connection's own writer task sends (S-ISOLATE-1). A client that cannot keep up, or whose
-    socket fails, is dropped; the table never waits for it and never sees its errors."""
+    Tables only ever ``deliver`` to it, which never waits: the frame is written to the
+    socket's transport at once when nothing is ahead of it and the socket takes it without
+    waiting (``wire.DirectSocket``), else it goes into a bounded queue that the connection's
+    own writer task sends (S-ISOLATE-1). A client that cannot keep up, or whose socket fails,
+    is dropped; the table never waits for it and never sees its errors."""
 
     send: Callable[[str], Awaitable[None]]
     # The ASGI server's own ``send`` for this socket, when the app was given it
@@ -40,9 +45,14 @@ class Client:
     flush: bool = False  # send what is queued before closing (a protocol error's message)
     waiting: int = 0  # its messages in tables' inboxes
     conn: str = ""  # its name on this node's bus (several nodes: server/bus.py)
+    # The socket written to directly (uvicorn's websockets-sansio protocol), and the frames
+    # queued or being sent by the writer: while any is, a new frame queues behind it (order).
+    socket: DirectSocket | None = field(init=False, default=None)
+    pending: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
         self.outbox = asyncio.Queue(self.outbox_frames)
+        self.socket = direct_socket(self.asgi_send)
 
     @property
     def player(self) -> str | None:
@@ -53,15 +63,25 @@ class Client:
         return self.dropped.is_set()
 
     def deliver(self, text: str, table: str | None = None, version: int | None = None) -> None:
-        """Queue one frame; never waits. A full queue drops the client (it is not reading).
-        A table frame names its table and version: a client on another node (bus.Remote)
-        sends them with it, so that node sees a gap (here the socket is the order)."""
+        """Send or queue one frame; never waits. A full queue drops the client (it is not
+        reading). A table frame names its table and version: a client on another node
+        (bus.Remote) sends them with it, so that node sees a gap (here the socket is the
+        order)."""
         if self.closed:
+            return
+        socket = self.socket
+        if not self.pending and socket is not None and socket.ready():
+            try:  # nothing ahead of it, and the socket takes it now: no queue, no task switch
+                socket.write(FRAMES.of(text))
+            except Exception as error:  # a broken socket: only this client goes
+                self.drop(1011, f"send failed: {type(error).__name__}")
             return
         try:
             self.outbox.put_nowait(text)
         except asyncio.QueueFull:
             self.drop(1008, f"too slow: {self.outbox_frames} frames were waiting to be sent")
+            return
+        self.pending += 1
 
     def drop(self, code: int, reason: str, *, flush: bool = False) -> None:
         """Close this connection (the socket's handler sees ``dropped`` and closes it)."""
@@ -83,4 +103,5 @@ class Client:
                 self.drop(1011, f"send failed: {type(error).__name__}")
                 return
             finally:
+                self.pending -= 1
                 self.outbox.task_done()

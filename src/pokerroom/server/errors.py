@@ -102,8 +102,9 @@ TEMPLATES: dict[str, str] = {
     "tournament.not_in": "you are not in {event}",
     "tournament.cannot_rebuy": "entry {entry} cannot rebuy now in {event}",
     "tournament.rebuy_not_next": "entry {entry} has made {done} rebuys in {event}:"
-    " rebuy {number} is not the next",
+    " rebuy {number} is not the next, nothing was bought",
     "tournament.cannot_addon": "entry {entry} cannot take the add-on now in {event}",
+    "tournament.addon_taken": "entry {entry} has taken the add-on in {event}: one per entry",
     "tournament.deal_open": "{event}: a deal is already proposed",
     "tournament.no_deal": "{event}: no deal is proposed",
     "tournament.deal_wait": "{event}: the deal's amounts come when the hand ends",

@@ -312,9 +312,12 @@ async def perform(
         case "unregister":
             await runner.unregister(account)
         case "rebuy" | "addon":
-            number = fields.get("number")
-            await runner.buy_chips(
-                account, addon=kind == "addon", number=None if number is None else int(number)
+            number, request = fields.get("number"), fields.get("request")
+            return await runner.buy_chips(
+                account,
+                addon=kind == "addon",
+                number=None if number is None else int(number),
+                request=None if request is None else str(request),
             )
         case "propose":
             await propose(runner, account, fields["deal"], int(fields["keep"]))

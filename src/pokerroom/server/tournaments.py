@@ -22,6 +22,7 @@ from pokerroom.server import protocol
 from pokerroom.server.clock import utcnow
 from pokerroom.server.errors import describe
 from pokerroom.server.inbox import Watching
+from pokerroom.server.tournament_buys import buy_chips
 from pokerroom.server.tournament_table import TournamentTableActor
 from pokerroom.store.tournaments import Prize
 from pokerroom.table import Table
@@ -182,45 +183,11 @@ class TournamentRunner:
             async with self.saving:
                 await self.store.unregister(self.id, account, apply=apply, now=utcnow())
 
-    async def buy_chips(self, account: int, *, addon: bool, number: int | None = None) -> None:
-        """A rebuy or the add-on for the player's entry, between their hands. ``number``:
-        the rebuy the player means (its n-th), so that a retry of one that was made (its
-        answer lost) is not made again: done already, nothing changes."""
-        async with self.lock:
-            entry, now = self.entry_of(account), self.now()
-            if entry is None:
-                raise TournamentError(f"you are not in {self.t.name}")
-            e = self.t.entries[entry]
-            if number is not None and not addon and number != e.rebuys + 1:
-                if 1 <= number <= e.rebuys:
-                    return
-                raise TournamentError(
-                    f"entry {entry} has made {e.rebuys} rebuys in {self.t.name}:"
-                    f" rebuy {number} is not the next"
-                )
-            allowed = self.t.can_addon(entry, now) if addon else self.t.can_rebuy(entry, now)
-            if not allowed:
-                what = "take the add-on" if addon else "rebuy"
-                raise TournamentError(f"entry {entry} cannot {what} now in {self.t.name}")
-
-            def apply() -> str:
-                if addon:
-                    self.t.addon(entry, now)
-                else:
-                    self.t.rebuy(entry, now)
-                return self.snapshot()
-
-            async with self.saving:
-                await self.store.buy_chips(
-                    self.id,
-                    account,
-                    entry=entry,
-                    addon=addon,
-                    number=e.rebuys + 1,
-                    apply=apply,
-                    now=utcnow(),
-                )
-            self.wake_all()
+    async def buy_chips(
+        self, account: int, *, addon: bool, number: int | None = None, request: str | None = None
+    ) -> dict[str, Any]:
+        """A rebuy or the add-on, applied once however often it is sent (tournament_buys)."""
+        return await buy_chips(self, account, addon=addon, number=number, request=request)
 
     # ------------------------------------------------------------ running
 

@@ -112,6 +112,8 @@ class Tournament:
         self.deal: dict[str, int] | None = None  # entry -> amount, once all agreed
         self.deal_keep = 0
         self.deal_proposed: list[str] | None = None  # asked to agree a deal (the room's)
+        # The room's: entry -> [request key, "rebuy:2" or "addon"], its last purchase.
+        self.requests: dict[str, list[str]] = {}
 
     # ---------------------------------------------------------------- queries
 

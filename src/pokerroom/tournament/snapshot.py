@@ -52,6 +52,7 @@ def tournament_to_json(t: Tournament) -> str:
         "deal": t.deal,
         "deal_keep": t.deal_keep,
         "deal_proposed": t.deal_proposed,
+        "requests": t.requests,
     }
     return json.dumps(data)
 
@@ -83,4 +84,5 @@ def tournament_from_json(
     t.max_table_gap, t.winner = data["max_table_gap"], data["winner"]
     t.deal, t.deal_keep = data["deal"], data["deal_keep"]
     t.deal_proposed = data.get("deal_proposed")  # absent before it was stored
+    t.requests = dict(data.get("requests", {}))  # (absent before it was stored)
     return t

@@ -95,23 +95,48 @@ async def unregister(tournament_id: str, account: Player, request: Request) -> N
     await _request(request, tournament_id, "unregister", account.id)
 
 
-class RebuyIn(BaseModel):
-    # The rebuy meant (the entry's n-th): a retry of one made already changes nothing.
+class BuyIn(BaseModel):
+    # The client's key of this purchase: new for each click, the same on each retry of it
+    # (answered again what it bought, nothing moves).
+    request: str | None = Field(default=None, min_length=1, max_length=64)
+
+
+class RebuyIn(BuyIn):
+    # The rebuy meant (the entry's n-th, as the player's view showed): another is refused.
     number: int | None = Field(default=None, ge=1, le=1000)
 
 
-@router.post("/{tournament_id}/rebuy", status_code=204)
+class BoughtOut(BaseModel):
+    """A rebuy or the add-on made: the same answer to each retry of its request."""
+
+    tournament: str
+    entry: str
+    addon: bool
+    number: int  # the entry's n-th rebuy (1 for the add-on)
+    chips: int
+    price: int
+
+
+async def _buy(
+    http: Request, tournament_id: str, kind: str, account: int, body: BuyIn | None
+) -> BoughtOut:
+    fields = {} if body is None else body.model_dump(exclude_none=True)
+    done = await _request(http, tournament_id, kind, account, **fields)
+    return BoughtOut(tournament=tournament_id, **done)
+
+
+@router.post("/{tournament_id}/rebuy", response_model=BoughtOut)
 async def rebuy(
     tournament_id: str, account: Player, request: Request, body: RebuyIn | None = None
-) -> None:
-    number = None if body is None else body.number
-    fields = {} if number is None else {"number": number}
-    await _request(request, tournament_id, "rebuy", account.id, **fields)
+) -> BoughtOut:
+    return await _buy(request, tournament_id, "rebuy", account.id, body)
 
 
-@router.post("/{tournament_id}/addon", status_code=204)
-async def addon(tournament_id: str, account: Player, request: Request) -> None:
-    await _request(request, tournament_id, "addon", account.id)
+@router.post("/{tournament_id}/addon", response_model=BoughtOut)
+async def addon(
+    tournament_id: str, account: Player, request: Request, body: BuyIn | None = None
+) -> BoughtOut:
+    return await _buy(request, tournament_id, "addon", account.id, body)
 
 
 @router.get("/{tournament_id}/table", response_model=MyTableOut)

@@ -25,7 +25,9 @@ export async function api(path, options = {}) {
       body = await response.json(); // {detail, code, params}: shown in the page's language
     } catch { /* not JSON */ }
     if (body && typeof body.detail !== "string") body.detail = JSON.stringify(body.detail);
-    throw apiError(body, response.statusText);
+    const error = apiError(body, response.statusText);
+    error.status = response.status; // (none: no answer came)
+    throw error;
   }
   if (response.status === 204) return null;
   const type = response.headers.get("content-type") || "";

@@ -40,12 +40,21 @@ export function bindOptions() {
   onPreferences(usePreferences);
   usePreferences(app.preferences);
   const dialog = $("#options");
-  // Filled from the account's preferences as the server has them now (another device may
-  // have changed them, or the first read may still be on its way).
+  // Open at once, so that the dialog has the keyboard from the click (a key pressed while
+  // the preferences are read must not act at a table), then filled from the account's
+  // preferences as the server has them now (another device may have changed them, or the
+  // first read may still be on its way); the form takes no input until then.
   $("#options-open").addEventListener("click", async () => {
-    await loadPreferences();
+    const form = $("#options-form");
     fill();
+    form.inert = true;
     if (!dialog.open) dialog.showModal();
+    try {
+      await loadPreferences();
+      fill();
+    } finally {
+      form.inert = false;
+    }
   });
   $("#options-cancel").addEventListener("click", () => dialog.close("cancel"));
   $("#options-form").addEventListener("submit", async (event) => {

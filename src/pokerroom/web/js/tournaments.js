@@ -42,11 +42,24 @@ function myEntry(event) {
   return event.players.filter((p) => p.entry === me || p.entry.startsWith(`${me}#`)).pop() || null;
 }
 
+const RETRIES = 3;
+
+/** A request with its key (register, rebuy, add-on) is sent again, the same, when no answer
+ * came or the event was changing node (409): the room applies it once and answers the same.
+ * A new click is a new key: one on a view out of date is refused, not taken for a retry. */
 async function act(path, body) {
-  try {
-    await api(path, { method: "POST", body });
-  } catch (error) {
-    showToast(error.message);
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await api(path, { method: "POST", body });
+      break;
+    } catch (error) {
+      const lost = error.status === undefined || (error.status === 409 && error.code !== "tournament.elsewhere");
+      if (!(body?.request && lost && attempt < RETRIES)) {
+        showToast(error.message);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
+    }
   }
   refreshTournaments();
 }
@@ -93,10 +106,10 @@ function buttons(event, detail) {
     out.push(el("button", { type: "button", class: "unregister", onclick: () => act(`/api/tournaments/${event.id}/unregister`), text: tr("tournaments.unregister") }));
   }
   if (mine?.can_rebuy && s.rebuy) {
-    out.push(el("button", { type: "button", class: "rebuy", onclick: () => act(`/api/tournaments/${event.id}/rebuy`, { number: mine.rebuys + 1 }), text: tr("tournaments.rebuy_price", { price: money(s.rebuy[0]), chips: chips(s.rebuy[1]) }) }));
+    out.push(el("button", { type: "button", class: "rebuy", onclick: () => act(`/api/tournaments/${event.id}/rebuy`, { number: mine.rebuys + 1, request: requestKey() }), text: tr("tournaments.rebuy_price", { price: money(s.rebuy[0]), chips: chips(s.rebuy[1]) }) }));
   }
   if (mine?.can_addon && s.addon) {
-    out.push(el("button", { type: "button", class: "addon", onclick: () => act(`/api/tournaments/${event.id}/addon`), text: tr("tournaments.addon_price", { price: money(s.addon[0]), chips: chips(s.addon[1]) }) }));
+    out.push(el("button", { type: "button", class: "addon", onclick: () => act(`/api/tournaments/${event.id}/addon`, { request: requestKey() }), text: tr("tournaments.addon_price", { price: money(s.addon[0]), chips: chips(s.addon[1]) }) }));
   }
   if (entry && entry.table) {
     out.push(el("button", { type: "button", class: "open primary", onclick: () => openMine(event), text: tr("tournaments.open_table") }));
