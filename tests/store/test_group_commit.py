@@ -21,6 +21,7 @@ from pokerroom.store.accounts import new_password
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from pokerroom.store.group_commit import Committed, GroupCommit, WriterClosedError
+from pokerroom.store.hands import StartedHand
 from pokerroom.store.ledger import balance
 from pokerroom.store.models import HandPlayer, HandRecord
 from pokerroom.store.room_store import RoomStore, TableSave
@@ -77,32 +78,40 @@ async def tables_with_hands_over(db: Database, count: int = TABLES) -> list[Ende
         before = table.to_json()
         table.start_hand(0.0)
         assert table.hand is not None
-        hand, deck = table.hand, list(table.hand.deck)
-        stacks = list(hand.starting_stacks)
-        dealt = [(int(table.seats[n].player), n) for n in table.hand_seats]
         started = await store.begin_hand(
-            table_id, number=table.hand_number, deck=deck, before=before, now=NOW
+            table_id, number=table.hand_number, deck=list(table.hand.deck), before=before, now=NOW
         )
-        while table.hand is not None:  # check it down (or call) to the showdown
-            seat = table.actor_seat()
-            table.act(table.seats[seat].player, Action(ActionKind.CHECK_OR_CALL), 1.0)
-        players = [
-            (account, n, position, stacks[position], hand.stacks[position])
-            for position, (account, n) in enumerate(dealt)
-        ]
-        fields = {
-            "started": started,
-            "table_id": table_id,
-            "deck": deck,
-            "record": hand_record(hand),
-            "rake": hand.rake,
-            "cancelled": False,
-            "snapshot_after": table.to_json(),
-            "now": NOW,
-            "players": players,
-        }
-        ended.append(Ended(table_id, table, fields))
+        ended.append(play_out(Ended(table_id, table, {}), started))
     return ended
+
+
+def play_out(one: Ended, started: StartedHand) -> Ended:
+    """The hand dealt at ``one``'s table (begun in the store as ``started``) checked down
+    (or called) to its end in memory: the table, with what its end writes."""
+    table = one.table
+    hand = table.hand
+    assert hand is not None
+    deck, stacks = list(hand.deck), list(hand.starting_stacks)
+    dealt = [(int(table.seats[n].player), n) for n in table.hand_seats]
+    while table.hand is not None:
+        seat = table.actor_seat()
+        table.act(table.seats[seat].player, Action(ActionKind.CHECK_OR_CALL), 1.0)
+    players = [
+        (account, n, position, stacks[position], hand.stacks[position])
+        for position, (account, n) in enumerate(dealt)
+    ]
+    fields = {
+        "started": started,
+        "table_id": one.table_id,
+        "deck": deck,
+        "record": hand_record(hand),
+        "rake": hand.rake,
+        "cancelled": False,
+        "snapshot_after": table.to_json(),
+        "now": NOW,
+        "players": players,
+    }
+    return Ended(one.table_id, table, fields)
 
 
 async def stored_hands(db: Database) -> dict[str, list[str]]:

@@ -21,14 +21,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, func, insert, select, text, update
+from sqlalchemy import Connection, bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from pokerroom.fairness import deck_commitment
 from pokerroom.history.record import interrupted_record
+from pokerroom.store.compiled import Compiled
 from pokerroom.store.db import on_async_session
+from pokerroom.store.hand_end_pg import ended_before, finish_on_postgresql
 from pokerroom.store.ledger import leave_sync, take_rake_sync
 from pokerroom.store.models import HandPlayer, HandRecord, TableRecord
 
@@ -95,7 +97,7 @@ def begin_hand_sync(
     commitment = deck_commitment(deck, salt)
     hand_id = insert_running_sync(session, table_id, number, commitment, now)
     if snapshot_before is not None:
-        _write_snapshot(session, table_id, snapshot_before, now)
+        _write_snapshot(session.connection(), table_id, snapshot_before, now)
     seeds = None if client_seeds is None else tuple(client_seeds)
     return StartedHand(hand_id=hand_id, salt=salt, number=number, client_seeds=seeds)
 
@@ -107,12 +109,14 @@ def insert_running_sync(
     again one by one when the batch failed, and a COMMIT that reported an error may have
     committed) is the row already there, not a second one. Another hand under that number
     is refused (ValueError): the table's fault, whose recovery numbers on past it."""
-    dialect = session.get_bind().dialect.name
+    # On the session's connection: the Session's ORM-enabled path (a bulk insert, its
+    # statement rebuilt and keyed at every call) cost the writer more than the statement.
+    connection = session.connection()
     values = {"table": table_id, "hand_number": number, "commitment": commitment, "at": now}
-    inserted = session.execute(_BEGIN_HAND[dialect], values).scalar_one_or_none()
+    inserted = _BEGIN_HAND[connection.dialect.name].execute(connection, values).scalar()
     if inserted is not None:
         return int(inserted)
-    found = session.execute(
+    found = connection.execute(
         select(HandRecord.id, HandRecord.status, HandRecord.deck_commitment).where(
             HandRecord.table_id == table_id, HandRecord.number == number
         )
@@ -158,19 +162,21 @@ def finish_hand_sync(
     }
     connection = session.connection()
     if connection.dialect.name == "postgresql":
-        if not _finish_on_postgresql(connection, ending, table_id, snapshot_after, players):
+        ended, raked = finish_on_postgresql(connection, ending, table_id, snapshot_after, players)
+        if not ended:
             return
-        take_rake_sync(session, table_id, rake, now=now, hand_id=started.hand_id)
+        if not raked:
+            take_rake_sync(session, table_id, rake, now=now, hand_id=started.hand_id)
         _cash_out_sync(session, table_id, leavers, now=now)
         return
-    if connection.execute(_END_HAND, ending).rowcount != 1:
-        _ended_before(connection, started.hand_id, record)
+    if _END_HAND.execute(connection, ending).rowcount != 1:
+        ended_before(connection, started.hand_id, record)
         return
     take_rake_sync(session, table_id, rake, now=now, hand_id=started.hand_id)
-    _write_snapshot(session, table_id, snapshot_after, now)
+    _write_snapshot(connection, table_id, snapshot_after, now)
     if players:
-        connection.execute(
-            insert(HandPlayer),
+        _NEW_PLAYERS.executemany(
+            connection,
             [
                 {
                     "hand_id": started.hand_id,
@@ -186,75 +192,36 @@ def finish_hand_sync(
     _cash_out_sync(session, table_id, leavers, now=now)
 
 
-def _finish_on_postgresql(
-    connection: Connection,
-    ending: dict[str, Any],
-    table_id: str,
-    snapshot: str,
-    players: Sequence[tuple[int, int, int, int, int]],
-) -> bool:
-    """``finish_hand_sync``'s first writes on PostgreSQL: the hand's row, the table's
-    snapshot and the players' rows in one statement (``_END_HAND_PG``), not three round
-    trips, each written only if the hand was running. False: this end was run again after
-    it committed (group commit), nothing more to write."""
-    columns = list(zip(*players, strict=True)) if players else [(), (), (), (), ()]
-    ended, written = connection.execute(
-        _END_HAND_PG,
-        {
-            **ending,
-            "table": table_id,
-            "new_snapshot": snapshot,
-            "accounts": list(columns[0]),
-            "seats": list(columns[1]),
-            "positions": list(columns[2]),
-            "befores": list(columns[3]),
-            "afters": list(columns[4]),
-        },
-    ).one()
-    if ended != 1:
-        _ended_before(connection, ending["hand"], ending["new_record"])
-        return False
-    if written != 1:
-        raise ValueError(f"no table {table_id!r} in the store")
-    return True
-
-
-def _ended_before(connection: Connection, hand_id: int, record: str) -> None:
-    """A hand's end that found the hand not running: the same end run again after it
-    committed (group commit) is done; another is refused."""
-    stored = connection.execute(select(HandRecord.record).where(HandRecord.id == hand_id))
-    if stored.scalar() != record:
-        raise ValueError(f"hand {hand_id} is not running")
-
-
-def _write_snapshot(session: Session, table_id: str, snapshot: str, now: datetime) -> None:
+def _write_snapshot(connection: Connection, table_id: str, snapshot: str, now: datetime) -> None:
     """The table's snapshot, one UPDATE (no row loaded first); an unknown table refused."""
-    written = session.connection().execute(
-        _WRITE_SNAPSHOT, {"table": table_id, "new_snapshot": snapshot, "at": now}
+    written = _WRITE_SNAPSHOT.execute(
+        connection, {"table": table_id, "new_snapshot": snapshot, "at": now}
     )
     if written.rowcount != 1:
         raise ValueError(f"no table {table_id!r} in the store")
 
 
 # Built once: a statement built for every hand cost more to build and to key for the
-# statement cache than to run (issue 15).
+# statement cache than to run; and compiled once (store/compiled.py, issue 15).
 _BEGIN_HAND = {
-    dialect.__name__.rsplit(".", 1)[-1]: dialect.insert(HandRecord)
-    .values(
-        table_id=bindparam("table"),
-        number=bindparam("hand_number"),
-        status="running",
-        deck_commitment=bindparam("commitment"),
-        started_at=bindparam("at"),
-        rake=0,
-        record="",
-        deck_reveal="",
+    dialect.__name__.rsplit(".", 1)[-1]: Compiled(
+        dialect.insert(HandRecord)
+        .values(
+            table_id=bindparam("table"),
+            number=bindparam("hand_number"),
+            status="running",
+            deck_commitment=bindparam("commitment"),
+            started_at=bindparam("at"),
+            rake=0,
+            record="",
+            deck_reveal="",
+        )
+        .on_conflict_do_nothing(index_elements=["table_id", "number"])
+        .returning(HandRecord.id)
     )
-    .on_conflict_do_nothing(index_elements=["table_id", "number"])
-    .returning(HandRecord.id)
     for dialect in (postgresql, sqlite)
 }
-_END_HAND = (
+_END_HAND = Compiled(
     update(HandRecord)
     .where(HandRecord.id == bindparam("hand"), HandRecord.status == "running")
     .values(
@@ -265,33 +232,15 @@ _END_HAND = (
         ended_at=bindparam("at"),
     )
 )
-# PostgreSQL: a data-modifying WITH runs every part against the same snapshot, and the
-# table's and players' rows are written only if the hand's own row was (it was running).
-_END_HAND_PG = text(
-    """
-    WITH ended AS (
-        UPDATE hands SET status = :new_status, record = :new_record, rake = :new_rake,
-            deck_reveal = :reveal, ended_at = :at
-        WHERE id = :hand AND status = 'running'
-        RETURNING id
-    ), written AS (
-        UPDATE tables SET snapshot = :new_snapshot, updated_at = :at
-        WHERE id = :table AND EXISTS (SELECT FROM ended)
-        RETURNING id
-    ), seated AS (
-        INSERT INTO hand_players
-            (hand_id, account_id, seat, position, start_stack, end_stack)
-        SELECT ended.id, p.account_id, p.seat, p.position, p.start_stack, p.end_stack
-        FROM ended, unnest(
-            CAST(:accounts AS integer[]), CAST(:seats AS integer[]),
-            CAST(:positions AS integer[]), CAST(:befores AS bigint[]),
-            CAST(:afters AS bigint[])
-        ) AS p (account_id, seat, position, start_stack, end_stack)
+_NEW_PLAYERS = Compiled(
+    insert(HandPlayer).values(
+        {
+            column: bindparam(column)
+            for column in ("hand_id", "account_id", "seat", "position", "start_stack", "end_stack")
+        }
     )
-    SELECT (SELECT count(*) FROM ended), (SELECT count(*) FROM written)
-    """
 )
-_WRITE_SNAPSHOT = (
+_WRITE_SNAPSHOT = Compiled(
     update(TableRecord)
     .where(TableRecord.id == bindparam("table"))
     .values(snapshot=bindparam("new_snapshot"), updated_at=bindparam("at"))

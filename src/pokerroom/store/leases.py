@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
-from sqlalchemy import select, text, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 
+from pokerroom.store.compiled import Compiled
 from pokerroom.store.models import TableLease
 
 T = TypeVar("T")
@@ -117,7 +118,9 @@ def renew_sync(session: Session, lease: Lease, *, now: datetime, ttl: timedelta)
 def check_sync(session: Session, lease: Lease) -> None:
     """In the caller's transaction: the table's lease row locked, and still under the
     lease's epoch and node; else StaleEpochError (the caller's transaction rolls back)."""
-    row = _locked(session, lease.table_id, owner_only=True)
+    # A row, not an ORM object, by a statement built once: this runs before every write of
+    # a table on several nodes, each hand's start and end among them (issue 15).
+    row = _HELD.execute(session.connection(), {"table": lease.table_id}).first()
     if row is None or row.epoch != lease.epoch or row.node != lease.node:
         now_held = "nobody" if row is None else f"node {row.node} under epoch {row.epoch}"
         raise StaleEpochError(
@@ -126,13 +129,25 @@ def check_sync(session: Session, lease: Lease) -> None:
         )
 
 
+_HELD = Compiled(  # check_sync's read: the lease row locked against a change of owner
+    select(TableLease.epoch, TableLease.node)
+    .where(TableLease.table_id == bindparam("table"))
+    .with_for_update(read=True, key_share=True)
+)
+
+
 def hold_locks_sync(session: Session, seconds: float | None) -> None:
     """On PostgreSQL, this transaction is ended (and its locks let go) if it sits idle
     longer than ``seconds``: a node paused in the middle of a fenced write would otherwise
     hold the table's lease row locked, and no node could adopt the table."""
-    if seconds is not None and session.get_bind().dialect.name == "postgresql":
+    if seconds is None:
+        return
+    connection = session.connection()
+    if connection.dialect.name == "postgresql":
         milliseconds = max(1, round(seconds * 1000))
-        session.execute(text(f"SET LOCAL idle_in_transaction_session_timeout = {milliseconds}"))
+        connection.exec_driver_sql(
+            f"SET LOCAL idle_in_transaction_session_timeout = {milliseconds}"
+        )
 
 
 def fenced(

@@ -17,19 +17,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
-from sqlalchemy import bindparam, insert, select, tuple_, update
+from sqlalchemy import Connection, Row, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
-from sqlalchemy.orm.attributes import set_committed_value
 
+from pokerroom.store.compiled import Compiled
 from pokerroom.store.db import on_async_session
 from pokerroom.store.models import LedgerAccount, Posting, Sitting, Transfer
-from pokerroom.store.transfers import NEW_TRANSFER, new_transfer_pg
+from pokerroom.store.transfers import NEW_TRANSFER, accounts_query, known_accounts, new_transfer_pg
 
 BANK = ("bank", "play")  # issues play money: its balance is minus all chips in circulation
 HOUSE = ("house", "rake")
+Account = tuple[str, str]  # a ledger account's (kind, owner)
+Held = Row[Any]  # a ledger account's row as read for a transfer: id, kind, owner, balance
 NON_NEGATIVE = frozenset({"player", "table", "tournament"})  # the house may owe after a correction
 
 
@@ -119,13 +122,11 @@ def transfer_sync(
     )
     session.add(record)
     session.flush()
-    _post(session, kind, record.id, accounts, amounts)
+    _post(session.connection(), kind, record.id, accounts, amounts)
     return record
 
 
-def _check_funds(
-    accounts: Mapping[tuple[str, str], LedgerAccount], amounts: Mapping[tuple[str, str], int]
-) -> None:
+def _check_funds(accounts: Mapping[Account, Held], amounts: Mapping[Account, int]) -> None:
     """No player, table or tournament account may go below zero (read locked)."""
     for account, amount in amounts.items():
         row = accounts[account]
@@ -136,54 +137,48 @@ def _check_funds(
 
 
 def _post(
-    session: Session,
+    connection: Connection,
     kind: str,
     transfer_id: int,
-    accounts: Mapping[tuple[str, str], LedgerAccount],
-    amounts: Mapping[tuple[str, str], int],
+    accounts: Mapping[Account, Held],
+    amounts: Mapping[Account, int],
 ) -> None:
     """The transfer's postings in one statement and the balances in another (executemany),
     not a round trip per account: a hand's end is on every table's path (issue 15)."""
     if not amounts:  # nothing moves (a zero transfer): the record alone
         return
-    connection = session.connection()
     try:
-        connection.execute(
-            _NEW_POSTINGS,
+        _NEW_POSTINGS.executemany(
+            connection,
             [
                 {"transfer_id": transfer_id, "ledger_account_id": accounts[a].id, "amount": n}
                 for a, n in amounts.items()
             ],
         )
-        connection.execute(
-            _ADD_TO_BALANCE, [{"row": accounts[a].id, "amount": n} for a, n in amounts.items()]
+        _ADD_TO_BALANCE.executemany(
+            connection, [{"row": accounts[a].id, "amount": n} for a, n in amounts.items()]
         )
     except IntegrityError as error:  # a concurrent debit got there first: the check holds
         raise InsufficientChipsError(f"{kind}: not enough chips ({error.orig})") from None
-    _committed(accounts, amounts)
 
 
-def _committed(
-    accounts: Mapping[tuple[str, str], LedgerAccount], amounts: Mapping[tuple[str, str], int]
-) -> None:
-    for account, amount in amounts.items():  # what the rows now hold (they are locked)
-        row = accounts[account]
-        set_committed_value(row, "balance", row.balance + amount)
-
-
-_NEW_POSTINGS = insert(Posting)  # built once (issue 15)
-_ADD_TO_BALANCE = (  # run on the connection: one executemany, the ORM's objects untouched
+_NEW_POSTINGS = Compiled(  # built and compiled once (issue 15)
+    insert(Posting).values(
+        {column: bindparam(column) for column in ("transfer_id", "ledger_account_id", "amount")}
+    )
+)
+_ADD_TO_BALANCE = Compiled(  # run on the connection: one executemany
     update(LedgerAccount)
     .where(LedgerAccount.id == bindparam("row"))
     .values(balance=LedgerAccount.balance + bindparam("amount"))
 )
 
 
-def _locked_accounts(
-    session: Session, amounts: Mapping[tuple[str, str], int]
-) -> dict[tuple[str, str], LedgerAccount]:
-    """The ledger accounts of ``amounts``, created empty on first use, read with their
-    balances and locked (PostgreSQL: FOR UPDATE, in id order, so no lock cycles).
+def _locked_accounts(session: Session, amounts: Mapping[Account, int]) -> dict[Account, Held]:
+    """The ledger accounts of ``amounts`` (id, kind, owner, balance), created empty on first
+    use, read with their balances and locked (PostgreSQL: FOR UPDATE, in id order, so no
+    lock cycles). Rows, not ORM objects: the session keeps no copy of a balance that the
+    transfer's statements then change behind its back.
 
     No lock is held while an account is created: creating one can wait for another
     transaction creating the same one, which may itself wait for a lock held here (a
@@ -191,42 +186,32 @@ def _locked_accounts(
     the whole database, and one statement does."""
     if not amounts:
         return {}
-    wanted = {"accounts": list(amounts)}
-    query = _ACCOUNTS
-    if session.get_bind().dialect.name != "sqlite":
+    connection = session.connection()
+    wanted: dict[str, str] = {}
+    for n, (kind, owner) in enumerate(amounts):
+        wanted[f"kind{n}"], wanted[f"owner{n}"] = kind, owner
+    sqlite = connection.dialect.name == "sqlite"
+    query = accounts_query(len(amounts), locked=not sqlite)
+    if not sqlite:
         # Accounts this connection has seen exist are not read unlocked again: a table's
         # and the house's accounts at every hand's rake were a round trip each (issue 15).
-        known: set[tuple[str, str]] = session.connection().info.setdefault(_KNOWN, set())
+        known = known_accounts(connection)
         if not known.issuperset(amounts):
-            existing = {(r.kind, r.owner) for r in session.execute(_NAMED_ACCOUNTS, wanted)}
+            named = accounts_query(len(amounts), locked=False, named=True)
+            existing = {(r.kind, r.owner) for r in named.execute(connection, wanted)}
             for account in amounts:
                 if account not in existing:  # created first, then locked with the rest
                     ledger_account_sync(session, *account)
             known.update(existing)
-        query = _LOCKED_ACCOUNTS
-    found = {(r.kind, r.owner): r for r in session.scalars(query, wanted)}
+    found = {(r.kind, r.owner): r for r in query.execute(connection, wanted)}
     # SQLite, a first use: created, then read with the rest. PostgreSQL: an account known
     # from a transaction that was rolled back after creating it, created again the same way.
     if len(found) < len(amounts):
         for account in amounts:
             if account not in found:
                 ledger_account_sync(session, *account)
-        found = {(r.kind, r.owner): r for r in session.scalars(query, wanted)}
+        found = {(r.kind, r.owner): r for r in query.execute(connection, wanted)}
     return found
-
-
-# The statements of ``_locked_accounts``, built once: one built for each call cost more to
-# build and to key for the statement cache than to run (every hand's rake, issue 15).
-_WANTED = tuple_(LedgerAccount.kind, LedgerAccount.owner).in_(bindparam("accounts", expanding=True))
-_NAMED_ACCOUNTS = select(LedgerAccount.kind, LedgerAccount.owner).where(_WANTED)
-_ACCOUNTS = (
-    select(LedgerAccount)
-    .where(_WANTED)
-    .order_by(LedgerAccount.id)
-    .execution_options(populate_existing=True)
-)
-_LOCKED_ACCOUNTS = _ACCOUNTS.with_for_update()
-_KNOWN = "pokerroom_ledger_accounts"  # a connection's info: the accounts it saw exist
 
 
 def _same_transfer(
@@ -328,12 +313,11 @@ def _post_sync(
     values = {"kind": kind, "key": key, "memo": memo, "hand_id": hand_id, "created_at": now}
     connection = session.connection()
     if connection.dialect.name != "postgresql":
-        transfer_id = connection.execute(NEW_TRANSFER, values).scalar_one()
-        _post(session, kind, transfer_id, accounts, moves)
+        transfer_id = NEW_TRANSFER.execute(connection, values).scalar_one()
+        _post(connection, kind, transfer_id, accounts, moves)
         return int(transfer_id)
-    transfer_id = new_transfer_pg(connection, values, {accounts[a].id: n for a, n in moves.items()})
-    _committed(accounts, moves)  # funds checked above: the rows hold enough (and are locked)
-    return transfer_id
+    # funds checked above: the rows hold enough (and are locked)
+    return new_transfer_pg(connection, values, {accounts[a].id: n for a, n in moves.items()})
 
 
 def open_sitting_sync(

@@ -4,19 +4,22 @@ transfer in one statement (issue 15).
 A hand's rake is a transfer's row, its postings and the accounts' balances: three round
 trips from the database writer at every raked hand, each reply taking the interpreter lock
 from the tables' loop. A data-modifying WITH writes all three in one; the accounts were
-read and locked before (``ledger._locked_accounts``) and their funds checked.
+read and locked before (``ledger._locked_accounts``, by ``accounts_query``'s statements)
+and their funds checked.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, text
+from sqlalchemy import Connection, bindparam, insert, select, text, tuple_
 
-from pokerroom.store.models import Transfer
+from pokerroom.store.compiled import Compiled
+from pokerroom.store.models import LedgerAccount, Transfer
 
-NEW_TRANSFER = (
+NEW_TRANSFER = Compiled(
     insert(Transfer)
     .values(
         kind=bindparam("kind"),
@@ -29,8 +32,9 @@ NEW_TRANSFER = (
 )
 
 
-_NEW_TRANSFER_PG = text(
-    """
+_NEW_TRANSFER_PG = Compiled(
+    text(
+        """
     WITH transfer AS (
         INSERT INTO transfers (kind, idempotency_key, memo, hand_id, created_at)
         VALUES (:kind, :key, :memo, :hand_id, :created_at)
@@ -47,6 +51,7 @@ _NEW_TRANSFER_PG = text(
     )
     SELECT id FROM transfer
     """
+    )
 )
 
 
@@ -56,7 +61,33 @@ def new_transfer_pg(
     """The transfer (``values``: kind, key, memo, hand_id, created_at), a posting for each
     ledger account row of ``amounts`` and their balances moved: its id. Each account once."""
     rows = list(amounts)
-    found = connection.execute(
-        _NEW_TRANSFER_PG, {**values, "rows": rows, "amounts": [amounts[r] for r in rows]}
+    found = _NEW_TRANSFER_PG.execute(
+        connection, {**values, "rows": rows, "amounts": [amounts[r] for r in rows]}
     ).scalar_one()
     return int(found)
+
+
+@lru_cache(maxsize=64)
+def accounts_query(count: int, *, locked: bool, named: bool = False) -> Compiled:
+    """``ledger._locked_accounts``'s statements for ``count`` accounts, built once: one built
+    for each call cost more to build and to key for the statement cache than to run, and an
+    expanding IN (one parameter for a list) is rendered again at every call (issue 15).
+    ``named``: the accounts' names only (which of them exist), read unlocked."""
+    wanted = tuple_(LedgerAccount.kind, LedgerAccount.owner).in_(
+        [tuple_(bindparam(f"kind{n}"), bindparam(f"owner{n}")) for n in range(count)]
+    )
+    if named:
+        return Compiled(select(LedgerAccount.kind, LedgerAccount.owner).where(wanted))
+    columns = (LedgerAccount.id, LedgerAccount.kind, LedgerAccount.owner, LedgerAccount.balance)
+    query = select(*columns).where(wanted).order_by(LedgerAccount.id)
+    return Compiled(query.with_for_update() if locked else query)
+
+
+_KNOWN = "pokerroom_ledger_accounts"  # a connection's info: the accounts it saw exist
+
+
+def known_accounts(connection: Connection) -> set[tuple[str, str]]:
+    """The ledger accounts this connection has seen exist (PostgreSQL): no account of them
+    is created while a transfer's locks are held (``ledger._locked_accounts``)."""
+    known: set[tuple[str, str]] = connection.info.setdefault(_KNOWN, set())
+    return known
