@@ -40,7 +40,7 @@ chromium:
 	  else sudo apt-get install -y chromium || { sudo apt-get update && sudo apt-get install -y chromium; }; fi; }
 
 test: lint chromium $(BUILT)
-	$(BIN)/pytest -m "not slow" -q
+	$(BIN)/pytest -m "not slow" -q --durations=25  # the slowest named: CI has 30 minutes
 
 test-all: lint chromium $(BUILT)
 	$(BIN)/pytest -q
