@@ -39,8 +39,10 @@ chromium:
 	  if [ "$$(id -u)" = 0 ]; then apt-get install -y chromium || { apt-get update && apt-get install -y chromium; }; \
 	  else sudo apt-get install -y chromium || { sudo apt-get update && sudo apt-get install -y chromium; }; fi; }
 
+# Two processes, each test file on one (a file's tests share its Redis database and
+# fixtures); the slowest are named: CI has 30 minutes.
 test: lint chromium $(BUILT)
-	$(BIN)/pytest -m "not slow" -q --durations=25  # the slowest named: CI has 30 minutes
+	$(BIN)/pytest -m "not slow" -q -n 2 --dist loadfile --durations=25
 
 test-all: lint chromium $(BUILT)
 	$(BIN)/pytest -q

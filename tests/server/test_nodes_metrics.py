@@ -18,7 +18,7 @@ from tests.server.test_e2e import books_balance, table_config
 from tests.server.test_metrics import scrape
 from tests.server.test_nodes_bus import REDIS, Node, both, connection, seated_on
 
-DB = 6  # this module's own Redis database number
+DB = 4  # this module's own Redis database number
 nodes = test_nodes_bus.nodes  # the fixture: the owner node and two socket-only nodes
 
 

@@ -82,7 +82,7 @@ def done(someone: Person) -> bool:
 async def test_kill_9_of_a_tournaments_owner_mid_hand(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    redis = await redis_db(5)
+    redis = await redis_db(2)  # this module's own Redis database number
     name, url = await fresh_postgres()
     monkeypatch.setenv("POKERROOM_SIT_AND_GO", "sng_heads_up")  # the nodes keep one open
     ports = {node: free_port() for node in ("p1", "p2")}
