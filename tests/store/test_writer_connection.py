@@ -10,7 +10,7 @@ from functools import partial
 
 import asyncpg
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from pokerroom.store.audit import audit
@@ -83,3 +83,30 @@ async def test_a_lease_pass_after_the_writers_connection_is_ended_runs(
         return session.execute(query).scalar_one()
 
     assert await db.run_apart(status) == "running"
+
+
+async def test_a_write_still_running_when_the_database_closes_fails_rather_than_waits() -> None:
+    """The writer's loop closed under a transaction still in flight (a shutdown cutting a
+    write short): its caller gets an error at once, not a wait without end, and closing
+    returns (it once hung the room's loop in uvloop's close)."""
+    name, url = await fresh_postgres()
+    db = Database(url, name=NAME)
+    try:
+        await db.migrate()
+        sleeping = asyncio.ensure_future(
+            db.run_apart(lambda session: session.execute(text("SELECT pg_sleep(60)")))
+        )
+        admin = await asyncpg.connect(PG_DSN, timeout=5)
+        try:
+            for _ in range(100):  # bounded: the statement reaches the server within seconds
+                query = "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND query LIKE $2"
+                if await admin.fetchval(query, name, "%pg_sleep(60)%"):
+                    break
+                await asyncio.sleep(0.1)
+        finally:
+            await admin.close()
+        await asyncio.wait_for(db.close(), 60)
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(sleeping, 30)  # before: never done (TimeoutError here)
+    finally:
+        await drop_postgres(name)

@@ -7,6 +7,8 @@ schema is created and upgraded by Alembic migrations shipped in the package.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import os
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -36,6 +38,10 @@ P = ParamSpec("P")
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
+# How long closing waits for the writer's loop (PostgreSQL) to dispose of its connections and
+# to stop: past it the room shuts down regardless (its daemon thread cannot hold the exit).
+CLOSE_SECONDS = 10.0
+log = logging.getLogger("pokerroom.store")
 MIGRATION_LOCK = 15_0011  # a PostgreSQL advisory lock's key: one migration at a time
 
 
@@ -263,7 +269,7 @@ class _WriterLoop:
         if self._loop is None:
             loop = _new_loop()
             self._thread = threading.Thread(
-                target=loop.run_forever, name="database writer", daemon=True
+                target=_run_until_stopped, args=(loop,), name="database writer", daemon=True
             )
             self._thread.start()
             self._loop = loop
@@ -296,16 +302,37 @@ class _WriterLoop:
         return await asyncio.wrap_future(done)
 
     async def close(self) -> None:
-        loop, thread = self._loop, self._thread
+        """The engine disposed of and the writer's loop stopped and closed in its own thread
+        (``_run_until_stopped``), waited for a bounded time: the room's loop never blocks
+        on it (it did, in uvloop's close, once in a test run under load)."""
+        loop, thread, engine = self._loop, self._thread, self._engine
         if loop is None or thread is None:
             return
-        engine = self._engine
+        self._loop = self._thread = self._engine = None  # closed once, however often asked
         if engine is not None:
-            await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(engine.dispose(), loop))
+            disposed = asyncio.run_coroutine_threadsafe(engine.dispose(), loop)
+            with contextlib.suppress(TimeoutError, DBAPIError, OSError):
+                await asyncio.wait_for(asyncio.wrap_future(disposed), CLOSE_SECONDS)
         loop.call_soon_threadsafe(loop.stop)
-        await asyncio.get_running_loop().run_in_executor(None, thread.join)
+        await asyncio.get_running_loop().run_in_executor(None, thread.join, CLOSE_SECONDS)
+        if thread.is_alive():  # a daemon thread: it cannot hold the process at exit
+            log.warning("the database writer's loop did not close in %s s", CLOSE_SECONDS)
+
+
+def _run_until_stopped(loop: asyncio.AbstractEventLoop) -> None:
+    """The writer's loop until ``close`` stops it; then what is still on it (a write cut
+    short) is cancelled, so its caller gets an error rather than waiting forever, and the
+    loop is closed here, off the room's loop."""
+    try:
+        loop.run_forever()
+    finally:
+        pending = asyncio.all_tasks(loop)
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.wait(pending, timeout=CLOSE_SECONDS))
+        loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
-        self._loop = self._thread = self._engine = None
 
 
 def _new_loop() -> asyncio.AbstractEventLoop:
