@@ -262,10 +262,11 @@ class FixedFields:
         self._name = ""
         self._fields: dict[str, Any] = {}
         self._shuffle: Shuffle | None = None
-        self._commitments: tuple[str | None, str | None] = (None, None)
+        # ``...``: one tuple object, kept (compiled, a pair's type is rebuilt at each return)
+        self._commitments: tuple[str | None, ...] = (None, None)
 
-    def commitments(self, shuffle: Shuffle | None) -> tuple[str | None, str | None]:
-        """``shuffle``'s deck and seed commitments (None without one)."""
+    def commitments(self, shuffle: Shuffle | None) -> tuple[str | None, ...]:
+        """``shuffle``'s deck and seed commitments (None without one), a pair."""
         if shuffle is not self._shuffle:
             self._shuffle = shuffle
             pair = (
