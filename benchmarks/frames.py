@@ -77,9 +77,9 @@ class Dealer:
             shuffle=self.shuffle,
             fixed=self.fixed,
         )
-        shared = encoding.SharedEncoding(public)
         return sum(
-            len(shared.encode(state_for_seat(self.table, public, s))) for s in self.table.seats
+            len(encoding.encode_utf8(state_for_seat(self.table, public, s)))
+            for s in self.table.seats
         )
 
 

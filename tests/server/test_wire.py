@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+from collections.abc import Callable
 
 import pytest
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -74,18 +75,28 @@ async def quiet_client(server: Server, outbox: int = 100_000) -> tuple[ClientCon
     return ws, client
 
 
+def delivering(client: Client, utf8: bool) -> Callable[[str], None]:
+    """``client.deliver``, or ``deliver_utf8`` of the text's UTF-8 (a seated player's table
+    frame, as the actor's broadcast gives it)."""
+    if not utf8:
+        return client.deliver
+    return lambda text: client.deliver_utf8(text.encode(), "t", 1)
+
+
+@pytest.mark.parametrize("utf8", [False, True], ids=["text", "utf8"])
 async def test_frames_queued_while_the_socket_was_paused_go_out_before_later_ones(
-    server: Server,
+    server: Server, utf8: bool
 ) -> None:
     ws, client = await quiet_client(server)
     assert client.socket is not None  # uvicorn's websockets-sansio protocol: the direct path
-    client.deliver(numbered(0, 10))
+    deliver = delivering(client, utf8)
+    deliver(numbered(0, 10))
     assert client.pending == 0 and client.outbox.empty()  # written at once, nothing queued
     # Not read: the socket's buffers fill, flow control pauses it, and frames queue.
     seq = 1
     while client.pending < 10:
         assert seq < 10_000, "the socket never paused"
-        client.deliver(numbered(seq, 16_384))
+        deliver(numbered(seq, 16_384))
         seq += 1
     assert not client.socket.ready()
     received: list[int] = []
@@ -101,7 +112,7 @@ async def test_frames_queued_while_the_socket_was_paused_go_out_before_later_one
     async with asyncio.timeout(30):
         while direct < 20:
             queued = client.pending > 0
-            client.deliver(numbered(seq, 10))
+            deliver(numbered(seq, 10))
             seq += 1
             if not queued and client.pending == 0:  # it went straight to the socket
                 direct += 1

@@ -476,15 +476,18 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
             self.metrics.actions.observe(time.monotonic() - self.acted_at)
             self.acted_at = None
         self.version += 1
+        version, table, table_id, watchers = self.version, self.table, self.table_id, self.watchers
         public = self._public(now)
         shared = encoding.SharedEncoding(public)  # what every viewer sees, encoded once
-        for client in list(self.watchers):
-            seat = self._seat_for(client)
+        for client in list(watchers):
+            seat = self._seat_for(client)  # (a tournament's seat holder is its entry: 7#2)
             if seat is None:
-                self._send(client, shared.whole, self.version)
-            else:
-                frame = shared.encode(state_for_seat(self.table, public, seat))
-                self._send(client, frame, self.version)
+                self._send(client, shared.whole, version)
+                continue
+            frame = encoding.encode_utf8(state_for_seat(table, public, seat))
+            client.deliver_utf8(frame, table_id, version)
+            if client.dropped.is_set() and client in watchers:
+                watchers.remove(client)
 
     def _tell(self, line: str, only: Container[int | None] | None = None) -> None:
         """Queue ``line`` for every watcher (or those whose account is in ``only``)."""

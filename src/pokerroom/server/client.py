@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pokerroom.server.wire import FRAMES, DirectSocket, direct_socket
+from pokerroom.server.wire import FRAMES, DirectSocket, direct_socket, text_frame
 
 OUTBOX_FRAMES = 256  # frames waiting for one client's socket before it is dropped
 
@@ -71,11 +71,26 @@ class Client:
             return
         socket = self.socket
         if not self.pending and socket is not None and socket.ready():
-            try:  # nothing ahead of it, and the socket takes it now: no queue, no task switch
-                socket.write(FRAMES.of(text))
-            except Exception as error:  # a broken socket: only this client goes
-                self.drop(1011, f"send failed: {type(error).__name__}")
+            self._write(socket, FRAMES.of(text))  # nothing ahead of it: no queue, no task switch
             return
+        self._queue(text)
+
+    def deliver_utf8(self, data: bytes, table: str, version: int) -> None:
+        """``deliver`` of a frame's text as UTF-8 (``encoding.encode_utf8``): the same bytes
+        on the wire, framed as they are when the socket takes them at once."""
+        socket = self.socket
+        if socket is None or self.pending or self.dropped.is_set() or not socket.ready():
+            self.deliver(data.decode(), table, version)  # queued, closed or another node's
+            return
+        self._write(socket, text_frame(data))
+
+    def _write(self, socket: DirectSocket, frame: bytes) -> None:
+        try:
+            socket.write(frame)
+        except Exception as error:  # a broken socket: only this client goes
+            self.drop(1011, f"send failed: {type(error).__name__}")
+
+    def _queue(self, text: str) -> None:
         try:
             self.outbox.put_nowait(text)
         except asyncio.QueueFull:

@@ -26,10 +26,16 @@ _OPTIONS = orjson.OPT_NON_STR_KEYS
 
 
 def encode(payload: dict[str, Any]) -> str:
+    return encode_utf8(payload).decode()
+
+
+def encode_utf8(payload: dict[str, Any]) -> bytes:
+    """``encode``'s text as UTF-8, as the encoder gives it: a seated player's frame goes to
+    its socket as these bytes, never made a ``str`` and encoded again (issue 15)."""
     try:
-        return orjson.dumps(payload).decode()
+        return orjson.dumps(payload)
     except orjson.JSONEncodeError:  # a key that is not a string (or a value orjson refuses)
-        return orjson.dumps(payload, option=_OPTIONS).decode()
+        return orjson.dumps(payload, option=_OPTIONS)
 
 
 class SharedEncoding:

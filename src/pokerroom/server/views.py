@@ -46,9 +46,10 @@ STATUS_TEXT = {status: status.value for status in SeatStatus}
 CARD_TEXT = {card: str(card) for card in FULL_DECK}
 
 
-def tenths(seconds: float) -> float:
+def tenths(seconds: Any) -> Any:
     """``round(seconds, 1)``, without its costly rounding of a float that is whole already
-    (a time bank mostly is: issue 15)."""
+    (a time bank mostly is: issue 15). ``Any``, not ``float``: compiled (mypyc), a ``float``
+    parameter makes an integer a float, and ``0`` is not ``0.0`` in JSON."""
     if type(seconds) is float and seconds.is_integer():
         return seconds
     return round(seconds, 1)
@@ -261,10 +262,11 @@ class FixedFields:
         self._name = ""
         self._fields: dict[str, Any] = {}
         self._shuffle: Shuffle | None = None
-        self._commitments: tuple[str | None, str | None] = (None, None)
+        # ``...``: one tuple object, kept (compiled, a pair's type is rebuilt at each return)
+        self._commitments: tuple[str | None, ...] = (None, None)
 
-    def commitments(self, shuffle: Shuffle | None) -> tuple[str | None, str | None]:
-        """``shuffle``'s deck and seed commitments (None without one)."""
+    def commitments(self, shuffle: Shuffle | None) -> tuple[str | None, ...]:
+        """``shuffle``'s deck and seed commitments (None without one), a pair."""
         if shuffle is not self._shuffle:
             self._shuffle = shuffle
             pair = (
