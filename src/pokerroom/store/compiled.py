@@ -12,10 +12,12 @@ For statements whose every parameter is named: bound values (``bindparam``) or l
 values compiled in, and no column defaults filled in at execution (an INSERT names every
 column it writes).
 
-On SQLite (pysqlite, whose execution SQLAlchemy hands straight to the cursor) even
-``exec_driver_sql`` was more Python than the statement: an execution context, a cursor
-result and its metadata, events looked up, each time, several times a hand in the writer's
-thread. There a statement runs on the driver's cursor (``_on_cursor``) unless something
+On SQLite (pysqlite) and asyncpg, whose execution SQLAlchemy hands straight to the
+cursor (asyncpg's casts are in the SQL), even ``exec_driver_sql`` was more Python than the
+statement: an execution context, a cursor result and its metadata, events looked up, each
+time, at every hand in the writer's thread (on asyncpg what its context does besides, the
+schema cache's stamp, is done here too). There a statement runs on the driver's cursor
+(``_on_cursor``) unless something
 watches the connection's statements (a ``before_cursor_execute`` listener, echo): the same
 SQL and parameters in the same transaction, a driver's error raised as SQLAlchemy raises it
 (``Connection._handle_dbapi_exception``: wrapped, ``handle_error`` events told), its rows
@@ -140,12 +142,15 @@ class Compiled:
         return connection.exec_driver_sql(form.sql, parameters)
 
 
+_ON_CURSOR = frozenset({"pysqlite", "asyncpg"})
+
+
 def _plain(connection: Connection) -> bool:
-    """SQLite's driver, in a transaction begun, and nothing watching its statements: what
-    ``exec_driver_sql`` would do is the cursor's execute, and only that."""
-    dispatch = connection.dispatch
+    """SQLite's driver or asyncpg's, in a transaction begun, and nothing watching their
+    statements: what ``exec_driver_sql`` would do is the cursor's execute, and only that."""
+    dispatch = connection.dialect.driver in _ON_CURSOR and connection.dispatch
     return (
-        connection.dialect.driver == "pysqlite"
+        dispatch is not False
         and connection.in_transaction()
         and not connection._echo
         and not dispatch.before_cursor_execute
@@ -155,7 +160,11 @@ def _plain(connection: Connection) -> bool:
 
 
 def _on_cursor(connection: Connection, form: _Form, parameters: Any, *, many: bool) -> Ran:
-    cursor = connection.connection.cursor()
+    dialect: Any = connection.dialect
+    cursor: Any = connection.connection.cursor()
+    asyncpg = dialect.driver == "asyncpg"
+    if asyncpg:  # what its execution context does before a statement (its ``pre_exec``)
+        cursor._invalidate_schema_cache_asof = dialect._invalidate_schema_cache_asof
     try:
         if many:
             cursor.executemany(form.sql, parameters)
@@ -170,6 +179,10 @@ def _on_cursor(connection: Connection, form: _Form, parameters: Any, *, many: bo
             rows = [make(row) for row in cursor.fetchall()]
         return Ran(cursor.rowcount, rows)
     except Exception as error:  # wrapped as SQLAlchemy wraps it (raises)
+        if asyncpg and isinstance(  # as its execution context does on an error
+            error, (dialect.dbapi.InvalidCachedStatementError, dialect.dbapi.InternalServerError)
+        ):
+            dialect._invalidate_schema_cache()
         connection._handle_dbapi_exception(error, form.sql, parameters, cursor, None)
     finally:
         cursor.close()
