@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 import pytest
-from sqlalchemy import event, func, select, update
+from sqlalchemy import Connection, event, func, select, update
 
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
@@ -244,5 +244,32 @@ async def test_a_rake_the_table_cannot_pay_is_refused_in_a_batch_alone(
             .where(LedgerAccount.kind == "table", LedgerAccount.owner == bad.table_id)
             .values(balance=held)
         )
+        report = await audit(session)
+    assert report.ok, report.problems
+
+
+async def test_a_hand_end_runs_on_the_drivers_cursor(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15: nothing watching the writer's statements, a hand's start and end (each a
+    compiled statement) go to the driver's cursor, asyncpg's as SQLite's, not through
+    SQLAlchemy's execution (``exec_driver_sql``), and store what they stored (the hand
+    complete, its rake taken, the books balanced)."""
+    (one,) = await third_hands(database, 1)
+
+    run = Connection.exec_driver_sql
+
+    def refused(connection: Connection, statement: str, *args: Any) -> Any:
+        if statement == "BEGIN":  # SQLite's transaction begun (``db._on_sqlite_begin``)
+            return run(connection, statement, *args)
+        raise AssertionError(f"exec_driver_sql, not the cursor's: {statement[:60]!r}")
+
+    monkeypatch.setattr(Connection, "exec_driver_sql", refused)
+    await RoomStore(database).finish_hand(**one.fields)
+    monkeypatch.undo()
+    hands = await stored_hands(database)
+    assert hands == {one.table_id: ["complete"] * 3}
+    async with database.transaction() as session:
+        assert await balance(session, "table", one.table_id) == one.table.chips_on_table()
         report = await audit(session)
     assert report.ok, report.problems

@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import orjson
+
 from pokerroom.engine import Action, ActionKind
 from pokerroom.table import Table
 from pokerroom.table.clock import TurnClock
-from pokerroom.table.snapshot import VERSION
+from pokerroom.table.snapshot import VERSION, json_text
 from tests.table.helpers import BB, finish_hand, make_table
 
 OLD = Path(__file__).parent / "data" / "snapshot_v1.json"
@@ -58,3 +60,22 @@ def test_R_TIME_turn_clock_is_its_own_object_and_survives_a_restore() -> None:
     restored = Table.from_json(table.to_json())
     assert restored.clock.to_json() == table.clock.to_json()
     assert restored.deadline is not None and before is not None and restored.deadline >= before
+
+
+def test_a_snapshot_is_orjsons_text_and_reads_back_as_json_dumps_text() -> None:
+    """Issue 15: a table's snapshot (and a hand's record, ``history.record``) is written at
+    every hand on the tables' loop, by orjson, not stdlib json: compact, a name not in ASCII
+    kept as UTF-8. What it holds is what ``json.dumps`` wrote (read back, equal), and a
+    value orjson refuses (a key that is not a string, an integer past 64 bits) is still
+    written, by ``json.dumps``."""
+    table = make_table(players={1: 100 * BB, 2: 100 * BB, 3: 100 * BB}, seed=4)
+    table.name = "Café ♠"
+    table.start_hand(0.5)
+    table.act("p1", Action(ActionKind.BET_OR_RAISE, 3 * BB), 1.25)
+    text = table.to_json()
+    data = json.loads(text)
+    assert text == orjson.dumps(data).decode() and "Café ♠" in text
+    assert json.loads(json.dumps(data)) == data
+    assert Table.from_json(text).to_json() == text
+    refused = {1: "one", "big": 2**70}
+    assert json.loads(json_text(refused)) == json.loads(json.dumps(refused))

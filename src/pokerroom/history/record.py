@@ -28,6 +28,7 @@ from pokerroom.rules.game import GameSpec
 from pokerroom.rules.house import HouseOptions, parse_house
 from pokerroom.table.snapshot import (
     house_json,
+    json_text,
     log_from_json,
     log_json,
     setup_from_json,
@@ -62,7 +63,7 @@ def hand_record(hand: Hand) -> str:
     if not hand.is_over:
         raise RecordError(f"a hand is recorded when it is over, not {hand.phase.value}")
     cancelled = cancel_reason(hand)
-    rest = json.dumps(
+    rest = json_text(
         {
             "setup": setup_json(hand.setup),
             "log": log_json(hand.log),

@@ -33,6 +33,7 @@ from pokerroom.store.db import on_async_session
 from pokerroom.store.hand_end_pg import ended_before, finish_on_postgresql
 from pokerroom.store.ledger import leave_sync, take_rake_sync
 from pokerroom.store.models import HandPlayer, HandRecord, TableRecord
+from pokerroom.table.snapshot import json_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +158,7 @@ def finish_hand_sync(
         "new_status": "cancelled" if cancelled else "complete",
         "new_record": record,
         "new_rake": rake,
-        "reveal": json.dumps(reveal),
+        "reveal": json_text(reveal),
         "at": now,
     }
     connection = session.connection()
