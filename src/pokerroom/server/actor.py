@@ -85,8 +85,8 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         self.table = table
         self.config = config
         self.pause = pause
-        # Unbounded as a queue, but clients' messages in it are counted and capped (offer);
-        # what else goes in is bounded by the connections ("gone") and the floor's calls.
+        # Unbounded, but clients' messages in it are counted and capped (offer); the rest is
+        # bounded by the connections ("gone") and the floor's calls.
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.shares = Shares(INBOX_MESSAGES)  # what each source has waiting (S-ISOLATE-1)
         self.faults = 0  # exceptions in the table's own logic (each logged with its hand)
@@ -106,8 +106,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         self.closed = False
         self.turns = 0  # loop iterations, counted so a test can see the task sleeps when idle
         self.clock_idle = False  # the last clock turn changed nothing
-        # The snapshot the store holds (the room stored it before making this actor): a
-        # fault puts the table back to it.
+        # What the store holds (stored before this actor was made): a fault goes back to it.
         self.stored = table.to_json()
         self.recovering: Recovery | None = None  # a fault whose cancel is not stored yet
         self.retry_seconds = RETRY_SECONDS
@@ -491,9 +490,8 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
 
     def _tell(self, line: str, only: Container[int | None] | None = None) -> None:
         """Queue ``line`` for every watcher (or those whose account is in ``only``)."""
-        for watcher in list(self.watchers):
-            if only is None or watcher.account_id in only:
-                self._send(watcher, line)
+        for watcher in [w for w in self.watchers if only is None or w.account_id in only]:
+            self._send(watcher, line)
 
     def _send(self, client: Client, text: str, version: int | None = None) -> None:
         """Queue ``text`` (a table frame: its ``version``) for ``client``; never waits."""
