@@ -50,7 +50,7 @@ def check_frames(
         assert public["hand"]["commitment"] == shuffle.commitment
         assert public["hand"]["seed_commitment"] == shuffle.seed_commitment
     for seat in table.seats:
-        sent = shared.encode(state_for_seat(table, public, seat))
+        sent = encoding.encode_utf8(state_for_seat(table, public, seat)).decode()  # as sent
         assert sent == encoding.encode(state_for_seat(table, fresh, seat)), f"seat {seat}"
         frame = json.loads(sent)
         for entry in frame["seats"]:  # S-VIEW-1: cards of one's own, or shown

@@ -56,7 +56,10 @@ def frames_of_hands(
                 table, table_id="t", version=len(sent), now=float(number), last_actions=last
             )
             shared = encoding.SharedEncoding(public)
-            per_seat = {s: shared.encode(state_for_seat(table, public, s)) for s in table.seats}
+            per_seat = {
+                s: encoding.encode_utf8(state_for_seat(table, public, s)).decode()  # as sent
+                for s in table.seats
+            }
             check_broadcast(table, shared.whole, per_seat)
             sent.append((shared.whole, per_seat))
             if table.hand is None:

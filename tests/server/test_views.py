@@ -141,8 +141,8 @@ def test_R_HILO_1_hands_shown_at_an_all_in_are_named_with_their_high_and_low_fiv
 
 
 def test_shared_encoding_writes_each_viewers_frame_exactly_as_encoding_it_whole() -> None:
-    """The broadcast encodes what viewers share once (encoding.SharedEncoding): every
-    seat's frame, and the spectators', must be byte for byte what ``encode`` gives."""
+    """The broadcast encodes what viewers share once (encoding.SharedEncoding) and each
+    seat's frame as UTF-8 bytes (``encode_utf8``): byte for byte what ``encode`` gives."""
     from pokerroom.server.views import state_for_seat
 
     table = titan_table(dict.fromkeys((1, 3, 4), 20_000), seed=7)
@@ -155,7 +155,7 @@ def test_shared_encoding_writes_each_viewers_frame_exactly_as_encoding_it_whole(
             assert shared.whole == encoding.encode(public)
             for seat in table.seats:
                 state = state_for_seat(table, public, seat)
-                assert shared.encode(state) == encoding.encode(state)
+                assert encoding.encode_utf8(state) == encoding.encode(state).encode()
                 checked += 1
             if table.hand is None:
                 break

@@ -39,11 +39,10 @@ def encode_utf8(payload: dict[str, Any]) -> bytes:
 
 
 class SharedEncoding:
-    """One table frame's JSON for all its viewers: the public frame (what a spectator
-    sees), ``whole``, encoded once and only if some viewer sees it (a table of players
-    only never does); a seated viewer's frame (``views.state_for_seat``: the public one
-    with its own cards, options and legal actions) by ``encode``, exactly what ``encode``
-    gives for the same payload (tests/server/test_views.py)."""
+    """The public frame (what a spectator sees) of one broadcast, ``whole``: encoded once
+    and only if some viewer sees it (a table of players only never does). A seated
+    viewer's frame (``views.state_for_seat``: the public one with its own cards, options
+    and legal actions) is its own, by ``encode_utf8`` (tests/server/test_frames_afresh.py)."""
 
     __slots__ = ("_whole", "public")
 
@@ -56,6 +55,3 @@ class SharedEncoding:
         if self._whole is None:
             self._whole = encode(self.public)
         return self._whole
-
-    def encode(self, payload: dict[str, Any]) -> str:
-        return self.whole if payload is self.public else encode(payload)
