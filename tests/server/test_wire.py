@@ -123,10 +123,13 @@ async def test_frames_queued_while_the_socket_was_paused_go_out_before_later_one
     await ws.close()
 
 
+@pytest.mark.parametrize("utf8", [False, True], ids=["text", "utf8"])
 async def test_a_client_that_does_not_read_is_written_to_only_up_to_flow_controls_mark(
-    server: Server,
+    server: Server, utf8: bool
 ) -> None:
+    """A spectator's frames (text) or a seated player's (UTF-8): the same mark, the same drop."""
     ws, client = await quiet_client(server, outbox=8)
+    deliver = delivering(client, utf8)
     socket = client.socket
     assert socket is not None
     transport = socket.protocol.transport
@@ -134,7 +137,7 @@ async def test_a_client_that_does_not_read_is_written_to_only_up_to_flow_control
     seq = 0
     while not client.closed:
         assert seq < 10_000, "never dropped"
-        client.deliver(numbered(seq, 16_384))
+        deliver(numbered(seq, 16_384))
         seq += 1
         # Past the mark the socket is paused and frames queue: the buffer grows no further.
         assert transport.get_write_buffer_size() <= high + 16_384 + 100
