@@ -89,6 +89,25 @@ def checked_frame(raw: str | bytes) -> dict[str, Any]:
     return data
 
 
+@pytest.fixture(autouse=True)
+async def people_closed(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
+    """Close, after the test, every client socket it opened and left open, waiting until
+    each TCP connection is gone (bounded). One left open would be collected once its event
+    loop is gone and warn of an unclosed transport in a later test. Set up first, torn down
+    last: after the test's servers stopped."""
+    opened: list[ClientConnection] = []
+    init = ClientConnection.__init__
+
+    def tracked(self: ClientConnection, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        opened.append(self)
+
+    monkeypatch.setattr(ClientConnection, "__init__", tracked)
+    yield
+    async with asyncio.timeout(30):
+        await asyncio.gather(*(ws.close() for ws in opened))
+
+
 @dataclass
 class Person:
     """A person's client: REST session plus one WebSocket, recording every frame received."""
