@@ -91,10 +91,17 @@ def checked_frame(raw: str | bytes) -> dict[str, Any]:
 
 @pytest.fixture(autouse=True)
 async def people_closed(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
-    """Close, after the test, every client socket it opened and left open, waiting until
-    each TCP connection is gone (bounded). One left open would be collected once its event
-    loop is gone and warn of an unclosed transport in a later test. Set up first, torn down
-    last: after the test's servers stopped."""
+    """Every client socket a test opened is closed after it (``closing_opened_sockets``).
+    Autouse, so set up first and torn down last: after the test's servers stopped."""
+    async for _ in closing_opened_sockets(monkeypatch):
+        yield
+
+
+async def closing_opened_sockets(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
+    """Yields once; then closes every client socket opened meanwhile and left open, waiting
+    until each TCP connection is gone (bounded). One left open would be collected once its
+    event loop is gone and warn of an unclosed transport in a later test. (A test module
+    on a module-wide loop overrides ``people_closed`` to run this on that loop.)"""
     opened: list[ClientConnection] = []
     init = ClientConnection.__init__
 

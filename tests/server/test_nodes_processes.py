@@ -30,7 +30,7 @@ from pokerroom.bots.strategy import RuleBot
 from pokerroom.server.process import free_port, spawn_node
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
-from tests.server.conftest import Person, Server, person
+from tests.server.conftest import Person, Server, closing_opened_sockets, person
 from tests.server.test_nodes_bus import both, log_in_again, redis_db
 from tests.store.conftest import PG_DSN, drop_postgres, fresh_postgres
 
@@ -41,6 +41,13 @@ WAIT = 90.0  # every other bounded wait
 BOTS = {"casino-nlhe": 4}  # bots at a table: 2, but the casino deals to four (R-SEAT-1)
 NODES = ("n1", "n2", "n3")
 REDIS_DB = 5  # this module's own Redis database number
+
+
+@pytest_asyncio.fixture(loop_scope="module", autouse=True)
+async def people_closed(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
+    """The sockets a test opened, closed after it on this module's loop (they live on it)."""
+    async for _ in closing_opened_sockets(monkeypatch):
+        yield
 
 
 @dataclass
