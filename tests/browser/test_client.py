@@ -108,6 +108,12 @@ def my_hands(player: Player, table: str) -> set[int]:
     return hands
 
 
+def sitting_out(player: Player, table: str) -> bool:
+    """The latest frame that seats the player shows them sitting out."""
+    mine = next((f for f in reversed(player.tables(table)) if f["you"]), None)
+    return mine is not None and mine["seats"][mine["you"] - 1]["status"] == "sitting_out"
+
+
 def finished_hands(player: Player, table: str) -> set[int]:
     return {r["hand"] for r in player.results(table)} & my_hands(player, table)
 
@@ -225,10 +231,11 @@ async def test_sign_up_log_in_join_and_play_hands_by_clicking(browser: Browser, 
     root = f".table-view[data-table='{table}']"
     await page.check(f"{root} [data-option='sit_out_next']")
     # The hand in progress is played on by clicks (her clock must not run out waiting) until
-    # it ends and Add chips comes on; bounded.
+    # she sits out and Add chips comes on; bounded. (The option may reach the table after
+    # that hand's end: then she is dealt one more, and plays it.)
     deadline, turn = time.monotonic() + 120, 0
-    while not await page.is_enabled(f"{root} .add-chips"):
-        assert time.monotonic() < deadline, "the hand never ended: Add chips stayed off"
+    while not (sitting_out(ann, table) and await page.is_enabled(f"{root} .add-chips")):
+        assert time.monotonic() < deadline, "she never sat out: Add chips stayed off"
         if await take_turn(ann, table, turn):
             turn += 1
         else:

@@ -34,6 +34,9 @@ SUIT_COLOURS = """async () => {
 async def options_shown(page: Page) -> dict[str, Any]:
     await page.click("#options-open")
     await page.wait_for_selector("#options[open]")
+    # The form takes input (and shows what it holds) once the account's preferences are
+    # read: inert until then (options.js), showing what the page had before.
+    await page.wait_for_selector("#options-form:not([inert])")
     shown = {
         "deck": await page.eval_on_selector("#options [name='deck']:checked", "(r) => r.value"),
         "auto_muck": await page.is_checked("#opt-auto-muck"),
@@ -54,6 +57,7 @@ async def save(
     page: Page, *, deck: str, auto_muck: bool, hotkeys: bool, presets: list[int]
 ) -> None:
     await page.click("#options-open")
+    await page.wait_for_selector("#options-form:not([inert])")  # filled from the account
     await page.check(f"#options [name='deck'][value='{deck}']")
     await page.set_checked("#opt-auto-muck", auto_muck)
     await page.set_checked("#opt-hotkeys", hotkeys)
