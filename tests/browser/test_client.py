@@ -229,7 +229,9 @@ async def test_sign_up_log_in_join_and_play_hands_by_clicking(browser: Browser, 
 
     # Top up between hands (R-STAKE-1): sit out next hand, add chips, sit back in.
     root = f".table-view[data-table='{table}']"
-    await page.check(f"{root} [data-option='sit_out_next']")
+    # A click, not check(): a frame sent before the table has the option redraws the box
+    # unticked, and check() would call that a click that did not take.
+    await page.click(f"{root} [data-option='sit_out_next']")
     # The hand in progress is played on by clicks (her clock must not run out waiting) until
     # she sits out and Add chips comes on; bounded. (The option may reach the table after
     # that hand's end: then she is dealt one more, and plays it.)
@@ -305,8 +307,13 @@ async def test_sign_up_log_in_join_and_play_hands_by_clicking(browser: Browser, 
 
     # A dropped connection: the client reconnects by itself and keeps the seat (R-TIME-3).
     seat = next(f["you"] for f in reversed(ann.tables(table)) if f["you"])
-    sockets, before = ann.sockets, len(ann.frames)
+    sockets = ann.sockets
     await page.evaluate("window.pokerroom.socket.close()")
+    for _ in range(100):  # bounded: a new socket opens once the old one has closed
+        if ann.sockets == sockets + 1:
+            break
+        await asyncio.sleep(0.05)
+    before = len(ann.frames)  # from here on, the new socket's frames (the old one is shut)
     await page.wait_for_function("() => window.pokerroom.socketReady === true")
     for _ in range(100):  # bounded: the seat is taken back within a few frames
         back = [f for f in ann.frames[before:] if f.get("type") == "table"]

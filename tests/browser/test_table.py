@@ -136,6 +136,9 @@ async def test_pot_time_bar_title_alerts_time_bank_and_sounds(
     ann, bob = await sit_both(browser, quiet_room, 10_000)
     me = await whose_turn([ann, bob])
     them = bob if me is ann else ann
+    # Your turn: a sound and the title, checked first: 2 s in, the warning takes the title.
+    await title_starts(me.page, TURN_TITLE)
+    await sound_played(me.page, "turn")
     frame = await version_frame(me)
     hand = frame["hand"]
     assert hand["street"] == "preflop" and hand["collected"] == []  # nothing collected yet
@@ -153,20 +156,19 @@ async def test_pot_time_bar_title_alerts_time_bank_and_sounds(
     )
     assert int(sizes[0]) >= 700 and sizes[1] > sizes[2], sizes
 
-    # Your turn: a sound and the title; a time bar here and under the seat on the other page.
-    await title_starts(me.page, TURN_TITLE)
-    await sound_played(me.page, "turn")
+    # A time bar here and under the seat on the other page.
     assert await them.page.title() == "Stockholm (Heads-up NL $1/$2) \u00b7 pokerroom"
     bar = f"{ROOT} .actions .timebar"
     assert await me.page.is_visible(bar)
     assert await me.page.evaluate(CONTRAST, [f"{bar} .timebar-left", "backgroundColor", bar]) >= 3
     await them.page.wait_for_selector(f"{ROOT} .seat.acting .timebar .timebar-left")
     await sound_played(them.page, "deal")
-    await screenshot(me.page, "table-your-turn")
-    # The warning (2 s into the turn): another sound, the title says so, the bar turns red.
+    # The warning (2 s into the turn): another sound, the title says so, the bar turns red
+    # (until the time bank, 6 s in: the picture after it, so that it cannot be missed).
     await title_starts(me.page, WARNING_TITLE)
     await sound_played(me.page, "warning")
     await me.page.wait_for_selector(f"{bar}.low")
+    await screenshot(me.page, "table-your-turn")
     # The time bank (after 6 s): named under the clock on both pages.
     await me.page.wait_for_function(
         "(root) => document.querySelector(`${root} .actions .clock`).textContent"
@@ -189,11 +191,11 @@ async def test_pot_time_bar_title_alerts_time_bank_and_sounds(
     heard = await me.page.evaluate("window.pokerroom.sounds.length")
     them_heard = await them.page.evaluate("window.pokerroom.sounds.length")
     await me.page.click(f"{ROOT} .call")
+    await title_starts(them.page, TURN_TITLE)  # their turn now (first: warned 2 s in)
     await them.page.wait_for_function(
         "(n) => window.pokerroom.sounds.slice(n).includes('bet')", arg=them_heard
     )
     await title_starts(me.page, "Stockholm")  # no alert: the table on screen names the tab
-    await title_starts(them.page, TURN_TITLE)  # their turn now: the other tab's title
     assert await me.page.evaluate("window.pokerroom.sounds.length") == heard
     # The switch is remembered in this browser.
     assert await me.page.evaluate("localStorage.getItem('pokerroom.muted')") == "1"

@@ -224,7 +224,7 @@ async def test_register_late_be_moved_and_finish_a_multi_table_event(
             await page.locator(f"{VISIBLE}[data-table='{to}']").wait_for()
             assert await page.locator(f".table-view[data-table='{first}']").count() == 0
             note = page.locator(f".table-view[data-table='{to}'] .t-notice")
-            assert "you were moved to table" in await note.inner_text()
+            await note.filter(has_text="you were moved to table").wait_for()  # its 1st frame
             assert await note.get_attribute("aria-live") == "polite"  # said, not only shown
             game = page.locator(f".table-view[data-table='{to}'] .table-game")
             await game.filter(has_text="Level").wait_for()
