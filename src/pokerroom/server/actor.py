@@ -485,7 +485,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                 continue
             frame = encoding.encode_utf8(state_for_seat(table, public, seat))
             client.deliver_utf8(frame, table_id, version)
-            if client.dropped.is_set() and client in watchers:
+            if client.closed and client in watchers:  # as ``_send`` does
                 watchers.remove(client)
 
     def _tell(self, line: str, only: Container[int | None] | None = None) -> None:

@@ -148,10 +148,11 @@ _ON_CURSOR = frozenset({"pysqlite", "asyncpg"})
 def _plain(connection: Connection) -> bool:
     """SQLite's driver or asyncpg's, in a transaction begun, and nothing watching their
     statements: what ``exec_driver_sql`` would do is the cursor's execute, and only that."""
-    dispatch = connection.dialect.driver in _ON_CURSOR and connection.dispatch
+    if connection.dialect.driver not in _ON_CURSOR:
+        return False
+    dispatch = connection.dispatch
     return (
-        dispatch is not False
-        and connection.in_transaction()
+        connection.in_transaction()
         and not connection._echo
         and not dispatch.before_cursor_execute
         and not dispatch.after_cursor_execute
