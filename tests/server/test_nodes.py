@@ -189,7 +189,9 @@ async def test_a_dead_owners_tables_are_all_adopted_and_the_lobby_lists_every_ta
                 assert {e["node"] for e in lobby} <= {"a", "b"}
             # a hands tables over to b until each runs its share (between hands)
             table_id = await kept_by(a, b)
-            assert changes(a, "released") == 3
+            # Its surplus, net: on a busy machine a pass of b can fail (its transaction past
+            # the lease's time) and a take a released table back, then release it again.
+            assert changes(a, "released") - changes(a, "adopted") == 3
             ann, bob, _, number = await seated_pair(a, table_id)
             await a.room.leases.stop()  # a dies: no renewal, no table runs
             for actor in a.room.actors.values():
