@@ -262,7 +262,15 @@ def in_processes(
                 process.kill()
 
 
-def _echo_client(port: int, connections: int, seconds: float, start: Any, results: Any) -> None:
+def _connected(ready: Any) -> None:
+    """One more socket is open: measuring starts once every client's are."""
+    with ready.get_lock():
+        ready.value += 1
+
+
+def _echo_client(
+    port: int, connections: int, seconds: float, start: Any, ready: Any, results: Any
+) -> None:
     """One echo client process: ``connections`` sockets, each sending and awaiting its
     echo until the shared start + ``seconds``."""
     from websockets.asyncio.client import connect
@@ -273,6 +281,7 @@ def _echo_client(port: int, connections: int, seconds: float, start: Any, result
         async def one() -> None:
             nonlocal count
             async with connect(f"ws://127.0.0.1:{port}/") as ws:
+                _connected(ready)
                 while not start.value:
                     await asyncio.sleep(0.01)
                 while time.monotonic() < start.value + seconds:
@@ -288,7 +297,14 @@ def _echo_client(port: int, connections: int, seconds: float, start: Any, result
 
 
 def _table_echo_client(
-    port: int, tables: int, players: int, seconds: float, first: int, start: Any, results: Any
+    port: int,
+    tables: int,
+    players: int,
+    seconds: float,
+    first: int,
+    start: Any,
+    ready: Any,
+    results: Any,
 ) -> None:
     """One process of the table echo's clients: ``tables`` tables of ``players`` sockets.
     A socket reads every frame as a bot does (a quick look; the frame naming it parsed
@@ -313,6 +329,8 @@ def _table_echo_client(
         async def table(number: int) -> None:
             path = f"ws://127.0.0.1:{port}/{first}-{number}"
             sockets = [await connect(path, max_size=2**20) for _ in range(players)]
+            for _ in sockets:
+                _connected(ready)
             while not start.value:
                 await asyncio.sleep(0.01)
             reading = [asyncio.create_task(seat(ws, n)) for n, ws in enumerate(sockets)]
@@ -334,7 +352,7 @@ async def echo_ceiling(
 ) -> dict[str, Any]:
     """The echo server's messages/s, with its CPU and the client processes' (in cores)."""
     shares = [(len(range(k, clients, processes)), seconds) for k in range(processes)]
-    figures = await _echo_server("app", _echo_client, shares, seconds)
+    figures = await _echo_server("app", _echo_client, shares, seconds, clients)
     figures["messages_per_second"] = figures.pop("count") / seconds
     return figures
 
@@ -347,16 +365,21 @@ async def table_echo_ceiling(
     between (``server.echo.tables``: a frame of a table frame's size to each socket of the
     table, the next in turn acting on it as a bot does); its actions/s, and CPU in cores."""
     shares = [(len(range(k, tables, processes)), players, seconds, k) for k in range(processes)]
-    figures = await _echo_server("tables", _table_echo_client, shares, seconds)
+    figures = await _echo_server("tables", _table_echo_client, shares, seconds, tables * players)
     figures["actions_per_second"] = figures.pop("count") / seconds
     return figures
 
 
 async def _echo_server(
-    app: str, client: Callable[..., None], shares: list[tuple[Any, ...]], seconds: float
+    app: str,
+    client: Callable[..., None],
+    shares: list[tuple[Any, ...]],
+    seconds: float,
+    sockets: int,
 ) -> dict[str, Any]:
     """``pokerroom.server.echo:<app>`` under uvicorn, driven by one ``client`` process a
-    share for ``seconds`` from a shared start: the clients' summed count, the CPUs."""
+    share for ``seconds`` from a shared start, once all their ``sockets`` are open: the
+    clients' summed count, the CPUs."""
     port = free_port()
     server = subprocess.Popen(
         [
@@ -380,12 +403,17 @@ async def _echo_server(
             ):
                 break
             await asyncio.sleep(0.1)
-        start = multiprocessing.get_context("spawn").Value("d", 0.0)
+        context = multiprocessing.get_context("spawn")
+        start, ready = context.Value("d", 0.0), context.Value("i", 0)
         loop = asyncio.get_running_loop()
         running = loop.run_in_executor(
-            None, in_processes, client, [(port, *share) for share in shares], (start,)
+            None, in_processes, client, [(port, *share) for share in shares], (start, ready)
         )
-        await asyncio.sleep(2.0)  # the client processes start and connect
+        # The client processes start and connect (slowly on a busy machine; bounded).
+        for _ in range(1200):
+            if ready.value >= sockets or running.done():
+                break
+            await asyncio.sleep(0.1)
         served = process_cpu_seconds(server.pid)
         start.value = time.monotonic()
         done = await running
