@@ -63,6 +63,14 @@ async def redis_db(number: int, *, flush: bool = True) -> str:
     return url
 
 
+def room_prefix() -> str:
+    """Keys and channels of a room of the test's own on a Redis database that another run
+    (another checkout's, at the same time) may use too: with the same prefix, its owners
+    would read this room's commands from the same streams and send its sockets their own
+    tables' frames (a seated player shown a table she does not sit at)."""
+    return f"pokerroom-test-{secrets.token_hex(4)}:"
+
+
 async def start_node(database: str, redis: str, name: str, *, owner: bool, prefix: str) -> Node:
     app = create_app(database, demo=False, pause=0.05, redis=redis, own_tables=owner, node=name)
     bus = app.state.room.bus
@@ -134,6 +142,21 @@ async def both(
     )
 
 
+def seat_lost(someone: Person, seat: int, frame: dict[str, Any]) -> str:
+    """A frame that does not show this person at their seat, as a failure says it: whole
+    (pytest cuts a dict's repr short), with the table frames before it."""
+
+    def brief(f: dict[str, Any]) -> str:
+        taken = [
+            (s["seat"], s["name"], s["stack"], s["status"]) for s in f["seats"] if not s["empty"]
+        ]
+        hand = f["hand"] and f["hand"]["number"]
+        return f"{f['table']} v{f['version']} hand {hand} you={f['you']} seats={taken}"
+
+    before = [brief(f) for f in someone.frames[:-1] if f.get("type") == "table"][-3:]
+    return f"{someone.name} (seat {seat}) got {brief(frame)}, after {before}"
+
+
 async def play(
     someone: Person,
     table: str,
@@ -164,7 +187,7 @@ async def play(
             raise AssertionError((someone.name, last, tables)) from None
         if frame.get("you") is None and not seen and not reconnected:
             continue  # before the join is handled
-        assert frame["you"] == seat, frame
+        assert frame["you"] == seat, seat_lost(someone, seat, frame)
         sitting_out = frame["seats"][seat - 1]["status"] == "sitting_out"
         if sitting_out and not asked:  # timed out while away (a person clicks "sit in")
             await someone.send(type="sit_in", table=table)

@@ -27,11 +27,12 @@ import pytest_asyncio
 
 from pokerroom.bots.client import run_bot
 from pokerroom.bots.strategy import RuleBot
+from pokerroom.cli.loadtest_nodes import forget_room
 from pokerroom.server.process import free_port, spawn_node
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from tests.server.conftest import Person, Server, closing_opened_sockets, person
-from tests.server.test_nodes_bus import both, log_in_again, redis_db
+from tests.server.test_nodes_bus import both, log_in_again, redis_db, room_prefix
 from tests.store.conftest import PG_DSN, drop_postgres, fresh_postgres
 
 pytestmark = [pytest.mark.postgres, pytest.mark.asyncio(loop_scope="module")]
@@ -40,7 +41,7 @@ MARGIN = 20.0  # adoption within TTL + this (a renewal pass, a busy 2-core machi
 WAIT = 90.0  # every other bounded wait
 BOTS = {"casino-nlhe": 4}  # bots at a table: 2, but the casino deals to four (R-SEAT-1)
 NODES = ("n1", "n2", "n3")
-REDIS_DB = 5  # this module's own Redis database number
+REDIS_DB = 5  # this module's Redis database number; its keys under a prefix of its own
 
 
 @pytest_asyncio.fixture(loop_scope="module", autouse=True)
@@ -57,6 +58,7 @@ class Cluster:
     logs: Path
     database: str
     redis: str
+    prefix: str  # its keys and channels: another run on the same Redis database never meets it
     ports: dict[str, int] = field(default_factory=dict)
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     stop_bots: asyncio.Event = field(default_factory=asyncio.Event)
@@ -119,6 +121,7 @@ class Cluster:
                 renew=RENEW,
                 output=log,
                 redis=self.redis,
+                redis_prefix=self.prefix,
                 sockets_only=sockets_only,
             )
 
@@ -171,11 +174,11 @@ async def play(cluster: Cluster, name: str, token: str, table: str) -> None:
 async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Cluster]:
     """Three nodes with bots at every table, shared by this module's tests (each leaves
     three nodes running: starting them and seating the bots is most of the time)."""
-    redis = await redis_db(REDIS_DB)
+    redis = await redis_db(REDIS_DB, flush=False)  # (not flushed: another run may be on it)
     name, url = await fresh_postgres()
     dsn = url.replace("postgresql+asyncpg://", "postgresql://")
     logs = tmp_path_factory.mktemp("nodes")
-    running = Cluster(url=url, dsn=dsn, logs=logs, database=name, redis=redis)
+    running = Cluster(url=url, dsn=dsn, logs=logs, database=name, redis=redis, prefix=room_prefix())
     for node in NODES:  # each node its own role: a test can shut one out of the database
         await running.sql(f'CREATE ROLE "{running.role(node)}" LOGIN SUPERUSER')
     try:
@@ -227,6 +230,7 @@ async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Clu
         with contextlib.suppress(Exception):
             await books_balance(url)
         await drop_postgres(name)
+        await forget_room(redis, running.prefix)  # its streams outlive its nodes
         admin = await asyncpg.connect(PG_DSN, timeout=10)
         try:
             for node in NODES:

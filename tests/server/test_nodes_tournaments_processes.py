@@ -3,7 +3,7 @@
 play it through the other node; the event's owner is killed (kill -9) with a hand running,
 the other node adopts the event once the lease runs out (the hand cancelled, every chip
 back: R-DECK-5) and they play it to the end without reconnecting: one prize, paid once, and
-the books balance (S-AUDIT-2). Redis database 5 is this file's own."""
+the books balance (S-AUDIT-2). Redis database 2, under a prefix of the test's own."""
 
 from __future__ import annotations
 
@@ -17,11 +17,12 @@ import httpx
 import pytest
 from sqlalchemy import select
 
+from pokerroom.cli.loadtest_nodes import forget_room
 from pokerroom.server.process import free_port, spawn_node
 from pokerroom.store.db import Database
 from pokerroom.store.models import HandRecord, TableLease
 from tests.server.conftest import Person, person
-from tests.server.test_nodes_bus import redis_db
+from tests.server.test_nodes_bus import redis_db, room_prefix
 from tests.server.test_nodes_tournaments import books, play, register
 from tests.store.conftest import drop_postgres, fresh_postgres
 
@@ -82,7 +83,8 @@ def done(someone: Person) -> bool:
 async def test_kill_9_of_a_tournaments_owner_mid_hand(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    redis = await redis_db(2)  # this module's own Redis database number
+    redis = await redis_db(2, flush=False)  # (not flushed: another run may be on it)
+    prefix = room_prefix()
     name, url = await fresh_postgres()
     monkeypatch.setenv("POKERROOM_SIT_AND_GO", "sng_heads_up")  # the nodes keep one open
     ports = {node: free_port() for node in ("p1", "p2")}
@@ -91,7 +93,14 @@ async def test_kill_9_of_a_tournaments_owner_mid_hand(
         for node, port in ports.items():
             with (tmp_path / f"{node}.log").open("ab") as log:
                 processes[node] = spawn_node(
-                    url, node, port, lease=2.0, renew=0.25, output=log, redis=redis
+                    url,
+                    node,
+                    port,
+                    lease=2.0,
+                    renew=0.25,
+                    output=log,
+                    redis=redis,
+                    redis_prefix=prefix,
                 )
         for port in ports.values():
 
@@ -155,3 +164,4 @@ async def test_kill_9_of_a_tournaments_owner_mid_hand(
                 process.terminate()
                 process.wait(timeout=15)
         await drop_postgres(name)
+        await forget_room(redis, prefix)  # its streams outlive its nodes

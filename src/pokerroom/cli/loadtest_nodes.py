@@ -143,7 +143,7 @@ async def run_nodes_loadtest(
     async with fresh_database("nodes", database) as url:
         ports = {f"n{k + 1}": free_port() for k in range(nodes)}
         if redis is not None:
-            await _forget_room(redis)
+            await forget_room(redis)
         processes = {
             node: spawn_node(url, node, port, lease=LEASE_SECONDS, renew=RENEW_SECONDS, redis=redis)
             for node, port in ports.items()
@@ -255,16 +255,18 @@ async def _adopted(owners: Owners, killed: dict[str, Any]) -> None:
         await asyncio.sleep(RENEW_SECONDS)
 
 
-async def _forget_room(url: str) -> None:
+async def forget_room(url: str, prefix: str | None = None) -> None:
     """A fresh room on the nodes' Redis: the keys an earlier run left (its tables' streams
-    have the same names) are deleted, only the room's, in that Redis database."""
+    have the same names) are deleted, only the room's (under ``prefix``, by default the
+    database's ``pokerroom:<db>:``), in that Redis database."""
     from redis import asyncio as aioredis
 
     from pokerroom.server.remote import prefix_of
 
     client = aioredis.from_url(url)
+    prefix = prefix_of(url) if prefix is None else prefix
     try:
-        keys = [key async for key in client.scan_iter(match=f"{prefix_of(url)}*", count=500)]
+        keys = [key async for key in client.scan_iter(match=f"{prefix}*", count=500)]
         if keys:
             await client.delete(*keys)
     finally:

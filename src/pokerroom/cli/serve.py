@@ -169,6 +169,14 @@ def serve_command(
         str | None,
         typer.Option(envvar="POKERROOM_REDIS", help="The nodes' Redis, e.g. redis://host:6379"),
     ] = None,
+    redis_prefix: Annotated[
+        str | None,
+        typer.Option(
+            envvar="POKERROOM_REDIS_PREFIX",
+            help="With --redis: the room's keys and channels there (default pokerroom:<db>:); "
+            "two rooms on one Redis database each need their own.",
+        ),
+    ] = None,
     lease_seconds: Annotated[
         float, typer.Option(min=1.0, help="How long a node's lease on a table lasts.")
     ] = 10.0,
@@ -214,6 +222,9 @@ def serve_command(
     if sockets_only and redis is None:
         typer.echo("pokerroom serve: --sockets-only needs the nodes' --redis", err=True)
         raise typer.Exit(2)
+    if redis_prefix is not None and (redis is None or not redis_prefix):
+        typer.echo("pokerroom serve: --redis-prefix needs the nodes' --redis and a name", err=True)
+        raise typer.Exit(2)
     if several and not 0 < renew_seconds < lease_seconds:
         typer.echo(
             f"pokerroom serve: --renew-seconds ({renew_seconds}) must be under"
@@ -246,6 +257,7 @@ def serve_command(
             else None
         ),
         redis=redis,
+        redis_prefix=redis_prefix,
         own_tables=not sockets_only,
     )
     config = uvicorn.Config(

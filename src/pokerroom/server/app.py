@@ -82,6 +82,7 @@ def create_app(
     node: str | None = None,
     leases: LeaseSettings | None = None,
     redis: str | None = None,
+    redis_prefix: str | None = None,
     own_tables: bool = True,
     metrics_access: MetricsAccess | None = None,
 ) -> FastAPI:
@@ -92,7 +93,8 @@ def create_app(
     ``leases`` the room is one node (``node``) of several sharing a PostgreSQL database:
     it runs the tables whose leases it holds (server/leasing.py); ``redis``: the nodes'
     Redis, which carries clients' commands to a table's owner and its frames back
-    (server/bus.py); ``own_tables`` False: without leases, a node that only holds sockets.
+    (server/bus.py), under ``redis_prefix`` (default ``pokerroom:<db>:``); ``own_tables``
+    False: without leases, a node that only holds sockets.
     Each tournament is run by the node holding its lease (server/tournament_nodes.py).
     ``metrics_access``: who may read /metrics (default: MetricsAccess.from_env())."""
     access = MetricsAccess.from_env() if metrics_access is None else metrics_access
@@ -107,6 +109,7 @@ def create_app(
         node=node,
         leases=leases,
         redis=redis,
+        redis_prefix=redis_prefix,
         own_tables=own_tables,
     )
     auth = Auth(room.store)

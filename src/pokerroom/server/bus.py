@@ -67,10 +67,10 @@ Answer = Callable[[str, str], Awaitable[dict[str, Any]]]  # (kind, message): the
 
 
 class Bus:
-    def __init__(self, url: str, node: str, owned: Owned) -> None:
+    def __init__(self, url: str, node: str, owned: Owned, *, prefix: str | None = None) -> None:
         self.node = node
         self.name = f"{node}.{secrets.token_hex(3)}"  # this process: frames come to it
-        self.prefix = prefix_of(url)
+        self.prefix = prefix_of(url) if prefix is None else prefix  # the room's keys
         self.redis = aioredis.from_url(url, client_name=f"pokerroom-{node}")
         self.owned = owned
         self.conns = itertools.count(1)

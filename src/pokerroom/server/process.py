@@ -23,12 +23,15 @@ def spawn_node(
     renew: float,
     output: Any = subprocess.DEVNULL,
     redis: str | None = None,
+    redis_prefix: str | None = None,
     sockets_only: bool = False,
 ) -> subprocess.Popen[bytes]:
     """``pokerroom serve --node-id node`` (issue 15) on 127.0.0.1:``port``, without bots,
     its leases lasting ``lease`` seconds and renewed every ``renew``, on the nodes' ``redis``
-    if given (``sockets_only``: a node that runs no table); its output (JSON log lines) to
-    ``output``. Returns at once (the caller waits for it to answer)."""
+    if given, under ``redis_prefix`` if given (a test's room of its own on a Redis database
+    that another run may use at the same time); ``sockets_only``: a node that runs no table;
+    its output (JSON log lines) to ``output``. Returns at once (the caller waits for it to
+    answer)."""
     return subprocess.Popen(
         [
             sys.executable,
@@ -49,6 +52,7 @@ def spawn_node(
             "--renew-seconds",
             str(renew),
             *(["--redis", redis] if redis else []),
+            *(["--redis-prefix", redis_prefix] if redis_prefix else []),
             *(["--sockets-only"] if sockets_only else []),
         ],
         stdout=output,

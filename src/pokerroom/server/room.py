@@ -143,11 +143,13 @@ class Room:
         node: str | None = None,
         leases: LeaseSettings | None = None,
         redis: str | None = None,
+        redis_prefix: str | None = None,
         own_tables: bool = True,
     ) -> None:
         """``redis``: one node of several (issue 15), reached by the others over this Redis
-        (server/bus.py). ``own_tables`` False (without ``leases``): a node that only holds
-        sockets."""
+        (server/bus.py); ``redis_prefix``: the room's keys and channels there (default
+        ``pokerroom:<db>:``). ``own_tables`` False (without ``leases``): a node that only
+        holds sockets."""
         self.db = db
         self.store = RoomStore(db)
         self.pause = pause
@@ -166,7 +168,11 @@ class Room:
         self.own_tables = own_tables
         # The tournament tables other nodes run where an account sits (tournament_nodes.py).
         self.seated_elsewhere: Callable[[int], list[str]] = lambda account: []
-        self.bus = None if redis is None else Bus(redis, self.node, lambda: self.actors)
+        self.bus = (
+            None
+            if redis is None
+            else Bus(redis, self.node, lambda: self.actors, prefix=redis_prefix)
+        )
         if self.bus is not None:
             self.bus.tables_of = self.store.table_ids
             self.bus.on_notice = self._notice
