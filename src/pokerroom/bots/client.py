@@ -92,6 +92,11 @@ async def _leaving(stop: asyncio.Event | None, ws: Any, table: str) -> AsyncIter
             task.cancel()
 
 
+# A sign-up hashes the password (argon2) on a few threads: many bots signing up at once on
+# a busy machine wait their turn for longer than a request's usual few seconds.
+SIGN_UP_SECONDS = 30.0
+
+
 async def account(http: httpx.AsyncClient, name: str, password: str) -> dict[str, Any]:
     response = await http.post("/api/signup", json={"username": name, "password": password})
     if response.status_code == 400 and "taken" in response.text:
@@ -121,7 +126,7 @@ async def run_bot(
     ``stop`` is set the bot leaves its seat (after the hand) and returns once it has none."""
     rng = rng or random.Random()
     if token is None:
-        async with httpx.AsyncClient(base_url=base_url, timeout=10) as http:
+        async with httpx.AsyncClient(base_url=base_url, timeout=SIGN_UP_SECONDS) as http:
             me = await account(http, name, password or secrets.token_urlsafe(24))
             # Like a seasoned player, a bot mucks a losing hand it need not show (issue 16).
             mucking = await http.put(

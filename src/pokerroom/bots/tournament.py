@@ -16,7 +16,7 @@ import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from pokerroom.bots.client import account, situation_from_state
+from pokerroom.bots.client import SIGN_UP_SECONDS, account, situation_from_state
 from pokerroom.bots.strategy import Strategy
 from pokerroom.server import protocol
 
@@ -51,7 +51,7 @@ async def run_tournament_bot(
 ) -> protocol.TournamentNotice:
     """Register for ``tournament`` and play it to the end: the notice of the bot's place."""
     if token is None:
-        async with httpx.AsyncClient(base_url=base_url, timeout=10) as http:
+        async with httpx.AsyncClient(base_url=base_url, timeout=SIGN_UP_SECONDS) as http:
             token = (await account(http, name, secrets.token_urlsafe(24)))["token"]
     entry: str | None = None
     for _ in range(RECONNECT_TRIES):
