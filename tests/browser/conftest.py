@@ -168,7 +168,8 @@ async def new_player(browser: Browser, room: Room, name: str, *, width: int = 13
     await page.fill("#username", name)
     await page.fill("#password", "correct horse battery")
     await page.click("#signup")
-    await page.wait_for_selector("#lobby-rows tr")
+    # The sign-up hashes the password (argon2), slow on a busy machine: a bounded wait.
+    await page.wait_for_selector("#lobby-rows tr", timeout=60_000)
     assert not errors, errors
     return player
 

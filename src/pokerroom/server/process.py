@@ -73,7 +73,7 @@ async def spawn_room(
     port: int,
     *,
     pause: float,
-    seconds: float = 20.0,
+    seconds: float = 60.0,  # its imports and migrations take seconds on a busy machine
     bots: bool = False,
     python: tuple[str, ...] = ("-m", "pokerroom.cli"),
     env: dict[str, str] | None = None,
@@ -109,6 +109,8 @@ async def spawn_room(
                 if (await http.get("/api/lobby")).status_code == 200:
                     return process
             await asyncio.sleep(0.05)
+    ended = process.poll()
     process.kill()
     process.wait(timeout=10)
-    raise RuntimeError(f"the room did not come up on port {port}")
+    why = f"it ended with exit code {ended}" if ended is not None else f"{seconds:.0f} s passed"
+    raise RuntimeError(f"the room did not come up on port {port}: {why}")
