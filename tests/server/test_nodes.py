@@ -44,7 +44,7 @@ async def node(url: str, name: str) -> AsyncIterator[Server]:
     uv = uvicorn.Server(config)
     task = asyncio.create_task(uv.serve())
     try:
-        for _ in range(200):
+        for _ in range(600):  # bounded (30 s)
             if uv.started:
                 break
             await asyncio.sleep(0.05)
@@ -226,7 +226,10 @@ async def test_the_lobby_lists_every_table_from_a_nodes_start_and_through_hand_o
                 while len(b.room.actors) < 3 or len(a.room.actors) > 3:
                     counts.add(tuple(len({e["id"] for e in n.room.lobby()}) for n in (a, b)))
                     await asyncio.sleep(0.01)
-            assert counts == {(6, 6)} and changes(a, "released") == 3
+            # Its surplus, net (as above: a pass of b failing on a busy machine lets a take a
+            # released table back and release it again).
+            assert counts == {(6, 6)}
+            assert changes(a, "released") - changes(a, "adopted") == 3
             await a.room.leases.tick()  # the next pass: the handed-over ones are b's
             mine = {e["id"] for e in a.room.lobby() if e["node"] == "b"}
             assert mine == set(b.room.actors)
