@@ -72,7 +72,7 @@ async def start_uvicorn(app: Any) -> tuple[int, uvicorn.Server, asyncio.Task[Non
     )
     uv = uvicorn.Server(config)
     task = asyncio.create_task(uv.serve())
-    for _ in range(200):  # bounded: the server starts within a few seconds or the test fails
+    for _ in range(600):  # bounded: the server starts within seconds (30 s) or the test fails
         if uv.started:
             break
         await asyncio.sleep(0.05)

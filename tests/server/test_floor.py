@@ -41,7 +41,7 @@ async def test_R_FLOOR_1_void_correct_close_suspend_all_recorded(server: Server)
         tables = (await http.get("/api/floor/tables")).json()
         assert tables[0]["id"] == "f1"
         # Void whatever hand is in progress now (the table deals continuously).
-        for _ in range(100):  # bounded: the next hand starts within moments
+        for _ in range(1500):  # bounded (30 s): the next hand starts within moments
             live = (await http.get("/api/floor/tables")).json()[0]
             if live["hand"] is not None:
                 void = await http.post("/api/floor/tables/f1/void", json={"reason": "a misdeal"})
