@@ -29,14 +29,16 @@ from tests.server.test_late_clock import first_turn
 from tests.store.conftest import drop_postgres, fresh_postgres
 
 pytestmark = pytest.mark.postgres
-FAST = LeaseSettings(ttl=2.0, renew=0.25)
+# Leases of 6 s: each table must stay with its node until the test pauses or kills it, and a
+# loaded machine's lease passes can take a second or two (2 s leases ran out mid-test).
+LEASES = LeaseSettings(ttl=6.0, renew=0.5)
 TABLE = "hu-nlhe"  # heads-up: two people are enough to deal
 WAIT = 30.0  # bounded waits: far above the lease's time on a busy machine
 
 
 @contextlib.asynccontextmanager
 async def node(url: str, name: str) -> AsyncIterator[Server]:
-    app = create_app(url, demo=True, pause=0.05, node=name, leases=FAST)
+    app = create_app(url, demo=True, pause=0.05, node=name, leases=LEASES)
     port = free_port()
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=MAX_FRAME_BYTES

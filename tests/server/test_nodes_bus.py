@@ -410,7 +410,7 @@ async def test_with_leases_a_player_plays_through_another_node_and_follows_an_ad
     redis = await redis_db(7)
     name, url = await fresh_postgres()
     prefix = f"pokerroom-test-{secrets.token_hex(4)}:"
-    leases = LeaseSettings(ttl=2.0, renew=0.25)
+    leases = LeaseSettings(ttl=6.0, renew=0.5)  # the owner keeps it until it stops (not 2 s)
     started: list[Node] = []
     try:
         for node in ("lease-a", "lease-b"):
