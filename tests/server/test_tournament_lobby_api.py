@@ -75,10 +75,15 @@ async def test_deal_offers_at_the_final_table_only_between_hands(server: Server)
                 deadline = time.monotonic() + 60
                 while not runner.t.closed and time.monotonic() < deadline:  # the first deal
                     await asyncio.sleep(0.02)
-                for actor in runner.actors.values():  # no next hand while we look
-                    actor.next_hand_at = float("inf")
-                table = runner.t.tables.get(1)
-                while table is not None and table.hand is not None and not runner.t.finished:
+                # No next hand while we look: held between two hands, once the last one's
+                # end is handled (a hold set during a hand is undone by its end, which sets
+                # the next deal for a moment later: the offers were then asked mid-hand).
+                while not runner.t.finished and time.monotonic() < deadline:
+                    actors = list(runner.actors.values())
+                    if actors and all(a.table.hand is None and a.started is None for a in actors):
+                        for actor in actors:
+                            actor.next_hand_at = float("inf")
+                        break
                     await asyncio.sleep(0.02)
                 if runner.t.finished:
                     continue
