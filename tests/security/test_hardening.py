@@ -72,7 +72,7 @@ async def test_connections_per_address_are_limited(server: Server) -> None:
     with pytest.raises(InvalidStatus):
         await connect(ws_url(server))
     await open_.pop().close()
-    for _ in range(100):  # bounded: the server notices the close within moments
+    for _ in range(600):  # bounded (30 s): the server notices the close within moments
         if len(server.room.clients) < 3:
             break
         await asyncio.sleep(0.05)

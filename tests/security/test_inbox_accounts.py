@@ -14,7 +14,7 @@ from pokerroom.server.actor import CLIENT_WAITING
 from tests.security.audit import assert_books_balance
 from tests.security.test_fair_inbox import chat_held, errors, first_act, logged_in, settle
 from tests.security.test_isolation import cancelled_hands
-from tests.server.conftest import Server, person
+from tests.server.conftest import PASSWORD_SECONDS, Server, person
 from tests.server.test_late_clock import decision
 
 ACCOUNTS = 12  # the switching socket's session tokens, one account each
@@ -30,7 +30,7 @@ async def test_S_ISOLATE_1_one_socket_switching_accounts_passes_a_full_address_o
     act = json.dumps({"type": "act", "table": "fair", "action": "fold", "hand": number})
     mallory, mallet = await person(server.base, "mallory"), await person(server.base, "mallet")
     tokens = []
-    async with httpx.AsyncClient(base_url=server.base) as http:
+    async with httpx.AsyncClient(base_url=server.base, timeout=PASSWORD_SECONDS) as http:
         for k in range(ACCOUNTS):
             answer = await http.post(
                 "/api/signup", json={"username": f"sock_{k}", "password": "correct horse"}

@@ -195,7 +195,7 @@ async def test_S_ISOLATE_1_a_flooder_and_a_client_that_never_reads_hurt_only_the
     refused = [f for f in mallory.frames if f.get("type") == "error"]
     assert any("slow down" in f["message"] for f in refused)
     # The client that never read was dropped, not waited for; the table went on.
-    for _ in range(200):  # bounded: the drop is noticed within moments
+    for _ in range(600):  # bounded (30 s): the drop is noticed within moments
         if len(room.clients) == 2:
             break
         await asyncio.sleep(0.05)

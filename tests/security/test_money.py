@@ -174,7 +174,7 @@ async def test_S_MONEY_3_a_restarted_bot_does_not_reuse_its_keys(room: Server) -
             ),
             timeout=60,
         )
-    for _ in range(100):  # bounded: the last leaves are handled within moments
+    for _ in range(600):  # bounded (30 s): the last leaves are handled within moments
         if not room.room.actors["m4"].table.seats:
             break
         await asyncio.sleep(0.05)

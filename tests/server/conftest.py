@@ -21,6 +21,10 @@ from pokerroom.server.protocol import MAX_FRAME_BYTES, parse_server
 from pokerroom.store.db import sqlite_url
 from tests.store.conftest import drop_postgres, fresh_postgres
 
+# The bound for a request that hashes a password (argon2: a sign-up, a log-in): on a busy
+# machine it waits for the hashing threads, and httpx's default 5 s ran out (ReadTimeout).
+PASSWORD_SECONDS = 60.0
+
 
 @dataclass
 class Server:
@@ -72,7 +76,7 @@ async def start_uvicorn(app: Any) -> tuple[int, uvicorn.Server, asyncio.Task[Non
     )
     uv = uvicorn.Server(config)
     task = asyncio.create_task(uv.serve())
-    for _ in range(200):  # bounded: the server starts within a few seconds or the test fails
+    for _ in range(600):  # bounded: the server starts within seconds (30 s) or the test fails
         if uv.started:
             break
         await asyncio.sleep(0.05)
@@ -145,7 +149,7 @@ class Person:
 
 
 async def person(base: str, name: str, password: str = "correct horse") -> Person:
-    async with httpx.AsyncClient(base_url=base) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=PASSWORD_SECONDS) as http:
         response = await http.post("/api/signup", json={"username": name, "password": password})
         response.raise_for_status()
         data = response.json()

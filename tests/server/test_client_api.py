@@ -115,8 +115,15 @@ async def test_a_second_connection_takes_over_the_seat_without_a_disconnect(
     error = await again.next("error")
     assert "already have a seat" in error["message"] and "seat 2" in error["message"]
     await ann.ws.close()
-    await asyncio.sleep(0.3)  # the room sees the old connection go
-    await again.send(type="chat", table="o3", text="still here")
+    # The table handled the old connection's end (it watches no more; the new one does).
+    actor = server.room.actors["o3"]
+    watching = lambda: [w.account_id for w in actor.watchers].count(ann.account_id)  # noqa: E731
+    for _ in range(600):  # bounded: within moments
+        if watching() == 1:
+            break
+        await asyncio.sleep(0.05)
+    assert watching() == 1
+    await again.send(type="chat", table="o3", text="still here")  # after any frame of the end
     await bob.next("chat")
     seen_by_bob = [f for f in bob.frames if f.get("type") == "table"]
     assert all(f["seats"][1]["connected"] for f in seen_by_bob if not f["seats"][1]["empty"])

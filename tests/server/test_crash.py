@@ -163,7 +163,7 @@ async def test_S_CRASH_1_killed_at_a_leavers_cash_out_the_hand_end_is_stored_who
         leaver, frame, _ = await first_turn(ann, bob)
         number = frame["hand"]["number"]
         await leaver.send(type="leave", table="hu-nlhe")  # folded: the hand ends, they stand
-        for _ in range(200):  # bounded: the process dies within moments
+        for _ in range(600):  # bounded (30 s): the process dies within moments
             if server.poll() is not None:
                 break
             await asyncio.sleep(0.05)

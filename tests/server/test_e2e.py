@@ -17,7 +17,7 @@ from pokerroom.bots.strategy import RuleBot
 from pokerroom.server.room import TableConfig
 from pokerroom.store.db import Database
 from tests.security.audit import assert_books_balance
-from tests.server.conftest import Person, Server, person
+from tests.server.conftest import PASSWORD_SECONDS, Person, Server, person
 
 FAST = (("decision_seconds", 2), ("warning_after_seconds", 1), ("time_bank_seconds", 0))
 
@@ -145,7 +145,7 @@ async def test_a_time_out_and_a_disconnect_with_reconnect(server: Server) -> Non
     assert moved_on["seats"][actor - 1]["status"] == "playing"  # timed out, still seated
     # Disconnect in the middle of a hand, log in again on a new socket, keep the seat.
     await ann.ws.close()
-    async with httpx.AsyncClient(base_url=server.base) as http:
+    async with httpx.AsyncClient(base_url=server.base, timeout=PASSWORD_SECONDS) as http:
         login = await http.post("/api/login", json={"username": "ann", "password": "correct horse"})
     token = login.json()["token"]
     ws = await connect(server.base.replace("http", "ws", 1) + "/ws")

@@ -8,7 +8,7 @@ import json
 
 import httpx
 
-from tests.server.conftest import Server
+from tests.server.conftest import PASSWORD_SECONDS, Server
 from tests.server.test_e2e import ann_and_bob_seated
 
 SLOW = (("decision_seconds", 120), ("warning_after_seconds", 110), ("time_bank_seconds", 0))
@@ -50,7 +50,7 @@ async def test_socket_errors_carry_their_code_and_params(server: Server) -> None
 
 
 async def test_http_errors_carry_their_code_and_params(server: Server) -> None:
-    async with httpx.AsyncClient(base_url=server.base) as http:
+    async with httpx.AsyncClient(base_url=server.base, timeout=PASSWORD_SECONDS) as http:
         await http.post("/api/signup", json={"username": "ann", "password": "long enough"})
         taken = await http.post("/api/signup", json={"username": "ann", "password": "long enough"})
         wrong = await http.post("/api/login", json={"username": "ann", "password": "not the one"})

@@ -11,18 +11,18 @@ from typer.testing import CliRunner
 from pokerroom.cli import app as cli
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
-from tests.server.conftest import Server
+from tests.server.conftest import PASSWORD_SECONDS, Server
 from tests.server.test_e2e import ann_and_bob_seated, books_balance, play_along
 
 
 async def operator_headers(server: Server) -> dict[str, str]:
-    async with httpx.AsyncClient(base_url=server.base) as http:
+    async with httpx.AsyncClient(base_url=server.base, timeout=PASSWORD_SECONDS) as http:
         await http.post("/api/signup", json={"username": "floor", "password": "floor manager"})
     result = await asyncio.to_thread(
         CliRunner().invoke, cli, ["operator", "floor", "--database", server.database]
     )
     assert result.exit_code == 0, result.output
-    async with httpx.AsyncClient(base_url=server.base) as http:
+    async with httpx.AsyncClient(base_url=server.base, timeout=PASSWORD_SECONDS) as http:
         token = (
             await http.post("/api/login", json={"username": "floor", "password": "floor manager"})
         ).json()["token"]
@@ -41,7 +41,7 @@ async def test_R_FLOOR_1_void_correct_close_suspend_all_recorded(server: Server)
         tables = (await http.get("/api/floor/tables")).json()
         assert tables[0]["id"] == "f1"
         # Void whatever hand is in progress now (the table deals continuously).
-        for _ in range(100):  # bounded: the next hand starts within moments
+        for _ in range(1500):  # bounded (30 s): the next hand starts within moments
             live = (await http.get("/api/floor/tables")).json()[0]
             if live["hand"] is not None:
                 void = await http.post("/api/floor/tables/f1/void", json={"reason": "a misdeal"})

@@ -29,14 +29,16 @@ from tests.server.test_late_clock import first_turn
 from tests.store.conftest import drop_postgres, fresh_postgres
 
 pytestmark = pytest.mark.postgres
-FAST = LeaseSettings(ttl=2.0, renew=0.25)
+# Leases of 6 s: each table must stay with its node until the test pauses or kills it, and a
+# loaded machine's lease passes can take a second or two (2 s leases ran out mid-test).
+LEASES = LeaseSettings(ttl=6.0, renew=0.5)
 TABLE = "hu-nlhe"  # heads-up: two people are enough to deal
 WAIT = 30.0  # bounded waits: far above the lease's time on a busy machine
 
 
 @contextlib.asynccontextmanager
 async def node(url: str, name: str) -> AsyncIterator[Server]:
-    app = create_app(url, demo=True, pause=0.05, node=name, leases=FAST)
+    app = create_app(url, demo=True, pause=0.05, node=name, leases=LEASES)
     port = free_port()
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=MAX_FRAME_BYTES
@@ -44,7 +46,7 @@ async def node(url: str, name: str) -> AsyncIterator[Server]:
     uv = uvicorn.Server(config)
     task = asyncio.create_task(uv.serve())
     try:
-        for _ in range(200):
+        for _ in range(600):  # bounded (30 s)
             if uv.started:
                 break
             await asyncio.sleep(0.05)
@@ -226,7 +228,10 @@ async def test_the_lobby_lists_every_table_from_a_nodes_start_and_through_hand_o
                 while len(b.room.actors) < 3 or len(a.room.actors) > 3:
                     counts.add(tuple(len({e["id"] for e in n.room.lobby()}) for n in (a, b)))
                     await asyncio.sleep(0.01)
-            assert counts == {(6, 6)} and changes(a, "released") == 3
+            # Its surplus, net (as above: a pass of b failing on a busy machine lets a take a
+            # released table back and release it again).
+            assert counts == {(6, 6)}
+            assert changes(a, "released") - changes(a, "adopted") == 3
             await a.room.leases.tick()  # the next pass: the handed-over ones are b's
             mine = {e["id"] for e in a.room.lobby() if e["node"] == "b"}
             assert mine == set(b.room.actors)

@@ -31,9 +31,8 @@ from tests.server.test_nodes_bus import Node, redis_db, stop_node
 from tests.store.conftest import drop_postgres, fresh_postgres
 
 pytestmark = pytest.mark.postgres
-FAST = LeaseSettings(ttl=2.0, renew=0.25)
 # Leases of 6 s: a loaded machine's lease passes can take a second or two, and an event
-# that must not change owner but when the test kills one needs more than FAST's 2 s.
+# that must not change owner but when the test kills or pauses one needs more than 2 s.
 STEADY = LeaseSettings(ttl=6.0, renew=0.5)
 WAIT = 30.0  # bounded waits: far above the lease's time on a busy machine
 REDIS_DB = 6
@@ -49,15 +48,9 @@ async def eventually(check: Any, what: str, seconds: float = WAIT) -> None:
 
 
 @pytest.fixture
-async def two() -> AsyncIterator[tuple[Node, Node]]:
-    """Nodes ``ta`` and ``tb`` (no cash tables), leases of 2 s renewed every 0.25 s."""
-    async with two_nodes(FAST) as started:
-        yield started
-
-
-@pytest.fixture
 async def steady() -> AsyncIterator[tuple[Node, Node]]:
-    """Nodes ``ta`` and ``tb``, leases of 6 s (``STEADY``)."""
+    """Nodes ``ta`` and ``tb`` (no cash tables), leases of 6 s (``STEADY``): each test's
+    event stays with its owner until the test kills or pauses it."""
     async with two_nodes(STEADY) as started:
         yield started
 
@@ -190,9 +183,9 @@ def die(node: Node) -> None:
 
 
 async def test_a_sit_and_go_over_two_nodes_survives_its_owners_death(
-    two: tuple[Node, Node],
+    steady: tuple[Node, Node],
 ) -> None:
-    a, b = two
+    a, b = steady
     hall_a, hall_b = a.app.state.tournaments, b.app.state.tournaments
     runner = await hall_a.create("sng_heads_up")
     tid, table = runner.id, f"{runner.id}-1"
@@ -259,14 +252,14 @@ async def test_a_sit_and_go_over_two_nodes_survives_its_owners_death(
 
 
 async def test_a_stale_owners_hand_end_is_refused_and_its_tables_stop(
-    two: tuple[Node, Node],
+    steady: tuple[Node, Node],
 ) -> None:
     """The owner pauses past its lease mid-hand (no renewal, its tables still dealing): the
     other node adopts the event under the next epoch and cancels that hand. The old owner,
     not knowing, lets a player fold: the hand's end (the event's state, a prize it would
     pay) is refused by the epoch; its tables stop at once and close their sockets with 1012
     (reconnect). The hand stays cancelled, never settled, and the books balance."""
-    a, b = two
+    a, b = steady
     hall_a, hall_b = a.app.state.tournaments, b.app.state.tournaments
     runner = await hall_a.create("sng_heads_up")
     tid, table = runner.id, f"{runner.id}-1"
@@ -291,11 +284,11 @@ async def test_a_stale_owners_hand_end_is_refused_and_its_tables_stop(
     assert state["lease"].node == "tb" and state["lease"].epoch == 2
 
 
-async def test_a_stale_owners_registration_is_refused(two: tuple[Node, Node]) -> None:
+async def test_a_stale_owners_registration_is_refused(steady: tuple[Node, Node]) -> None:
     """A registration taken by an owner whose lease was taken over is refused (HTTP 409,
     nothing paid) and that node stops running the event; through the new owner it holds,
     and the former owner now forwards the player's unregistration there (all refunded)."""
-    a, b = two
+    a, b = steady
     hall_a, hall_b = a.app.state.tournaments, b.app.state.tournaments
     runner = await hall_a.create("sng_heads_up")
     await a.room.leases.stop()  # a pauses: nothing renewed
@@ -324,11 +317,11 @@ async def test_a_stale_owners_registration_is_refused(two: tuple[Node, Node]) ->
 
 
 async def test_a_full_sit_and_go_whose_owner_died_before_starting_it_starts_on_the_adopter(
-    two: tuple[Node, Node],
+    steady: tuple[Node, Node],
 ) -> None:
     """The owner stored the last registration and died before it started the event: the
     node that adopts it finds it full and starts it (nothing waits for a start time)."""
-    a, b = two
+    a, b = steady
     hall_a, hall_b = a.app.state.tournaments, b.app.state.tournaments
     runner = await hall_a.create("sng_heads_up")
 

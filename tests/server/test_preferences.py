@@ -12,7 +12,7 @@ import pytest
 
 from pokerroom.server.preferences import MAX_BODY_BYTES
 from pokerroom.server.room import TableConfig
-from tests.server.conftest import Server, person
+from tests.server.conftest import PASSWORD_SECONDS, Server, person
 
 DEFAULTS = {
     "language": None,
@@ -38,7 +38,7 @@ async def signed_up(http: httpx.AsyncClient, name: str) -> dict[str, str]:
 
 
 async def test_defaults_then_a_partial_change_keeps_the_rest(room: Server) -> None:
-    async with httpx.AsyncClient(base_url=room.base) as http:
+    async with httpx.AsyncClient(base_url=room.base, timeout=PASSWORD_SECONDS) as http:
         ann = await signed_up(http, "ann")
         assert (await http.get("/api/preferences", headers=ann)).json() == DEFAULTS
         put = await http.put("/api/preferences", headers=ann, json={"language": "nb"})
@@ -78,7 +78,7 @@ async def test_defaults_then_a_partial_change_keeps_the_rest(room: Server) -> No
 async def test_a_bad_change_is_refused_with_its_code_and_nothing_is_stored(
     server: Server, change: dict[str, Any], code: str, field: str
 ) -> None:
-    async with httpx.AsyncClient(base_url=server.base) as http:
+    async with httpx.AsyncClient(base_url=server.base, timeout=PASSWORD_SECONDS) as http:
         ann = await signed_up(http, "ann")
         await http.put("/api/preferences", headers=ann, json={"language": "hu"})
         refused = await http.put("/api/preferences", headers=ann, json=change)
@@ -91,7 +91,7 @@ async def test_a_bad_change_is_refused_with_its_code_and_nothing_is_stored(
 
 
 async def test_forged_and_oversized_bodies_are_refused(room: Server) -> None:
-    async with httpx.AsyncClient(base_url=room.base) as http:
+    async with httpx.AsyncClient(base_url=room.base, timeout=PASSWORD_SECONDS) as http:
         ann = await signed_up(http, "ann")
         refusals = [
             await http.put("/api/preferences", headers=ann, content=b"{not json"),
@@ -122,7 +122,7 @@ async def test_forged_and_oversized_bodies_are_refused(room: Server) -> None:
 
 
 async def test_each_account_sees_only_its_own(room: Server) -> None:
-    async with httpx.AsyncClient(base_url=room.base) as http:
+    async with httpx.AsyncClient(base_url=room.base, timeout=PASSWORD_SECONDS) as http:
         ann = await signed_up(http, "ann")
         bob = await signed_up(http, "bob")
         await http.put("/api/preferences", headers=ann, json={"language": "sv", "deck": "two"})
@@ -147,7 +147,7 @@ async def test_each_account_sees_only_its_own(room: Server) -> None:
 
 
 async def test_concurrent_changes_to_different_fields_are_both_kept(room: Server) -> None:
-    async with httpx.AsyncClient(base_url=room.base) as http:
+    async with httpx.AsyncClient(base_url=room.base, timeout=PASSWORD_SECONDS) as http:
         ann = await signed_up(http, "ann")
         changes = [
             {"language": "da"},
@@ -178,7 +178,7 @@ async def test_auto_muck_goes_with_the_account_to_its_seat_and_follows_a_change(
     await server.room.open_table(TableConfig("am", "am", "titan", "holdem", "no_limit", 200, 6, ()))
     ann = await person(server.base, "ann")
     headers = {"Authorization": f"Bearer {ann.token}"}
-    async with httpx.AsyncClient(base_url=server.base) as http:
+    async with httpx.AsyncClient(base_url=server.base, timeout=PASSWORD_SECONDS) as http:
         put = await http.put("/api/preferences", headers=headers, json={"auto_muck": True})
         assert put.status_code == 200
         await ann.send(type="watch", table="am")

@@ -7,7 +7,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 from pokerroom.server.room import TableConfig
-from tests.server.conftest import Person, Server, person
+from tests.server.conftest import PASSWORD_SECONDS, Person, Server, person
 from tests.server.test_e2e import books_balance
 
 DECISION = 15  # seconds; with no time bank, more than this left means the extra was given
@@ -16,7 +16,7 @@ SLOW = (("decision_seconds", DECISION), ("warning_after_seconds", 10), ("time_ba
 
 async def reload_page(server: Server, who: Person, table: str) -> Person:
     """What the browser does after a reload: a new socket, hello, then watch (no join)."""
-    async with httpx.AsyncClient(base_url=server.base) as http:
+    async with httpx.AsyncClient(base_url=server.base, timeout=PASSWORD_SECONDS) as http:
         login = await http.post(
             "/api/login", json={"username": who.name, "password": "correct horse"}
         )

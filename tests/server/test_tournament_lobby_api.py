@@ -61,9 +61,10 @@ def held(runner: Any) -> bool:
     """Between hands, with the last one's end stored, the next deal put off while we look.
     (A hold set while a hand's end is being written is undone by the write: it schedules
     the next deal when it is done.) No await between the look and the hold."""
-    if any(a.table.hand is not None or a.started is not None for a in runner.actors.values()):
+    actors = list(runner.actors.values())
+    if not actors or any(a.table.hand is not None or a.started is not None for a in actors):
         return False
-    for actor in runner.actors.values():
+    for actor in actors:
         actor.next_hand_at = float("inf")
     return True
 

@@ -17,7 +17,7 @@ from pokerroom.bots.tournament import run_tournament_bot
 from pokerroom.store.accounts import STARTING_GRANT
 from pokerroom.tournament.deals import chip_split
 from tests.security.audit import assert_books_balance
-from tests.server.conftest import Server
+from tests.server.conftest import PASSWORD_SECONDS, Server
 
 
 class Fast:
@@ -31,7 +31,7 @@ class Fast:
 
 
 async def signup(base: str, name: str) -> dict[str, Any]:
-    async with httpx.AsyncClient(base_url=base) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=PASSWORD_SECONDS) as http:
         response = await http.post("/api/signup", json={"username": name, "password": "pw-" * 4})
         response.raise_for_status()
         data: dict[str, Any] = response.json()
