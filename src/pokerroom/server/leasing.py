@@ -110,6 +110,12 @@ def _db_now(session: Session, *, wait: float = 1.0) -> datetime:
     return moment
 
 
+# A one-off write for a caller (a table opened, an event created) is not retried by the next
+# pass as renewals and adoptions are, so a busy loop between its statements must not fail
+# it: it may sit idle, or wait for a lock, as long as a lease lasts. Still bounded: a paused
+# node's open or create holds nothing longer (the rows are new; creates queue on one lock).
+
+
 def _release(session: Session, *, lease: Lease) -> None:
     release_sync(session, lease, now=_db_now(session))
 
@@ -277,7 +283,7 @@ class NodeLeases:
         self._changed("acquired", table_id, lease.epoch)
 
     def _open_one(self, table_id: str, adopted: Adopted, session: Session) -> Lease:
-        now = _db_now(session)
+        now = _db_now(session, wait=self.settings.ttl)  # a one-off write: see above _release
         return open_sync(
             session,
             table_id,

@@ -141,7 +141,7 @@ class TournamentLeases:
                 prefix=prefix,
                 make=make,
                 node=self.leases.node,
-                now=_db_now(session),
+                now=_db_now(session, wait=self.leases.settings.ttl),  # a one-off (leasing.py)
                 ttl=self.leases.ttl,
                 repeat=repeat,
             )
