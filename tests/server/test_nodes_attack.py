@@ -62,9 +62,15 @@ class Cluster:
         self.nodes: list[Node] = []
 
     async def start(self, name: str, **options: Any) -> Node:
-        app = create_app(self.url, pause=0.05, redis=self.redis, node=name, **options)
+        app = create_app(
+            self.url,
+            pause=0.05,
+            redis=self.redis,
+            redis_prefix=self.prefix,
+            node=name,
+            **options,
+        )
         bus = app.state.room.bus
-        bus.prefix = self.prefix
         bus.alive_seconds, bus.beat_seconds, bus.reap_seconds = 3, 0.5, 1.0
         port, uv, task = await start_uvicorn(app)
         node = Node(base=f"http://127.0.0.1:{port}", app=app, database=self.url)

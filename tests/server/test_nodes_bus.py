@@ -72,9 +72,16 @@ def room_prefix() -> str:
 
 
 async def start_node(database: str, redis: str, name: str, *, owner: bool, prefix: str) -> Node:
-    app = create_app(database, demo=False, pause=0.05, redis=redis, own_tables=owner, node=name)
+    app = create_app(
+        database,
+        demo=False,
+        pause=0.05,
+        redis=redis,
+        redis_prefix=prefix,  # this test's keys and channels (pub/sub is shared by databases)
+        own_tables=owner,
+        node=name,
+    )
     bus = app.state.room.bus
-    bus.prefix = prefix  # this test's keys and channels (pub/sub is shared by databases)
     bus.alive_seconds, bus.beat_seconds, bus.reap_seconds = 3, 0.5, 1.0
     port, uv, task = await start_uvicorn(app)
     node = Node(base=f"http://127.0.0.1:{port}", app=app, database=database)
@@ -98,7 +105,7 @@ async def nodes(request: pytest.FixtureRequest) -> AsyncIterator[Callable[..., A
         redis = await redis_db(number)
         name, url = await fresh_postgres()
         databases.append(name)
-        prefix = f"pokerroom-test-{secrets.token_hex(4)}:"
+        prefix = room_prefix()
         owner = await start_node(url, redis, "owner", owner=True, prefix=prefix)
         started.append(owner)
         first = await start_node(url, redis, "sockets-1", owner=False, prefix=prefix)
@@ -432,13 +439,20 @@ async def test_with_leases_a_player_plays_through_another_node_and_follows_an_ad
 
     redis = await redis_db(7)
     name, url = await fresh_postgres()
-    prefix = f"pokerroom-test-{secrets.token_hex(4)}:"
+    prefix = room_prefix()
     leases = LeaseSettings(ttl=6.0, renew=0.5)  # the owner keeps it until it stops (not 2 s)
     started: list[Node] = []
     try:
         for node in ("lease-a", "lease-b"):
-            app = create_app(url, demo=True, pause=0.05, redis=redis, node=node, leases=leases)
-            app.state.room.bus.prefix = prefix
+            app = create_app(
+                url,
+                demo=True,
+                pause=0.05,
+                redis=redis,
+                redis_prefix=prefix,
+                node=node,
+                leases=leases,
+            )
             port, uv, task = await start_uvicorn(app)
             started.append(Node(base=f"http://127.0.0.1:{port}", app=app, database=url))
             started[-1].uv, started[-1].task = uv, task

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -27,7 +26,7 @@ from pokerroom.store.models import HandRecord, TableLease, Transfer
 from pokerroom.store.tournament_leases import lease_key
 from tests.server.conftest import Person, person, start_uvicorn
 from tests.server.test_nodes import closed_with, person_again
-from tests.server.test_nodes_bus import Node, redis_db, stop_node
+from tests.server.test_nodes_bus import Node, redis_db, room_prefix, stop_node
 from tests.store.conftest import drop_postgres, fresh_postgres
 
 pytestmark = pytest.mark.postgres
@@ -63,7 +62,7 @@ async def two_nodes(
     (``bus`` False: no Redis; ``sockets_only``: ``tb`` holds sockets only, no lease)."""
     redis = await redis_db(REDIS_DB) if bus else None
     name, url = await fresh_postgres()
-    prefix = f"pokerroom-test-{secrets.token_hex(4)}:"
+    prefix = room_prefix()
     started: list[Node] = []
     try:
         for node in ("ta", "tb"):
@@ -73,13 +72,13 @@ async def two_nodes(
                 demo=False,
                 pause=0.05,
                 redis=redis,
+                redis_prefix=None if redis is None else prefix,
                 node=node,
                 leases=None if only else leases,
                 own_tables=not only,
             )
             if redis is not None:
                 room_bus = app.state.room.bus
-                room_bus.prefix = prefix
                 room_bus.alive_seconds, room_bus.beat_seconds, room_bus.reap_seconds = 3, 0.5, 1
             port, uv, task = await start_uvicorn(app)
             started.append(Node(base=f"http://127.0.0.1:{port}", app=app, database=url))
