@@ -7,16 +7,25 @@ BUILT := $(VENV)/.compiled
 # The modules mypyc compiles, as listed in pyproject.toml ([tool.pokerroom] compiled).
 COMPILED := $(shell sed -n '/^compiled = \[/,/^\]/p' pyproject.toml | grep -o 'src/[^"]*')
 
-.PHONY: test test-all lint bench serve clean chromium
+.PHONY: test test-all lint lock bench serve clean chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# Installed uncompiled first; the next rule compiles in place with the venv's own mypyc.
-$(STAMP): pyproject.toml setup.py | $(BIN)/python
-	POKERROOM_PURE=1 $(BIN)/python -m pip install --quiet -e '.[dev]'
+# Every package, the build backend included, comes from requirements.lock (exact versions
+# and hashes), so a clone builds the same environment on any day; `make lock` refreshes
+# it. The project itself is installed uncompiled; the next rule compiles in place.
+$(STAMP): requirements.lock pyproject.toml setup.py | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements.lock
+	POKERROOM_PURE=1 $(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
+
+# Re-resolves pyproject.toml's ranges to today's newest releases, on purpose. Commit the
+# result once `make test` passes with it.
+lock: $(STAMP)
+	$(BIN)/uv pip compile pyproject.toml --extra dev --generate-hashes --universal \
+	  --python-version 3.11 --upgrade --quiet -o requirements.lock
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements.lock
 
 # Rebuilt whenever a compiled module changes, so tests never run a stale extension.
 $(BUILT): $(COMPILED) setup.py pyproject.toml | $(STAMP)

@@ -328,7 +328,7 @@ class Bus:
                 failures += 1
             finally:
                 with contextlib.suppress(RedisError, OSError):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
 
     # ------------------------------------------------------------ the owner's node
 
