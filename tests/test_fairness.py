@@ -1,4 +1,4 @@
-"""Issue 16, a shuffle every player can verify (docs/fairness.md): the seeded deck, its
+"""A shuffle every player can verify (docs/fairness.md): the seeded deck, its
 commitments and the check that a reveal is what was committed (R-DECK-2, S-RNG-1)."""
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def spec_deck(server_seed: bytes, client_seeds: list[str]) -> list[int]:
     return deck
 
 
-def test_issue_16_the_seeded_deck_is_the_documented_construction() -> None:
+def test_the_seeded_deck_is_the_documented_construction() -> None:
     shuffle = Shuffle.deal(SERVER_SEED, CLIENT_SEEDS)
     assert list(shuffle.deck) == KNOWN_DECK == spec_deck(SERVER_SEED, CLIENT_SEEDS)
     assert shuffle.commitment == KNOWN_COMMITMENT
@@ -77,7 +77,7 @@ def test_issue_16_the_seeded_deck_is_the_documented_construction() -> None:
         assert seeded_deck(seed, seeds) == spec_deck(seed, seeds)
 
 
-def test_issue_16_every_seed_changes_the_deck_and_their_order_does_not() -> None:
+def test_every_seed_changes_the_deck_and_their_order_does_not() -> None:
     alone = seeded_deck(SERVER_SEED)
     assert seeded_deck(SERVER_SEED, CLIENT_SEEDS) != alone
     assert seeded_deck(SERVER_SEED, CLIENT_SEEDS[::-1]) == seeded_deck(SERVER_SEED, CLIENT_SEEDS)
@@ -142,7 +142,7 @@ def document() -> dict[str, Any]:
     }
 
 
-def test_issue_16_a_true_reveal_verifies_with_every_check_named() -> None:
+def test_a_true_reveal_verifies_with_every_check_named() -> None:
     verified = verify(document(), my_seed=CLIENT_SEEDS[1])
     assert [c.code for c in verified.deck] == KNOWN_DECK
     assert len(verified.checks) == 5
@@ -177,7 +177,7 @@ TAMPERED = {
 
 
 @pytest.mark.parametrize("change", sorted(TAMPERED))
-def test_issue_16_a_tampered_reveal_is_refused_saying_what_differs(change: str) -> None:
+def test_a_tampered_reveal_is_refused_saying_what_differs(change: str) -> None:
     tamper, message = TAMPERED[change]
     doc = copy.deepcopy(document())
     tamper(doc)
@@ -185,7 +185,7 @@ def test_issue_16_a_tampered_reveal_is_refused_saying_what_differs(change: str) 
         verify(doc)
 
 
-def test_issue_16_your_own_seed_must_be_among_those_mixed_in() -> None:
+def test_your_own_seed_must_be_among_those_mixed_in() -> None:
     with pytest.raises(ShuffleError, match="is not among the client seeds"):
         verify(document(), my_seed="ffffffffffffffff")
 
@@ -197,7 +197,7 @@ def test_a_client_seed_is_16_to_64_lowercase_hex_digits() -> None:
             check_client_seed(bad)
 
 
-def test_issue_16_the_documented_reveal_verifies() -> None:
+def test_the_documented_reveal_verifies() -> None:
     """docs/protocol.md's deck_reveal example is a true one (the known answer above)."""
     text = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text()
     (example,) = re.findall(r'```json\n(\{"type": "deck_reveal".*?)```', text, flags=re.S)

@@ -1,4 +1,4 @@
-"""Issue 16, accessibility: axe-core (vendored from its npm package in ``vendor/``, served to
+"""Accessibility: axe-core (vendored from its npm package in ``vendor/``, served to
 the page by Playwright only, never by the room) finds no serious or critical violation on
 the sign-in page, the lobby and a table with a hand in progress; cards, seats, markers and
 controls have the names a screen reader says; other players' actions are announced in a

@@ -1,4 +1,4 @@
-"""The browser client in a real Chromium against a real room with bots (issue 6)."""
+"""The browser client in a real Chromium against a real room with bots."""
 
 from __future__ import annotations
 
@@ -57,8 +57,8 @@ async def check_screen_equals_server(player: Player, table: str) -> dict[str, An
     if legal and legal["min_raise_to"] is not None and screen["actionsShown"]:
         for _, amount in screen["presets"]:  # the buttons never offer an illegal amount
             assert legal["min_raise_to"] <= amount <= legal["max_raise_to"]
-        # Issue 13: Min, ½ Pot, Pot and All-in are the server's amounts, none the page's own;
-        # issue 16: the account's own sizes between them (by default 50%, 75% and 100%).
+        # Min, ½ Pot, Pot and All-in are the server's amounts, none the page's own;
+        # The account's own sizes between them (by default 50%, 75% and 100%).
         names = [name for name, _ in screen["presets"]]
         assert names == ["min", "half", "p75", "pot", "max"], screen
         server = {
@@ -73,7 +73,7 @@ async def check_screen_equals_server(player: Player, table: str) -> dict[str, An
 
 
 async def presets_fill_the_box(player: Player, table: str, legal: dict[str, Any]) -> None:
-    """Issue 13: clicking ½ Pot and Pot puts the server's amounts in the raise box."""
+    """Clicking ½ Pot and Pot puts the server's amounts in the raise box."""
     page = player.page
     root = f".table-view[data-table='{table}']"
     for button, key in (("half", "half_pot_raise_to"), ("pot", "pot_raise_to")):
@@ -247,7 +247,7 @@ async def test_sign_up_log_in_join_and_play_hands_by_clicking(browser: Browser, 
     balance = (await room.me(await ann.token()))["balance"]
     await page.click(f"{root} .add-chips")
     await page.wait_for_selector("#buyin[open]")
-    # Issue 13: the dialog's range is the frame's buy_in, capped only by the balance.
+    # The dialog's range is the frame's buy_in, capped only by the balance.
     offered = mine["buy_in"]
     assert int(await page.get_attribute("#buyin-range", "min") or -1) == offered["min"]
     assert int(await page.get_attribute("#buyin-range", "max") or -1) == min(
@@ -281,7 +281,7 @@ async def test_sign_up_log_in_join_and_play_hands_by_clicking(browser: Browser, 
     path = await (await download.value).path()
     assert path.read_text(encoding="utf-8").startswith("PokerStars Hand #")
     await screenshot(page, "replayer")
-    # Back to the table: the replayer had taken the felt's place (issue 16).
+    # Back to the table: the replayer had taken the felt's place.
     await page.click(f"{replayer} .rp-close")
     await page.wait_for_selector(replayer, state="hidden")
 

@@ -1,4 +1,4 @@
-"""Issue 16, the seed rooms' languages: the client chosen from the browser's languages,
+"""The seed rooms' languages: the client chosen from the browser's languages,
 switched in the header to Norwegian, Danish, Swedish and Hungarian, every text shown on the
 lobby and a table (and their labels) taken from that language's catalogue, money formatted
 for the language, and the choice kept after a reload and on another browser where the same
@@ -248,7 +248,7 @@ async def test_each_language_on_the_lobby_and_a_table_saved_for_the_account(
         status = await page.inner_text(f"{ROOT} .vs-status")
         assert status.startswith(catalogue(language)["verify.verified"].split("(")[0]), status
         assert await untranslated(page, side, checker) == []
-        # The replayer on the felt: its controls, seats and lines (issue 16).
+        # The replayer on the felt: its controls, seats and lines.
         assert await untranslated(page, f"{ROOT} .replayer", checker) == []
         await screenshot(page, f"i18n-history-{language}")
         await page.click(f"{ROOT} .rp-close")  # back to the table: the next one opens afresh

@@ -1,4 +1,4 @@
-"""Issue 16, the table's layout: phone width (390x844), ten seats and Omaha's four cards on
+"""The table's layout: phone width (390x844), ten seats and Omaha's four cards on
 the felt, and tiled tables at 1400x900. Measured by the boxes Chromium lays out. Where no
 room deals such a table (ten long names, a turn at each of four tables), the frames are
 the server's models handed to the page's table view as the socket would."""
@@ -153,7 +153,7 @@ def dealt(
 async def test_phone_width_has_no_overflow_a_compact_header_and_the_actions_on_screen(
     browser: Browser, quiet_room: Room
 ) -> None:
-    """Issue 16, phone width (390x844): the lobby and the table never scroll sideways, the
+    """Phone width (390x844): the lobby and the table never scroll sideways, the
     header is one compact row, and at your turn the action buttons and the bet slider are
     within the first screen (no scrolling to act)."""
     ann = await new_player(browser, quiet_room, "ann", width=PHONE["width"])
@@ -192,7 +192,7 @@ async def test_phone_width_has_no_overflow_a_compact_header_and_the_actions_on_s
 async def test_ten_seats_fit_the_felt_long_names_are_cut_and_omaha_cards_leave_markers_free(
     browser: Browser, quiet_room: Room
 ) -> None:
-    """Issue 16, big tables and Omaha: ten seats with the longest names each stay on the
+    """Big tables and Omaha: ten seats with the longest names each stay on the
     felt and clear of every other seat; a cut name ends in an ellipsis and keeps the whole
     name as its tooltip; four hole cards at an Omaha table cover neither the dealer button
     nor the blind markers."""
@@ -255,7 +255,7 @@ async def within_tiles(page: Page) -> None:
 async def test_tiled_tables_fit_the_window_and_the_table_that_needs_you_stands_out(
     browser: Browser, quiet_room: Room
 ) -> None:
-    """Issue 16, multi-tabling at 1400x900: two and then four tiled tables fit the window
+    """Multi-tabling at 1400x900: two and then four tiled tables fit the window
     without scrolling, the controls of a table at your turn included; that table is
     outlined, and the keyboard's shortcuts act on it even when another table was clicked
     last."""

@@ -1,4 +1,4 @@
-"""Issue 16, the lobby in Chromium: sortable columns (aria-sort), the last 15 minutes' figures,
+"""The lobby in Chromium: sortable columns (aria-sort), the last 15 minutes' figures,
 the waiting list seating a person at the full heads-up demo table (its two house bots; one
 stands up for her), a watcher's tab named by the table, and "Waiting for players (N of M)" on
 a table that cannot deal (in the lobby and on the felt). Screenshots in artifacts/browser/."""
@@ -23,7 +23,7 @@ async def lobby_data(page: Page) -> list[dict[str, Any]]:
     return list(await page.evaluate("window.pokerroom.lobby"))
 
 
-async def test_issue_16_lobby_sorts_and_the_waiting_list_seats_a_person(
+async def test_lobby_sorts_and_the_waiting_list_seats_a_person(
     browser: Browser, room: Room
 ) -> None:
     ann = await new_player(browser, room, "ann")
@@ -99,7 +99,7 @@ async def test_issue_16_lobby_sorts_and_the_waiting_list_seats_a_person(
     await books_balance(room)  # duck-typed: it reads .database
 
 
-async def test_issue_16_a_table_that_cannot_deal_says_waiting_for_players(
+async def test_a_table_that_cannot_deal_says_waiting_for_players(
     browser: Browser, quiet_room: Room
 ) -> None:
     ann = await new_player(browser, quiet_room, "ann")

@@ -1,4 +1,4 @@
-"""Issue 16, the options, saved with the account (GET/PUT /api/preferences): the deck's colours,
+"""The options, saved with the account (GET/PUT /api/preferences): the deck's colours,
 auto-muck (applied by the server: the seat's option in the frames), keyboard shortcuts and
 the bet-size buttons in percent of the pot, on keys 1 to 4. Changed, they stay after a reload
 and on another device; a bad value is refused and changes nothing."""

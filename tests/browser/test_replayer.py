@@ -1,4 +1,4 @@
-"""Issue 16: a finished hand replayed on a felt drawn by the table's own felt.js (step back
+"""A finished hand replayed on a felt drawn by the table's own felt.js (step back
 and forward, play and pause, speed), not as text in a side panel. What the felt shows at
 each step (board, stacks, bets, the pot) is checked against the hand's stored record,
 replayed here in Python by the engine from the database."""

@@ -1,4 +1,4 @@
-"""Issue 16, the table: reopening seats after a reload or log-in, the pot and the clock with
+"""The table: reopening seats after a reload or log-in, the pot and the clock with
 their sounds and title alerts, busting and the rebuy, and the hand history list. Two people
 in two Chromium pages play heads-up in a room without bots (``quiet_room``), where the table's
 clock warns after 2 s and starts the time bank after 6 s."""
@@ -86,7 +86,7 @@ async def sit_both(browser: Browser, room: Room, buy_in: int) -> tuple[Player, P
 async def test_reload_and_log_in_reopen_the_seated_table_at_once(
     browser: Browser, quiet_room: Room
 ) -> None:
-    """Issue 16: after a reload or a log-in the player's table opens by itself with the hand
+    """After a reload or a log-in the player's table opens by itself with the hand
     in progress (no empty felt), and the lobby marks the table where they sit."""
     ann, _ = await sit_both(browser, quiet_room, 10_000)
     page = ann.page
@@ -130,7 +130,7 @@ async def test_reload_and_log_in_reopen_the_seated_table_at_once(
 async def test_pot_time_bar_title_alerts_time_bank_and_sounds(
     browser: Browser, quiet_room: Room
 ) -> None:
-    """Issue 16: "Pot: $X" from the blinds on, readable; a time bar for the player to act; a
+    """ "Pot: $X" from the blinds on, readable; a time bar for the player to act; a
     sound and the page's title when it is your turn and at the warning; the time bank shown
     when it starts; sounds for the deal and bets, and a mute switch that silences them."""
     ann, bob = await sit_both(browser, quiet_room, 10_000)
@@ -204,7 +204,7 @@ async def test_pot_time_bar_title_alerts_time_bank_and_sounds(
 async def test_busting_shows_the_rebuy_countdown_and_prompt_and_history_signs_results(
     browser: Browser, quiet_room: Room
 ) -> None:
-    """Issue 16 / R-STAKE-2: a player who busts sees "Busted" with the time left to rebuy and
+    """R-STAKE-2: a player who busts sees "Busted" with the time left to rebuy and
     a prompt titled Rebuy; Add chips is disabled at the table's maximum; the hand history
     lists time, table, game, cards and the result signed ("-$200.00")."""
     ann = await new_player(browser, quiet_room, "ann")
@@ -348,7 +348,7 @@ MARKED = """([root, step]) => {
 async def test_a_hi_lo_showdown_awards_each_pot_in_turn_names_hands_and_marks_both_fives(
     browser: Browser, quiet_room: Room
 ) -> None:
-    """Issue 16: side pot first, then the main pot, high before low, one award at a time;
+    """Side pot first, then the main pot, high before low, one award at a time;
     every shown hand named at its seat; Hi and Lo tags; the high five and the low five
     highlighted. The hand is the engine's and the frames the server's models: they are
     handed to the page's table view as the socket would (no room deals such a hand)."""

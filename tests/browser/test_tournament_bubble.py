@@ -1,4 +1,4 @@
-"""Hand-for-hand in the browser (issue 14): a multi-table event of a person and five bots on
+"""Hand-for-hand in the browser: a multi-table event of a person and five bots on
 two 3-handed tables that pays two places. With four players left on two tables the room
 deals hand for hand (TDA): the person's table marks it and its message log says so, in a
 polite live region; then the final table forms. The person plays passively (check, else

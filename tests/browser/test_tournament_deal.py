@@ -1,4 +1,4 @@
-"""A deal at the final table in the browser (issue 14): a heads-up sit & go (the final table
+"""A deal at the final table in the browser: a heads-up sit & go (the final table
 from its first hand) between a person and a bot. The person opens Deal at their table, sees
 the room's ICM and chip-chop offers (once no hand is in play), proposes the ICM deal; the bot
 accepts through the API; the dialog and the table say what the person takes, as the room

@@ -1,4 +1,4 @@
-"""A multi-table tournament in the browser, start to finish (issue 14): six bots fill two
+"""A multi-table tournament in the browser, start to finish: six bots fill two
 3-handed tables and the event starts; a person opens its detail panel in the lobby (levels,
 payouts, tables, players) and registers late (TDA 8A), which opens a third table for them
 (the director holds the bots' first deal until then, so that it is a new table whatever the

@@ -1,4 +1,4 @@
-"""The load client reads only the frames it must (issue 15): a table frame without legal
+"""The load client reads only the frames it must: a table frame without legal
 actions is another seat's turn, timed as it arrives without being parsed; every other
 frame (this seat's decision, errors, hand results) is parsed as before."""
 

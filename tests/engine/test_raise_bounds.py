@@ -1,4 +1,4 @@
-"""Issue 13: the raise bounds and the reason a raise is refused come from one function
+"""The raise bounds and the reason a raise is refused come from one function
 (``engine.betting.raise_bounds``), so the offer and the refusal cannot disagree."""
 
 from __future__ import annotations

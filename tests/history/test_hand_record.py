@@ -1,4 +1,4 @@
-"""Issue 13: a PHH history is dealt from the same ``HandSetup`` a table deals from, and the
+"""A PHH history is dealt from the same ``HandSetup`` a table deals from, and the
 hand it replays to rebuilds exactly from its setup and log (``Hand.replay``)."""
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ def _house(name: str) -> HouseOptions:
 def test_a_stored_record_reads_back_the_same_hand_and_the_same_exports(
     variant: Variant, house: str
 ) -> None:
-    """Issue 13, S-AUDIT-1: a hand is stored as one record (setup, actions, result) and
+    """S-AUDIT-1: a hand is stored as one record (setup, actions, result) and
     read back by ``Hand.replay`` to the same events and stacks, so every export derived
     from what is read back is the export of the hand as it was played."""
     options = _house(house)

@@ -1,4 +1,4 @@
-"""What a room on the internet needs (issue 11, "Hardening"): security headers, no CDN,
+"""What a room on the internet needs: security headers, no CDN,
 the WebSocket's Origin check, connection limits, byte-counted frames, binary and nested
 frames closed cleanly, and out-of-range REST parameters refused with a 4xx."""
 

@@ -1,6 +1,6 @@
-"""S-ISOLATE-1 and S-AUTH-2 attacked over real sockets (issue 11 items 4, 5, 8; issue 12 item
-4): a client that watches and hangs up, never reads, or floods hurts only its own connection;
-a fault in the table's own logic is logged and counted; log-out and suspension close sockets."""
+"""S-ISOLATE-1 and S-AUTH-2 attacked over real sockets: a client that watches and hangs up,
+never reads, or floods hurts only its own connection; a fault in the table's own logic is logged
+and counted; log-out and suspension close sockets."""
 
 from __future__ import annotations
 
@@ -152,7 +152,7 @@ async def test_S_ISOLATE_1_anonymous_watch_and_close_never_cancels_a_hand(server
     ann, bob = await heads_up(server, "iso1")
     waits: list[float] = []
     honest = asyncio.gather(play(ann, "iso1", 6, waits), play(bob, "iso1", 6, waits))
-    await asyncio.gather(honest, watch_and_close(server, "iso1", 40))  # issue 11: 12 cancelled
+    await asyncio.gather(honest, watch_and_close(server, "iso1", 40))
     assert await cancelled_hands(server) == 0
     assert server.room.actors["iso1"].faults == 0
     assert all(not c.closed for c in server.room.actors["iso1"].watchers)
@@ -209,7 +209,7 @@ async def test_S_ISOLATE_1_a_flooder_and_a_client_that_never_reads_hurt_only_the
     await books_balance(server)
 
 
-async def test_issue_12_a_fault_in_the_tables_logic_is_logged_counted_and_cancels_the_hand(
+async def test_a_fault_in_the_tables_logic_is_logged_counted_and_cancels_the_hand(
     server: Server, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ann, bob = await heads_up(server, "iso3")
@@ -279,7 +279,7 @@ async def test_S_AUTH_2_suspension_closes_sockets_sits_out_and_cashes_out(server
 
 @pytest.mark.slow
 async def test_S_ISOLATE_1_soak_bots_play_while_every_attack_runs(server: Server) -> None:
-    """Issue 11's soak: people and bots play while a client floods, one never reads and
+    """The soak: people and bots play while a client floods, one never reads and
     anonymous sockets watch and hang up; no hand is cancelled and the books balance."""
     await server.room.open_table(
         TableConfig("soak", "soak", "titan", "holdem", "no_limit", 200, 6, CLOCK)

@@ -1,5 +1,5 @@
 """Attacks on the room's chips, replayed over real sockets against the real server on SQLite
-and PostgreSQL (issue 11, Money): a request key names one operation (S-MONEY-3), every
+and PostgreSQL: a request key names one operation (S-MONEY-3), every
 cash-out is its own operation, and the audit reconciles the books with the tables
 (S-AUDIT-2) after each attack, and names what it finds when they do not match."""
 

@@ -1,4 +1,4 @@
-"""Issue 16 / S-INPUT-1: every error the room sends over the socket or the HTTP API names
+"""S-INPUT-1: every error the room sends over the socket or the HTTP API names
 itself by a stable ``code`` with its ``params`` (so that the client says it in the player's
 language), and keeps its English ``message``/``detail``."""
 

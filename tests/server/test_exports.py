@@ -38,7 +38,7 @@ async def test_exports_replay_hands_off_the_event_loop(
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The session export replays up to 1,000 hands, each hand export one: that CPU work runs
-    on a worker thread, never on the loop that runs every table (issue 13)."""
+    on a worker thread, never on the loop that runs every table."""
     on_loop: list[bool] = []
     real = hands_routes.read_record
 

@@ -1,5 +1,5 @@
 """A table's frames, built with what the table keeps from one frame to the next (its game's
-fixed members, its hand's shuffle commitments: issue 15), are byte for byte the frames
+fixed members, its hand's shuffle commitments), are byte for byte the frames
 built afresh whatever happens at the table: actions, seat options, disconnections, the
 clock and the time bank, players sitting down, busting, rebuying, leaving, a seat held for
 the waiting list, a new level of stakes, a new shuffle each hand. And no player's frame

@@ -1,4 +1,4 @@
-"""S-VIEW-1 in the broadcast's own code (issue 15): each viewer's frame, as the table's
+"""S-VIEW-1 in the broadcast's own code: each viewer's frame, as the table's
 actor builds and encodes it (``public_state`` once, ``SharedEncoding`` once, one
 ``state_for_seat`` per seated viewer), checked against the engine's plain view for that
 viewer (``view_for(hand, position)``) over whole hands of hold'em, pot-limit Omaha and
@@ -160,7 +160,7 @@ def test_S_VIEW_1_each_viewers_frame_is_its_own_view_any_seed(
 
 
 def test_a_broadcast_to_players_only_never_encodes_the_spectators_frame() -> None:
-    """Issue 15: a table of players only (the usual case) has no use for the public frame:
+    """A table of players only (the usual case) has no use for the public frame:
     it is encoded when a spectator asks for it, once."""
     shared = encoding.SharedEncoding({"type": "table", "seats": []})
     assert shared._whole is None

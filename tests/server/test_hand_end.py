@@ -241,7 +241,7 @@ async def test_DESIGN_8_a_hand_end_being_written_when_the_room_stops_is_stored(
 async def test_S_AUDIT_2_a_hand_all_in_on_the_blinds_is_stored_with_its_rake(
     server: Server,
 ) -> None:
-    """Issue 15's audit failure ("5 in the ledger with no seat"): a hand whose players are all
+    """The audit's "5 in the ledger with no seat": a hand whose players are all
     in on their blinds has nobody to act and is over as it is dealt. It was played in memory
     (the rake taken from the stacks) but never recorded: no hand, no rake transfer, and the
     next snapshot stored the stacks without the rake the ledger still held."""

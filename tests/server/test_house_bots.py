@@ -1,4 +1,4 @@
-"""The house's bots keep a demo table dealing (issue 16): enough bots to deal, seats left for
+"""The house's bots keep a demo table dealing: enough bots to deal, seats left for
 people (a bot stands up for a person on the waiting list; heads-up keeps one to play them,
 and a second sits again when the person leaves), a bot removed from the table comes back after
 a back-off, and a bot whose balance cannot pay a buy-in is topped up from the bank through

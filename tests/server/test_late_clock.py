@@ -1,4 +1,4 @@
-"""Issue 12 item 1 (R-TIME-1, R-TIME-2): a decision made late in the clock -- after the
+"""R-TIME-1, R-TIME-2: a decision made late in the clock -- after the
 warning, after the time bank started, right at the deadline -- is handled at once, and a
 table's task sleeps until its next deadline instead of spinning.
 

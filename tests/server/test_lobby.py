@@ -1,4 +1,4 @@
-"""The lobby's figures (issue 16): hands per hour, average pot and players per flop over the
+"""The lobby's figures: hands per hour, average pot and players per flop over the
 last 15 minutes (a sliding window, never a lifetime average: a table dead for 15 minutes shows
 0), and "Waiting for players (N of M)" from the table's ``ready`` and ``needed``."""
 

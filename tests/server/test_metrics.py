@@ -1,4 +1,4 @@
-"""Observability (issue 15): Prometheus metrics at /metrics move when a hand is played, and
+"""Observability: Prometheus metrics at /metrics move when a hand is played, and
 the room's log lines are JSON naming the node, the table and the hand."""
 
 from __future__ import annotations

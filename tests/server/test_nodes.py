@@ -1,4 +1,4 @@
-"""Several nodes on one PostgreSQL (issue 15), in one process: two rooms share the database,
+"""Several nodes on one PostgreSQL, in one process: two rooms share the database,
 each table run by the node holding its lease. A node that stops renewing loses its tables to
 the other, which adopts them from the last committed state with the hand in progress
 cancelled (R-DECK-5, every chip back); a stale owner's writes are refused by the epoch, it

@@ -1,4 +1,4 @@
-"""Hostile sequences across nodes (issue 15), over real sockets, on PostgreSQL and Redis:
+"""Hostile sequences across nodes, over real sockets, on PostgreSQL and Redis:
 the same account on two nodes at once, keys reused, tables changing owner and coming back,
 clients that flood or never read. Money is never created or lost (every test ends with the
 audit, S-AUDIT-2) and one client hurts only its own connection (S-ISOLATE-1).

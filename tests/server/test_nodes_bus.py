@@ -1,4 +1,4 @@
-"""Several nodes over Redis (issue 15): a node that owns the tables and nodes that only hold
+"""Several nodes over Redis: a node that owns the tables and nodes that only hold
 sockets, in this process, on one PostgreSQL database and one Redis (a database number of its
 own per test, flushed by the test: never the 0 other tests use). Under CI=true both servers
 are required; elsewhere the tests skip, saying why."""

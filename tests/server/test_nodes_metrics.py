@@ -1,4 +1,4 @@
-"""What an operator sees of the bus between nodes (issue 15): /metrics on each node counts
+"""What an operator sees of the bus between nodes: /metrics on each node counts
 the commands sent, applied, read twice and read too late, the resyncs and the Redis
 reconnections, and shows whether the node listens, its backlog and the commands' lag. The
 figures move with real commands over Redis (nodes in this process, as test_nodes_bus.py).

@@ -1,4 +1,4 @@
-"""A multi-table tournament on two nodes (issue 15), in one process: node ``ta`` runs the
+"""A multi-table tournament on two nodes, in one process: node ``ta`` runs the
 event (its lease, its coordinator and every table of it) and the players play it through
 node ``tb``, which runs none of it (a node with leases of its own, or one that holds
 sockets only). Bots over the real protocol: they register through their

@@ -1,4 +1,4 @@
-"""Several nodes as real processes (issue 15): three ``pokerroom serve --node-id`` on one
+"""Several nodes as real processes: three ``pokerroom serve --node-id`` on one
 PostgreSQL and one Redis, bots at every table (each plays at the table's owner, and
 reconnects to the new owner when its node goes). Then a table owner is killed (kill -9),
 paused past its lease (SIGSTOP, SIGCONT) or cut off from its database

@@ -1,4 +1,4 @@
-"""A player's tournament requests through a node that does not run the event (issue 15):
+"""A player's tournament requests through a node that does not run the event:
 found at once though created since that node's last pass, and forwarded to the owner over
 the bus, which applies them once (a command read twice under its idempotency key is
 applied once): a rebuy, the add-on and a deal that succeed, with the ledger, the event's

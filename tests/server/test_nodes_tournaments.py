@@ -1,4 +1,4 @@
-"""Tournaments on a room of several nodes (issue 15), in one process: two nodes share one
+"""Tournaments on a room of several nodes, in one process: two nodes share one
 PostgreSQL database and one Redis (database 6, this file's own), each event run whole by the
 node holding its lease (server/tournament_nodes.py). A sit & go with a player on each node:
 registered through either node (the other forwards to the owner), listed in both lobbies,

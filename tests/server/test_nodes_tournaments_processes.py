@@ -1,4 +1,4 @@
-"""A tournament on nodes that are real processes (issue 15): two ``pokerroom serve --node-id
+"""A tournament on nodes that are real processes: two ``pokerroom serve --node-id
 --redis`` keep a heads-up sit & go open (one of them opens it, under its lease). Two people
 play it through the other node; the event's owner is killed (kill -9) with a hand running,
 the other node adopts the event once the lease runs out (the hand cancelled, every chip

@@ -1,4 +1,4 @@
-"""One rollback policy (issue 13): a join or an add-chips whose storage fails leaves the table
+"""One rollback policy: a join or an add-chips whose storage fails leaves the table
 as it was and moves no chips; the player is told to try again and the table keeps running."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A tournament's downloads in a running room (issue 14): a heads-up sit & go played to the
+"""A tournament's downloads in a running room: a heads-up sit & go played to the
 end by two players; each stored hand's PokerStars text carries the tournament header and is
 in chips, its PHH the standard's tournament fields; each player's summary gives the places
 and theirs; a hand shows only its viewer's hole cards (S-EXPORT-1)."""

@@ -1,4 +1,4 @@
-"""Tournament failures in the room (issue 14): a late registration that the database refuses
+"""Tournament failures in the room: a late registration that the database refuses
 charges nothing, gives no seat and says so (S-MONEY-1); a deal proposal made void by a hand's
 end never holds the final table (it stalled until the next level)."""
 

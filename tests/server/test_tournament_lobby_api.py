@@ -1,4 +1,4 @@
-"""What the browser's tournament lobby and deal dialog ask the room (issue 14): a player's own
+"""What the browser's tournament lobby and deal dialog ask the room: a player's own
 entry (``/me``: which of Unregister, Rebuy, Add-on and Open my table apply now) and the two
 deals the room offers at the final table (``/deal/offers``), refused clearly elsewhere; the
 books balance afterwards (S-AUDIT-2)."""

@@ -1,6 +1,6 @@
 """A multi-table event of 30 bots over real sockets through a break,
 table balancing and breaking, hand-for-hand on the bubble and the final table, with the
-room killed (kill -9) in its first break and started again (issue 14): every hand in progress is
+room killed (kill -9) in its first break and started again: every hand in progress is
 cancelled (R-DECK-5), the event resumes where it was (level, tables, places paid) and is
 played to the end; every place is awarded once, the pool is paid out exactly and the books
 balance (S-AUDIT-2)."""

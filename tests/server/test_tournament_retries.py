@@ -1,4 +1,4 @@
-"""A rebuy or the add-on sent again is applied once and answered the same (issue 15): the
+"""A rebuy or the add-on sent again is applied once and answered the same: the
 client's ``request`` key names the click, the same on each retry of it. A retry of the add-on
 made is answered what it bought and moves nothing; another add-on is refused
 (``tournament.addon_taken``). A rebuy sent from a view that did not show the rebuy made

@@ -1,4 +1,4 @@
-"""Tournaments in a running room, over real sockets (issue 14): a sit & go with bots and two
+"""Tournaments in a running room, over real sockets: a sit & go with bots and two
 people to the end; registration through the REST API; the lobby; hole-card privacy
 (S-VIEW-1) at tournament tables; the books balance (S-AUDIT-2)."""
 

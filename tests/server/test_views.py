@@ -1,4 +1,4 @@
-"""Presentation built outside the table's actor (issue 13): the labels beside each seat, the
+"""Presentation built outside the table's actor: the labels beside each seat, the
 five cards of a shown hand and the hand-result frame, in server/views.py."""
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def heads_up_table() -> Table:
 
 
 def test_the_clock_in_the_frame_warning_and_time_bank() -> None:
-    """Issue 16: the frame says when the warning comes (0 once given) and when the player to
+    """The frame says when the warning comes (0 once given) and when the player to
     act is on the time bank, so the page can alert and show the bank as it starts."""
     table = heads_up_table()
     table.start_hand(100.0)
@@ -127,7 +127,7 @@ def hilo_all_in_hand() -> Hand:
 
 
 def test_R_HILO_1_hands_shown_at_an_all_in_are_named_with_their_high_and_low_fives() -> None:
-    """Issue 16: every shown hand is named (cards shown at an all-in before the river too),
+    """Every shown hand is named (cards shown at an all-in before the river too),
     with the five cards of its high and of its qualifying low, for the page to highlight."""
     hand = hilo_all_in_hand()
     shown = {s.seat: s for s in hand_result("t", 1, hand=hand, events=hand.events).shown}
@@ -171,7 +171,7 @@ def test_shared_encoding_writes_each_viewers_frame_exactly_as_encoding_it_whole(
 
 
 def test_frames_keep_integer_keys_as_json_dumps_writes_them() -> None:
-    """Issue 15: a table frame (string keys only) skips orjson's slower option for other
+    """A table frame (string keys only) skips orjson's slower option for other
     keys; a payload with integer keys still gets them, as the standard library writes them."""
     import json
 

@@ -1,4 +1,4 @@
-"""The waiting list in the room (issue 16), over real sockets: join it from the lobby, your
+"""The waiting list in the room, over real sockets: join it from the lobby, your
 place shown, a freed seat held for the first in line who sits down in it; the hostile
 sequences (join twice, join while seated, join/leave/join, disconnect while first in line,
 a seat offered to a player with no chips) refused or passed over, the list stored with the

@@ -1,4 +1,4 @@
-"""Group commit (issue 15): hands ending at many tables at once are written by one writer
+"""Group commit: hands ending at many tables at once are written by one writer
 per database in one transaction; a failing unit costs the others nothing (they are
 committed one at a time, once each); closing the database drains the writer's queue.
 On SQLite and PostgreSQL (the ``database`` fixture), with the audit reconciling (S-AUDIT-2)."""

@@ -26,7 +26,7 @@ async def test_migrations_build_the_whole_schema_and_rerun_safely(database: Data
 async def test_0007_keeps_every_stored_hand_exportable_through_its_record(
     database: Database,
 ) -> None:
-    """Issue 13: hands stored as PHH text and an events JSON before migration 0007 are read
+    """Hands stored as PHH text and an events JSON before migration 0007 are read
     back from their one record after it (the PHH inside it), a hand cut off by a crash keeps
     why, and going back to 0006 gives the PHH back."""
     import json

@@ -1,4 +1,4 @@
-"""A node's share of the tables on PostgreSQL (issue 15, ``store/node_store.py``): live
+"""A node's share of the tables on PostgreSQL (``store/node_store.py``): live
 nodes counted from their heartbeats; adopting a table cancels only that table's running
 hand (the other nodes' hands deal on), under the next epoch, and the adopter's restore sees
 the old owner's last write; renewals keep what is held and name what was lost."""

@@ -1,5 +1,5 @@
 """PostgreSQL: the database writer does not ping its connection before each batch (a round
-trip a batch, issue 15); a connection the server has ended is still replaced, the batch
+trip a batch); a connection the server has ended is still replaced, the batch
 that finds it lost run again whole on a new one, each unit written once."""
 
 from __future__ import annotations

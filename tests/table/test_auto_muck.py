@@ -1,4 +1,4 @@
-"""Auto-muck, a seat option the account's preference sets (issue 16): at a showdown a hand
+"""Auto-muck, a seat option the account's preference sets: at a showdown a hand
 that must be shown or can still win is shown (R-SHOW-4); a losing hand that may be mucked is
 mucked for a seat with auto-muck on and shown for a seat with it off. Mucking a losing hand
 changes no chip (R-SHOW-9: it had no claim left)."""

@@ -1,6 +1,6 @@
 """RULES.md's worked examples at a table, with the rules' own numbers.
 
-Issue 17: every concrete example in RULES.md is a test. R-BLIND-3's small blinds were tested
+Every concrete example in RULES.md is a test. R-BLIND-3's small blinds were tested
 as a function and a preset field; here each room's table posts them. R-SEAT-2's "more than one
 big blind can be posted in a hand" (000) had no test.
 """

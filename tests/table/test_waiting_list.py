@@ -1,4 +1,4 @@
-"""The waiting list (issue 16): a freed seat is held for the first in line for a clocked
+"""The waiting list: a freed seat is held for the first in line for a clocked
 time, then passed on; nobody else takes a held seat; hostile sequences change nothing."""
 
 import pytest

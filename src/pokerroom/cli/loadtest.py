@@ -410,7 +410,7 @@ def loadtest_command(
         typer.Option(
             min=1,
             max=8,
-            help="Node processes sharing the --database PostgreSQL server (issue 15); "
+            help="Node processes sharing the --database PostgreSQL server; "
             "prints one JSON line with failovers and the books.",
         ),
     ] = 1,
