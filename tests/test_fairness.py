@@ -29,16 +29,9 @@ from pokerroom.fairness import (
 )
 from pokerroom.rng import SeededRandomSource
 from tests.engine.helpers import checks_down, spec
-from tests.test_rng import DEGREES, card_position_chi_square, chi_square_critical
+from tests.helpers.chi_square import DEGREES, card_position_chi_square, chi_square_critical
+from tests.helpers.fairness import CLIENT_SEEDS, KNOWN_DECK, SERVER_SEED, document
 
-SERVER_SEED = bytes(range(32))
-CLIENT_SEEDS = ["00112233445566778899aabbccddeeff", "0123456789abcdef"]
-# The known answer: web/js/fairness.js must compute the same (tests/browser/test_fairness.py).
-KNOWN_DECK = [
-    44, 8, 34, 49, 10, 28, 3, 42, 45, 37, 1, 20, 21, 11, 32, 5, 23, 27, 22, 39, 43, 13, 0, 33,
-    19, 47, 46, 12, 15, 16, 14, 7, 35, 36, 25, 30, 51, 24, 9, 31, 40, 6, 26, 29, 50, 17, 18, 41,
-    38, 48, 2, 4,
-]  # fmt: skip
 KNOWN_COMMITMENT = "843a43407cab6c00e4269f127a89755d828454c5c5d8e9e1c1d9e9e9200c0483"
 
 
@@ -124,22 +117,6 @@ def test_R_BTN_3_R_DECK_3_the_deck_places_are_where_the_engine_deals_from() -> N
         for position in range(players):
             assert list(hand.hole_cards(position)) == [FULL_DECK[deck[k]] for k in hole[position]]
         assert list(hand.board_cards()) == [FULL_DECK[deck[k]] for k in board]
-
-
-def document() -> dict[str, Any]:
-    """A reveal as the room exports it for the player in position 1 of a 3-handed hand."""
-    deck = KNOWN_DECK
-    hole, board = dealt_positions(3, 2)
-    return {
-        **Shuffle.deal(SERVER_SEED, CLIENT_SEEDS).reveal(),
-        "table": "nlhe-1-2",
-        "hand": 17,
-        "players": 3,
-        "hole_cards": 2,
-        "position": 1,
-        "your_cards": [str(FULL_DECK[deck[k]]) for k in hole[1]],
-        "board": [str(FULL_DECK[deck[k]]) for k in board[:4]],
-    }
 
 
 def test_a_true_reveal_verifies_with_every_check_named() -> None:

@@ -14,8 +14,8 @@ from playwright.async_api import Browser
 from pokerroom.cards import FULL_DECK
 from pokerroom.fairness import verify
 from tests.browser.conftest import Room, new_player, screenshot
-from tests.browser.test_client import join, play
-from tests.test_fairness import CLIENT_SEEDS, KNOWN_DECK, SERVER_SEED
+from tests.helpers.browser import join, play
+from tests.helpers.fairness import CLIENT_SEEDS, KNOWN_DECK, SERVER_SEED
 
 SEEDED_DECK = """async ([seed, seeds]) => {
   const fairness = await import('/static/js/fairness.js');

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.async_api import Browser, Page
 
 from tests.browser.conftest import HEADS_UP, Room, new_player, screenshot
-from tests.server.test_e2e import books_balance
+from tests.helpers.audit import assert_books_balance
 
 ROW = "#lobby-rows tr"
 
@@ -96,7 +96,7 @@ async def test_lobby_sorts_and_the_waiting_list_seats_a_person(
     waiting = [f for f in ann.frames if f.get("type") == "waiting"]
     assert waiting[0]["position"] == 1 and any(f["offer"] for f in waiting)
     assert waiting[-1]["position"] is None
-    await books_balance(room)  # duck-typed: it reads .database
+    await assert_books_balance(room)  # duck-typed: it reads .database
 
 
 async def test_a_table_that_cannot_deal_says_waiting_for_players(

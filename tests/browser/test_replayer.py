@@ -15,8 +15,7 @@ from pokerroom.engine.events import ForcedBet
 from pokerroom.engine.hand import Hand
 from pokerroom.history.record import read_record
 from tests.browser.conftest import Room, new_player, screenshot
-from tests.browser.test_client import join, play
-from tests.browser.test_table import dollars
+from tests.helpers.browser import dollars, join, play
 
 TABLE = "nlhe-1-2"
 ROOT = f".table-view[data-table='{TABLE}']"

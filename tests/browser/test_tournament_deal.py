@@ -20,8 +20,9 @@ from pokerroom.bots.tournament import run_tournament_bot
 from pokerroom.server.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
 from tests.browser.conftest import Room, new_player, screenshot, stop
-from tests.browser.test_accessibility import serious_violations
-from tests.browser.test_i18n import (
+from tests.helpers.audit import audit_database
+from tests.helpers.browser import serious_violations
+from tests.helpers.browser_i18n import (
     LANGUAGES,
     Checker,
     catalogue,
@@ -29,8 +30,7 @@ from tests.browser.test_i18n import (
     switch,
     untranslated,
 )
-from tests.browser.test_tournament_moves import act, notices
-from tests.security.audit import audit_database
+from tests.helpers.browser_tournaments import act, notices
 
 ROOM = """
 import pokerroom.server.tournament_hall as tours

@@ -18,8 +18,8 @@ import httpx
 from playwright.async_api import Browser, Route
 
 from tests.browser.conftest import Room, new_player
-from tests.browser.test_tournament_moves import shut, start_room
-from tests.security.audit import audit_database
+from tests.helpers.audit import audit_database
+from tests.helpers.browser_tournaments import shut, start_room
 
 ROOM = """
 import pokerroom.server.tournament_hall as tours

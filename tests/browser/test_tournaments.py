@@ -12,7 +12,7 @@ import httpx
 from playwright.async_api import Browser, Locator
 
 from tests.browser.conftest import Room, new_player, screenshot
-from tests.browser.test_i18n import catalogue, switch
+from tests.helpers.browser_i18n import catalogue, switch
 
 
 async def bots_registered(room: Room, count: int) -> None:

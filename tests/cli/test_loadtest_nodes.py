@@ -29,7 +29,7 @@ async def test_three_nodes_on_redis_bots_through_any_node_with_an_owner_killed()
     """With the bus: each bot plays through the node its seat is spread to, which
     is mostly not its table's owner, so its commands reach the owner over Redis; the owner
     killed mid-run, its tables adopted, and still nothing lost, doubled or unbalanced."""
-    from tests.server.test_nodes_bus import REDIS, redis_db
+    from tests.helpers.nodes import REDIS, redis_db
 
     name, _ = await fresh_postgres()
     await drop_postgres(name)
@@ -44,5 +44,8 @@ async def test_three_nodes_on_redis_bots_through_any_node_with_an_owner_killed()
     assert figures["books_balance"] is True
     # --json prints exactly JSON_KEYS, in their order; without it, every figure in words.
     keys = "nodes tables hands actions_per_s p99_ms failovers hands_refunded"
-    assert " ".join(issue_line(figures)) == keys + " hands_settled_twice actions_lost books_balance"
+    assert (
+        " ".join(issue_line(figures))
+        == keys + " hands_settled_twice actions_lost assert_books_balance"
+    )
     assert "books balance" in in_words(figures) and "load client" in in_words(figures)

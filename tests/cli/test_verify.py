@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from pokerroom.cards import FULL_DECK
 from pokerroom.cli.app import app
-from tests.test_fairness import CLIENT_SEEDS, KNOWN_DECK, document
+from tests.helpers.fairness import CLIENT_SEEDS, KNOWN_DECK, document
 
 RUNNER = CliRunner()
 

@@ -18,9 +18,9 @@ from websockets.exceptions import InvalidStatus
 from pokerroom.server.app import WEB, create_app
 from pokerroom.server.room import Limits
 from pokerroom.store.db import sqlite_url
-from tests.security.test_isolation import closed_code, ws_url
+from tests.helpers.sockets import closed_code, ws_url
+from tests.helpers.tables import table_config
 from tests.server.conftest import Server, person
-from tests.server.test_e2e import table_config
 
 
 async def test_every_response_has_the_security_headers(server: Server) -> None:

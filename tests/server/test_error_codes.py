@@ -8,8 +8,8 @@ import json
 
 import httpx
 
+from tests.helpers.tables import ann_and_bob_seated
 from tests.server.conftest import PASSWORD_SECONDS, Server
-from tests.server.test_e2e import ann_and_bob_seated
 
 SLOW = (("decision_seconds", 120), ("warning_after_seconds", 110), ("time_bank_seconds", 0))
 

@@ -16,8 +16,8 @@ from pokerroom.fairness import verify
 from pokerroom.server.inbox import Void
 from pokerroom.server.routes.fairness import shuffle_document
 from pokerroom.store.models import HandPlayer, HandRecord
+from tests.helpers.tables import heads_up
 from tests.server.conftest import Person, Server, person
-from tests.server.test_late_clock import heads_up
 
 CLOCK = (("decision_seconds", 30), ("warning_after_seconds", 20), ("time_bank_seconds", 0))
 MY_SEED = "5eed5eed5eed5eed0123456789abcdef"

@@ -9,7 +9,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from pokerroom.server.room import TableConfig
-from tests.security.audit import assert_books_balance
+from tests.helpers.audit import assert_books_balance
 from tests.server.conftest import Person, Server, person
 
 BUY_IN = 10_000

@@ -21,8 +21,8 @@ from pokerroom.rules.game import Stakes, Structure, Variant
 from pokerroom.server import encoding
 from pokerroom.server.views import FixedFields, note_action, public_state, state_for_seat, tenths
 from pokerroom.table import PreAction, Table, TableError
+from tests.helpers.frames import pick
 from tests.server.tables import titan_table
-from tests.server.test_frames_per_viewer import pick
 
 GAMES = [
     (Variant.HOLDEM, Structure.NO_LIMIT),

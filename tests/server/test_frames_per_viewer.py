@@ -15,7 +15,6 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.events import ActionTaken, BoardDealt, CardsShown, ForcedBet
 from pokerroom.engine.hand import Phase
 from pokerroom.engine.views import view_for
@@ -23,6 +22,7 @@ from pokerroom.rules.game import Structure, Variant
 from pokerroom.server import encoding
 from pokerroom.server.views import note_action, public_state, state_for_seat
 from pokerroom.table import Table
+from tests.helpers.frames import pick
 from tests.server.tables import titan_table
 
 GAMES = [
@@ -71,18 +71,6 @@ def frames_of_hands(
                 if isinstance(event, (ActionTaken, ForcedBet, BoardDealt)):
                     last = note_action(last, event)
     return sent, showdowns
-
-
-def pick(table: Table, rng: random.Random) -> Action:
-    assert table.hand is not None
-    legal = table.hand.legal_actions()
-    roll = rng.random()
-    if roll < 0.15 and legal.call_amount:
-        return Action(ActionKind.FOLD)
-    if roll < 0.4 and legal.max_raise_to is not None:
-        high = roll < 0.25  # all in (no limit) or the most the structure allows
-        return Action(ActionKind.BET_OR_RAISE, legal.max_raise_to if high else legal.min_raise_to)
-    return Action(ActionKind.CHECK_OR_CALL)
 
 
 def check_broadcast(table: Table, whole: str, per_seat: dict[int, str]) -> None:

@@ -11,9 +11,9 @@ import httpx
 from pokerroom.cards import parse_cards
 from pokerroom.engine.events import ActionTaken, BoardDealt, Move
 from pokerroom.server.stats import WINDOW_SECONDS, HandEnd, TableStats, saw_flop
-from tests.security.audit import assert_books_balance
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.tables import ann_and_bob_seated, play_along, table_config
 from tests.server.conftest import Server, person
-from tests.server.test_e2e import ann_and_bob_seated, play_along, table_config
 
 
 def fold(seat: int) -> ActionTaken:

@@ -30,16 +30,9 @@ from pokerroom.server.tournaments import TournamentRunner
 from pokerroom.store.db import Database
 from pokerroom.store.models import HandPlayer, HandRecord, Transfer
 from pokerroom.tournament.events import Moved
-from tests.server.test_nodes_bus import Node, stop_node
-from tests.server.test_nodes_tournaments import (
-    STEADY,
-    WAIT,
-    books,
-    die,
-    eventually,
-    steady,
-    two_nodes,
-)
+from tests.helpers.node_tournaments import STEADY, books, die, steady, two_nodes
+from tests.helpers.nodes import Node, stop_node
+from tests.helpers.waiting import WAIT, eventually
 
 pytestmark = pytest.mark.postgres
 __all__ = ["steady"]  # the fixture

@@ -22,19 +22,18 @@ from pokerroom.store.accounts import STARTING_GRANT
 from pokerroom.store.db import Database
 from pokerroom.store.models import Transfer
 from pokerroom.store.tournament_leases import lease_key
-from tests.server.conftest import Person, person
-from tests.server.test_nodes_bus import Node
-from tests.server.test_nodes_tournaments import (
+from tests.helpers.node_tournaments import (
     STEADY,
-    WAIT,
     books,
-    eventually,
     play,
     register,
     steady,
     two_nodes,
     watch_through,
 )
+from tests.helpers.nodes import Node
+from tests.helpers.waiting import WAIT, eventually
+from tests.server.conftest import Person, person
 
 pytestmark = pytest.mark.postgres
 __all__ = ["steady"]  # the fixture

@@ -9,10 +9,10 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from pokerroom.store import room_store
-from tests.security.audit import assert_books_balance
-from tests.security.test_money import GRANT, balance, handled, refused, sit
+from tests.helpers.attacks import GRANT, balance, handled, refused, sit
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.tables import table_config
 from tests.server.conftest import Server, person
-from tests.server.test_e2e import table_config
 
 
 def fail_saves(monkeypatch: pytest.MonkeyPatch) -> list[str]:

@@ -13,9 +13,10 @@ from typing import Any
 import httpx
 
 from pokerroom.tournament.deals import chip_split, icm_split
-from tests.security.audit import assert_books_balance
+from tests.helpers.accounts import signup
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.tournaments import person
 from tests.server.conftest import Server
-from tests.server.test_tournaments import person, signup
 
 
 def bearer(who: dict[str, Any]) -> dict[str, str]:

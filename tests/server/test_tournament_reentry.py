@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
-from tests.security.audit import assert_books_balance
+from tests.helpers.audit import assert_books_balance
 from tests.server.conftest import Person, Server, checked_frame, person
 
 HANDS = 60  # ann all in with one chip each hand against two callers: out long before this

@@ -25,7 +25,7 @@ from pokerroom.bots.tournament import run_tournament_bot
 from pokerroom.server.process import free_port, spawn_room
 from pokerroom.store.db import Database, sqlite_url
 from pokerroom.store.models import HandPlayer, HandRecord, Posting, Transfer
-from tests.security.audit import audit_database
+from tests.helpers.audit import audit_database
 
 ENTRANTS = 30
 SPEED = 100  # the room's clock: a 6-minute level in 3.6 seconds

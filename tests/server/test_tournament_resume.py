@@ -20,9 +20,9 @@ from websockets.asyncio.client import connect
 from pokerroom.store.accounts import STARTING_GRANT
 from pokerroom.store.db import Database, sqlite_url
 from pokerroom.store.models import HandRecord
-from tests.security.audit import assert_books_balance
+from tests.helpers.accounts import signup
+from tests.helpers.audit import assert_books_balance
 from tests.server.conftest import Server, _serve
-from tests.server.test_tournaments import signup
 
 
 async def stop(serving: AsyncIterator[Server]) -> None:

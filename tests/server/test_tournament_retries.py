@@ -15,9 +15,9 @@ from typing import Any
 import httpx
 
 from pokerroom.store.accounts import STARTING_GRANT
-from tests.security.audit import assert_books_balance
+from tests.helpers.accounts import signup
+from tests.helpers.audit import assert_books_balance
 from tests.server.conftest import Server
-from tests.server.test_tournaments import signup
 
 
 async def started_rebuy_event(server: Server) -> tuple[Any, list[dict[str, Any]]]:

@@ -8,14 +8,13 @@ from typing import Any
 from pokerroom.cards import parse_cards
 from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.events import ActionTaken, BoardDealt, ForcedBet, ForcedBetKind, Move
-from pokerroom.engine.hand import Hand, Phase
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
 from pokerroom.server import encoding, protocol
 from pokerroom.server.views import best_five, hand_result, note_action, public_state
 from pokerroom.table import SeatStatus, Table
-from tests.engine.helpers import deal, spec
+from tests.helpers.frames import hilo_all_in_hand
 from tests.server.tables import titan_table
 
 
@@ -109,21 +108,6 @@ def test_R_STAKE_2_a_busted_seat_carries_its_rebuy_countdown() -> None:
     late = public_state(table, table_id="t", version=2, now=200.0)["seats"]
     assert late[1]["rebuy_seconds_left"] == 0.0  # lost at the next deal
     protocol.TableFrame.model_validate(public_state(table, table_id="t", version=2, now=200.0))
-
-
-def hilo_all_in_hand() -> Hand:
-    """Omaha Hi-Lo at $1/$2, three players all in preflop with $6, $14 and $50: a side pot
-    and the main pot, each split high and low, the cards shown before the board is out."""
-    game = spec("omaha_hilo", "fixed_limit", sb=100, bb=200)
-    holes = ["As2d9c9h", "KhKcQdJd", "3c4dTsTh"]
-    hand = deal([600, 1400, 5000], game=game, hole=holes, board="5h6s8cKsQh")
-    while hand.phase is Phase.BETTING and hand.actor is not None:  # raise while one can
-        legal = hand.legal_actions()
-        if legal.min_raise_to is not None:
-            hand.apply(Action(ActionKind.BET_OR_RAISE, legal.min_raise_to))
-        else:
-            hand.apply(Action(ActionKind.CHECK_OR_CALL, 0))
-    return hand
 
 
 def test_R_HILO_1_hands_shown_at_an_all_in_are_named_with_their_high_and_low_fives() -> None:

@@ -28,15 +28,8 @@ from pokerroom.store.models import (
     Transfer,
 )
 from pokerroom.store.room_store import RoomStore
+from tests.helpers.writer import NOW, Ended, play_out, stored_hands, tables_with_hands_over, watch
 from tests.store.conftest import postgres_database
-from tests.store.test_group_commit import (
-    NOW,
-    Ended,
-    play_out,
-    stored_hands,
-    tables_with_hands_over,
-    watch,
-)
 
 
 def statements(db: Database) -> list[str]:

@@ -24,7 +24,7 @@ from pokerroom.store.tournament_leases import (
     tournaments_sync,
 )
 from pokerroom.store.tournaments import begin_tournament_hand_sync, save_state_sync
-from tests.store.test_node_store import NOW, TTL, db
+from tests.helpers.leases import NOW, TTL, db
 
 pytestmark = pytest.mark.postgres
 CONFIG = {"structure": "sng_heads_up", "repeat": True, "prices": {}}
