@@ -28,9 +28,9 @@ from pokerroom.fairness import (
     verify,
 )
 from pokerroom.rng import SeededRandomSource
-from tests.engine.helpers import checks_down, spec
 from tests.helpers.chi_square import DEGREES, card_position_chi_square, chi_square_critical
 from tests.helpers.fairness import CLIENT_SEEDS, KNOWN_DECK, SERVER_SEED, document
+from tests.helpers.hands import checks_down, spec
 
 KNOWN_COMMITMENT = "843a43407cab6c00e4269f127a89755d828454c5c5d8e9e1c1d9e9e9200c0483"
 

@@ -8,7 +8,7 @@ from pokerroom.cli.load_client import not_ours
 from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.server import encoding, protocol
 from pokerroom.server.views import public_state, state_for_seat
-from tests.server.tables import titan_table
+from tests.helpers.tables import titan_table
 
 
 def test_not_ours_is_exactly_a_table_frame_without_a_decision_for_its_viewer() -> None:

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from pokerroom.cli.app import app
 from pokerroom.history.phh import load_text
-from tests.tournament.invariants import check_result
+from tests.helpers.tournament_invariants import check_result
 
 KEYS = [
     "entrants",

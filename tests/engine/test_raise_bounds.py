@@ -12,7 +12,7 @@ from pokerroom.engine.betting import raise_bounds
 from pokerroom.engine.errors import IllegalActionError
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules.game import Structure, Variant
-from tests.engine.helpers import spec
+from tests.helpers.hands import spec
 
 
 @pytest.mark.parametrize("structure", list(Structure))

@@ -12,7 +12,7 @@ from pokerroom.engine.errors import IllegalActionError
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
-from tests.engine.helpers import play_randomly, spec
+from tests.helpers.hands import play_randomly, spec
 
 
 def _random_hand(

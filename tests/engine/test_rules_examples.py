@@ -11,7 +11,7 @@ from pokerroom.engine import IllegalActionError
 from pokerroom.engine.events import RakeTaken
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
-from tests.engine.helpers import act, checks_down, deal, spec
+from tests.helpers.hands import act, checks_down, deal, spec
 
 NL_100_200 = spec(sb=100, bb=200)
 #: The rooms that deal pot limit and their R-PL-3 pot basis (RULES.md presets table).

@@ -15,10 +15,13 @@ import asyncpg
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from tests.helpers.room_tables import first_turn
+from tests.helpers.room_tables import heads_up as seat_two
 from tests.helpers.sockets import ws_url
-from tests.helpers.tables import first_turn
-from tests.helpers.tables import heads_up as seat_two
 from tests.server.conftest import Person, Server
+
+GRANT = 1_000_000
+CLOCK = (("decision_seconds", 10), ("warning_after_seconds", 5), ("time_bank_seconds", 0))
 
 
 async def heads_up(server: Server, table: str) -> tuple[Person, Person]:
@@ -114,9 +117,6 @@ def errors(someone: Person) -> list[dict[str, Any]]:
     return [f for f in someone.frames if f.get("type") == "error"]
 
 
-GRANT = 1_000_000
-
-
 async def balance(server: Server, someone: Person) -> int:
     headers = {"Authorization": f"Bearer {someone.token}"}
     async with httpx.AsyncClient(base_url=server.base, headers=headers) as http:
@@ -143,6 +143,3 @@ async def handled(someone: Person, table: str) -> None:
     """Wait until the table has handled everything sent before (its inbox is in order)."""
     await someone.send(type="chat", table=table, text="barrier")
     await someone.next("chat")
-
-
-CLOCK = (("decision_seconds", 10), ("warning_after_seconds", 5), ("time_bank_seconds", 0))

@@ -13,6 +13,58 @@ from playwright.async_api import Page, Route
 from pokerroom.server import protocol
 from tests.browser.conftest import HEADS_UP, Player
 
+INJECT = """(frame) => {
+  const view = window.pokerroom.tables.get(frame.table);
+  view.update(frame);
+  return view.root.dataset.version;
+}"""
+HEADS_UP_VIEW = f".table-view[data-table='{HEADS_UP}']"
+AXE = Path(__file__).resolve().parents[1] / "browser" / "vendor" / "axe.min.js"
+AXE_PATH = "/__tests__/axe.min.js"  # routed by Playwright to the vendored file
+RUN_AXE = """async () => {
+  const results = await axe.run(document);
+  const ran = results.passes.some((p) => p.id === 'color-contrast');
+  if (!ran) throw new Error('axe checked no contrast');
+  return results.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => [n.target.join(' '), n.failureSummary]),
+  }));
+}"""
+LEGAL = {
+    "can_check": False,
+    "call": 200,
+    "call_all_in": False,
+    "min_raise_to": 400,
+    "max_raise_to": 20_000,
+    "is_bet": False,
+    "current_bet": 200,
+    "pot": 900,
+    "all_in_to": 20_000,
+    "half_pot_raise_to": 650,
+    "pot_raise_to": 1_100,
+}
+SCREEN = """(table) => {
+  const root = document.querySelector(`.table-view[data-table="${table}"]`);
+  const seats = {};
+  for (const seat of root.querySelectorAll('.seat:not(.empty)')) {
+    const bet = seat.querySelector('.bet');
+    seats[seat.dataset.seat] = {
+      stack: Number(seat.querySelector('.stack').dataset.chips),
+      bet: bet ? Number(bet.dataset.chips) : 0,
+      cards: [...seat.querySelectorAll('.hole .card')].map((c) => c.dataset.card || null),
+    };
+  }
+  return {
+    version: Number(root.dataset.version),
+    seats,
+    pots: [...root.querySelectorAll('.pots .pot')].map((p) => Number(p.dataset.chips)),
+    board: [...root.querySelectorAll('.center .board .card')].map((c) => c.dataset.card),
+    presets: [...root.querySelectorAll('[data-preset]')]
+      .map((b) => [b.dataset.preset, Number(b.dataset.amount)]),
+    actionsShown: !root.querySelector('.actions').hidden,
+  };
+}"""
+
 
 async def serious_violations(page: Page, base: str) -> list[dict[str, Any]]:
     """axe-core's serious and critical violations on the page as it is now."""
@@ -88,13 +140,6 @@ async def play(players: list[Player], table: str, hands: int, seconds: float = 1
     )
 
 
-INJECT = """(frame) => {
-  const view = window.pokerroom.tables.get(frame.table);
-  view.update(frame);
-  return view.root.dataset.version;
-}"""
-
-
 async def watch(player: Player, table: str) -> dict[str, Any]:
     """Open ``table`` from the lobby as a watcher; the server's last frame of it."""
     page = player.page
@@ -161,9 +206,6 @@ def dollars(cents: int, *, signed: bool = False) -> str:
     return "+" + text if signed and cents > 0 else text
 
 
-HEADS_UP_VIEW = f".table-view[data-table='{HEADS_UP}']"
-
-
 async def whose_turn(players: list[Player], seconds: float = 30) -> Player:
     """The player whose page offers the action buttons (bounded wait)."""
     deadline = time.monotonic() + seconds
@@ -228,23 +270,6 @@ def finished_hands(player: Player, table: str) -> set[int]:
     return {r["hand"] for r in player.results(table)} & my_hands(player, table)
 
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
-
-
-AXE_PATH = "/__tests__/axe.min.js"  # routed by Playwright to the vendored file
-
-
-RUN_AXE = """async () => {
-  const results = await axe.run(document);
-  const ran = results.passes.some((p) => p.id === 'color-contrast');
-  if (!ran) throw new Error('axe checked no contrast');
-  return results.violations.map((v) => ({
-    id: v.id, impact: v.impact, help: v.help,
-    nodes: v.nodes.slice(0, 5).map((n) => [n.target.join(' '), n.failureSummary]),
-  }));
-}"""
-
-
 def seat(n: int, name: str, cards: int, *, you: bool = False) -> dict[str, Any]:
     faces = ["As", "Kd", "Qh", "Jc"][:cards]
     return {
@@ -266,44 +291,6 @@ def seat(n: int, name: str, cards: int, *, you: bool = False) -> dict[str, Any]:
         "shown": False,
         "last_action": {"text": "Call", "amount": 200} if n % 3 == 0 else None,
     }
-
-
-LEGAL = {
-    "can_check": False,
-    "call": 200,
-    "call_all_in": False,
-    "min_raise_to": 400,
-    "max_raise_to": 20_000,
-    "is_bet": False,
-    "current_bet": 200,
-    "pot": 900,
-    "all_in_to": 20_000,
-    "half_pot_raise_to": 650,
-    "pot_raise_to": 1_100,
-}
-
-
-SCREEN = """(table) => {
-  const root = document.querySelector(`.table-view[data-table="${table}"]`);
-  const seats = {};
-  for (const seat of root.querySelectorAll('.seat:not(.empty)')) {
-    const bet = seat.querySelector('.bet');
-    seats[seat.dataset.seat] = {
-      stack: Number(seat.querySelector('.stack').dataset.chips),
-      bet: bet ? Number(bet.dataset.chips) : 0,
-      cards: [...seat.querySelectorAll('.hole .card')].map((c) => c.dataset.card || null),
-    };
-  }
-  return {
-    version: Number(root.dataset.version),
-    seats,
-    pots: [...root.querySelectorAll('.pots .pot')].map((p) => Number(p.dataset.chips)),
-    board: [...root.querySelectorAll('.center .board .card')].map((c) => c.dataset.card),
-    presets: [...root.querySelectorAll('[data-preset]')]
-      .map((b) => [b.dataset.preset, Number(b.dataset.amount)]),
-    actionsShown: !root.querySelector('.actions').hidden,
-  };
-}"""
 
 
 def my_hands(player: Player, table: str) -> set[int]:

@@ -12,6 +12,36 @@ from playwright.async_api import Page
 from pokerroom.server.app import WEB
 from tests.browser.conftest import Room
 
+# Every text a person sees in ``root`` (visible text nodes, and the labels, titles and
+# placeholders of visible elements); cards, key caps and chat are data, not the client's.
+VISIBLE_TEXT = """(root) => {
+  const scope = document.querySelector(root);
+  const shown = (node) => node.checkVisibility({ checkVisibilityCSS: true });
+  const texts = [];
+  const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const parent = node.parentElement;
+    const text = node.textContent.trim();
+    if (!text || parent.closest("script, style, template, kbd, .card, .chat-log, select")) continue;
+    if (shown(parent)) texts.push(text);
+  }
+  for (const node of scope.querySelectorAll("[aria-label], [title], [placeholder], option")) {
+    if (node.closest(".card") || (node.tagName !== "OPTION" && !shown(node))) continue;
+    for (const name of ["aria-label", "title", "placeholder"]) {
+      const value = node.getAttribute(name);
+      if (value && value.trim()) texts.push(value.trim());
+    }
+    if (node.tagName === "OPTION") texts.push(node.textContent.trim());
+  }
+  return texts;
+}"""
+MONEY = re.compile(r"[+\-\u2212]?\$?\d[\d\s\xa0\u202f.,]*(?:\s|\xa0|\u202f)?\$?")
+CARDS = re.compile(r"\b[2-9TJQKA][shdc]\b")
+BOTS = re.compile(r"\bbot_[a-z0-9_]+")  # the demo bots come and go: named by the room
+WORD = re.compile(r"[^\W\d_]{2,}")
+
+
 LANGUAGES = ("nb", "da", "sv", "hu")
 
 
@@ -73,44 +103,6 @@ async def switch(page: Page, language: str) -> None:
         "document.querySelector('#logout').textContent === text",
         arg=[language, logout],
     )
-
-
-# Every text a person sees in ``root`` (visible text nodes, and the labels, titles and
-# placeholders of visible elements); cards, key caps and chat are data, not the client's.
-VISIBLE_TEXT = """(root) => {
-  const scope = document.querySelector(root);
-  const shown = (node) => node.checkVisibility({ checkVisibilityCSS: true });
-  const texts = [];
-  const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const node = walker.currentNode;
-    const parent = node.parentElement;
-    const text = node.textContent.trim();
-    if (!text || parent.closest("script, style, template, kbd, .card, .chat-log, select")) continue;
-    if (shown(parent)) texts.push(text);
-  }
-  for (const node of scope.querySelectorAll("[aria-label], [title], [placeholder], option")) {
-    if (node.closest(".card") || (node.tagName !== "OPTION" && !shown(node))) continue;
-    for (const name of ["aria-label", "title", "placeholder"]) {
-      const value = node.getAttribute(name);
-      if (value && value.trim()) texts.push(value.trim());
-    }
-    if (node.tagName === "OPTION") texts.push(node.textContent.trim());
-  }
-  return texts;
-}"""
-
-
-MONEY = re.compile(r"[+\-\u2212]?\$?\d[\d\s\xa0\u202f.,]*(?:\s|\xa0|\u202f)?\$?")
-
-
-CARDS = re.compile(r"\b[2-9TJQKA][shdc]\b")
-
-
-BOTS = re.compile(r"\bbot_[a-z0-9_]+")  # the demo bots come and go: named by the room
-
-
-WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 ENGLISH = catalogue("en")

@@ -17,6 +17,9 @@ from pokerroom.server.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
 from tests.browser.conftest import Player, stop
 
+VISIBLE = ".table-view:not([hidden])"
+SPEED = 10
+
 
 def room_script(*, start_at: int, deal_after: int, late_levels: int, payouts: str) -> str:
     """``pokerroom serve`` with its clock ``SPEED`` times faster and one multi-table event of
@@ -66,9 +69,6 @@ runners.TournamentRunner.maybe_start = start_when_in
 from pokerroom.cli.app import main
 main()
 """
-
-
-VISIBLE = ".table-view:not([hidden])"
 
 
 async def event_of(http: httpx.AsyncClient) -> dict[str, Any]:
@@ -135,6 +135,3 @@ async def shut(process: subprocess.Popen[bytes], bots: list[asyncio.Task[Any]]) 
         bot.cancel()
     await asyncio.gather(*bots, return_exceptions=True)
     stop(process)
-
-
-SPEED = 10

@@ -8,7 +8,7 @@ import random
 from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.hand import Hand, Phase
 from pokerroom.table import Table
-from tests.engine.helpers import deal, spec
+from tests.helpers.hands import deal, spec
 
 
 def leaked(frames: list[dict], me: int | None) -> list[tuple[int, list[str]]]:

@@ -12,7 +12,7 @@ from pokerroom.engine import (
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules import STANDARD, HouseOptions, load_preset
 from pokerroom.rules.game import Structure, Variant
-from tests.engine.helpers import play_randomly, spec
+from tests.helpers.hands import play_randomly, spec
 
 
 def played_hand(seed: int, variant: Variant, structure: Structure, house: HouseOptions) -> Hand:

@@ -23,6 +23,9 @@ from tests.helpers.waiting import WAIT
 from tests.server.conftest import Person, start_uvicorn
 from tests.store.conftest import drop_postgres, fresh_postgres
 
+REDIS_DB = 6
+
+
 # Leases of 6 s: a loaded machine's lease passes can take a second or two, and an event
 # that must not change owner but when the test kills or pauses one needs more than 2 s.
 STEADY = LeaseSettings(ttl=6.0, renew=0.5)
@@ -161,6 +164,3 @@ def die(node: Node) -> None:
     room.actors.clear()
     node.app.state.tournaments.runners.clear()
     node.uv.should_exit = True
-
-
-REDIS_DB = 6

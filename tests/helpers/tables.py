@@ -1,103 +1,99 @@
-"""Cash tables over real sockets: a table's configuration, people seated at it, and playing
-along until some hands are over."""
+"""In-memory tables for tests: built (a house preset's table, players seated) and played hand by
+hand with a policy, no server in between."""
 
 from __future__ import annotations
 
-import time
-from typing import Any
+import random
+from collections.abc import Mapping
 
-from pokerroom.server.room import TableConfig
-from tests.server.conftest import Person, Server, person
+from pokerroom.engine import Action, ActionKind
+from pokerroom.engine.events import Event, ForcedBet
+from pokerroom.rng import SeededRandomSource
+from pokerroom.rules import load_preset
+from pokerroom.rules.game import Structure, Variant
+from pokerroom.table import Table
+from pokerroom.table.events import HandStarting
 
-FAST = (("decision_seconds", 2), ("warning_after_seconds", 1), ("time_bank_seconds", 0))
+BB = 200  # $2 big blind in cents
 
 
-def table_config(table_id: str, seats: int = 6, overrides=FAST) -> TableConfig:  # type: ignore[no-untyped-def]
-    return TableConfig(table_id, table_id, "titan", "holdem", "no_limit", 200, seats, overrides)
+def make_table(
+    preset: str = "titan",
+    seats: int = 6,
+    players: dict[int, int] | None = None,
+    structure: Structure = Structure.NO_LIMIT,
+    seed: int = 1,
+) -> Table:
+    house = load_preset(preset)
+    spec = house.game(Variant.HOLDEM, structure, BB)
+    table = Table(spec=spec, house=house, seats=seats, rng=SeededRandomSource(seed))
+    for seat, stack in (players or {}).items():
+        table.sit(f"p{seat}", seat, stack)
+    return table
 
 
-async def ann_and_bob_seated(
-    server: Server,
-    table: str,
-    seats: tuple[int, int],
+def finish_hand(table: Table, now: float = 0.0, policy: str = "check") -> list[Event]:
+    """Play the current hand to the end: everyone checks or calls (or folds to a bet)."""
+    events: list[Event] = []
+    while table.hand is not None:
+        seat = table.actor_seat()
+        assert seat is not None
+        kind = ActionKind.FOLD if policy == "fold" else ActionKind.CHECK_OR_CALL
+        legal = table.hand.legal_actions()
+        if policy == "fold" and legal is not None and legal.can_check:
+            kind = ActionKind.CHECK_OR_CALL
+        events += table.act(table.seats[seat].player, Action(kind), now)
+    return events
+
+
+def play(table: Table, now: float = 0.0, policy: str = "check") -> HandStarting | None:
+    """Start and finish one hand; its HandStarting event (None if no hand could start)."""
+    events = table.start_hand(now)
+    started = [e for e in events if isinstance(e, HandStarting)]
+    if not started:
+        return None
+    finish_hand(table, now, policy)
+    return started[0]
+
+
+def posts(events: list[Event]) -> list[tuple[int, str, int]]:
+    return [(e.seat, e.what, e.amount) for e in events if isinstance(e, ForcedBet)]
+
+
+def random_policy(table: Table, rng: random.Random, now: float) -> list[Event]:
+    seat = table.actor_seat()
+    assert seat is not None and table.hand is not None
+    legal = table.hand.legal_actions()
+    assert legal is not None
+    player = table.seats[seat].player
+    roll = rng.random()
+    if roll < 0.2 and not legal.can_check:
+        return table.act(player, Action(ActionKind.FOLD), now)
+    if roll < 0.8 or legal.min_raise_to is None or legal.max_raise_to is None:
+        return table.act(player, Action(ActionKind.CHECK_OR_CALL), now)
+    return table.act(
+        player,
+        Action(ActionKind.BET_OR_RAISE, rng.randint(legal.min_raise_to, legal.max_raise_to)),
+        now,
+    )
+
+
+def titan_table(
+    stacks: Mapping[int, int],
     *,
-    table_seats: int = 6,
-    overrides: tuple[tuple[str, int], ...] = FAST,
-) -> tuple[Person, Person]:
-    """Open ``table`` and seat two new people, ann and bob, with 10,000 each."""
-    await server.room.open_table(table_config(table, seats=table_seats, overrides=overrides))
-    ann = await person(server.base, "ann")
-    bob = await person(server.base, "bob")
-    for someone, seat in ((ann, seats[0]), (bob, seats[1])):
-        await someone.send(type="watch", table=table)
-        await someone.send(type="join", table=table, seat=seat, buy_in=10_000, request="r1")
-    return ann, bob
-
-
-async def play_along(someone: Person, table: str, hands: int) -> None:
-    """Check or call whenever it is this person's turn, for ``hands`` hands."""
-    done = 0
-    last = 0
-    while done < hands:
-        frame = await someone.next("table", 30)
-        hand = frame.get("hand")
-        if hand is None:
-            continue
-        if hand["number"] != last:
-            last, done = hand["number"], done + 1
-        if hand["actor"] == frame["you"] and hand["legal"] is not None:
-            await someone.send(type="act", table=table, action="check_or_call", hand=hand["number"])
-
-
-def clock(decision: int, warning: int, bank: int) -> tuple[tuple[str, Any], ...]:
-    return (
-        ("decision_seconds", decision),
-        ("warning_after_seconds", warning),
-        ("time_bank_seconds", bank),
+    seed: int,
+    variant: Variant = Variant.HOLDEM,
+    structure: Structure = Structure.NO_LIMIT,
+) -> Table:
+    """Six seats at 100/200; player ``p<seat>`` (named ``P<seat>``) in each seat of
+    ``stacks`` with that stack."""
+    house = load_preset("titan")
+    table = Table(
+        spec=house.game(variant, structure, 200),
+        house=house,
+        seats=6,
+        rng=SeededRandomSource(seed),
     )
-
-
-async def heads_up(server: Server, table: str, overrides: Any) -> tuple[Person, Person]:
-    """A heads-up table with ``overrides`` and two people seated with 10,000 each."""
-    await server.room.open_table(
-        TableConfig(table, table, "titan", "holdem", "no_limit", 200, 2, overrides)
-    )
-    ann = await person(server.base, "ann")
-    bob = await person(server.base, "bob")
-    for someone, seat in ((ann, 1), (bob, 2)):
-        await someone.send(type="watch", table=table)
-        await someone.send(type="join", table=table, seat=seat, buy_in=10_000, request="r1")
-    return ann, bob
-
-
-async def first_turn(ann: Person, bob: Person) -> tuple[Person, dict[str, Any], float]:
-    """The person to act first in a hand, their frame and when it arrived (monotonic)."""
-    frame = await ann.until(lambda f: f.get("hand") is not None and f["hand"]["actor"] is not None)
-    if frame["hand"]["actor"] == 1:
-        return ann, frame, time.monotonic()
-    number = frame["hand"]["number"]
-    mine = await bob.until(
-        lambda f: (
-            f.get("hand") is not None
-            and f["hand"]["number"] == number
-            and f["hand"]["legal"] is not None
-        )
-    )
-    return bob, mine, time.monotonic()
-
-
-async def decision(someone: Person, seat: int, number: int) -> dict[str, Any]:
-    """The first frame after ``seat``'s turn in hand ``number`` ended, however it ended."""
-    return await someone.until(
-        lambda f: (
-            f.get("hand") is None or f["hand"]["number"] != number or f["hand"]["actor"] != seat
-        ),
-        timeout=15,
-    )
-
-
-async def cancelled_result(someone: Person, number: int) -> dict[str, Any]:
-    while True:  # bounded by ``next``'s own time-out
-        result = await someone.next("hand_result", 15)
-        if result["hand"] == number:
-            return result
+    for seat, stack in stacks.items():
+        table.sit(f"p{seat}", seat, stack, name=f"P{seat}")
+    return table

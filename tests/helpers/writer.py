@@ -22,6 +22,10 @@ from pokerroom.store.models import HandRecord
 from pokerroom.store.room_store import RoomStore, TableSave
 from pokerroom.table import Table
 
+HOUSE = load_preset("titan")
+SPEC = HOUSE.game(Variant.HOLDEM, Structure.NO_LIMIT, 200)
+
+
 TABLES = 12
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -123,9 +127,3 @@ def watch(db: Database) -> list[Committed]:
     seen: list[Committed] = []
     db.writer.observe = seen.append
     return seen
-
-
-HOUSE = load_preset("titan")
-
-
-SPEC = HOUSE.game(Variant.HOLDEM, Structure.NO_LIMIT, 200)

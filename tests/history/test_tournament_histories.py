@@ -37,7 +37,7 @@ from pokerroom.history.viewer import viewer_hand
 from pokerroom.rules.tournament import load_tournament_structure
 from pokerroom.tournament import Tournament
 from pokerroom.tournament.simulate import HandPlayed, Options, Simulation
-from tests.engine.helpers import act, checks_down, deal, spec
+from tests.helpers.hands import act, checks_down, deal, spec
 
 START = datetime(2026, 12, 1, 17, 0, tzinfo=UTC)  # 12:00 ET
 

@@ -24,7 +24,7 @@ from tests.helpers.attacks import (
 )
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.database import cancelled_hands
-from tests.helpers.tables import decision
+from tests.helpers.room_tables import decision
 from tests.server.conftest import Server, person
 
 FLOODERS = 48  # sockets of one address (the room allows 64 per address)

@@ -18,8 +18,8 @@ from websockets.exceptions import InvalidStatus
 from pokerroom.server.app import WEB, create_app
 from pokerroom.server.room import Limits
 from pokerroom.store.db import sqlite_url
+from tests.helpers.room_tables import table_config
 from tests.helpers.sockets import closed_code, ws_url
-from tests.helpers.tables import table_config
 from tests.server.conftest import Server, person
 
 

@@ -14,7 +14,7 @@ from pokerroom.server.actor import CLIENT_WAITING
 from tests.helpers.attacks import chat_held, errors, first_act, logged_in, settle
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.database import cancelled_hands
-from tests.helpers.tables import decision
+from tests.helpers.room_tables import decision
 from tests.server.conftest import PASSWORD_SECONDS, Server, person
 
 ACCOUNTS = 12  # the switching socket's session tokens, one account each

@@ -12,7 +12,7 @@ from pokerroom.server.room import TableConfig
 from tests.helpers.attacks import chat_held, heads_up, play, settle
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.database import cancelled_hands
-from tests.helpers.tables import first_turn
+from tests.helpers.room_tables import first_turn
 from tests.server.conftest import Server, person
 
 

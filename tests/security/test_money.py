@@ -28,7 +28,7 @@ from pokerroom.store.ledger import join
 from pokerroom.store.models import HandRecord, LedgerAccount, Sitting, TableRecord, Transfer
 from tests.helpers.attacks import GRANT, balance, handled, refused, sit
 from tests.helpers.audit import assert_books_balance, audit_database
-from tests.helpers.tables import ann_and_bob_seated, table_config
+from tests.helpers.room_tables import ann_and_bob_seated, table_config
 from tests.server.conftest import Person, Server, person
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)

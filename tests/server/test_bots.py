@@ -20,7 +20,7 @@ from pokerroom.server.room import TableConfig
 from pokerroom.store.models import HandRecord
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.database import rows
-from tests.helpers.tables import play_along
+from tests.helpers.room_tables import play_along
 from tests.server.conftest import Server, person
 
 CLOCK = (("decision_seconds", 30), ("warning_after_seconds", 20), ("time_bank_seconds", 0))

@@ -7,8 +7,8 @@ import httpx
 
 from tests.helpers.accounts import operator_headers
 from tests.helpers.audit import assert_books_balance
-from tests.helpers.tables import first_turn
-from tests.helpers.tables import heads_up as seat_two
+from tests.helpers.room_tables import first_turn
+from tests.helpers.room_tables import heads_up as seat_two
 from tests.server.conftest import Server
 
 BANK = 30

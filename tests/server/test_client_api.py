@@ -8,7 +8,7 @@ import asyncio
 import httpx
 
 from tests.helpers.audit import assert_books_balance
-from tests.helpers.tables import ann_and_bob_seated, play_along, table_config
+from tests.helpers.room_tables import ann_and_bob_seated, play_along, table_config
 from tests.server.conftest import Server, person
 
 

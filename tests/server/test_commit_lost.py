@@ -20,8 +20,8 @@ from pokerroom.store.hands import begin_hand_sync
 from pokerroom.store.models import HandRecord
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.database import rows
+from tests.helpers.room_tables import first_turn
 from tests.helpers.store_faults import CLOCK, DbWith, StoreDownError
-from tests.helpers.tables import first_turn
 from tests.helpers.waiting import eventually
 from tests.server.conftest import Person, Server, person
 

@@ -22,7 +22,7 @@ from pokerroom.server.process import free_port, spawn_room
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database, sqlite_url
 from pokerroom.store.models import HandRecord, TableRecord
-from tests.helpers.tables import first_turn
+from tests.helpers.room_tables import first_turn
 from tests.server.conftest import person
 
 KILLS = 6

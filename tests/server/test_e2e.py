@@ -17,7 +17,7 @@ from pokerroom.bots.strategy import RuleBot
 from pokerroom.store.db import Database
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.frames import leaked
-from tests.helpers.tables import ann_and_bob_seated, play_along, table_config
+from tests.helpers.room_tables import ann_and_bob_seated, play_along, table_config
 from tests.server.conftest import PASSWORD_SECONDS, Person, Server, person
 
 

@@ -8,7 +8,7 @@ import json
 
 import httpx
 
-from tests.helpers.tables import ann_and_bob_seated
+from tests.helpers.room_tables import ann_and_bob_seated
 from tests.server.conftest import PASSWORD_SECONDS, Server
 
 SLOW = (("decision_seconds", 120), ("warning_after_seconds", 110), ("time_bank_seconds", 0))

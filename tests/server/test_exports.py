@@ -12,7 +12,7 @@ import pytest
 from pokerroom.server.room import TableConfig
 from pokerroom.server.routes import hands as hands_routes
 from tests.helpers.audit import assert_books_balance
-from tests.helpers.tables import ann_and_bob_seated, play_along
+from tests.helpers.room_tables import ann_and_bob_seated, play_along
 from tests.server.conftest import Server, person
 
 

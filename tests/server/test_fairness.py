@@ -16,7 +16,7 @@ from pokerroom.fairness import verify
 from pokerroom.server.inbox import Void
 from pokerroom.server.routes.fairness import shuffle_document
 from pokerroom.store.models import HandPlayer, HandRecord
-from tests.helpers.tables import heads_up
+from tests.helpers.room_tables import heads_up
 from tests.server.conftest import Person, Server, person
 
 CLOCK = (("decision_seconds", 30), ("warning_after_seconds", 20), ("time_bank_seconds", 0))

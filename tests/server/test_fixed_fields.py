@@ -8,7 +8,7 @@ from pokerroom.fairness import Shuffle
 from pokerroom.rules.game import Stakes
 from pokerroom.server import encoding
 from pokerroom.server.views import FixedFields, public_state
-from tests.server.tables import titan_table
+from tests.helpers.tables import titan_table
 
 
 def test_fixed_members_are_built_once_per_game_and_follow_a_level_change() -> None:

@@ -11,7 +11,7 @@ from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from tests.helpers.accounts import operator_headers
 from tests.helpers.audit import assert_books_balance
-from tests.helpers.tables import ann_and_bob_seated, play_along
+from tests.helpers.room_tables import ann_and_bob_seated, play_along
 from tests.server.conftest import Server
 
 

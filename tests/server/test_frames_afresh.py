@@ -22,7 +22,7 @@ from pokerroom.server import encoding
 from pokerroom.server.views import FixedFields, note_action, public_state, state_for_seat, tenths
 from pokerroom.table import PreAction, Table, TableError
 from tests.helpers.frames import pick
-from tests.server.tables import titan_table
+from tests.helpers.tables import titan_table
 
 GAMES = [
     (Variant.HOLDEM, Structure.NO_LIMIT),

@@ -23,7 +23,7 @@ from pokerroom.server import encoding
 from pokerroom.server.views import note_action, public_state, state_for_seat
 from pokerroom.table import Table
 from tests.helpers.frames import pick
-from tests.server.tables import titan_table
+from tests.helpers.tables import titan_table
 
 GAMES = [
     (Variant.HOLDEM, Structure.NO_LIMIT),

@@ -19,8 +19,8 @@ from pokerroom.store.hands import cancel_hand_sync, finish_hand_sync
 from pokerroom.store.models import HandPlayer, HandRecord, Sitting, Transfer
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.database import rows
+from tests.helpers.room_tables import cancelled_result, first_turn, heads_up
 from tests.helpers.store_faults import CLOCK, DbWith, StoreDownError
-from tests.helpers.tables import cancelled_result, first_turn, heads_up
 from tests.helpers.waiting import eventually
 from tests.server.conftest import Person, Server, person
 

@@ -19,7 +19,7 @@ from pokerroom.store.ledger import LedgerError
 from pokerroom.store.models import Transfer
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.database import rows
-from tests.helpers.tables import table_config
+from tests.helpers.room_tables import table_config
 from tests.helpers.waiting import eventually
 from tests.helpers.waiting_list import drain, waiting
 from tests.server.conftest import Server, person

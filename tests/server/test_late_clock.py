@@ -16,7 +16,7 @@ from typing import Any
 
 from pokerroom.server.room import TableConfig
 from tests.helpers.audit import assert_books_balance
-from tests.helpers.tables import clock, decision, first_turn, heads_up
+from tests.helpers.room_tables import clock, decision, first_turn, heads_up
 from tests.server.conftest import Server
 
 

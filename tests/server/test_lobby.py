@@ -12,7 +12,7 @@ from pokerroom.cards import parse_cards
 from pokerroom.engine.events import ActionTaken, BoardDealt, Move
 from pokerroom.server.stats import WINDOW_SECONDS, HandEnd, TableStats, saw_flop
 from tests.helpers.audit import assert_books_balance
-from tests.helpers.tables import ann_and_bob_seated, play_along, table_config
+from tests.helpers.room_tables import ann_and_bob_seated, play_along, table_config
 from tests.server.conftest import Server, person
 
 

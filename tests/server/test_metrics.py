@@ -16,7 +16,7 @@ from pokerroom.server.logs import JsonFormatter
 from pokerroom.server.metrics import MetricsAccess
 from pokerroom.store.db import sqlite_url
 from tests.helpers.metrics import scrape
-from tests.helpers.tables import cancelled_result, first_turn, heads_up
+from tests.helpers.room_tables import cancelled_result, first_turn, heads_up
 from tests.server.conftest import Server
 
 CLOCK = (("decision_seconds", 30), ("time_bank_seconds", 0))

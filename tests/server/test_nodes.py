@@ -23,7 +23,7 @@ from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from pokerroom.store.models import HandRecord, TableLease
 from tests.helpers.accounts import closed_with, person_again
-from tests.helpers.tables import first_turn
+from tests.helpers.room_tables import first_turn
 from tests.helpers.waiting import eventually
 from tests.server.conftest import Person, Server, person
 from tests.store.conftest import drop_postgres, fresh_postgres

@@ -33,7 +33,7 @@ from pokerroom.store.ledger import balance
 from tests.helpers.accounts import person_again
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.nodes import Node, both, connection, kill, redis_db, seated_on, stop_node
-from tests.helpers.tables import clock, decision, first_turn, table_config
+from tests.helpers.room_tables import clock, decision, first_turn, table_config
 from tests.helpers.waiting import eventually
 from tests.server import conftest
 from tests.server.conftest import Person, person, start_uvicorn

@@ -33,7 +33,7 @@ from tests.helpers.nodes import (
     start_node,
     stop_node,
 )
-from tests.helpers.tables import table_config
+from tests.helpers.room_tables import table_config
 from tests.server.conftest import Person, person, start_uvicorn
 from tests.store.conftest import drop_postgres, fresh_postgres
 

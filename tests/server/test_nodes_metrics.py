@@ -1,7 +1,7 @@
 """What an operator sees of the bus between nodes: /metrics on each node counts
 the commands sent, applied, read twice and read too late, the resyncs and the Redis
 reconnections, and shows whether the node listens, its backlog and the commands' lag. The
-figures move with real commands over Redis (nodes in this process, as test_nodes_bus.py).
+figures move with real commands over Redis (nodes in this process: tests/helpers/nodes.py).
 And a command read too late is not applied, and its sender is told."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pokerroom.server.bus import COMMAND_SECONDS
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.metrics import scrape
 from tests.helpers.nodes import REDIS, Node, both, connection, nodes, seated_on
-from tests.helpers.tables import table_config
+from tests.helpers.room_tables import table_config
 
 DB = 4  # this module's own Redis database number
 __all__ = ["nodes"]  # the fixture: the owner node and two socket-only nodes

@@ -20,7 +20,7 @@ from pokerroom.history.record import read_record
 from pokerroom.server.room import TableConfig
 from pokerroom.store.models import HandPlayer, HandRecord
 from tests.helpers.audit import assert_books_balance
-from tests.history.cards import cards_in
+from tests.helpers.cards import cards_in
 from tests.server.conftest import Server
 
 PASSWORD = "viewer password"  # given to run_bot, to fetch the exports as each bot

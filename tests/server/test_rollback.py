@@ -11,7 +11,7 @@ from sqlalchemy.exc import OperationalError
 from pokerroom.store import room_store
 from tests.helpers.attacks import GRANT, balance, handled, refused, sit
 from tests.helpers.audit import assert_books_balance
-from tests.helpers.tables import table_config
+from tests.helpers.room_tables import table_config
 from tests.server.conftest import Server, person
 
 

@@ -15,7 +15,7 @@ from pokerroom.server import encoding, protocol
 from pokerroom.server.views import best_five, hand_result, note_action, public_state
 from pokerroom.table import SeatStatus, Table
 from tests.helpers.frames import hilo_all_in_hand
-from tests.server.tables import titan_table
+from tests.helpers.tables import titan_table
 
 
 def test_last_action_labels_name_what_each_seat_did_this_street() -> None:

@@ -26,7 +26,7 @@ from pokerroom.store.models import TableRecord
 from pokerroom.table import Table
 from tests.helpers.audit import assert_books_balance, audit_database
 from tests.helpers.database import rows
-from tests.helpers.tables import ann_and_bob_seated, table_config
+from tests.helpers.room_tables import ann_and_bob_seated, table_config
 from tests.helpers.waiting_list import drain, waiting
 from tests.server.conftest import Person, Server, person
 

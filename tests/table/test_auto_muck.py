@@ -10,7 +10,7 @@ from pokerroom.engine.events import CardsShown, Event, HandMucked
 from pokerroom.engine.hand import Hand
 from pokerroom.table import Table
 from pokerroom.table.events import HandStarting
-from tests.table.helpers import BB, finish_hand, make_table
+from tests.helpers.tables import BB, finish_hand, make_table
 
 PLAYERS = {1: 100 * BB, 2: 100 * BB, 3: 100 * BB}
 

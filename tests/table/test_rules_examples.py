@@ -12,7 +12,7 @@ from pokerroom.rules import RulesError, load_preset
 from pokerroom.rules.game import Structure, Variant
 from pokerroom.table import Table, TableError
 from pokerroom.table.events import HandStarting
-from tests.table.helpers import BB, make_table, play, posts
+from tests.helpers.tables import BB, make_table, play, posts
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from pokerroom.engine import Action, ActionKind
 from pokerroom.table import Table
 from pokerroom.table.clock import TurnClock
 from pokerroom.table.snapshot import VERSION, json_text
-from tests.table.helpers import BB, finish_hand, make_table
+from tests.helpers.tables import BB, finish_hand, make_table
 
 OLD = Path(__file__).parent / "data" / "snapshot_v1.json"
 

@@ -14,7 +14,7 @@ from pokerroom.rules.game import Stakes, Structure, Variant
 from pokerroom.table import Table
 from pokerroom.table.events import HandStarting, SeatLeft
 from pokerroom.table.seats import TableError
-from tests.table.helpers import finish_hand, posts
+from tests.helpers.tables import finish_hand, posts
 
 
 def tournament_table(stacks: dict[int, int], seats: int = 9) -> Table:

@@ -9,7 +9,7 @@ from pokerroom.table import Table, TableError
 from pokerroom.table.events import PassedOver, SeatOffered, WaitingListChanged
 from pokerroom.table.snapshot import table_from_json
 from pokerroom.table.waiting import OFFER_SECONDS
-from tests.table.helpers import BB, make_table
+from tests.helpers.tables import BB, make_table
 
 
 def offers(events: list[object]) -> list[tuple[int, str]]:

@@ -27,7 +27,7 @@ from pokerroom.tournament.events import (
 )
 from pokerroom.tournament.seats import next_big_blind, worst_seat
 from pokerroom.tournament.snapshot import tournament_to_json
-from tests.table.helpers import posts
+from tests.helpers.tables import posts
 
 
 def tournament(name: str = "mtt_freezeout", entrants: int = 18, seed: int = 1) -> Tournament:

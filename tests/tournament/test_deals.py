@@ -18,7 +18,7 @@ from pokerroom.tournament.deals import (
     make_deal,
 )
 from pokerroom.tournament.simulate import Options, Simulation, result
-from tests.tournament.invariants import check_result
+from tests.helpers.tournament_invariants import check_result
 
 
 def test_icm_split_follows_malmuth_harville() -> None:

@@ -14,7 +14,7 @@ from pokerroom.rules.tournament import load_tournament_structure
 from pokerroom.tournament.events import Eliminated, HandDealt, HandDone
 from pokerroom.tournament.simulate import Options, Simulation, simulate
 from pokerroom.tournament.simulate import result as result_of
-from tests.tournament.invariants import Invariants, Settled, check_result
+from tests.helpers.tournament_invariants import Invariants, Settled, check_result
 
 SNGS = ["sng9", "sng9_turbo", "sng6", "sng6_turbo", "sng_heads_up"]
 MTTS = ["mtt_freezeout", "mtt_rebuy", "mtt_reentry"]

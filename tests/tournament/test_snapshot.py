@@ -8,7 +8,7 @@ from pokerroom.rng import SeededRandomSource
 from pokerroom.rules.tournament import load_tournament_structure
 from pokerroom.tournament.simulate import Options, Simulation, result
 from pokerroom.tournament.snapshot import tournament_from_json, tournament_to_json
-from tests.tournament.invariants import Invariants, check_result
+from tests.helpers.tournament_invariants import Invariants, check_result
 
 
 def test_a_restart_mid_event_rolls_hands_back_and_the_event_goes_on() -> None:
