@@ -46,7 +46,7 @@ JSON_KEYS = (
 )
 
 
-def issue_line(figures: dict[str, Any]) -> dict[str, Any]:
+def json_line(figures: dict[str, Any]) -> dict[str, Any]:
     """The one JSON line of ``--json``: exactly these keys, in this order."""
     return {key: figures[key] for key in JSON_KEYS}
 
