@@ -1,4 +1,4 @@
-"""Attacks on log-in and sign-up over a real server (issue 11 items 6, 7, 9; S-AUTH-1, S-AUTH-2).
+"""Attacks on log-in and sign-up over a real server (S-AUTH-1, S-AUTH-2).
 
 Hashing must never stall the event loop, log-ins and sign-ups are rate-limited, parallel
 guesses cannot get past the lock-out, the lock-out does not tell which names exist, and

@@ -1,4 +1,4 @@
-"""What a room on the internet needs (issue 11, "Hardening"): security headers, no CDN,
+"""What a room on the internet needs: security headers, no CDN,
 the WebSocket's Origin check, connection limits, byte-counted frames, binary and nested
 frames closed cleanly, and out-of-range REST parameters refused with a 4xx."""
 
@@ -18,9 +18,9 @@ from websockets.exceptions import InvalidStatus
 from pokerroom.server.app import WEB, create_app
 from pokerroom.server.room import Limits
 from pokerroom.store.db import sqlite_url
-from tests.security.test_isolation import closed_code, ws_url
+from tests.helpers.room_tables import table_config
+from tests.helpers.sockets import closed_code, ws_url
 from tests.server.conftest import Server, person
-from tests.server.test_e2e import table_config
 
 
 async def test_every_response_has_the_security_headers(server: Server) -> None:

@@ -18,10 +18,10 @@ from pokerroom.engine import ActionKind
 from pokerroom.history.record import read_record
 from pokerroom.server.room import TableConfig
 from pokerroom.store.models import HandRecord
-from tests.security.audit import assert_books_balance
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.database import rows
+from tests.helpers.room_tables import play_along
 from tests.server.conftest import Server, person
-from tests.server.test_e2e import play_along
-from tests.server.test_hand_end import rows
 
 CLOCK = (("decision_seconds", 30), ("warning_after_seconds", 20), ("time_bank_seconds", 0))
 

@@ -6,27 +6,13 @@ from __future__ import annotations
 import asyncio
 
 import httpx
-from typer.testing import CliRunner
 
-from pokerroom.cli import app as cli
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
-from tests.server.conftest import PASSWORD_SECONDS, Server
-from tests.server.test_e2e import ann_and_bob_seated, books_balance, play_along
-
-
-async def operator_headers(server: Server) -> dict[str, str]:
-    async with httpx.AsyncClient(base_url=server.base, timeout=PASSWORD_SECONDS) as http:
-        await http.post("/api/signup", json={"username": "floor", "password": "floor manager"})
-    result = await asyncio.to_thread(
-        CliRunner().invoke, cli, ["operator", "floor", "--database", server.database]
-    )
-    assert result.exit_code == 0, result.output
-    async with httpx.AsyncClient(base_url=server.base, timeout=PASSWORD_SECONDS) as http:
-        token = (
-            await http.post("/api/login", json={"username": "floor", "password": "floor manager"})
-        ).json()["token"]
-    return {"Authorization": f"Bearer {token}"}
+from tests.helpers.accounts import operator_headers
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.room_tables import ann_and_bob_seated, play_along
+from tests.server.conftest import Server
 
 
 async def test_R_FLOOR_1_void_correct_close_suspend_all_recorded(server: Server) -> None:
@@ -92,4 +78,4 @@ async def test_R_FLOOR_1_void_correct_close_suspend_all_recorded(server: Server)
         await db.close()
     assert report.ok and report.floor_acts == 4
     assert me["balance"] > after  # and her stack came back at the close
-    await books_balance(server)
+    await assert_books_balance(server)

@@ -1,4 +1,4 @@
-"""Observability (issue 15): Prometheus metrics at /metrics move when a hand is played, and
+"""Observability: Prometheus metrics at /metrics move when a hand is played, and
 the room's log lines are JSON naming the node, the table and the hand."""
 
 from __future__ import annotations
@@ -10,33 +10,16 @@ from typing import Any
 
 import httpx
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from pokerroom.server.app import create_app
 from pokerroom.server.logs import JsonFormatter
 from pokerroom.server.metrics import MetricsAccess
 from pokerroom.store.db import sqlite_url
+from tests.helpers.metrics import scrape
+from tests.helpers.room_tables import cancelled_result, first_turn, heads_up
 from tests.server.conftest import Server
-from tests.server.test_hand_end import cancelled_result
-from tests.server.test_late_clock import first_turn, heads_up
 
 CLOCK = (("decision_seconds", 30), ("time_bank_seconds", 0))
-
-
-async def scrape(server: Server) -> dict[str, float]:
-    """Every sample /metrics serves, by name (and labels, where it has some)."""
-    async with httpx.AsyncClient(base_url=server.base) as http:
-        response = await http.get("/metrics")
-    assert response.status_code == 200
-    assert response.headers["content-type"].startswith("text/plain")
-    samples: dict[str, float] = {}
-    for family in text_string_to_metric_families(response.text):
-        for sample in family.samples:
-            labels = ",".join(f"{k}={v}" for k, v in sorted(sample.labels.items()) if k != "le")
-            le = sample.labels.get("le")
-            key = sample.name + (f"{{{labels}}}" if labels else "") + (f"[{le}]" if le else "")
-            samples[key] = sample.value
-    return samples
 
 
 async def test_metrics_serve_the_rooms_series_and_they_move_when_a_hand_is_played(

@@ -1,4 +1,4 @@
-"""Several nodes on one PostgreSQL (issue 15), in one process: two rooms share the database,
+"""Several nodes on one PostgreSQL, in one process: two rooms share the database,
 each table run by the node holding its lease. A node that stops renewing loses its tables to
 the other, which adopts them from the last committed state with the hand in progress
 cancelled (R-DECK-5, every chip back); a stale owner's writes are refused by the epoch, it
@@ -10,12 +10,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 import uvicorn
 from sqlalchemy import select
-from websockets.exceptions import ConnectionClosed
 
 from pokerroom.server.app import create_app
 from pokerroom.server.leasing import LeaseSettings
@@ -24,8 +22,10 @@ from pokerroom.server.protocol import MAX_FRAME_BYTES
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from pokerroom.store.models import HandRecord, TableLease
+from tests.helpers.accounts import closed_with, person_again
+from tests.helpers.room_tables import first_turn
+from tests.helpers.waiting import eventually
 from tests.server.conftest import Person, Server, person
-from tests.server.test_late_clock import first_turn
 from tests.store.conftest import drop_postgres, fresh_postgres
 
 pytestmark = pytest.mark.postgres
@@ -56,13 +56,6 @@ async def node(url: str, name: str) -> AsyncIterator[Server]:
         uv.should_exit = True
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(task, timeout=15)
-
-
-async def eventually(check: Any, what: str, seconds: float = WAIT) -> None:
-    """Poll ``check()`` until true (bounded: the test fails saying ``what``)."""
-    async with asyncio.timeout(seconds):
-        while not check():
-            await asyncio.sleep(0.05)
 
 
 @pytest.fixture
@@ -105,15 +98,6 @@ async def seated_pair(a: Server, table: str = TABLE) -> tuple[Person, Person, Pe
     return ann, bob, first, int(frame["hand"]["number"])
 
 
-async def closed_with(someone: Person) -> int | None:
-    """Read until the node closes the socket; its close code."""
-    with contextlib.suppress(ConnectionClosed):
-        async with asyncio.timeout(WAIT):
-            while True:
-                await someone.ws.recv()
-    return someone.ws.close_code
-
-
 async def back_on(b: Server, someone: Person, table: str = TABLE) -> Person:
     """The same account on node ``b``: its seat is there (R-TIME-3)."""
     again = await person_again(b.base, someone)
@@ -126,17 +110,6 @@ async def kept_by(a: Server, b: Server) -> str:
     that a kept and that two people are enough to deal at."""
     await eventually(lambda: len(b.room.actors) == 3, "b runs its share")
     return next(t for t, x in sorted(a.room.actors.items()) if x.table.house.min_players <= 2)
-
-
-async def person_again(base: str, someone: Person) -> Person:
-    from websockets.asyncio.client import connect
-
-    ws = await connect(base.replace("http", "ws", 1) + "/ws")
-    again = Person(name=someone.name, token=someone.token, account_id=someone.account_id, ws=ws)
-    await again.next("welcome")
-    await again.send(type="hello", token=someone.token)
-    await again.next("hello")
-    return again
 
 
 def changes(server: Server, change: str) -> float:

@@ -1,4 +1,4 @@
-"""Several nodes as real processes (issue 15): three ``pokerroom serve --node-id`` on one
+"""Several nodes as real processes: three ``pokerroom serve --node-id`` on one
 PostgreSQL and one Redis, bots at every table (each plays at the table's owner, and
 reconnects to the new owner when its node goes). Then a table owner is killed (kill -9),
 paused past its lease (SIGSTOP, SIGCONT) or cut off from its database
@@ -31,8 +31,9 @@ from pokerroom.cli.loadtest_nodes import forget_room
 from pokerroom.server.process import free_port, spawn_node
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
+from tests.helpers.nodes import both, log_in_again, redis_db, room_prefix
+from tests.helpers.waiting import eventually
 from tests.server.conftest import Person, Server, closing_opened_sockets, person
-from tests.server.test_nodes_bus import both, log_in_again, redis_db, room_prefix
 from tests.store.conftest import PG_DSN, drop_postgres, fresh_postgres
 
 pytestmark = [pytest.mark.postgres, pytest.mark.asyncio(loop_scope="module")]
@@ -138,19 +139,6 @@ class Cluster:
         return (self.logs / f"{node}.log").read_text()[-3000:]
 
 
-async def eventually(check: object, what: object, seconds: float = WAIT) -> float:
-    """Await ``check()`` (a coroutine function) until true; the seconds it took. ``what``
-    (or what it gives, if a function) names the wait when it fails."""
-    started = time.monotonic()
-    try:
-        async with asyncio.timeout(seconds):
-            while not await check():  # type: ignore[operator]
-                await asyncio.sleep(0.1)
-    except TimeoutError:
-        pytest.fail(f"not within {seconds} s: {what() if callable(what) else what}")
-    return time.monotonic() - started
-
-
 async def play(cluster: Cluster, name: str, token: str, table: str) -> None:
     """A bot at ``table``, at whichever node owns it: when that node goes, it reconnects to
     the new owner and gets its seat back (R-TIME-3)."""
@@ -191,7 +179,7 @@ async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Clu
             owners = await running.owners()
             return len(owners) == 6 and all(live for _, _, live in owners.values())
 
-        await eventually(all_owned, "every table has an owner")
+        await eventually(all_owned, "every table has an owner", WAIT)
         tables = sorted(await running.owners())
         async with httpx.AsyncClient(base_url=running.base("n1"), timeout=30) as http:
             for table in tables:
@@ -210,7 +198,9 @@ async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Clu
             dealt.update(t for t, _, s in (await running.hands()).values() if s == "complete")
             return dealt >= set(tables)
 
-        await eventually(every_table_dealt, lambda: f"every table dealt a hand (only {dealt})")
+        await eventually(
+            every_table_dealt, lambda: f"every table dealt a hand (only {dealt})", WAIT
+        )
         yield running
     finally:
         running.stop_bots.set()
@@ -263,7 +253,7 @@ async def owner_mid_hand(cluster: Cluster) -> tuple[str, list[str]]:
                 return True
         return False
 
-    await eventually(one, "a node's table with a hand running")
+    await eventually(one, "a node's table with a hand running", WAIT)
     return found[0]
 
 
@@ -278,7 +268,9 @@ async def adopted(
             owners[t][0] != gone and owners[t][2] and owners[t][1] > before[t][1] for t in tables
         )
 
-    return await eventually(done, f"{gone}'s tables adopted", TTL + MARGIN)
+    started = time.monotonic()
+    await eventually(done, f"{gone}'s tables adopted", TTL + MARGIN)
+    return time.monotonic() - started
 
 
 async def deal_on(
@@ -293,7 +285,7 @@ async def deal_on(
             any(t == tt and n > last[t] and s == "complete" for tt, n, s in hands) for t in tables
         )
 
-    await eventually(dealt, f"{tables} deal on")
+    await eventually(dealt, f"{tables} deal on", WAIT)
 
 
 def cancelled_stay_cancelled(
@@ -332,7 +324,7 @@ async def test_kill_9_of_a_table_owner_mid_hand(cluster: Cluster) -> None:
     async def shared() -> bool:
         return await cluster.metric(node, "pokerroom_tables") >= 2
 
-    await eventually(shared, f"{node} takes its share again")
+    await eventually(shared, f"{node} takes its share again", WAIT)
     now = await cluster.hands()
     mine = [t for t, (n, _, live) in (await cluster.owners()).items() if n == node and live]
     await deal_on(cluster, mine, now)
@@ -361,7 +353,7 @@ async def test_sigstop_past_the_lease_then_sigcont(cluster: Cluster) -> None:
             and await cluster.metric(node, "pokerroom_tables") == 0
         )
 
-    await eventually(knows, f"{node} stops its lost tables")
+    await eventually(knows, f"{node} stops its lost tables", WAIT)
     now = await cluster.hands()
     cancelled_stay_cancelled(at_adoption, now, cancelled)  # its writes were refused
     for hand, (_, _, status) in now.items():  # nothing it had running settled after
@@ -396,7 +388,7 @@ async def test_an_owner_cut_off_from_its_database_stops_dealing_until_it_is_back
     async def dealing_again() -> bool:
         return await cluster.metric(node, "pokerroom_tables") >= 1
 
-    await eventually(dealing_again, f"{node} runs tables again")
+    await eventually(dealing_again, f"{node} runs tables again", WAIT)
     owners = await cluster.owners()
     mine = [t for t, (n, _, live) in owners.items() if n == node and live]
     await deal_on(cluster, mine, await cluster.hands())

@@ -16,8 +16,6 @@ from sqlalchemy import select
 from pokerroom.engine import Action, ActionKind
 from pokerroom.history.record import hand_record, read_record
 from pokerroom.rng import SeededRandomSource
-from pokerroom.rules import load_preset
-from pokerroom.rules.game import Structure, Variant
 from pokerroom.store.accounts import new_password
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
@@ -27,10 +25,9 @@ from pokerroom.store.models import HandRecord
 from pokerroom.store.room_store import Reopened, RoomStore, TableSave
 from pokerroom.table import Table
 from pokerroom.table.events import SeatLeft
+from tests.helpers.writer import HOUSE, SPEC
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
-HOUSE = load_preset("titan")
-SPEC = HOUSE.game(Variant.HOLDEM, Structure.NO_LIMIT, 200)
 
 
 def saved(table: Table) -> TableSave:

@@ -1,4 +1,4 @@
-"""Tournament money in the ledger (issue 14): buy-in to the prize pool and fee to the house,
+"""Tournament money in the ledger: buy-in to the prize pool and fee to the house,
 refunds, rebuys and add-ons, prizes as places become final; every movement once; the audit
 reconciles the pools with the events' stored state."""
 

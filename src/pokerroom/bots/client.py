@@ -128,7 +128,7 @@ async def run_bot(
     if token is None:
         async with httpx.AsyncClient(base_url=base_url, timeout=SIGN_UP_SECONDS) as http:
             me = await account(http, name, password or secrets.token_urlsafe(24))
-            # Like a seasoned player, a bot mucks a losing hand it need not show (issue 16).
+            # Like a seasoned player, a bot mucks a losing hand it need not show.
             mucking = await http.put(
                 "/api/preferences",
                 json={"auto_muck": True},

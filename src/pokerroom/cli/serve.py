@@ -161,7 +161,7 @@ def serve_command(
         str | None,
         typer.Option(
             envvar="POKERROOM_NODE_ID",
-            help="Run as one node of several sharing a PostgreSQL --database (issue 15): "
+            help="Run as one node of several sharing a PostgreSQL --database: "
             "this node runs the tables whose leases it holds.",
         ),
     ] = None,

@@ -160,7 +160,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         """Handle inbox items and the clock, one at a time, forever.
 
         A waiting message is always taken first and the clock only when nothing waits: a
-        deadline already past must never starve the inbox (issue 12: ``wait_for(get(), 0)``
+        deadline already past must never starve the inbox (``wait_for(get(), 0)``
         on Python 3.11 times out without taking a queued item), and when idle the task
         sleeps until its next deadline instead of spinning."""
         try:

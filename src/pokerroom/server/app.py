@@ -139,10 +139,10 @@ def create_app(
     app.state.store = room.store
     app.state.auth = auth
     app.state.tournaments = hall
-    app.state.redis = redis  # the nodes' bus (issue 15), None on a single node
+    app.state.redis = redis  # the nodes' bus, None on a single node
     for concern in (floor, accounts, hands, fairness, preferences, socket, tournaments):
         app.include_router(concern.router)
-    errors.install(app)  # every error response carries a code and its params (issue 16)
+    errors.install(app)  # every error response carries a code and its params
 
     @app.get("/", include_in_schema=False)
     async def home() -> FileResponse:

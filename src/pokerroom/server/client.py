@@ -29,7 +29,7 @@ class Client:
     # The ASGI server's own ``send`` for this socket, when the app was given it
     # (app.RawSocketSend): frames then go straight to it as ``websocket.send`` messages, not
     # through Starlette's WebSocket.send and the exception handler's wrapper, two coroutine
-    # calls and state checks a frame, six frames an action (issue 15).
+    # calls and state checks a frame, six frames an action.
     asgi_send: Callable[[dict[str, Any]], Awaitable[None]] | None = None
     account_id: int | None = None
     name: str = ""

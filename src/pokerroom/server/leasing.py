@@ -1,4 +1,4 @@
-"""A node's leases (issue 15): which tables this node runs when several share one PostgreSQL.
+"""A node's leases: which tables this node runs when several share one PostgreSQL.
 
 Each table is run by the one node that holds its lease row (table, node, epoch, expiry). A
 node says it is alive (its heartbeat row) and renews all its leases in one transaction every

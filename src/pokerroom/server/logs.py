@@ -1,4 +1,4 @@
-"""Structured logs (issue 15): one JSON object a line, naming the node, and the table and
+"""Structured logs: one JSON object a line, naming the node, and the table and
 hand a line is about, so a log store can follow one table or one hand across nodes.
 
 A log call says what it is about with ``extra``:

@@ -1,4 +1,4 @@
-"""What operators watch (issue 15): Prometheus metrics served at ``/metrics``.
+"""What operators watch: Prometheus metrics served at ``/metrics``.
 
 Each room has its own registry (a test may run several rooms in one process). The gauges
 are read from the room when Prometheus scrapes; the counters and histograms are fed by the

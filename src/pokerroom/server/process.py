@@ -26,7 +26,7 @@ def spawn_node(
     redis_prefix: str | None = None,
     sockets_only: bool = False,
 ) -> subprocess.Popen[bytes]:
-    """``pokerroom serve --node-id node`` (issue 15) on 127.0.0.1:``port``, without bots,
+    """``pokerroom serve --node-id node`` on 127.0.0.1:``port``, without bots,
     its leases lasting ``lease`` seconds and renewed every ``renew``, on the nodes' ``redis``
     if given, under ``redis_prefix`` if given (a test's room of its own on a Redis database
     that another run may use at the same time); ``sockets_only``: a node that runs no table;

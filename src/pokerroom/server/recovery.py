@@ -1,4 +1,4 @@
-"""What a table does when something fails (S-CRASH-1, issue 13's one rollback policy).
+"""What a table does when something fails (S-CRASH-1: one rollback policy).
 
 A player's request whose write the store refused leaves the table as it was before it
 (``_as_it_was_on_failure``): nothing changed anywhere, and the player may try again.
@@ -70,7 +70,7 @@ class Recovers:
     watchers: list[Client]
     shuffles: TableShuffles
     ending: object | None  # a hand's end handed to the writer, not yet durable
-    # On a node of several (issue 15): told when a write is refused by the lease's epoch;
+    # On a node of several: told when a write is refused by the lease's epoch;
     # ``moving``: the table deals no new hand, to be handed to another node once idle.
     on_stale: Callable[[str, str], None] | None = None
     moving: bool = False

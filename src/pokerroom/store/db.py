@@ -227,7 +227,7 @@ class Database:
     async def run_apart(self, work: Callable[[Session], T]) -> T:
         """``run``, but on PostgreSQL on the writer's own loop (``_WriterLoop``), not the
         room's: for a transaction that must keep its time however busy the room's loop is
-        (a node's lease renewals, issue 15), each statement's round trip waiting for the
+        (a node's lease renewals), each statement's round trip waiting for the
         database only. Not queued behind the group commit's batches."""
         if self._writer_loop is None:
             return await self.run(work)
@@ -277,7 +277,7 @@ class _WriterLoop:
 
     async def _transaction(self, work: Callable[[Session], T], *, ping: bool) -> T:
         if self._engine is None:  # made on the writer's loop, used only there
-            # No ping before each transaction (a round trip at every batch, issue 15): a
+            # No ping before each transaction (a round trip at every batch): a
             # batch that finds its connection lost is run again on a new one (GroupCommit).
             self._engine = create_async_engine(
                 self.url, pool_pre_ping=False, connect_args=self.connect_args

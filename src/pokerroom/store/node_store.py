@@ -1,4 +1,4 @@
-"""A node's share of the room's tables on PostgreSQL (issue 15): its heartbeat, the tables
+"""A node's share of the room's tables on PostgreSQL: its heartbeat, the tables
 with their leases as every node sees them, and adopting a table whose owner is gone.
 
 Adopting is one transaction: the lease taken under the next epoch (its row locked, so a

@@ -1,4 +1,4 @@
-"""Tournaments in the store (issue 14): registrations, rebuys and add-ons, prizes, and the
+"""Tournaments in the store: registrations, rebuys and add-ons, prizes, and the
 event's state, each with its money in the same transaction.
 
 Money of a tournament: a registration moves the buy-in from the player's balance to the

@@ -1,4 +1,4 @@
-"""Rebuys and the add-on (issue 14): through the end of the structure's rebuy level, for a
+"""Rebuys and the add-on: through the end of the structure's rebuy level, for a
 stack at or below its limit, between the player's hands; one add-on in its break. The price
 goes to the prize pool, the chips to the table. And a late entry taken back when the room
 could not store it (``withdraw``)."""

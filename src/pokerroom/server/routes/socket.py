@@ -29,7 +29,7 @@ class RawSocketSend:
     """ASGI middleware: a WebSocket's scope gets the server's own ``send`` under
     ``RAW_SEND``, which the socket's writer sends its frames with (``Client.asgi_send``):
     per frame, not Starlette's state checks and the exception handler's wrapper around
-    it (issue 15: six frames an action). Accepting and closing still go through Starlette."""
+    it (six frames an action). Accepting and closing still go through Starlette."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -110,7 +110,7 @@ async def _read(room: Room, store: RoomStore, client: Client, websocket: WebSock
         # Idle: anonymous and watching nothing (a logged-in socket is accountable, and a
         # watching one is dropped if it stops reading).
         if client.tables or client.account_id is not None:
-            frame = await websocket.receive()  # no timer to arm: once per message (issue 15)
+            frame = await websocket.receive()  # no timer to arm: once per message
         else:
             try:
                 async with asyncio.timeout(limits.idle_seconds):
