@@ -152,7 +152,7 @@ async def play(cluster: Cluster, name: str, token: str, table: str) -> None:
                     RuleBot(),
                     table=table,
                     token=token,
-                    rng=random.Random(name),
+                    rng=random.Random(f"{name}@{table}"),
                     stop=cluster.stop_bots,
                 )
         await asyncio.sleep(0.3)
@@ -181,16 +181,21 @@ async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Clu
 
         await eventually(all_owned, "every table has an owner", WAIT)
         tables = sorted(await running.owners())
+        # One account per bot seat number, at every table (multi-tabling, as the load test's
+        # accounts do): four argon2 sign-ups, not fourteen (each takes seconds on a busy
+        # machine, and they were half of this fixture's time).
+        tokens: list[str] = []
         async with httpx.AsyncClient(base_url=running.base("n1"), timeout=30) as http:
-            for table in tables:
-                for k in range(BOTS.get(table, 2)):
-                    bot = f"b{k}_{table.replace('-', '_')}"
-                    answer = await http.post(
-                        "/api/signup", json={"username": bot, "password": "bot password 1"}
-                    )
-                    answer.raise_for_status()
-                    task = asyncio.create_task(play(running, bot, answer.json()["token"], table))
-                    running.bots.append(task)
+            for k in range(max(BOTS.get(table, 2) for table in tables)):
+                answer = await http.post(
+                    "/api/signup", json={"username": f"bot{k}", "password": "bot password 1"}
+                )
+                answer.raise_for_status()
+                tokens.append(answer.json()["token"])
+        for table in tables:
+            for k in range(BOTS.get(table, 2)):
+                task = asyncio.create_task(play(running, f"bot{k}", tokens[k], table))
+                running.bots.append(task)
 
         dealt: set[str] = set()
 

@@ -28,6 +28,10 @@ from tests.store.conftest import drop_postgres, fresh_postgres
 
 pytestmark = pytest.mark.postgres
 WAIT = 60.0  # bounded waits (two processes starting on a busy 2-core machine)
+# The nodes' lease, as test_nodes_processes.py's: a loaded machine's lease pass can take
+# 1.5-2 s, and a 2 s lease was lost by the watchdog mid-test (the event moved to the other
+# node before the kill); at 5 s two such passes in a row still renew it.
+TTL, RENEW = 5.0, 0.5
 
 
 class Base:
@@ -85,8 +89,8 @@ async def test_kill_9_of_a_tournaments_owner_mid_hand(
                     url,
                     node,
                     port,
-                    lease=2.0,
-                    renew=0.25,
+                    lease=TTL,
+                    renew=RENEW,
                     output=log,
                     redis=redis,
                     redis_prefix=prefix,
