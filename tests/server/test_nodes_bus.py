@@ -6,6 +6,7 @@ are required; elsewhere the tests skip, saying why."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 from typing import Any
