@@ -19,8 +19,8 @@ from pokerroom.server.room import Limits
 from pokerroom.store.accounts import canonical_username
 from tests.server.conftest import Server
 
-# One name, spelled as a client may send it: NFC and NFD, fullwidth, a compatibility
-# ligature-free mix, cases and spaces; every one is the account "ann".
+# One name, spelled as a client may send it: letter case, surrounding spaces (an ideographic
+# space and a tab too), fullwidth letters, all or some; every one is the account "ann".
 ANN = ["ann", "ANN", " Ann ", "\u3000ann", "ａｎｎ", "Ａｎｎ", "ａnn\t"]
 # One address: IPv4 as itself, IPv4-mapped IPv6 (a dual-stack listener's report of it), and
 # with leading zeros.
