@@ -12,12 +12,15 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.asyncio.client import connect
 
 from pokerroom.server.addresses import canonical_address
 from pokerroom.server.auth import AuthLimits, Refused, TokenBuckets
+from pokerroom.server.chat_limit import CHAT_BURST
 from pokerroom.server.room import Limits
 from pokerroom.store.accounts import canonical_username
-from tests.server.conftest import Server
+from tests.server.conftest import Person, Server, person
+from tests.server.test_e2e import table_config
 
 # One name, spelled as a client may send it: letter case, surrounding spaces (an ideographic
 # space and a tab too), fullwidth letters, all or some; every one is the account "ann".
@@ -168,3 +171,30 @@ async def test_S_RATE_1_connections_from_one_address_share_its_limit_however_spe
     assert await other.answer() == "websocket.accept"
     for s in [*sockets, other]:
         await s.close()
+
+
+async def test_S_RATE_1_an_accounts_sockets_share_its_chat_limit(server: Server) -> None:
+    """Five lines from one socket, then a second socket of the same account is refused: the
+    budget is the account's (another account at the table keeps its own)."""
+    await server.room.open_table(table_config("c1"))
+    ann = await person(server.base, "ann")
+    again = await connect(server.base.replace("http", "ws", 1) + "/ws")
+    ann_too = Person(name="ann", token=ann.token, account_id=ann.account_id, ws=again)
+    await ann_too.next("welcome")
+    await ann_too.send(type="hello", token=ann.token)
+    await ann_too.next("hello")
+    bob = await person(server.base, "bob")
+    for someone in (ann, ann_too, bob):
+        await someone.send(type="watch", table="c1")
+        await someone.next("table")
+    for k in range(CHAT_BURST):
+        await ann.send(type="chat", table="c1", text=f"line {k}")
+        await ann.next("chat")
+    await ann_too.send(type="chat", table="c1", text="one more, from the other socket")
+    assert "too many chat messages" in (await ann_too.next("error"))["message"]
+    await bob.send(type="chat", table="c1", text="hello")
+    for _ in range(CHAT_BURST + 1):  # ann's lines reach bob too, then his own
+        line = await bob.next("chat")
+        if line["text"] == "hello":
+            break
+    assert line["text"] == "hello" and line["from"] == "bob"
