@@ -228,6 +228,30 @@ async def test_prizes_empty_the_pool_exactly(database: Database, players: list[i
     await assert_audited(database)
 
 
+async def test_nothing_is_bought_for_an_event_that_is_over(
+    database: Database, players: list[int]
+) -> None:
+    """A purchase the coordinator would let through for a finished or cancelled event is
+    refused by the store: the pool is paid out (or refunded) and would keep its price."""
+    event = Event(database, "mtt_rebuy", "rebuy-over")
+    await event.create()
+    for status in ("finished", "cancelled"):
+        await event.store.save(event.tid, event.snapshot(), status=status, now=NOW)
+        with pytest.raises(TournamentStoreError, match=f"is {status}: nothing can be bought"):
+            await event.store.buy_chips(
+                event.tid,
+                players[0],
+                entry=str(players[0]),
+                addon=True,
+                number=1,
+                apply=event.snapshot,
+                now=NOW,
+            )
+    (mine,) = await money(database, ("player", str(players[0])))
+    assert mine == STARTING_GRANT
+    await assert_audited(database)
+
+
 async def test_the_audit_names_a_pool_that_does_not_match(
     database: Database, players: list[int]
 ) -> None:

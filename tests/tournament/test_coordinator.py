@@ -26,6 +26,7 @@ from pokerroom.tournament.events import (
     Unregistered,
 )
 from pokerroom.tournament.seats import next_big_blind, worst_seat
+from pokerroom.tournament.simulate import random_action
 from pokerroom.tournament.snapshot import tournament_to_json
 from tests.helpers.tables import posts
 
@@ -278,6 +279,28 @@ def test_rebuys_at_or_below_the_starting_stack_and_one_add_on_in_its_break() -> 
     assert not t.can_addon("p2", in_break)
     assert t.prize_pool == 18 * 10_000 + 10_000 + 10_000
     assert t.chips_issued == 18 * 10_000 + 10_000 + 15_000 == t.chips_in_play()
+
+
+def test_no_rebuy_or_add_on_once_the_event_is_over() -> None:
+    """Two entrants play out a rebuy event before its add-on's break: its winner is not out
+    and still seated, but the pool is paid, so the add-on (and a rebuy) is refused."""
+    t = tournament("mtt_rebuy", 2)
+    t.start(0.0)
+    rng, now = SeededRandomSource(3), 0.0
+    while not t.finished:
+        table = t.tables[1]
+        if table.hand is None:
+            t.start_hand(1, now)
+            continue
+        seat = table.actor_seat()
+        assert seat is not None
+        t.act(table.seats[seat].player, random_action(table.hand, rng), now)
+        now += 1.0
+    in_break = 4 * 15 * 60 + 60.0
+    assert t.winner is not None and now < in_break and t.clock.on_break(in_break)
+    assert not t.can_addon(t.winner, in_break) and not t.can_rebuy(t.winner, now)
+    with pytest.raises(TournamentError, match="cannot take the add-on now"):
+        t.addon(t.winner, in_break)
 
 
 def raises_heads_up(lifts: str) -> int:

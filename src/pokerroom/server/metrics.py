@@ -18,6 +18,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, gene
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
+from pokerroom.server.addresses import ip_of
 from pokerroom.store.group_commit import Committed
 
 __all__ = ["CONTENT_TYPE_LATEST", "MetricsAccess", "RoomMetrics"]
@@ -205,10 +206,7 @@ class MetricsAccess:
                 return True
         if address is None:
             return False
-        try:
-            ip = ipaddress.ip_address(address)
-        except ValueError:  # not an address (a test client's name, a Unix socket)
+        ip = ip_of(address)  # ::ffff:127.0.0.1 is loopback too
+        if ip is None:  # not an address (a test client's name, a Unix socket)
             return False
-        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-            ip = ip.ipv4_mapped  # ::ffff:127.0.0.1 is loopback too
         return any(ip in network for network in self.networks)

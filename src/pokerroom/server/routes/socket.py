@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 
 from pokerroom.server import protocol
+from pokerroom.server.addresses import canonical_address
 from pokerroom.server.bus import BusError
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
@@ -54,7 +55,9 @@ async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> Non
     if origin is not None and not origin_allowed(origin, websocket.headers.get("host"), limits):
         await websocket.close(code=1008, reason="origin not allowed")  # before accept: 403
         return
-    address = websocket.client.host if websocket.client is not None else ""
+    # One key per client however its address is spelled (S-RATE-1): the per-address limits
+    # on connections and on a table's inbox count it.
+    address = canonical_address(websocket.client.host) if websocket.client is not None else ""
     client = Client(
         send=websocket.send_text,
         asgi_send=websocket.scope.get(RAW_SEND),
