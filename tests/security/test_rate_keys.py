@@ -19,8 +19,8 @@ from pokerroom.server.auth import AuthLimits, Refused, TokenBuckets
 from pokerroom.server.chat_limit import CHAT_BURST
 from pokerroom.server.room import Limits
 from pokerroom.store.accounts import canonical_username
+from tests.helpers.room_tables import table_config
 from tests.server.conftest import Person, Server, person
-from tests.server.test_e2e import table_config
 
 # One name, spelled as a client may send it: letter case, surrounding spaces (an ideographic
 # space and a tab too), fullwidth letters, all or some; every one is the account "ann".

@@ -39,9 +39,10 @@ from pokerroom.store.models import (
 from pokerroom.store.room_store import RoomStore, TableSave
 from pokerroom.store.tournaments import FEES, Prize, pool_account
 from pokerroom.table import Table
-from tests.store.test_hands import HOUSE as TITAN
-from tests.store.test_hands import NOW, SPEC, play_hand
-from tests.store.test_tournament_ledger import Event, play_out
+from tests.helpers.store_hands import NOW, play_hand
+from tests.helpers.store_tournaments import Event, play_out
+from tests.helpers.writer import HOUSE as TITAN
+from tests.helpers.writer import SPEC
 
 Account = tuple[str, str]
 MTT_FEE = load_tournament_structure("mtt_rebuy").fee

@@ -33,8 +33,8 @@ from pokerroom.tournament.coordinator import Tournament
 from pokerroom.tournament.deals import make_deal
 from pokerroom.tournament.events import TournamentError
 from pokerroom.tournament.simulate import random_action
+from tests.helpers.store_tournaments import NOW, Event
 from tests.store.conftest import postgres_database
-from tests.store.test_tournament_ledger import NOW, Event
 
 REFUSED = (TournamentError, LedgerError)  # the store's refusals are LedgerErrors
 events = itertools.count(1)
