@@ -51,10 +51,20 @@ async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> Non
     queue, and the room's registry; whichever ends first ends the connection (S-ISOLATE-1)."""
     limits = room.limits
     origin = websocket.headers.get("origin")
-    if origin is not None and not origin_allowed(origin, websocket.headers.get("host"), limits):
+    address = websocket.client.host if websocket.client is not None else ""
+    host = websocket.headers.get("host")
+    if origin is not None and not origin_allowed(origin, host, limits):
+        # The access log shows only the 403: say why, and what would have matched (a proxy
+        # that drops the port from Host refuses every browser; docs/deploy.md).
+        log.warning(
+            "WebSocket from %s refused: Origin %r is neither http(s)://%s (from the Host"
+            " header) nor in POKERROOM_ORIGINS",
+            address,
+            origin,
+            host,
+        )
         await websocket.close(code=1008, reason="origin not allowed")  # before accept: 403
         return
-    address = websocket.client.host if websocket.client is not None else ""
     client = Client(
         send=websocket.send_text,
         asgi_send=websocket.scope.get(RAW_SEND),
@@ -63,6 +73,7 @@ async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> Non
     )
     refused = room.connect(client)
     if refused is not None:
+        log.warning("WebSocket from %s refused: %s", address, refused)
         await websocket.close(code=1013, reason=refused)
         return
     tasks: list[asyncio.Task[Any]] = []
