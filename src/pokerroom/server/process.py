@@ -77,10 +77,13 @@ async def spawn_room(
     bots: bool = False,
     python: tuple[str, ...] = ("-m", "pokerroom.cli"),
     env: dict[str, str] | None = None,
+    options: tuple[str, ...] = (),
+    output: Any = subprocess.DEVNULL,
 ) -> subprocess.Popen[bytes]:
     """Start ``pokerroom serve`` on 127.0.0.1 (bots at the demo tables only when asked)
     and return once it answers. ``python``: what runs the command line (a test may put
-    ``-c`` and code that changes the room before it starts); ``env``: more settings.
+    ``-c`` and code that changes the room before it starts); ``env``: more settings;
+    ``options``: more of the command's options; ``output``: where its log lines go.
 
     Bounded: if it does not answer within ``seconds`` it is killed and an error raised.
     """
@@ -96,9 +99,10 @@ async def spawn_room(
             str(port),
             "--database",
             database,
+            *options,
         ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=output,
+        stderr=output,
         # Load tests open hundreds of sockets from this one address (docs/security.md).
         env={**os.environ, "POKERROOM_CONNECTIONS_PER_ADDRESS": "100000", **(env or {})},
     )
