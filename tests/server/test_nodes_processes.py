@@ -76,6 +76,15 @@ class Cluster:
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", role
             )
 
+    async def drop_roles(self, nodes: tuple[str, ...]) -> None:
+        """The nodes' roles, dropped once the test's database is (they outlive it)."""
+        admin = await asyncpg.connect(PG_DSN, timeout=10)
+        try:
+            for node in nodes:
+                await admin.execute(f'DROP ROLE IF EXISTS "{self.role(node)}"')
+        finally:
+            await admin.close()
+
     def base(self, node: str) -> str:
         return f"http://127.0.0.1:{self.ports[node]}"
 
@@ -231,12 +240,7 @@ async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Clu
             await books_balance(url)
         await drop_postgres(name)
         await forget_room(redis, running.prefix)  # its streams outlive its nodes
-        admin = await asyncpg.connect(PG_DSN, timeout=10)
-        try:
-            for node in NODES:
-                await admin.execute(f'DROP ROLE IF EXISTS "{running.role(node)}"')
-        finally:
-            await admin.close()
+        await running.drop_roles(NODES)
 
 
 async def books_balance(url: str) -> None:

@@ -199,6 +199,16 @@ def serve_command(
             "the /metrics rule see the player's address (default: loopback).",
         ),
     ] = None,
+    drain_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            envvar="POKERROOM_DRAIN_SECONDS",
+            help="On SIGTERM the node drains: no new hand, the hands in play finish (for "
+            "this long at most), each table handed over between hands; then it stops. A "
+            "second SIGTERM (or SIGINT) stops it at once.",
+        ),
+    ] = 60.0,
     sockets_only: Annotated[
         bool,
         typer.Option(
@@ -216,6 +226,7 @@ def serve_command(
     from pokerroom.rules.tournament import tournament_structure_names
     from pokerroom.server import logs
     from pokerroom.server.app import create_app
+    from pokerroom.server.drain import DrainingServer
     from pokerroom.server.protocol import MAX_FRAME_BYTES
 
     # An empty POKERROOM_SIT_AND_GO reads as unset (click), so "none" says none.
@@ -286,9 +297,10 @@ def serve_command(
         log_config=None,  # the room's JSON lines (logs.configure), uvicorn's too
         forwarded_allow_ips=forwarded_allow_ips,  # None: uvicorn's default, loopback
     )
-    server = uvicorn.Server(config)
+    server = DrainingServer(config, app.state.room, drain_seconds)
 
     async def main() -> None:
+        server.loop = asyncio.get_running_loop()
         serving = asyncio.create_task(server.serve(sockets=[listening]))
         players = None
         if bots:

@@ -148,6 +148,14 @@ def create_app(
     async def home() -> FileResponse:
         return FileResponse(WEB / "index.html", headers=NO_CACHE)
 
+    @app.get("/ready", include_in_schema=False)
+    async def ready() -> Response:
+        """For a balancer's health check: 200 once the node has started (schema migrated,
+        tables opened: the app answers nothing before), 503 while it drains to stop."""
+        if room.draining:
+            return Response('{"ready":false,"draining":true}', 503, media_type="application/json")
+        return Response('{"ready":true}', media_type="application/json")
+
     @app.get("/metrics", include_in_schema=False)
     async def metrics(request: Request) -> Response:
         """Prometheus metrics (server/metrics.py), for the operators' scraper only

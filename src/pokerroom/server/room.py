@@ -166,6 +166,7 @@ class Room:
         self.clients: set[Client] = set()  # every open connection (S-AUTH-2 closes them)
         self.per_address: Counter[str] = Counter()
         self.own_tables = own_tables
+        self.draining = False  # stopping: no new hand, tables handed over (server/drain.py)
         # The tournament tables other nodes run where an account sits (tournament_nodes.py).
         self.seated_elsewhere: Callable[[int], list[str]] = lambda account: []
         self.bus = (

@@ -66,10 +66,17 @@ class Adopted:
 Restore = Callable[[str, dict[str, Any], str, int], Adopted]
 
 
-def heartbeat_sync(session: Session, node: str, *, now: datetime, ttl: timedelta) -> int:
-    """The node says it is alive; answers how many nodes are (seen within ``ttl``)."""
-    statement = insert(NodeRecord).values(id=node, started_at=now, seen_at=now)
-    session.execute(statement.on_conflict_do_update(index_elements=["id"], set_={"seen_at": now}))
+def heartbeat_sync(
+    session: Session, node: str, *, now: datetime, ttl: timedelta, alive: bool = True
+) -> int:
+    """The node says it is alive; answers how many nodes are (seen within ``ttl``). Not
+    ``alive`` (draining): it is no longer counted, as if it had left."""
+    if not alive:
+        leave_sync(session, node)
+    else:
+        statement = insert(NodeRecord).values(id=node, started_at=now, seen_at=now)
+        update = statement.on_conflict_do_update(index_elements=["id"], set_={"seen_at": now})
+        session.execute(update)
     live = session.scalar(select(func.count()).where(NodeRecord.seen_at > now - ttl))
     return max(1, int(live or 0))
 

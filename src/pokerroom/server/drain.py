@@ -1,0 +1,96 @@
+"""A node being stopped drains (``pokerroom serve`` on SIGTERM): it deals no new hand, lets
+the hands in play finish, hands each table over between hands (on a node of several its
+lease is released at once, for another node to adopt), and only then stops. Nothing is
+cancelled unless a hand outlasts the time limit; readiness (``/ready``) is false from the
+start, so a balancer sends no new client."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+import uvicorn
+
+if TYPE_CHECKING:
+    from pokerroom.server.room import Room
+
+log = logging.getLogger("pokerroom.server")
+LOOK_SECONDS = 0.1  # how often the drain looks for tables whose hand has ended
+
+
+def busy(room: Room) -> list[str]:
+    """The tables here with a hand in play, or its end not yet durable."""
+    return sorted(
+        table_id
+        for table_id, actor in room.actors.items()
+        if not actor.closed
+        and (
+            actor.table.hand is not None or actor.ending is not None or actor.recovering is not None
+        )
+    )
+
+
+async def drain(room: Room, seconds: float) -> list[str]:
+    """Drain ``room`` for at most ``seconds``; the tables whose hands were still in play
+    then (cancelled and refunded when the node stops, R-DECK-5)."""
+    room.draining = True
+    for actor in room.actors.values():
+        actor.moving = True  # no new hand (actor._maybe_start)
+    log.info(
+        "node %s draining: no new hand; %d tables, %d with a hand in play (%s), handed over"
+        " as their hands end, for %g s at most",
+        room.node,
+        len(room.actors),
+        len(busy(room)),
+        ", ".join(busy(room)) or "none",
+        seconds,
+    )
+    deadline = time.monotonic() + seconds
+    while True:
+        if room.leases is not None:
+            await room.leases.hand_over(reason="the node is draining")
+        left = busy(room)
+        if not left or (room.leases is not None and not room.actors):
+            log.info("node %s drained: no hand in play", room.node)
+            return []
+        if time.monotonic() >= deadline:
+            log.warning(
+                "node %s: drain time (%g s) over with hands in play at %s: they are"
+                " cancelled and refunded",
+                room.node,
+                seconds,
+                ", ".join(left),
+            )
+            return left
+        await asyncio.sleep(LOOK_SECONDS)
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn, but the first SIGTERM or SIGINT drains the room (server/drain.py) before
+    uvicorn stops as usual (sockets closed, the room stopped); a second stops it at once."""
+
+    def __init__(self, config: uvicorn.Config, room: Room, seconds: float) -> None:
+        super().__init__(config)
+        self.room = room
+        self.seconds = seconds
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.draining: asyncio.Task[None] | None = None
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        if self.draining is not None or self.loop is None or not self.started:
+            super().handle_exit(sig, frame)  # stopping already (or not yet serving)
+            return
+        # A signal handler: the drain starts on the loop, not in the middle of its step.
+        self.loop.call_soon_threadsafe(self._drain)
+
+    def _drain(self) -> None:
+        if self.draining is None:
+            self.draining = asyncio.create_task(self._drain_then_exit())
+
+    async def _drain_then_exit(self) -> None:
+        try:
+            await drain(self.room, self.seconds)
+        finally:
+            self.should_exit = True
