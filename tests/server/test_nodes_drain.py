@@ -45,6 +45,7 @@ async def two_nodes(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[C
     dsn = url.replace("postgresql+asyncpg://", "postgresql://")
     logs = tmp_path_factory.mktemp("drain")
     running = Cluster(url=url, dsn=dsn, logs=logs, database=name, redis=redis, prefix=room_prefix())
+    running.drain = 60.0
     for node in NODES:
         await running.sql(f'CREATE ROLE "{running.role(node)}" LOGIN SUPERUSER')
     try:

@@ -61,6 +61,7 @@ class Cluster:
     prefix: str  # its keys and channels: another run on the same Redis database never meets it
     ports: dict[str, int] = field(default_factory=dict)
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    drain: float = 0.0  # the nodes' --drain-seconds: none, a terminated node stops at once
     stop_bots: asyncio.Event = field(default_factory=asyncio.Event)
     bots: list[asyncio.Task[None]] = field(default_factory=list)
 
@@ -132,6 +133,7 @@ class Cluster:
                 redis=self.redis,
                 redis_prefix=self.prefix,
                 sockets_only=sockets_only,
+                drain=self.drain,
             )
 
     async def answering(self, node: str) -> None:

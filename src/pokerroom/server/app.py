@@ -16,7 +16,7 @@ from starlette.datastructures import MutableHeaders
 from pokerroom.server import errors
 from pokerroom.server.auth import Auth
 from pokerroom.server.leasing import LeaseSettings
-from pokerroom.server.metrics import CONTENT_TYPE_LATEST, MetricsAccess
+from pokerroom.server.metrics import CONTENT_TYPE_LATEST, CountResponses, MetricsAccess
 from pokerroom.server.room import Limits, Room
 from pokerroom.server.routes import (
     accounts,
@@ -135,6 +135,7 @@ def create_app(
     )
     app.add_middleware(SecurityHeaders, exempt=("/docs",) if docs else ())
     app.add_middleware(socket.RawSocketSend)  # the sockets' frames, straight to the server
+    app.add_middleware(CountResponses, counter=room.metrics.http)
     app.state.room = room
     app.state.store = room.store
     app.state.auth = auth

@@ -334,7 +334,11 @@ class NodeLeases:
         self.held[table_id] = lease
         self._hold_until(table_id, started)
         self.room.run_table(adopted, lease)
-        self._changed("acquired" if lease.epoch == 1 else "adopted", table_id, lease.epoch)
+        self.room.metrics.hands.labels(outcome="cancelled").inc(len(adopted.cancelled))
+        cut = ", ".join(map(str, adopted.cancelled))
+        why = f"hands cancelled, every chip back: {cut}" if cut else ""
+        change = "acquired" if lease.epoch == 1 else "adopted"
+        self._changed(change, table_id, lease.epoch, why, cut=bool(cut))
         return True
 
     async def take(self, key: str, work: Callable[[Session], T | None]) -> T | None:
@@ -400,10 +404,15 @@ class NodeLeases:
             entries.append({**entry, "node": row.owner, "you_wait": waits})
         return entries
 
-    def _changed(self, change: str, table_id: str, epoch: int | None, why: str = "") -> None:
+    def _changed(
+        self, change: str, table_id: str, epoch: int | None, why: str = "", *, cut: bool = False
+    ) -> None:
+        """Counted and logged: routine changes (a table taken, handed over) at info; a
+        lease lost, or a failover that ``cut`` hands off (cancelled), at warning."""
         metrics = self.room.metrics
         metrics.lease_changes.labels(change=change).inc()
-        log.warning(
+        log.log(
+            logging.WARNING if change == "lost" or cut else logging.INFO,
             "node %s %s table %s (epoch %s)%s",
             self.node,
             change,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
@@ -61,6 +61,7 @@ class Adopted:
     config: dict[str, Any]
     snapshot: str
     leavers: list[tuple[int, int]]
+    cancelled: tuple[int, ...] = ()  # the numbers of the hands cut off there, cancelled
 
 
 Restore = Callable[[str, dict[str, Any], str, int], Adopted]
@@ -190,6 +191,7 @@ def adopt_sync(
         select(func.max(HandRecord.number)).where(HandRecord.table_id == table_id)
     )
     adopted = restore(table_id, json.loads(record.config), record.snapshot, int(last or 0))
+    adopted = replace(adopted, cancelled=tuple(int(hand.number) for hand in running))
     _cash_out_sync(session, table_id, adopted.leavers, now=now)
     save_table_sync(
         session,

@@ -92,6 +92,7 @@ async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> Non
                 address,
                 client.account_id,
                 client.drop_reason,
+                extra={"account": client.account_id, "address": address},
             )
         if client.closed and client.drop_code != 1011:  # dropped, not broken: say why
             with contextlib.suppress(Exception):
@@ -171,6 +172,14 @@ async def _dispatch(room: Room, store: RoomStore, client: Client, message: Any) 
             return
         known = client.account_id == account.id  # a hello again: the owners know it
         client.account_id, client.name = account.id, account.display_name
+        if not known:
+            log.info(
+                "connection %s is account %s (%s)",
+                client.address,
+                account.id,
+                account.display_name,
+                extra={"account": account.id, "address": client.address},
+            )
         client.token = message.token
         if room.bus is not None and not known:  # its remote tables' owners learn who it is
             for table in client.tables - room.actors.keys():
