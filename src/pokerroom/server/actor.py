@@ -277,21 +277,8 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
             client_seeds=shuffle.client_seeds,
         )
         self.stored = before
-        self.hand_events = []
-        self.last_actions = {}
-        self.participants = dealt[1]
-        log.info(
-            "table %s: hand %s started, accounts %s",
-            self.table_id,
-            self.table.hand_number,
-            ", ".join(str(account) for account, *_ in dealt[1]),
-            extra={
-                "table": self.table_id,
-                "hand": self.table.hand_number,
-                "hand_id": self.started.hand_id,
-                "accounts": [account for account, *_ in dealt[1]],
-            },
-        )
+        self.hand_events, self.last_actions, self.participants = [], {}, dealt[1]
+        self._log_start()
         await self._after(events, now)
         await self._settle()  # a hand over at once (all-in on the blinds): durable first
         return True

@@ -64,6 +64,23 @@ class HandEnds:
 
         def _tell(self, line: str, only: Container[int | None] | None = None) -> None: ...
 
+    def _log_start(self) -> None:
+        """A hand dealt, in the log with its seated accounts (a complaint finds it)."""
+        assert self.started is not None
+        accounts = [account for account, *_ in self.participants]
+        log.info(
+            "table %s: hand %s started, accounts %s",
+            self.table_id,
+            self.started.number,
+            ", ".join(map(str, accounts)),
+            extra={
+                "table": self.table_id,
+                "hand": self.started.number,
+                "hand_id": self.started.hand_id,
+                "accounts": accounts,
+            },
+        )
+
     async def _store_hand(
         self, finished: HandFinished, leavers: list[SeatLeft], now: float
     ) -> None:
