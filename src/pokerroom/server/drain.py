@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import uvicorn
 
+from pokerroom.server.actor import TableActor
+from pokerroom.server.tournament_table import TournamentTableActor
+
 if TYPE_CHECKING:
     from pokerroom.server.room import Room
 
@@ -20,11 +23,18 @@ log = logging.getLogger("pokerroom.server")
 LOOK_SECONDS = 0.1  # how often the drain looks for tables whose hand has ended
 
 
+def cash_tables(room: Room) -> list[TableActor]:
+    """The cash tables here. A tournament's tables deal on with the event's other tables
+    (its clock runs for all): they stop with the node, as before, the hand in play there
+    cancelled and the event resumed by the node that takes its lease."""
+    return [a for a in room.actors.values() if not isinstance(a, TournamentTableActor)]
+
+
 def busy(room: Room) -> list[str]:
-    """The tables here with a hand in play, or its end not yet durable."""
+    """The cash tables here with a hand in play, or its end not yet durable."""
     return sorted(
-        table_id
-        for table_id, actor in room.actors.items()
+        actor.table_id
+        for actor in cash_tables(room)
         if not actor.closed
         and (
             actor.table.hand is not None or actor.ending is not None or actor.recovering is not None
@@ -36,13 +46,13 @@ async def drain(room: Room, seconds: float) -> list[str]:
     """Drain ``room`` for at most ``seconds``; the tables whose hands were still in play
     then (cancelled and refunded when the node stops, R-DECK-5)."""
     room.draining = True
-    for actor in room.actors.values():
+    for actor in cash_tables(room):
         actor.moving = True  # no new hand (actor._maybe_start)
     log.info(
         "node %s draining: no new hand; %d tables, %d with a hand in play (%s), handed over"
         " as their hands end, for %g s at most",
         room.node,
-        len(room.actors),
+        len(cash_tables(room)),
         len(busy(room)),
         ", ".join(busy(room)) or "none",
         seconds,
@@ -52,7 +62,7 @@ async def drain(room: Room, seconds: float) -> list[str]:
         if room.leases is not None:
             await room.leases.hand_over(reason="the node is draining")
         left = busy(room)
-        if not left or (room.leases is not None and not room.actors):
+        if not left:
             log.info("node %s drained: no hand in play", room.node)
             return []
         if time.monotonic() >= deadline:
