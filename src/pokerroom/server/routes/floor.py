@@ -125,7 +125,7 @@ async def floor_suspend(
     except FloorError as error:
         raise HTTPException(404, str(error)) from None
     room.suspend(account_id)  # S-AUTH-2: its sockets close now, its seats follow the floor
-    _logged(who.id, "suspend", f"account {account_id}", body.reason, account=account_id)
+    _logged(who.id, "suspend_account", f"account {account_id}", body.reason, account=account_id)
     return {"act": act.id}
 
 
