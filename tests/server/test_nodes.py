@@ -144,7 +144,9 @@ def changes(server: Server, change: str) -> float:
     return float(metrics.lease_changes.labels(change=change)._value.get())
 
 
-async def test_a_stale_owners_write_is_refused_and_its_table_adopted(url: str) -> None:
+async def test_a_stale_owners_write_is_refused_and_its_table_adopted(
+    url: str, caplog: pytest.LogCaptureFixture
+) -> None:
     """Node a stops renewing (as if paused) with a hand running; node b adopts the table
     under the next epoch and cancels that hand (every chip back). Node a's next write (the
     fold that ends the hand) is refused by the epoch: a stops the table at once and closes
@@ -160,6 +162,13 @@ async def test_a_stale_owners_write_is_refused_and_its_table_adopted(url: str) -
             assert changes(b, "adopted") >= 1
             statuses = await hands(url, table_id)
             assert statuses[number][1] == "cancelled"  # R-DECK-5 under b's epoch
+            failover = [  # the failover's line names the hand it cancelled, as a warning
+                r
+                for r in caplog.records
+                if r.getMessage().startswith(f"node b adopted table {table_id} ")
+            ]
+            assert len(failover) == 1 and failover[0].levelname == "WARNING"
+            assert failover[0].getMessage().endswith(f"every chip back: {number}")
             table = b.room.actors[table_id].table  # every chip back: the blinds too
             assert sorted(s.stack for s in table.seats.values()) == [10_000, 10_000]
             # a, not knowing, lets the player to act fold: the hand's end is refused.
