@@ -233,8 +233,8 @@ async def test_S_AUTH_1_nobody_can_log_in_as_a_bot(server: Server) -> None:
         assert (await sign_up(http, "bot_o8_2_4_0", "a person's own")).status_code == 200
         plan = {"nlhe-1-2": 1, "plo-1-2": 1, "o8-2-4": 1}
         bots = [
-            asyncio.create_task(_bots(server.base, plan, "bot", server.app.state.auth.bot_token)),
-            asyncio.create_task(_bots(server.base, {"hu-nlhe": 1}, "guest")),
+            asyncio.create_task(_bots([server.base], plan, "bot", server.app.state.auth.bot_token)),
+            asyncio.create_task(_bots([server.base], {"hu-nlhe": 1}, "guest")),
         ]
         names = ["bot_nlhe_1_2_0", "bot_plo_1_2_0", "guest_hu_nlhe_0"]
         try:

@@ -4,8 +4,10 @@ entry, closes a table and suspends an account -- each act recorded with who, whe
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import httpx
+import pytest
 
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
@@ -15,7 +17,10 @@ from tests.helpers.room_tables import ann_and_bob_seated, play_along
 from tests.server.conftest import Server
 
 
-async def test_R_FLOOR_1_void_correct_close_suspend_all_recorded(server: Server) -> None:
+async def test_R_FLOOR_1_void_correct_close_suspend_all_recorded_and_logged(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="pokerroom.floor")
     ann, bob = await ann_and_bob_seated(server, "f1", (1, 2))
     await asyncio.gather(play_along(ann, "f1", 3), play_along(bob, "f1", 3))
     floor = await operator_headers(server)
@@ -68,6 +73,9 @@ async def test_R_FLOOR_1_void_correct_close_suspend_all_recorded(server: Server)
         "suspend_account",
     ]
     assert all(a["reason"] and a["operator"] and a["at"] for a in acts)
+    logged = [r.getMessage() for r in caplog.records if r.name == "pokerroom.floor"]
+    assert [line.split()[2] for line in logged] == [a["act"] for a in acts]  # "floor act X"
+    assert logged[0].endswith(f"on table f1 by operator {acts[0]['operator']}: a misdeal")
     assert not server.room.actors["f1"].table.seats  # everyone was cashed out
     # Ann got her stack back at the close and the correction on top; the books balance.
     db = Database(server.database)

@@ -127,6 +127,10 @@ async def test_R_DECK_5_a_hand_end_the_store_refuses_cancels_the_hand(
     actor = server.room.actors["end3"]
     assert actor.faults == 1 and actor.recovering is None
     assert (await hand_record(server, "end3", number)).status == "cancelled"
+    sample = server.room.metrics.registry.get_sample_value  # what the operators' alerts read
+    assert sample("pokerroom_table_faults_total") == 1
+    assert sample("pokerroom_hands_total", {"outcome": "cancelled"}) == 1
+    assert sample("pokerroom_hands_total", {"outcome": "complete"}) == 0
     # The table is as before the hand: the next one has the same button and both stacks.
     again = await ann.until(
         lambda f: f.get("hand") is not None and f["hand"]["number"] == number + 1

@@ -12,34 +12,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import random
 import signal
 import subprocess
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
-from pathlib import Path
 
-import asyncpg
 import httpx
 import pytest
 import pytest_asyncio
 
-from pokerroom.bots.client import run_bot
-from pokerroom.bots.strategy import RuleBot
 from pokerroom.cli.loadtest_nodes import forget_room
-from pokerroom.server.process import free_port, spawn_node
-from pokerroom.store.audit import audit
-from pokerroom.store.db import Database
+from tests.helpers.node_processes import TTL, WAIT, Cluster, books_balance, deal_on, play
 from tests.helpers.nodes import both, log_in_again, redis_db, room_prefix
 from tests.helpers.waiting import eventually
 from tests.server.conftest import Person, Server, closing_opened_sockets, person
-from tests.store.conftest import PG_DSN, drop_postgres, fresh_postgres
+from tests.store.conftest import drop_postgres, fresh_postgres
 
 pytestmark = [pytest.mark.postgres, pytest.mark.asyncio(loop_scope="module")]
-TTL, RENEW = 5.0, 0.5  # the nodes' lease: short, so a failover is quick
 MARGIN = 20.0  # adoption within TTL + this (a renewal pass, a busy 2-core machine)
-WAIT = 90.0  # every other bounded wait
 BOTS = {"casino-nlhe": 4}  # bots at a table: 2, but the casino deals to four (R-SEAT-1)
 NODES = ("n1", "n2", "n3")
 REDIS_DB = 5  # this module's Redis database number; its keys under a prefix of its own
@@ -50,112 +40,6 @@ async def people_closed(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
     """The sockets a test opened, closed after it on this module's loop (they live on it)."""
     async for _ in closing_opened_sockets(monkeypatch):
         yield
-
-
-@dataclass
-class Cluster:
-    url: str
-    dsn: str
-    logs: Path
-    database: str
-    redis: str
-    prefix: str  # its keys and channels: another run on the same Redis database never meets it
-    ports: dict[str, int] = field(default_factory=dict)
-    processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
-    stop_bots: asyncio.Event = field(default_factory=asyncio.Event)
-    bots: list[asyncio.Task[None]] = field(default_factory=list)
-
-    def role(self, node: str) -> str:
-        return f"{self.database}_{node}"
-
-    async def shut_out(self, node: str, *, out: bool) -> None:
-        """The node's role may (not) log in; shut out, its sessions are ended too."""
-        role = self.role(node)
-        await self.sql(f'ALTER ROLE "{role}" {"NOLOGIN" if out else "LOGIN"}')
-        if out:
-            await self.sql(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", role
-            )
-
-    def base(self, node: str) -> str:
-        return f"http://127.0.0.1:{self.ports[node]}"
-
-    async def sql(self, query: str, *args: object) -> list[asyncpg.Record]:
-        connection = await asyncpg.connect(self.dsn, timeout=10)
-        try:
-            return list(await connection.fetch(query, *args))
-        finally:
-            await connection.close()
-
-    async def owners(self) -> dict[str, tuple[str, int, bool]]:
-        """Each table's lease: (node, epoch, live: not expired); not the tournaments'."""
-        rows = await self.sql(
-            "SELECT table_id, node, epoch, expires_at > now() AS live FROM table_leases"
-            " WHERE table_id NOT LIKE 'tournament:%'"
-        )
-        return {r["table_id"]: (r["node"], int(r["epoch"]), bool(r["live"])) for r in rows}
-
-    async def hands(self) -> dict[int, tuple[str, int, str]]:
-        rows = await self.sql("SELECT id, table_id, number, status FROM hands")
-        return {int(r["id"]): (r["table_id"], int(r["number"]), r["status"]) for r in rows}
-
-    async def metric(self, node: str, name: str) -> float:
-        async with httpx.AsyncClient(base_url=self.base(node), timeout=5) as http:
-            text = (await http.get("/metrics")).text
-        total = 0.0
-        for line in text.splitlines():
-            if line.startswith(name) and not line.startswith("#"):
-                total += float(line.rsplit(" ", 1)[1])
-        return total
-
-    def spawn(self, node: str, *, sockets_only: bool = False) -> None:
-        port = self.ports.setdefault(node, free_port())
-        with (self.logs / f"{node}.log").open("ab") as log:  # the child keeps its own copy
-            database = self.url
-            if not sockets_only:  # (a socket node has no role of its own: never shut out)
-                database = self.url.replace("://postgres@", f"://{self.role(node)}@")
-            self.processes[node] = spawn_node(
-                database,
-                node,
-                port,
-                lease=TTL,
-                renew=RENEW,
-                output=log,
-                redis=self.redis,
-                redis_prefix=self.prefix,
-                sockets_only=sockets_only,
-            )
-
-    async def answering(self, node: str) -> None:
-        async with asyncio.timeout(WAIT), httpx.AsyncClient(base_url=self.base(node)) as http:
-            while True:
-                assert self.processes[node].poll() is None, self.tail(node)
-                with contextlib.suppress(httpx.HTTPError):
-                    if (await http.get("/api/lobby")).status_code == 200:
-                        return
-                await asyncio.sleep(0.1)
-
-    def tail(self, node: str) -> str:
-        return (self.logs / f"{node}.log").read_text()[-3000:]
-
-
-async def play(cluster: Cluster, name: str, token: str, table: str) -> None:
-    """A bot at ``table``, at whichever node owns it: when that node goes, it reconnects to
-    the new owner and gets its seat back (R-TIME-3)."""
-    while not cluster.stop_bots.is_set():
-        owner = (await cluster.owners()).get(table)
-        if owner is not None and owner[2] and owner[0] in cluster.processes:
-            with contextlib.suppress(Exception):  # the node went: find the new owner
-                await run_bot(
-                    cluster.base(owner[0]),
-                    name,
-                    RuleBot(),
-                    table=table,
-                    token=token,
-                    rng=random.Random(f"{name}@{table}"),
-                    stop=cluster.stop_bots,
-                )
-        await asyncio.sleep(0.3)
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -226,22 +110,7 @@ async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Clu
             await books_balance(url)
         await drop_postgres(name)
         await forget_room(redis, running.prefix)  # its streams outlive its nodes
-        admin = await asyncpg.connect(PG_DSN, timeout=10)
-        try:
-            for node in NODES:
-                await admin.execute(f'DROP ROLE IF EXISTS "{running.role(node)}"')
-        finally:
-            await admin.close()
-
-
-async def books_balance(url: str) -> None:
-    db = Database(url)
-    try:
-        async with db.transaction() as session:
-            report = await audit(session)
-        assert report.ok, report.problems
-    finally:
-        await db.close()
+        await running.drop_roles(NODES)
 
 
 async def owner_mid_hand(cluster: Cluster) -> tuple[str, list[str]]:
@@ -276,21 +145,6 @@ async def adopted(
     started = time.monotonic()
     await eventually(done, f"{gone}'s tables adopted", TTL + MARGIN)
     return time.monotonic() - started
-
-
-async def deal_on(
-    cluster: Cluster, tables: list[str], after: dict[int, tuple[str, int, str]]
-) -> None:
-    """Each of ``tables`` completes a hand numbered past every hand it had ``after``."""
-    last = {t: max((n for tt, n, _ in after.values() if tt == t), default=0) for t in tables}
-
-    async def dealt() -> bool:
-        hands = (await cluster.hands()).values()
-        return all(
-            any(t == tt and n > last[t] and s == "complete" for tt, n, s in hands) for t in tables
-        )
-
-    await eventually(dealt, f"{tables} deal on", WAIT)
 
 
 def cancelled_stay_cancelled(

@@ -277,9 +277,8 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
             client_seeds=shuffle.client_seeds,
         )
         self.stored = before
-        self.hand_events = []
-        self.last_actions = {}
-        self.participants = dealt[1]
+        self.hand_events, self.last_actions, self.participants = [], {}, dealt[1]
+        self._log_start()
         await self._after(events, now)
         await self._settle()  # a hand over at once (all-in on the blinds): durable first
         return True

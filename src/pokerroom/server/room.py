@@ -160,12 +160,16 @@ class Room:
         # here (``actors`` holds only those); the others are remote. None: one node.
         self.leases = None if leases is None else NodeLeases(self, self.node, leases)
         self.metrics = RoomMetrics(
-            node=self.node, tables=self.open_tables, players=self.players_seated
+            node=self.node,
+            tables=self.open_tables,
+            players=self.players_seated,
+            sockets=lambda: len(self.clients),
         )
         db.writer.observe = self.metrics.committed
         self.clients: set[Client] = set()  # every open connection (S-AUTH-2 closes them)
         self.per_address: Counter[str] = Counter()
         self.own_tables = own_tables
+        self.draining = False  # stopping: no new hand, tables handed over (server/drain.py)
         # The tournament tables other nodes run where an account sits (tournament_nodes.py).
         self.seated_elsewhere: Callable[[int], list[str]] = lambda account: []
         self.bus = (

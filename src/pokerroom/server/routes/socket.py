@@ -52,12 +52,22 @@ async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> Non
     queue, and the room's registry; whichever ends first ends the connection (S-ISOLATE-1)."""
     limits = room.limits
     origin = websocket.headers.get("origin")
-    if origin is not None and not origin_allowed(origin, websocket.headers.get("host"), limits):
-        await websocket.close(code=1008, reason="origin not allowed")  # before accept: 403
-        return
     # One key per client however its address is spelled (S-RATE-1): the per-address limits
     # on connections and on a table's inbox count it.
     address = canonical_address(websocket.client.host) if websocket.client is not None else ""
+    host = websocket.headers.get("host")
+    if origin is not None and not origin_allowed(origin, host, limits):
+        # The access log shows only the 403: say why, and what would have matched (a proxy
+        # that drops the port from Host refuses every browser; docs/deploy.md).
+        log.warning(
+            "WebSocket from %s refused: Origin %r is neither http(s)://%s (from the Host"
+            " header) nor in POKERROOM_ORIGINS",
+            address,
+            origin,
+            host,
+        )
+        await websocket.close(code=1008, reason="origin not allowed")  # before accept: 403
+        return
     client = Client(
         send=websocket.send_text,
         asgi_send=websocket.scope.get(RAW_SEND),
@@ -66,6 +76,7 @@ async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> Non
     )
     refused = room.connect(client)
     if refused is not None:
+        log.warning("WebSocket from %s refused: %s", address, refused)
         await websocket.close(code=1013, reason=refused)
         return
     tasks: list[asyncio.Task[Any]] = []
@@ -84,6 +95,7 @@ async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> Non
                 address,
                 client.account_id,
                 client.drop_reason,
+                extra={"account": client.account_id, "address": address},
             )
         if client.closed and client.drop_code != 1011:  # dropped, not broken: say why
             with contextlib.suppress(Exception):
@@ -163,6 +175,14 @@ async def _dispatch(room: Room, store: RoomStore, client: Client, message: Any) 
             return
         known = client.account_id == account.id  # a hello again: the owners know it
         client.account_id, client.name = account.id, account.display_name
+        if not known:
+            log.info(
+                "connection %s is account %s (%s)",
+                client.address,
+                account.id,
+                account.display_name,
+                extra={"account": account.id, "address": client.address},
+            )
         client.token = message.token
         if room.bus is not None and not known:  # its remote tables' owners learn who it is
             for table in client.tables - room.actors.keys():
