@@ -23,7 +23,7 @@ import pytest
 import pokerroom.store.db as store_db
 from pokerroom.server.app import create_app
 from pokerroom.store.db import MIGRATIONS, Database
-from tests.helpers.leased_nodes import TABLE, hands, node
+from tests.helpers.leased_nodes import TABLE, fresh_database, hands, node
 from tests.helpers.room_tables import play_along
 from tests.helpers.waiting import eventually
 from tests.server.conftest import person, start_uvicorn
@@ -32,12 +32,6 @@ pytestmark = pytest.mark.postgres
 POLICY_FROM = 14  # migrations numbered from here on follow the additive-first policy
 REMOVING = {"drop_column", "drop_table", "drop_index", "drop_constraint", "rename_table"}
 ADDITIVE = '''"""One more release's schema: a nullable column, which the version before ignores."""
-
-
-@pytest.fixture
-async def url() -> AsyncIterator[str]:
-    async with fresh_database() as address:
-        yield address
 
 
 import sqlalchemy as sa
@@ -56,6 +50,12 @@ def downgrade() -> None:
     with op.batch_alter_table("tables") as batch:
         batch.drop_column("operator_note")
 '''
+
+
+@pytest.fixture
+async def url() -> AsyncIterator[str]:
+    async with fresh_database() as address:
+        yield address
 
 
 def newer_migrations(where: Path, head: str) -> Path:
