@@ -70,6 +70,16 @@ def test_serve_with_an_unknown_sit_and_go_says_which_exist_and_exits_2(tmp_path:
     assert "no tournament structure 'sng99'" in done.stderr and "sng6" in done.stderr
 
 
+def test_serve_refuses_to_believe_every_sender_of_x_forwarded_for(tmp_path: Path) -> None:
+    """With ``*`` any client could name loopback as its address and pass every per-address
+    limit: refused, saying what to give instead."""
+    command = [sys.executable, "-m", "pokerroom.cli", "serve", "--no-bots", "--port", "0"]
+    command += ["--database", sqlite_url(tmp_path / "r.db"), "--forwarded-allow-ips", "10.0.0.1,*"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2, done.stderr
+    assert "name the balancers' addresses" in done.stderr
+
+
 async def test_serve_with_sit_and_go_none_opens_no_tournament(tmp_path: Path) -> None:
     """An empty setting reads as unset in click: "none" is how to say none."""
     port = free_port()

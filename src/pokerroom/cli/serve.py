@@ -71,6 +71,8 @@ async def _bots(
             await ended
         except BotError as error:
             log.warning("%s", error)
+        except Exception:  # one bot's fault (a frame it cannot read) ends only that bot
+            log.exception("a bot stopped")
 
 
 async def _sit_and_go_bots(
@@ -194,7 +196,7 @@ def serve_command(
         str | None,
         typer.Option(
             envvar="FORWARDED_ALLOW_IPS",
-            help="Addresses (comma-separated, CIDR networks, or *) of the balancers whose "
+            help="Addresses (comma-separated, or CIDR networks) of the balancers whose "
             "X-Forwarded-For and X-Forwarded-Proto are trusted: the per-address limits and "
             "the /metrics rule see the player's address (default: loopback).",
         ),
@@ -251,6 +253,15 @@ def serve_command(
         raise typer.Exit(2)
     if redis_prefix is not None and (redis is None or not redis_prefix):
         typer.echo("pokerroom serve: --redis-prefix needs the nodes' --redis and a name", err=True)
+        raise typer.Exit(2)
+    if forwarded_allow_ips is not None and "*" in forwarded_allow_ips.split(","):
+        # Trusting every sender lets a client name its own address in X-Forwarded-For:
+        # loopback, exempt from the per-address limits and allowed /metrics.
+        typer.echo(
+            "pokerroom serve: --forwarded-allow-ips * would believe any client's"
+            " X-Forwarded-For; name the balancers' addresses or networks",
+            err=True,
+        )
         raise typer.Exit(2)
     if several and not 0 < renew_seconds < lease_seconds:
         typer.echo(

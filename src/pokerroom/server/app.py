@@ -134,8 +134,10 @@ def create_app(
         redoc_url=None,
     )
     app.add_middleware(SecurityHeaders, exempt=("/docs",) if docs else ())
-    app.add_middleware(socket.RawSocketSend)  # the sockets' frames, straight to the server
+    # Counted inside RawSocketSend: the send the sockets keep is the server's own, not
+    # the counting wrapper (every frame would pay for it).
     app.add_middleware(CountResponses, counter=room.metrics.http)
+    app.add_middleware(socket.RawSocketSend)  # the sockets' frames, straight to the server
     app.state.room = room
     app.state.store = room.store
     app.state.auth = auth

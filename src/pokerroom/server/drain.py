@@ -87,20 +87,27 @@ class DrainingServer(uvicorn.Server):
         self.seconds = seconds
         self.loop: asyncio.AbstractEventLoop | None = None
         self.draining: asyncio.Task[None] | None = None
+        self.signalled = False
 
     def handle_exit(self, sig: int, frame: Any) -> None:
-        if self.draining is not None or self.loop is None or not self.started:
-            super().handle_exit(sig, frame)  # stopping already (or not yet serving)
+        if self.signalled or self.loop is None or not self.started:
+            # The second signal (or one before serving): stop at once, the drain with it.
+            if self.draining is not None and self.loop is not None:
+                self.loop.call_soon_threadsafe(self.draining.cancel)
+            super().handle_exit(sig, frame)
             return
+        self.signalled = True  # set here: a second signal before the drain starts counts
         # A signal handler: the drain starts on the loop, not in the middle of its step.
         self.loop.call_soon_threadsafe(self._drain)
 
     def _drain(self) -> None:
-        if self.draining is None:
+        if self.draining is None and not self.should_exit:
             self.draining = asyncio.create_task(self._drain_then_exit())
 
     async def _drain_then_exit(self) -> None:
         try:
             await drain(self.room, self.seconds)
+        except Exception:  # the node stops all the same: its hands in play are cancelled
+            log.exception("node %s: the drain failed; stopping now", self.room.node)
         finally:
             self.should_exit = True

@@ -223,6 +223,8 @@ class NodeLeases:
             if lease.table_id in self.held:
                 self.held[lease.table_id] = lease
                 self._hold_until(lease.table_id, started)
+            else:  # handed over while the pass ran, which then renewed it: nobody runs it
+                await self.room.db.run(partial(_release, lease=lease))
         for lease in done.lost:
             self._lose(lease.table_id, f"lease lost (epoch {lease.epoch})")
         self.live, self.tables = done.live, done.tables

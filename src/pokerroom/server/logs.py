@@ -7,11 +7,14 @@ A log call says what it is about with ``extra``:
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
+import queue
 import socket
 from datetime import UTC, datetime
+from logging.handlers import QueueHandler, QueueListener
 from typing import Any
 
 # What a line may be about (``extra``): a table, a hand (its number and id), the accounts
@@ -51,9 +54,17 @@ class JsonFormatter(logging.Formatter):
 
 
 def configure(node: str, *, level: int = logging.INFO) -> logging.Handler:
-    """The room's loggers write JSON lines to stderr (``pokerroom serve``)."""
-    handler = logging.StreamHandler()
+    """The room's loggers write JSON lines to stderr (``pokerroom serve``), from a thread of
+    their own: a slow reader of stderr holds up that thread, never the tables' event loop
+    (S-ISOLATE-1). Each line is made where it is logged; only the write waits."""
+    writer = logging.StreamHandler()
+    writer.setFormatter(logging.Formatter("%(message)s"))
+    lines: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
+    handler = QueueHandler(lines)
     handler.setFormatter(JsonFormatter(node))
+    listener = QueueListener(lines, writer)
+    listener.start()
+    atexit.register(listener.stop)  # the lines still queued are written before exit
     for name in ROOM_LOGGERS:
         logger = logging.getLogger(name)
         logger.handlers = [handler]

@@ -394,21 +394,23 @@ class Room:
         actor.metrics = self.metrics
         if self.leases is not None:
             actor.on_stale = self.leases.stale
+        actor.moving = self.draining  # opened while the node drains: no hand to cancel
         self.actors[config.id] = actor
 
     async def stop(self) -> None:
         if self.leases is not None:
             await self.leases.stop()
-        for actor in self.actors.values():
+        actors = list(self.actors.values())  # (a drain may still hand tables over)
+        for actor in actors:
             if actor.task is not None:
                 actor.task.cancel()
-        for actor in self.actors.values():
+        for actor in actors:
             if actor.task is not None:
                 with contextlib.suppress(asyncio.CancelledError):
                     await actor.task
         # Hands' ends already handed to the writer are committed (or refused) before the
         # database closes: what the players saw end is stored, or cancelled on restart.
-        writes = [a.ending.write for a in self.actors.values() if a.ending is not None]
+        writes = [a.ending.write for a in actors if a.ending is not None]
         await asyncio.gather(*writes, return_exceptions=True)
         if self.leases is not None:  # another node adopts them at once, not after the TTL
             await self.leases.release()

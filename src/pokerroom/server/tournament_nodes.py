@@ -192,6 +192,8 @@ class TournamentLeases:
                 held += 1
             elif not runner.actors:  # over, its last table closed: nothing to run
                 await self._release(key)
+        if self.room.draining:  # handing its work over, taking none
+            return
         free = [r for r in self.rows if r.free(done.now)]
         share = math.ceil(sum(1 for r in self.rows if r.status in OPEN) / done.live)
         if held >= share:
