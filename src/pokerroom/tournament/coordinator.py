@@ -405,9 +405,12 @@ class Tournament:
         }
         if self.hand_for_hand:
             self._round_dealt.add(number)
-        # A hand's elimination group: the round's when hand for hand, else its own (by the
-        # event's count: a table number comes back when a late entry opens a table again).
-        key = f"r{self.round}" if self.hand_for_hand else f"h{self.hands}"
+        # A hand's elimination group: the round's when hand for hand, else its own. A table
+        # number comes back when a late entry opens a table again, its hands counted anew:
+        # a key of a hand over already is never reused.
+        key = f"r{self.round}" if self.hand_for_hand else f"t{number}h{table.hand_number}"
+        while key in self._group_of and not self.hand_for_hand:
+            key += "'"
         self._hand[number] = (key, chips, order)
         big = table.seats[start.big_blind_seat].player
         for entry in chips:
