@@ -13,7 +13,11 @@ from pokerroom.engine import Action, ActionKind
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.house import STANDARD
-from pokerroom.rules.tournament import load_tournament_structure, parse_tournament_structure
+from pokerroom.rules.tournament import (
+    TournamentStructure,
+    load_tournament_structure,
+    parse_tournament_structure,
+)
 from pokerroom.table.events import HandStarting, TimerExpired
 from pokerroom.tournament import Tournament, TournamentError
 from pokerroom.tournament.balancing import balance
@@ -293,12 +297,12 @@ def raises_heads_up(lifts: str) -> int:
     data = tomllib.loads(text)
     data["game"] = "holdem/fixed_limit"
     data["limit_cap_lifts"] = lifts
+    return raises_heads_up_in(parse_tournament_structure(data, "limit_heads_up"))
+
+
+def raises_heads_up_in(structure: TournamentStructure) -> int:
     house = load_preset("fortune").with_options(heads_up_uncapped=True)  # a cash-table rule
-    t = Tournament(
-        structure=parse_tournament_structure(data, "limit_heads_up"),
-        house=house,
-        rng=SeededRandomSource(1),
-    )
+    t = Tournament(structure=structure, house=house, rng=SeededRandomSource(1))
     t.register("a", 0.0)
     t.register("b", 0.0)
     t.start(0.0)
@@ -317,6 +321,11 @@ def raises_heads_up(lifts: str) -> int:
 
 def test_R_LIM_3_the_fixed_limit_cap_stays_heads_up_in_a_tournament() -> None:
     assert raises_heads_up("never") == 3  # the big blind's bet and three raises: capped
+
+
+@pytest.mark.parametrize("name", ["sng6_limit", "mtt_limit"])
+def test_R_LIM_3_the_shipped_fixed_limit_events_keep_the_cap_heads_up(name: str) -> None:
+    assert raises_heads_up_in(load_tournament_structure(name)) == 3
 
 
 def test_TDA48_the_cap_lifts_when_the_event_is_down_to_two_if_the_structure_says_so() -> None:
