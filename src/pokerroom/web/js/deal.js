@@ -101,7 +101,7 @@ function render() {
         who: deal.names[proposal.by] || proposal.by,
         accepted: proposal.accepted.map((e) => deal.names[e] || e).join(", "),
         waiting: waiting.map((e) => deal.names[e] || e).join(", "),
-      })
+      }) + (proposal.seconds_left === null || proposal.seconds_left === undefined ? "" : ` ${t("deal.seconds_left", { seconds: Math.ceil(proposal.seconds_left) })}`)
       : offers ? t("deal.none") : "";
   if ($("#deal-status").textContent !== status) $("#deal-status").textContent = status;
   const left = Boolean(mine?.entry) && !mine.out;
