@@ -1,6 +1,7 @@
 """A deal at the final table in the browser (issue 14): a heads-up sit & go (the final table
 from its first hand) between a person and a bot. The person opens Deal at their table, sees
-the room's ICM and chip-chop offers (once no hand is in play), proposes the ICM deal; the bot
+the room's ICM and chip-chop offers (once no hand is in play) and that no deal pays more
+than first place nor less than the last place to pay, proposes the ICM deal; the bot
 accepts through the API; the dialog and the table say what the person takes, as the room
 computed it. axe finds nothing serious on the lobby's detail panel, the tournament table and
 the deal dialog. Screenshot: ``tournament-deal``."""
@@ -102,6 +103,8 @@ async def test_propose_an_icm_deal_see_the_amounts_and_the_deal_made(
             assert found == [], found  # the tournament table with its payouts and messages
             await deal_button.click()
             await page.locator("#deal[open]").wait_for()
+            # The dialog says no deal pays over first place nor under the last place to pay.
+            await page.locator("#deal p", has_text=catalogue("en")["deal.capped"]).wait_for()
             await page.locator("#deal-icm").click()
             deadline = time.monotonic() + 60  # the hand in play ends (the person folds)
             while (await http.get(f"{path}/deal")).json()["amounts"] is None:

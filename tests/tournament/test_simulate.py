@@ -252,10 +252,10 @@ def test_TDA11_no_hand_is_dealt_at_a_table_two_short_of_the_fullest(
 
 
 def sweep_sizes(name: str) -> list[int]:
-    """Every field size of the structure up to 100, then every 211th to 2,000, and 2,000."""
+    """Every field size of the structure up to 200, then every 97th to 2,000, and 2,000."""
     s = load_tournament_structure(name)
     high = min(s.max_entrants, 2000)
-    sizes = set(range(s.min_entrants, min(high, 100) + 1)) | set(range(100, high + 1, 211))
+    sizes = set(range(s.min_entrants, min(high, 200) + 1)) | set(range(200, high + 1, 97))
     return sorted(sizes | {high})
 
 
