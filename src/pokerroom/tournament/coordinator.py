@@ -94,11 +94,11 @@ class Tournament:
                 timeout_policy="check_fold",  # TDA 71: an absent player checks or folds
                 seat_choices=(s.table_size,),
                 min_players=2,
+                # A busted seat's rebuy window is the player's decision time: the table shows
+                # that countdown and never stands the seat up before the coordinator's offer
+                # lapses (no hand is dealt at a table with an offer due, ``_may_deal``).
+                rebuy_seconds=house.decision_seconds,
             )
-            # A busted seat waits for its rebuy offer to end (the coordinator's, on the
-            # player's decision time): the table never stands it up before.
-            if self.house.rebuy_seconds <= self.house.decision_seconds:
-                self.house = self.house.with_options(rebuy_seconds=self.house.decision_seconds + 1)
             self.house.check_table(self._spec(0), s.table_size)
         except RulesError as error:
             raise TournamentError(f"{name}: {error}") from None
