@@ -147,7 +147,10 @@ class Simulation:
                 if self.progress is not None:
                     self.progress(t)
             elif isinstance(event, RebuyOffered):  # a bot without auto-rebuy declines it
-                self.after(t.decline_rebuy(event.entry, self.now))
+                declined = t.decline_rebuy(event.entry, self.now)
+                self.emit(declined)
+                # Looked at in this loop, and the hand's own (its history says who went out).
+                events.extend(declined)
             elif isinstance(event, Eliminated) and not t.finished:
                 player = t.entries[event.entry].player
                 if (
