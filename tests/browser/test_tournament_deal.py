@@ -113,9 +113,9 @@ async def test_propose_an_icm_deal_see_the_amounts_and_the_deal_made(
                 assert time.monotonic() < deadline, "the deal's amounts never came"
                 await act(ann, f"{tid}-1", passive=True)
                 await asyncio.sleep(0.2)
-            view = (await http.get(f"{path}/deal")).json()
-            amounts = view["amounts"]
-            assert view["keep"] == 100
+            offered = (await http.get(f"{path}/deal")).json()
+            amounts = offered["amounts"]
+            assert offered["keep"] == 100
             assert sum(amounts.values()) + 100 == (await http.get(path)).json()["prize_pool"]
             for entry, amount in amounts.items():  # the room's amounts, in the ICM column
                 cell = page.locator(f"#deal-rows tr[data-entry='{entry}'] td.chosen")
