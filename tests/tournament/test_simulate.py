@@ -268,3 +268,10 @@ def test_TDA11_tables_within_one_at_every_deal_from_2_to_2000_entrants(name: str
         result = simulate(load_tournament_structure(name), entrants, seed)
         assert (result["max_table_gap"], result["short_hands"]) <= (1, 0), (entrants, seed)
         check_result(result)
+
+
+def test_TDA11A_a_busted_player_deciding_on_a_rebuy_is_never_the_one_moved() -> None:
+    # Seed 3362848498: a table that has not dealt since a move (no next big blind) balances
+    # with a random player while busted players there are still offered the rebuy.
+    result, _ = play("mtt_rebuy", 188, 3362848498)
+    assert result["entrants"] == 188

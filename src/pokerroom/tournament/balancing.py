@@ -80,8 +80,11 @@ def _balance_step(
         return None
     # TDA 11A: the player who will be big blind next, to the worst position.
     entry = movers[source]
-    if entry is None:  # the table has not dealt yet: a random player
-        players = sorted(s.player for s in src.seats.values())
+    if entry is None:  # no next big blind yet: a random player with chips (a busted one
+        # deciding on a rebuy stays at the table where they busted)
+        players = sorted(s.player for s in src.seats.values() if s.stack > 0)
+        if not players:
+            return None
         entry = players[t.rng.randbelow(len(players))]
     seat = worst_seat(dst)
     if seat is None:
