@@ -65,8 +65,9 @@ test: lint chromium nginx $(BUILT)
 test-all: lint chromium nginx $(BUILT)
 	$(BIN)/pytest -q
 
+# Repeating sit & gos of each game: no-limit and fixed-limit hold'em, pot-limit Omaha and Omaha Hi-Lo.
 serve: $(BUILT)
-	$(BIN)/pokerroom serve
+	$(BIN)/pokerroom serve --sit-and-go sng6,sng6_limit,sng6_plo,sng6_plo8
 
 bench: $(BUILT)
 	$(BIN)/python -m benchmarks

@@ -1,6 +1,8 @@
 """A deal at the final table in the browser: a heads-up sit & go (the final table
 from its first hand) between a person and a bot. The person opens Deal at their table, sees
-the room's ICM and chip-chop offers (once no hand is in play), proposes the ICM deal; the bot
+the room's ICM and chip-chop offers (once no hand is in play) and that no deal pays more
+than first place nor less than the last place to pay, proposes the ICM deal with $1 kept
+back for the title; the bot
 accepts through the API; the dialog and the table say what the person takes, as the room
 computed it. axe finds nothing serious on the lobby's detail panel, the tournament table and
 the deal dialog. Screenshot: ``tournament-deal``."""
@@ -102,14 +104,19 @@ async def test_propose_an_icm_deal_see_the_amounts_and_the_deal_made(
             assert found == [], found  # the tournament table with its payouts and messages
             await deal_button.click()
             await page.locator("#deal[open]").wait_for()
+            # The dialog says no deal pays over first place nor under the last place to pay.
+            await page.locator("#deal p", has_text=catalogue("en")["deal.capped"]).wait_for()
+            await page.fill("#deal-keep", "1")  # $1 kept back, played on for with the title
             await page.locator("#deal-icm").click()
             deadline = time.monotonic() + 60  # the hand in play ends (the person folds)
             while (await http.get(f"{path}/deal")).json()["amounts"] is None:
                 assert time.monotonic() < deadline, "the deal's amounts never came"
                 await act(ann, f"{tid}-1", passive=True)
                 await asyncio.sleep(0.2)
-            amounts = (await http.get(f"{path}/deal")).json()["amounts"]
-            assert sum(amounts.values()) == (await http.get(path)).json()["prize_pool"]
+            offered = (await http.get(f"{path}/deal")).json()
+            amounts = offered["amounts"]
+            assert offered["keep"] == 100
+            assert sum(amounts.values()) + 100 == (await http.get(path)).json()["prize_pool"]
             for entry, amount in amounts.items():  # the room's amounts, in the ICM column
                 cell = page.locator(f"#deal-rows tr[data-entry='{entry}'] td.chosen")
                 await cell.filter(has_text=dollars(amount)).wait_for()

@@ -3,10 +3,12 @@ not a traceback after uvicorn's "startup complete"; on a free port it serves as 
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -91,6 +93,36 @@ async def test_serve_with_sit_and_go_none_opens_no_tournament(tmp_path: Path) ->
             events = await http.get("/api/tournaments")
         assert lobby.status_code == 200 and events.status_code == 200
         assert events.json() == []
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+async def test_serve_keeps_a_sit_and_go_of_each_game_open_in_the_lobby(tmp_path: Path) -> None:
+    """``make serve``'s sit & gos: no-limit and fixed-limit hold'em, pot-limit Omaha and
+    Omaha Hi-Lo, each open for registration and named by its game in the lobby."""
+    makefile = (Path(__file__).parents[2] / "Makefile").read_text(encoding="utf-8")
+    games = "sng6,sng6_limit,sng6_plo,sng6_plo8"
+    assert f"pokerroom serve --sit-and-go {games}" in makefile
+    port = free_port()
+    env = {"POKERROOM_SIT_AND_GO": games}
+    process = await spawn_room(sqlite_url(tmp_path / "room.db"), port, pause=0.05, env=env)
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            deadline = time.monotonic() + 60
+            while True:  # the hall opens them on its first pass
+                events = (await http.get("/api/tournaments")).json()
+                if len(events) >= 4 or time.monotonic() > deadline:
+                    break
+                await asyncio.sleep(0.1)
+        shown = {e["structure"]["name"]: e["structure"]["game_name"] for e in events}
+        assert shown == {
+            "sng6": "No Limit Hold'em",
+            "sng6_limit": "Limit Hold'em",
+            "sng6_plo": "Pot Limit Omaha",
+            "sng6_plo8": "Pot Limit Omaha Hi-Lo",
+        }
+        assert {e["status"] for e in events} == {"registering"}
     finally:
         process.terminate()
         process.wait(timeout=30)

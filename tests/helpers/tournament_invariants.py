@@ -183,12 +183,14 @@ class Invariants:
 
 
 def check_result(result: dict[str, Any]) -> None:
-    """The CLI's line: money and chips conserved, every place once, tables within one."""
+    """The CLI's line: money and chips conserved, every place once, tables within one at
+    every deal (no hand dealt at a table two or more short of the fullest)."""
     assert result["paid"] == result["prize_pool"]
     assert result["chips_end"] == result["chips_start"]
     assert sorted(p[0] for p in result["places"]) == list(range(1, result["entrants"] + 1))
     assert len({p[1] for p in result["places"]}) == result["entrants"]
     assert result["max_table_gap"] <= 1
+    assert result["short_hands"] == 0 and result["short_hand_share"] == 0
     for first, last in result["ties"]:
         shares = [p[2] for p in result["places"] if first <= p[0] <= last]
         assert max(shares) - min(shares) <= 1  # split, the odd chips one each

@@ -258,6 +258,13 @@ def final(t: Tournament) -> list[tuple[str, int, int]]:
     return [(t.entries[p.entry].player, p.place, p.prize) for p in t.places()]
 
 
+def test_a_bust_who_declines_the_rebuy_offered_is_announced_in_the_hand_they_busted_in() -> None:
+    # Nobody rebuys: every bust in the rebuy period is offered it and (a bot) declines.
+    t, files, played = export("mtt_rebuy", 20, 2)
+    assert t.rebuys == 0 and any(p.level <= 4 for p in played)
+    assert announced(files) == final(t)
+
+
 def test_places_decided_hand_for_hand_wait_for_the_round() -> None:
     # Busts in one hand-for-hand round are one group (ranked by their chips at its start):
     # a hand that decided a place waits for every table's hand of the round.

@@ -43,6 +43,17 @@ def test_ships_sit_and_gos_turbos_heads_up_and_three_kinds_of_mtt() -> None:
     assert kinds["mtt_reentry"].re_entries > 0 and kinds["mtt_reentry"].late_registration_levels
 
 
+def test_fixed_limit_holdem_pot_limit_omaha_and_omaha_hi_lo_ship_as_sit_and_go_and_mtt() -> None:
+    games = {
+        (s.kind, f"{s.variant}/{s.structure}") for s in map(load_tournament_structure, SHIPPED)
+    }
+    for game in ("holdem/fixed_limit", "omaha/pot_limit", "omaha_hilo/pot_limit"):
+        assert {("sng", game), ("mtt", game)} <= games, game
+    # R-LIM-3 (001): in tournament play the three-raise cap holds even heads-up, to the end.
+    for name in ("sng6_limit", "mtt_limit"):
+        assert load_tournament_structure(name).limit_cap_lifts == "never"
+
+
 @pytest.mark.parametrize("name", SHIPPED)
 def test_every_field_size_pays_exactly_100_percent(name: str) -> None:
     structure = load_tournament_structure(name)

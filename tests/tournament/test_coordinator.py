@@ -13,14 +13,21 @@ from pokerroom.engine import Action, ActionKind
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.house import STANDARD
-from pokerroom.rules.tournament import load_tournament_structure, parse_tournament_structure
+from pokerroom.rules.tournament import (
+    TournamentStructure,
+    load_tournament_structure,
+    parse_tournament_structure,
+)
 from pokerroom.table.events import HandStarting, TimerExpired
 from pokerroom.tournament import Tournament, TournamentError
 from pokerroom.tournament.balancing import balance
 from pokerroom.tournament.events import (
+    Eliminated,
     HandDealt,
+    HandDone,
     LevelStarted,
     Moved,
+    Rebought,
     Seated,
     TableBroken,
     Unregistered,
@@ -28,6 +35,7 @@ from pokerroom.tournament.events import (
 from pokerroom.tournament.seats import next_big_blind, worst_seat
 from pokerroom.tournament.simulate import random_action
 from pokerroom.tournament.snapshot import tournament_to_json
+from tests.helpers.coordinator_hands import all_in_hand
 from tests.helpers.tables import posts
 
 
@@ -313,12 +321,12 @@ def raises_heads_up(lifts: str) -> int:
     data = tomllib.loads(text)
     data["game"] = "holdem/fixed_limit"
     data["limit_cap_lifts"] = lifts
+    return raises_heads_up_in(parse_tournament_structure(data, "limit_heads_up"))
+
+
+def raises_heads_up_in(structure: TournamentStructure) -> int:
     house = load_preset("fortune").with_options(heads_up_uncapped=True)  # a cash-table rule
-    t = Tournament(
-        structure=parse_tournament_structure(data, "limit_heads_up"),
-        house=house,
-        rng=SeededRandomSource(1),
-    )
+    t = Tournament(structure=structure, house=house, rng=SeededRandomSource(1))
     t.register("a", 0.0)
     t.register("b", 0.0)
     t.start(0.0)
@@ -337,6 +345,11 @@ def raises_heads_up(lifts: str) -> int:
 
 def test_R_LIM_3_the_fixed_limit_cap_stays_heads_up_in_a_tournament() -> None:
     assert raises_heads_up("never") == 3  # the big blind's bet and three raises: capped
+
+
+@pytest.mark.parametrize("name", ["sng6_limit", "mtt_limit"])
+def test_R_LIM_3_the_shipped_fixed_limit_events_keep_the_cap_heads_up(name: str) -> None:
+    assert raises_heads_up_in(load_tournament_structure(name)) == 3
 
 
 def test_TDA48_the_cap_lifts_when_the_event_is_down_to_two_if_the_structure_says_so() -> None:
@@ -397,3 +410,109 @@ def test_TDA_RP11_the_big_blind_ante_is_not_reduced_at_a_short_final_table() -> 
     # The whole ante of a full table, though three are dealt in (a short big blind pays the
     # big blind first: tests/table/test_tournament_mode.py).
     assert posted == {"big_blind": level.big_blind, "big_blind_ante": level.big_blind_ante}
+
+
+def play_out(t: Tournament, number: int, now: float = 0.0) -> list[Any]:
+    """Everyone checks or folds at table ``number`` until its hand is over."""
+    table, events = t.tables[number], []
+    while table.hand is not None:
+        seat = table.actor_seat()
+        legal = table.hand.legal_actions()
+        assert seat is not None and legal is not None
+        kind = ActionKind.CHECK if legal.can_check else ActionKind.FOLD
+        events += t.act(table.seats[seat].player, Action(kind), now)
+    return events
+
+
+def test_TDA11_a_table_two_short_of_the_fullest_waits_while_the_breaking_table_plays() -> None:
+    t = tournament(entrants=20)  # tables of 7, 7 and 6
+    t.start(0.0)
+    assert [len(t.tables[n].seats) for n in (1, 2, 3)] == [7, 7, 6]
+    t.start_hand(3, 0.0)  # table 3, due to break next, is in a hand
+    for entry in sorted(s.player for s in t.tables[1].seats.values())[:3]:
+        eliminate(t, entry)  # three out at table 1: 4, 7 and 6 players
+    balance(t)
+    assert not t.can_start(1, 0.0) and 1 not in t.startable(0.0)  # 4 against 7: it waits
+    assert t.can_start(2, 0.0)
+    moved = play_out(t, 3)  # table 3's hand ends: it breaks, its players redrawn
+    assert TableBroken(3, None) in moved
+    assert sorted(len(table.seats) for table in t.tables.values()) == [8, 9]
+    assert t.can_start(1, 0.0)
+    dealt = t.start_hand(1, 0.0) + t.start_hand(2, 0.0)
+    assert len([e for e in dealt if isinstance(e, HandDealt)]) == 2
+    assert t.max_table_gap == 1 and t.short_hands == 0  # measured at every deal
+
+
+def test_TDA_hand_for_hand_ends_only_when_the_round_ends() -> None:
+    t = tournament("mtt_turbo6", entrants=40, seed=3)  # 7 places paid
+    t.start(0.0)
+    for entry in sorted(t.entries, key=lambda e: int(e[1:]))[:32]:
+        eliminate(t, entry)
+    balance(t)
+    t.close_registration()
+    assert sorted(len(table.seats) for table in t.tables.values()) == [4, 4]
+    assert t.hand_for_hand and t.paid_places() == 7  # 8 left: one off the money
+    first, second = t.live_tables()
+    t.start_hand(second, 0.0)  # both tables play the round's hand
+    busted = [e for e in all_in_hand(t, first) if isinstance(e, HandDone) and e.busted]
+    assert busted and t.left <= 7  # in the money, while the other table plays the round
+    assert t.hand_for_hand and not t.can_start(first, 0.0)
+    play_out(t, second)
+    assert not t.hand_for_hand and t.can_start(first, 0.0)
+
+
+def busted_rebuy_event(seed: int = 1) -> tuple[Tournament, list[str]]:
+    """A rebuy event where rebuys are only for the busted (``at_or_below = 0``), its first
+    all-in hand played at table 1 in level 1: who busted."""
+    text = (
+        resources.files("pokerroom.rules")
+        .joinpath("data", "tournaments", "mtt_rebuy.toml")
+        .read_text(encoding="utf-8")
+    )
+    data = tomllib.loads(text)
+    data["rebuy"]["at_or_below"] = 0
+    structure = parse_tournament_structure(data, "rebuy_when_busted")
+    t = Tournament(structure=structure, house=STANDARD, rng=SeededRandomSource(seed))
+    for k in range(18):
+        t.register(f"p{k + 1}", 0.0)
+    t.start(0.0)
+    done = [e for e in all_in_hand(t, 1) if isinstance(e, HandDone)]
+    return t, list(done[0].busted)
+
+
+def test_TDA_a_bust_in_the_rebuy_period_is_offered_the_rebuy_for_the_decision_time() -> None:
+    t, busted = busted_rebuy_event()
+    assert busted
+    decision = t.house.decision_seconds
+    for entry in busted:
+        assert not t.entries[entry].out and t.can_rebuy(entry, 1.0)
+        assert t.offers[entry].until == decision
+        assert t.table_of(entry).seat_of(entry).stack == 0  # the seat waits, dealt out
+    assert t.left == 18
+    first = busted[0]
+    bought = t.rebuy(first, 2.0)
+    assert [e for e in bought if isinstance(e, Rebought)] == [
+        Rebought(first, 10_000, 10_000, False)
+    ]
+    assert first not in t.offers and t.table_of(first).seat_of(first).stack == 10_000
+    assert t.chips_in_play() == t.chips_issued
+    dealt = next(e for e in fold_round(t, 1, 2.0) if isinstance(e, HandDealt))
+    assert first in dealt.entries and not set(busted[1:]) & set(dealt.entries)
+
+
+def test_TDA_only_a_refused_or_lapsed_rebuy_offer_eliminates() -> None:
+    t, busted = busted_rebuy_event()
+    assert len(busted) >= 2, busted
+    first, second = busted[:2]
+    out = t.decline_rebuy(first, 5.0)
+    assert [e.entry for e in out if isinstance(e, Eliminated)] == [first]
+    assert t.entries[first].out and t.left == 17
+    with pytest.raises(TournamentError, match=f"entry {first} has no rebuy offered"):
+        t.decline_rebuy(first, 5.0)
+    until = t.offers[second].until
+    assert t.offer_deadline(1) == until and not t.can_start(1, until)  # settled first
+    assert t.expire_offers(1, until - 1.0) == []
+    lapsed = t.expire_offers(1, until)
+    assert {e.entry for e in lapsed if isinstance(e, Eliminated)} == set(busted[1:])
+    group = t.groups[-1]
+    assert {b.entry for b in group} >= {first, second}  # out in the hand they busted in

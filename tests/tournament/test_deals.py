@@ -7,6 +7,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pokerroom.rules.tournament import load_tournament_structure
 from pokerroom.tournament import TournamentError
@@ -84,3 +86,25 @@ def test_a_place_settled_after_a_deal_pays_the_deals_amount() -> None:
     assert out and all(prize == offer[entry] for entry, prize in out.items())
     so_far = {p.entry: p.prize for p in t.places_so_far() if p.entry in offer}
     assert so_far == out  # what the room pays as places settle (TournamentRunner.prizes_due)
+
+
+def test_TDA_a_chip_chop_never_pays_more_than_first_place_the_excess_shared_by_chips() -> None:
+    # 80/10/10% of the chips, 4,500/2,700/1,800 to pay: 4,680 uncapped, over first place.
+    assert chip_split([80, 10, 10], [4500, 2700, 1800]) == [4500, 2250, 2250]
+    # Capped twice: the first one's excess lifts the second over first place too.
+    assert chip_split([70, 20, 9, 1], [4000, 4000, 4000]) == [4000, 4000, 3600, 400]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(1, 10**6), min_size=2, max_size=6),
+    st.lists(st.integers(0, 10**5), min_size=1, max_size=6),
+)
+def test_TDA_no_deal_pays_more_than_first_place_nor_less_than_the_last_place_to_pay(
+    stacks: list[int], amounts: list[int]
+) -> None:
+    prizes = sorted(amounts, reverse=True)
+    paid = (prizes + [0] * len(stacks))[: len(stacks)]
+    for split in (chip_split(stacks, prizes), icm_split(stacks, prizes)):
+        assert sum(split) == sum(paid)
+        assert all(paid[-1] <= amount <= paid[0] for amount in split)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 from itertools import pairwise
 from typing import Any
 
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokerroom.rules.tournament import load_tournament_structure
+from pokerroom.rules.tournament import load_tournament_structure, tournament_structure_names
 from pokerroom.tournament.events import Eliminated, HandDealt, HandDone
 from pokerroom.tournament.simulate import Options, Simulation, simulate
 from pokerroom.tournament.simulate import result as result_of
@@ -201,12 +202,12 @@ class Rounds:
 
 
 def test_hand_for_hand_busts_at_two_tables_in_one_round_are_simultaneous() -> None:
-    # Seed 7: three players out in one round at two tables (one at table 1, two at table 2).
+    # Seed 13: two players out in one round at two tables (one at each).
     rounds = Rounds()
     run = Simulation(
         load_tournament_structure("mtt_freezeout"),
         60,
-        7,
+        13,
         options=Options(absent_percent=30),
         observe=rounds,
     )
@@ -223,3 +224,54 @@ def test_hand_for_hand_busts_at_two_tables_in_one_round_are_simultaneous() -> No
         for a, b in pairwise(ranked):
             tied = rounds.out[a][1] == rounds.out[b][1]
             assert tied == (places[a].tie is not None and places[a].tie == places[b].tie)
+
+
+@st.composite
+def fields(draw: st.DrawFn) -> tuple[str, int, int, dict[str, int]]:
+    """Any shipped structure, a field of any size it takes up to 150, a random seed, and
+    players who arrive late or never act (fewer busts a hand: tables wait longer)."""
+    name = draw(st.sampled_from(tournament_structure_names()))
+    structure = load_tournament_structure(name)
+    entrants = draw(st.integers(structure.min_entrants, min(structure.max_entrants, 150)))
+    options = {"absent_percent": draw(st.sampled_from([0, 10, 30]))}
+    if structure.kind == "mtt":
+        options["late_entries"] = draw(st.integers(0, entrants // 4))
+    return name, entrants, draw(st.integers(0, 2**32)), options
+
+
+@settings(max_examples=25, deadline=None)
+@given(fields())
+def test_TDA11_no_hand_is_dealt_at_a_table_two_short_of_the_fullest(
+    field: tuple[str, int, int, dict[str, int]],
+) -> None:
+    # ``check_result``: the largest gap at any deal is at most one, no hand dealt at a table
+    # two or more short of the fullest (the simulation's own per-deal measurement).
+    name, entrants, seed, options = field
+    result, _ = play(name, entrants, seed, **options)
+    assert result["short_hands"] == 0 and result["max_table_gap"] <= 1
+
+
+def sweep_sizes(name: str) -> list[int]:
+    """Every field size of the structure up to 200, then every 97th to 2,000, and 2,000."""
+    s = load_tournament_structure(name)
+    high = min(s.max_entrants, 2000)
+    sizes = set(range(s.min_entrants, min(high, 200) + 1)) | set(range(200, high + 1, 97))
+    return sorted(sizes | {high})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", tournament_structure_names())
+def test_TDA11_tables_within_one_at_every_deal_from_2_to_2000_entrants(name: str) -> None:
+    draw = random.Random(name)  # a seed of its own for each size, shown when one fails
+    for entrants in sweep_sizes(name):
+        seed = draw.randrange(2**32)
+        result = simulate(load_tournament_structure(name), entrants, seed)
+        assert (result["max_table_gap"], result["short_hands"]) <= (1, 0), (entrants, seed)
+        check_result(result)
+
+
+def test_TDA11A_a_busted_player_deciding_on_a_rebuy_is_never_the_one_moved() -> None:
+    # Seed 3362848498: a table that has not dealt since a move (no next big blind) balances
+    # with a random player while busted players there are still offered the rebuy.
+    result, _ = play("mtt_rebuy", 188, 3362848498)
+    assert result["entrants"] == 188

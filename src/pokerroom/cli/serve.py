@@ -76,17 +76,23 @@ async def _bots(
 
 
 async def _sit_and_go_bots(
-    base_url: str, structure: str, tokens: Callable[[str], Awaitable[str]], *, seats_free: int = 1
+    base_url: str,
+    structure: str,
+    tokens: Callable[[str], Awaitable[str]],
+    *,
+    seats_free: int = 1,
+    prefix: str = "sng_bot",
 ) -> None:
-    """Keep the open sit & go of ``structure`` filled with bots but ``seats_free`` seats (for
-    the newcomer): it starts when they register, and the next one opens."""
+    """Keep the open sit & go of ``structure`` filled with bots (named ``prefix``_0, ...)
+    but ``seats_free`` seats (for the newcomer): it starts when they register, and the next
+    one opens."""
     import httpx
 
     from pokerroom.bots.strategy import RuleBot
     from pokerroom.bots.tournament import run_tournament_bot
     from pokerroom.store.accounts import AuthError
 
-    idle = [f"sng_bot_{k}" for k in range(12)]
+    idle = [f"{prefix}_{k}" for k in range(12)]
     playing: set[asyncio.Task[Any]] = set()
     async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
         while True:
@@ -163,7 +169,8 @@ def serve_command(
         str,
         typer.Option(
             envvar="POKERROOM_SIT_AND_GO",
-            help="A sit & go structure kept open, one after another ('none' for none).",
+            help="Sit & go structures kept open, each one after another, comma-separated"
+            " ('none' for none).",
         ),
     ] = "sng6",
     node_id: Annotated[
@@ -233,13 +240,15 @@ def serve_command(
 
     # An empty POKERROOM_SIT_AND_GO reads as unset (click), so "none" says none.
     sit_and_go = "" if sit_and_go.lower() in ("", "none") else sit_and_go
-    if sit_and_go and sit_and_go not in tournament_structure_names():
-        known = ", ".join(tournament_structure_names())
-        typer.echo(
-            f"pokerroom serve: no tournament structure {sit_and_go!r} (known: {known}, or none)",
-            err=True,
-        )
-        raise typer.Exit(2)
+    repeat = tuple(name.strip() for name in sit_and_go.split(",") if name.strip())
+    for name in repeat:
+        if name not in tournament_structure_names():
+            known = ", ".join(tournament_structure_names())
+            typer.echo(
+                f"pokerroom serve: no tournament structure {name!r} (known: {known}, or none)",
+                err=True,
+            )
+            raise typer.Exit(2)
     several = node_id is not None or redis is not None
     if several and not database.startswith("postgresql"):
         typer.echo(
@@ -287,7 +296,7 @@ def serve_command(
     app = create_app(
         database,
         pause=pause,
-        repeat=(sit_and_go,) if sit_and_go else (),  # several nodes: opened by one of them
+        repeat=repeat,  # several nodes: opened by one of them
         node=node if several else None,
         leases=(
             LeaseSettings(ttl=lease_seconds, renew=renew_seconds)
@@ -323,11 +332,15 @@ def serve_command(
                 base = f"http://{host}:{port}"
                 plan = {t: n for t, n in BOTS_PER_TABLE.items() if t in app.state.room.actors}
                 house = HouseBots(app.state.room, base, plan, app.state.auth.bot_token)
+                tokens = app.state.auth.bot_token
                 players = asyncio.gather(
                     house.run(),
-                    _sit_and_go_bots(base, sit_and_go, app.state.auth.bot_token)
-                    if sit_and_go and not several
-                    else asyncio.sleep(0),
+                    *(
+                        # the first structure's bots keep their names: sng_bot_0, ...
+                        _sit_and_go_bots(base, name, tokens, prefix=f"sng{k or ''}_bot")
+                        for k, name in enumerate(repeat)
+                        if not several
+                    ),
                 )
         await serving
         if players is not None:

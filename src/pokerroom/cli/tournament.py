@@ -1,6 +1,8 @@
 """``pokerroom tournament simulate``: a whole tournament in process with random-policy bots.
 With ``--json`` one line: entrants, hands, tables_max, levels, places, prize_pool,
-paid, chips_start, chips_end, max_table_gap, moves (and ties, rebuys, add-ons).
+paid, chips_start, chips_end, max_table_gap (the most players a table was short of the fullest
+when it dealt), short_hands and short_hand_share (the hands dealt at a table two or more
+short of the fullest), moves (and ties, rebuys, add-ons).
 
 ``--export DIR`` writes the event's histories into a new directory: for each player (or each
 ``--player``) ``NAME/hands.txt`` (PokerStars-style text), ``NAME/hands.phhs`` (PHH) and
@@ -182,6 +184,9 @@ def _summary(result: dict[str, Any]) -> None:
     facts = Table(title="tournament", show_header=False)
     for key in ("entrants", "hands", "tables_max", "levels", "moves", "max_table_gap"):
         facts.add_row(key, str(result[key]))
+    facts.add_row(
+        "short_hands (share)", f"{result['short_hands']} ({result['short_hand_share']:.2%})"
+    )
     facts.add_row("prize pool / paid", f"{result['prize_pool']} / {result['paid']}")
     facts.add_row("chips start / end", f"{result['chips_start']} / {result['chips_end']}")
     console.print(facts)

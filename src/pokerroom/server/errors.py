@@ -103,6 +103,8 @@ TEMPLATES: dict[str, str] = {
     "tournament.cannot_rebuy": "entry {entry} cannot rebuy now in {event}",
     "tournament.rebuy_not_next": "entry {entry} has made {done} rebuys in {event}:"
     " rebuy {number} is not the next, nothing was bought",
+    "tournament.no_rebuy_offer": "entry {entry} has no rebuy offered in {event}",
+    "tournament.rebuy_offered": "you are out of chips: rebuy within {seconds} s or you are out",
     "tournament.cannot_addon": "entry {entry} cannot take the add-on now in {event}",
     "tournament.addon_taken": "entry {entry} has taken the add-on in {event}: one per entry",
     "tournament.deal_open": "{event}: a deal is already proposed",
@@ -114,6 +116,9 @@ TEMPLATES: dict[str, str] = {
     "tournament.deal_between_hands": "{event}: a deal is made between hands",
     "tournament.deal_keep": "{event}: {amount} cannot be kept back for the title",
     "tournament.deal_missing": "{event}: no deal without {players}",
+    "tournament.deal_once_a_level": "{event}: you proposed a deal in level {level}:"
+    " one proposal a level",
+    "tournament.deal_lapsed": "the deal lapsed: not every player answered in time",
     "tournament.deal_proposed": "{who} proposes a deal ({kind})",
     "tournament.deal_declined": "{who} declined the deal",
     "tournament.deal_made": "the deal is made: you take {amount}",

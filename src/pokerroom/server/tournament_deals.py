@@ -4,7 +4,9 @@ title); the final table deals no new hand while a proposal is open; every player
 accept the amounts shown; then the deal's amounts replace their prizes, each paid through the
 ledger when the place is final (the winner's with ``keep`` on top), and play goes on. A
 player may decline, and a proposal whose players changed (a bust in the hand that was being
-played) is void. A proposal is stored with the event: a restart cancels it (``restarted``)."""
+played) is void. Time stops for nobody: a proposal lapses when the players' decision time has
+passed since its amounts were shown, and each player proposes once a level at most. A
+proposal is stored with the event: a restart cancels it (``restarted``)."""
 
 from __future__ import annotations
 
@@ -25,9 +27,13 @@ class Proposal:
     by: str  # the entry that proposed it
     players: tuple[str, ...]  # the entries left when it was proposed
     accepted: set[str] = field(default_factory=set)
+    # When it lapses (the room's clock): the decision time from when its amounts were
+    # shown (None while the hand in play, which decides them, goes on).
+    until: float | None = None
 
 
 RESTARTED = "the deal being agreed was cancelled by a restart of the room: propose it again"
+LAPSED = "the deal lapsed: not every player answered in time"
 
 
 def restarted(runner: TournamentRunner) -> None:
@@ -55,15 +61,24 @@ def open_proposal(runner: TournamentRunner) -> Proposal | None:
     p = runner.proposal
     if p is None:
         return None
+    now = runner.now()
     void = runner.t.finished or set(runner.t.remaining()) != set(p.players)
     if not void:
         try:
-            _offer(runner, p)
+            shown = _offer(runner, p) is not None
         except TournamentError:
             void = True
-    if void:
+        else:
+            if p.until is None and shown:  # it holds the table from now: it counts
+                p.until = now + runner.t.house.decision_seconds
+                runner.t.deals_asked[p.by] = runner.t.clock.level_number(now)
+    lapsed = not void and p.until is not None and now >= p.until
+    if void or lapsed:
         runner.proposal = None
         runner.wake_all()
+        if lapsed:
+            for other in p.players:
+                runner.tell(other, "deal", LAPSED)
         return None
     return p
 
@@ -94,6 +109,8 @@ def deal_view(runner: TournamentRunner) -> dict[str, Any]:
             "by": p.by,
             "accepted": sorted(p.accepted),
             "waiting": [e for e in p.players if e not in p.accepted],
+            # seconds left to answer (None until the amounts are shown)
+            "seconds_left": None if p.until is None else max(0.0, p.until - runner.now()),
         },
     }
 
@@ -111,14 +128,21 @@ async def propose(runner: TournamentRunner, account: int, kind: DealKind, keep: 
         entry = _player_left(runner, account)
         if open_proposal(runner) is not None:
             raise TournamentError(f"{t.name}: a deal is already proposed")
+        level = t.clock.level_number(runner.now())
+        if t.deals_asked.get(entry) == level:  # (one never shown, void first, does not count)
+            raise TournamentError(
+                f"{t.name}: you proposed a deal in level {level}: one proposal a level"
+            )
         p = Proposal(kind, keep, entry, tuple(t.remaining()), {entry})
         _offer(runner, p)  # a deal that cannot be made is refused now
         runner.proposal = p
+        open_proposal(runner)  # its time runs from now when its amounts are shown now
         runner.deal_cancelled = set()
         try:
             await runner.save()  # stored: a restart cancels it and says so (``restarted``)
         except BaseException:
             runner.proposal = None  # not proposed: nothing holds the table
+            t.deals_asked.pop(entry, None)
             raise
         who = runner.names.get(t.entries[entry].player, entry)
         for other in p.players:

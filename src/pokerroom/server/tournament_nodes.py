@@ -321,6 +321,8 @@ async def perform(
                 number=None if number is None else int(number),
                 request=None if request is None else str(request),
             )
+        case "decline_rebuy":
+            await runner.decline_rebuy(account)
         case "propose":
             await propose(runner, account, fields["deal"], int(fields["keep"]))
             return deal_view(runner)

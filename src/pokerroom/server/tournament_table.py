@@ -83,25 +83,37 @@ class TournamentTableActor(TableActor):
         moments = [] if table.deadline is None else [table.deadline]
         if table.warning_at is not None and not table.warned:
             moments.append(table.warning_at)
+        offer = t.offer_deadline(self.number)  # a busted player's rebuy decision lapses
+        if offer is not None:
+            moments.append(offer)
         if table.hand is None and t.started and not t.finished:
             # A proposal made void by the hand that just ended (a bust changed the players)
             # is cleared here, not left to hold the table until the next level.
-            held = self.runner.proposal is not None and open_proposal(self.runner) is not None
-            if t.can_start(self.number, now) and not held:
+            proposal = open_proposal(self.runner) if self.runner.proposal is not None else None
+            if t.can_start(self.number, now) and proposal is None:
                 moments.append(self.next_hand_at)
             else:  # a break, a deal being agreed, or the other tables (they wake this one)
                 upcoming = t.clock.next_change(now)
                 if upcoming is not None:
                     moments.append(upcoming)
+                if proposal is not None and proposal.until is not None:
+                    moments.append(proposal.until)  # it lapses then: the table deals on
         if not moments:
             return None
         wait = max(0.0, min(moments) - now) / self.runner.hall.speed  # in real seconds
         return max(wait, CLOCK_SLACK) if self.clock_idle else wait
 
     async def _on_clock(self, now: float) -> bool:
-        events = self.runner.t.tick_table(self.number, now)
+        t = self.runner.t
+        lapsed = t.expire_offers(self.number, now)  # rebuys not taken in time: out
+        if lapsed:
+            await self.runner.settle()
+            self.runner.after(lapsed)
+        if self.runner.proposal is not None:
+            open_proposal(self.runner)  # a deal not agreed in time lapses
+        events = t.tick_table(self.number, now)
         await self._route(events, now)
-        return bool(events)
+        return bool(events or lapsed)
 
     # ------------------------------------------------------------ hands
 

@@ -32,6 +32,7 @@ from pokerroom.tournament.events import (
     Finished,
     HandForHand,
     Moved,
+    RebuyOffered,
     Seated,
     TableBroken,
     TournamentError,
@@ -183,6 +184,30 @@ class TournamentRunner:
             async with self.saving:
                 await self.store.unregister(self.id, account, apply=apply, now=utcnow())
 
+    async def decline_rebuy(self, account: int) -> None:
+        """The player refuses the rebuy offered when they busted: out (stored at once)."""
+        async with self.lock:
+            entry = self.entry_of(account)
+            if entry is None:
+                raise TournamentError(f"you are not in {self.t.name}")
+            events = self.t.decline_rebuy(entry, self.now())
+            try:
+                await self.settle()
+            except BaseException:
+                await self.hall.reload(self)  # back to the state the store holds
+                raise
+            self.after(events)
+
+    async def settle(self) -> None:
+        """The state after a change between hands (a rebuy offer refused or lapsed), with
+        the prizes of the places it made final, in one transaction."""
+        due = self.prizes_due(self.now())
+        async with self.saving:
+            paid = await self.store.settle(
+                self.id, snapshot=self.snapshot(), status=self.status, prizes=due, now=utcnow()
+            )
+        self.prizes_paid(paid, due)
+
     async def buy_chips(
         self, account: int, *, addon: bool, number: int | None = None, request: str | None = None
     ) -> dict[str, Any]:
@@ -265,6 +290,13 @@ class TournamentRunner:
                 case HandForHand(on):
                     on_text = "hand-for-hand: every table deals together"
                     self.tell_all("hand_for_hand", on_text if on else "hand-for-hand is over")
+                case RebuyOffered(entry, until):
+                    seconds = max(0, round(until - self.now()))
+                    self._tell(
+                        self.account_of(entry),
+                        "rebuy_offered",
+                        f"you are out of chips: rebuy within {seconds} s or you are out",
+                    )
                 case Eliminated(entry, _, _):
                     self._tell(self.account_of(entry), "eliminated", "you are out")
                 case Finished(winner):
@@ -443,6 +475,7 @@ def structure_view(s: TournamentStructure) -> dict[str, Any]:
         "description": s.description,
         "kind": s.kind,
         "game": f"{s.variant.value}/{s.structure.value}",
+        "game_name": f"{s.structure.label} {s.variant.label}",  # as the cash lobby names it
         "table_size": s.table_size,
         "starting_stack": s.starting_stack,
         "buy_in": s.buy_in,

@@ -35,6 +35,7 @@ from pokerroom.store.tournaments import (
     pay_prizes_sync,
     register_sync,
     save_state_sync,
+    settle_sync,
     unregister_sync,
 )
 
@@ -142,6 +143,9 @@ class TournamentStore:
         return await self._run(
             partial(pay_prizes_sync, tournament_id=tournament_id, prizes=prizes, now=now)
         )
+
+    async def settle(self, tournament_id: str, **fields: Any) -> list[str]:
+        return await self._run(partial(settle_sync, tournament_id=tournament_id, **fields))
 
     async def begin_hand(
         self, table_id: str, *, number: int, commitment: str, now: datetime

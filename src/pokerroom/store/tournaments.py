@@ -341,6 +341,21 @@ def pay_prizes_sync(
     return new
 
 
+def settle_sync(
+    session: Session,
+    tournament_id: str,
+    *,
+    snapshot: str,
+    status: str,
+    prizes: Sequence[Prize],
+    now: datetime,
+) -> list[str]:
+    """The event's state after a change between hands (a rebuy offer refused or lapsed) and
+    the prizes of the places it made final, in one transaction."""
+    save_state_sync(session, tournament_id, snapshot, status=status, now=now)
+    return pay_prizes_sync(session, tournament_id, prizes, now=now)
+
+
 def begin_tournament_hand_sync(
     session: Session, table_id: str, *, number: int, commitment: str, now: datetime
 ) -> int:
@@ -381,8 +396,9 @@ def finish_tournament_hand_sync(
                 end_stack=after,
             )
         )
-    save_state_sync(session, tournament_id, snapshot, status=status, now=now)
-    return pay_prizes_sync(session, tournament_id, prizes, now=now)
+    return settle_sync(
+        session, tournament_id, snapshot=snapshot, status=status, prizes=prizes, now=now
+    )
 
 
 def cancel_tournament_hand_sync(

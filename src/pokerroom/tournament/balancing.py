@@ -5,7 +5,8 @@ from a largest table to the worst position at a smallest one (never the small bl
 the players fit on fewer tables, the highest-numbered table breaks and its players are
 redrawn at random into open seats at the smallest tables; when one table is left it is the
 final table. A move whose table is in a hand waits: the idle side is held (deals no hand)
-until the other side's hand is over.
+until the other side's hand is over, and a table two or more players short of the fullest
+deals no hand until it is balanced (``Tournament.short``), whatever else waits.
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ def balance(t: Tournament) -> list[Any]:
         else:
             most, fewest = max(counts.values()), min(counts.values())
             if most - fewest <= 1:
-                t.max_table_gap = max(t.max_table_gap, most - fewest)
                 events.append(Balanced(tuple(counts[n] for n in sorted(counts))))
                 return events
             step = _balance_step(t, counts, most, fewest)
@@ -80,8 +80,11 @@ def _balance_step(
         return None
     # TDA 11A: the player who will be big blind next, to the worst position.
     entry = movers[source]
-    if entry is None:  # the table has not dealt yet: a random player
-        players = sorted(s.player for s in src.seats.values())
+    if entry is None:  # no next big blind yet: a random player with chips (a busted one
+        # deciding on a rebuy stays at the table where they busted)
+        players = sorted(s.player for s in src.seats.values() if s.stack > 0)
+        if not players:
+            return None
         entry = players[t.rng.randbelow(len(players))]
     seat = worst_seat(dst)
     if seat is None:
@@ -91,8 +94,8 @@ def _balance_step(
 
 def _break_step(t: Tournament, breaking: int, counts: dict[int, int]) -> list[Any] | None:
     table = t.tables[breaking]
-    if table.hand is not None:
-        t.held.add(breaking)
+    if table.hand is not None or any(s.player in t.offers for s in table.seats.values()):
+        t.held.add(breaking)  # its hand, or a busted player's rebuy decision, first
         return None
     if not table.seats:
         del t.tables[breaking]

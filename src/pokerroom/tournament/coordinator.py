@@ -35,6 +35,7 @@ from pokerroom.tournament.events import (
     HandDone,
     HandForHand,
     LevelStarted,
+    RebuyOffered,
     Registered,
     RegistrationClosed,
     Seated,
@@ -63,6 +64,17 @@ class Entry:
         return self.moved and self.big_blind_last
 
 
+@dataclass
+class RebuyOffer:
+    """A busted entry's rebuy on offer until ``until``; declined or lapsed, they are out in
+    the hand they busted in (its elimination group, their chips and position at its start)."""
+
+    until: float
+    group: int
+    chips: int
+    order: tuple[int, ...]
+
+
 class Tournament:
     def __init__(
         self,
@@ -82,6 +94,10 @@ class Tournament:
                 timeout_policy="check_fold",  # TDA 71: an absent player checks or folds
                 seat_choices=(s.table_size,),
                 min_players=2,
+                # A busted seat's rebuy window is the player's decision time: the table shows
+                # that countdown and never stands the seat up before the coordinator's offer
+                # lapses (no hand is dealt at a table with an offer due, ``_may_deal``).
+                rebuy_seconds=house.decision_seconds,
             )
             self.house.check_table(self._spec(0), s.table_size)
         except RulesError as error:
@@ -94,6 +110,7 @@ class Tournament:
         self._used: dict[str, int] = {}  # player -> entries bought
         self.left = 0  # entries still in
         self.auto_rebuy: set[str] = set()  # entries that rebuy at once when they bust
+        self.offers: dict[str, RebuyOffer] = {}  # busted entries deciding whether to rebuy
         self.tables: dict[int, Table] = {}
         self.held: set[int] = set()  # idle tables waiting for a balancing partner
         self.groups: list[list[Bust]] = []  # eliminated, by hand, first out first
@@ -108,10 +125,12 @@ class Tournament:
         self.rebuys = self.addons = 0
         self.chips_issued = 0
         self.hands = self.moves = self.tables_max = self.max_table_gap = 0
+        self.short_hands = 0  # hands dealt at a table two or more players short of the fullest
         self.winner: str | None = None
         self.deal: dict[str, int] | None = None  # entry -> amount, once all agreed
         self.deal_keep = 0
         self.deal_proposed: list[str] | None = None  # asked to agree a deal (the room's)
+        self.deals_asked: dict[str, int] = {}  # entry -> the level of their last proposal
         # The room's: entry -> [request key, "rebuy:2" or "addon"], its last purchase.
         self.requests: dict[str, list[str]] = {}
 
@@ -280,6 +299,31 @@ class Tournament:
     def can_rebuy(self, entry: str, now: float) -> bool:
         return rebuys.can_rebuy(self, entry, now)
 
+    def decline_rebuy(self, entry: str, now: float) -> list[Any]:
+        """A busted entry refuses the rebuy offered: out, in the hand they busted in."""
+        if entry not in self.offers:
+            raise TournamentError(f"entry {entry} has no rebuy offered in {self.name}")
+        return self._eliminate(entry, self.offers.pop(entry)) + self._settle()
+
+    def expire_offers(self, number: int, now: float) -> list[Any]:
+        """Rebuy offers at table ``number`` whose time is up: refused."""
+        lapsed = [
+            entry
+            for entry, offer in self.offers.items()
+            if offer.until <= now and self.entries[entry].table == number
+        ]
+        if not lapsed:
+            return []
+        events = [e for entry in lapsed for e in self._eliminate(entry, self.offers.pop(entry))]
+        return events + self._settle()
+
+    def offer_deadline(self, number: int) -> float | None:
+        """When the first rebuy offer open at table ``number`` lapses."""
+        return min(
+            (o.until for entry, o in self.offers.items() if self.entries[entry].table == number),
+            default=None,
+        )
+
     def rebuy(self, entry: str, now: float) -> list[Any]:
         return rebuys.rebuy(self, entry, now)
 
@@ -298,11 +342,25 @@ class Tournament:
         """May table ``number`` deal its next hand now?"""
         if self.finished or not self.started or self.clock.on_break(now):
             return False
-        return self._may_deal(number)
+        return self._may_deal(number, self.fullest(), now)
 
-    def _may_deal(self, number: int) -> bool:
+    def fullest(self) -> int:
+        """The players at the fullest table."""
+        return max((len(table.seats) for table in self.tables.values()), default=0)
+
+    def short(self, number: int, fullest: int) -> bool:
+        """TDA 11: a table two or more players short of the fullest deals no hand until it is
+        balanced (by a move here, or by a breaking table's redraw)."""
+        return len(self.tables[number].seats) <= fullest - 2
+
+    def _may_deal(self, number: int, fullest: int, now: float) -> bool:
         table = self.tables.get(number)
         if table is None or table.hand is not None or number in self.held:
+            return False
+        if self.short(number, fullest):
+            return False
+        due = self.offer_deadline(number)
+        if due is not None and due <= now:  # a lapsed rebuy offer is settled first
             return False
         if sum(1 for seat in table.seats.values() if seat.stack > 0) < 2:
             return False
@@ -316,7 +374,8 @@ class Tournament:
         """The tables that may deal now."""
         if self.finished or not self.started or self.clock.on_break(now):
             return []
-        return [n for n in self.live_tables() if self._may_deal(n)]
+        fullest = self.fullest()
+        return [n for n in self.live_tables() if self._may_deal(n, fullest, now)]
 
     def start_hand(self, number: int, now: float) -> list[Any]:
         """Deal the next hand at table ``number`` at the level of the moment (TDA 23)."""
@@ -330,10 +389,13 @@ class Tournament:
         if self.structure.limit_cap_lifts == "heads_up" and self.left == 2:
             # TDA 48: the event is down to two: the engine's uncapped heads-up rule applies.
             table.house = self.house.with_options(heads_up_uncapped=True, cash_table=True)
+        gap = self.fullest() - len(table.seats)  # measured at every deal
         dealt = table.start_hand(now)
         events += dealt
         start = next(e for e in dealt if isinstance(e, HandStarting))
         self.hands += 1
+        self.max_table_gap = max(self.max_table_gap, gap)
+        self.short_hands += gap >= 2
         hand = table.hand if table.hand is not None else table.last_hand  # it may be over
         assert hand is not None
         chips = {table.seats[n].player: hand.starting_stacks[k] for k, n in enumerate(start.seats)}
@@ -343,7 +405,12 @@ class Tournament:
         }
         if self.hand_for_hand:
             self._round_dealt.add(number)
+        # A hand's elimination group: the round's when hand for hand, else its own. A table
+        # number comes back when a late entry opens a table again, its hands counted anew:
+        # a key of a hand over already is never reused.
         key = f"r{self.round}" if self.hand_for_hand else f"t{number}h{table.hand_number}"
+        while key in self._group_of and not self.hand_for_hand:
+            key += "'"
         self._hand[number] = (key, chips, order)
         big = table.seats[start.big_blind_seat].player
         for entry in chips:
@@ -392,20 +459,30 @@ class Tournament:
             self.groups.append([])
         group = self._group_of[key]
         for entry in busted:
-            if entry in self.auto_rebuy and self.can_rebuy(entry, now):
+            offer = RebuyOffer(now + self.house.decision_seconds, group, chips[entry], order[entry])
+            if not self.can_rebuy(entry, now):
+                events += self._eliminate(entry, offer)
+            elif entry in self.auto_rebuy:
                 events += self.rebuy(entry, now)
-                continue
-            events += table.remove(entry, "busted")
-            e = self.entries[entry]
-            e.out, e.table = True, None
-            self.left -= 1
-            self.groups[group].append(Bust(entry, chips[entry], order[entry]))
-            events.append(Eliminated(entry, group, chips[entry]))
-        events += balance(self)
-        if self.hand_for_hand and all(
-            table.hand is None and (n in self._round_dealt or len(table.seats) < 2)
-            for n, table in self.tables.items()
-        ):
+            else:  # the seat waits, dealt out, for the player's decision
+                self.offers[entry] = offer
+                events.append(RebuyOffered(entry, offer.until))
+        return events + self._settle()
+
+    def _eliminate(self, entry: str, bust: RebuyOffer) -> list[Any]:
+        e = self.entries[entry]
+        assert e.table is not None
+        events: list[Any] = self.tables[e.table].remove(entry, "busted")
+        e.out, e.table = True, None
+        self.left -= 1
+        self.groups[bust.group].append(Bust(entry, bust.chips, bust.order))
+        events.append(Eliminated(entry, bust.group, bust.chips))
+        return events
+
+    def _settle(self) -> list[Any]:
+        """After busts: balance, the hand-for-hand round, the end."""
+        events = balance(self)
+        if self.hand_for_hand and self._round_over():
             self.round += 1  # every table has dealt this round's hand: the next round
             self._round_dealt = set()
         events += self._update_hand_for_hand()
@@ -449,13 +526,33 @@ class Tournament:
         ]
         return events + self._update_hand_for_hand()
 
+    def _round_over(self) -> bool:
+        """Has every table played this hand-for-hand round's hand, or sat it out (too few
+        players, or held for balancing: the round does not wait for a table that cannot
+        deal)?"""
+        fullest = self.fullest()
+        return all(
+            table.hand is None
+            and (
+                n in self._round_dealt
+                or n in self.held
+                or len(table.seats) < 2
+                or self.short(n, fullest)
+            )
+            for n, table in self.tables.items()
+        )
+
     def _update_hand_for_hand(self) -> list[Any]:
-        """Near the money, every table deals hand for hand: busts in one round are at once."""
+        """Near the money, every table deals hand for hand: busts in one round are at once.
+        It ends only when the round ends: a bust that reaches the money while another table
+        still plays the round's hand is in the same round as any bust there."""
         on = False
         if self.closed and len(self.tables) > 1:
             left, paid = self.left, self.paid_places()
             on = paid < left <= paid + len(self.tables)
         if on == self.hand_for_hand:
+            return []
+        if not on and any(table.hand is not None for table in self.tables.values()):
             return []
         self.hand_for_hand = on
         self.round += on

@@ -1,12 +1,17 @@
 """Deals at the final table: the room computes an ICM (Malmuth-Harville) split or
 an equal chip-proportional one (a "chip chop") of the prize money still to be paid; play goes
 on for what is kept back and the title. Amounts are whole units and sum to the money split:
-exact fractions, then the largest remainders get the odd units.
+exact fractions, then the largest remainders get the odd units. No deal pays anyone more
+than first place nor less than the lowest place still to be paid: a chip chop's share over
+first place is capped there and the excess shared among the others by their chips (an ICM
+share is within those bounds already).
 
 >>> icm_split([5000, 3000, 2000], [500, 300, 200])
 [384, 327, 289]
 >>> chip_split([5000, 3000, 2000], [500, 300, 200])
 [400, 320, 280]
+>>> chip_split([80, 10, 10], [4500, 2700, 1800])
+[4500, 2250, 2250]
 """
 
 from __future__ import annotations
@@ -68,12 +73,24 @@ def icm_split(stacks: Sequence[int], prizes: Sequence[int]) -> list[int]:
 
 def chip_split(stacks: Sequence[int], prizes: Sequence[int]) -> list[int]:
     """A chip chop: everyone gets the lowest prize still to be paid; the rest is shared in
-    proportion to chips."""
+    proportion to chips, except that nobody takes more than first place: a share over it is
+    first place, and what it would have had over that is shared among the others the same
+    way (again, until no share is over)."""
     paid = list(prizes[: len(stacks)]) + [0] * (len(stacks) - len(prizes))
-    floor = paid[-1]
-    rest = sum(paid) - floor * len(stacks)
-    total = sum(stacks)
-    return _whole([floor + Fraction(rest * s, total) for s in stacks], sum(paid))
+    top, floor = paid[0], paid[-1]
+    capped: set[int] = set()
+    while True:
+        free = [i for i in range(len(stacks)) if i not in capped]
+        rest = sum(paid) - top * len(capped) - floor * len(free)
+        total = sum(stacks[i] for i in free)
+        shares = [
+            Fraction(top) if i in capped else floor + Fraction(rest * s, total)
+            for i, s in enumerate(stacks)
+        ]
+        over = {i for i in free if shares[i] > top}
+        if not over:
+            return _whole(shares, sum(paid))
+        capped |= over
 
 
 def deal_offer(t: Tournament, kind: DealKind, keep: int = 0) -> dict[str, int]:

@@ -96,7 +96,11 @@ class HandForHand:
 
 @dataclass(frozen=True, slots=True)
 class RebuyOffered:
+    """A bust in the rebuy period: the seat waits, dealt out, until the player rebuys,
+    declines or lets ``until`` pass (their decision time); only the last two eliminate."""
+
     entry: str
+    until: float
 
 
 @dataclass(frozen=True, slots=True)

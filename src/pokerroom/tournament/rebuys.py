@@ -1,7 +1,8 @@
 """Rebuys and the add-on: through the end of the structure's rebuy level, for a
 stack at or below its limit, between the player's hands; one add-on in its break. The price
-goes to the prize pool, the chips to the table. And a late entry taken back when the room
-could not store it (``withdraw``)."""
+goes to the prize pool, the chips to the table. A bust in the rebuy period is offered the
+rebuy for the player's decision time (``Tournament.offers``): it stands when the level ends
+meanwhile. And a late entry taken back when the room could not store it (``withdraw``)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def can_rebuy(t: Tournament, entry: str, now: float) -> bool:
         return False
     if t.finished:  # its prizes are paid: chips bought now would stay in the pool for good
         return False
-    if t.clock.level_number(now) > rebuy.until_level:
+    if t.clock.level_number(now) > rebuy.until_level and entry not in t.offers:
         return False
     table = t.tables[e.table]
     seat = table.seat_of(entry)
@@ -32,6 +33,7 @@ def rebuy(t: Tournament, entry: str, now: float) -> list[Any]:
     rule = t.structure.rebuy
     if rule is None or not can_rebuy(t, entry, now):
         raise TournamentError(f"entry {entry} cannot rebuy now in {t.name}")
+    t.offers.pop(entry, None)
     return _add(t, entry, rule.chips, rule.price, addon=False)
 
 
@@ -91,4 +93,5 @@ def withdraw(t: Tournament, entry: str) -> list[Any]:
     t.left -= 1
     t.chips_issued -= t.structure.starting_stack
     t.auto_rebuy.discard(entry)
+    t.offers.pop(entry, None)
     return events + balance(t)

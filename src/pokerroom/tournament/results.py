@@ -42,7 +42,7 @@ def pool_final(t: Tournament, now: float) -> bool:
     if t.finished:
         return True
     s, level = t.structure, t.clock.level_number(now)
-    if not t.closed:
+    if not t.closed or t.offers:  # a rebuy still on offer
         return False
     if s.rebuy is not None and level <= s.rebuy.until_level:
         return False

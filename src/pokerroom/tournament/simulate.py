@@ -18,7 +18,13 @@ from pokerroom.rules.house import STANDARD, HouseOptions
 from pokerroom.rules.tournament import TournamentStructure
 from pokerroom.table import Table
 from pokerroom.tournament.coordinator import Tournament
-from pokerroom.tournament.events import Eliminated, HandDealt, HandDone, TournamentError
+from pokerroom.tournament.events import (
+    Eliminated,
+    HandDealt,
+    HandDone,
+    RebuyOffered,
+    TournamentError,
+)
 
 ACTION_SECONDS = 7.0  # simulated time a decision takes at one table (about 60 hands an hour)
 
@@ -140,6 +146,11 @@ class Simulation:
                     self.close_when_all_in()
                 if self.progress is not None:
                     self.progress(t)
+            elif isinstance(event, RebuyOffered):  # a bot without auto-rebuy declines it
+                declined = t.decline_rebuy(event.entry, self.now)
+                self.emit(declined)
+                # Looked at in this loop, and the hand's own (its history says who went out).
+                events.extend(declined)
             elif isinstance(event, Eliminated) and not t.finished:
                 player = t.entries[event.entry].player
                 if (
@@ -260,9 +271,12 @@ def result(t: Tournament) -> dict[str, Any]:
         "paid": sum(p.prize for p in places),
         "chips_start": t.chips_issued,
         "chips_end": t.chips_in_play(),
+        # Measured at every deal: the dealing table's players short of the fullest table's.
         "max_table_gap": t.max_table_gap,
         "moves": t.moves,
         "ties": [list(tie) for tie in ties],
         "rebuys": t.rebuys,
         "addons": t.addons,
+        "short_hands": t.short_hands,  # dealt at a table two or more short of the fullest
+        "short_hand_share": t.short_hands / t.hands if t.hands else 0.0,
     }

@@ -14,7 +14,7 @@ from pokerroom.rules.house import parse_house
 from pokerroom.rules.tournament import TournamentStructure, load_tournament_structure
 from pokerroom.table import Table
 from pokerroom.table.snapshot import house_json
-from pokerroom.tournament.coordinator import Entry, Tournament
+from pokerroom.tournament.coordinator import Entry, RebuyOffer, Tournament
 from pokerroom.tournament.places import Bust
 
 VERSION = 1
@@ -32,6 +32,7 @@ def tournament_to_json(t: Tournament) -> str:
         "used": t._used,
         "left": t.left,
         "auto_rebuy": sorted(t.auto_rebuy),
+        "offers": {e: [o.until, o.group, o.chips, list(o.order)] for e, o in t.offers.items()},
         "tables": {str(n): table.to_json() for n, table in t.tables.items()},
         "held": sorted(t.held),
         "groups": [[[b.entry, b.chips_at_start, list(b.order)] for b in g] for g in t.groups],
@@ -48,10 +49,12 @@ def tournament_to_json(t: Tournament) -> str:
         "round_dealt": sorted(t._round_dealt),
         "counts": [t.rebuys, t.addons, t.chips_issued, t.hands, t.moves, t.tables_max],
         "max_table_gap": t.max_table_gap,
+        "short_hands": t.short_hands,
         "winner": t.winner,
         "deal": t.deal,
         "deal_keep": t.deal_keep,
         "deal_proposed": t.deal_proposed,
+        "deals_asked": t.deals_asked,
         "requests": t.requests,
     }
     return json.dumps(data)
@@ -69,6 +72,10 @@ def tournament_from_json(
     t.entries = {raw["id"]: Entry(**raw) for raw in data["entries"]}
     t._current, t._used, t.left = dict(data["current"]), dict(data["used"]), data["left"]
     t.auto_rebuy = set(data["auto_rebuy"])
+    t.offers = {  # (absent before it was stored)
+        e: RebuyOffer(until, group, chips, tuple(order))
+        for e, (until, group, chips, order) in data.get("offers", {}).items()
+    }
     t.tables = {int(n): Table.from_json(raw, rng=rng) for n, raw in data["tables"].items()}
     t.held = set(data["held"])
     t.groups = [[Bust(e, c, tuple(o)) for e, c, o in g] for g in data["groups"]]
@@ -82,7 +89,9 @@ def tournament_from_json(
     t._round_dealt = set(data["round_dealt"])
     t.rebuys, t.addons, t.chips_issued, t.hands, t.moves, t.tables_max = data["counts"]
     t.max_table_gap, t.winner = data["max_table_gap"], data["winner"]
+    t.short_hands = data.get("short_hands", 0)  # (absent before it was stored)
     t.deal, t.deal_keep = data["deal"], data["deal_keep"]
     t.deal_proposed = data.get("deal_proposed")  # absent before it was stored
+    t.deals_asked = dict(data.get("deals_asked", {}))  # (absent before it was stored)
     t.requests = dict(data.get("requests", {}))  # (absent before it was stored)
     return t

@@ -132,6 +132,13 @@ async def rebuy(
     return await _buy(request, tournament_id, "rebuy", account.id, body)
 
 
+@router.post("/{tournament_id}/rebuy/decline", status_code=204)
+async def decline_rebuy(tournament_id: str, account: Player, request: Request) -> None:
+    """The player refuses the rebuy offered when they busted: they are out at once (else
+    when their decision time is up)."""
+    await _request(request, tournament_id, "decline_rebuy", account.id)
+
+
 @router.post("/{tournament_id}/addon", response_model=BoughtOut)
 async def addon(
     tournament_id: str, account: Player, request: Request, body: BuyIn | None = None
@@ -154,6 +161,8 @@ class MineOut(BaseModel):
     table: str | None
     out: bool
     can_rebuy: bool
+    # Busted in the rebuy period: the seconds left to rebuy (else out); None when not.
+    rebuy_offer_seconds: float | None = None
     can_addon: bool
     rebuys: int
     addon: bool
@@ -165,12 +174,14 @@ async def mine(tournament_id: str, account: Player, request: Request) -> MineOut
     runner = await _runner(request, tournament_id)
     entry, now = runner.entry_of(account.id), runner.now()
     e = None if entry is None else runner.t.entries[entry]
+    offer = None if entry is None else runner.t.offers.get(entry)
     return MineOut(
         tournament=tournament_id,
         entry=entry,
         table=runner.my_table(account.id),
         out=bool(e and e.out),
         can_rebuy=entry is not None and runner.t.can_rebuy(entry, now),
+        rebuy_offer_seconds=None if offer is None else max(0.0, offer.until - now),
         can_addon=entry is not None and runner.t.can_addon(entry, now),
         rebuys=0 if e is None else e.rebuys,
         addon=bool(e and e.addon),

@@ -58,7 +58,9 @@ export function renderControls(view) {
   // R-STAKE-2: a busted player rebuys at least the minimum in time, or loses the seat.
   $(".rebuy-prompt", r).hidden = !busted;
   if (busted) {
-    $(".rebuy-text", r).textContent = t("table.rebuy_text", { min: money(s.min_buy_in) });
+    const text = s.tournament ? t("table.tournament_rebuy_text") : t("table.rebuy_text", { min: money(s.min_buy_in) });
+    $(".rebuy-text", r).textContent = text;
+    $(".rebuy-leave", r).textContent = s.tournament ? t("tournaments.decline_rebuy") : t("table.leave");
   }
   $(".sitout", r).hidden = !me;
   if (me) $(".sitout", r).textContent = me.status === "sitting_out" ? t("table.sit_in") : t("table.sit_out");

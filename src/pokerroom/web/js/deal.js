@@ -22,8 +22,10 @@ export function openDeal(id) {
 }
 
 export function bindDeal() {
-  $("#deal-icm").addEventListener("click", () => send("", { kind: "icm" }));
-  $("#deal-chip").addEventListener("click", () => send("", { kind: "chip" }));
+  // The money kept back (in the room's units, sent in cents) is played on for with the title.
+  const keep = () => Math.max(0, Math.round(Number($("#deal-keep").value || 0) * 100)) || 0;
+  $("#deal-icm").addEventListener("click", () => send("", { kind: "icm", keep: keep() }));
+  $("#deal-chip").addEventListener("click", () => send("", { kind: "chip", keep: keep() }));
   $("#deal-accept").addEventListener("click", () => send("/accept"));
   $("#deal-decline").addEventListener("click", () => send("/decline"));
   $("#deal-close").addEventListener("click", () => $("#deal").close());
@@ -101,12 +103,13 @@ function render() {
         who: deal.names[proposal.by] || proposal.by,
         accepted: proposal.accepted.map((e) => deal.names[e] || e).join(", "),
         waiting: waiting.map((e) => deal.names[e] || e).join(", "),
-      })
+      }) + (proposal.seconds_left === null || proposal.seconds_left === undefined ? "" : ` ${t("deal.seconds_left", { seconds: Math.ceil(proposal.seconds_left) })}`)
       : offers ? t("deal.none") : "";
   if ($("#deal-status").textContent !== status) $("#deal-status").textContent = status;
   const left = Boolean(mine?.entry) && !mine.out;
   // A proposal may be made during a hand: its amounts come when the hand ends.
   $("#deal-icm").hidden = $("#deal-chip").hidden = view.made || Boolean(proposal) || !left;
+  $("#deal-keep-row").hidden = $("#deal-icm").hidden;
   const asked = Boolean(proposal) && waiting.includes(mine?.entry);
   $("#deal-accept").hidden = $("#deal-decline").hidden = !asked;
   $("#deal-accept").disabled = !view.amounts; // the amounts come when the hand in play ends

@@ -13,7 +13,7 @@ import { startAwards, stopAwards } from "./showdown.js";
 import { send } from "./socket.js";
 import { playSound, updateTitle } from "./sound.js";
 import { app } from "./state.js";
-import { levelLine, renderTournamentInfo } from "./tournament_table.js";
+import { answerRebuy, levelLine, renderTournamentInfo } from "./tournament_table.js";
 
 export class TableView {
   constructor(id) {
@@ -67,10 +67,13 @@ export class TableView {
       if (me) askBuyIn(this.id, me.seat, true);
     };
     $(".add-chips", r).addEventListener("click", addChips);
-    $(".rebuy", r).addEventListener("click", addChips);
     const leave = () => { send({ type: "leave", table: this.id }); this.joined = null; setTimeout(refreshMe, 600); };
+    // At a tournament table the rebuy is the event's (its price, its chips), and declining
+    // it is going out: the seat is the tournament's.
+    const tournament = () => Boolean(this.state?.tournament);
+    $(".rebuy", r).addEventListener("click", () => (tournament() ? answerRebuy(this, true) : addChips()));
     $(".leave", r).addEventListener("click", leave);
-    $(".rebuy-leave", r).addEventListener("click", leave);
+    $(".rebuy-leave", r).addEventListener("click", () => (tournament() ? answerRebuy(this, false) : leave()));
     $(".sitout", r).addEventListener("click", () => {
       const me = this.mySeat();
       send({ type: me && me.status === "sitting_out" ? "sit_in" : "sit_out", table: this.id });

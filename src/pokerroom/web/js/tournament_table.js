@@ -3,8 +3,9 @@
 // hand-for-hand, and the room's last message for this event in a live region (you were
 // moved, hand-for-hand started, you finished in a place and won): and Deal at the final table.
 
+import { api } from "./api.js";
 import { openDeal, refreshDealSoon } from "./deal.js";
-import { $, el } from "./dom.js";
+import { $, el, showToast } from "./dom.js";
 import { money, tournamentLine } from "./format.js";
 import { number, t } from "./i18n.js";
 import { app } from "./state.js";
@@ -66,3 +67,17 @@ setInterval(() => {
     if (line.textContent !== text) line.textContent = text;
   }
 }, 1000);
+
+/** A busted player's answer to the rebuy offered in the rebuy period: rebuy (stay in) or
+ * decline (out at once; else out when the time shown runs out). */
+export async function answerRebuy(view, rebuy) {
+  const id = view.state?.tournament?.id;
+  if (!id) return;
+  const key = crypto.getRandomValues(new Uint32Array(4)).join("");
+  const path = `/api/tournaments/${id}/${rebuy ? "rebuy" : "rebuy/decline"}`;
+  try {
+    await api(path, { method: "POST", body: rebuy ? { request: key } : undefined });
+  } catch (error) {
+    showToast(error.message);
+  }
+}

@@ -82,7 +82,7 @@ function describe(s) {
   const minutes = s.levels.length ? s.levels[0][3] : 0;
   const line = tr(`tournaments.describe_${s.kind}`, { players: s.table_size, minutes });
   const extras = [s.rebuy ? tr("tournaments.with_rebuys") : null, s.re_entries ? tr("tournaments.with_reentry") : null];
-  return [line, ...extras.filter(Boolean)].join(", ");
+  return [`${s.game_name}: ${line}`, ...extras.filter(Boolean)].join(", ");
 }
 
 const requestKey = () => crypto.getRandomValues(new Uint32Array(4)).join("");
@@ -107,6 +107,10 @@ function buttons(event, detail) {
   }
   if (mine?.can_rebuy && s.rebuy) {
     out.push(el("button", { type: "button", class: "rebuy", onclick: () => act(`/api/tournaments/${event.id}/rebuy`, { number: mine.rebuys + 1, request: requestKey() }), text: tr("tournaments.rebuy_price", { price: money(s.rebuy[0]), chips: chips(s.rebuy[1]) }) }));
+  }
+  if (mine && mine.rebuy_offer_seconds !== null && mine.rebuy_offer_seconds !== undefined) {
+    // Busted in the rebuy period: the seat waits for the rebuy, until a refusal or the time.
+    out.push(el("button", { type: "button", class: "decline-rebuy", onclick: () => act(`/api/tournaments/${event.id}/rebuy/decline`), text: tr("tournaments.decline_rebuy") }));
   }
   if (mine?.can_addon && s.addon) {
     out.push(el("button", { type: "button", class: "addon", onclick: () => act(`/api/tournaments/${event.id}/addon`, { request: requestKey() }), text: tr("tournaments.addon_price", { price: money(s.addon[0]), chips: chips(s.addon[1]) }) }));
