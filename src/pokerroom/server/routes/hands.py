@@ -53,12 +53,16 @@ async def my_hands(
     account: Player,
     store: Store,
     room: TheRoom,
+    request: Request,
     table: str | None = None,
     limit: Annotated[int, Query(ge=1)] = 50,
 ) -> list[dict[str, Any]]:
     """The player's hands, newest first, with their result, the table's name and game, and
-    the player's own hole cards (S-EXPORT-1: nothing they did not see)."""
+    the player's own hole cards (S-EXPORT-1: nothing they did not see). ``number`` is the
+    hand's one number, the one its downloads and the floor know it by (its id); ``tournament``
+    says its amounts are chips, not money."""
     rows = await store.player_hands(account.id, table_id=table, limit=min(limit, 500))
+    events = {hand.table_id: _event(request, hand) is not None for hand, _ in rows}
 
     def listed() -> list[dict[str, Any]]:  # replays each hand's record: off the event loop
         return [
@@ -67,7 +71,8 @@ async def my_hands(
                 "table": hand.table_id,
                 "table_name": actor.table.name if actor else hand.table_id,
                 "game": actor.table.spec.name if actor else "",
-                "number": hand.number,
+                "number": hand.id,
+                "tournament": events[hand.table_id],
                 "status": hand.status,
                 "started_at": hand.started_at.isoformat(),
                 "seat": player.seat,
@@ -115,18 +120,28 @@ def _event(request: Request, record: HandRecord) -> EventTable | None:
     return event_table(getattr(request.app.state, "tournaments", None), record.table_id)
 
 
+async def _seats(store: RoomStore, event: EventTable | None, table_id: str) -> dict[str, int]:
+    """The table's size as PHH's ``seat_count`` (nothing when no longer known): a tournament
+    table's from its event, a cash table's from its stored configuration."""
+    if event is not None:
+        return {"seat_count": event.seats}
+    _, seats = (await store.table_seats(table_id)) or (table_id, None)
+    return {} if seats is None else {"seat_count": seats}
+
+
 @router.get("/hands/{hand_id}.phh", response_class=PlainTextResponse)
 async def hand_phh(hand_id: HandId, account: Player, store: Store, request: Request) -> str:
     """One hand as PHH, as this player may see it (S-EXPORT-1); a tournament hand with the
     standard's tournament fields (event, level, table, time)."""
     record, player = await _viewer_hand(store, account, hand_id)
     event = _event(request, record)
+    seats = await _seats(store, event, record.table_id)
 
     def export() -> str:
         view = seen_by(record, player)
         if event is not None:
-            return to_toml(event.phh_fields(view, hand=record.number, dealt_at=record.started_at))
-        return write_phh(view, _table=record.table_id, hand=record.number)
+            return to_toml(event.phh_fields(view, hand=record.id, dealt_at=record.started_at))
+        return write_phh(view, _table=record.table_id, hand=record.id, **seats)
 
     return await asyncio.to_thread(export)
 
@@ -136,8 +151,9 @@ async def hand_text(hand_id: HandId, account: Player, store: Store, request: Req
     """One hand as PokerStars-style text, for tracking programs; a tournament hand with the
     tournament's header (its number, buy-in, level) and in chips."""
     record, player = await _viewer_hand(store, account, hand_id)
-    name, seats = (await store.table_seats(record.table_id)) or (record.table_id, None)
+    name, _ = (await store.table_seats(record.table_id)) or (record.table_id, None)
     event = _event(request, record)
+    seats = await _seats(store, event, record.table_id)
 
     def export() -> str:
         view = seen_by(record, player)
@@ -146,7 +162,7 @@ async def hand_text(hand_id: HandId, account: Player, store: Store, request: Req
             hand_id=record.id,
             table_name=name,
             started_at=record.started_at,
-            max_seats=seats,
+            max_seats=seats.get("seat_count"),
             tournament=None if event is None else event.text_header(view),
         )
 
@@ -154,16 +170,21 @@ async def hand_text(hand_id: HandId, account: Player, store: Store, request: Req
 
 
 @router.get("/hands/{hand_id}/replay")
-async def hand_replay(hand_id: HandId, account: Player, store: Store) -> dict[str, Any]:
-    """The hand step by step for the browser's replayer, as this player saw it."""
+async def hand_replay(
+    hand_id: HandId, account: Player, store: Store, request: Request
+) -> dict[str, Any]:
+    """The hand step by step for the browser's replayer, as this player saw it: its one
+    number (its id) and, for a tournament hand, that its amounts are chips."""
     record, player = await _viewer_hand(store, account, hand_id)
     frames = await asyncio.to_thread(lambda: replay_frames(seen_by(record, player)))
-    _, seats = (await store.table_seats(record.table_id)) or (record.table_id, None)
+    event = _event(request, record)
+    seats = await _seats(store, event, record.table_id)
     return {
         "id": record.id,
         "table": record.table_id,
-        "number": record.number,
-        "max_seats": seats,
+        "number": record.id,
+        "tournament": event is not None,
+        "max_seats": seats.get("seat_count"),
         **frames,
     }
 
@@ -177,10 +198,11 @@ async def session_phhs(
 ) -> str:
     """The player's recent hands at one table, oldest first, as one .phhs file."""
     rows = await store.player_hands(account.id, table_id=table_id, limit=min(limit, 1000))
+    seats = await _seats(store, None, table_id)
 
     def export() -> str:  # up to 1,000 replays: on a worker thread
         return "\n".join(
-            f"[{k}]\n" + to_toml(phh_fields(seen_by(record, player), hand=record.number))
+            f"[{k}]\n" + to_toml(phh_fields(seen_by(record, player), hand=record.id, **seats))
             for k, (record, player) in enumerate(reversed(rows), start=1)
         )
 

@@ -5,7 +5,7 @@ import { askBuyIn, tableLoaded } from "./buyin.js";
 import { bindControls, renderControls } from "./controls.js";
 import { $, $$, cardName, el } from "./dom.js";
 import { renderCenter, renderSeats } from "./felt.js";
-import { actionLabel, stakesLabel } from "./format.js";
+import { actionLabel, amountsOf, stakesLabel } from "./format.js";
 import { t } from "./i18n.js";
 import { closeTable, layoutTables, renderTabs } from "./nav.js";
 import { bindReplayer, disposeReplay, loadHistory } from "./replayer.js";
@@ -97,11 +97,14 @@ export class TableView {
     return this.state.seats[this.state.you - 1];
   }
 
-  error(text) {
+  // ``keep``: shown until the next message (what happened to an action is not to vanish);
+  // ``notice``: information, not an error (not in the error's red).
+  error(text, { keep = false, notice = false } = {}) {
     const node = $(".table-error", this.root);
     node.textContent = text;
+    node.dataset.kind = notice ? "notice" : "error";
     clearTimeout(this.errorTimer);
-    this.errorTimer = setTimeout(() => { node.textContent = ""; }, 5000);
+    if (!keep) this.errorTimer = setTimeout(() => { node.textContent = ""; }, 5000);
   }
 
   // -------------------------------------------------------------- frames from the server
@@ -117,6 +120,7 @@ export class TableView {
     } else if (state.version <= last + 1) this.resyncing = false;
     const previous = this.state;
     this.previous = previous;
+    this.pendingAct = false; // the table answered after the last action
     this.state = state;
     if (!previous) tableLoaded(this.id); // a buy-in may wait for this first frame
     if (state.hand && state.hand.number !== previous?.hand?.number) {
@@ -194,6 +198,10 @@ export class TableView {
     this.stopTimer();
     const hand = this.state.hand;
     if (!hand || hand.seconds_left === null || hand.actor === null) return;
+    if (!app.socketReady) { // the clock this page knew is no longer the server's: stopped
+      for (const clock of $$(".seat.acting .clock, .actions .clock", this.root)) clock.textContent = t("connection.clock");
+      return;
+    }
     const now = performance.now();
     const deadline = now + hand.seconds_left * 1000;
     const warningAt = hand.warning_left === null || hand.warning_left === undefined ? null : now + hand.warning_left * 1000;
@@ -272,7 +280,7 @@ function announce(view, before, after) {
       const was = before.seats[seat.seat - 1];
       const action = seat.last_action;
       if (seat.seat === after.you || seat.empty || !action || !was) continue;
-      if (JSON.stringify(action) !== JSON.stringify(was.last_action)) lines.push(t("announce.action", { name: seat.name, action: actionLabel(action) }));
+      if (JSON.stringify(action) !== JSON.stringify(was.last_action)) lines.push(t("announce.action", { name: seat.name, action: actionLabel(action, amountsOf(after).show) }));
     }
     const dealt = hand.board.slice(before.hand.board.length);
     if (dealt.length) lines.push(t("replay.board", { street: t(`street.${STREETS[hand.board.length]}`), cards: dealt.map(cardName).join(", ") }));
