@@ -18,7 +18,7 @@ from playwright.async_api import Browser, expect
 
 from pokerroom.server import protocol
 from tests.browser.conftest import Room, new_player, screenshot, stop
-from tests.browser.test_layout import INJECT
+from tests.browser.test_layout import INJECT, dealt, watch
 from tests.browser.test_tournament_moves import start_room
 from tests.browser.test_tournaments import bots_registered
 
@@ -82,16 +82,47 @@ async def test_tournament_hands_are_in_chips_and_its_empty_seats_offer_no_buy_in
     await screenshot(page, "tournament-replayer-chips")
     await page.click(f"{stage} .rp-close")
 
-    # Someone not in the event (an eliminated player, a watcher): no "Sit here" anywhere.
-    frame: dict[str, Any] = dict(ann.tables(table)[-1])
-    seats = [dict(s) for s in frame["seats"]]
-    seats[-1] = {"seat": seats[-1]["seat"], "empty": True}
-    out = {**frame, "version": frame["version"] + 10_000, "you": None, "seats": seats}
-    out["hand"] = None
+
+INFO = {
+    "id": "sng6-1",
+    "name": "Sit & Go",
+    "level": 3,
+    "small_blind": 25,
+    "big_blind": 50,
+    "ante": 0,
+    "big_blind_ante": 0,
+    "next_level_seconds": 200.0,
+    "on_break": False,
+    "hand_for_hand": False,
+    "final_table": True,
+    "players_left": 5,
+    "entrants": 6,
+    "prize_pool": 6000,
+    "payouts": [3900, 2100],
+    "ranks": [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]],
+}
+
+
+async def test_an_eliminated_player_sees_no_sit_here_at_a_tournament_table(
+    browser: Browser, quiet_room: Room
+) -> None:
+    """The event's table as someone out of it sees it (no seat of theirs, one seat empty
+    since their elimination): the empty seat offers no cash buy-in."""
+    ann = await new_player(browser, quiet_room, "ann")
+    page = ann.page
+    watched = await watch(ann, "nlhe-1-2")
+    out = dealt(watched, ["bob", "cat", "dan", "eve", "fay", "gus"], 2, you=1, turn=False)
+    out["seats"][0] = {"seat": 1, "empty": True}
+    out = {**out, "you": None, "hand": None, "tournament": INFO}
     protocol.TableFrame.model_validate(out)  # a frame the server could send
+    root = ".table-view[data-table='nlhe-1-2']"
     await page.evaluate(INJECT, out)
     await page.wait_for_selector(f"{root}[data-version='{out['version']}'] .seat.empty")
     assert await page.locator(f"{root} .seat.empty .sit").count() == 0
+    # The same frame at a cash table offers the seat.
+    cash = {**out, "version": out["version"] + 1, "tournament": None}
+    await page.evaluate(INJECT, cash)
+    await page.wait_for_selector(f"{root} .seat.empty .sit")
 
 
 ROOM = """

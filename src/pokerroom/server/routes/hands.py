@@ -58,9 +58,9 @@ async def my_hands(
     limit: Annotated[int, Query(ge=1)] = 50,
 ) -> list[dict[str, Any]]:
     """The player's hands, newest first, with their result, the table's name and game, and
-    the player's own hole cards (S-EXPORT-1: nothing they did not see). ``number`` is the
-    hand's one number, the one its downloads and the floor know it by (its id); ``tournament``
-    says its amounts are chips, not money."""
+    the player's own hole cards (S-EXPORT-1: nothing they did not see). ``id`` is the number
+    a player knows the hand by (its downloads and the floor's say it), ``number`` its count at
+    its table; ``tournament`` says its amounts are chips, not money."""
     rows = await store.player_hands(account.id, table_id=table, limit=min(limit, 500))
     events = {hand.table_id: _event(request, hand) is not None for hand, _ in rows}
 
@@ -71,7 +71,7 @@ async def my_hands(
                 "table": hand.table_id,
                 "table_name": actor.table.name if actor else hand.table_id,
                 "game": actor.table.spec.name if actor else "",
-                "number": hand.id,
+                "number": hand.number,
                 "tournament": events[hand.table_id],
                 "status": hand.status,
                 "started_at": hand.started_at.isoformat(),
@@ -173,8 +173,8 @@ async def hand_text(hand_id: HandId, account: Player, store: Store, request: Req
 async def hand_replay(
     hand_id: HandId, account: Player, store: Store, request: Request
 ) -> dict[str, Any]:
-    """The hand step by step for the browser's replayer, as this player saw it: its one
-    number (its id) and, for a tournament hand, that its amounts are chips."""
+    """The hand step by step for the browser's replayer, as this player saw it; for a
+    tournament hand, that its amounts are chips."""
     record, player = await _viewer_hand(store, account, hand_id)
     frames = await asyncio.to_thread(lambda: replay_frames(seen_by(record, player)))
     event = _event(request, record)
@@ -182,7 +182,7 @@ async def hand_replay(
     return {
         "id": record.id,
         "table": record.table_id,
-        "number": record.id,
+        "number": record.number,
         "tournament": event is not None,
         "max_seats": seats.get("seat_count"),
         **frames,

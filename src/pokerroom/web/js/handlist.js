@@ -12,7 +12,7 @@ export function handRow(hand, open) {
   const table = (hand.table_name || hand.table).split(" (")[0];
   const result = hand.net > 0 ? "won" : hand.net < 0 ? "lost" : "muted";
   return el("li", { class: "hand-row", "data-net": hand.net },
-    el("button", { type: "button", class: "link", "data-hand": hand.id, onclick: open, text: `#${hand.number}` }),
+    el("button", { type: "button", class: "link", "data-hand": hand.id, onclick: open, text: `#${hand.id}` }),
     el("time", { datetime: hand.started_at, title: started.toLocaleString(locale()), text: time }),
     el("span", { class: "hl-table", title: hand.table_name || hand.table, text: table }),
     el("span", { class: "hl-game muted", text: hand.game || "" }),

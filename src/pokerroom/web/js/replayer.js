@@ -59,8 +59,8 @@ async function openReplay(view, handId) {
   r.classList.add("replaying");
   stage.dataset.hand = String(handId);
   // Named as trackers' importers look for them (HH first), by the hand's one number.
-  $(".dl-phh", r).onclick = (event) => { event.preventDefault(); download(`/api/hands/${handId}.phh`, `HH${replay.number}.phh`); };
-  $(".dl-txt", r).onclick = (event) => { event.preventDefault(); download(`/api/hands/${handId}.txt`, `HH${replay.number}.txt`); };
+  $(".dl-phh", r).onclick = (event) => { event.preventDefault(); download(`/api/hands/${handId}.phh`, `HH${handId}.phh`); };
+  $(".dl-txt", r).onclick = (event) => { event.preventDefault(); download(`/api/hands/${handId}.txt`, `HH${handId}.txt`); };
   shufflePanel(view, handId);
   step(view, -Infinity);
   $(".rp-play", r).focus();
@@ -121,7 +121,7 @@ export function renderReplay(view) {
 function step(view, delta) {
   const rp = view.replay;
   if (!rp) return;
-  $(".replayer-title", view.root).textContent = t("history.hand_title", { number: rp.number, game: rp.game });
+  $(".replayer-title", view.root).textContent = t("history.hand_title", { number: rp.id, game: rp.game });
   const last = rp.frames.length - 1;
   rp.step = delta === -Infinity ? 0 : delta === Infinity ? last : Math.max(0, Math.min(last, rp.step + delta));
   const frame = rp.frames[rp.step];
