@@ -41,18 +41,14 @@ async def _bots(
 ) -> None:
     """Bots at each table of ``plan``; ``tokens`` gives a bot its session in the room's own
     process (bots there have no password), else each signs up with a random password."""
-    import numpy as np
-
     from pokerroom.bots.client import run_bot
-    from pokerroom.bots.strategy import EquityBot, RuleBot
+    from pokerroom.bots.strategy import house_strategy
     from pokerroom.store.accounts import AuthError
 
     tasks = []
     for table, count in plan.items():
         for k in range(count):
-            strategy = (
-                RuleBot() if k % 2 == 0 else EquityBot(samples=300, rng=np.random.default_rng())
-            )
+            strategy = house_strategy(k)
             name = f"{prefix}_{table.replace('-', '_')}_{k}"[:32]
             try:
                 token = None if tokens is None else await tokens(name)
@@ -73,7 +69,7 @@ async def _sit_and_go_bots(
     the newcomer): it starts when they register, and the next one opens."""
     import httpx
 
-    from pokerroom.bots.strategy import RuleBot
+    from pokerroom.bots.strategy import TightBot
     from pokerroom.bots.tournament import run_tournament_bot
     from pokerroom.store.accounts import AuthError
 
@@ -102,7 +98,7 @@ async def _sit_and_go_bots(
             except AuthError:
                 continue  # a person has this name
             task = asyncio.create_task(
-                run_tournament_bot(base_url, name, RuleBot(), tournament=event["id"], token=token)
+                run_tournament_bot(base_url, name, TightBot(), tournament=event["id"], token=token)
             )
             playing.add(task)
 
