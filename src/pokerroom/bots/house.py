@@ -230,4 +230,3 @@ class HouseBots:
 
     def _name(self, table_id: str, index: int) -> str:
         return f"{self.prefix}_{table_id.replace('-', '_')}_{index}"[:32]
-

@@ -138,7 +138,9 @@ async def _read(room: Room, store: RoomStore, client: Client, websocket: WebSock
                 client.drop(code, str(error)[:100], flush=True)
                 return
             continue
-        await _dispatch(room, store, client, message, getattr(websocket.app.state, "tournaments", None))
+        await _dispatch(
+            room, store, client, message, getattr(websocket.app.state, "tournaments", None)
+        )
 
 
 def origin_allowed(origin: str, host: str | None, limits: Limits) -> bool:
