@@ -35,6 +35,8 @@ export function renderTabs() {
     }));
   }
   $("#tabs").replaceChildren(...tabs);
+  // The table on screen keeps its tab in view when the strip scrolls (at phone width).
+  $("#tabs .tab[data-tab][aria-current='page']")?.scrollIntoView({ block: "nearest", inline: "nearest" });
 }
 
 export function openTable(id, { focus = true } = {}) {

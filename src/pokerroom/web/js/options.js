@@ -59,6 +59,8 @@ export function bindOptions() {
     }
   });
   $("#options-cancel").addEventListener("click", () => dialog.close("cancel"));
+  // Log out from here too (at phone width the header has no room for it).
+  $("#options-logout").addEventListener("click", () => { dialog.close("cancel"); $("#logout").click(); });
   $("#options-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
