@@ -33,8 +33,15 @@ export class TableView {
   }
 
   shortName() {
-    const name = this.state?.name || this.id;
-    return name.split(" (")[0];
+    return this.tableName().split(" (")[0];
+  }
+
+  // The table's name; a tournament's table named in the page's language ("Sit & Go · Bord
+  // 1"), not by the server's English.
+  tableName() {
+    const s = this.state;
+    if (!s?.tournament) return s?.name || this.id;
+    return `${s.tournament.name} \u00b7 ${t("tournaments.table_number", { number: this.id.split("-").pop() })}`;
   }
 
   resubscribe() {
@@ -165,8 +172,8 @@ export class TableView {
     const s = this.state;
     if (!s) return;
     const r = this.root;
-    $(".table-name", r).textContent = s.name;
-    $(".table-name", r).title = s.name; // cut with an ellipsis at phone width
+    $(".table-name", r).textContent = this.tableName();
+    $(".table-name", r).title = this.tableName(); // cut with an ellipsis at phone width
     renderTournamentInfo(this);
     $(".table-game", r).textContent = s.tournament ? levelLine(this) : `${s.game} \u00b7 ${stakesLabel(s)}`;
     r.classList.toggle("tournament", Boolean(s.tournament)); // seats drawn by the event: no cash controls

@@ -74,7 +74,7 @@ async function openMine(event) {
     return;
   }
   if (mine.table) openTable(mine.table);
-  else showToast(tr("tournaments.no_seat", { name: event.name }));
+  else showToast(tr("tournaments.no_seat", { name: event.name }), { info: true });
 }
 
 /** The structure in words, in the page's language (the data file's English description is
@@ -176,7 +176,7 @@ export function onTournamentNotice(notice) {
   app.tournamentNotes.set(notice.tournament, notes.slice(-3)); // the last few, newest last
   const views = viewsOf(notice.tournament);
   const seen = !$("#tables").hidden && views.some((v) => !v.root.hidden);
-  if (!seen) showToast(text);
+  if (!seen) showToast(text, { info: true });
   if (notice.table && (notice.kind === "moved" || notice.kind === "started")) {
     // The table follows the player: the new one opens, the one they sat at closes.
     const left = notice.kind === "moved" ? views.filter((v) => v.id !== notice.table && v.state?.you) : [];
