@@ -61,7 +61,7 @@ function renderConnection() {
   for (const view of app.tables.values()) {
     if (!app.socketReady && view.pendingAct) view.error(t("connection.maybe_lost"), { keep: true });
     view.pendingAct = false;
-    view.render();
+    view.connectionChanged();
   }
 }
 

@@ -196,6 +196,14 @@ export class TableView {
     updateTitle();
   }
 
+  // The connection went or came back: the buttons and the clock say so (the felt as it is,
+  // its cards not dealt again).
+  connectionChanged() {
+    if (!this.state) return;
+    renderControls(this);
+    this.startTimer();
+  }
+
   // -------------------------------------------------------------- the decision clock
 
   // A time bar under the player to act (and above your own buttons), the seconds left and,
