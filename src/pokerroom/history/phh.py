@@ -393,7 +393,11 @@ def phh_fields(seen: Hand | ViewerHand, /, **extra: Any) -> dict[str, Any]:
 def write_phh(seen: Hand | ViewerHand, /, **extra: Any) -> str:
     """The hand as a .phh text (our variant codes PT, NO, FO, PO/8, NO/8 included); a bare
     ``Hand`` is the room's record, a ``ViewerHand`` one player's download."""
-    fields = phh_fields(seen, **extra)
+    return phh_text(phh_fields(seen, **extra))
+
+
+def phh_text(fields: dict[str, Any]) -> str:
+    """PHH fields as a .phh text, with a note when the variant is pokerroom's own code."""
     code = fields["variant"]
     note = "" if code in STANDARD_PHH_CODES else f"# {code} is pokerroom's code; PHH has none\n"
     return note + to_toml(fields)

@@ -41,7 +41,7 @@ export async function loadHistory(view) {
   list.replaceChildren(...hands.filter((h) => h.status !== "running").map((h) => handRow(h, () => openReplay(view, h.id))));
 }
 
-async function openReplay(view, handId) {
+export async function openReplay(view, handId) {
   let replay;
   try {
     replay = await api(`/api/hands/${handId}/replay`);
