@@ -36,7 +36,9 @@ def sit_and_go(bots: list[Strategy], hands: int, seed: int) -> tuple[list[int], 
             deck=rng.sample(range(52), 52),
         )
         while not hand.is_over:
-            action = bots[order[hand.actor]].decide(situation_for(hand, hand.actor))
+            actor = hand.actor
+            assert actor is not None
+            action = bots[order[actor]].decide(situation_for(hand, actor))
             assert hand.can_apply(action)
             kinds.append(action.kind.name)
             hand.apply(action)

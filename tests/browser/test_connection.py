@@ -5,6 +5,7 @@ started again on the same database, the page says it is connected again."""
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +26,7 @@ ROOT = f".table-view[data-table='{HEADS_UP}']"
 class Restartable:
     room: Room
     port: int
-    process: object
+    process: subprocess.Popen[bytes]
 
 
 @pytest.fixture
@@ -38,7 +39,7 @@ async def own_room(tmp_path: Path) -> AsyncIterator[Restartable]:
     try:
         yield found
     finally:
-        stop(found.process)  # type: ignore[arg-type]
+        stop(found.process)
 
 
 async def test_a_lost_connection_shows_at_once_disables_acting_and_answers_a_click(
@@ -54,7 +55,7 @@ async def test_a_lost_connection_shows_at_once_disables_acting_and_answers_a_cli
     await page.wait_for_selector(f"{ROOT} .actions .fold")
     assert await page.is_hidden("#connection")
 
-    stop(own_room.process)  # type: ignore[arg-type]
+    stop(own_room.process)
     await page.wait_for_selector("#connection[data-state='lost']", timeout=30_000)
     assert "Connection lost" in await page.inner_text("#connection")
     for button in (".fold", ".call", ".raise"):

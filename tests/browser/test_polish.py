@@ -32,7 +32,7 @@ async def test_two_tiles_at_1366_keep_send_whole_and_seat_text_readable(
     for table, frame in frames.items():
         await page.evaluate(INJECT, dealt(frame, NAMES, 2, you=1, turn=table == "plo-1-2"))
     await screenshot(page, "tiled-two-1366")
-    window = {"x": 0, "y": 0, "width": 1366, "height": 768}
+    window: dict[str, float] = {"x": 0, "y": 0, "width": 1366, "height": 768}
     for table in frames:
         root = f"#tables .table-view[data-table='{table}']"
         (tile,) = await boxes(page, root)

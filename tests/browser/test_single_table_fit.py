@@ -43,7 +43,7 @@ async def test_the_single_table_view_fits_the_window_from_1280x720_up(
         for width, height in SIZES:
             await page.set_viewport_size({"width": width, "height": height})
             await page.evaluate("window.scrollTo(0, 0)")
-            window = {"x": 0, "y": 0, "width": width, "height": height}
+            window: dict[str, float] = {"x": 0, "y": 0, "width": width, "height": height}
             for selector in YOUR_TURN:
                 found = await boxes(page, f"{root} {selector}")
                 assert found, (table, selector)

@@ -2,6 +2,8 @@
 cashed out and freed; sitting in again starts it over; a table restored from its snapshot
 (a restart, whose clock is another) limits the seat again from then on."""
 
+from collections.abc import Sequence
+
 from pokerroom.table import Table
 from pokerroom.table.events import SeatLeft
 from tests.table.helpers import BB, make_table
@@ -15,7 +17,7 @@ def limited(seconds: int) -> Table:
     return table
 
 
-def left(events: list[object]) -> list[tuple[int, str, int]]:
+def left(events: Sequence[object]) -> list[tuple[int, str, int]]:
     return [(e.seat, e.player, e.stack) for e in events if isinstance(e, SeatLeft)]
 
 
