@@ -7,7 +7,7 @@ BUILT := $(VENV)/.compiled
 # The modules mypyc compiles, as listed in pyproject.toml ([tool.pokerroom] compiled).
 COMPILED := $(shell sed -n '/^compiled = \[/,/^\]/p' pyproject.toml | grep -o 'src/[^"]*')
 
-.PHONY: test test-all lint lock bench serve clean chromium
+.PHONY: test test-all lint lock bench serve clean chromium nginx
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,20 +40,29 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-logo  # the layer order and the I/O-free core: pyproject.toml [tool.importlinter]
 
-# The browser tests drive Debian's Chromium; install it when it is missing (never a
-# downloaded browser).
+# Debian packages the tests drive, installed when missing (never a downloaded build):
+# chromium for the browser tests; nginx, openssl and curl for tests/cli/test_deploy_nginx.py
+# (docs/deploy.md's balancer: the package's own service is not started, the test runs one).
+define apt_install
+	@test -x $(1) || { echo "installing Debian's $(2) for the tests"; \
+	  sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$sudo apt-get install -y $(2) || { $$sudo apt-get update && $$sudo apt-get install -y $(2); }; }
+endef
+
 chromium:
-	@test -x /usr/bin/chromium || { \
-	  echo "installing Debian's chromium for the browser tests"; \
-	  if [ "$$(id -u)" = 0 ]; then apt-get install -y chromium || { apt-get update && apt-get install -y chromium; }; \
-	  else sudo apt-get install -y chromium || { sudo apt-get update && sudo apt-get install -y chromium; }; fi; }
+	$(call apt_install,/usr/bin/chromium,chromium)
+
+nginx:
+	$(call apt_install,/usr/sbin/nginx,nginx)
+	$(call apt_install,/usr/bin/openssl,openssl)
+	$(call apt_install,/usr/bin/curl,curl)
 
 # Two processes, each test file on one (a file's tests share its Redis database and
 # fixtures); the slowest are named: CI has 30 minutes.
-test: lint chromium $(BUILT)
+test: lint chromium nginx $(BUILT)
 	$(BIN)/pytest -m "not slow" -q -n 2 --dist loadfile --durations=25
 
-test-all: lint chromium $(BUILT)
+test-all: lint chromium nginx $(BUILT)
 	$(BIN)/pytest -q
 
 serve: $(BUILT)

@@ -104,7 +104,7 @@ def random_hands(report: Report) -> None:
     )
 
     def pk_plo8() -> object:
-        # PokerKit's "fixed-limit" Omaha hi-lo class bets pot-limit (see the issue).
+        # PokerKit's "fixed-limit" Omaha hi-lo class bets pot-limit.
         return FixedLimitOmahaHoldemHighLowSplitEightOrBetter.create_state(
             EVERY_AUTOMATION, True, 0, (1, 2), 2, 4, [STACK] * 6, 6
         )
@@ -151,7 +151,7 @@ def replay_corpus(report: Report) -> None:
 
 
 def run() -> Report:
-    report = Report("The hand engine (issue 3)")
+    report = Report("The hand engine")
     random_hands(report)
     replay_corpus(report)
     return report

@@ -236,7 +236,7 @@ def tables_and_import(report: Report) -> None:
 
 
 def run() -> Report:
-    report = Report("Hand evaluation and equity (issue 2)")
+    report = Report("Hand evaluation and equity")
     single_hand(report)
     batches(report)
     equities(report)

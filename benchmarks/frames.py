@@ -1,4 +1,4 @@
-"""A table's frames (issue 15): the CPU time of one broadcast at a 6-seat table mid-hand.
+"""A table's frames: the CPU time of one broadcast at a 6-seat table mid-hand.
 
 After every action the room builds the table's public frame and each of its six players'
 frames and encodes them (``TableActor._broadcast``). Here tables deal hands of random
@@ -10,7 +10,7 @@ A hundred tables take turns, as in the room flat out: when a table's turn comes 
 is no longer in the processor's caches, and a broadcast costs more than at one table alone
 (the peer). Measure with the hundred: a cache of each seat's entry and player's options
 kept from one frame to the next made a lone table's broadcast about a quarter cheaper and
-saved nothing with a hundred tables in turn, nor in the room (issue 15).
+saved nothing with a hundred tables in turn, nor in the room.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def per_broadcast(tables: int, steps: int = STEPS) -> float:
 
 
 def run() -> Report:
-    report = Report("A table's frames after each change (issue 15)")
+    report = Report("A table's frames after each change")
     per_broadcast(10, 5)  # warm-up
     rounds = [(per_broadcast(100), per_broadcast(1, 100 * STEPS)) for _ in range(5)]
     room = statistics.median(r[0] for r in rounds)

@@ -1,4 +1,4 @@
-"""Group commit (issue 15): hands starting and ending at many tables at once, written by the
+"""Group commit: hands starting and ending at many tables at once, written by the
 database's one writer in batches, beside the same hands each written in a transaction of
 its own, on SQLite and PostgreSQL. CPU time per hand start and per hand end (less sensitive
 than wall time to a busy machine) and wall time, medians of several runs; the hands are real
@@ -140,7 +140,7 @@ FIGURES = (
 
 
 def run() -> Report:
-    report = Report(f"Group commit: {HANDS} hands starting, then ending, at once (issue 15)")
+    report = Report(f"Group commit: {HANDS} hands starting, then ending, at once")
     for engine, postgres in (("SQLite", False), ("PostgreSQL", True)):
         try:
             result = asyncio.run(_medians(Fresh(postgres)))

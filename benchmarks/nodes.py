@@ -1,4 +1,4 @@
-"""Three nodes (issue 15): ``pokerroom loadtest --nodes 3`` on PostgreSQL and Redis, bots
+"""Three nodes: ``pokerroom loadtest --nodes 3`` on PostgreSQL and Redis, bots
 acting at once and each playing through the node its seat is spread to (so most commands
 reach their table's owner over Redis), beside the ceiling of a bare WebSocket echo server
 measured right after it in the same run. One short run (the nodes' start and the seating
@@ -51,7 +51,7 @@ def _measure() -> dict[str, Any]:
 
 
 def run() -> Report:
-    report = Report(f"The room under load, {NODES} nodes on PostgreSQL and Redis (issue 15)")
+    report = Report(f"The room under load, {NODES} nodes on PostgreSQL and Redis")
     reason = _unreachable()
     figures = None
     if reason is None:

@@ -1,11 +1,11 @@
-"""The room under load (issues 5 and 15): bots over real WebSockets on loopback, driven by
+"""The room under load: bots over real WebSockets on loopback, driven by
 client processes of their own, beside the WebSocket ceiling for actions measured by the same
 client processes in the same run: the table echo (``server/echo.py``), the room's sockets and
 frames with no poker in between.
 
 Runs, each repeated and reported as the median: bots acting at once (the room's capacity:
 100 tables x 6 bots) and bots that think about a second per decision (still quicker than
-people, where the 20 ms target applies), on SQLite and on PostgreSQL. Issue 15's targets:
+people, where the 20 ms target applies), on SQLite and on PostgreSQL. The targets:
 flat out at least 30% of that ceiling with p99 under 100 ms, on both databases; at a
 human pace p99 under 20 ms. The machine is shared: the load average is printed with them.
 """
@@ -55,7 +55,7 @@ def _median_run(think: float, database: str | None) -> dict[str, Any]:
 
 
 def run() -> Report:
-    report = Report("The room under load, one node (issues 5 and 15)")
+    report = Report("The room under load, one node")
     runs: dict[str, dict[str, Any]] = {
         "SQLite, acting at once": _median_run(0.0, None),
         "SQLite, thinking ~1 s": _median_run(1.0, None),
@@ -115,7 +115,7 @@ def run() -> Report:
 
 def beside_echo(name: str, actions: float, result: dict[str, Any]) -> Row:
     """A run's actions/s beside the WebSocket ceiling for actions measured right after it
-    (the table echo: issue 15's target is at least 30% of it)."""
+    (the table echo: the target is at least 30% of it)."""
     return Row(
         f"{name}: actions/s",
         actions,

@@ -1,4 +1,4 @@
-"""Delivering a table's frames (issue 15): the room's CPU per action (one frame to each of
+"""Delivering a table's frames: the room's CPU per action (one frame to each of
 six sockets) written straight to the sockets (server/wire.py) beside the same frames queued
 for each connection's writer task and sent through uvicorn's own ``send`` (as before).
 
@@ -120,7 +120,7 @@ def measure() -> dict[str, float]:
 
 
 def run() -> Report:
-    report = Report(f"Sending a table's frames: {SEATS} sockets an action (issue 15)")
+    report = Report(f"Sending a table's frames: {SEATS} sockets an action")
     result = measure()
     report.add(
         Row(

@@ -1,4 +1,4 @@
-"""The soak of issue 11 ("Proof"), in three processes on this machine.
+"""The soak, in three processes on this machine.
 
 The room runs in its own process (``pokerroom serve``, as the load test starts it); honest
 light bots play at several tables from a second; a hostile client in a third, for the whole
@@ -305,7 +305,7 @@ async def run_soak(
 
 
 def run() -> Report:
-    report = Report("The soak: honest bots while a hostile client attacks (issue 11)")
+    report = Report("The soak: honest bots while a hostile client attacks")
     calm = asyncio.run(run_soak(attackers=False))
     attacked = asyncio.run(run_soak(attackers=True))
     for name, figure in (("p99", "p99_ms"), ("p50", "p50_ms")):

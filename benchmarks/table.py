@@ -104,7 +104,7 @@ def bare(dealt: list[Dealt], check: bool = False) -> float:
 
 
 def run() -> Report:
-    report = Report("The table layer (issue 4)")
+    report = Report("The table layer")
     hands = 2_000
     dealt: list[Dealt] = []
     table(hands, dealt)

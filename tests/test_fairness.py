@@ -1,4 +1,4 @@
-"""Issue 16, a shuffle every player can verify (docs/fairness.md): the seeded deck, its
+"""A shuffle every player can verify (docs/fairness.md): the seeded deck, its
 commitments and the check that a reveal is what was committed (R-DECK-2, S-RNG-1)."""
 
 from __future__ import annotations
@@ -28,17 +28,10 @@ from pokerroom.fairness import (
     verify,
 )
 from pokerroom.rng import SeededRandomSource
-from tests.engine.helpers import checks_down, spec
-from tests.test_rng import DEGREES, card_position_chi_square, chi_square_critical
+from tests.helpers.chi_square import DEGREES, card_position_chi_square, chi_square_critical
+from tests.helpers.fairness import CLIENT_SEEDS, KNOWN_DECK, SERVER_SEED, document
+from tests.helpers.hands import checks_down, spec
 
-SERVER_SEED = bytes(range(32))
-CLIENT_SEEDS = ["00112233445566778899aabbccddeeff", "0123456789abcdef"]
-# The known answer: web/js/fairness.js must compute the same (tests/browser/test_fairness.py).
-KNOWN_DECK = [
-    44, 8, 34, 49, 10, 28, 3, 42, 45, 37, 1, 20, 21, 11, 32, 5, 23, 27, 22, 39, 43, 13, 0, 33,
-    19, 47, 46, 12, 15, 16, 14, 7, 35, 36, 25, 30, 51, 24, 9, 31, 40, 6, 26, 29, 50, 17, 18, 41,
-    38, 48, 2, 4,
-]  # fmt: skip
 KNOWN_COMMITMENT = "843a43407cab6c00e4269f127a89755d828454c5c5d8e9e1c1d9e9e9200c0483"
 
 
@@ -65,7 +58,7 @@ def spec_deck(server_seed: bytes, client_seeds: list[str]) -> list[int]:
     return deck
 
 
-def test_issue_16_the_seeded_deck_is_the_documented_construction() -> None:
+def test_the_seeded_deck_is_the_documented_construction() -> None:
     shuffle = Shuffle.deal(SERVER_SEED, CLIENT_SEEDS)
     assert list(shuffle.deck) == KNOWN_DECK == spec_deck(SERVER_SEED, CLIENT_SEEDS)
     assert shuffle.commitment == KNOWN_COMMITMENT
@@ -77,7 +70,7 @@ def test_issue_16_the_seeded_deck_is_the_documented_construction() -> None:
         assert seeded_deck(seed, seeds) == spec_deck(seed, seeds)
 
 
-def test_issue_16_every_seed_changes_the_deck_and_their_order_does_not() -> None:
+def test_every_seed_changes_the_deck_and_their_order_does_not() -> None:
     alone = seeded_deck(SERVER_SEED)
     assert seeded_deck(SERVER_SEED, CLIENT_SEEDS) != alone
     assert seeded_deck(SERVER_SEED, CLIENT_SEEDS[::-1]) == seeded_deck(SERVER_SEED, CLIENT_SEEDS)
@@ -126,23 +119,7 @@ def test_R_BTN_3_R_DECK_3_the_deck_places_are_where_the_engine_deals_from() -> N
         assert list(hand.board_cards()) == [FULL_DECK[deck[k]] for k in board]
 
 
-def document() -> dict[str, Any]:
-    """A reveal as the room exports it for the player in position 1 of a 3-handed hand."""
-    deck = KNOWN_DECK
-    hole, board = dealt_positions(3, 2)
-    return {
-        **Shuffle.deal(SERVER_SEED, CLIENT_SEEDS).reveal(),
-        "table": "nlhe-1-2",
-        "hand": 17,
-        "players": 3,
-        "hole_cards": 2,
-        "position": 1,
-        "your_cards": [str(FULL_DECK[deck[k]]) for k in hole[1]],
-        "board": [str(FULL_DECK[deck[k]]) for k in board[:4]],
-    }
-
-
-def test_issue_16_a_true_reveal_verifies_with_every_check_named() -> None:
+def test_a_true_reveal_verifies_with_every_check_named() -> None:
     verified = verify(document(), my_seed=CLIENT_SEEDS[1])
     assert [c.code for c in verified.deck] == KNOWN_DECK
     assert len(verified.checks) == 5
@@ -177,7 +154,7 @@ TAMPERED = {
 
 
 @pytest.mark.parametrize("change", sorted(TAMPERED))
-def test_issue_16_a_tampered_reveal_is_refused_saying_what_differs(change: str) -> None:
+def test_a_tampered_reveal_is_refused_saying_what_differs(change: str) -> None:
     tamper, message = TAMPERED[change]
     doc = copy.deepcopy(document())
     tamper(doc)
@@ -185,7 +162,7 @@ def test_issue_16_a_tampered_reveal_is_refused_saying_what_differs(change: str) 
         verify(doc)
 
 
-def test_issue_16_your_own_seed_must_be_among_those_mixed_in() -> None:
+def test_your_own_seed_must_be_among_those_mixed_in() -> None:
     with pytest.raises(ShuffleError, match="is not among the client seeds"):
         verify(document(), my_seed="ffffffffffffffff")
 
@@ -197,7 +174,7 @@ def test_a_client_seed_is_16_to_64_lowercase_hex_digits() -> None:
             check_client_seed(bad)
 
 
-def test_issue_16_the_documented_reveal_verifies() -> None:
+def test_the_documented_reveal_verifies() -> None:
     """docs/protocol.md's deck_reveal example is a true one (the known answer above)."""
     text = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text()
     (example,) = re.findall(r'```json\n(\{"type": "deck_reveal".*?)```', text, flags=re.S)

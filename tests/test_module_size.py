@@ -1,4 +1,4 @@
-"""Issue 13, section 2: no source module over about 500 lines (one concept each)."""
+"""No source module over about 500 lines (one concept each)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1] / "src" / "pokerroom"
 LIMIT = 500
 
-# Modules still over the limit, waiting for their split (issue 13, sections 3 and 4, other
-# branches). This list may only shrink: remove a module once it is under the limit (the test
-# below fails until you do), never add one.
+# Modules still over the limit, waiting for their split. This list may only shrink: remove a
+# module once it is under the limit (the test below fails until you do), never add one.
 ALLOWED_OVER: set[str] = set()
 
 

@@ -109,7 +109,7 @@ def test_every_record_names_all_its_fields_in_order() -> None:
 
 
 def test_events_are_built_by_keyword_in_the_source() -> None:
-    """Issue 13: every event in ``src`` is built naming its fields
+    """Every event in ``src`` is built naming its fields
     (``ActionTaken(position=..., seat=..., action=Move.FOLD, ...)``), so that a field added,
     removed or reordered can never shift a value into the wrong one."""
     import ast

@@ -1,4 +1,4 @@
-"""A shuffle every player can verify (issue 16; the scheme in plain words: docs/fairness.md).
+"""A shuffle every player can verify (the scheme in plain words: docs/fairness.md).
 
 Before a hand the room draws a 32-byte *server seed* and publishes its SHA-256, the *seed
 commitment*. Players may then add *client seeds* of their own. The deck is an unbiased

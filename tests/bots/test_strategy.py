@@ -9,7 +9,7 @@ from pokerroom.bots import EquityBot, RuleBot, situation_for
 from pokerroom.engine import Action, ActionKind, Hand, Player
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import GameSpec, Stakes, Structure, Variant
-from tests.engine.helpers import act, deal, spec
+from tests.helpers.hands import act, deal, spec
 
 
 def random_action(hand: Hand, rng: random.Random) -> Action:

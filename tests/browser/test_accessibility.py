@@ -1,4 +1,4 @@
-"""Issue 16, accessibility: axe-core (vendored from its npm package in ``vendor/``, served to
+"""Accessibility: axe-core (vendored from its npm package in ``vendor/``, served to
 the page by Playwright only, never by the room) finds no serious or critical violation on
 the sign-in page, the lobby and a table with a hand in progress; cards, seats, markers and
 controls have the names a screen reader says; other players' actions are announced in a
@@ -7,16 +7,13 @@ polite live region; and Enter in sign-up mode signs up."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Browser, Page, Route
+from playwright.async_api import Browser
 
 from tests.browser.conftest import Player, Room, new_player, screenshot
-from tests.browser.test_client import join, take_turn
+from tests.helpers.browser import join, serious_violations, take_turn
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
-AXE_PATH = "/__tests__/axe.min.js"  # routed by Playwright to the vendored file
 TABLE = "nlhe-1-2"
 ROOT = f".table-view[data-table='{TABLE}']"
 
@@ -25,15 +22,6 @@ RANKS |= {"8": "eight", "7": "seven", "6": "six", "5": "five", "4": "four", "3":
 RANKS |= {"2": "two"}
 SUITS = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 
-RUN_AXE = """async () => {
-  const results = await axe.run(document);
-  const ran = results.passes.some((p) => p.id === 'color-contrast');
-  if (!ran) throw new Error('axe checked no contrast');
-  return results.violations.map((v) => ({
-    id: v.id, impact: v.impact, help: v.help,
-    nodes: v.nodes.slice(0, 5).map((n) => [n.target.join(' '), n.failureSummary]),
-  }));
-}"""
 
 ACCESSIBLE_CARDS = """(root) => [...document.querySelectorAll(`${root} .card[data-card]`)]
   .map((c) => [c.dataset.card, c.getAttribute('role'), c.getAttribute('aria-label')])"""
@@ -41,19 +29,6 @@ ACCESSIBLE_CARDS = """(root) => [...document.querySelectorAll(`${root} .card[dat
 
 def spoken(card: str) -> str:
     return f"{RANKS[card[0]]} of {SUITS[card[1]]}"
-
-
-async def serious_violations(page: Page, base: str) -> list[dict[str, Any]]:
-    """axe-core's serious and critical violations on the page as it is now."""
-
-    async def serve(route: Route) -> None:
-        await route.fulfill(path=str(AXE), content_type="text/javascript")
-
-    await page.route(base + AXE_PATH, serve)
-    if not await page.evaluate("() => typeof window.axe === 'object'"):
-        await page.add_script_tag(url=base + AXE_PATH)  # same origin: the room's CSP allows it
-    found = await page.evaluate(RUN_AXE)
-    return [v for v in found if v["impact"] in ("serious", "critical")]
 
 
 async def test_axe_finds_nothing_serious_on_sign_in_lobby_and_a_table_in_play(

@@ -1,167 +1,26 @@
-"""The browser client in a real Chromium against a real room with bots (issue 6)."""
+"""The browser client in a real Chromium against a real room with bots."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
 
 from playwright.async_api import Browser, Page
 
 from tests.browser.conftest import Player, Room, new_player, screenshot
-from tests.server.test_e2e import books_balance
-
-SCREEN = """(table) => {
-  const root = document.querySelector(`.table-view[data-table="${table}"]`);
-  const seats = {};
-  for (const seat of root.querySelectorAll('.seat:not(.empty)')) {
-    const bet = seat.querySelector('.bet');
-    seats[seat.dataset.seat] = {
-      stack: Number(seat.querySelector('.stack').dataset.chips),
-      bet: bet ? Number(bet.dataset.chips) : 0,
-      cards: [...seat.querySelectorAll('.hole .card')].map((c) => c.dataset.card || null),
-    };
-  }
-  return {
-    version: Number(root.dataset.version),
-    seats,
-    pots: [...root.querySelectorAll('.pots .pot')].map((p) => Number(p.dataset.chips)),
-    board: [...root.querySelectorAll('.center .board .card')].map((c) => c.dataset.card),
-    presets: [...root.querySelectorAll('[data-preset]')]
-      .map((b) => [b.dataset.preset, Number(b.dataset.amount)]),
-    actionsShown: !root.querySelector('.actions').hidden,
-  };
-}"""
-
-
-async def check_screen_equals_server(player: Player, table: str) -> dict[str, Any]:
-    """What the page shows (stacks, bets, pots, board, own cards, raise presets) is exactly
-    the server's frame that it last rendered."""
-    screen = await player.page.evaluate(SCREEN, table)
-    frame = await player.frame(table, screen["version"])
-    hand = frame["hand"]
-    if hand is None:  # the hand ended since the buttons were seen: nothing to compare
-        return frame
-    for entry in frame["seats"]:
-        if entry["empty"]:
-            assert str(entry["seat"]) not in screen["seats"]
-            continue
-        shown = screen["seats"][str(entry["seat"])]
-        assert shown["stack"] == entry["stack"], (entry, shown)
-        assert shown["bet"] == entry["bet"], (entry, shown)
-        if entry["seat"] == frame["you"] and entry.get("cards"):
-            assert shown["cards"] == entry["cards"]
-    assert screen["pots"] == hand["collected"]
-    assert screen["board"] == hand["board"]
-    legal = hand["legal"]
-    if legal and legal["min_raise_to"] is not None and screen["actionsShown"]:
-        for _, amount in screen["presets"]:  # the buttons never offer an illegal amount
-            assert legal["min_raise_to"] <= amount <= legal["max_raise_to"]
-        # Issue 13: Min, ½ Pot, Pot and All-in are the server's amounts, none the page's own;
-        # issue 16: the account's own sizes between them (by default 50%, 75% and 100%).
-        names = [name for name, _ in screen["presets"]]
-        assert names == ["min", "half", "p75", "pot", "max"], screen
-        server = {
-            "min": legal["min_raise_to"],
-            "half": legal["half_pot_raise_to"],
-            "pot": legal["pot_raise_to"],
-            "max": legal["max_raise_to"],
-        }
-        for name, amount in screen["presets"]:
-            assert amount == server.get(name, amount), (screen, legal)
-    return frame
-
-
-async def presets_fill_the_box(player: Player, table: str, legal: dict[str, Any]) -> None:
-    """Issue 13: clicking ½ Pot and Pot puts the server's amounts in the raise box."""
-    page = player.page
-    root = f".table-view[data-table='{table}']"
-    for button, key in (("half", "half_pot_raise_to"), ("pot", "pot_raise_to")):
-        await page.click(f"{root} [data-preset='{button}']")
-        assert to_cents(await page.input_value(f"{root} .raise-amount")) == legal[key]
-        assert int(await page.get_attribute(f"{root} .raise", "data-amount") or -1) == legal[key]
-    player.presets_checked += 1
-
-
-def to_cents(text: str) -> int:
-    return round(float(text) * 100)
-
-
-async def join(player: Player, table: str, buy_in: int | None = None) -> None:
-    page = player.page
-    await page.click("#tabs .tab >> text=Lobby")
-    await page.click(f"tr[data-table='{table}'] .join")
-    await page.wait_for_selector("#buyin[open]")
-    if buy_in is not None:
-        await page.fill("#buyin-amount", str(buy_in / 100))
-    await page.click("#buyin-ok")
-    await page.wait_for_selector(f".table-view[data-table='{table}'] .seat.you")
-
-
-def my_hands(player: Player, table: str) -> set[int]:
-    """Hands the player was dealt into, by number."""
-    hands = set()
-    for frame in player.tables(table):
-        you, hand = frame["you"], frame["hand"]
-        if you and hand and frame["seats"][you - 1].get("in_hand"):
-            hands.add(hand["number"])
-    return hands
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.browser import (
+    finished_hands,
+    join,
+    play,
+    take_turn,
+)
 
 
 def sitting_out(player: Player, table: str) -> bool:
     """The latest frame that seats the player shows them sitting out."""
     mine = next((f for f in reversed(player.tables(table)) if f["you"]), None)
     return mine is not None and mine["seats"][mine["you"] - 1]["status"] == "sitting_out"
-
-
-def finished_hands(player: Player, table: str) -> set[int]:
-    return {r["hand"] for r in player.results(table)} & my_hands(player, table)
-
-
-async def take_turn(player: Player, table: str, turn: int) -> bool:
-    """Act if it is this player's turn, by click or by keyboard: check when free, call small
-    bets, sometimes raise the minimum from the preset button, fold to big bets (so the test
-    player does not bust). True if it acted."""
-    page = player.page
-    root = f".table-view[data-table='{table}']"
-    if not await page.is_visible(f"{root} .actions"):
-        return False
-    frame = await check_screen_equals_server(player, table)
-    legal = frame["hand"] and frame["hand"]["legal"]
-    if not legal:  # the frame on screen is not a decision (a frame is on its way)
-        return False
-    stack = frame["seats"][frame["you"] - 1]["stack"]
-    await page.click(f"{root} .table-head")  # focus this table for keyboard shortcuts
-    if legal["call"] * 5 > stack:
-        await page.keyboard.press("f")
-    elif turn % 3 == 1 and await page.is_visible(f"{root} [data-preset='min']"):
-        await presets_fill_the_box(player, table, legal)
-        await page.click(f"{root} [data-preset='min']")
-        await page.click(f"{root} .raise")
-    elif turn % 3 == 2:
-        await page.keyboard.press("c")
-    else:
-        await page.click(f"{root} .call")
-    return True
-
-
-async def play(players: list[Player], table: str, hands: int, seconds: float = 150) -> None:
-    """Play by clicking until every player has finished ``hands`` hands (bounded)."""
-    deadline = time.monotonic() + seconds
-    turn = 0
-    while time.monotonic() < deadline:
-        if all(len(finished_hands(p, table)) >= hands for p in players):
-            return
-        acted = False
-        for player in players:
-            if await take_turn(player, table, turn):
-                turn += 1
-                acted = True
-        if not acted:
-            await asyncio.sleep(0.1)
-    raise AssertionError(
-        f"only {[len(finished_hands(p, table)) for p in players]} hands finished in {seconds} s"
-    )
 
 
 async def errors_on_page(page: Page, table: str) -> str:
@@ -247,7 +106,7 @@ async def test_sign_up_log_in_join_and_play_hands_by_clicking(browser: Browser, 
     balance = (await room.me(await ann.token()))["balance"]
     await page.click(f"{root} .add-chips")
     await page.wait_for_selector("#buyin[open]")
-    # Issue 13: the dialog's range is the frame's buy_in, capped only by the balance.
+    # The dialog's range is the frame's buy_in, capped only by the balance.
     offered = mine["buy_in"]
     assert int(await page.get_attribute("#buyin-range", "min") or -1) == offered["min"]
     assert int(await page.get_attribute("#buyin-range", "max") or -1) == min(
@@ -331,7 +190,7 @@ async def test_sign_up_log_in_join_and_play_hands_by_clicking(browser: Browser, 
     )
     server_balance = (await room.me(await ann.token()))["balance"]
     await balance_shown(page, server_balance)
-    await books_balance(room)  # duck-typed: it reads .database
+    await assert_books_balance(room)  # duck-typed: it reads .database
 
 
 async def test_a_second_player_never_sees_the_firsts_hole_cards(
@@ -393,4 +252,4 @@ async def test_a_second_player_never_sees_the_firsts_hole_cards(
             if frame.get("type") == "table" and (frame.get("hand") or {}).get("number") == number:
                 entry = frame["seats"][bob_seat - 1]
                 assert card not in (entry.get("cards") or []), (number, card)
-    await books_balance(room)  # duck-typed: it reads .database
+    await assert_books_balance(room)  # duck-typed: it reads .database

@@ -1,7 +1,7 @@
-"""Issue 16 in Chromium: the replayer's "Verify this shuffle" panel recomputes a real hand's
-shuffle with Web Crypto and shows its deck, and rejects a tampered verification file; the
-page's code computes the same deck as pokerroom/fairness.py; a player who switches it on adds
-a seed of her own to every shuffle, and the page checks each reveal (docs/fairness.md)."""
+"""Verifiable shuffles in Chromium: the replayer's "Verify this shuffle" panel recomputes a real
+hand's shuffle with Web Crypto and shows its deck, and rejects a tampered verification file; the
+page's code computes the same deck as pokerroom/fairness.py; a player who switches it on adds a
+seed of her own to every shuffle, and the page checks each reveal (docs/fairness.md)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from playwright.async_api import Browser
 from pokerroom.cards import FULL_DECK
 from pokerroom.fairness import verify
 from tests.browser.conftest import Room, new_player, screenshot
-from tests.browser.test_client import join, play
-from tests.test_fairness import CLIENT_SEEDS, KNOWN_DECK, SERVER_SEED
+from tests.helpers.browser import join, play
+from tests.helpers.fairness import CLIENT_SEEDS, KNOWN_DECK, SERVER_SEED
 
 SEEDED_DECK = """async ([seed, seeds]) => {
   const fairness = await import('/static/js/fairness.js');
@@ -39,7 +39,7 @@ async def shuffle_file(room: Room, token: str, table: str) -> dict[str, Any]:
     return dict(response.json())
 
 
-async def test_issue_16_verify_this_shuffle_accepts_a_real_hand_and_rejects_a_tampered_one(
+async def test_verify_this_shuffle_accepts_a_real_hand_and_rejects_a_tampered_one(
     browser: Browser, room: Room
 ) -> None:
     vera = await new_player(browser, room, "vera")

@@ -11,8 +11,7 @@ from typing import Any
 from playwright.async_api import Browser, Page, Route, WebSocket, expect
 
 from tests.browser.conftest import Room, new_player
-from tests.browser.test_layout import INJECT, dealt, watch
-from tests.browser.test_options import save
+from tests.helpers.browser import INJECT, dealt, save, watch
 
 TABLE = "nlhe-1-2"
 ROOT = f".table-view[data-table='{TABLE}']"

@@ -1,4 +1,4 @@
-"""Issue 16, the table's layout: phone width (390x844), ten seats and Omaha's four cards on
+"""The table's layout: phone width (390x844), ten seats and Omaha's four cards on
 the felt, and tiled tables at 1400x900. Measured by the boxes Chromium lays out. Where no
 room deals such a table (ten long names, a turn at each of four tables), the frames are
 the server's models handed to the page's table view as the socket would."""
@@ -10,10 +10,8 @@ from typing import Any
 
 from playwright.async_api import Browser, Page
 
-from pokerroom.server import protocol
-from tests.browser.conftest import HEADS_UP, Player, Room, new_player, screenshot
-from tests.browser.test_client import join
-from tests.browser.test_table import whose_turn
+from tests.browser.conftest import HEADS_UP, Room, new_player, screenshot
+from tests.helpers.browser import INJECT, dealt, join, watch, whose_turn
 
 PHONE = {"width": 390, "height": 844}
 DESK = {"width": 1400, "height": 900}
@@ -32,12 +30,6 @@ BOXES = """(selector) => [...document.querySelectorAll(selector)].map((node) => 
   return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height,
            visible: r.width > 0 && r.height > 0 };
 })"""
-
-INJECT = """(frame) => {
-  const view = window.pokerroom.tables.get(frame.table);
-  view.update(frame);
-  return view.root.dataset.version;
-}"""
 
 
 def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
@@ -69,91 +61,10 @@ async def no_overflow(page: Page, *, vertical: bool = False) -> None:
         assert size["scrollHeight"] <= size["innerHeight"], size
 
 
-async def watch(player: Player, table: str) -> dict[str, Any]:
-    """Open ``table`` from the lobby as a watcher; the server's last frame of it."""
-    page = player.page
-    await page.click("#tabs .tab >> text=Lobby")
-    await page.click(f"tr[data-table='{table}'] .watch")
-    await page.wait_for_selector(f".table-view[data-table='{table}'] .seat")
-    return next(f for f in reversed(player.frames) if f.get("table") == table)
-
-
-def seat(n: int, name: str, cards: int, *, you: bool = False) -> dict[str, Any]:
-    faces = ["As", "Kd", "Qh", "Jc"][:cards]
-    return {
-        "seat": n,
-        "empty": False,
-        "name": name,
-        "stack": 19_800,
-        "status": "playing",
-        "missed_big": False,
-        "missed_small": False,
-        "connected": True,
-        "time_bank": 30.0,
-        "in_hand": True,
-        "bet": 200 if n % 3 == 0 else 0,
-        "folded": False,
-        "all_in": False,
-        "cards": faces if you else None,
-        "card_count": cards,
-        "shown": False,
-        "last_action": {"text": "Call", "amount": 200} if n % 3 == 0 else None,
-    }
-
-
-LEGAL = {
-    "can_check": False,
-    "call": 200,
-    "call_all_in": False,
-    "min_raise_to": 400,
-    "max_raise_to": 20_000,
-    "is_bet": False,
-    "current_bet": 200,
-    "pot": 900,
-    "all_in_to": 20_000,
-    "half_pot_raise_to": 650,
-    "pot_raise_to": 1_100,
-}
-
-
-def dealt(
-    watched: dict[str, Any], names: list[str], cards: int, *, you: int, turn: bool
-) -> dict[str, Any]:
-    """A frame of ``watched``'s table with every seat dealt ``cards`` cards, the button on
-    the last seat, the blinds after it; with ``turn`` it is seat ``you``'s decision."""
-    count = len(names)
-    seats = [seat(n, name, cards, you=n == you) for n, name in enumerate(names, 1)]
-    hand = {
-        "number": 41,
-        "phase": "betting",
-        "street": "preflop",
-        "board": [],
-        "pots": [900],
-        "collected": [],
-        "button": count,
-        "small_blind_seat": 1,
-        "big_blind_seat": 2,
-        "actor": you if turn else 3,
-        "seconds_left": 25.0,
-        "warning_left": 20.0,
-        "time_bank": False,
-        "legal": LEGAL if turn else None,
-    }
-    frame = {
-        **watched,
-        "version": watched["version"] + 1000,
-        "you": you,
-        "seats": seats,
-        "hand": hand,
-    }
-    protocol.TableFrame.model_validate(frame)  # a frame the server could send
-    return frame
-
-
 async def test_phone_width_has_no_overflow_a_compact_header_and_the_actions_on_screen(
     browser: Browser, quiet_room: Room
 ) -> None:
-    """Issue 16, phone width (390x844): the lobby and the table never scroll sideways, the
+    """Phone width (390x844): the lobby and the table never scroll sideways, the
     header is one compact row, and at your turn the action buttons and the bet slider are
     within the first screen (no scrolling to act)."""
     ann = await new_player(browser, quiet_room, "ann", width=PHONE["width"])
@@ -192,7 +103,7 @@ async def test_phone_width_has_no_overflow_a_compact_header_and_the_actions_on_s
 async def test_ten_seats_fit_the_felt_long_names_are_cut_and_omaha_cards_leave_markers_free(
     browser: Browser, quiet_room: Room
 ) -> None:
-    """Issue 16, big tables and Omaha: ten seats with the longest names each stay on the
+    """Big tables and Omaha: ten seats with the longest names each stay on the
     felt and clear of every other seat; a cut name ends in an ellipsis and keeps the whole
     name as its tooltip; four hole cards at an Omaha table cover neither the dealer button
     nor the blind markers."""
@@ -255,7 +166,7 @@ async def within_tiles(page: Page) -> None:
 async def test_tiled_tables_fit_the_window_and_the_table_that_needs_you_stands_out(
     browser: Browser, quiet_room: Room
 ) -> None:
-    """Issue 16, multi-tabling at 1400x900: two and then four tiled tables fit the window
+    """Multi-tabling at 1400x900: two and then four tiled tables fit the window
     without scrolling, the controls of a table at your turn included; that table is
     outlined, and the keyboard's shortcuts act on it even when another table was clicked
     last."""

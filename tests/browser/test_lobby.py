@@ -1,4 +1,4 @@
-"""Issue 16, the lobby in Chromium: sortable columns (aria-sort), the last 15 minutes' figures,
+"""The lobby in Chromium: sortable columns (aria-sort), the last 15 minutes' figures,
 the waiting list seating a person at the full heads-up demo table (its two house bots; one
 stands up for her), a watcher's tab named by the table, and "Waiting for players (N of M)" on
 a table that cannot deal (in the lobby and on the felt). Screenshots in artifacts/browser/."""
@@ -10,7 +10,7 @@ from typing import Any
 from playwright.async_api import Browser, Page
 
 from tests.browser.conftest import HEADS_UP, Room, new_player, screenshot
-from tests.server.test_e2e import books_balance
+from tests.helpers.audit import assert_books_balance
 
 ROW = "#lobby-rows tr"
 
@@ -23,7 +23,7 @@ async def lobby_data(page: Page) -> list[dict[str, Any]]:
     return list(await page.evaluate("window.pokerroom.lobby"))
 
 
-async def test_issue_16_lobby_sorts_and_the_waiting_list_seats_a_person(
+async def test_lobby_sorts_and_the_waiting_list_seats_a_person(
     browser: Browser, room: Room
 ) -> None:
     ann = await new_player(browser, room, "ann")
@@ -96,10 +96,10 @@ async def test_issue_16_lobby_sorts_and_the_waiting_list_seats_a_person(
     waiting = [f for f in ann.frames if f.get("type") == "waiting"]
     assert waiting[0]["position"] == 1 and any(f["offer"] for f in waiting)
     assert waiting[-1]["position"] is None
-    await books_balance(room)  # duck-typed: it reads .database
+    await assert_books_balance(room)  # duck-typed: it reads .database
 
 
-async def test_issue_16_a_table_that_cannot_deal_says_waiting_for_players(
+async def test_a_table_that_cannot_deal_says_waiting_for_players(
     browser: Browser, quiet_room: Room
 ) -> None:
     ann = await new_player(browser, quiet_room, "ann")

@@ -1,4 +1,4 @@
-"""Issue 16, the options, saved with the account (GET/PUT /api/preferences): the deck's colours,
+"""The options, saved with the account (GET/PUT /api/preferences): the deck's colours,
 auto-muck (applied by the server: the seat's option in the frames), keyboard shortcuts and
 the bet-size buttons in percent of the pot, on keys 1 to 4. Changed, they stay after a reload
 and on another device; a bad value is refused and changes nothing."""
@@ -12,7 +12,7 @@ from typing import Any
 from playwright.async_api import Browser, Page
 
 from tests.browser.conftest import Player, Room, new_player, screenshot
-from tests.browser.test_client import join, to_cents
+from tests.helpers.browser import join, save, to_cents
 
 TABLE = "nlhe-1-2"
 ROOT = f".table-view[data-table='{TABLE}']"
@@ -51,20 +51,6 @@ async def options_shown(page: Page) -> dict[str, Any]:
     }
     await page.click("#options-cancel")
     return shown
-
-
-async def save(
-    page: Page, *, deck: str, auto_muck: bool, hotkeys: bool, presets: list[int]
-) -> None:
-    await page.click("#options-open")
-    await page.wait_for_selector("#options-form:not([inert])")  # filled from the account
-    await page.check(f"#options [name='deck'][value='{deck}']")
-    await page.set_checked("#opt-auto-muck", auto_muck)
-    await page.set_checked("#opt-hotkeys", hotkeys)
-    boxes = page.locator(".opt-preset")
-    for n in range(4):
-        await boxes.nth(n).fill(str(presets[n]) if n < len(presets) else "")
-    await page.click("#options-save")
 
 
 async def my_turn(player: Player, seconds: float = 90) -> dict[str, Any]:

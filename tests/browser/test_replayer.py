@@ -1,4 +1,4 @@
-"""Issue 16: a finished hand replayed on a felt drawn by the table's own felt.js (step back
+"""A finished hand replayed on a felt drawn by the table's own felt.js (step back
 and forward, play and pause, speed), not as text in a side panel. What the felt shows at
 each step (board, stacks, bets, the pot) is checked against the hand's stored record,
 replayed here in Python by the engine from the database."""
@@ -15,8 +15,7 @@ from pokerroom.engine.events import ForcedBet
 from pokerroom.engine.hand import Hand
 from pokerroom.history.record import read_record
 from tests.browser.conftest import Room, new_player, screenshot
-from tests.browser.test_client import join, play
-from tests.browser.test_table import dollars
+from tests.helpers.browser import dollars, join, play
 
 TABLE = "nlhe-1-2"
 ROOT = f".table-view[data-table='{TABLE}']"

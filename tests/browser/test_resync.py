@@ -1,4 +1,4 @@
-"""A table frame whose version skips one (frames lost between the room's nodes, issue 15):
+"""A table frame whose version skips one (frames lost between the room's nodes):
 the page asks for the whole table once (``resync``, as lila-ws's clients do), shows the
 frame meanwhile, and asks again only after a later gap; the room answers with the table."""
 

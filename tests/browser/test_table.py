@@ -1,4 +1,4 @@
-"""Issue 16, the table: reopening seats after a reload or log-in, the pot and the clock with
+"""The table: reopening seats after a reload or log-in, the pot and the clock with
 their sounds and title alerts, busting and the rebuy, and the hand history list. Two people
 in two Chromium pages play heads-up in a room without bots (``quiet_room``), where the table's
 clock warns after 2 s and starts the time bank after 6 s."""
@@ -18,9 +18,9 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from pokerroom.server import protocol
 from pokerroom.server.views import hand_result
 from tests.browser.conftest import HEADS_UP, Player, Room, new_player, screenshot
-from tests.browser.test_client import join
-from tests.server.test_e2e import books_balance
-from tests.server.test_views import hilo_all_in_hand
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.browser import dollars, join, whose_turn
+from tests.helpers.frames import hilo_all_in_hand
 
 ROOT = f".table-view[data-table='{HEADS_UP}']"
 TURN_TITLE = "\u25b6 Your turn"
@@ -41,30 +41,10 @@ CONTRAST = """([selector, property, against]) => {
 }"""
 
 
-def dollars(cents: int, *, signed: bool = False) -> str:
-    """The client's money format (web/js/format.js): "$3", "$3.50", "-$6.00", "+$6.00"."""
-    whole = not signed and cents % 100 == 0
-    text = f"${abs(cents) / 100:,.0f}" if whole else f"${abs(cents) / 100:,.2f}"
-    if cents < 0:
-        return "-" + text
-    return "+" + text if signed and cents > 0 else text
-
-
 async def version_frame(player: Player) -> dict[str, Any]:
     """The frame the page shows now."""
     version = int(await player.page.get_attribute(ROOT, "data-version") or -1)
     return await player.frame(HEADS_UP, version)
-
-
-async def whose_turn(players: list[Player], seconds: float = 30) -> Player:
-    """The player whose page offers the action buttons (bounded wait)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        for player in players:
-            if await player.page.is_visible(f"{ROOT} .actions"):
-                return player
-        await asyncio.sleep(0.05)
-    raise AssertionError("no page offered a decision")
 
 
 async def title_starts(page: Page, text: str) -> None:
@@ -86,7 +66,7 @@ async def sit_both(browser: Browser, room: Room, buy_in: int) -> tuple[Player, P
 async def test_reload_and_log_in_reopen_the_seated_table_at_once(
     browser: Browser, quiet_room: Room
 ) -> None:
-    """Issue 16: after a reload or a log-in the player's table opens by itself with the hand
+    """After a reload or a log-in the player's table opens by itself with the hand
     in progress (no empty felt), and the lobby marks the table where they sit."""
     ann, _ = await sit_both(browser, quiet_room, 10_000)
     page = ann.page
@@ -124,13 +104,13 @@ async def test_reload_and_log_in_reopen_the_seated_table_at_once(
     await other.wait_for_selector(f"{ROOT} .seat.you")
     assert await other.is_visible(ROOT)
     await screenshot(other, "table-reopened")
-    await books_balance(quiet_room)  # duck-typed: it reads .database
+    await assert_books_balance(quiet_room)  # duck-typed: it reads .database
 
 
 async def test_pot_time_bar_title_alerts_time_bank_and_sounds(
     browser: Browser, quiet_room: Room
 ) -> None:
-    """Issue 16: "Pot: $X" from the blinds on, readable; a time bar for the player to act; a
+    """ "Pot: $X" from the blinds on, readable; a time bar for the player to act; a
     sound and the page's title when it is your turn and at the warning; the time bank shown
     when it starts; sounds for the deal and bets, and a mute switch that silences them."""
     ann, bob = await sit_both(browser, quiet_room, 10_000)
@@ -204,7 +184,7 @@ async def test_pot_time_bar_title_alerts_time_bank_and_sounds(
 async def test_busting_shows_the_rebuy_countdown_and_prompt_and_history_signs_results(
     browser: Browser, quiet_room: Room
 ) -> None:
-    """Issue 16 / R-STAKE-2: a player who busts sees "Busted" with the time left to rebuy and
+    """R-STAKE-2: a player who busts sees "Busted" with the time left to rebuy and
     a prompt titled Rebuy; Add chips is disabled at the table's maximum; the hand history
     lists time, table, game, cards and the result signed ("-$200.00")."""
     ann = await new_player(browser, quiet_room, "ann")
@@ -296,7 +276,7 @@ async def test_busting_shows_the_rebuy_countdown_and_prompt_and_history_signs_re
         cards = await row.locator(".card").evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
         assert cards == hand["cards"] == seen_cards[hand["number"]], (cards, hand)
     await screenshot(page, "history-list")
-    await books_balance(quiet_room)  # duck-typed: it reads .database
+    await assert_books_balance(quiet_room)  # duck-typed: it reads .database
 
 
 def hilo_side_pot_hand() -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -348,7 +328,7 @@ MARKED = """([root, step]) => {
 async def test_a_hi_lo_showdown_awards_each_pot_in_turn_names_hands_and_marks_both_fives(
     browser: Browser, quiet_room: Room
 ) -> None:
-    """Issue 16: side pot first, then the main pot, high before low, one award at a time;
+    """Side pot first, then the main pot, high before low, one award at a time;
     every shown hand named at its seat; Hi and Lo tags; the high five and the low five
     highlighted. The hand is the engine's and the frames the server's models: they are
     handed to the page's table view as the socket would (no room deals such a hand)."""

@@ -1,4 +1,4 @@
-"""Hand-for-hand in the browser (issue 14): a multi-table event of a person and five bots on
+"""Hand-for-hand in the browser: a multi-table event of a person and five bots on
 two 3-handed tables that pays two places. With four players left on two tables the room
 deals hand for hand (TDA): the person's table marks it and its message log says so, in a
 polite live region; then the final table forms. The person plays passively (check, else
@@ -15,7 +15,8 @@ import httpx
 from playwright.async_api import Browser
 
 from tests.browser.conftest import Room, new_player
-from tests.browser.test_tournament_moves import (
+from tests.helpers.audit import audit_database
+from tests.helpers.browser_tournaments import (
     VISIBLE,
     act,
     add_bots,
@@ -25,7 +26,6 @@ from tests.browser.test_tournament_moves import (
     shut,
     start_room,
 )
-from tests.security.audit import audit_database
 
 BOTS = 5
 TWO_PAID = '[{"entrants": [2, 3], "places": [100]}, {"entrants": [4, 9], "places": [65, 35]}]'

@@ -1,4 +1,4 @@
-"""A deal at the final table in the browser (issue 14): a heads-up sit & go (the final table
+"""A deal at the final table in the browser: a heads-up sit & go (the final table
 from its first hand) between a person and a bot. The person opens Deal at their table, sees
 the room's ICM and chip-chop offers (once no hand is in play), proposes the ICM deal; the bot
 accepts through the API; the dialog and the table say what the person takes, as the room
@@ -20,8 +20,9 @@ from pokerroom.bots.tournament import run_tournament_bot
 from pokerroom.server.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
 from tests.browser.conftest import Room, new_player, screenshot, stop
-from tests.browser.test_accessibility import serious_violations
-from tests.browser.test_i18n import (
+from tests.helpers.audit import audit_database
+from tests.helpers.browser import serious_violations
+from tests.helpers.browser_i18n import (
     LANGUAGES,
     Checker,
     catalogue,
@@ -29,8 +30,7 @@ from tests.browser.test_i18n import (
     switch,
     untranslated,
 )
-from tests.browser.test_tournament_moves import act, notices
-from tests.security.audit import audit_database
+from tests.helpers.browser_tournaments import act, notices
 
 ROOM = """
 import pokerroom.server.tournament_hall as tours

@@ -1,4 +1,4 @@
-"""Register, Unregister, Rebuy and Add-on in the tournament lobby (issue 14): shown only when
+"""Register, Unregister, Rebuy and Add-on in the tournament lobby: shown only when
 the room allows them now, with their price. A person registers and unregisters (refunded)
 and registers again; a rebuy event started by the director with them and one other
 entrant (the director holds the first deal, so stacks stay where they start): the person's
@@ -18,8 +18,8 @@ import httpx
 from playwright.async_api import Browser, Route
 
 from tests.browser.conftest import Room, new_player
-from tests.browser.test_tournament_moves import shut, start_room
-from tests.security.audit import audit_database
+from tests.helpers.audit import audit_database
+from tests.helpers.browser_tournaments import shut, start_room
 
 ROOM = """
 import pokerroom.server.tournament_hall as tours

@@ -1,4 +1,4 @@
-"""Tournaments in the browser (issue 14): the sit & go that ``pokerroom serve`` keeps open
+"""Tournaments in the browser: the sit & go that ``pokerroom serve`` keeps open
 with five bots; a newcomer registers from the lobby, the start opens their table, which
 shows the level, the blinds, the next level and their place; they play by clicking.
 Screenshots: ``tournament-lobby`` and ``tournament-table`` in ``artifacts/browser/``."""
@@ -12,7 +12,7 @@ import httpx
 from playwright.async_api import Browser, Locator
 
 from tests.browser.conftest import Room, new_player, screenshot
-from tests.browser.test_i18n import catalogue, switch
+from tests.helpers.browser_i18n import catalogue, switch
 
 
 async def bots_registered(room: Room, count: int) -> None:

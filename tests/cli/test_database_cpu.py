@@ -1,4 +1,4 @@
-"""The load test reports PostgreSQL's CPU for its run's database (issue 15: the room, its
+"""The load test reports PostgreSQL's CPU for its run's database (the room, its
 load client and PostgreSQL's backends share the machine's cores): read from /proc for the
 backends connected to that database, not for other databases' sessions."""
 

@@ -1,4 +1,4 @@
-"""The load client reads only the frames it must (issue 15): a table frame without legal
+"""The load client reads only the frames it must: a table frame without legal
 actions is another seat's turn, timed as it arrives without being parsed; every other
 frame (this seat's decision, errors, hand results) is parsed as before."""
 
@@ -8,7 +8,7 @@ from pokerroom.cli.load_client import not_ours
 from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.server import encoding, protocol
 from pokerroom.server.views import public_state, state_for_seat
-from tests.server.tables import titan_table
+from tests.helpers.tables import titan_table
 
 
 def test_not_ours_is_exactly_a_table_frame_without_a_decision_for_its_viewer() -> None:

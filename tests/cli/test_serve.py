@@ -113,3 +113,20 @@ def test_S_ISOLATE_1_connections_get_small_kernel_buffers() -> None:
         with socket.create_connection(listening.getsockname()) as _, listening.accept()[0] as conn:
             assert conn.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF) <= 4 * RECEIVE_BUFFER
             assert conn.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) <= 4 * SEND_BUFFER
+
+
+async def test_serve_trusts_x_forwarded_for_only_from_forwarded_allow_ips(tmp_path: Path) -> None:
+    """/metrics answers loopback only: a request from loopback that says it forwards another
+    address is refused when loopback is a trusted balancer (the default), and answered when
+    ``--forwarded-allow-ips`` names another balancer (the header is not believed)."""
+    forwarded = {"X-Forwarded-For": "203.0.113.7"}
+    for option, status in (((), 403), (("--forwarded-allow-ips", "10.1.2.3"), 200)):
+        port = free_port()
+        database = sqlite_url(tmp_path / f"room{status}.db")
+        process = await spawn_room(database, port, pause=0.05, options=option)
+        try:
+            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+                assert (await http.get("/metrics", headers=forwarded)).status_code == status
+        finally:
+            process.terminate()
+            process.wait(timeout=30)

@@ -1,4 +1,4 @@
-"""``pokerroom serve --node-id`` (issue 15): several nodes need PostgreSQL, and a lease
+"""``pokerroom serve --node-id``: several nodes need PostgreSQL, and a lease
 renewed more often than it lasts; a wrong setting is one clear line and status 2, with
 nothing started."""
 

@@ -1,4 +1,4 @@
-"""The table echo (issue 15's ceiling for the room's actions/s): the room's sockets and
+"""The table echo (the ceiling for the room's actions/s): the room's sockets and
 frames with no poker in between, driven by client processes as the load test's bots are."""
 
 from __future__ import annotations
@@ -48,5 +48,5 @@ def test_the_figures_in_words_name_the_share_of_the_ceiling() -> None:
     }
     words = one_node_in_words(result)
     assert "2000 actions/s" in words
-    assert "5,000 actions/s" in words and "40% of it (issue 15: at least 30%)" in words
+    assert "5,000 actions/s" in words and "40% of it (the target: at least 30%)" in words
     assert "40,000 messages/s" in words

@@ -1,4 +1,4 @@
-"""``pokerroom tournament simulate`` (issue 14): one JSON line, money and chips conserved,
+"""``pokerroom tournament simulate``: one JSON line, money and chips conserved,
 every place once, tables within one player; clear errors for a bad structure or field."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from pokerroom.cli.app import app
 from pokerroom.history.phh import load_text
-from tests.tournament.invariants import check_result
+from tests.helpers.tournament_invariants import check_result
 
 KEYS = [
     "entrants",
@@ -33,7 +33,7 @@ def run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def test_issue14_simulate_prints_one_json_line() -> None:
+def test_simulate_prints_one_json_line() -> None:
     code, out, _ = run("--entrants", "40", "--structure", "mtt_freezeout", "--seed", "3", "--json")
     assert code == 0 and out.count("\n") == 1
     result = json.loads(out)
@@ -44,19 +44,19 @@ def test_issue14_simulate_prints_one_json_line() -> None:
     assert again[1] == out  # the seed makes the event
 
 
-def test_issue14_simulate_without_json_prints_a_summary() -> None:
+def test_simulate_without_json_prints_a_summary() -> None:
     code, out, _ = run("--entrants", "9", "--structure", "sng9", "--seed", "1")
     assert code == 0 and "prize pool / paid" in out and "9000 / 9000" in out
 
 
-def test_issue14_simulate_refuses_a_bad_structure_or_field_size() -> None:
+def test_simulate_refuses_a_bad_structure_or_field_size() -> None:
     code, _, err = run("--entrants", "9", "--structure", "nope")
     assert code == 1 and "no tournament structure 'nope'" in err
     code, _, err = run("--entrants", "12", "--structure", "sng9")
     assert code == 1 and "sng9 takes 2 to 9 entries, not 12" in err
 
 
-def test_issue14_simulate_exports_every_players_histories_and_summary(tmp_path: Path) -> None:
+def test_simulate_exports_every_players_histories_and_summary(tmp_path: Path) -> None:
     out = tmp_path / "event"
     code, line, _ = run(
         "--entrants", "9", "--structure", "sng9", "--seed", "2", "--json", "--export", str(out)
@@ -84,7 +84,7 @@ def test_issue14_simulate_exports_every_players_histories_and_summary(tmp_path: 
     )
 
 
-def test_issue14_simulate_exports_one_player_in_one_format(tmp_path: Path) -> None:
+def test_simulate_exports_one_player_in_one_format(tmp_path: Path) -> None:
     out = tmp_path / "mine"
     code, _, _ = run(
         "--entrants", "6", "--structure", "sng6", "--seed", "4", "--export", str(out),
@@ -102,7 +102,7 @@ def test_issue14_simulate_exports_one_player_in_one_format(tmp_path: Path) -> No
     assert "Tournament started 2026/12/24 14:30:00 ET" in summary
 
 
-def test_issue14_simulate_export_refuses_bad_input_and_writes_nothing(tmp_path: Path) -> None:
+def test_simulate_export_refuses_bad_input_and_writes_nothing(tmp_path: Path) -> None:
     used = tmp_path / "used"
     used.mkdir()
     (used / "keep.txt").write_text("mine", encoding="utf-8")

@@ -1,4 +1,4 @@
-"""``pokerroom verify HAND.json`` (issue 16): a true reveal is verified and its deck shown; a
+"""``pokerroom verify HAND.json``: a true reveal is verified and its deck shown; a
 tampered one exits non-zero saying what differs."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from pokerroom.cards import FULL_DECK
 from pokerroom.cli.app import app
-from tests.test_fairness import CLIENT_SEEDS, KNOWN_DECK, document
+from tests.helpers.fairness import CLIENT_SEEDS, KNOWN_DECK, document
 
 RUNNER = CliRunner()
 
@@ -20,7 +20,7 @@ def run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def test_issue_16_verify_accepts_a_true_reveal_and_shows_the_deck(tmp_path: Path) -> None:
+def test_verify_accepts_a_true_reveal_and_shows_the_deck(tmp_path: Path) -> None:
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(document()))
     code, out, _ = run(str(path), "--seed", CLIENT_SEEDS[0])
@@ -31,7 +31,7 @@ def test_issue_16_verify_accepts_a_true_reveal_and_shows_the_deck(tmp_path: Path
     assert f"   1-13  {dealt}" in out
 
 
-def test_issue_16_verify_refuses_a_tampered_file_with_a_clear_message(tmp_path: Path) -> None:
+def test_verify_refuses_a_tampered_file_with_a_clear_message(tmp_path: Path) -> None:
     doc = document()
     doc["deck"][10], doc["deck"][20] = doc["deck"][20], doc["deck"][10]
     path = tmp_path / "hand.json"

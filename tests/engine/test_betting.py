@@ -14,7 +14,7 @@ from pokerroom.engine import (
 from pokerroom.engine.events import ActionTaken, BoardDealt, ForcedBet, HoleCardsDealt
 from pokerroom.rules import load_preset
 from pokerroom.rules.house import STANDARD
-from tests.engine.helpers import act, checks_down, deal, spec
+from tests.helpers.hands import act, checks_down, deal, spec
 
 LIMIT = spec(structure="fixed_limit", sb=1, bb=2)
 PL = spec(structure="pot_limit", sb=1, bb=2)

@@ -22,7 +22,7 @@ from pokerroom.engine.events import (
 )
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules import load_preset
-from tests.engine.helpers import act, checks_down, deal, spec
+from tests.helpers.hands import act, checks_down, deal, spec
 
 
 def codes(cards):

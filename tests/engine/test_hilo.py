@@ -1,7 +1,7 @@
 """Omaha Hi-Lo in the engine: R-HILO-1 .. R-HILO-8."""
 
 from pokerroom.engine.events import PotAwarded
-from tests.engine.helpers import act, checks_down, deal, spec
+from tests.helpers.hands import act, checks_down, deal, spec
 
 O8 = spec("omaha_hilo", "fixed_limit", sb=1, bb=2)
 

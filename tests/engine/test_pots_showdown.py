@@ -12,7 +12,7 @@ from pokerroom.engine.events import (
 from pokerroom.engine.pots import Pot, build_pots, split
 from pokerroom.history.phh import write_phh
 from pokerroom.rules import load_preset
-from tests.engine.helpers import act, checks_down, deal, spec
+from tests.helpers.hands import act, checks_down, deal, spec
 
 LIMIT = spec(structure="fixed_limit", sb=1, bb=2)
 

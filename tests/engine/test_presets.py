@@ -6,7 +6,7 @@ from pokerroom.engine import Action, ActionKind, ExtraPost
 from pokerroom.engine.events import CardsShown, ForcedBet, HandMucked, PlayerProtected
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
-from tests.engine.helpers import act, checks_down, deal
+from tests.helpers.hands import act, checks_down, deal
 
 # $5/$10 limit hold'em ($5 is the big blind = small bet), in cents.
 EXPECTED = {

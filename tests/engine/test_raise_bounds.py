@@ -1,4 +1,4 @@
-"""Issue 13: the raise bounds and the reason a raise is refused come from one function
+"""The raise bounds and the reason a raise is refused come from one function
 (``engine.betting.raise_bounds``), so the offer and the refusal cannot disagree."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pokerroom.engine.betting import raise_bounds
 from pokerroom.engine.errors import IllegalActionError
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules.game import Structure, Variant
-from tests.engine.helpers import spec
+from tests.helpers.hands import spec
 
 
 @pytest.mark.parametrize("structure", list(Structure))

@@ -5,7 +5,7 @@ from dataclasses import replace
 from pokerroom.engine.events import PotAwarded, RakeTaken
 from pokerroom.history.phh import write_phh
 from pokerroom.rules import load_preset
-from tests.engine.helpers import act, checks_down, deal, spec
+from tests.helpers.hands import act, checks_down, deal, spec
 
 NL_1_2 = spec(sb=100, bb=200)  # cents: $1/$2
 

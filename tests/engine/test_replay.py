@@ -1,4 +1,4 @@
-"""Issue 13: the hand owns its history. ``Hand.setup`` and ``Hand.log`` rebuild it exactly."""
+"""The hand owns its history. ``Hand.setup`` and ``Hand.log`` rebuild it exactly."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pokerroom.engine.errors import IllegalActionError
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
-from tests.engine.helpers import play_randomly, spec
+from tests.helpers.hands import play_randomly, spec
 
 
 def _random_hand(
@@ -84,7 +84,7 @@ def test_a_house_preset_travels_in_the_setup() -> None:
 
 
 def test_hand_steps_is_the_one_replay_one_step_per_action() -> None:
-    """Issue 13: ``Hand.steps`` yields the hand as dealt, then the hand after each logged
+    """``Hand.steps`` yields the hand as dealt, then the hand after each logged
     action; ``Hand.replay`` is its last step (PHH replay and the replayer walk it too)."""
     hand = _random_hand(7, Variant.OMAHA_HILO, Structure.POT_LIMIT, auto_showdown=False)
     seen: list[tuple[int, int]] = []

@@ -1,6 +1,6 @@
 """RULES.md's worked examples, with the rules' own numbers, played through a Hand.
 
-Issue 17: every concrete example in RULES.md is a test. The examples that already had an
+Every concrete example in RULES.md is a test. The examples that already had an
 exact test elsewhere (R-PL-2 under the standard options, R-BLIND-7 at 100/200, R-LIM-4 on a
 $20 round ...) are not repeated here; these are the ones that were missing or weaker.
 """
@@ -11,7 +11,7 @@ from pokerroom.engine import IllegalActionError
 from pokerroom.engine.events import RakeTaken
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
-from tests.engine.helpers import act, checks_down, deal, spec
+from tests.helpers.hands import act, checks_down, deal, spec
 
 NL_100_200 = spec(sb=100, bb=200)
 #: The rooms that deal pot limit and their R-PL-3 pot basis (RULES.md presets table).
@@ -107,7 +107,7 @@ def test_R_PL_2_both_worked_examples_at_every_pot_limit_room(room: str) -> None:
 
 @pytest.mark.parametrize("room", sorted(PL_BASIS))
 def test_R_PL_3_all_ins_of_30_and_60_by_room(room: str) -> None:
-    # Issue 17's example at 5/10 pot limit: all-ins of 30 and 60 before the flop, the three
+    # RULES.md's example at 5/10 pot limit: all-ins of 30 and 60 before the flop, the three
     # covering players bet 10 and call on the flop. active_pot (multipoker): only the bets
     # above the highest all-in count, so the maximum is 40; a cut at the lower all-in would
     # give 160. all_pots (titan, casino): both pots (270) and the bets count: 310.

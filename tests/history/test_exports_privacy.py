@@ -13,8 +13,8 @@ from pokerroom.history.phh import load_text, phh_fields, replay, to_toml, write_
 from pokerroom.history.pokerstars import pokerstars_text
 from pokerroom.history.viewer import EVERYONE, viewer_hand
 from pokerroom.server.replayer import replay_frames
-from tests.engine.helpers import act, checks_down, deal, spec
-from tests.history.cards import cards_in
+from tests.helpers.cards import cards_in
+from tests.helpers.hands import act, checks_down, deal, spec
 
 WHEN = datetime(2026, 11, 30, tzinfo=UTC)
 

@@ -1,4 +1,4 @@
-"""Issue 13: a PHH history is dealt from the same ``HandSetup`` a table deals from, and the
+"""A PHH history is dealt from the same ``HandSetup`` a table deals from, and the
 hand it replays to rebuilds exactly from its setup and log (``Hand.replay``)."""
 
 from __future__ import annotations
@@ -6,19 +6,16 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import random
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from pokerroom.engine import (
-    ExtraPost,
     ForcedBetKind,
     Hand,
     Move,
     Phase,
-    Player,
     PotShare,
 )
 from pokerroom.engine.events import ActionTaken, ForcedBet, PotAwarded
@@ -33,11 +30,10 @@ from pokerroom.history.record import (
     read_record,
 )
 from pokerroom.history.viewer import EVERYONE, viewer_hand
-from pokerroom.rng import SeededRandomSource
-from pokerroom.rules import STANDARD, HouseOptions, load_preset
+from pokerroom.rules import STANDARD, load_preset
 from pokerroom.rules.game import Structure, Variant
 from pokerroom.server.replayer import replay_frames
-from tests.engine.helpers import play_randomly, spec
+from tests.helpers.hand_records import house_options, played_hand
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "phh"
 WHEN = datetime(2026, 12, 1, tzinfo=UTC)
@@ -88,26 +84,6 @@ actions = ["d dh p1 AcAd", "d dh p2 KcKd", "d dh p3 2c7d", "p3 f", "p1 cbr 6", "
 # ---------------------------------------------------------------- the stored record
 
 
-def _played(seed: int, variant: Variant, structure: Structure, house: HouseOptions) -> Hand:
-    rng = random.Random(seed)
-    n = rng.randint(2, 6)
-    game = (
-        house.game(variant, structure, 200) if house.rake else spec(variant.value, structure.value)
-    )
-    hand = Hand(
-        spec=game,
-        players=[
-            Player(seat=2 * k + 1, stack=rng.randint(100, 40_000), name=f"p{k}") for k in range(n)
-        ],
-        house=house,
-        rng=SeededRandomSource(seed),
-        posts=[ExtraPost(position=n - 1, live=game.stakes.big_blind)]
-        if n > 2 and seed % 3 == 0
-        else [],
-    )
-    return play_randomly(hand, rng)
-
-
 def _exports(hand: Hand) -> list[str]:
     out = []
     for viewer in (None, EVERYONE, *range(hand.n)):
@@ -119,29 +95,25 @@ def _exports(hand: Hand) -> list[str]:
     return out
 
 
-def _house(name: str) -> HouseOptions:
-    return STANDARD if name == "standard" else load_preset(name)
-
-
 @pytest.mark.parametrize(
     ("variant", "house"),
     [
         (variant, name)
         for name in ("standard", "titan", "casino")
         for variant in Variant
-        if any(v is variant for v, _ in _house(name).games)
+        if any(v is variant for v, _ in house_options(name).games)
     ],
 )
 def test_a_stored_record_reads_back_the_same_hand_and_the_same_exports(
     variant: Variant, house: str
 ) -> None:
-    """Issue 13, S-AUDIT-1: a hand is stored as one record (setup, actions, result) and
+    """S-AUDIT-1: a hand is stored as one record (setup, actions, result) and
     read back by ``Hand.replay`` to the same events and stacks, so every export derived
     from what is read back is the export of the hand as it was played."""
-    options = _house(house)
+    options = house_options(house)
     structures = [s for v, s in options.games if v is variant]
     for seed in range(12):
-        hand = _played(seed, variant, structures[seed % len(structures)], options)
+        hand = played_hand(seed, variant, structures[seed % len(structures)], options)
         text = hand_record(hand)
         again = read_record(text)
         assert again.events == hand.events and again.stacks == hand.stacks, seed
@@ -153,7 +125,7 @@ def test_a_stored_record_reads_back_the_same_hand_and_the_same_exports(
 
 def test_a_cancelled_hand_is_stored_and_read_back_cancelled() -> None:
     """R-DECK-5: a hand cancelled at the table reads back cancelled, every chip returned."""
-    hand = _played(1, Variant.HOLDEM, Structure.NO_LIMIT, STANDARD)
+    hand = played_hand(1, Variant.HOLDEM, Structure.NO_LIMIT, STANDARD)
     live = Hand.from_setup(hand.setup)
     live.apply(*reversed(hand.log[0]))
     live.cancel("floor: misdeal")
@@ -165,7 +137,7 @@ def test_a_cancelled_hand_is_stored_and_read_back_cancelled() -> None:
 
 def test_a_record_that_does_not_replay_to_its_result_is_refused() -> None:
     """S-AUDIT-1: a stored hand replays to the stacks it ended with, or reading it fails."""
-    hand = _played(2, Variant.HOLDEM, Structure.NO_LIMIT, STANDARD)
+    hand = played_hand(2, Variant.HOLDEM, Structure.NO_LIMIT, STANDARD)
     stored = json.loads(hand_record(hand))
     stored["result"]["stacks"][0] += 1
     with pytest.raises(RecordError, match="replays to stacks"):
@@ -194,7 +166,7 @@ def test_a_hand_cut_off_by_a_crash_stores_only_why_and_does_not_replay() -> None
 
 def test_a_hand_stored_as_phh_before_records_reads_back_through_phh() -> None:
     """Store migration 0007 keeps a hand stored before records as its PHH (``version`` 0)."""
-    hand = _played(4, Variant.OMAHA, Structure.POT_LIMIT, load_preset("titan"))
+    hand = played_hand(4, Variant.OMAHA, Structure.POT_LIMIT, load_preset("titan"))
     again = read_record(phh_record(write_phh(hand, _table="t1", hand=3)))
     assert again.stacks == hand.stacks and again.rake == hand.rake
     assert " # timeout" in write_phh(hand)

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from pokerroom.cli import app
 from pokerroom.history.phh import PHHError, load_text, replay, write_phh, write_phhs
-from tests.engine.helpers import act, checks_down, deal, spec
+from tests.helpers.hands import act, checks_down, deal, spec
 
 HAND = """\
 variant = 'NT'

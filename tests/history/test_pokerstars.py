@@ -9,7 +9,7 @@ from pokerroom.history.pokerstars import money, pokerstars_hand_name, pokerstars
 from pokerroom.history.viewer import viewer_hand
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import GameSpec, Stakes, Structure, Variant
-from tests.engine.helpers import act, checks_down, deal, spec
+from tests.helpers.hands import act, checks_down, deal, spec
 
 WHEN = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 

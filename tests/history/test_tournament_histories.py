@@ -1,4 +1,4 @@
-"""Tournament results and histories (issue 14): every hand as PokerStars-style tournament text
+"""Tournament results and histories: every hand as PokerStars-style tournament text
 and in PHH with the standard's tournament fields, and a summary per player, from a whole
 simulated event; each export is one player's (S-EXPORT-1).
 
@@ -37,7 +37,7 @@ from pokerroom.history.viewer import viewer_hand
 from pokerroom.rules.tournament import load_tournament_structure
 from pokerroom.tournament import Tournament
 from pokerroom.tournament.simulate import HandPlayed, Options, Simulation
-from tests.engine.helpers import act, checks_down, deal, spec
+from tests.helpers.hands import act, checks_down, deal, spec
 
 START = datetime(2026, 12, 1, 17, 0, tzinfo=UTC)  # 12:00 ET
 
@@ -82,7 +82,7 @@ Seat 3: p3 (button) showed [7c 7h] and lost with three of a kind, Sevens
 """
 
 
-def test_issue14_a_tournament_hand_as_pokerstars_writes_it() -> None:
+def test_a_tournament_hand_is_written_as_pokerstars_writes_it() -> None:
     # A big-blind ante (TDA RP-11): the big blind posts it, listed first as PokerStars does;
     # chips without $, the level in Roman numerals, the time in ET, the place decided.
     hand = deal(
@@ -107,7 +107,7 @@ def test_issue14_a_tournament_hand_as_pokerstars_writes_it() -> None:
     assert text == EXPECTED
 
 
-def test_issue14_places_levels_and_the_winner_in_pokerstars_words() -> None:
+def test_places_levels_and_the_winner_in_pokerstars_words() -> None:
     assert [roman(n) for n in (1, 4, 9, 14, 40, 1994)] == ["I", "IV", "IX", "XIV", "XL", "MCMXCIV"]
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th",
@@ -203,7 +203,7 @@ def event() -> tuple[Tournament, dict[str, str], list[HandPlayed]]:
     return export("mtt_freezeout", 45, 3, absent_percent=40)
 
 
-def test_issue14_every_hand_of_the_event_in_the_trackers_format(
+def test_every_hand_of_the_event_in_the_trackers_format(
     event: tuple[Tournament, dict[str, str], list[HandPlayed]],
 ) -> None:
     t, files, played = event
@@ -258,7 +258,7 @@ def final(t: Tournament) -> list[tuple[str, int, int]]:
     return [(t.entries[p.entry].player, p.place, p.prize) for p in t.places()]
 
 
-def test_issue14_places_decided_hand_for_hand_wait_for_the_round() -> None:
+def test_places_decided_hand_for_hand_wait_for_the_round() -> None:
     # Busts in one hand-for-hand round are one group (ranked by their chips at its start):
     # a hand that decided a place waits for every table's hand of the round.
     waited = [0, 0]
@@ -285,7 +285,7 @@ def _pokerkit_plays_it_as_we_do(played: HandPlayed, *, antes: bool = False) -> b
     return not any(e.all_in for e in posts) and blinds == expected
 
 
-def test_issue14_an_independent_parser_reads_the_text_and_replays_it_to_our_stacks(
+def test_an_independent_parser_reads_the_text_and_replays_it_to_our_stacks(
     event: tuple[Tournament, dict[str, str], list[HandPlayed]],
 ) -> None:
     _, files, played = event
@@ -307,7 +307,7 @@ def test_issue14_an_independent_parser_reads_the_text_and_replays_it_to_our_stac
     assert replayed > 50
 
 
-def test_issue14_every_hand_in_phh_round_trips_with_the_tournament_fields(
+def test_every_hand_in_phh_round_trips_with_the_tournament_fields(
     event: tuple[Tournament, dict[str, str], list[HandPlayed]],
 ) -> None:
     _, files, played = event
@@ -338,7 +338,7 @@ def test_issue14_every_hand_in_phh_round_trips_with_the_tournament_fields(
                 assert hidden == (k != position and not p.hand.shown[k])
 
 
-def test_issue14_pokerkit_reads_our_tournament_phh(
+def test_pokerkit_reads_our_tournament_phh(
     event: tuple[Tournament, dict[str, str], list[HandPlayed]],
 ) -> None:
     _, files, played = event
@@ -361,7 +361,7 @@ def test_issue14_pokerkit_reads_our_tournament_phh(
     assert checked > 50 and with_antes > 10
 
 
-def test_issue14_a_summary_per_player_from_the_coordinators_results() -> None:
+def test_a_summary_per_player_from_the_coordinators_results() -> None:
     t, files, _ = export("sng9", 9, 2)
     places = sorted(t.places(), key=lambda p: p.place)
     winner = t.entries[places[0].entry].player
@@ -386,7 +386,7 @@ def test_issue14_a_summary_per_player_from_the_coordinators_results() -> None:
         assert theirs[-1] == f"You finished in {ordinal(p.place)} place."
 
 
-def test_issue14_rebuys_and_re_entries_in_the_summary() -> None:
+def test_rebuys_and_re_entries_in_the_summary() -> None:
     t, files, _ = export("mtt_reentry", 30, 3, reentry_percent=100)
     again = [e for e in t.entries.values() if e.id != e.player]
     assert again
@@ -402,7 +402,7 @@ def test_issue14_rebuys_and_re_entries_in_the_summary() -> None:
     )
 
 
-def test_issue14_places_decided_during_late_registration_wait_until_they_are_final() -> None:
+def test_places_decided_during_late_registration_wait_until_they_are_final() -> None:
     # Busts while entries may still come have no final place: their hands wait, in order.
     waited = [0, 0]
     t, files, _ = export("mtt_reentry", 40, 7, late_entries=15, reentry_percent=50, waited=waited)
@@ -430,7 +430,7 @@ def test_S_EXPORT_1_an_export_for_one_player_holds_only_their_histories() -> Non
             assert (f"[{cards}]" in mine) == visible
 
 
-def test_issue14_a_summary_while_the_event_runs() -> None:
+def test_a_summary_while_the_event_runs() -> None:
     run = Simulation(load_tournament_structure("sng9"), 9, 2, options=Options())
     run.play(until=lambda t: 0 < len(t.remaining()) < 7)
     t = run.t
@@ -456,7 +456,7 @@ def test_issue14_a_summary_while_the_event_runs() -> None:
     st.integers(2, 30),
     st.integers(0, 2**16),
 )
-def test_issue14_histories_of_random_events_read_back(name: str, size: int, seed: int) -> None:
+def test_histories_of_random_events_read_back(name: str, size: int, seed: int) -> None:
     shape = load_tournament_structure(name)
     entrants = max(shape.min_entrants, min(size, shape.max_entrants))
     t, files, played = export(

@@ -1,6 +1,6 @@
 """RULES.md's rake numbers read off the shipped schedules (R-RAKE-1, R-RAKE-2, R-RAKE-5).
 
-Issue 17: every concrete number in RULES.md is a test. 000's examples are in test_rake.py;
+Every concrete number in RULES.md is a test. 000's examples are in test_rake.py;
 these are 002's caps ("from $1 to $5", and $5 beating the prose's $3) and the casino's
 convention, which had no test of their own.
 """

@@ -1,4 +1,4 @@
-"""Tournament structures are data files validated on load (issue 14)."""
+"""Tournament structures are data files validated on load."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def raw(name: str) -> dict[str, Any]:
     return tomllib.loads(text)
 
 
-def test_issue14_ships_the_required_structures() -> None:
+def test_ships_sit_and_gos_turbos_heads_up_and_three_kinds_of_mtt() -> None:
     kinds = {name: load_tournament_structure(name) for name in SHIPPED}
     assert {"sng6", "sng6_turbo", "sng9", "sng9_turbo", "sng_heads_up"} <= set(kinds)
     assert {"mtt_freezeout", "mtt_rebuy", "mtt_reentry"} <= set(kinds)
@@ -44,7 +44,7 @@ def test_issue14_ships_the_required_structures() -> None:
 
 
 @pytest.mark.parametrize("name", SHIPPED)
-def test_issue14_every_field_size_pays_exactly_100_percent(name: str) -> None:
+def test_every_field_size_pays_exactly_100_percent(name: str) -> None:
     structure = load_tournament_structure(name)
     for entrants in range(structure.min_entrants, min(structure.max_entrants, 2000) + 1):
         places = structure.payout_for(entrants)
@@ -53,23 +53,23 @@ def test_issue14_every_field_size_pays_exactly_100_percent(name: str) -> None:
         assert list(places) == sorted(places, reverse=True)
 
 
-def test_issue14_nine_player_sng_pays_50_30_20() -> None:
+def test_nine_player_sng_pays_50_30_20() -> None:
     assert load_tournament_structure("sng9").payout_for(9) == (5000, 3000, 2000)
 
 
 @pytest.mark.parametrize("entrants", [100, 300, 1000, 5000])
-def test_issue14_mtt_pays_about_15_percent_of_the_field(entrants: int) -> None:
+def test_mtt_pays_about_15_percent_of_the_field(entrants: int) -> None:
     paid = len(load_tournament_structure("mtt_freezeout").payout_for(entrants))
     assert 0.10 * entrants <= paid <= 0.16 * entrants
 
 
-def test_issue14_paid_places_grow_with_the_field() -> None:
+def test_paid_places_grow_with_the_field() -> None:
     structure = load_tournament_structure("mtt_freezeout")
     counts = [len(structure.payout_for(n)) for n in range(2, 3000)]
     assert counts == sorted(counts) and counts[-1] > counts[0]
 
 
-def test_issue14_big_blind_ante_levels_in_the_mtt() -> None:
+def test_big_blind_ante_levels_in_the_mtt() -> None:
     structure = load_tournament_structure("mtt_freezeout")
     assert structure.levels[0].big_blind_ante == 0
     assert structure.levels[5].big_blind_ante == structure.levels[5].big_blind
@@ -84,7 +84,7 @@ def broken(change: Any, name: str = "sng9") -> str:
     return str(error.value)
 
 
-def test_issue14_bad_files_get_clear_errors() -> None:
+def test_bad_files_get_clear_errors() -> None:
     assert "unknown keys colour" in broken(lambda d: d.update(colour="red"))
     assert "missing starting_stack" in broken(lambda d: d.pop("starting_stack"))
     assert "sum to 90" in broken(lambda d: d["payouts"][2].update(places=[50, 30, 10]))
@@ -121,6 +121,6 @@ def test_issue14_bad_files_get_clear_errors() -> None:
     assert "rebuy: missing chips" in broken(lambda d: d["rebuy"].pop("chips"), "mtt_rebuy")
 
 
-def test_issue14_unknown_structure_names_the_shipped_ones() -> None:
+def test_unknown_structure_names_the_shipped_ones() -> None:
     with pytest.raises(RulesError, match="no tournament structure 'nope'; structures: mtt_"):
         load_tournament_structure("nope")

@@ -1,4 +1,4 @@
-"""Attacks on log-in and sign-up over a real server (issue 11 items 6, 7, 9; S-AUTH-1, S-AUTH-2).
+"""Attacks on log-in and sign-up over a real server (S-AUTH-1, S-AUTH-2).
 
 Hashing must never stall the event loop, log-ins and sign-ups are rate-limited, parallel
 guesses cannot get past the lock-out, the lock-out does not tell which names exist, and
@@ -233,8 +233,8 @@ async def test_S_AUTH_1_nobody_can_log_in_as_a_bot(server: Server) -> None:
         assert (await sign_up(http, "bot_o8_2_4_0", "a person's own")).status_code == 200
         plan = {"nlhe-1-2": 1, "plo-1-2": 1, "o8-2-4": 1}
         bots = [
-            asyncio.create_task(_bots(server.base, plan, "bot", server.app.state.auth.bot_token)),
-            asyncio.create_task(_bots(server.base, {"hu-nlhe": 1}, "guest")),
+            asyncio.create_task(_bots([server.base], plan, "bot", server.app.state.auth.bot_token)),
+            asyncio.create_task(_bots([server.base], {"hu-nlhe": 1}, "guest")),
         ]
         names = ["bot_nlhe_1_2_0", "bot_plo_1_2_0", "guest_hu_nlhe_0"]
         try:

@@ -7,28 +7,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
-import asyncpg
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
 from pokerroom.server.actor import CLIENT_WAITING
-from tests.security.audit import assert_books_balance
-from tests.security.test_isolation import cancelled_hands, heads_up, play, report, ws_url
-from tests.server.conftest import Person, Server, person
-from tests.server.test_late_clock import decision, first_turn
+from tests.helpers.attacks import (
+    chat_held,
+    errors,
+    first_act,
+    logged_in,
+    play,
+    report,
+    settle,
+)
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.database import cancelled_hands
+from tests.helpers.room_tables import decision
+from tests.server.conftest import Server, person
 
 FLOODERS = 48  # sockets of one address (the room allows 64 per address)
-
-
-async def logged_in(server: Server, token: str) -> ClientConnection:
-    ws = await connect(ws_url(server))
-    await ws.recv()  # welcome
-    await ws.send(json.dumps({"type": "hello", "token": token}))
-    await ws.recv()  # hello
-    return ws
 
 
 async def drain(ws: ClientConnection, codes: list[str]) -> None:
@@ -38,46 +37,6 @@ async def drain(ws: ClientConnection, codes: list[str]) -> None:
             frame: dict[str, Any] = json.loads(raw)
             if frame.get("type") == "error":
                 codes.append(frame.get("code", ""))
-
-
-async def settle(read: Any, rounds: int = 100) -> int:
-    """Wait (bounded) until ``read()`` stops changing for a few turns; its last value."""
-    last, same = read(), 0
-    for _ in range(rounds):
-        await asyncio.sleep(0.02)
-        now = read()
-        same = same + 1 if now == last else 0
-        last = now
-        if same >= 10:
-            break
-    return int(last)
-
-
-@contextlib.asynccontextmanager
-async def chat_held(server: Server) -> AsyncIterator[None]:
-    """While inside, a table that writes a chat waits for a lock (an operator's long
-    transaction): nothing more leaves its inbox, and what is sent to it piles up."""
-    admin = await asyncpg.connect(server.database.replace("+asyncpg", ""))
-    lock = admin.transaction()
-    await lock.start()
-    try:
-        await admin.execute("LOCK TABLE chat_messages IN EXCLUSIVE MODE")
-        yield
-    finally:
-        await lock.rollback()
-        await admin.close()
-
-
-async def first_act(server: Server) -> tuple[Any, tuple[Person, Person, Person], int, int]:
-    """Table "fair" heads-up, its first hand dealt: the actor, Ann, Bob and the one to act,
-    the hand's number and the mover's seat."""
-    ann, bob = await heads_up(server, "fair")
-    mover, frame, _ = await first_turn(ann, bob)
-    return server.room.actors["fair"], (ann, bob, mover), frame["hand"]["number"], frame["you"]
-
-
-def errors(someone: Person) -> list[dict[str, Any]]:
-    return [f for f in someone.frames if f.get("type") == "error"]
 
 
 async def test_S_ISOLATE_1_a_flood_of_one_address_never_refuses_another_players_action(

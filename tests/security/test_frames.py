@@ -13,7 +13,7 @@ from websockets.exceptions import ConnectionClosedError
 from pokerroom.server.process import free_port, spawn_room
 from pokerroom.server.protocol import MAX_FRAME_BYTES, MAX_MESSAGE_BYTES
 from pokerroom.store.db import sqlite_url
-from tests.security.test_isolation import closed_code
+from tests.helpers.sockets import closed_code
 from tests.server.conftest import Server
 
 

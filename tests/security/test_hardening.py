@@ -1,4 +1,4 @@
-"""What a room on the internet needs (issue 11, "Hardening"): security headers, no CDN,
+"""What a room on the internet needs: security headers, no CDN,
 the WebSocket's Origin check, connection limits, byte-counted frames, binary and nested
 frames closed cleanly, and out-of-range REST parameters refused with a 4xx."""
 
@@ -18,9 +18,9 @@ from websockets.exceptions import InvalidStatus
 from pokerroom.server.app import WEB, create_app
 from pokerroom.server.room import Limits
 from pokerroom.store.db import sqlite_url
-from tests.security.test_isolation import closed_code, ws_url
+from tests.helpers.room_tables import table_config
+from tests.helpers.sockets import closed_code, ws_url
 from tests.server.conftest import Server, person
-from tests.server.test_e2e import table_config
 
 
 async def test_every_response_has_the_security_headers(server: Server) -> None:
@@ -51,11 +51,19 @@ async def test_docs_load_nothing_from_a_cdn_they_are_off_unless_asked_for(server
         assert (await http.get("/openapi.json")).status_code == 200  # the schema stays
 
 
-async def test_the_websocket_refuses_other_origins(server: Server) -> None:
+async def test_the_websocket_refuses_other_origins_and_logs_why(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
     own = server.base  # http://127.0.0.1:port: the room's own origin (its Host)
     with pytest.raises(InvalidStatus) as refused:
         await connect(ws_url(server), origin="http://evil.example")  # type: ignore[arg-type]
     assert refused.value.response.status_code == 403
+    host = own.removeprefix("http://")  # the log says what Origin would have matched
+    why = [r.getMessage() for r in caplog.records if "refused: Origin" in r.getMessage()]
+    assert why == [
+        f"WebSocket from 127.0.0.1 refused: Origin 'http://evil.example' is neither"
+        f" http(s)://{host} (from the Host header) nor in POKERROOM_ORIGINS"
+    ]
     for origin in (own, None):  # the room's page, and clients without an Origin (bots)
         ws = await connect(ws_url(server), origin=origin)  # type: ignore[arg-type]
         assert json.loads(await ws.recv())["type"] == "welcome"

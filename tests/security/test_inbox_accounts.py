@@ -11,11 +11,11 @@ import json
 import httpx
 
 from pokerroom.server.actor import CLIENT_WAITING
-from tests.security.audit import assert_books_balance
-from tests.security.test_fair_inbox import chat_held, errors, first_act, logged_in, settle
-from tests.security.test_isolation import cancelled_hands
+from tests.helpers.attacks import chat_held, errors, first_act, logged_in, settle
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.database import cancelled_hands
+from tests.helpers.room_tables import decision
 from tests.server.conftest import PASSWORD_SECONDS, Server, person
-from tests.server.test_late_clock import decision
 
 ACCOUNTS = 12  # the switching socket's session tokens, one account each
 

@@ -9,11 +9,11 @@ import asyncio
 
 from pokerroom.server.actor import CLIENT_WAITING
 from pokerroom.server.room import TableConfig
-from tests.security.audit import assert_books_balance
-from tests.security.test_fair_inbox import chat_held, settle
-from tests.security.test_isolation import cancelled_hands, heads_up, play
+from tests.helpers.attacks import chat_held, heads_up, play, settle
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.database import cancelled_hands
+from tests.helpers.room_tables import first_turn
 from tests.server.conftest import Server, person
-from tests.server.test_late_clock import first_turn
 
 
 async def test_S_ISOLATE_1_an_ended_table_task_leaves_no_message_counted_on_its_clients(

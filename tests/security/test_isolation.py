@@ -1,6 +1,6 @@
-"""S-ISOLATE-1 and S-AUTH-2 attacked over real sockets (issue 11 items 4, 5, 8; issue 12 item
-4): a client that watches and hangs up, never reads, or floods hurts only its own connection;
-a fault in the table's own logic is logged and counted; log-out and suspension close sockets."""
+"""S-ISOLATE-1 and S-AUTH-2 attacked over real sockets: a client that watches and hangs up,
+never reads, or floods hurts only its own connection; a fault in the table's own logic is logged
+and counted; log-out and suspension close sockets."""
 
 from __future__ import annotations
 
@@ -11,13 +11,11 @@ import json
 import logging
 import random
 import socket
-import statistics
 import time
 from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import func, select
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -25,83 +23,12 @@ from pokerroom.bots.client import run_bot
 from pokerroom.bots.strategy import RuleBot
 from pokerroom.server.actor import CLIENT_WAITING
 from pokerroom.server.room import TableConfig
-from pokerroom.store.db import Database
-from pokerroom.store.models import HandRecord
+from tests.helpers.accounts import operator_headers
+from tests.helpers.attacks import CLOCK, heads_up, play, report
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.database import cancelled_hands
+from tests.helpers.sockets import closed_code, ws_url
 from tests.server.conftest import Person, Server, person
-from tests.server.test_e2e import books_balance
-from tests.server.test_floor import operator_headers
-from tests.server.test_late_clock import heads_up as seat_two
-
-CLOCK = (("decision_seconds", 10), ("warning_after_seconds", 5), ("time_bank_seconds", 0))
-
-
-async def heads_up(server: Server, table: str) -> tuple[Person, Person]:
-    return await seat_two(server, table, CLOCK)
-
-
-async def play(
-    someone: Person, table: str, hands: int, waits: list[float], *, cautious: bool = False
-) -> None:
-    """Check or call (``cautious``: check or fold) for ``hands`` hands; ``waits`` gets, for
-    every action, the seconds until the frame that shows it done arrived."""
-    last = 0
-    frame = await someone.next("table", 30)
-    while True:
-        hand = frame.get("hand")
-        if hand is None:
-            frame = await someone.next("table", 30)
-            continue
-        last = max(last, hand["number"])
-        if last > hands:
-            return
-        if hand["actor"] == frame["you"] and hand["legal"] is not None:
-            sent = time.monotonic()
-            action = "check_or_call"
-            if cautious:
-                action = "check" if hand["legal"]["can_check"] else "fold"
-            await someone.send(type="act", table=table, action=action, hand=hand["number"])
-            frame = await someone.until(  # bounded: the broadcast of this action, or it fails
-                lambda f, h=hand: (
-                    f["hand"] is None
-                    or f["hand"]["number"] != h["number"]
-                    or f["hand"]["actor"] != h["actor"]
-                    or f["hand"]["street"] != h["street"]
-                ),
-                timeout=10,
-            )
-            waits.append(time.monotonic() - sent)
-        else:
-            frame = await someone.next("table", 30)
-
-
-async def cancelled_hands(server: Server) -> int:
-    db = Database(server.database)
-    try:
-        async with db.transaction() as session:
-            return int(
-                await session.scalar(select(func.count()).where(HandRecord.status == "cancelled"))
-                or 0
-            )
-    finally:
-        await db.close()
-
-
-def ws_url(server: Server) -> str:
-    return server.base.replace("http", "ws", 1) + "/ws"
-
-
-async def closed_code(
-    ws: ClientConnection, timeout: float = 10.0, frames: list[dict[str, Any]] | None = None
-) -> int | None:
-    """Read (into ``frames``) until the server closes ``ws``; its close code."""
-    with contextlib.suppress(ConnectionClosed):
-        async with asyncio.timeout(timeout):
-            while True:
-                frame = json.loads(await ws.recv())
-                if frames is not None:
-                    frames.append(frame)
-    rcvd = ws.protocol.close_rcvd
-    return None if rcvd is None else rcvd.code
 
 
 async def watch_and_close(server: Server, table: str, times: int) -> None:
@@ -142,21 +69,15 @@ async def flood(someone: Person, table: str) -> int | None:
     return await closed_code(someone.ws, frames=someone.frames)
 
 
-def report(waits: list[float]) -> None:
-    p99 = statistics.quantiles(waits, n=100)[98] if len(waits) > 1 else waits[0]
-    p50 = statistics.median(waits)
-    print(f"honest action-to-broadcast: {len(waits)} actions, p50 {p50:.4f} s, p99 {p99:.4f} s")
-
-
 async def test_S_ISOLATE_1_anonymous_watch_and_close_never_cancels_a_hand(server: Server) -> None:
     ann, bob = await heads_up(server, "iso1")
     waits: list[float] = []
     honest = asyncio.gather(play(ann, "iso1", 6, waits), play(bob, "iso1", 6, waits))
-    await asyncio.gather(honest, watch_and_close(server, "iso1", 40))  # issue 11: 12 cancelled
+    await asyncio.gather(honest, watch_and_close(server, "iso1", 40))
     assert await cancelled_hands(server) == 0
     assert server.room.actors["iso1"].faults == 0
     assert all(not c.closed for c in server.room.actors["iso1"].watchers)
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
 async def test_S_ISOLATE_1_a_flooder_and_a_client_that_never_reads_hurt_only_themselves(
@@ -206,10 +127,10 @@ async def test_S_ISOLATE_1_a_flooder_and_a_client_that_never_reads_hurt_only_the
     assert len(waits) >= 8
     report(waits)
     sleeper.transport.abort()
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
-async def test_issue_12_a_fault_in_the_tables_logic_is_logged_counted_and_cancels_the_hand(
+async def test_a_fault_in_the_tables_logic_is_logged_counted_and_cancels_the_hand(
     server: Server, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ann, bob = await heads_up(server, "iso3")
@@ -235,7 +156,7 @@ async def test_issue_12_a_fault_in_the_tables_logic_is_logged_counted_and_cancel
         tables = (await http.get("/api/floor/tables")).json()
     assert [t["faults"] for t in tables if t["id"] == "iso3"] == [1]
     monkeypatch.undo()
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
 async def test_S_AUTH_2_log_out_closes_the_sockets_of_that_session(server: Server) -> None:
@@ -248,7 +169,7 @@ async def test_S_AUTH_2_log_out_closes_the_sockets_of_that_session(server: Serve
     assert bob.ws.protocol.close_rcvd is None  # another session is not touched
     await bob.send(type="chat", table="iso4", text="still here")
     assert (await bob.next("chat"))["text"] == "still here"
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
 async def test_S_AUTH_2_suspension_closes_sockets_sits_out_and_cashes_out(server: Server) -> None:
@@ -274,12 +195,12 @@ async def test_S_AUTH_2_suspension_closes_sockets_sits_out_and_cashes_out(server
     answers = [json.loads(await ws.recv()) for _ in range(2)]
     assert answers[1]["type"] == "error" and answers[1]["request"] == "hello"
     await ws.close()
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
 @pytest.mark.slow
 async def test_S_ISOLATE_1_soak_bots_play_while_every_attack_runs(server: Server) -> None:
-    """Issue 11's soak: people and bots play while a client floods, one never reads and
+    """The soak: people and bots play while a client floods, one never reads and
     anonymous sockets watch and hang up; no hand is cancelled and the books balance."""
     await server.room.open_table(
         TableConfig("soak", "soak", "titan", "holdem", "no_limit", 200, 6, CLOCK)
@@ -309,4 +230,4 @@ async def test_S_ISOLATE_1_soak_bots_play_while_every_attack_runs(server: Server
     assert server.room.actors["soak"].faults == 0
     report(waits)
     sleeper.transport.abort()
-    await books_balance(server)
+    await assert_books_balance(server)

@@ -1,5 +1,5 @@
 """Attacks on the room's chips, replayed over real sockets against the real server on SQLite
-and PostgreSQL (issue 11, Money): a request key names one operation (S-MONEY-3), every
+and PostgreSQL: a request key names one operation (S-MONEY-3), every
 cash-out is its own operation, and the audit reconciles the books with the tables
 (S-AUDIT-2) after each attack, and names what it finds when they do not match."""
 
@@ -12,7 +12,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from sqlalchemy import select, update
 from typer.testing import CliRunner
@@ -27,11 +26,11 @@ from pokerroom.store.hands import save_table
 from pokerroom.store.ledger import balance as balance_of
 from pokerroom.store.ledger import join
 from pokerroom.store.models import HandRecord, LedgerAccount, Sitting, TableRecord, Transfer
-from tests.security.audit import assert_books_balance, audit_database
+from tests.helpers.attacks import GRANT, balance, handled, refused, sit
+from tests.helpers.audit import assert_books_balance, audit_database
+from tests.helpers.room_tables import ann_and_bob_seated, table_config
 from tests.server.conftest import Person, Server, person
-from tests.server.test_e2e import ann_and_bob_seated, table_config
 
-GRANT = 1_000_000
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 
 
@@ -43,37 +42,9 @@ def room(request: pytest.FixtureRequest) -> Server:
     return running
 
 
-async def balance(server: Server, someone: Person) -> int:
-    headers = {"Authorization": f"Bearer {someone.token}"}
-    async with httpx.AsyncClient(base_url=server.base, headers=headers) as http:
-        response = await http.get("/api/me")
-        response.raise_for_status()
-        value: int = response.json()["balance"]
-        return value
-
-
-async def sit(someone: Person, table: str, seat: int, buy_in: int, request: str) -> dict[str, Any]:
-    await someone.send(type="join", table=table, seat=seat, buy_in=buy_in, request=request)
-    return await someone.until(lambda f: f.get("you") == seat)
-
-
 async def stand(someone: Person, table: str) -> None:
     await someone.send(type="leave", table=table)
     await someone.until(lambda f: f.get("you") is None)
-
-
-async def refused(someone: Person, **message: Any) -> str:
-    """Send ``message`` and return the error it gets (the test fails if none comes)."""
-    await someone.send(**message)
-    error = await someone.next("error")
-    text: str = error["message"]
-    return text
-
-
-async def handled(someone: Person, table: str) -> None:
-    """Wait until the table has handled everything sent before (its inbox is in order)."""
-    await someone.send(type="chat", table=table, text="barrier")
-    await someone.next("chat")
 
 
 async def column(server: Server, query: Any) -> list[Any]:

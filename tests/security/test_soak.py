@@ -1,4 +1,4 @@
-"""Issue 11's proof, short: the room in its own process, honest bots at two tables from a
+"""The soak, short: the room in its own process, honest bots at two tables from a
 second process, a hostile client in a third that floods, never reads, watches and hangs up
 and reuses request keys; afterwards the audit reconciles, the attackers were dropped and
 refused, and no hand was cancelled (S-ISOLATE-1, S-MONEY-3, S-AUDIT-2). ``make bench`` runs

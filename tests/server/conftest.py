@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import ssl
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -148,12 +149,27 @@ class Person:
                     return frame
 
 
-async def person(base: str, name: str, password: str = "correct horse") -> Person:
-    async with httpx.AsyncClient(base_url=base, timeout=PASSWORD_SECONDS) as http:
+async def person(
+    base: str,
+    name: str,
+    password: str = "correct horse",
+    *,
+    origin: str | None = None,
+    tls: ssl.SSLContext | None = None,
+) -> Person:
+    """A new account's client; ``origin``: the Origin header a browser would send; ``tls``:
+    how to trust an ``https`` room."""
+    async with httpx.AsyncClient(
+        base_url=base, timeout=PASSWORD_SECONDS, verify=tls or True
+    ) as http:
         response = await http.post("/api/signup", json={"username": name, "password": password})
         response.raise_for_status()
         data = response.json()
-    ws = await connect(base.replace("http", "ws", 1) + "/ws")
+    ws = await connect(
+        base.replace("http", "ws", 1) + "/ws",
+        origin=origin,  # type: ignore[arg-type]
+        ssl=tls,
+    )
     someone = Person(name=name, token=data["token"], account_id=data["account_id"], ws=ws)
     await someone.next("welcome")
     await someone.send(type="hello", token=someone.token)

@@ -10,18 +10,20 @@ import dataclasses
 import random
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
-from pokerroom.bots.client import run_bot
+from pokerroom.bots.client import run_bot, run_bot_reconnecting
 from pokerroom.bots.strategy import RuleBot
 from pokerroom.engine import ActionKind
 from pokerroom.history.record import read_record
+from pokerroom.server.process import free_port
 from pokerroom.server.room import TableConfig
 from pokerroom.store.models import HandRecord
-from tests.security.audit import assert_books_balance
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.database import rows
+from tests.helpers.room_tables import play_along, table_config
 from tests.server.conftest import Server, person
-from tests.server.test_e2e import play_along
-from tests.server.test_hand_end import rows
 
 CLOCK = (("decision_seconds", 30), ("warning_after_seconds", 20), ("time_bank_seconds", 0))
 
@@ -117,3 +119,45 @@ async def test_DESIGN_9_a_bot_sends_an_action_again_after_slow_down(server: Serv
     played = read_record(hand.record)
     assert not [a for _, a in played.log if a.kind is ActionKind.TIMEOUT]
     await assert_books_balance(server)
+
+
+async def test_DESIGN_9_bots_reconnect_through_any_node_and_say_what_went_wrong(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``pokerroom bots`` with two nodes, one of them down: each bot says it could not
+    connect there and plays through the other; when its connection is dropped (its node
+    restarting), it says so, reconnects and plays on in its seat."""
+    await server.room.open_table(table_config("stay", seats=2))
+    actor = server.room.actors["stay"]
+    down = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    bots = [
+        asyncio.create_task(
+            run_bot_reconnecting([down, server.base], name, RuleBot(random.Random(k)), table="stay")
+        )
+        for k, name in enumerate(("stayer1", "stayer2"))
+    ]
+    try:
+        await dealt(actor, 1)
+        dropped = [c for c in server.room.clients if c.account_id is not None]
+        assert len(dropped) == 2
+        for client in dropped:
+            client.drop(1012, "the node is restarting")
+        await dealt(actor, actor.table.hand_number + 2)  # again, in the same seats
+        assert {s.name for s in actor.table.seats.values()} == {"stayer1", "stayer2"}
+    finally:
+        for task in bots:
+            task.cancel()
+        await asyncio.gather(*bots, return_exceptions=True)
+    said = [r.getMessage() for r in caplog.records if r.name == "pokerroom.bots"]
+    assert any(f"through {down}: ConnectError" in line for line in said), said
+    assert any("ConnectionClosedError" in line and "1012" in line for line in said), said
+    failed_down = [line for line in said if f"through {down}:" in line]
+    assert all(f"reconnecting through {server.base}" in line for line in failed_down), said
+    await assert_books_balance(server)
+
+
+async def dealt(actor: Any, number: int) -> None:
+    """Wait (bounded: 60 s) until the table has dealt hand ``number``, and it has ended."""
+    async with asyncio.timeout(60):
+        while actor.table.hand_number < number or actor.table.hand is not None:
+            await asyncio.sleep(0.05)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import httpx
 
-from tests.security.audit import assert_books_balance
+from tests.helpers.accounts import operator_headers
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.room_tables import first_turn
+from tests.helpers.room_tables import heads_up as seat_two
 from tests.server.conftest import Server
-from tests.server.test_floor import operator_headers
-from tests.server.test_late_clock import first_turn
-from tests.server.test_late_clock import heads_up as seat_two
 
 BANK = 30
 CLOCK = (("decision_seconds", 1), ("warning_after_seconds", 0), ("time_bank_seconds", BANK))

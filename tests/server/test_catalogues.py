@@ -1,4 +1,4 @@
-"""Issue 16: the client in five languages. Every message catalogue (src/pokerroom/web/i18n)
+"""The client in five languages. Every message catalogue (src/pokerroom/web/i18n)
 has every key, no empty message and the same placeholders as English; every error code the
 server can send and every line of the replayer is in each; and no text of the client is
 left untranslated (static HTML names its key, JavaScript asks ``t()`` for its text)."""

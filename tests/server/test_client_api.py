@@ -7,8 +7,9 @@ import asyncio
 
 import httpx
 
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.room_tables import ann_and_bob_seated, play_along, table_config
 from tests.server.conftest import Server, person
-from tests.server.test_e2e import ann_and_bob_seated, books_balance, play_along, table_config
 
 
 async def test_options_are_set_over_the_socket_and_shown_only_to_their_owner(
@@ -35,7 +36,7 @@ async def test_options_are_set_over_the_socket_and_shown_only_to_their_owner(
     await bob.send(type="options", table="o1", auto_post=False)
     error = await bob.next("error")
     assert "seat" in error["message"]
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
 async def test_frames_split_the_pot_from_the_bets_and_the_replayer_masks_cards(
@@ -87,7 +88,7 @@ async def test_frames_split_the_pot_from_the_bets_and_the_replayer_masks_cards(
             bob = next(s for s in frame["seats"] if s["name"] == "bob")
             if bob["cards"] is not None:
                 assert shows and n >= shows[0]
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
 async def test_a_second_connection_takes_over_the_seat_without_a_disconnect(
@@ -134,7 +135,7 @@ async def test_a_second_connection_takes_over_the_seat_without_a_disconnect(
     await again.ws.close()
     away = await bob.until(lambda f: not f["seats"][1]["empty"] and not f["seats"][1]["connected"])
     assert away["seats"][1]["name"] == frame["seats"][1]["name"]
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
 def test_the_replayer_names_a_shown_hand_only_when_it_is_made() -> None:
@@ -184,4 +185,4 @@ async def test_R_STAKE_1_adding_chips_between_hands_from_the_balance(server: Ser
     await ann.send(type="add_chips", table="o4", amount=1_000, request="a3")
     error = await ann.next("error")
     assert "during a hand" in error["message"]
-    await books_balance(server)
+    await assert_books_balance(server)

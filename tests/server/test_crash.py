@@ -22,8 +22,8 @@ from pokerroom.server.process import free_port, spawn_room
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database, sqlite_url
 from pokerroom.store.models import HandRecord, TableRecord
+from tests.helpers.room_tables import first_turn
 from tests.server.conftest import person
-from tests.server.test_late_clock import first_turn
 
 KILLS = 6
 # The room, but the process dies (as by kill -9) the moment a cash-out is written.

@@ -14,66 +14,11 @@ from websockets.asyncio.client import connect
 
 from pokerroom.bots.client import run_bot
 from pokerroom.bots.strategy import RuleBot
-from pokerroom.server.room import TableConfig
 from pokerroom.store.db import Database
-from tests.security.audit import assert_books_balance
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.frames import leaked
+from tests.helpers.room_tables import ann_and_bob_seated, play_along, table_config
 from tests.server.conftest import PASSWORD_SECONDS, Person, Server, person
-
-FAST = (("decision_seconds", 2), ("warning_after_seconds", 1), ("time_bank_seconds", 0))
-
-
-def table_config(table_id: str, seats: int = 6, overrides=FAST) -> TableConfig:  # type: ignore[no-untyped-def]
-    return TableConfig(table_id, table_id, "titan", "holdem", "no_limit", 200, seats, overrides)
-
-
-async def ann_and_bob_seated(
-    server: Server,
-    table: str,
-    seats: tuple[int, int],
-    *,
-    table_seats: int = 6,
-    overrides: tuple[tuple[str, int], ...] = FAST,
-) -> tuple[Person, Person]:
-    """Open ``table`` and seat two new people, ann and bob, with 10,000 each."""
-    await server.room.open_table(table_config(table, seats=table_seats, overrides=overrides))
-    ann = await person(server.base, "ann")
-    bob = await person(server.base, "bob")
-    for someone, seat in ((ann, seats[0]), (bob, seats[1])):
-        await someone.send(type="watch", table=table)
-        await someone.send(type="join", table=table, seat=seat, buy_in=10_000, request="r1")
-    return ann, bob
-
-
-async def books_balance(server: Server) -> None:
-    """S-AUDIT-2: the books reconcile with the tables, balances and rake."""
-    await assert_books_balance(server)
-
-
-async def play_along(someone: Person, table: str, hands: int) -> None:
-    """Check or call whenever it is this person's turn, for ``hands`` hands."""
-    done = 0
-    last = 0
-    while done < hands:
-        frame = await someone.next("table", 30)
-        hand = frame.get("hand")
-        if hand is None:
-            continue
-        if hand["number"] != last:
-            last, done = hand["number"], done + 1
-        if hand["actor"] == frame["you"] and hand["legal"] is not None:
-            await someone.send(type="act", table=table, action="check_or_call", hand=hand["number"])
-
-
-def leaked(frames: list[dict], me: int | None) -> list[tuple[int, list[str]]]:
-    """Seats other than mine whose cards were sent before they were shown."""
-    out = []
-    for frame in frames:
-        if frame.get("type") != "table":
-            continue
-        for seat in frame["seats"]:
-            if seat.get("cards") and seat["seat"] != frame.get("you") and not seat.get("shown"):
-                out.append((seat["seat"], seat["cards"]))
-    return out
 
 
 async def test_two_people_and_bots_play_and_the_ledger_balances(server: Server) -> None:
@@ -111,7 +56,7 @@ async def two_people_and_bots_play(server: Server) -> None:
     results = [f for f in ann.frames if f.get("type") == "hand_result"]
     assert results and any(r["shown"] for r in results)  # showdowns are public
     assert all(r["pots"] for r in results)
-    await books_balance(server)
+    await assert_books_balance(server)
     async with httpx.AsyncClient(base_url=server.base) as http:
         lobby = (await http.get("/api/lobby")).json()
         me = (await http.get("/api/me", headers={"Authorization": f"Bearer {ann.token}"})).json()
@@ -130,7 +75,7 @@ async def test_a_buy_in_above_the_balance_is_refused(server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.base) as http:
         me = (await http.get("/api/me", headers={"Authorization": f"Bearer {ann.token}"})).json()
     assert me["balance"] == 1_000_000
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
 async def test_a_time_out_and_a_disconnect_with_reconnect(server: Server) -> None:
@@ -156,7 +101,7 @@ async def test_a_time_out_and_a_disconnect_with_reconnect(server: Server) -> Non
     await again.send(type="join", table="t3", seat=1, buy_in=10_000, request="back")
     state = await again.until(lambda f: f.get("you") == 1)
     assert state["seats"][0]["name"] == "ann"
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
 @pytest.mark.parametrize(
@@ -226,7 +171,7 @@ async def test_S_INPUT_1_malformed_or_refused_messages_mid_hand_change_nothing(
         await ann.send(type="watch", table="t9")
         after = await ann.next("table")
         assert state(after) == state(before), frame
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
 async def test_a_players_hand_histories_as_phh_and_pokerstars_text(server: Server) -> None:
@@ -286,7 +231,7 @@ async def test_a_players_hand_histories_as_phh_and_pokerstars_text(server: Serve
     pair = f"[{bob_cards[:2]} {bob_cards[2:]}]"
     assert f"d dh p{bob_position} ????" in phh and bob_cards not in phh
     assert pair not in text
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
 async def test_chat_is_escaped_stored_and_rate_limited(server: Server) -> None:

@@ -1,4 +1,4 @@
-"""Issue 16 / S-INPUT-1: every error the room sends over the socket or the HTTP API names
+"""S-INPUT-1: every error the room sends over the socket or the HTTP API names
 itself by a stable ``code`` with its ``params`` (so that the client says it in the player's
 language), and keeps its English ``message``/``detail``."""
 
@@ -8,8 +8,8 @@ import json
 
 import httpx
 
+from tests.helpers.room_tables import ann_and_bob_seated
 from tests.server.conftest import PASSWORD_SECONDS, Server
-from tests.server.test_e2e import ann_and_bob_seated
 
 SLOW = (("decision_seconds", 120), ("warning_after_seconds", 110), ("time_bank_seconds", 0))
 

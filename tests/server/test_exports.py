@@ -11,8 +11,9 @@ import pytest
 
 from pokerroom.server.room import TableConfig
 from pokerroom.server.routes import hands as hands_routes
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.room_tables import ann_and_bob_seated, play_along
 from tests.server.conftest import Server, person
-from tests.server.test_e2e import ann_and_bob_seated, books_balance, play_along
 
 
 async def test_pokerstars_text_names_the_table_and_its_seat_count(server: Server) -> None:
@@ -31,14 +32,14 @@ async def test_pokerstars_text_names_the_table_and_its_seat_count(server: Server
         hands = (await http.get("/api/hands", params={"table": "side-4"})).json()
         text = (await http.get(f"/api/hands/{hands[-1]['id']}.txt")).text
     assert text.splitlines()[1].startswith("Table 'Side Room' 4-max Seat #")
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
 async def test_exports_replay_hands_off_the_event_loop(
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The session export replays up to 1,000 hands, each hand export one: that CPU work runs
-    on a worker thread, never on the loop that runs every table (issue 13)."""
+    on a worker thread, never on the loop that runs every table."""
     on_loop: list[bool] = []
     real = hands_routes.read_record
 
@@ -67,4 +68,4 @@ async def test_exports_replay_hands_off_the_event_loop(
     # the hand list (each hand's own cards), every hand of the session, then one per export
     assert len(on_loop) == 2 * len(hands) + 3
     assert not any(on_loop)
-    await books_balance(server)
+    await assert_books_balance(server)

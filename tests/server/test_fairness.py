@@ -1,7 +1,7 @@
-"""Issue 16 at the table: every hand's deck commitment is in the table frames from the deal,
-its reveal reaches the players dealt in only after the hand's result (S-VIEW-1, R-SHOW-8),
-never watchers and never for a cancelled hand (R-DECK-5); a player's own seed is mixed into
-the next shuffle; the verification file checks out (docs/fairness.md)."""
+"""Verifiable shuffles at the table: every hand's deck commitment is in the table frames from
+the deal, its reveal reaches the players dealt in only after the hand's result (S-VIEW-1,
+R-SHOW-8), never watchers and never for a cancelled hand (R-DECK-5); a player's own seed is
+mixed into the next shuffle; the verification file checks out (docs/fairness.md)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from pokerroom.fairness import verify
 from pokerroom.server.inbox import Void
 from pokerroom.server.routes.fairness import shuffle_document
 from pokerroom.store.models import HandPlayer, HandRecord
+from tests.helpers.room_tables import heads_up
 from tests.server.conftest import Person, Server, person
-from tests.server.test_late_clock import heads_up
 
 CLOCK = (("decision_seconds", 30), ("warning_after_seconds", 20), ("time_bank_seconds", 0))
 MY_SEED = "5eed5eed5eed5eed0123456789abcdef"
@@ -94,7 +94,7 @@ def result_then_reveal(frames: list[dict[str, Any]], number: int) -> dict[str, A
     return reveal
 
 
-async def test_issue_16_commitment_at_the_deal_reveal_after_the_result_with_my_seed(
+async def test_commitment_at_the_deal_reveal_after_the_result_with_my_seed(
     server: Server,
 ) -> None:
     table = "fair1"
@@ -174,7 +174,7 @@ async def test_R_DECK_5_a_cancelled_hands_deck_is_never_revealed(server: Server)
 
 
 def test_a_hand_dealt_before_seeded_shuffles_has_no_file_to_check() -> None:
-    reveal = {"salt": "00" * 16, "deck": list(range(52))}  # as stored before issue 16
+    reveal = {"salt": "00" * 16, "deck": list(range(52))}  # as stored before seeded shuffles
     record = HandRecord(
         id=5, table_id="t", number=1, status="complete", deck_reveal=json.dumps(reveal)
     )

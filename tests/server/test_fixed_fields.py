@@ -1,5 +1,5 @@
 """A table frame's members that change only with the table's game (name, stakes, buy-ins,
-decision time) are built once per game, not at every action (issue 15); the frame is the
+decision time) are built once per game, not at every action; the frame is the
 same as built afresh, before and after a tournament level changes the stakes."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pokerroom.fairness import Shuffle
 from pokerroom.rules.game import Stakes
 from pokerroom.server import encoding
 from pokerroom.server.views import FixedFields, public_state
-from tests.server.tables import titan_table
+from tests.helpers.tables import titan_table
 
 
 def test_fixed_members_are_built_once_per_game_and_follow_a_level_change() -> None:
@@ -31,7 +31,7 @@ def test_fixed_members_are_built_once_per_game_and_follow_a_level_change() -> No
 
 
 def test_a_hands_shuffle_commitments_are_hashed_once_a_hand() -> None:
-    """Issue 15: the commitments (SHA-256 hashes) are in every frame of the hand; the
+    """The commitments (SHA-256 hashes) are in every frame of the hand; the
     table hashes them when the hand's shuffle is new, and gives them again after."""
     fixed = FixedFields()
     first, second = Shuffle.deal(b"a" * 32), Shuffle.deal(b"b" * 32)

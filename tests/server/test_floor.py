@@ -4,32 +4,23 @@ entry, closes a table and suspends an account -- each act recorded with who, whe
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import httpx
-from typer.testing import CliRunner
+import pytest
 
-from pokerroom.cli import app as cli
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
-from tests.server.conftest import PASSWORD_SECONDS, Server
-from tests.server.test_e2e import ann_and_bob_seated, books_balance, play_along
+from tests.helpers.accounts import operator_headers
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.room_tables import ann_and_bob_seated, play_along
+from tests.server.conftest import Server
 
 
-async def operator_headers(server: Server) -> dict[str, str]:
-    async with httpx.AsyncClient(base_url=server.base, timeout=PASSWORD_SECONDS) as http:
-        await http.post("/api/signup", json={"username": "floor", "password": "floor manager"})
-    result = await asyncio.to_thread(
-        CliRunner().invoke, cli, ["operator", "floor", "--database", server.database]
-    )
-    assert result.exit_code == 0, result.output
-    async with httpx.AsyncClient(base_url=server.base, timeout=PASSWORD_SECONDS) as http:
-        token = (
-            await http.post("/api/login", json={"username": "floor", "password": "floor manager"})
-        ).json()["token"]
-    return {"Authorization": f"Bearer {token}"}
-
-
-async def test_R_FLOOR_1_void_correct_close_suspend_all_recorded(server: Server) -> None:
+async def test_R_FLOOR_1_void_correct_close_suspend_all_recorded_and_logged(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="pokerroom.floor")
     ann, bob = await ann_and_bob_seated(server, "f1", (1, 2))
     await asyncio.gather(play_along(ann, "f1", 3), play_along(bob, "f1", 3))
     floor = await operator_headers(server)
@@ -82,6 +73,9 @@ async def test_R_FLOOR_1_void_correct_close_suspend_all_recorded(server: Server)
         "suspend_account",
     ]
     assert all(a["reason"] and a["operator"] and a["at"] for a in acts)
+    logged = [r.getMessage() for r in caplog.records if r.name == "pokerroom.floor"]
+    assert [line.split()[2] for line in logged] == [a["act"] for a in acts]  # "floor act X"
+    assert logged[0].endswith(f"on table f1 by operator {acts[0]['operator']}: a misdeal")
     assert not server.room.actors["f1"].table.seats  # everyone was cashed out
     # Ann got her stack back at the close and the correction on top; the books balance.
     db = Database(server.database)
@@ -92,4 +86,4 @@ async def test_R_FLOOR_1_void_correct_close_suspend_all_recorded(server: Server)
         await db.close()
     assert report.ok and report.floor_acts == 4
     assert me["balance"] > after  # and her stack came back at the close
-    await books_balance(server)
+    await assert_books_balance(server)

@@ -1,4 +1,4 @@
-"""What a seated player's frame carries so that the browser computes no rule (issue 13): the
+"""What a seated player's frame carries so that the browser computes no rule: the
 ½ Pot and Pot "raise to" amounts, the all-in amount and the add-chips range, over real
 sockets, with the numbers the rules give."""
 
@@ -9,7 +9,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from pokerroom.server.room import TableConfig
-from tests.security.audit import assert_books_balance
+from tests.helpers.audit import assert_books_balance
 from tests.server.conftest import Person, Server, person
 
 BUY_IN = 10_000
@@ -77,7 +77,7 @@ async def test_R_STAKE_1_a_seated_frame_carries_the_add_chips_range(server: Serv
 
 
 async def test_hello_names_the_tables_where_the_account_sits(server: Server) -> None:
-    """Issue 16: after a reload or a log-in the client reopens the player's tables at once,
+    """After a reload or a log-in the client reopens the player's tables at once,
     told where the account sits in the answer to its hello; someone seated nowhere is told
     of no table."""
     frame, actor = await first_decision(server, "no_limit")  # ann and bob sit at "t"

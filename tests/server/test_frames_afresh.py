@@ -1,5 +1,5 @@
 """A table's frames, built with what the table keeps from one frame to the next (its game's
-fixed members, its hand's shuffle commitments: issue 15), are byte for byte the frames
+fixed members, its hand's shuffle commitments), are byte for byte the frames
 built afresh whatever happens at the table: actions, seat options, disconnections, the
 clock and the time bank, players sitting down, busting, rebuying, leaving, a seat held for
 the waiting list, a new level of stakes, a new shuffle each hand. And no player's frame
@@ -21,8 +21,8 @@ from pokerroom.rules.game import Stakes, Structure, Variant
 from pokerroom.server import encoding
 from pokerroom.server.views import FixedFields, note_action, public_state, state_for_seat, tenths
 from pokerroom.table import PreAction, Table, TableError
-from tests.server.tables import titan_table
-from tests.server.test_frames_per_viewer import pick
+from tests.helpers.frames import pick
+from tests.helpers.tables import titan_table
 
 GAMES = [
     (Variant.HOLDEM, Structure.NO_LIMIT),

@@ -1,4 +1,4 @@
-"""S-VIEW-1 in the broadcast's own code (issue 15): each viewer's frame, as the table's
+"""S-VIEW-1 in the broadcast's own code: each viewer's frame, as the table's
 actor builds and encodes it (``public_state`` once, ``SharedEncoding`` once, one
 ``state_for_seat`` per seated viewer), checked against the engine's plain view for that
 viewer (``view_for(hand, position)``) over whole hands of hold'em, pot-limit Omaha and
@@ -15,7 +15,6 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.events import ActionTaken, BoardDealt, CardsShown, ForcedBet
 from pokerroom.engine.hand import Phase
 from pokerroom.engine.views import view_for
@@ -23,7 +22,8 @@ from pokerroom.rules.game import Structure, Variant
 from pokerroom.server import encoding
 from pokerroom.server.views import note_action, public_state, state_for_seat
 from pokerroom.table import Table
-from tests.server.tables import titan_table
+from tests.helpers.frames import pick
+from tests.helpers.tables import titan_table
 
 GAMES = [
     (Variant.HOLDEM, Structure.NO_LIMIT),
@@ -71,18 +71,6 @@ def frames_of_hands(
                 if isinstance(event, (ActionTaken, ForcedBet, BoardDealt)):
                     last = note_action(last, event)
     return sent, showdowns
-
-
-def pick(table: Table, rng: random.Random) -> Action:
-    assert table.hand is not None
-    legal = table.hand.legal_actions()
-    roll = rng.random()
-    if roll < 0.15 and legal.call_amount:
-        return Action(ActionKind.FOLD)
-    if roll < 0.4 and legal.max_raise_to is not None:
-        high = roll < 0.25  # all in (no limit) or the most the structure allows
-        return Action(ActionKind.BET_OR_RAISE, legal.max_raise_to if high else legal.min_raise_to)
-    return Action(ActionKind.CHECK_OR_CALL)
 
 
 def check_broadcast(table: Table, whole: str, per_seat: dict[int, str]) -> None:
@@ -160,7 +148,7 @@ def test_S_VIEW_1_each_viewers_frame_is_its_own_view_any_seed(
 
 
 def test_a_broadcast_to_players_only_never_encodes_the_spectators_frame() -> None:
-    """Issue 15: a table of players only (the usual case) has no use for the public frame:
+    """A table of players only (the usual case) has no use for the public frame:
     it is encoded when a spectator asks for it, once."""
     shared = encoding.SharedEncoding({"type": "table", "seats": []})
     assert shared._whole is None

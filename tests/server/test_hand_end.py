@@ -15,18 +15,14 @@ from sqlalchemy import select
 
 from pokerroom.server.room import TableConfig
 from pokerroom.store import ledger
-from pokerroom.store.db import Database
 from pokerroom.store.hands import cancel_hand_sync, finish_hand_sync
 from pokerroom.store.models import HandPlayer, HandRecord, Sitting, Transfer
-from tests.security.audit import assert_books_balance
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.database import rows
+from tests.helpers.room_tables import cancelled_result, first_turn, heads_up
+from tests.helpers.store_faults import CLOCK, DbWith, StoreDownError
+from tests.helpers.waiting import eventually
 from tests.server.conftest import Person, Server, person
-from tests.server.test_late_clock import first_turn, heads_up
-
-CLOCK = (("decision_seconds", 30), ("warning_after_seconds", 20), ("time_bank_seconds", 0))
-
-
-class StoreDownError(RuntimeError):
-    """What a failing database looks like to the table (injected)."""
 
 
 def failing_run(server: Server, table: str, fails: Callable[[Any], bool]) -> list[str]:
@@ -44,28 +40,8 @@ def failing_run(server: Server, table: str, fails: Callable[[Any], bool]) -> lis
 
         return run
 
-    actor.db = _DbWith(actor.db, failing(actor.db.run), failing(actor.db.grouped))
+    actor.db = DbWith(actor.db, failing(actor.db.run), failing(actor.db.grouped))
     return refused
-
-
-class _DbWith:
-    """The room's database with another ``run`` and ``grouped`` (the actor only, not the
-    whole room)."""
-
-    def __init__(self, db: Database, run: Any, grouped: Any) -> None:
-        self._db, self.run, self.grouped = db, run, grouped
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._db, name)
-
-
-async def rows(server: Server, query: Any) -> list[Any]:
-    db = Database(server.database)
-    try:
-        async with db.transaction() as session:
-            return list((await session.scalars(query)).all())
-    finally:
-        await db.close()
 
 
 async def hand_record(server: Server, table: str, number: int) -> HandRecord:
@@ -82,13 +58,6 @@ async def first_hand(server: Server, table: str) -> tuple[Person, Person, dict[s
     ann, bob = await heads_up(server, table, CLOCK)
     to_act, frame, _ = await first_turn(ann, bob)
     return ann, to_act, frame
-
-
-async def cancelled_result(someone: Person, number: int) -> dict[str, Any]:
-    while True:  # bounded by ``next``'s own time-out
-        result = await someone.next("hand_result", 15)
-        if result["hand"] == number:
-            return result
 
 
 async def test_DESIGN_8_a_leavers_cash_out_commits_with_the_hand_that_ends(
@@ -158,6 +127,10 @@ async def test_R_DECK_5_a_hand_end_the_store_refuses_cancels_the_hand(
     actor = server.room.actors["end3"]
     assert actor.faults == 1 and actor.recovering is None
     assert (await hand_record(server, "end3", number)).status == "cancelled"
+    sample = server.room.metrics.registry.get_sample_value  # what the operators' alerts read
+    assert sample("pokerroom_table_faults_total") == 1
+    assert sample("pokerroom_hands_total", {"outcome": "cancelled"}) == 1
+    assert sample("pokerroom_hands_total", {"outcome": "complete"}) == 0
     # The table is as before the hand: the next one has the same button and both stacks.
     again = await ann.until(
         lambda f: f.get("hand") is not None and f["hand"]["number"] == number + 1
@@ -190,7 +163,7 @@ async def test_R_DECK_5_when_the_cancel_is_refused_too_the_table_waits_and_retri
     # that, her join then finding the table dealing again.
     carol = await person(server.base, "carol")
     await to_act.send(type="act", table="end4", action="fold", hand=number)
-    await until(lambda: refused.count("cancel_hand_sync") >= 1)  # the first cancel refused
+    await eventually(lambda: refused.count("cancel_hand_sync") >= 1, "the first cancel refused")
     assert actor.recovering is not None and actor.table.hand is None  # waiting, dealing nothing
     await carol.send(type="join", table="end4", seat=2, buy_in=10_000, request="c1")
     refusal = await carol.next("error")
@@ -225,7 +198,7 @@ async def test_DESIGN_8_a_hand_end_being_written_when_the_room_stops_is_stored(
             await release.wait()  # the write is slow: the room stops meanwhile
         return await grouped(work)
 
-    actor.db = _DbWith(actor.db, actor.db.run, held)
+    actor.db = DbWith(actor.db, actor.db.run, held)
     await to_act.send(type="act", table="end5", action="fold", hand=number)
     await asyncio.wait_for(entered.wait(), 15)
     assert actor.ending is not None  # shown, not yet stored
@@ -241,7 +214,7 @@ async def test_DESIGN_8_a_hand_end_being_written_when_the_room_stops_is_stored(
 async def test_S_AUDIT_2_a_hand_all_in_on_the_blinds_is_stored_with_its_rake(
     server: Server,
 ) -> None:
-    """Issue 15's audit failure ("5 in the ledger with no seat"): a hand whose players are all
+    """The audit's "5 in the ledger with no seat": a hand whose players are all
     in on their blinds has nobody to act and is over as it is dealt. It was played in memory
     (the rake taken from the stacks) but never recorded: no hand, no rake transfer, and the
     next snapshot stored the stacks without the rake the ledger still held."""
@@ -259,25 +232,20 @@ async def test_S_AUDIT_2_a_hand_all_in_on_the_blinds_is_stored_with_its_rake(
     number = frame["hand"]["number"]
     await to_act.send(type="act", table="end9", hand=number, action="fold")
     actor = server.room.actors["end9"]
-    await until(lambda: actor.table.hand_number > number and actor.table.hand is None)
-    await until(lambda: actor.ending is None)
+    await eventually(
+        lambda: actor.table.hand_number > number and actor.table.hand is None,
+        "the next hand over as it is dealt",
+    )
+    await eventually(lambda: actor.ending is None, "its end stored")
     # The winner stands up: their cash-out stores the table as it is now.
     winner = ann if actor.table.seats[1].stack else bob
     await winner.send(type="leave", table="end9")
-    await until(lambda: actor.table.seat_number(str(winner.account_id)) is None)
+    await eventually(
+        lambda: actor.table.seat_number(str(winner.account_id)) is None, "the winner stood up"
+    )
     await assert_books_balance(server)  # before: "10 in the ledger with no seat"
     record = await hand_record(server, "end9", number + 1)
     assert record.status == "complete" and record.rake > 0
-
-
-async def until(done: Callable[[], bool]) -> None:
-    """Wait (bounded: 30 s, ample on a busy machine) until ``done()``: the table's task
-    moves on by itself."""
-    for _ in range(1200):
-        if done():
-            return
-        await asyncio.sleep(0.025)
-    pytest.fail("the table did not get there")
 
 
 async def test_S_AUDIT_2_a_hand_end_stored_though_its_write_reported_a_failure_stays_stored(
@@ -298,9 +266,9 @@ async def test_S_AUDIT_2_a_hand_end_stored_though_its_write_reported_a_failure_s
             raise StoreDownError("the connection was lost during the COMMIT")
         return result
 
-    actor.db = _DbWith(actor.db, actor.db.run, committed_then_lost)
+    actor.db = DbWith(actor.db, actor.db.run, committed_then_lost)
     await leaver.send(type="leave", table="end10")  # folded: the hand ends, they stand
-    await until(lambda: actor.faults > 0 and actor.recovering is None)
+    await eventually(lambda: actor.faults > 0 and actor.recovering is None, "the table recovered")
     record = await hand_record(server, "end10", frame["hand"]["number"])
     assert record.status == "complete"
     await assert_books_balance(server)

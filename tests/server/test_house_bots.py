@@ -1,4 +1,4 @@
-"""The house's bots keep a demo table dealing (issue 16): enough bots to deal, seats left for
+"""The house's bots keep a demo table dealing: enough bots to deal, seats left for
 people (a bot stands up for a person on the waiting list; heads-up keeps one to play them,
 and a second sits again when the person leaves), a bot removed from the table comes back after
 a back-off, and a bot whose balance cannot pay a buy-in is topped up from the bank through
@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
@@ -18,11 +17,12 @@ from sqlalchemy import select
 from pokerroom.bots.house import BACKOFF_MAX, HouseBots, backoff, bots_wanted
 from pokerroom.store.ledger import LedgerError
 from pokerroom.store.models import Transfer
-from tests.security.audit import assert_books_balance
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.database import rows
+from tests.helpers.room_tables import table_config
+from tests.helpers.waiting import eventually
+from tests.helpers.waiting_list import drain, waiting
 from tests.server.conftest import Server, person
-from tests.server.test_e2e import table_config
-from tests.server.test_hand_end import rows
-from tests.server.test_waiting_list import drain, waiting
 
 
 def test_bots_wanted_deal_and_leave_seats_for_people() -> None:
@@ -45,15 +45,6 @@ def test_a_bot_that_keeps_ending_waits_longer_each_time() -> None:
     assert waits[-1] == BACKOFF_MAX and backoff(0) == 0
 
 
-async def until(check: Callable[[], bool], what: str) -> None:
-    """Wait until ``check()`` holds (bounded: the test fails naming ``what``)."""
-    for _ in range(600):
-        if check():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"never happened: {what}")
-
-
 async def test_heads_up_keeps_dealing_gives_a_seat_to_a_person_and_tops_up(
     server: Server,
 ) -> None:
@@ -68,7 +59,7 @@ async def test_heads_up_keeps_dealing_gives_a_seat_to_a_person_and_tops_up(
     table = lambda: room.actors["hu"].table  # noqa: E731
     bots = lambda: sum(1 for s in table().seats.values() if s.player in house.accounts)  # noqa: E731
     try:
-        await until(lambda: bots() == 2 and table().hand_number >= 2, "two bots dealing")
+        await eventually(lambda: bots() == 2 and table().hand_number >= 2, "two bots dealing")
         assert house.top_ups == 1  # 10 chips cannot pay a buy-in: topped up from the bank
         top_ups = await rows(server, select(Transfer).where(Transfer.kind == "top_up"))
         assert len(top_ups) == 1
@@ -86,17 +77,17 @@ async def test_heads_up_keeps_dealing_gives_a_seat_to_a_person_and_tops_up(
         seat = frame["offer"]["seat"]
         await carl.send(type="join", table="hu", seat=seat, buy_in=10_000, request="c1")
         await carl.until(lambda f: f.get("you") == seat)
-        await until(lambda: bots() == 1 and table().hand is not None, "carl plays one bot")
+        await eventually(lambda: bots() == 1 and table().hand is not None, "carl plays one bot")
         await carl.send(type="leave", table="hu")
-        await until(
+        await eventually(
             lambda: bots() == 2 and table().seat_number(str(carl.account_id)) is None,
             "a second bot sits again when carl leaves",
         )
 
         removed = next(b for b in house.bots["hu"] if b.running)
         room.suspend(removed.account)  # the floor removes the bot: its socket closes
-        await until(lambda: removed.failures >= 1, "the removed bot's end is seen")
-        await until(
+        await eventually(lambda: removed.failures >= 1, "the removed bot's end is seen")
+        await eventually(
             lambda: (
                 removed.running
                 and room.actors["hu"].table.seat_number(str(removed.account)) is not None
@@ -104,7 +95,7 @@ async def test_heads_up_keeps_dealing_gives_a_seat_to_a_person_and_tops_up(
             "the removed bot rejoins after its back-off",
         )
         hands = table().hand_number
-        await until(lambda: table().hand_number >= hands + 2, "the table deals on")
+        await eventually(lambda: table().hand_number >= hands + 2, "the table deals on")
         await carl.ws.close()
     finally:
         running.cancel()
@@ -127,7 +118,7 @@ async def test_a_person_with_a_bots_name_keeps_it_and_the_house_uses_another(
     try:
         # Both seats taken: a bot that busts leaves and sits again, so between its hands the
         # table can hold one bot only.
-        await until(
+        await eventually(
             lambda: table().hand_number >= 2 and len(table().seats) == 2, "two other bots deal"
         )
         names = sorted(s.name for s in table().seats.values())

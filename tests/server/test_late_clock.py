@@ -1,4 +1,4 @@
-"""Issue 12 item 1 (R-TIME-1, R-TIME-2): a decision made late in the clock -- after the
+"""R-TIME-1, R-TIME-2: a decision made late in the clock -- after the
 warning, after the time bank started, right at the deadline -- is handled at once, and a
 table's task sleeps until its next deadline instead of spinning.
 
@@ -15,55 +15,9 @@ import time
 from typing import Any
 
 from pokerroom.server.room import TableConfig
-from tests.server.conftest import Person, Server, person
-from tests.server.test_e2e import books_balance
-
-
-def clock(decision: int, warning: int, bank: int) -> tuple[tuple[str, Any], ...]:
-    return (
-        ("decision_seconds", decision),
-        ("warning_after_seconds", warning),
-        ("time_bank_seconds", bank),
-    )
-
-
-async def heads_up(server: Server, table: str, overrides: Any) -> tuple[Person, Person]:
-    """A heads-up table with ``overrides`` and two people seated with 10,000 each."""
-    await server.room.open_table(
-        TableConfig(table, table, "titan", "holdem", "no_limit", 200, 2, overrides)
-    )
-    ann = await person(server.base, "ann")
-    bob = await person(server.base, "bob")
-    for someone, seat in ((ann, 1), (bob, 2)):
-        await someone.send(type="watch", table=table)
-        await someone.send(type="join", table=table, seat=seat, buy_in=10_000, request="r1")
-    return ann, bob
-
-
-async def first_turn(ann: Person, bob: Person) -> tuple[Person, dict[str, Any], float]:
-    """The person to act first in a hand, their frame and when it arrived (monotonic)."""
-    frame = await ann.until(lambda f: f.get("hand") is not None and f["hand"]["actor"] is not None)
-    if frame["hand"]["actor"] == 1:
-        return ann, frame, time.monotonic()
-    number = frame["hand"]["number"]
-    mine = await bob.until(
-        lambda f: (
-            f.get("hand") is not None
-            and f["hand"]["number"] == number
-            and f["hand"]["legal"] is not None
-        )
-    )
-    return bob, mine, time.monotonic()
-
-
-async def decision(someone: Person, seat: int, number: int) -> dict[str, Any]:
-    """The first frame after ``seat``'s turn in hand ``number`` ended, however it ended."""
-    return await someone.until(
-        lambda f: (
-            f.get("hand") is None or f["hand"]["number"] != number or f["hand"]["actor"] != seat
-        ),
-        timeout=15,
-    )
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.room_tables import clock, decision, first_turn, heads_up
+from tests.server.conftest import Server
 
 
 async def act_late(server: Server, table: str, overrides: Any, late: float) -> None:
@@ -78,7 +32,7 @@ async def act_late(server: Server, table: str, overrides: Any, late: float) -> N
     assert after["hand"] is not None and after["hand"]["number"] == number, after
     assert after["seats"][seat - 1]["last_action"]["text"] == "Call"
     assert not [f for f in me.frames if f.get("type") == "error"]
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
 async def test_R_TIME_1_an_action_after_the_warning_is_applied_at_once(server: Server) -> None:
@@ -106,7 +60,7 @@ async def test_R_TIME_1_chat_after_the_warning_is_sent_before_the_time_out(
     assert all(f["hand"] is not None and f["hand"]["actor"] == seat for f in between), between
     await me.send(type="act", table="late3", action="fold", hand=number)
     await decision(me, seat, number)
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
 async def test_R_TIME_1_leave_after_the_warning_is_applied_at_once(server: Server) -> None:
@@ -119,7 +73,7 @@ async def test_R_TIME_1_leave_after_the_warning_is_applied_at_once(server: Serve
     # The time-out would come 18.4 s later: the seat must be empty well before it.
     gone = await other.until(lambda f: f["seats"][seat - 1]["empty"], timeout=15)
     assert gone["seats"][seat - 1]["empty"]
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
 async def test_R_TIME_2_an_action_right_at_the_deadline_is_applied_or_refused_never_both(
@@ -141,7 +95,7 @@ async def test_R_TIME_2_an_action_right_at_the_deadline_is_applied_or_refused_ne
         assert done == "Fold"
         assert [e["request"] for e in errors] == ["act"], errors
         assert "not" in errors[0]["message"]
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
 async def test_R_TIME_1_the_table_task_sleeps_while_it_waits_for_a_decision(
@@ -157,7 +111,7 @@ async def test_R_TIME_1_the_table_task_sleeps_while_it_waits_for_a_decision(
     assert actor.turns - before <= 5, actor.turns - before
     await me.send(type="act", table="late6", action="fold", hand=frame["hand"]["number"])
     await decision(me, frame["you"], frame["hand"]["number"])
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
 async def test_R_TIME_1_an_empty_table_task_sleeps(server: Server) -> None:

@@ -1,4 +1,4 @@
-"""The lobby's figures (issue 16): hands per hour, average pot and players per flop over the
+"""The lobby's figures: hands per hour, average pot and players per flop over the
 last 15 minutes (a sliding window, never a lifetime average: a table dead for 15 minutes shows
 0), and "Waiting for players (N of M)" from the table's ``ready`` and ``needed``."""
 
@@ -11,9 +11,9 @@ import httpx
 from pokerroom.cards import parse_cards
 from pokerroom.engine.events import ActionTaken, BoardDealt, Move
 from pokerroom.server.stats import WINDOW_SECONDS, HandEnd, TableStats, saw_flop
-from tests.security.audit import assert_books_balance
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.room_tables import ann_and_bob_seated, play_along, table_config
 from tests.server.conftest import Server, person
-from tests.server.test_e2e import ann_and_bob_seated, play_along, table_config
 
 
 def fold(seat: int) -> ActionTaken:

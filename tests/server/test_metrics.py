@@ -1,42 +1,26 @@
-"""Observability (issue 15): Prometheus metrics at /metrics move when a hand is played, and
+"""Observability: Prometheus metrics at /metrics move when a hand is played, and
 the room's log lines are JSON naming the node, the table and the hand."""
 
 from __future__ import annotations
 
 import json
 import logging
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from pokerroom.server.app import create_app
 from pokerroom.server.logs import JsonFormatter
 from pokerroom.server.metrics import MetricsAccess
 from pokerroom.store.db import sqlite_url
+from tests.helpers.metrics import scrape
+from tests.helpers.room_tables import cancelled_result, first_turn, heads_up
 from tests.server.conftest import Server
-from tests.server.test_hand_end import cancelled_result
-from tests.server.test_late_clock import first_turn, heads_up
 
 CLOCK = (("decision_seconds", 30), ("time_bank_seconds", 0))
-
-
-async def scrape(server: Server) -> dict[str, float]:
-    """Every sample /metrics serves, by name (and labels, where it has some)."""
-    async with httpx.AsyncClient(base_url=server.base) as http:
-        response = await http.get("/metrics")
-    assert response.status_code == 200
-    assert response.headers["content-type"].startswith("text/plain")
-    samples: dict[str, float] = {}
-    for family in text_string_to_metric_families(response.text):
-        for sample in family.samples:
-            labels = ",".join(f"{k}={v}" for k, v in sorted(sample.labels.items()) if k != "le")
-            le = sample.labels.get("le")
-            key = sample.name + (f"{{{labels}}}" if labels else "") + (f"[{le}]" if le else "")
-            samples[key] = sample.value
-    return samples
 
 
 async def test_metrics_serve_the_rooms_series_and_they_move_when_a_hand_is_played(
@@ -46,7 +30,7 @@ async def test_metrics_serve_the_rooms_series_and_they_move_when_a_hand_is_playe
     for series in (
         "pokerroom_tables",
         "pokerroom_players_seated",
-        "pokerroom_hands_total",
+        "pokerroom_hands_total{outcome=complete}",
         "pokerroom_action_seconds_count",
         "pokerroom_write_batch_units_count",
         "pokerroom_commit_seconds_count",
@@ -63,7 +47,8 @@ async def test_metrics_serve_the_rooms_series_and_they_move_when_a_hand_is_playe
     assert not result["cancelled"]
     after = await scrape(server)
     assert after["pokerroom_tables"] == 1 and after["pokerroom_players_seated"] == 2
-    assert after["pokerroom_hands_total"] >= before["pokerroom_hands_total"] + 1
+    done = "pokerroom_hands_total{outcome=complete}"
+    assert after[done] >= before[done] + 1
     assert after["pokerroom_action_seconds_count"] >= 1  # the fold, from inbox to frame
     assert after["pokerroom_action_seconds_sum"] > 0
     # The hand's start and end went through the writer: batches and commits were timed.
@@ -71,6 +56,44 @@ async def test_metrics_serve_the_rooms_series_and_they_move_when_a_hand_is_playe
     assert after["pokerroom_write_batch_units_sum"] >= after["pokerroom_write_batch_units_count"]
     assert after["pokerroom_commit_seconds_count"] >= 2
     assert after["pokerroom_write_batches_failed_total"] == 0
+
+
+async def test_a_hand_is_traced_in_the_json_logs_and_counted_in_the_metrics(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    """ "I lost chips at 08:12" answered from the logs: each connection's account and
+    address, the hand's start with its seated accounts, its end with the chips each won or
+    lost; and the metrics an operator alerts on."""
+    caplog.set_level(logging.INFO, logger="pokerroom")
+    ann, bob = await heads_up(server, "traced", CLOCK)
+    to_act, frame, _ = await first_turn(ann, bob)
+    number = frame["hand"]["number"]
+    await to_act.send(type="act", table="traced", action="fold", hand=number)
+    assert not (await cancelled_result(to_act, number))["cancelled"]
+    formatter = JsonFormatter("node-a")
+    lines = [json.loads(formatter.format(r)) for r in caplog.records]
+    accounts = sorted([ann.account_id, bob.account_id])
+    hello = [x for x in lines if x.get("account") in accounts and "is account" in x["message"]]
+    assert {(x["account"], x["address"]) for x in hello} == {(a, "127.0.0.1") for a in accounts}
+    about = [x for x in lines if x.get("table") == "traced" and x.get("hand") == number]
+    started = [x for x in about if "started" in x["message"]]
+    ended = [x for x in about if "ended" in x["message"]]
+    assert len(started) == len(ended) == 1, about
+    assert sorted(started[0]["accounts"]) == sorted(ended[0]["accounts"]) == accounts
+    assert started[0]["hand_id"] == ended[0]["hand_id"] and ended[0]["cancelled"] is False
+    chips = {int(k): v for k, v in ended[0]["chips"].items()}
+    assert sorted(chips) == accounts and sum(chips.values()) <= 0  # (the rake, if any)
+    assert chips[to_act.account_id] < 0  # the one who folded lost the blind
+    metrics = await scrape(server)
+    assert metrics["pokerroom_hands_total{outcome=complete}"] == 1
+    assert metrics["pokerroom_hands_total{outcome=cancelled}"] == 0
+    assert metrics["pokerroom_table_faults_total"] == 0
+    assert metrics["pokerroom_websockets_open"] == 2
+    assert metrics["pokerroom_http_responses_total{status=101}"] == 2  # ann's and bob's
+    assert metrics["pokerroom_http_responses_total{status=200}"] >= 2  # their sign-ups
+    assert metrics["process_cpu_seconds_total"] > 0
+    assert metrics["process_resident_memory_bytes"] > 0
+    assert metrics[f"pokerroom_build_info{{version={version('pokerroom')}}}"] == 1
 
 
 def test_log_lines_are_json_with_the_node_table_and_hand() -> None:

@@ -1,4 +1,4 @@
-"""Several nodes on one PostgreSQL (issue 15), in one process: two rooms share the database,
+"""Several nodes on one PostgreSQL, in one process: two rooms share the database,
 each table run by the node holding its lease. A node that stops renewing loses its tables to
 the other, which adopts them from the last committed state with the hand in progress
 cancelled (R-DECK-5, every chip back); a stale owner's writes are refused by the epoch, it
@@ -8,90 +8,24 @@ the books balance (S-AUDIT-2)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
-import uvicorn
-from sqlalchemy import select
-from websockets.exceptions import ConnectionClosed
 
-from pokerroom.server.app import create_app
-from pokerroom.server.leasing import LeaseSettings
-from pokerroom.server.process import free_port
-from pokerroom.server.protocol import MAX_FRAME_BYTES
-from pokerroom.store.audit import audit
-from pokerroom.store.db import Database
-from pokerroom.store.models import HandRecord, TableLease
+from tests.helpers.accounts import closed_with, person_again
+from tests.helpers.leased_nodes import TABLE, fresh_database, hands, node
+from tests.helpers.room_tables import first_turn
+from tests.helpers.waiting import eventually
 from tests.server.conftest import Person, Server, person
-from tests.server.test_late_clock import first_turn
-from tests.store.conftest import drop_postgres, fresh_postgres
 
 pytestmark = pytest.mark.postgres
-# Leases of 6 s: each table must stay with its node until the test pauses or kills it, and a
-# loaded machine's lease passes can take a second or two (2 s leases ran out mid-test).
-LEASES = LeaseSettings(ttl=6.0, renew=0.5)
-TABLE = "hu-nlhe"  # heads-up: two people are enough to deal
 WAIT = 30.0  # bounded waits: far above the lease's time on a busy machine
-
-
-@contextlib.asynccontextmanager
-async def node(url: str, name: str) -> AsyncIterator[Server]:
-    app = create_app(url, demo=True, pause=0.05, node=name, leases=LEASES)
-    port = free_port()
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=MAX_FRAME_BYTES
-    )
-    uv = uvicorn.Server(config)
-    task = asyncio.create_task(uv.serve())
-    try:
-        for _ in range(600):  # bounded (30 s)
-            if uv.started:
-                break
-            await asyncio.sleep(0.05)
-        assert uv.started, f"node {name} did not start"
-        yield Server(base=f"http://127.0.0.1:{port}", app=app, database=url)
-    finally:
-        uv.should_exit = True
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.wait_for(task, timeout=15)
-
-
-async def eventually(check: Any, what: str, seconds: float = WAIT) -> None:
-    """Poll ``check()`` until true (bounded: the test fails saying ``what``)."""
-    async with asyncio.timeout(seconds):
-        while not check():
-            await asyncio.sleep(0.05)
 
 
 @pytest.fixture
 async def url() -> AsyncIterator[str]:
-    name, address = await fresh_postgres()
-    try:
+    async with fresh_database() as address:
         yield address
-    finally:
-        await drop_postgres(name)
-
-
-async def hands(url: str, table: str = TABLE) -> dict[int, tuple[int, str]]:
-    """The table's hands by number: (id, status); the books must balance when we look."""
-    db = Database(url)
-    try:
-        async with db.transaction() as session:
-            rows = await session.execute(
-                select(HandRecord.number, HandRecord.id, HandRecord.status).where(
-                    HandRecord.table_id == table
-                )
-            )
-            found = {int(n): (int(i), s) for n, i, s in rows}
-            report = await audit(session)
-            assert report.ok, report.problems
-            lease = await session.get(TableLease, table)
-            assert lease is not None
-        return found
-    finally:
-        await db.close()
 
 
 async def seated_pair(a: Server, table: str = TABLE) -> tuple[Person, Person, Person, int]:
@@ -103,15 +37,6 @@ async def seated_pair(a: Server, table: str = TABLE) -> tuple[Person, Person, Pe
         await someone.send(type="join", table=table, seat=seat, buy_in=10_000, request="j")
     first, frame, _ = await first_turn(ann, bob)
     return ann, bob, first, int(frame["hand"]["number"])
-
-
-async def closed_with(someone: Person) -> int | None:
-    """Read until the node closes the socket; its close code."""
-    with contextlib.suppress(ConnectionClosed):
-        async with asyncio.timeout(WAIT):
-            while True:
-                await someone.ws.recv()
-    return someone.ws.close_code
 
 
 async def back_on(b: Server, someone: Person, table: str = TABLE) -> Person:
@@ -128,23 +53,14 @@ async def kept_by(a: Server, b: Server) -> str:
     return next(t for t, x in sorted(a.room.actors.items()) if x.table.house.min_players <= 2)
 
 
-async def person_again(base: str, someone: Person) -> Person:
-    from websockets.asyncio.client import connect
-
-    ws = await connect(base.replace("http", "ws", 1) + "/ws")
-    again = Person(name=someone.name, token=someone.token, account_id=someone.account_id, ws=ws)
-    await again.next("welcome")
-    await again.send(type="hello", token=someone.token)
-    await again.next("hello")
-    return again
-
-
 def changes(server: Server, change: str) -> float:
     metrics = server.room.metrics
     return float(metrics.lease_changes.labels(change=change)._value.get())
 
 
-async def test_a_stale_owners_write_is_refused_and_its_table_adopted(url: str) -> None:
+async def test_a_stale_owners_write_is_refused_and_its_table_adopted(
+    url: str, caplog: pytest.LogCaptureFixture
+) -> None:
     """Node a stops renewing (as if paused) with a hand running; node b adopts the table
     under the next epoch and cancels that hand (every chip back). Node a's next write (the
     fold that ends the hand) is refused by the epoch: a stops the table at once and closes
@@ -160,6 +76,13 @@ async def test_a_stale_owners_write_is_refused_and_its_table_adopted(url: str) -
             assert changes(b, "adopted") >= 1
             statuses = await hands(url, table_id)
             assert statuses[number][1] == "cancelled"  # R-DECK-5 under b's epoch
+            failover = [  # the failover's line names the hand it cancelled, as a warning
+                r
+                for r in caplog.records
+                if r.getMessage().startswith(f"node b adopted table {table_id} ")
+            ]
+            assert len(failover) == 1 and failover[0].levelname == "WARNING"
+            assert failover[0].getMessage().endswith(f"every chip back: {number}")
             table = b.room.actors[table_id].table  # every chip back: the blinds too
             assert sorted(s.stack for s in table.seats.values()) == [10_000, 10_000]
             # a, not knowing, lets the player to act fold: the hand's end is refused.

@@ -1,4 +1,4 @@
-"""Hostile sequences across nodes (issue 15), over real sockets, on PostgreSQL and Redis:
+"""Hostile sequences across nodes, over real sockets, on PostgreSQL and Redis:
 the same account on two nodes at once, keys reused, tables changing owner and coming back,
 clients that flood or never read. Money is never created or lost (every test ends with the
 audit, S-AUDIT-2) and one client hurts only its own connection (S-ISOLATE-1).
@@ -14,7 +14,7 @@ import json
 import secrets
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -30,21 +30,13 @@ from pokerroom.server.leasing import LeaseSettings
 from pokerroom.server.room import Limits, TableConfig
 from pokerroom.store.db import Database
 from pokerroom.store.ledger import balance
-from tests.security.audit import assert_books_balance
+from tests.helpers.accounts import person_again
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.nodes import Node, both, connection, kill, redis_db, seated_on, stop_node
+from tests.helpers.room_tables import clock, decision, first_turn, table_config
+from tests.helpers.waiting import eventually
 from tests.server import conftest
 from tests.server.conftest import Person, person, start_uvicorn
-from tests.server.test_e2e import table_config
-from tests.server.test_late_clock import clock, decision, first_turn
-from tests.server.test_nodes import person_again
-from tests.server.test_nodes_bus import (
-    Node,
-    both,
-    connection,
-    kill,
-    redis_db,
-    seated_on,
-    stop_node,
-)
 from tests.store.conftest import drop_postgres, fresh_postgres
 
 pytestmark = pytest.mark.postgres
@@ -107,15 +99,6 @@ async def cluster(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Cluster]:
             with contextlib.suppress(Exception):
                 await running.stop(node)
         await drop_postgres(name)
-
-
-async def eventually(check: Callable[[], bool], what: str, seconds: float = WAIT) -> None:
-    try:
-        async with asyncio.timeout(seconds):
-            while not check():
-                await asyncio.sleep(0.05)
-    except TimeoutError:
-        pytest.fail(f"never: {what}")
 
 
 async def money(url: str, accounts: list[int]) -> int:

@@ -1,4 +1,4 @@
-"""Several nodes over Redis (issue 15): a node that owns the tables and nodes that only hold
+"""Several nodes over Redis: a node that owns the tables and nodes that only hold
 sockets, in this process, on one PostgreSQL database and one Redis (a database number of its
 own per test, flushed by the test: never the 0 other tests use). Under CI=true both servers
 are required; elsewhere the tests skip, saying why."""
@@ -9,208 +9,38 @@ import asyncio
 import contextlib
 import dataclasses
 import json
-import os
-import secrets
-from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import httpx
 import pytest
 import redis.asyncio as aioredis
-from redis.exceptions import RedisError
 
 from pokerroom.server.app import create_app
-from pokerroom.server.bus import Bus, BusError
-from pokerroom.server.client import Client
-from tests.server.conftest import Person, Server, person, start_uvicorn
-from tests.server.test_e2e import books_balance, leaked, table_config
-from tests.server.test_floor import operator_headers
-from tests.server.test_reconnect import reload_page
+from tests.helpers.accounts import operator_headers
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.frames import leaked
+from tests.helpers.nodes import (
+    REDIS,
+    Node,
+    both,
+    connection,
+    kill,
+    log_in_again,
+    nodes,
+    play,
+    redis_db,
+    room_prefix,
+    seated_on,
+    start_node,
+    stop_node,
+)
+from tests.helpers.room_tables import table_config
+from tests.server.conftest import Person, person, start_uvicorn
 from tests.store.conftest import drop_postgres, fresh_postgres
 
+__all__ = ["nodes"]  # the fixture: the owner node and two socket-only nodes
+
 pytestmark = pytest.mark.postgres
-REDIS = os.environ.get("POKERROOM_TEST_REDIS", "redis://127.0.0.1:6379")
-
-
-class Node(Server):
-    uv: Any = None
-    task: Any = None
-
-    @property
-    def bus(self) -> Bus:
-        bus = self.room.bus
-        assert bus is not None
-        return bus
-
-
-async def redis_db(number: int, *, flush: bool = True) -> str:
-    """A Redis database of this test's own, empty (unless not ``flush``ed: keys under a
-    prefix of the test's own), or skip (fail under CI) without Redis. Each test file has
-    its own numbers (0-15): `make test` runs files side by side."""
-    url = f"{REDIS}/{number}"
-    client = aioredis.from_url(url)
-    try:
-        await client.ping()
-        if flush:
-            await client.flushdb()  # this test's own database number
-    except (RedisError, OSError) as error:
-        message = f"Redis is not reachable at {url}: {error}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message + " (CI requires it)")
-        pytest.skip(message)
-    finally:
-        await client.aclose()
-    return url
-
-
-def room_prefix() -> str:
-    """Keys and channels of a room of the test's own on a Redis database that another run
-    (another checkout's, at the same time) may use too: with the same prefix, its owners
-    would read this room's commands from the same streams and send its sockets their own
-    tables' frames (a seated player shown a table she does not sit at)."""
-    return f"pokerroom-test-{secrets.token_hex(4)}:"
-
-
-async def start_node(database: str, redis: str, name: str, *, owner: bool, prefix: str) -> Node:
-    app = create_app(
-        database,
-        demo=False,
-        pause=0.05,
-        redis=redis,
-        redis_prefix=prefix,  # this test's keys and channels (pub/sub is shared by databases)
-        own_tables=owner,
-        node=name,
-    )
-    bus = app.state.room.bus
-    bus.alive_seconds, bus.beat_seconds, bus.reap_seconds = 3, 0.5, 1.0
-    port, uv, task = await start_uvicorn(app)
-    node = Node(base=f"http://127.0.0.1:{port}", app=app, database=database)
-    node.uv, node.task = uv, task
-    return node
-
-
-async def stop_node(node: Node) -> None:
-    node.uv.should_exit = True
-    with contextlib.suppress(asyncio.CancelledError, TimeoutError):
-        await asyncio.wait_for(node.task, timeout=10)
-
-
-@pytest.fixture
-async def nodes(request: pytest.FixtureRequest) -> AsyncIterator[Callable[..., Any]]:
-    """``await make(db_number)``: the owner node and two socket-only nodes."""
-    started: list[Node] = []
-    databases: list[str] = []
-
-    async def make(number: int) -> tuple[Node, Node, Node]:
-        redis = await redis_db(number)
-        name, url = await fresh_postgres()
-        databases.append(name)
-        prefix = room_prefix()
-        owner = await start_node(url, redis, "owner", owner=True, prefix=prefix)
-        started.append(owner)
-        first = await start_node(url, redis, "sockets-1", owner=False, prefix=prefix)
-        started.append(first)
-        second = await start_node(url, redis, "sockets-2", owner=False, prefix=prefix)
-        started.append(second)
-        return owner, first, second
-
-    yield make
-    for node in reversed(started):
-        await stop_node(node)
-    for name in databases:
-        await drop_postgres(name)
-
-
-async def seated_on(node: Node, table: str, names: tuple[str, ...]) -> list[Person]:
-    people = []
-    for seat, name in enumerate(names, start=1):
-        someone = await person(node.base, name)
-        await someone.send(type="watch", table=table)
-        await someone.send(type="join", table=table, seat=seat, buy_in=10_000, request=f"j{seat}")
-        people.append(someone)
-    return people
-
-
-async def both(
-    ann: Person,
-    bob: Person,
-    table: str,
-    hands: int,
-    *,
-    reconnected: bool = False,
-    seats: tuple[int, int] = (1, 2),
-) -> None:
-    """ann and bob (at ``seats``) play until each was dealt ``hands`` hands (the first
-    done plays on until the other is, so that neither is timed out and sat out meanwhile)."""
-    counts = dict.fromkeys(seats, 0)
-    await asyncio.gather(
-        play(ann, table, hands, seats[0], reconnected=reconnected, counts=counts),
-        play(bob, table, hands, seats[1], reconnected=reconnected, counts=counts),
-    )
-
-
-def seat_lost(someone: Person, seat: int, frame: dict[str, Any]) -> str:
-    """A frame that does not show this person at their seat, as a failure says it: whole
-    (pytest cuts a dict's repr short), with the table frames before it."""
-
-    def brief(f: dict[str, Any]) -> str:
-        taken = [
-            (s["seat"], s["name"], s["stack"], s["status"]) for s in f["seats"] if not s["empty"]
-        ]
-        hand = f["hand"] and f["hand"]["number"]
-        return f"{f['table']} v{f['version']} hand {hand} you={f['you']} seats={taken}"
-
-    before = [brief(f) for f in someone.frames[:-1] if f.get("type") == "table"][-3:]
-    return f"{someone.name} (seat {seat}) got {brief(frame)}, after {before}"
-
-
-async def play(
-    someone: Person,
-    table: str,
-    hands: int,
-    seat: int,
-    *,
-    reconnected: bool = False,
-    counts: dict[int, int] | None = None,
-) -> None:
-    """Check or call on this person's turns until ``hands`` hands were dealt to them (to all
-    in ``counts``), always at the same seat (R-TIME-3: a reconnection keeps it)."""
-    seen: set[int] = set()
-    asked = False
-    while (len(seen) if counts is None else min(counts.values())) < hands:
-        try:
-            frame = await someone.next("table", 30)
-        except TimeoutError:
-            last = [f["type"] for f in someone.frames if f.get("type") != "table"][-3:]
-            tables = [  # who sits where, in which hand, how, connected or not
-                (
-                    f["you"],
-                    f["hand"] and f["hand"]["number"],
-                    [(x.get("status"), x.get("connected")) for x in f["seats"]],
-                )
-                for f in someone.frames
-                if f.get("type") == "table"
-            ][-2:]
-            raise AssertionError((someone.name, last, tables)) from None
-        if frame.get("you") is None and not seen and not reconnected:
-            continue  # before the join is handled
-        assert frame["you"] == seat, seat_lost(someone, seat, frame)
-        sitting_out = frame["seats"][seat - 1]["status"] == "sitting_out"
-        if sitting_out and not asked:  # timed out while away (a person clicks "sit in")
-            await someone.send(type="sit_in", table=table)
-        asked = sitting_out
-        hand = frame.get("hand")
-        if hand is None:
-            continue
-        seen.add(hand["number"])
-        if counts is not None:
-            counts[seat] = len(seen)
-        if hand["actor"] == seat and hand["legal"] is not None:
-            await someone.send(type="act", table=table, action="check_or_call", hand=hand["number"])
-
-
-def connection(node: Node, account: int) -> Client:
-    return next(c for c in node.room.clients if c.account_id == account and not c.closed)
 
 
 def own_cards_seen(someone: Person) -> bool:
@@ -224,21 +54,33 @@ async def test_a_player_on_a_socket_node_sits_acts_and_sees_only_her_own_cards(n
     owner, first, second = await nodes(11)
     await owner.room.open_table(table_config("n1"))
     assert not first.room.actors and not second.room.actors  # they only hold sockets
-    ann, bob = await seated_on(first, "n1", ("ann", "bob"))
     carl = await person(second.base, "carl")  # a spectator on another socket node
     dave = await person(owner.base, "dave")  # and one on the owner
+    # Each watch answered (carl's by the owner, over the bus) before anyone sits: sign-ups
+    # on a busy machine take seconds, and hands dealt meanwhile play on by time-outs.
     for spectator in (carl, dave):
         await spectator.send(type="watch", table="n1")
-    spectating = [asyncio.create_task(s.until(lambda f: False, 120)) for s in (carl, dave)]
+        await spectator.until(lambda f: f["table"] == "n1", 30)
+    played: list[int] = []  # the last version ann and bob saw, once they played
+
+    def caught_up(frame: dict[str, Any]) -> bool:
+        return bool(played) and frame["version"] >= played[0]
+
+    spectating = [(s, asyncio.create_task(s.until(caught_up, 120))) for s in (carl, dave)]
+    ann, bob = await seated_on(first, "n1", ("ann", "bob"))
     await both(ann, bob, "n1", 3)
-    for task in spectating:
-        task.cancel()
-    await asyncio.gather(*spectating, return_exceptions=True)
+    # The spectators saw the table as far as the players did (every frame the players got
+    # went to them too): they followed the hands, not just the table before them.
+    played.append(max(f["version"] for f in ann.frames + bob.frames if f.get("type") == "table"))
+    for spectator, task in spectating:
+        if any(caught_up(f) for f in spectator.frames if f.get("type") == "table"):
+            task.cancel()  # seen before ``played`` was known: nothing more to wait for
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
     # S-VIEW-1 through the bus: each saw their own cards, nobody anyone else's.
     assert own_cards_seen(ann) and own_cards_seen(bob)
     for someone, seat in ((ann, 1), (bob, 2), (carl, None), (dave, None)):
         assert leaked(someone.frames, seat) == [], someone.name
-    assert any(f.get("type") == "table" for f in carl.frames)
     # The socket node's lobby lists the owner's table, as the owner's does, within the beat
     # that publishes it (hands can outpace it: bob's seat may not be listed yet).
     async with httpx.AsyncClient(base_url=second.base) as http:
@@ -251,7 +93,7 @@ async def test_a_player_on_a_socket_node_sits_acts_and_sees_only_her_own_cards(n
     # The commands went over Redis to the owner, and were applied there once each.
     assert first.bus.sent > 0 and owner.bus.applied >= first.bus.sent
     assert owner.bus.duplicates == 0
-    await books_balance(owner)
+    await assert_books_balance(owner)
 
 
 async def test_a_command_sent_again_with_its_key_is_applied_once(nodes) -> None:  # type: ignore[no-untyped-def]
@@ -271,7 +113,7 @@ async def test_a_command_sent_again_with_its_key_is_applied_once(nodes) -> None:
         said.append(frame["text"])
     assert said == ["once", "after"]
     assert owner.bus.duplicates == 2
-    await books_balance(owner)
+    await assert_books_balance(owner)
 
 
 async def test_a_gap_in_the_versions_asks_the_owner_for_the_whole_table(nodes) -> None:  # type: ignore[no-untyped-def]
@@ -308,7 +150,7 @@ async def test_a_gap_in_the_versions_asks_the_owner_for_the_whole_table(nodes) -
     assert after and after[0] == lost[0] + 1  # the next frame showed the gap ...
     # ... and the owner sent the whole table again: at a version carl had had (the snapshot)
     assert len(after) > len(set(after))
-    await books_balance(owner)
+    await assert_books_balance(owner)
 
 
 async def test_redis_losing_its_connections_and_data_then_clients_resync_and_play_on(nodes) -> None:  # type: ignore[no-untyped-def]
@@ -328,7 +170,7 @@ async def test_redis_losing_its_connections_and_data_then_clients_resync_and_pla
         await admin.aclose()
     await both(ann, bob, "n4", 2)
     assert first.bus.reconnections >= 1 and first.bus.resyncs >= 2
-    await books_balance(owner)
+    await assert_books_balance(owner)
 
 
 async def test_clients_of_a_dead_socket_node_reconnect_elsewhere_and_keep_their_seats(
@@ -350,29 +192,7 @@ async def test_clients_of_a_dead_socket_node_reconnect_elsewhere_and_keep_their_
         again.append(back)
     await watcher.until(lambda f: f["seats"][0]["connected"] and f["seats"][1]["connected"])
     await both(again[0], again[1], "n5", 2, reconnected=True)
-    await books_balance(owner)
-
-
-async def kill(node: Node) -> None:
-    """The node dies: nothing more of it reaches Redis (no "gone"), its sockets break."""
-    bus = node.bus
-    for task in bus.tasks:
-        task.cancel()
-
-    async def dead(*args: Any, **kwargs: Any) -> None:
-        raise BusError("this node is dead")
-
-    bus.xadd = dead  # type: ignore[method-assign]
-    await stop_node(node)
-
-
-async def log_in_again(node: Node, someone: Person, tables: list[str]) -> Person:
-    """A page opened afresh on another node: log in, hello (which names the tables where the
-    account sits, though another node owns them), watch."""
-    back = await reload_page(node, someone, tables[0])
-    hello = next(f for f in back.frames if f["type"] == "hello")
-    assert hello["seated"] == tables
-    return back
+    await assert_books_balance(owner)
 
 
 async def test_the_floor_on_a_socket_node_reaches_the_owner_and_every_node(nodes) -> None:  # type: ignore[no-untyped-def]
@@ -409,7 +229,7 @@ async def test_the_floor_on_a_socket_node_reaches_the_owner_and_every_node(nodes
     await asyncio.gather(*playing, return_exceptions=True)
     assert acts == ["void_hand", "suspend_account", "close_table"]
     assert owner.room.actors["n6"].closed and not owner.room.actors["n6"].table.seats
-    await books_balance(owner)
+    await assert_books_balance(owner)
 
 
 async def test_a_new_owner_of_a_table_is_watched_again_from_every_node(nodes) -> None:  # type: ignore[no-untyped-def]
@@ -426,7 +246,7 @@ async def test_a_new_owner_of_a_table_is_watched_again_from_every_node(nodes) ->
         assert "n7" in adopter.room.actors
         await both(ann, bob, "n7", 2)
         assert adopter.bus.applied > 0
-        await books_balance(adopter)
+        await assert_books_balance(adopter)
     finally:
         await stop_node(adopter)
 
@@ -476,7 +296,7 @@ async def test_with_leases_a_player_plays_through_another_node_and_follows_an_ad
         assert "hu-nlhe" in other.room.actors
         assert own_cards_seen(ann) and own_cards_seen(bob)
         assert leaked(ann.frames, 1) == [] and leaked(bob.frames, 2) == []
-        await books_balance(other)
+        await assert_books_balance(other)
     finally:
         for node in started:
             await stop_node(node)

@@ -1,7 +1,7 @@
-"""What an operator sees of the bus between nodes (issue 15): /metrics on each node counts
+"""What an operator sees of the bus between nodes: /metrics on each node counts
 the commands sent, applied, read twice and read too late, the resyncs and the Redis
 reconnections, and shows whether the node listens, its backlog and the commands' lag. The
-figures move with real commands over Redis (nodes in this process, as test_nodes_bus.py).
+figures move with real commands over Redis (nodes in this process: tests/helpers/nodes.py).
 And a command read too late is not applied, and its sender is told."""
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ import time
 import redis.asyncio as aioredis
 
 from pokerroom.server.bus import COMMAND_SECONDS
-from tests.server import test_nodes_bus
-from tests.server.test_e2e import books_balance, table_config
-from tests.server.test_metrics import scrape
-from tests.server.test_nodes_bus import REDIS, Node, both, connection, seated_on
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.metrics import scrape
+from tests.helpers.nodes import REDIS, Node, both, connection, nodes, seated_on
+from tests.helpers.room_tables import table_config
 
 DB = 4  # this module's own Redis database number
-nodes = test_nodes_bus.nodes  # the fixture: the owner node and two socket-only nodes
+__all__ = ["nodes"]  # the fixture: the owner node and two socket-only nodes
 
 
 async def scraped_until(node: Node, check: object, what: str) -> dict[str, float]:
@@ -92,7 +92,7 @@ async def test_the_bus_figures_move_in_metrics_with_commands_over_redis(nodes) -
     )
     assert again["pokerroom_bus_resyncs_total"] >= 2  # ann's and bob's tables
     await both(ann, bob, "bm", 1)
-    await books_balance(owner)
+    await assert_books_balance(owner)
 
 
 async def test_a_command_read_too_late_is_not_applied_and_its_sender_is_told(nodes) -> None:  # type: ignore[no-untyped-def]
@@ -117,4 +117,4 @@ async def test_a_command_read_too_late_is_not_applied_and_its_sender_is_told(nod
     await scraped_until(
         owner, lambda s: s["pokerroom_bus_commands_expired_total"] == 1, "one command expired"
     )
-    await books_balance(owner)
+    await assert_books_balance(owner)

@@ -1,4 +1,4 @@
-"""A multi-table tournament on two nodes (issue 15), in one process: node ``ta`` runs the
+"""A multi-table tournament on two nodes, in one process: node ``ta`` runs the
 event (its lease, its coordinator and every table of it) and the players play it through
 node ``tb``, which runs none of it (a node with leases of its own, or one that holds
 sockets only). Bots over the real protocol: they register through their
@@ -30,16 +30,9 @@ from pokerroom.server.tournaments import TournamentRunner
 from pokerroom.store.db import Database
 from pokerroom.store.models import HandPlayer, HandRecord, Transfer
 from pokerroom.tournament.events import Moved
-from tests.server.test_nodes_bus import Node, stop_node
-from tests.server.test_nodes_tournaments import (
-    STEADY,
-    WAIT,
-    books,
-    die,
-    eventually,
-    steady,
-    two_nodes,
-)
+from tests.helpers.node_tournaments import STEADY, books, die, steady, two_nodes
+from tests.helpers.nodes import Node, stop_node
+from tests.helpers.waiting import WAIT, eventually
 
 pytestmark = pytest.mark.postgres
 __all__ = ["steady"]  # the fixture

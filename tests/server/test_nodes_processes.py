@@ -1,4 +1,4 @@
-"""Several nodes as real processes (issue 15): three ``pokerroom serve --node-id`` on one
+"""Several nodes as real processes: three ``pokerroom serve --node-id`` on one
 PostgreSQL and one Redis, bots at every table (each plays at the table's owner, and
 reconnects to the new owner when its node goes). Then a table owner is killed (kill -9),
 paused past its lease (SIGSTOP, SIGCONT) or cut off from its database
@@ -12,33 +12,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import random
 import signal
 import subprocess
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
-from pathlib import Path
 
-import asyncpg
 import httpx
 import pytest
 import pytest_asyncio
 
-from pokerroom.bots.client import run_bot
-from pokerroom.bots.strategy import RuleBot
 from pokerroom.cli.loadtest_nodes import forget_room
-from pokerroom.server.process import free_port, spawn_node
-from pokerroom.store.audit import audit
-from pokerroom.store.db import Database
+from tests.helpers.node_processes import TTL, WAIT, Cluster, books_balance, deal_on, play
+from tests.helpers.nodes import both, log_in_again, redis_db, room_prefix
+from tests.helpers.waiting import eventually
 from tests.server.conftest import Person, Server, closing_opened_sockets, person
-from tests.server.test_nodes_bus import both, log_in_again, redis_db, room_prefix
-from tests.store.conftest import PG_DSN, drop_postgres, fresh_postgres
+from tests.store.conftest import drop_postgres, fresh_postgres
 
 pytestmark = [pytest.mark.postgres, pytest.mark.asyncio(loop_scope="module")]
-TTL, RENEW = 5.0, 0.5  # the nodes' lease: short, so a failover is quick
 MARGIN = 20.0  # adoption within TTL + this (a renewal pass, a busy 2-core machine)
-WAIT = 90.0  # every other bounded wait
 BOTS = {"casino-nlhe": 4}  # bots at a table: 2, but the casino deals to four (R-SEAT-1)
 NODES = ("n1", "n2", "n3")
 REDIS_DB = 5  # this module's Redis database number; its keys under a prefix of its own
@@ -49,125 +40,6 @@ async def people_closed(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
     """The sockets a test opened, closed after it on this module's loop (they live on it)."""
     async for _ in closing_opened_sockets(monkeypatch):
         yield
-
-
-@dataclass
-class Cluster:
-    url: str
-    dsn: str
-    logs: Path
-    database: str
-    redis: str
-    prefix: str  # its keys and channels: another run on the same Redis database never meets it
-    ports: dict[str, int] = field(default_factory=dict)
-    processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
-    stop_bots: asyncio.Event = field(default_factory=asyncio.Event)
-    bots: list[asyncio.Task[None]] = field(default_factory=list)
-
-    def role(self, node: str) -> str:
-        return f"{self.database}_{node}"
-
-    async def shut_out(self, node: str, *, out: bool) -> None:
-        """The node's role may (not) log in; shut out, its sessions are ended too."""
-        role = self.role(node)
-        await self.sql(f'ALTER ROLE "{role}" {"NOLOGIN" if out else "LOGIN"}')
-        if out:
-            await self.sql(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", role
-            )
-
-    def base(self, node: str) -> str:
-        return f"http://127.0.0.1:{self.ports[node]}"
-
-    async def sql(self, query: str, *args: object) -> list[asyncpg.Record]:
-        connection = await asyncpg.connect(self.dsn, timeout=10)
-        try:
-            return list(await connection.fetch(query, *args))
-        finally:
-            await connection.close()
-
-    async def owners(self) -> dict[str, tuple[str, int, bool]]:
-        """Each table's lease: (node, epoch, live: not expired); not the tournaments'."""
-        rows = await self.sql(
-            "SELECT table_id, node, epoch, expires_at > now() AS live FROM table_leases"
-            " WHERE table_id NOT LIKE 'tournament:%'"
-        )
-        return {r["table_id"]: (r["node"], int(r["epoch"]), bool(r["live"])) for r in rows}
-
-    async def hands(self) -> dict[int, tuple[str, int, str]]:
-        rows = await self.sql("SELECT id, table_id, number, status FROM hands")
-        return {int(r["id"]): (r["table_id"], int(r["number"]), r["status"]) for r in rows}
-
-    async def metric(self, node: str, name: str) -> float:
-        async with httpx.AsyncClient(base_url=self.base(node), timeout=5) as http:
-            text = (await http.get("/metrics")).text
-        total = 0.0
-        for line in text.splitlines():
-            if line.startswith(name) and not line.startswith("#"):
-                total += float(line.rsplit(" ", 1)[1])
-        return total
-
-    def spawn(self, node: str, *, sockets_only: bool = False) -> None:
-        port = self.ports.setdefault(node, free_port())
-        with (self.logs / f"{node}.log").open("ab") as log:  # the child keeps its own copy
-            database = self.url
-            if not sockets_only:  # (a socket node has no role of its own: never shut out)
-                database = self.url.replace("://postgres@", f"://{self.role(node)}@")
-            self.processes[node] = spawn_node(
-                database,
-                node,
-                port,
-                lease=TTL,
-                renew=RENEW,
-                output=log,
-                redis=self.redis,
-                redis_prefix=self.prefix,
-                sockets_only=sockets_only,
-            )
-
-    async def answering(self, node: str) -> None:
-        async with asyncio.timeout(WAIT), httpx.AsyncClient(base_url=self.base(node)) as http:
-            while True:
-                assert self.processes[node].poll() is None, self.tail(node)
-                with contextlib.suppress(httpx.HTTPError):
-                    if (await http.get("/api/lobby")).status_code == 200:
-                        return
-                await asyncio.sleep(0.1)
-
-    def tail(self, node: str) -> str:
-        return (self.logs / f"{node}.log").read_text()[-3000:]
-
-
-async def eventually(check: object, what: object, seconds: float = WAIT) -> float:
-    """Await ``check()`` (a coroutine function) until true; the seconds it took. ``what``
-    (or what it gives, if a function) names the wait when it fails."""
-    started = time.monotonic()
-    try:
-        async with asyncio.timeout(seconds):
-            while not await check():  # type: ignore[operator]
-                await asyncio.sleep(0.1)
-    except TimeoutError:
-        pytest.fail(f"not within {seconds} s: {what() if callable(what) else what}")
-    return time.monotonic() - started
-
-
-async def play(cluster: Cluster, name: str, token: str, table: str) -> None:
-    """A bot at ``table``, at whichever node owns it: when that node goes, it reconnects to
-    the new owner and gets its seat back (R-TIME-3)."""
-    while not cluster.stop_bots.is_set():
-        owner = (await cluster.owners()).get(table)
-        if owner is not None and owner[2] and owner[0] in cluster.processes:
-            with contextlib.suppress(Exception):  # the node went: find the new owner
-                await run_bot(
-                    cluster.base(owner[0]),
-                    name,
-                    RuleBot(),
-                    table=table,
-                    token=token,
-                    rng=random.Random(name),
-                    stop=cluster.stop_bots,
-                )
-        await asyncio.sleep(0.3)
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -191,18 +63,23 @@ async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Clu
             owners = await running.owners()
             return len(owners) == 6 and all(live for _, _, live in owners.values())
 
-        await eventually(all_owned, "every table has an owner")
+        await eventually(all_owned, "every table has an owner", WAIT)
         tables = sorted(await running.owners())
+        # One account per bot seat number, at every table (multi-tabling, as the load test's
+        # accounts do): four argon2 sign-ups, not fourteen (each takes seconds on a busy
+        # machine, and they were half of this fixture's time).
+        tokens: list[str] = []
         async with httpx.AsyncClient(base_url=running.base("n1"), timeout=30) as http:
-            for table in tables:
-                for k in range(BOTS.get(table, 2)):
-                    bot = f"b{k}_{table.replace('-', '_')}"
-                    answer = await http.post(
-                        "/api/signup", json={"username": bot, "password": "bot password 1"}
-                    )
-                    answer.raise_for_status()
-                    task = asyncio.create_task(play(running, bot, answer.json()["token"], table))
-                    running.bots.append(task)
+            for k in range(max(BOTS.get(table, 2) for table in tables)):
+                answer = await http.post(
+                    "/api/signup", json={"username": f"bot{k}", "password": "bot password 1"}
+                )
+                answer.raise_for_status()
+                tokens.append(answer.json()["token"])
+        for table in tables:
+            for k in range(BOTS.get(table, 2)):
+                task = asyncio.create_task(play(running, f"bot{k}", tokens[k], table))
+                running.bots.append(task)
 
         dealt: set[str] = set()
 
@@ -210,7 +87,9 @@ async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Clu
             dealt.update(t for t, _, s in (await running.hands()).values() if s == "complete")
             return dealt >= set(tables)
 
-        await eventually(every_table_dealt, lambda: f"every table dealt a hand (only {dealt})")
+        await eventually(
+            every_table_dealt, lambda: f"every table dealt a hand (only {dealt})", WAIT
+        )
         yield running
     finally:
         running.stop_bots.set()
@@ -231,22 +110,7 @@ async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Clu
             await books_balance(url)
         await drop_postgres(name)
         await forget_room(redis, running.prefix)  # its streams outlive its nodes
-        admin = await asyncpg.connect(PG_DSN, timeout=10)
-        try:
-            for node in NODES:
-                await admin.execute(f'DROP ROLE IF EXISTS "{running.role(node)}"')
-        finally:
-            await admin.close()
-
-
-async def books_balance(url: str) -> None:
-    db = Database(url)
-    try:
-        async with db.transaction() as session:
-            report = await audit(session)
-        assert report.ok, report.problems
-    finally:
-        await db.close()
+        await running.drop_roles(NODES)
 
 
 async def owner_mid_hand(cluster: Cluster) -> tuple[str, list[str]]:
@@ -263,7 +127,7 @@ async def owner_mid_hand(cluster: Cluster) -> tuple[str, list[str]]:
                 return True
         return False
 
-    await eventually(one, "a node's table with a hand running")
+    await eventually(one, "a node's table with a hand running", WAIT)
     return found[0]
 
 
@@ -278,22 +142,9 @@ async def adopted(
             owners[t][0] != gone and owners[t][2] and owners[t][1] > before[t][1] for t in tables
         )
 
-    return await eventually(done, f"{gone}'s tables adopted", TTL + MARGIN)
-
-
-async def deal_on(
-    cluster: Cluster, tables: list[str], after: dict[int, tuple[str, int, str]]
-) -> None:
-    """Each of ``tables`` completes a hand numbered past every hand it had ``after``."""
-    last = {t: max((n for tt, n, _ in after.values() if tt == t), default=0) for t in tables}
-
-    async def dealt() -> bool:
-        hands = (await cluster.hands()).values()
-        return all(
-            any(t == tt and n > last[t] and s == "complete" for tt, n, s in hands) for t in tables
-        )
-
-    await eventually(dealt, f"{tables} deal on")
+    started = time.monotonic()
+    await eventually(done, f"{gone}'s tables adopted", TTL + MARGIN)
+    return time.monotonic() - started
 
 
 def cancelled_stay_cancelled(
@@ -332,7 +183,7 @@ async def test_kill_9_of_a_table_owner_mid_hand(cluster: Cluster) -> None:
     async def shared() -> bool:
         return await cluster.metric(node, "pokerroom_tables") >= 2
 
-    await eventually(shared, f"{node} takes its share again")
+    await eventually(shared, f"{node} takes its share again", WAIT)
     now = await cluster.hands()
     mine = [t for t, (n, _, live) in (await cluster.owners()).items() if n == node and live]
     await deal_on(cluster, mine, now)
@@ -361,7 +212,7 @@ async def test_sigstop_past_the_lease_then_sigcont(cluster: Cluster) -> None:
             and await cluster.metric(node, "pokerroom_tables") == 0
         )
 
-    await eventually(knows, f"{node} stops its lost tables")
+    await eventually(knows, f"{node} stops its lost tables", WAIT)
     now = await cluster.hands()
     cancelled_stay_cancelled(at_adoption, now, cancelled)  # its writes were refused
     for hand, (_, _, status) in now.items():  # nothing it had running settled after
@@ -396,7 +247,7 @@ async def test_an_owner_cut_off_from_its_database_stops_dealing_until_it_is_back
     async def dealing_again() -> bool:
         return await cluster.metric(node, "pokerroom_tables") >= 1
 
-    await eventually(dealing_again, f"{node} runs tables again")
+    await eventually(dealing_again, f"{node} runs tables again", WAIT)
     owners = await cluster.owners()
     mine = [t for t, (n, _, live) in owners.items() if n == node and live]
     await deal_on(cluster, mine, await cluster.hands())

@@ -1,4 +1,4 @@
-"""A player's tournament requests through a node that does not run the event (issue 15):
+"""A player's tournament requests through a node that does not run the event:
 found at once though created since that node's last pass, and forwarded to the owner over
 the bus, which applies them once (a command read twice under its idempotency key is
 applied once): a rebuy, the add-on and a deal that succeed, with the ledger, the event's
@@ -22,19 +22,18 @@ from pokerroom.store.accounts import STARTING_GRANT
 from pokerroom.store.db import Database
 from pokerroom.store.models import Transfer
 from pokerroom.store.tournament_leases import lease_key
-from tests.server.conftest import Person, person
-from tests.server.test_nodes_bus import Node
-from tests.server.test_nodes_tournaments import (
+from tests.helpers.node_tournaments import (
     STEADY,
-    WAIT,
     books,
-    eventually,
     play,
     register,
     steady,
     two_nodes,
     watch_through,
 )
+from tests.helpers.nodes import Node
+from tests.helpers.waiting import WAIT, eventually
+from tests.server.conftest import Person, person
 
 pytestmark = pytest.mark.postgres
 __all__ = ["steady"]  # the fixture

@@ -1,4 +1,4 @@
-"""A tournament on nodes that are real processes (issue 15): two ``pokerroom serve --node-id
+"""A tournament on nodes that are real processes: two ``pokerroom serve --node-id
 --redis`` keep a heads-up sit & go open (one of them opens it, under its lease). Two people
 play it through the other node; the event's owner is killed (kill -9) with a hand running,
 the other node adopts the event once the lease runs out (the hand cancelled, every chip
@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -21,29 +20,23 @@ from pokerroom.cli.loadtest_nodes import forget_room
 from pokerroom.server.process import free_port, spawn_node
 from pokerroom.store.db import Database
 from pokerroom.store.models import HandRecord, TableLease
+from tests.helpers.node_tournaments import books, play, register
+from tests.helpers.nodes import redis_db, room_prefix
+from tests.helpers.waiting import eventually
 from tests.server.conftest import Person, person
-from tests.server.test_nodes_bus import redis_db, room_prefix
-from tests.server.test_nodes_tournaments import books, play, register
 from tests.store.conftest import drop_postgres, fresh_postgres
 
 pytestmark = pytest.mark.postgres
 WAIT = 60.0  # bounded waits (two processes starting on a busy 2-core machine)
+# The nodes' lease, as test_nodes_processes.py's: a loaded machine's lease pass can take
+# 1.5-2 s, and a 2 s lease was lost by the watchdog mid-test (the event moved to the other
+# node before the kill); at 5 s two such passes in a row still renew it.
+TTL, RENEW = 5.0, 0.5
 
 
 class Base:
     def __init__(self, port: int) -> None:
         self.base = f"http://127.0.0.1:{port}"
-
-
-async def eventually(check: Any, what: str) -> Any:
-    """Await ``check()`` until it gives something true (bounded: fails saying ``what``)."""
-    try:
-        async with asyncio.timeout(WAIT):
-            while not (found := await check()):
-                await asyncio.sleep(0.1)
-            return found
-    except TimeoutError:
-        raise AssertionError(f"not within {WAIT} s: {what}") from None
 
 
 async def owner_of_event(url: str, tid: str = "") -> tuple[str, str] | None:
@@ -96,8 +89,8 @@ async def test_kill_9_of_a_tournaments_owner_mid_hand(
                     url,
                     node,
                     port,
-                    lease=2.0,
-                    renew=0.25,
+                    lease=TTL,
+                    renew=RENEW,
                     output=log,
                     redis=redis,
                     redis_prefix=prefix,
@@ -110,8 +103,8 @@ async def test_kill_9_of_a_tournaments_owner_mid_hand(
                         return (await http.get("/api/lobby")).status_code == 200
                 return False
 
-            await eventually(answering, f"the node on port {port} answers")
-        tid, owner = await eventually(lambda: owner_of_event(url), "one node opens the event")
+            await eventually(answering, f"the node on port {port} answers", WAIT)
+        tid, owner = await eventually(lambda: owner_of_event(url), "one node opens the event", WAIT)
         other = next(node for node in ports if node != owner)
         there = Base(ports[other])
         table = f"{tid}-1"
@@ -120,7 +113,7 @@ async def test_kill_9_of_a_tournaments_owner_mid_hand(
             async with httpx.AsyncClient(base_url=there.base) as http:
                 return tid in [e["id"] for e in (await http.get("/api/tournaments")).json()]
 
-        await eventually(listed, "the other node lists the event")
+        await eventually(listed, "the other node lists the event", WAIT)
         ann, bob = await person(there.base, "ann"), await person(there.base, "bob")
         for someone in (ann, bob):  # through the node that does not run it
             answer = await register(there, someone, tid)  # type: ignore[arg-type]
@@ -133,7 +126,7 @@ async def test_kill_9_of_a_tournaments_owner_mid_hand(
             asyncio.create_task(play(p, table, lambda p=p: done(p), shove=False))  # type: ignore[misc]
             for p in (ann, bob)
         ]
-        number = await eventually(lambda: running_hand(url, table), "a hand is running")
+        number = await eventually(lambda: running_hand(url, table), "a hand is running", WAIT)
         processes[owner].kill()  # kill -9 with the hand running
         processes[owner].wait(timeout=10)
 
@@ -141,7 +134,7 @@ async def test_kill_9_of_a_tournaments_owner_mid_hand(
             found = await owner_of_event(url, tid)
             return found is not None and found[1] == other
 
-        await eventually(adopted, "the other node adopts the event")
+        await eventually(adopted, "the other node adopts the event", WAIT)
         for task in players:  # check or call to the end is slow: all in from here
             task.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -1,4 +1,4 @@
-"""Issue 16: a player's preferences are saved per account, on the server, through
+"""A player's preferences are saved per account, on the server, through
 ``GET``/``PUT /api/preferences``; anything not a preference is refused and changes nothing."""
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ from pokerroom.bots.strategy import RuleBot
 from pokerroom.history.record import read_record
 from pokerroom.server.room import TableConfig
 from pokerroom.store.models import HandPlayer, HandRecord
-from tests.history.cards import cards_in
-from tests.security.audit import assert_books_balance
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.cards import cards_in
 from tests.server.conftest import Server
 
 PASSWORD = "viewer password"  # given to run_bot, to fetch the exports as each bot

@@ -1,4 +1,4 @@
-"""docs/protocol.md and the server's frame models say the same (issue 13): every frame type
+"""docs/protocol.md and the server's frame models say the same: every frame type
 and field documented for server-to-client frames exists in server/protocol.py's models, and
 every model's frame type and field is documented."""
 

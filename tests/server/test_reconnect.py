@@ -3,31 +3,13 @@ table; a seated player who watches their own table is reconnected, and the other
 
 from __future__ import annotations
 
-import httpx
-from websockets.asyncio.client import connect
-
 from pokerroom.server.room import TableConfig
-from tests.server.conftest import PASSWORD_SECONDS, Person, Server, person
-from tests.server.test_e2e import books_balance
+from tests.helpers.accounts import reload_page
+from tests.helpers.audit import assert_books_balance
+from tests.server.conftest import Server, person
 
 DECISION = 15  # seconds; with no time bank, more than this left means the extra was given
 SLOW = (("decision_seconds", DECISION), ("warning_after_seconds", 10), ("time_bank_seconds", 0))
-
-
-async def reload_page(server: Server, who: Person, table: str) -> Person:
-    """What the browser does after a reload: a new socket, hello, then watch (no join)."""
-    async with httpx.AsyncClient(base_url=server.base, timeout=PASSWORD_SECONDS) as http:
-        login = await http.post(
-            "/api/login", json={"username": who.name, "password": "correct horse"}
-        )
-    token = login.json()["token"]
-    ws = await connect(server.base.replace("http", "ws", 1) + "/ws")
-    again = Person(name=who.name, token=token, account_id=who.account_id, ws=ws)
-    await again.next("welcome")
-    await again.send(type="hello", token=token)
-    await again.next("hello")
-    await again.send(type="watch", table=table)
-    return again
 
 
 async def test_R_TIME_3_a_seated_player_who_watches_their_table_again_is_reconnected(
@@ -59,4 +41,4 @@ async def test_R_TIME_3_a_seated_player_who_watches_their_table_again_is_reconne
     assert mine["hand"]["legal"] is not None  # and the seat may act from the new page
     await back.send(type="act", table="r1", action="fold", hand=number)
     await watcher.until(lambda f: f["hand"] is None or f["hand"]["number"] > number)
-    await books_balance(server)
+    await assert_books_balance(server)

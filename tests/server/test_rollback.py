@@ -1,4 +1,4 @@
-"""One rollback policy (issue 13): a join or an add-chips whose storage fails leaves the table
+"""One rollback policy: a join or an add-chips whose storage fails leaves the table
 as it was and moves no chips; the player is told to try again and the table keeps running."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from pokerroom.store import room_store
-from tests.security.audit import assert_books_balance
-from tests.security.test_money import GRANT, balance, handled, refused, sit
+from tests.helpers.attacks import GRANT, balance, handled, refused, sit
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.room_tables import table_config
 from tests.server.conftest import Server, person
-from tests.server.test_e2e import table_config
 
 
 def fail_saves(monkeypatch: pytest.MonkeyPatch) -> list[str]:

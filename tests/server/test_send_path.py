@@ -1,4 +1,4 @@
-"""A socket's frames go straight to the ASGI server's own ``send`` (issue 15: six frames an
+"""A socket's frames go straight to the ASGI server's own ``send`` (six frames an
 action, each once through Starlette's WebSocket.send and the exception handler's wrapper
 before), and a send that fails still drops only that client (S-ISOLATE-1)."""
 

@@ -4,8 +4,8 @@ client shows it there and not on the other one."""
 from __future__ import annotations
 
 from pokerroom.server.room import TableConfig
+from tests.helpers.audit import assert_books_balance
 from tests.server.conftest import Server, person
-from tests.server.test_e2e import books_balance
 
 
 async def test_S_INPUT_1_an_error_about_table_B_carries_table_B(server: Server) -> None:
@@ -33,4 +33,4 @@ async def test_S_INPUT_1_an_error_about_table_B_carries_table_B(server: Server) 
     await ann.ws.send("not json")
     refused = await ann.next("error")
     assert refused["table"] is None, refused
-    await books_balance(server)
+    await assert_books_balance(server)

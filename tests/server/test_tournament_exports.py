@@ -1,4 +1,4 @@
-"""A tournament's downloads in a running room (issue 14): a heads-up sit & go played to the
+"""A tournament's downloads in a running room: a heads-up sit & go played to the
 end by two players; each stored hand's PokerStars text carries the tournament header and is
 in chips, its PHH the standard's tournament fields; each player's summary gives the places
 and theirs; a hand shows only its viewer's hole cards (S-EXPORT-1)."""
@@ -13,9 +13,10 @@ from datetime import UTC, datetime, timedelta
 import httpx
 
 from pokerroom.history.pokerstars import eastern
-from tests.security.audit import assert_books_balance
+from tests.helpers.accounts import signup
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.tournaments import Fast, person
 from tests.server.conftest import Server
-from tests.server.test_tournaments import Fast, person, signup
 
 
 async def test_a_sit_and_gos_hands_and_summary_download_as_tournament_histories(

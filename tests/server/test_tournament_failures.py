@@ -1,4 +1,4 @@
-"""Tournament failures in the room (issue 14): a late registration that the database refuses
+"""Tournament failures in the room: a late registration that the database refuses
 charges nothing, gives no seat and says so (S-MONEY-1); a deal proposal made void by a hand's
 end never holds the final table (it stalled until the next level)."""
 
@@ -14,9 +14,9 @@ from pokerroom.server.actor import CLOCK_SLACK
 from pokerroom.server.tournament_deals import Proposal
 from pokerroom.store import tournaments as tournament_rows
 from pokerroom.store.accounts import STARTING_GRANT
-from tests.security.audit import assert_books_balance
+from tests.helpers.accounts import signup
+from tests.helpers.audit import assert_books_balance
 from tests.server.conftest import Server
-from tests.server.test_tournaments import signup
 
 
 async def test_S_MONEY_1_a_late_registration_the_database_refuses_charges_nothing_and_seats_no_one(

@@ -1,4 +1,4 @@
-"""What the browser's tournament lobby and deal dialog ask the room (issue 14): a player's own
+"""What the browser's tournament lobby and deal dialog ask the room: a player's own
 entry (``/me``: which of Unregister, Rebuy, Add-on and Open my table apply now) and the two
 deals the room offers at the final table (``/deal/offers``), refused clearly elsewhere; the
 books balance afterwards (S-AUDIT-2)."""
@@ -13,9 +13,10 @@ from typing import Any
 import httpx
 
 from pokerroom.tournament.deals import chip_split, icm_split
-from tests.security.audit import assert_books_balance
+from tests.helpers.accounts import signup
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.tournaments import person
 from tests.server.conftest import Server
-from tests.server.test_tournaments import person, signup
 
 
 def bearer(who: dict[str, Any]) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""The room pays and tells each place once, when it is settled (issue 14, S-AUDIT-2).
+"""The room pays and tells each place once, when it is settled (S-AUDIT-2).
 
 A hand-for-hand round is one elimination group until every table has played it, so a bust
 at the table that finishes the round first can still move up when a bust at another table

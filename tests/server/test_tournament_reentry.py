@@ -1,4 +1,4 @@
-"""A re-entered player (entry ``<account>#2``) over real sockets (issue 14, R-TIME-3): the
+"""A re-entered player (entry ``<account>#2``) over real sockets (R-TIME-3): the
 room knows them by their new entry everywhere it knows a seat by its account: the hello's
 ``seated`` tables, a dropped socket marking the seat disconnected, the new socket's watch
 giving it back, their hole cards, their turn and their chat."""
@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
-from tests.security.audit import assert_books_balance
+from tests.helpers.audit import assert_books_balance
 from tests.server.conftest import Person, Server, checked_frame, person
 
 HANDS = 60  # ann all in with one chip each hand against two callers: out long before this

@@ -1,6 +1,6 @@
 """A multi-table event of 30 bots over real sockets through a break,
 table balancing and breaking, hand-for-hand on the bubble and the final table, with the
-room killed (kill -9) in its first break and started again (issue 14): every hand in progress is
+room killed (kill -9) in its first break and started again: every hand in progress is
 cancelled (R-DECK-5), the event resumes where it was (level, tables, places paid) and is
 played to the end; every place is awarded once, the pool is paid out exactly and the books
 balance (S-AUDIT-2)."""
@@ -25,7 +25,7 @@ from pokerroom.bots.tournament import run_tournament_bot
 from pokerroom.server.process import free_port, spawn_room
 from pokerroom.store.db import Database, sqlite_url
 from pokerroom.store.models import HandPlayer, HandRecord, Posting, Transfer
-from tests.security.audit import audit_database
+from tests.helpers.audit import audit_database
 
 ENTRANTS = 30
 SPEED = 100  # the room's clock: a 6-minute level in 3.6 seconds

@@ -1,4 +1,4 @@
-"""A room restarted in the middle of a tournament hand (issue 14, R-DECK-5): the hand is
+"""A room restarted in the middle of a tournament hand (R-DECK-5): the hand is
 cancelled with every chip back, the event resumes where it was (its level clock, its
 tables, its entries) and deals on; the books balance before and after. An event cancelled
 for too few entrants stays cancelled."""
@@ -20,9 +20,9 @@ from websockets.asyncio.client import connect
 from pokerroom.store.accounts import STARTING_GRANT
 from pokerroom.store.db import Database, sqlite_url
 from pokerroom.store.models import HandRecord
-from tests.security.audit import assert_books_balance
+from tests.helpers.accounts import signup
+from tests.helpers.audit import assert_books_balance
 from tests.server.conftest import Server, _serve
-from tests.server.test_tournaments import signup
 
 
 async def stop(serving: AsyncIterator[Server]) -> None:
@@ -130,9 +130,9 @@ async def test_a_cancelled_event_stays_cancelled_after_a_restart(tmp_path: Path)
 async def test_a_deal_being_agreed_is_cancelled_by_a_restart_and_its_players_are_told(
     tmp_path: Path,
 ) -> None:
-    """Issue 14 "Deals": the proposal is stored with the event; a restart rolls the hand in
-    play back (R-DECK-5), so the room cancels the proposal (votes may have been for other
-    amounts), says so to each of its players when they are back, and deals on."""
+    """A deal at the final table: the proposal is stored with the event; a restart rolls the
+    hand in play back (R-DECK-5), so the room cancels the proposal (votes may have been for
+    other amounts), says so to each of its players when they are back, and deals on."""
     url = sqlite_url(tmp_path / "room.db")
     first = _serve(url)
     server = await anext(first)

@@ -1,4 +1,4 @@
-"""A rebuy or the add-on sent again is applied once and answered the same (issue 15): the
+"""A rebuy or the add-on sent again is applied once and answered the same: the
 client's ``request`` key names the click, the same on each retry of it. A retry of the add-on
 made is answered what it bought and moves nothing; another add-on is refused
 (``tournament.addon_taken``). A rebuy sent from a view that did not show the rebuy made
@@ -15,9 +15,9 @@ from typing import Any
 import httpx
 
 from pokerroom.store.accounts import STARTING_GRANT
-from tests.security.audit import assert_books_balance
+from tests.helpers.accounts import signup
+from tests.helpers.audit import assert_books_balance
 from tests.server.conftest import Server
-from tests.server.test_tournaments import signup
 
 
 async def started_rebuy_event(server: Server) -> tuple[Any, list[dict[str, Any]]]:

@@ -1,4 +1,4 @@
-"""Tournaments in a running room, over real sockets (issue 14): a sit & go with bots and two
+"""Tournaments in a running room, over real sockets: a sit & go with bots and two
 people to the end; registration through the REST API; the lobby; hole-card privacy
 (S-VIEW-1) at tournament tables; the books balance (S-AUDIT-2)."""
 
@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Coroutine
 from typing import Any
 
 import httpx
@@ -16,40 +15,10 @@ from pokerroom.bots.strategy import RuleBot
 from pokerroom.bots.tournament import run_tournament_bot
 from pokerroom.store.accounts import STARTING_GRANT
 from pokerroom.tournament.deals import chip_split
-from tests.security.audit import assert_books_balance
-from tests.server.conftest import PASSWORD_SECONDS, Server
-
-
-class Fast:
-    """The room's clock running ``speed`` times faster from now (levels pass in seconds)."""
-
-    def __init__(self, speed: float) -> None:
-        self.speed, self.origin = speed, time.time()
-
-    def __call__(self) -> float:
-        return self.origin + (time.time() - self.origin) * self.speed
-
-
-async def signup(base: str, name: str) -> dict[str, Any]:
-    async with httpx.AsyncClient(base_url=base, timeout=PASSWORD_SECONDS) as http:
-        response = await http.post("/api/signup", json={"username": name, "password": "pw-" * 4})
-        response.raise_for_status()
-        data: dict[str, Any] = response.json()
-        return data
-
-
-def person(
-    server: Server, tournament: str, name: str, data: dict[str, Any], **more: Any
-) -> Coroutine[Any, Any, Any]:
-    """A signed-up player playing ``tournament`` to their end, with the rule bot's choices."""
-    return run_tournament_bot(
-        server.base,
-        name,
-        RuleBot(random.Random(name)),
-        tournament=tournament,
-        token=data["token"],
-        **more,
-    )
+from tests.helpers.accounts import signup
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.tournaments import Fast, person
+from tests.server.conftest import Server
 
 
 def assert_private(name: str, frames: list[dict[str, Any]]) -> int:

@@ -1,4 +1,4 @@
-"""Presentation built outside the table's actor (issue 13): the labels beside each seat, the
+"""Presentation built outside the table's actor: the labels beside each seat, the
 five cards of a shown hand and the hand-result frame, in server/views.py."""
 
 from __future__ import annotations
@@ -8,15 +8,14 @@ from typing import Any
 from pokerroom.cards import parse_cards
 from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.events import ActionTaken, BoardDealt, ForcedBet, ForcedBetKind, Move
-from pokerroom.engine.hand import Hand, Phase
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
 from pokerroom.server import encoding, protocol
 from pokerroom.server.views import best_five, hand_result, note_action, public_state
 from pokerroom.table import SeatStatus, Table
-from tests.engine.helpers import deal, spec
-from tests.server.tables import titan_table
+from tests.helpers.frames import hilo_all_in_hand
+from tests.helpers.tables import titan_table
 
 
 def test_last_action_labels_name_what_each_seat_did_this_street() -> None:
@@ -81,7 +80,7 @@ def heads_up_table() -> Table:
 
 
 def test_the_clock_in_the_frame_warning_and_time_bank() -> None:
-    """Issue 16: the frame says when the warning comes (0 once given) and when the player to
+    """The frame says when the warning comes (0 once given) and when the player to
     act is on the time bank, so the page can alert and show the bank as it starts."""
     table = heads_up_table()
     table.start_hand(100.0)
@@ -111,23 +110,8 @@ def test_R_STAKE_2_a_busted_seat_carries_its_rebuy_countdown() -> None:
     protocol.TableFrame.model_validate(public_state(table, table_id="t", version=2, now=200.0))
 
 
-def hilo_all_in_hand() -> Hand:
-    """Omaha Hi-Lo at $1/$2, three players all in preflop with $6, $14 and $50: a side pot
-    and the main pot, each split high and low, the cards shown before the board is out."""
-    game = spec("omaha_hilo", "fixed_limit", sb=100, bb=200)
-    holes = ["As2d9c9h", "KhKcQdJd", "3c4dTsTh"]
-    hand = deal([600, 1400, 5000], game=game, hole=holes, board="5h6s8cKsQh")
-    while hand.phase is Phase.BETTING and hand.actor is not None:  # raise while one can
-        legal = hand.legal_actions()
-        if legal.min_raise_to is not None:
-            hand.apply(Action(ActionKind.BET_OR_RAISE, legal.min_raise_to))
-        else:
-            hand.apply(Action(ActionKind.CHECK_OR_CALL, 0))
-    return hand
-
-
 def test_R_HILO_1_hands_shown_at_an_all_in_are_named_with_their_high_and_low_fives() -> None:
-    """Issue 16: every shown hand is named (cards shown at an all-in before the river too),
+    """Every shown hand is named (cards shown at an all-in before the river too),
     with the five cards of its high and of its qualifying low, for the page to highlight."""
     hand = hilo_all_in_hand()
     shown = {s.seat: s for s in hand_result("t", 1, hand=hand, events=hand.events).shown}
@@ -171,7 +155,7 @@ def test_shared_encoding_writes_each_viewers_frame_exactly_as_encoding_it_whole(
 
 
 def test_frames_keep_integer_keys_as_json_dumps_writes_them() -> None:
-    """Issue 15: a table frame (string keys only) skips orjson's slower option for other
+    """A table frame (string keys only) skips orjson's slower option for other
     keys; a payload with integer keys still gets them, as the standard library writes them."""
     import json
 

@@ -1,4 +1,4 @@
-"""The waiting list in the room (issue 16), over real sockets: join it from the lobby, your
+"""The waiting list in the room, over real sockets: join it from the lobby, your
 place shown, a freed seat held for the first in line who sits down in it; the hostile
 sequences (join twice, join while seated, join/leave/join, disconnect while first in line,
 a seat offered to a player with no chips) refused or passed over, the list stored with the
@@ -18,24 +18,17 @@ from sqlalchemy import select
 from pokerroom.server.inbox import Close
 from pokerroom.server.room import Room, _config_json
 from pokerroom.server.waiting import NO_CHIPS
-from pokerroom.store.accounts import STARTING_GRANT, sign_up
+from pokerroom.store.accounts import sign_up
 from pokerroom.store.db import Database, sqlite_url
 from pokerroom.store.hands import save_table
-from pokerroom.store.ledger import BANK, join, transfer
+from pokerroom.store.ledger import join
 from pokerroom.store.models import TableRecord
 from pokerroom.table import Table
-from tests.security.audit import assert_books_balance, audit_database
+from tests.helpers.audit import assert_books_balance, audit_database
+from tests.helpers.database import rows
+from tests.helpers.room_tables import ann_and_bob_seated, table_config
+from tests.helpers.waiting_list import drain, waiting
 from tests.server.conftest import Person, Server, person
-from tests.server.test_e2e import ann_and_bob_seated, table_config
-from tests.server.test_hand_end import rows
-
-
-async def waiting(someone: Person, table: str, **expected: Any) -> dict[str, Any]:
-    """The next ``waiting`` frame for ``table`` with the ``expected`` fields."""
-    while True:
-        frame = await someone.next("waiting")
-        if frame["table"] == table and all(frame[k] == v for k, v in expected.items()):
-            return frame
 
 
 async def error(someone: Person) -> str:
@@ -68,22 +61,6 @@ async def in_line(server: Server, table: str, *names: str) -> list[Person]:
         await someone.send(type="waiting_list", table=table, action="join")
         await waiting(someone, table, position=place)
     return people
-
-
-async def drain(server: Server, account: int, leave: int) -> None:
-    """The account's play money back to the bank, down to ``leave`` chips."""
-    db = Database(server.database)
-    try:
-        async with db.transaction() as session:
-            await transfer(
-                session,
-                "grant",
-                {("player", str(account)): leave - STARTING_GRANT, BANK: STARTING_GRANT - leave},
-                now=datetime.now(UTC),
-                memo="test: the player lost their money",
-            )
-    finally:
-        await db.close()
 
 
 async def take_the_offered_seat(someone: Person, table: str) -> None:

@@ -1,4 +1,4 @@
-"""Frames written straight to the socket (server/wire.py, issue 15): the very bytes websockets
+"""Frames written straight to the socket (server/wire.py): the very bytes websockets
 frames them as, and never ahead of the frames queued while the socket was paused."""
 
 from __future__ import annotations

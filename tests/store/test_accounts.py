@@ -16,7 +16,9 @@ from pokerroom.store.accounts import (
     AuthError,
     authenticate,
     bot_session,
+    find_account,
     log_in,
+    new_password,
     prune_login_failures,
     revoke,
     revoke_all,
@@ -164,6 +166,40 @@ async def test_S_AUTH_2_unknown_names_lock_out_like_known_ones(database: Databas
     known, unknown = await answers("ann"), await answers("nobody")
     assert known == unknown
     assert known[-1].startswith("AccountLockedError: too many failed log-ins")
+
+
+# One name as a client may spell it: cases, spaces, fullwidth letters (NFKC: "ann").
+SPELLINGS_OF_ANN = ("Ann", " ANN ", "ａｎｎ", "Ａｎｎ", "\u3000ann")
+
+
+async def test_S_RATE_1_one_name_in_any_spelling_is_one_account(database: Database) -> None:
+    async with database.transaction() as session:
+        made = await sign_up(session, "ａｎｎ", "correct horse", now=NOW, display_name="Ann")
+    assert made.username == "ann"
+    hashed = new_password("another secret")  # once: argon2 is slow on purpose
+    for spelling in SPELLINGS_OF_ANN:
+        async with database.transaction() as session:
+            with pytest.raises(AuthError, match="'ann' is taken"):
+                await sign_up(session, spelling, hashed, now=NOW)
+            found = await find_account(session, spelling)  # as a log-in looks the name up
+            assert found is not None and found.id == made.id
+    async with database.transaction() as session:
+        assert (await log_in(session, " ＡＮＮ", "correct horse", now=NOW)).account_id == made.id
+
+
+async def test_S_RATE_1_the_lock_out_counts_every_spelling_of_a_name(database: Database) -> None:
+    async with database.transaction() as session:
+        await sign_up(session, "ann", "correct horse", now=NOW)
+    for spelling in SPELLINGS_OF_ANN[: FREE_FAILURES + 1]:
+        async with database.transaction() as session:
+            await start_log_in(session, spelling, now=NOW)  # counted as failed (committed)
+    async with database.transaction() as session:
+        counted = await session.get(LoginFailures, "ann")
+        assert counted is not None and counted.failures == FREE_FAILURES + 1
+    for spelling in ("ann", *SPELLINGS_OF_ANN):
+        async with database.transaction() as session:
+            with pytest.raises(AccountLockedError):
+                await log_in(session, spelling, "correct horse", now=NOW)
 
 
 async def test_S_AUTH_1_bots_have_no_password(database: Database) -> None:

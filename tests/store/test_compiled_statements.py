@@ -72,7 +72,7 @@ def test_a_compiled_statement_fails_as_the_statement_fails() -> None:
 def test_on_sqlite_a_compiled_statement_runs_on_the_drivers_cursor(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Issue 15: SQLAlchemy's execution (a context, a cursor result, per statement) was more
+    """SQLAlchemy's execution (a context, a cursor result, per statement) was more
     of the writer's work than SQLite's. Nothing watching the statements, they go to the
     driver's cursor; rows read back by name, counts and errors as before."""
     engine = create_engine("sqlite://")

@@ -1,5 +1,5 @@
-"""On PostgreSQL a hand's end is two statements from the database writer, not six (issue
-15: each is a round trip whose reply takes the interpreter lock from the tables' loop):
+"""On PostgreSQL a hand's end is two statements from the database writer, not six (each
+is a round trip whose reply takes the interpreter lock from the tables' loop):
 the hand's row, the table's snapshot and the players' rows in one, the rake's transfer,
 postings and balances in another (besides the ledger accounts' locked read); and one, once
 the writer's connection has seen the rake's accounts exist (store/hand_end_pg.py). What is
@@ -28,15 +28,8 @@ from pokerroom.store.models import (
     Transfer,
 )
 from pokerroom.store.room_store import RoomStore
+from tests.helpers.writer import NOW, Ended, play_out, stored_hands, tables_with_hands_over, watch
 from tests.store.conftest import postgres_database
-from tests.store.test_group_commit import (
-    NOW,
-    Ended,
-    play_out,
-    stored_hands,
-    tables_with_hands_over,
-    watch,
-)
 
 
 def statements(db: Database) -> list[str]:
@@ -251,7 +244,7 @@ async def test_a_rake_the_table_cannot_pay_is_refused_in_a_batch_alone(
 async def test_a_hand_end_runs_on_the_drivers_cursor(
     database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 15: nothing watching the writer's statements, a hand's start and end (each a
+    """Nothing watching the writer's statements, a hand's start and end (each a
     compiled statement) go to the driver's cursor, asyncpg's as SQLite's, not through
     SQLAlchemy's execution (``exec_driver_sql``), and store what they stored (the hand
     complete, its rake taken, the books balanced)."""

@@ -9,15 +9,11 @@ step, and the audit must pass (S-MONEY-2).
 
 import json
 import random
-from datetime import UTC, datetime
 
 from sqlalchemy import select
 
-from pokerroom.engine import Action, ActionKind
-from pokerroom.history.record import hand_record, read_record
+from pokerroom.history.record import read_record
 from pokerroom.rng import SeededRandomSource
-from pokerroom.rules import load_preset
-from pokerroom.rules.game import Structure, Variant
 from pokerroom.store.accounts import new_password
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
@@ -27,10 +23,8 @@ from pokerroom.store.models import HandRecord
 from pokerroom.store.room_store import Reopened, RoomStore, TableSave
 from pokerroom.table import Table
 from pokerroom.table.events import SeatLeft
-
-NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
-HOUSE = load_preset("titan")
-SPEC = HOUSE.game(Variant.HOLDEM, Structure.NO_LIMIT, 200)
+from tests.helpers.store_hands import NOW, play_hand
+from tests.helpers.writer import HOUSE, SPEC
 
 
 def saved(table: Table) -> TableSave:
@@ -79,46 +73,6 @@ async def check_books(db: Database, table: Table) -> None:
         assert await balance(session, "table", "t1") == table.chips_on_table()
         report = await audit(session)
         assert report.ok, report.problems
-
-
-async def play_hand(
-    db: Database, table: Table, rng: random.Random, crash_after: int | None
-) -> bool:
-    """Play one hand through the store; stop without finishing after ``crash_after`` actions."""
-    before = table.to_json()
-    table.start_hand(0.0)
-    if table.hand is None:
-        return False
-    deck = list(table.hand.deck)
-    store = RoomStore(db)
-    started = await store.begin_hand(
-        "t1", number=table.hand_number, deck=deck, before=before, now=NOW
-    )
-    acted = 0
-    while table.hand is not None:
-        if crash_after is not None and acted >= crash_after:
-            return True  # the process dies here: nothing more reaches the store
-        seat = table.actor_seat()
-        legal = table.hand.legal_actions()
-        kind = (
-            ActionKind.FOLD
-            if rng.random() < 0.3 and legal.call_amount
-            else ActionKind.CHECK_OR_CALL
-        )
-        hand = table.hand
-        table.act(table.seats[seat].player, Action(kind), 1.0)
-        acted += 1
-    await store.finish_hand(
-        started=started,
-        table_id="t1",
-        deck=deck,
-        record=hand_record(hand),
-        rake=hand.rake,
-        cancelled=False,
-        snapshot_after=table.to_json(),
-        now=NOW,
-    )
-    return False
 
 
 async def recover(db: Database) -> Table:

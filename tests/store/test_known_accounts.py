@@ -1,6 +1,6 @@
 """On PostgreSQL the ledger reads accounts unlocked before locking them (so that none is
 created while locks are held); a connection that has seen the accounts exist skips that
-read (issue 15: a round trip at every hand's rake), and an account it knows from a
+read (a round trip at every hand's rake), and an account it knows from a
 transaction that was rolled back is created again."""
 
 from __future__ import annotations

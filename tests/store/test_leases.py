@@ -1,4 +1,4 @@
-"""Table leases (issue 15): one owner per table, every write fenced on its epoch. A write
+"""Table leases: one owner per table, every write fenced on its epoch. A write
 with a stale epoch is refused and stores nothing, alone or inside a group-committed batch;
 on PostgreSQL a write under the old epoch and the taking of the next one are serialised
 by the lease row's lock, while a renewal never waits for the owner's writes."""

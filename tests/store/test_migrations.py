@@ -26,7 +26,7 @@ async def test_migrations_build_the_whole_schema_and_rerun_safely(database: Data
 async def test_0007_keeps_every_stored_hand_exportable_through_its_record(
     database: Database,
 ) -> None:
-    """Issue 13: hands stored as PHH text and an events JSON before migration 0007 are read
+    """Hands stored as PHH text and an events JSON before migration 0007 are read
     back from their one record after it (the PHH inside it), a hand cut off by a crash keeps
     why, and going back to 0006 gives the PHH back."""
     import json
@@ -38,9 +38,9 @@ async def test_0007_keeps_every_stored_hand_exportable_through_its_record(
     from pokerroom.history.record import RecordError, hand_record, read_record
     from pokerroom.history.viewer import viewer_hand
     from pokerroom.rules.game import Structure, Variant
-    from tests.history.test_hand_record import _house, _played
+    from tests.helpers.hand_records import house_options, played_hand
 
-    hand = _played(4, Variant.HOLDEM, Structure.NO_LIMIT, _house("titan"))
+    hand = played_hand(4, Variant.HOLDEM, Structure.NO_LIMIT, house_options("titan"))
     phh = write_phh(hand, _table="t1", hand=1)
     crashed = json.dumps([{"kind": "hand_cancelled", "reason": "server restart"}])
     await database.migrate("0006_sittings", down=True)

@@ -1,12 +1,11 @@
-"""A node's share of the tables on PostgreSQL (issue 15, ``store/node_store.py``): live
+"""A node's share of the tables on PostgreSQL (``store/node_store.py``): live
 nodes counted from their heartbeats; adopting a table cancels only that table's running
 hand (the other nodes' hands deal on), under the next epoch, and the adopter's restore sees
 the old owner's last write; renewals keep what is held and name what was lost."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from functools import partial
 from typing import Any
 
@@ -26,17 +25,11 @@ from pokerroom.store.node_store import (
     renew_all_sync,
     tables_sync,
 )
-from tests.store.conftest import postgres_database
+from tests.helpers.leases import NOW, TTL, db
+
+__all__ = ["db"]  # the PostgreSQL database fixture
 
 pytestmark = pytest.mark.postgres
-NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-TTL = timedelta(seconds=5)
-
-
-@pytest.fixture
-async def db() -> AsyncIterator[Database]:
-    async with postgres_database() as database:
-        yield database
 
 
 def restore(table_id: str, config: dict[str, Any], snapshot: str, last: int) -> Adopted:

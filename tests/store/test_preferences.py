@@ -1,5 +1,5 @@
 """An account's preferences in the store: one JSON object per account, changed in one
-transaction; a change that raises stores nothing (issue 16)."""
+transaction; a change that raises stores nothing."""
 
 import asyncio
 from datetime import UTC, datetime

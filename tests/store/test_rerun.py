@@ -13,7 +13,7 @@ from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from pokerroom.store.hands import begin_hand_sync, cancel_hand_sync, finish_hand_sync
 from pokerroom.store.ledger import balance
-from tests.store.test_group_commit import tables_with_hands_over
+from tests.helpers.writer import tables_with_hands_over
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 

@@ -1,4 +1,4 @@
-"""Tournaments' leases in the store (issue 15, ``store/tournament_leases.py``): an event is
+"""Tournaments' leases in the store (``store/tournament_leases.py``): an event is
 created with its first lease and the next free id, a repeating sit & go once; a pass reads
 again only the events whose state changed, but every event's lease as it is now; adopting
 takes the next epoch, cancels the event's running hands only, and is refused while the
@@ -24,7 +24,7 @@ from pokerroom.store.tournament_leases import (
     tournaments_sync,
 )
 from pokerroom.store.tournaments import begin_tournament_hand_sync, save_state_sync
-from tests.store.test_node_store import NOW, TTL, db
+from tests.helpers.leases import NOW, TTL, db
 
 pytestmark = pytest.mark.postgres
 CONFIG = {"structure": "sng_heads_up", "repeat": True, "prices": {}}

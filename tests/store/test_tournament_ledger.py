@@ -1,34 +1,24 @@
-"""Tournament money in the ledger (issue 14): buy-in to the prize pool and fee to the house,
+"""Tournament money in the ledger: buy-in to the prize pool and fee to the house,
 refunds, rebuys and add-ons, prizes as places become final; every movement once; the audit
 reconciles the pools with the events' stored state."""
 
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
 
 import pytest
 
-from pokerroom.rng import SeededRandomSource
-from pokerroom.rules.house import STANDARD
-from pokerroom.rules.tournament import load_tournament_structure
 from pokerroom.store.accounts import STARTING_GRANT, sign_up
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from pokerroom.store.ledger import KeyUsedError, balance
-from pokerroom.store.tournament_store import TournamentStore
 from pokerroom.store.tournaments import (
     FEES,
-    Prices,
     Prize,
     TournamentStoreError,
     pool_account,
 )
-from pokerroom.tournament.coordinator import Tournament
-from pokerroom.tournament.simulate import random_action
-from pokerroom.tournament.snapshot import tournament_to_json
-
-NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+from tests.helpers.store_tournaments import NOW, Event, play_out
 
 
 async def new_player(db: Database, name: str) -> int:
@@ -47,54 +37,6 @@ async def assert_audited(db: Database) -> None:
         report = await audit(session)
     assert report.ok, report.problems
     assert report.tournaments >= 1
-
-
-class Event:
-    """A coordinator and its store, as the room's runner uses them."""
-
-    def __init__(self, db: Database, name: str = "sng6", tid: str = "sng-1") -> None:
-        self.structure = load_tournament_structure(name)
-        self.t = Tournament(
-            structure=self.structure, house=STANDARD, rng=SeededRandomSource(tid), name=tid
-        )
-        self.tid = tid
-        self.store = TournamentStore(db)
-        s = self.structure
-        self.prices = Prices(
-            buy_in=s.buy_in,
-            fee=s.fee,
-            rebuy=s.rebuy.price if s.rebuy else 0,
-            addon=s.addon.price if s.addon else 0,
-        )
-
-    async def create(self) -> None:
-        config = {"structure": self.structure.name, "prices": self.prices.as_json()}
-        await self.store.create(
-            self.tid, name=self.tid, config=config, snapshot=self.snapshot(), now=NOW
-        )
-
-    def snapshot(self) -> str:
-        return tournament_to_json(self.t)
-
-    async def register(self, account: int, request: str) -> str:
-        player = str(account)
-
-        def apply() -> tuple[str, str, str]:
-            self.t.register(player, 0.0)
-            return self.t._current[player], self.snapshot(), "registering"
-
-        number = self.t.entries_used(player) + 1
-        done = await self.store.register(
-            self.tid, account, request=request, number=number, apply=apply, now=NOW
-        )
-        return done.entry
-
-    async def unregister(self, account: int) -> None:
-        def apply() -> str:
-            self.t.unregister(str(account))
-            return self.snapshot()
-
-        await self.store.unregister(self.tid, account, apply=apply, now=NOW)
 
 
 @pytest.fixture
@@ -189,27 +131,6 @@ async def test_rebuys_and_the_add_on_go_to_the_pool_once(
     await assert_audited(database)
 
 
-def play_out(t: Tournament) -> None:
-    """Every hand to the end with random actions (a hand's clock never runs out here)."""
-    rng = SeededRandomSource("play")
-    now = 0.0
-    if not t.closed:
-        t.close_registration()
-    while not t.finished:
-        for number in t.startable(now):
-            if t.can_start(number, now):
-                t.start_hand(number, now)
-        busy = [n for n, table in t.tables.items() if table.hand is not None]
-        if not busy:
-            now += 60.0
-            continue
-        table = t.tables[busy[0]]
-        seat = table.actor_seat()
-        assert table.hand is not None and seat is not None
-        t.act(table.seats[seat].player, random_action(table.hand, rng), now)
-        now += 5.0
-
-
 async def test_prizes_empty_the_pool_exactly(database: Database, players: list[int]) -> None:
     event = Event(database)
     await event.create()
@@ -225,6 +146,30 @@ async def test_prizes_empty_the_pool_exactly(database: Database, players: list[i
     assert pool == 0
     balances = await money(database, *[("player", str(a)) for a in players])
     assert sum(balances) == 6 * STARTING_GRANT - 6 * 100  # only the fees left the players
+    await assert_audited(database)
+
+
+async def test_nothing_is_bought_for_an_event_that_is_over(
+    database: Database, players: list[int]
+) -> None:
+    """A purchase the coordinator would let through for a finished or cancelled event is
+    refused by the store: the pool is paid out (or refunded) and would keep its price."""
+    event = Event(database, "mtt_rebuy", "rebuy-over")
+    await event.create()
+    for status in ("finished", "cancelled"):
+        await event.store.save(event.tid, event.snapshot(), status=status, now=NOW)
+        with pytest.raises(TournamentStoreError, match=f"is {status}: nothing can be bought"):
+            await event.store.buy_chips(
+                event.tid,
+                players[0],
+                entry=str(players[0]),
+                addon=True,
+                number=1,
+                apply=event.snapshot,
+                now=NOW,
+            )
+    (mine,) = await money(database, ("player", str(players[0])))
+    assert mine == STARTING_GRANT
     await assert_audited(database)
 
 

@@ -1,5 +1,5 @@
 """PostgreSQL: the database writer does not ping its connection before each batch (a round
-trip a batch, issue 15); a connection the server has ended is still replaced, the batch
+trip a batch); a connection the server has ended is still replaced, the batch
 that finds it lost run again whole on a new one, each unit written once."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from pokerroom.store.hands import finish_hand_sync
 from pokerroom.store.models import HandRecord
+from tests.helpers.writer import stored_hands, tables_with_hands_over, watch
 from tests.store.conftest import PG_DSN, drop_postgres, fresh_postgres
-from tests.store.test_group_commit import stored_hands, tables_with_hands_over, watch
 
 pytestmark = pytest.mark.postgres
 NAME = "writer-connection-test"

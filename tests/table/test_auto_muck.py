@@ -1,4 +1,4 @@
-"""Auto-muck, a seat option the account's preference sets (issue 16): at a showdown a hand
+"""Auto-muck, a seat option the account's preference sets: at a showdown a hand
 that must be shown or can still win is shown (R-SHOW-4); a losing hand that may be mucked is
 mucked for a seat with auto-muck on and shown for a seat with it off. Mucking a losing hand
 changes no chip (R-SHOW-9: it had no claim left)."""
@@ -10,7 +10,7 @@ from pokerroom.engine.events import CardsShown, Event, HandMucked
 from pokerroom.engine.hand import Hand
 from pokerroom.table import Table
 from pokerroom.table.events import HandStarting
-from tests.table.helpers import BB, finish_hand, make_table
+from tests.helpers.tables import BB, finish_hand, make_table
 
 PLAYERS = {1: 100 * BB, 2: 100 * BB, 3: 100 * BB}
 

@@ -9,7 +9,7 @@ from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
 from pokerroom.table import Table
 from pokerroom.table.events import BlindMissed, ButtonDrawn, HandStarting
-from tests.table.helpers import BB, make_table, play, posts
+from tests.helpers.tables import BB, make_table, play, posts
 
 STACK = 40 * BB
 
@@ -149,7 +149,7 @@ def test_R_SEAT_2_directly_left_of_the_next_big_blind_posting_now_is_dealt_in_at
     events = table.start_hand(1.0)
     assert 6 in next(e for e in events if isinstance(e, HandStarting)).seats
     assert (6, "live_post", BB) in posts(events)
-    from tests.table.helpers import finish_hand
+    from tests.helpers.tables import finish_hand
 
     finish_hand(table, 1.0)
     events = table.start_hand(2.0)
@@ -177,7 +177,7 @@ def test_R_SEAT_3_missed_big_blind_marker_and_both_blinds_to_return() -> None:
     assert [(e.seat, e.blind) for e in events if isinstance(e, BlindMissed)] == [(4, "big")]
     started = next(e for e in events if isinstance(e, HandStarting))
     assert started.big_blind_seat == 5  # the next active player posts it
-    from tests.table.helpers import finish_hand
+    from tests.helpers.tables import finish_hand
 
     finish_hand(table, 1.0)
     assert table.seats[4].missed_big
@@ -206,7 +206,7 @@ def test_R_SEAT_4_missed_small_blind_dead_small_and_returns_after_the_button() -
     started = next(e for e in events if isinstance(e, HandStarting))
     assert started.small_blind_seat is None and started.big_blind_seat == 4
     assert all(what != "small_blind" for _, what, _ in posts(events))
-    from tests.table.helpers import finish_hand
+    from tests.helpers.tables import finish_hand
 
     finish_hand(table, 1.0)
     table.sit_in("p3", post_now=True)
@@ -258,7 +258,7 @@ def test_R_SEAT_4_moving_the_big_blind_posts_the_missing_small_blind() -> None:
     assert (started.button_seat, started.small_blind_seat, started.big_blind_seat) == (2, 4, 5)
     small = table.spec.stakes.small_blind
     assert posts(events) == [(4, "small_blind", small), (5, "big_blind", BB)]
-    from tests.table.helpers import finish_hand
+    from tests.helpers.tables import finish_hand
 
     finish_hand(table, 1.0)
     assert rotation(table, 2) == [(4, 5, 1), (5, 1, 2)]  # the button to the small blind
@@ -278,7 +278,7 @@ def test_R_SEAT_4_dead_keeps_the_big_blind_where_it_was_due() -> None:
 def _ml_back_in_the_big_blind(table: Table) -> list[tuple[int, str, int]]:
     """p4 misses the big blind, comes back without posting, and waits for the big blind:
     the posts of the hand in which the big blind reaches seat 4 again."""
-    from tests.table.helpers import finish_hand
+    from tests.helpers.tables import finish_hand
 
     assert rotation(table, 1) == [(1, 2, 3)]
     table.sit_out("p4")  # due the big blind next hand: ML

@@ -7,7 +7,7 @@ from pokerroom.engine import Action, ActionKind
 from pokerroom.engine.events import Event, ForcedBet
 from pokerroom.table import Table
 from pokerroom.table.events import BlindMissed, ButtonDrawn, HandStarting, TimeBankUsed
-from tests.table.helpers import BB, finish_hand, make_table, play
+from tests.helpers.tables import BB, finish_hand, make_table, play
 
 STACK = 40 * BB
 

@@ -1,6 +1,6 @@
 """RULES.md's worked examples at a table, with the rules' own numbers.
 
-Issue 17: every concrete example in RULES.md is a test. R-BLIND-3's small blinds were tested
+Every concrete example in RULES.md is a test. R-BLIND-3's small blinds were tested
 as a function and a preset field; here each room's table posts them. R-SEAT-2's "more than one
 big blind can be posted in a hand" (000) had no test.
 """
@@ -12,7 +12,7 @@ from pokerroom.rules import RulesError, load_preset
 from pokerroom.rules.game import Structure, Variant
 from pokerroom.table import Table, TableError
 from pokerroom.table.events import HandStarting
-from tests.table.helpers import BB, make_table, play, posts
+from tests.helpers.tables import BB, make_table, play, posts
 
 
 @pytest.mark.parametrize(

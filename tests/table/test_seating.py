@@ -5,7 +5,7 @@ import pytest
 from pokerroom.engine import Action, ActionKind
 from pokerroom.table import SeatStatus, TableError
 from pokerroom.table.events import HandStarting, SeatLeft, SeatOffered
-from tests.table.helpers import BB, finish_hand, make_table, play, posts
+from tests.helpers.tables import BB, finish_hand, make_table, play, posts
 
 
 def test_R_SEAT_1_seats_exist_and_one_seat_per_player() -> None:

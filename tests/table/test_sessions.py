@@ -29,7 +29,7 @@ from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
 from pokerroom.table import SeatStatus, Table, TableError
 from pokerroom.table.events import ChipsAdded, HandStarting, SeatLeft, SeatTaken
-from tests.table.helpers import BB, make_table, random_policy
+from tests.helpers.tables import BB, make_table, random_policy
 
 SESSIONS = 10
 HANDS_PER_SESSION = 500  # 5,000 hands in all

@@ -1,4 +1,4 @@
-"""Issue 13: the table's JSON lives in ``table.snapshot``; the hand in progress is stored as
+"""The table's JSON lives in ``table.snapshot``; the hand in progress is stored as
 its ``HandSetup`` and log and restored with ``Hand.replay``; snapshots already stored load."""
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from pokerroom.engine import Action, ActionKind
 from pokerroom.table import Table
 from pokerroom.table.clock import TurnClock
 from pokerroom.table.snapshot import VERSION, json_text
-from tests.table.helpers import BB, finish_hand, make_table
+from tests.helpers.tables import BB, finish_hand, make_table
 
 OLD = Path(__file__).parent / "data" / "snapshot_v1.json"
 
 
 def test_S_RESTORE_snapshot_written_before_versions_still_loads_and_plays_on() -> None:
-    """A mid-hand snapshot as ``main`` wrote it before issue 13 (no version; the cancel record
-    inside the setup; a new player's live post): restored, it is the same hand."""
+    """A mid-hand snapshot as ``main`` wrote it before snapshots had a version (no version; the
+    cancel record inside the setup; a new player's live post): restored, it is the same hand."""
     data = json.loads(OLD.read_text())
     expected = data["expected"]
     assert "version" not in data["snapshot"] and "before" in data["snapshot"]["hand"]["setup"]
@@ -63,7 +63,7 @@ def test_R_TIME_turn_clock_is_its_own_object_and_survives_a_restore() -> None:
 
 
 def test_a_snapshot_is_orjsons_text_and_reads_back_as_json_dumps_text() -> None:
-    """Issue 15: a table's snapshot (and a hand's record, ``history.record``) is written at
+    """A table's snapshot (and a hand's record, ``history.record``) is written at
     every hand on the tables' loop, by orjson, not stdlib json: compact, a name not in ASCII
     kept as UTF-8. What it holds is what ``json.dumps`` wrote (read back, equal), and a
     value orjson refuses (a key that is not a string, an integer past 64 bits) is still

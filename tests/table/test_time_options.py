@@ -14,7 +14,7 @@ from pokerroom.table.events import (
     TimerStarted,
     TimerWarning,
 )
-from tests.table.helpers import BB, finish_hand, make_table, play
+from tests.helpers.tables import BB, finish_hand, make_table, play
 
 STACK = 40 * BB
 

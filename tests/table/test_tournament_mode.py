@@ -1,4 +1,4 @@
-"""The table hooks a tournament needs (issue 14): entrants seated with their chips and dealt in
+"""The table hooks a tournament needs: entrants seated with their chips and dealt in
 at once, stakes that change between hands (TDA 23), removal between hands, and nobody ever
 sat out by the room (TDA 71)."""
 
@@ -14,7 +14,7 @@ from pokerroom.rules.game import Stakes, Structure, Variant
 from pokerroom.table import Table
 from pokerroom.table.events import HandStarting, SeatLeft
 from pokerroom.table.seats import TableError
-from tests.table.helpers import finish_hand, posts
+from tests.helpers.tables import finish_hand, posts
 
 
 def tournament_table(stacks: dict[int, int], seats: int = 9) -> Table:
@@ -30,7 +30,7 @@ def started(events: list[object]) -> HandStarting:
     return next(e for e in events if isinstance(e, HandStarting))
 
 
-def test_issue14_entrants_are_dealt_in_at_once_without_a_post() -> None:
+def test_entrants_are_dealt_in_at_once_without_a_post() -> None:
     table = tournament_table({1: 1500, 4: 1500, 7: 1500})
     events = table.start_hand(0.0)
     assert started(events).seats and len(started(events).seats) == 3
@@ -71,7 +71,7 @@ def test_TDA_8A_10A_an_entrant_seated_between_the_button_and_the_small_blind_wai
     assert not again.seats[seat].arrived
 
 
-def test_issue14_cash_tables_take_buy_ins_not_entrants() -> None:
+def test_cash_tables_take_buy_ins_not_entrants() -> None:
     house = load_preset("titan")
     table = Table(spec=house.game(Variant.HOLDEM, Structure.NO_LIMIT, 200), house=house, seats=6)
     with pytest.raises(TableError, match="only a tournament table seats entrants"):
@@ -85,7 +85,7 @@ def test_issue14_cash_tables_take_buy_ins_not_entrants() -> None:
         t.seat_entrant("p2", 2, 0)
 
 
-def test_issue14_a_tournament_rebuy_adds_chips_with_no_cash_buy_in_limits() -> None:
+def test_a_tournament_rebuy_adds_chips_with_no_cash_buy_in_limits() -> None:
     table = tournament_table({1: 10, 2: 1000})
     table.add_chips("p1", 50_000)  # far over a cash table's maximum buy-in
     assert table.seats[1].stack == 50_010
@@ -127,7 +127,7 @@ def test_TDA_RP11_the_big_blind_is_taken_before_the_big_blind_ante(
     assert posted.get("big_blind") == big and posted.get("big_blind_ante", 0) == ante
 
 
-def test_issue14_remove_only_between_hands_and_the_chips_leave_with_the_player() -> None:
+def test_remove_only_between_hands_and_the_chips_leave_with_the_player() -> None:
     table = tournament_table({1: 1000, 2: 1000, 3: 1000})
     table.start_hand(0.0)
     with pytest.raises(TableError, match="in the hand in progress"):
@@ -190,7 +190,7 @@ def test_TDA34B_heads_up_nobody_posts_the_big_blind_twice() -> None:
         )
 
 
-def test_issue14_snapshot_keeps_the_tournament_mode() -> None:
+def test_snapshot_keeps_the_tournament_mode() -> None:
     table = tournament_table({1: 1000, 2: 1000})
     table.set_stakes(Stakes(small_blind=25, big_blind=50, ante=5))
     again = Table.from_json(table.to_json())

@@ -1,4 +1,4 @@
-"""The waiting list (issue 16): a freed seat is held for the first in line for a clocked
+"""The waiting list: a freed seat is held for the first in line for a clocked
 time, then passed on; nobody else takes a held seat; hostile sequences change nothing."""
 
 import pytest
@@ -9,7 +9,7 @@ from pokerroom.table import Table, TableError
 from pokerroom.table.events import PassedOver, SeatOffered, WaitingListChanged
 from pokerroom.table.snapshot import table_from_json
 from pokerroom.table.waiting import OFFER_SECONDS
-from tests.table.helpers import BB, make_table
+from tests.helpers.tables import BB, make_table
 
 
 def offers(events: list[object]) -> list[tuple[int, str]]:

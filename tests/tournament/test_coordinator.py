@@ -1,4 +1,4 @@
-"""The tournament coordinator, rule by rule (issue 14; Poker TDA rules 2024)."""
+"""The tournament coordinator, rule by rule (Poker TDA rules 2024)."""
 
 from __future__ import annotations
 
@@ -26,8 +26,9 @@ from pokerroom.tournament.events import (
     Unregistered,
 )
 from pokerroom.tournament.seats import next_big_blind, worst_seat
+from pokerroom.tournament.simulate import random_action
 from pokerroom.tournament.snapshot import tournament_to_json
-from tests.table.helpers import posts
+from tests.helpers.tables import posts
 
 
 def tournament(name: str = "mtt_freezeout", entrants: int = 18, seed: int = 1) -> Tournament:
@@ -154,7 +155,7 @@ def test_TDA10B_tables_break_highest_number_first_into_a_random_redraw() -> None
     assert sorted(len(table.seats) for table in t.tables.values()) == [9, 9]
 
 
-def test_issue14_the_final_table_forms_when_the_players_fit_one_table() -> None:
+def test_the_final_table_forms_when_the_players_fit_one_table() -> None:
     t = tournament(entrants=18)
     t.start(0.0)
     for number in (1, 2):
@@ -167,7 +168,7 @@ def test_issue14_the_final_table_forms_when_the_players_fit_one_table() -> None:
     assert list(t.tables) == [1] and len(t.tables[1].seats) == 9
 
 
-def test_issue14_registration_errors_are_clear_and_change_nothing() -> None:
+def test_registration_errors_are_clear_and_change_nothing() -> None:
     sng = tournament("sng9", 9)
     with pytest.raises(TournamentError, match="sng9 is full \\(9 entries\\)"):
         sng.register("late", 0.0)
@@ -188,7 +189,7 @@ def test_issue14_registration_errors_are_clear_and_change_nothing() -> None:
         mtt.register("too-late", 4 * 15 * 60 + 1.0)
 
 
-def test_issue14_actions_for_unknown_or_eliminated_entries_are_refused() -> None:
+def test_actions_for_unknown_or_eliminated_entries_are_refused() -> None:
     t = tournament("sng9", 3)
     t.start(0.0)
     t.start_hand(1, 0.0)
@@ -205,7 +206,7 @@ def test_issue14_actions_for_unknown_or_eliminated_entries_are_refused() -> None
         t.start_hand(1, 0.0)
 
 
-def test_issue14_unregister_before_the_start_only() -> None:
+def test_unregister_before_the_start_only() -> None:
     t = tournament("sng9", 3)
     assert t.unregister("p2") == [Unregistered("p2", "p2")]
     assert sorted(t.entries) == ["p1", "p3"] and t.chips_issued == 2 * 1500
@@ -219,7 +220,7 @@ def test_issue14_unregister_before_the_start_only() -> None:
     assert len(t.entries) == 3
 
 
-def test_issue14_re_entries_are_new_entries_up_to_the_limit() -> None:
+def test_re_entries_are_new_entries_up_to_the_limit() -> None:
     t = tournament("mtt_reentry", 18)
     t.start(0.0)
     for entry in ("p1", "p1#2", "p1#3"):
@@ -231,7 +232,7 @@ def test_issue14_re_entries_are_new_entries_up_to_the_limit() -> None:
         t.register("p1", 30.0)
 
 
-def test_issue14_a_late_entry_the_room_did_not_store_is_taken_back_whole() -> None:
+def test_a_late_entry_the_room_did_not_store_is_taken_back_whole() -> None:
     t = tournament("mtt_reentry", 18)
     t.start(0.0)
     before = json.loads(tournament_to_json(t))
@@ -261,7 +262,7 @@ def test_issue14_a_late_entry_the_room_did_not_store_is_taken_back_whole() -> No
     assert "p1#2" in t.entries
 
 
-def test_issue14_rebuys_at_or_below_the_starting_stack_and_one_add_on_in_its_break() -> None:
+def test_rebuys_at_or_below_the_starting_stack_and_one_add_on_in_its_break() -> None:
     t = tournament("mtt_rebuy", 18)
     t.start(0.0)
     assert t.can_rebuy("p1", 0.0)  # at the starting stack
@@ -278,6 +279,28 @@ def test_issue14_rebuys_at_or_below_the_starting_stack_and_one_add_on_in_its_bre
     assert not t.can_addon("p2", in_break)
     assert t.prize_pool == 18 * 10_000 + 10_000 + 10_000
     assert t.chips_issued == 18 * 10_000 + 10_000 + 15_000 == t.chips_in_play()
+
+
+def test_no_rebuy_or_add_on_once_the_event_is_over() -> None:
+    """Two entrants play out a rebuy event before its add-on's break: its winner is not out
+    and still seated, but the pool is paid, so the add-on (and a rebuy) is refused."""
+    t = tournament("mtt_rebuy", 2)
+    t.start(0.0)
+    rng, now = SeededRandomSource(3), 0.0
+    while not t.finished:
+        table = t.tables[1]
+        if table.hand is None:
+            t.start_hand(1, now)
+            continue
+        seat = table.actor_seat()
+        assert seat is not None
+        t.act(table.seats[seat].player, random_action(table.hand, rng), now)
+        now += 1.0
+    in_break = 4 * 15 * 60 + 60.0
+    assert t.winner is not None and now < in_break and t.clock.on_break(in_break)
+    assert not t.can_addon(t.winner, in_break) and not t.can_rebuy(t.winner, now)
+    with pytest.raises(TournamentError, match="cannot take the add-on now"):
+        t.addon(t.winner, in_break)
 
 
 def raises_heads_up(lifts: str) -> int:

@@ -1,4 +1,4 @@
-"""Deals at the final table (issue 14): an ICM (Malmuth-Harville) or chip-proportional split
+"""Deals at the final table: an ICM (Malmuth-Harville) or chip-proportional split
 of the prizes still to be paid, only when every player left agrees; play goes on for what
 is kept back and the title, and the prizes still sum to the pool."""
 
@@ -18,10 +18,10 @@ from pokerroom.tournament.deals import (
     make_deal,
 )
 from pokerroom.tournament.simulate import Options, Simulation, result
-from tests.tournament.invariants import check_result
+from tests.helpers.tournament_invariants import check_result
 
 
-def test_issue14_icm_by_malmuth_harville() -> None:
+def test_icm_split_follows_malmuth_harville() -> None:
     # A finishes first half the time; second after B (3/10 * 5/7) or after C (2/10 * 5/8).
     a, b, c = icm_equities([5000, 3000, 2000], [500, 300, 200])
     second = Fraction(3, 10) * Fraction(5, 7) + Fraction(2, 10) * Fraction(5, 8)
@@ -31,7 +31,7 @@ def test_issue14_icm_by_malmuth_harville() -> None:
     assert icm_split([1, 1, 1], [100, 0, 0]) == [34, 33, 33]  # the odd unit, first in order
 
 
-def test_issue14_chip_chop_gives_the_lowest_prize_and_shares_the_rest_by_chips() -> None:
+def test_chip_chop_gives_the_lowest_prize_and_shares_the_rest_by_chips() -> None:
     assert chip_split([5000, 3000, 2000], [500, 300, 200]) == [400, 320, 280]
 
 
@@ -41,7 +41,7 @@ def final_three(seed: int = 3) -> Simulation:
     return run
 
 
-def test_issue14_a_deal_needs_every_player_left_and_pays_what_it_says() -> None:
+def test_a_deal_needs_every_player_left_and_pays_what_it_says() -> None:
     run = final_three()
     t = run.t
     left = t.remaining()
@@ -63,7 +63,7 @@ def test_issue14_a_deal_needs_every_player_left_and_pays_what_it_says() -> None:
         assert paid[entry] == amount + (100 if entry == winner else 0)
 
 
-def test_issue14_no_deal_before_the_final_table_or_with_too_much_kept() -> None:
+def test_no_deal_before_the_final_table_or_with_too_much_kept() -> None:
     run = Simulation(load_tournament_structure("mtt_freezeout"), 30, 1, options=Options())
     run.play(hands=3)
     with pytest.raises(TournamentError, match="at the final table only"):
@@ -73,7 +73,7 @@ def test_issue14_no_deal_before_the_final_table_or_with_too_much_kept() -> None:
         deal_offer(three, "chip", keep=10**9)
 
 
-def test_issue14_a_place_settled_after_a_deal_pays_the_deals_amount() -> None:
+def test_a_place_settled_after_a_deal_pays_the_deals_amount() -> None:
     run = final_three()
     t = run.t
     left = t.remaining()

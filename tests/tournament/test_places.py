@@ -1,4 +1,4 @@
-"""Places and prizes (issue 14): busted in the same hand, ranked by chips at its start; equal
+"""Places and prizes: busted in the same hand, ranked by chips at its start; equal
 stacks tie and split the places' prizes, the odd chips one each first left of the button."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from pokerroom.tournament.places import Bust, award_places, prizes
 from pokerroom.tournament.simulate import Options, Simulation
 
 
-def test_issue14_prizes_sum_to_the_pool_the_rounding_to_the_winner() -> None:
+def test_prizes_sum_to_the_pool_the_rounding_to_the_winner() -> None:
     assert prizes(1001, [5000, 3000, 2000]) == [501, 300, 200]
     assert sum(prizes(99_999, [3333, 3333, 3334])) == 99_999
 
 
-def test_issue14_same_hand_busts_ranked_by_chips_at_its_start() -> None:
+def test_same_hand_busts_ranked_by_chips_at_its_start() -> None:
     groups = [[Bust("d", 100, (1, 0))], [Bust("b", 300, (1, 2)), Bust("c", 900, (1, 1))]]
     places = award_places(groups, "a", 4, 1000, [5000, 3000, 2000])
     assert [(p.place, p.entry, p.prize) for p in places] == [
@@ -29,7 +29,7 @@ def test_issue14_same_hand_busts_ranked_by_chips_at_its_start() -> None:
     ]
 
 
-def test_issue14_equal_stacks_tie_and_split_with_the_odd_chip_left_of_the_button() -> None:
+def test_equal_stacks_tie_and_split_with_the_odd_chip_left_of_the_button() -> None:
     groups = [[Bust("c", 500, (1, 4)), Bust("b", 500, (1, 0))]]
     places = award_places(groups, "a", 3, 1001, [5000, 3000, 2000])
     # places 2 and 3 pay 300 + 200 = 500; shared, 250 each
@@ -43,7 +43,7 @@ def test_issue14_equal_stacks_tie_and_split_with_the_odd_chip_left_of_the_button
     assert [(p.entry, p.prize) for p in odd] == [("a", 501), ("b", 250), ("c", 249)]
 
 
-def test_issue14_a_three_way_tie_splits_the_odd_units_one_each_in_order() -> None:
+def test_a_three_way_tie_splits_the_odd_units_one_each_in_order() -> None:
     groups = [[Bust("b", 7, (2, 3)), Bust("c", 7, (1, 5)), Bust("d", 7, (1, 2))]]
     places = award_places(groups, "a", 4, 1002, [5000, 3000, 2000])
     shared = [p for p in places if p.tie == (2, 4)]
@@ -52,12 +52,12 @@ def test_issue14_a_three_way_tie_splits_the_odd_units_one_each_in_order() -> Non
     assert sum(p.prize for p in places) == 1002
 
 
-def test_issue14_every_place_exactly_once_or_refused() -> None:
+def test_every_place_exactly_once_or_refused() -> None:
     with pytest.raises(ValueError, match="2 eliminated and a winner for 4 entries"):
         award_places([[Bust("b", 1, (0,)), Bust("c", 2, (0,))]], "a", 4, 0, [10000])
 
 
-def test_issue14_places_are_final_as_players_are_eliminated() -> None:
+def test_places_are_final_as_players_are_eliminated() -> None:
     run = Simulation(load_tournament_structure("mtt_freezeout"), 40, 2, options=Options())
     run.play(until=lambda t: t.left <= 20)
     so_far = run.t.places_so_far()
@@ -67,7 +67,7 @@ def test_issue14_places_are_final_as_players_are_eliminated() -> None:
     assert {(p.place, p.entry, p.prize) for p in so_far} <= final  # nothing changed since
 
 
-def test_issue14_no_places_while_entries_may_still_come() -> None:
+def test_no_places_while_entries_may_still_come() -> None:
     t = Tournament(
         structure=load_tournament_structure("mtt_freezeout"),
         house=STANDARD,

@@ -35,7 +35,7 @@ def test_TDA8A_never_between_the_button_and_the_small_blind() -> None:
     assert draws(crowded, posted_big_last=False) == {3, 4}  # the rule gives way
 
 
-def test_issue14_a_player_who_posted_the_big_blind_is_not_drawn_into_the_next_one() -> None:
+def test_a_player_who_posted_the_big_blind_is_not_drawn_into_the_next_one() -> None:
     table = table_after_a_hand([1, 2, 5, 7])
     assert draws(table, posted_big_last=True) == {8, 9}  # seat 6 would be the big blind
 

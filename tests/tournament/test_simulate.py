@@ -1,4 +1,4 @@
-"""Whole tournaments in process (issue 14, "Proof"): properties over random events of 2 to
+"""Whole tournaments in process: properties over random events of 2 to
 300 entries, with rebuys, late entries, re-entries, absent players and ties."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pokerroom.rules.tournament import load_tournament_structure
 from pokerroom.tournament.events import Eliminated, HandDealt, HandDone
 from pokerroom.tournament.simulate import Options, Simulation, simulate
 from pokerroom.tournament.simulate import result as result_of
-from tests.tournament.invariants import Invariants, Settled, check_result
+from tests.helpers.tournament_invariants import Invariants, Settled, check_result
 
 SNGS = ["sng9", "sng9_turbo", "sng6", "sng6_turbo", "sng_heads_up"]
 MTTS = ["mtt_freezeout", "mtt_rebuy", "mtt_reentry"]
@@ -87,14 +87,14 @@ def test_TDA_10A_a_redrawn_player_seated_between_the_button_and_the_small_blind_
 
 @settings(max_examples=25, deadline=None)
 @given(events(300))
-def test_issue14_properties_over_random_events(event: tuple[str, int, int, dict[str, int]]) -> None:
+def test_random_events_keep_every_invariant(event: tuple[str, int, int, dict[str, int]]) -> None:
     name, entrants, seed, options = event
     result, _ = play(name, entrants, seed, **options)
     assert result["entrants"] >= entrants - options.get("late_entries", 0)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_issue14_a_300_entry_freezeout_moves_breaks_and_plays_hand_for_hand(seed: int) -> None:
+def test_a_300_entry_freezeout_moves_breaks_and_plays_hand_for_hand(seed: int) -> None:
     # Absent players fold: fewer busts a hand, so the bubble lasts some hand-for-hand rounds.
     result, watch = play("mtt_freezeout", 300, seed, absent_percent=30)
     assert result["tables_max"] == 34 and result["moves"] > 50
@@ -102,7 +102,7 @@ def test_issue14_a_300_entry_freezeout_moves_breaks_and_plays_hand_for_hand(seed
     assert watch.h4h_seen and watch.h4h_hands > 0  # the bubble, hand for hand
 
 
-def test_issue14_rebuys_late_entries_and_re_entries_are_counted_in_chips_and_money() -> None:
+def test_rebuys_late_entries_and_re_entries_are_counted_in_chips_and_money() -> None:
     rebuy, _ = play(
         "mtt_rebuy",
         60,
@@ -125,7 +125,7 @@ def test_issue14_rebuys_late_entries_and_re_entries_are_counted_in_chips_and_mon
     assert again["entrants"] > 40  # re-entries are entries: each gets a place
 
 
-def test_issue14_recording_the_hands_changes_nothing_in_the_event() -> None:
+def test_recording_the_hands_changes_nothing_in_the_event() -> None:
     structure = load_tournament_structure("mtt_freezeout")
     seen: list[int] = []
     recorded = simulate(structure, 40, 9, on_hand=lambda t, played: seen.append(played.number))
@@ -133,7 +133,7 @@ def test_issue14_recording_the_hands_changes_nothing_in_the_event() -> None:
     assert seen and sorted(seen) == list(range(1, recorded["hands"] + 1))
 
 
-def test_issue14_ties_go_to_players_out_in_one_hand_with_equal_stacks() -> None:
+def test_ties_go_to_players_out_in_one_hand_with_equal_stacks() -> None:
     # Absent players are blinded off side by side: equal stacks busting in the same hand.
     result, watch = play("mtt_freezeout", 100, 0, absent_percent=60)
     assert len(result["ties"]) >= 2 and not watch.problems
@@ -144,7 +144,7 @@ def test_issue14_ties_go_to_players_out_in_one_hand_with_equal_stacks() -> None:
         assert max(shares) - min(shares) <= 1 and (sum(shares) > 0) == (paid > 0)
 
 
-def test_issue14_places_are_settled_as_the_event_goes() -> None:
+def test_places_are_settled_as_the_event_goes() -> None:
     # The room pays each place when it is final: here before the end, hand-for-hand too.
     watch, settled = Invariants(), Settled()
     run = Simulation(
@@ -160,7 +160,7 @@ def test_issue14_places_are_settled_as_the_event_goes() -> None:
     assert watch.h4h_seen and settled.early == 119 - 1  # all but the last two, before the end
 
 
-def test_issue14_absent_players_are_blinded_off_and_still_placed() -> None:
+def test_absent_players_are_blinded_off_and_still_placed() -> None:
     result, watch = play("sng9", 9, 4, absent_percent=50)
     assert not watch.problems and len(result["places"]) == 9
 
@@ -168,7 +168,7 @@ def test_issue14_absent_players_are_blinded_off_and_still_placed() -> None:
 @pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(events(300))
-def test_issue14_properties_over_many_random_events(
+def test_many_random_events_keep_every_invariant(
     event: tuple[str, int, int, dict[str, int]],
 ) -> None:
     name, entrants, seed, options = event
@@ -177,7 +177,7 @@ def test_issue14_properties_over_many_random_events(
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 3])  # 3: a hand over as dealt moved players between starts
-def test_issue14_a_1000_entry_freezeout(seed: int) -> None:
+def test_a_1000_entry_freezeout_spreads_over_112_tables_and_plays_hand_for_hand(seed: int) -> None:
     result, watch = play("mtt_freezeout", 1000, seed)
     assert result["tables_max"] == 112 and watch.h4h_seen
 
@@ -200,7 +200,7 @@ class Rounds:
                 self.out[e.entry] = (e.group, e.chips_at_start)
 
 
-def test_issue14_hand_for_hand_busts_at_two_tables_in_one_round_are_simultaneous() -> None:
+def test_hand_for_hand_busts_at_two_tables_in_one_round_are_simultaneous() -> None:
     # Seed 7: three players out in one round at two tables (one at table 1, two at table 2).
     rounds = Rounds()
     run = Simulation(

@@ -1,6 +1,6 @@
 """A tournament written to JSON and read back mid-event, its hands in progress cancelled
 (R-DECK-5): it resumes where it was, and finishes with every chip and place accounted for
-(issue 14: "never abort a running tournament because of a restart")."""
+("never abort a running tournament because of a restart")."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pokerroom.rng import SeededRandomSource
 from pokerroom.rules.tournament import load_tournament_structure
 from pokerroom.tournament.simulate import Options, Simulation, result
 from pokerroom.tournament.snapshot import tournament_from_json, tournament_to_json
-from tests.tournament.invariants import Invariants, check_result
+from tests.helpers.tournament_invariants import Invariants, check_result
 
 
-def test_issue14_a_restart_mid_event_rolls_hands_back_and_the_event_goes_on() -> None:
+def test_a_restart_mid_event_rolls_hands_back_and_the_event_goes_on() -> None:
     watch = Invariants()
     options = Options(late_entries=10, rebuy_percent=50, absent_percent=10)
     run = Simulation(load_tournament_structure("mtt_rebuy"), 60, 7, options=options, observe=watch)

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
+import logging
 import random
 import secrets
-from collections.abc import AsyncIterator, Callable
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import WebSocketException
 
 from pokerroom.bots.strategy import Situation, Strategy
 from pokerroom.cards import Card
@@ -25,6 +29,9 @@ JOIN_TRIES = 8  # joins refused in a row (another free seat each time) before a 
 RESENDS = 6  # times a message refused with "slow down" (or a busy table) is sent again ...
 BACKOFF = 0.1  # ... after this many seconds, doubling ...
 BACKOFF_MAX = 2.0  # ... up to this
+RECONNECT_FIRST = 0.5  # seconds before a lost bot reconnects, doubling ...
+RECONNECT_MAX = 30.0  # ... up to this (a room restarting takes seconds)
+log = logging.getLogger("pokerroom.bots")
 
 
 class BotError(RuntimeError):
@@ -106,6 +113,68 @@ async def account(http: httpx.AsyncClient, name: str, password: str) -> dict[str
     return data
 
 
+async def sign_up(base_url: str, name: str, password: str) -> str:
+    """The bot's session token: signed up (or logged in) as ``name``, mucking on."""
+    async with httpx.AsyncClient(base_url=base_url, timeout=SIGN_UP_SECONDS) as http:
+        me = await account(http, name, password)
+        # Like a seasoned player, a bot mucks a losing hand it need not show.
+        mucking = await http.put(
+            "/api/preferences",
+            json={"auto_muck": True},
+            headers={"Authorization": f"Bearer {me['token']}"},
+        )
+        mucking.raise_for_status()
+    return str(me["token"])
+
+
+async def run_bot_reconnecting(
+    base_urls: Sequence[str],
+    name: str,
+    strategy: Strategy,
+    *,
+    table: str,
+    token: str | None = None,
+    rng: random.Random | None = None,
+) -> None:
+    """A bot that stays: signed up once (unless given its session ``token``), then
+    ``run_bot`` again whenever its connection fails or ends (its node restarted or died),
+    through the next of ``base_urls`` (the room's nodes, or one balancer), after a
+    back-off that doubles up to ``RECONNECT_MAX`` seconds; it gets its seat back, as a
+    browser does. Each failure is
+    logged with what went wrong. Ends only when cancelled, or if refused every seat
+    (``BotError``)."""
+    password = secrets.token_urlsafe(24)
+    tries = 0
+    for turn in itertools.count():
+        url = base_urls[turn % len(base_urls)]
+        began = time.monotonic()
+        try:
+            if token is None:
+                token = await sign_up(url, name, password)
+            await run_bot(url, name, strategy, table=table, token=token, rng=rng)
+            why = "the room closed the connection"
+        except BotError:
+            raise
+        except (OSError, httpx.HTTPError, WebSocketException) as error:
+            why = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        if time.monotonic() - began > RECONNECT_MAX:
+            tries = 0  # it played a while: a fresh failure, a short wait
+        wait = min(RECONNECT_MAX, RECONNECT_FIRST * 2**tries)
+        tries += 1
+        following = base_urls[(turn + 1) % len(base_urls)]
+        log.warning(
+            "bot %s at %s through %s: %s; reconnecting through %s in %.1f s",
+            name,
+            table,
+            url,
+            why,
+            following,
+            wait,
+            extra={"table": table},
+        )
+        await asyncio.sleep(wait)
+
+
 async def run_bot(
     base_url: str,
     name: str,
@@ -126,16 +195,7 @@ async def run_bot(
     ``stop`` is set the bot leaves its seat (after the hand) and returns once it has none."""
     rng = rng or random.Random()
     if token is None:
-        async with httpx.AsyncClient(base_url=base_url, timeout=SIGN_UP_SECONDS) as http:
-            me = await account(http, name, password or secrets.token_urlsafe(24))
-            # Like a seasoned player, a bot mucks a losing hand it need not show (issue 16).
-            mucking = await http.put(
-                "/api/preferences",
-                json={"auto_muck": True},
-                headers={"Authorization": f"Bearer {me['token']}"},
-            )
-            mucking.raise_for_status()
-        token = me["token"]
+        token = await sign_up(base_url, name, password or secrets.token_urlsafe(24))
     ws_url = base_url.replace("http", "ws", 1) + "/ws"
     async with connect(ws_url, max_size=2**20) as ws, _leaving(stop, ws, table):
         await ws.send(json.dumps({"type": "hello", "token": token}))

@@ -1,4 +1,4 @@
-"""The room's own bots at its demo tables (issue 16): every demo table keeps dealing, and
+"""The room's own bots at its demo tables: every demo table keeps dealing, and
 seats are left for people.
 
 Each table has a plan (how many bots it keeps when people leave it alone). Every second the

@@ -1,4 +1,4 @@
-"""Bots in tournaments (issue 14), over the same REST and WebSocket protocol as people:
+"""Bots in tournaments, over the same REST and WebSocket protocol as people:
 register (``POST /api/tournaments/<id>/register``), then play at whichever table the
 tournament seats them: the ``tournament`` notices say where they were moved, and a bot whose
 connection drops (a restarting room) connects again and finds its table at ``hello``."""

@@ -7,6 +7,7 @@ import typer
 from pokerroom.cli.audit import audit_command
 from pokerroom.cli.equity import equity_command
 from pokerroom.cli.loadtest import loadtest_command
+from pokerroom.cli.migrate import migrate_app
 from pokerroom.cli.operator import operator_command
 from pokerroom.cli.replay import replay_command
 from pokerroom.cli.serve import bots_command, serve_command
@@ -27,6 +28,7 @@ app.command("bots")(bots_command)
 app.command("operator")(operator_command)
 app.command("loadtest")(loadtest_command)
 app.add_typer(tournament_app, name="tournament")
+app.add_typer(migrate_app, name="migrate")
 app.command("verify")(verify_command)
 
 

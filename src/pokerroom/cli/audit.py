@@ -38,7 +38,8 @@ def audit_command(
     table = Table(title="chips by ledger account kind (cents)")
     table.add_column("where")
     table.add_column("chips", justify="right")
-    for kind in ("player", "table", "house", "bank"):
+    # Every kind, prize pools ("tournament") included, so that the rows add up to zero.
+    for kind in ("player", "table", "tournament", "house", "bank"):
         table.add_row(kind, f"{report.totals.get(kind, 0):,}")
     console.print(table)
     console.print(
@@ -47,12 +48,13 @@ def audit_command(
     )
     console.print(
         f"tables reconciled: {report.tables:,} ({report.seated:,} chips seated);"
-        f" rake of the stored hands: {report.hands_rake:,}"
+        f" rake of the stored hands: {report.hands_rake:,};"
+        f" tournaments reconciled: {report.tournaments:,}"
     )
     if report.ok:
         console.print(
-            "the books balance: every chip is accounted for, and every table, balance and"
-            " the house's rake match the ledger"
+            "the books balance: every chip is accounted for, and every table, balance,"
+            " prize pool and the house's rake and fees match the ledger"
         )
         return
     for problem in report.problems:

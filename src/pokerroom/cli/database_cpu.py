@@ -1,4 +1,4 @@
-"""The CPU a PostgreSQL server spends on one load test's database (issue 15): the room and
+"""The CPU a PostgreSQL server spends on one load test's database: the room and
 its load client are not all that shares the machine's cores with it.
 
 Read from /proc for the server's processes, so it works only where PostgreSQL runs on this

@@ -111,7 +111,7 @@ async def play_seat(
 
 async def _close_at_stop(ws: Any, stats: Stats) -> None:
     """Close ``ws`` once the run is over, if its bot still waits for a frame then: one
-    timer a connection, not one a frame (the client's CPU, issue 15)."""
+    timer a connection, not one a frame (the client's CPU)."""
     while (left := stats.stop() - time.monotonic()) > 0:
         await asyncio.sleep(min(left, 0.5))  # the end moves when measuring starts
     await ws.close()
@@ -360,7 +360,7 @@ async def echo_ceiling(
 async def table_echo_ceiling(
     seconds: float, tables: int = 100, players: int = 6, processes: int = CLIENTS
 ) -> dict[str, Any]:
-    """The WebSocket ceiling for actions (issue 15): ``tables`` x ``players`` sockets on an
+    """The WebSocket ceiling for actions: ``tables`` x ``players`` sockets on an
     echo server that answers a message as the room answers an action, with no poker in
     between (``server.echo.tables``: a frame of a table frame's size to each socket of the
     table, the next in turn acting on it as a bot does); its actions/s, and CPU in cores."""

@@ -410,7 +410,7 @@ def loadtest_command(
         typer.Option(
             min=1,
             max=8,
-            help="Node processes sharing the --database PostgreSQL server (issue 15); "
+            help="Node processes sharing the --database PostgreSQL server; "
             "prints one JSON line with failovers and the books.",
         ),
     ] = 1,
@@ -431,7 +431,7 @@ def loadtest_command(
         if database is None or not database.startswith("postgresql"):
             typer.echo("pokerroom loadtest: --nodes needs --database postgresql+asyncpg://...")
             raise typer.Exit(2)
-        from pokerroom.cli.loadtest_nodes import in_words, issue_line, run_nodes_loadtest
+        from pokerroom.cli.loadtest_nodes import in_words, json_line, run_nodes_loadtest
 
         figures = asyncio.run(
             run_nodes_loadtest(
@@ -444,7 +444,7 @@ def loadtest_command(
                 redis=redis,
             )
         )
-        typer.echo(json.dumps(issue_line(figures)) if json_output else in_words(figures))
+        typer.echo(json.dumps(json_line(figures)) if json_output else in_words(figures))
         return
     result = asyncio.run(
         run_loadtest(

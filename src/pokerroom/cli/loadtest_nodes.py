@@ -1,4 +1,4 @@
-"""``pokerroom loadtest --nodes N``: the room as N node processes on one PostgreSQL (issue 15).
+"""``pokerroom loadtest --nodes N``: the room as N node processes on one PostgreSQL.
 
 Each node is ``pokerroom serve --node-id nK`` on a fresh database of the PostgreSQL server
 given; the tables are opened through the floor API, spread over the nodes, and each bot
@@ -31,8 +31,8 @@ from pokerroom.cli.loadtest import TABLES_PER_ACCOUNT, fresh_database, prepare_r
 from pokerroom.server.process import free_port, spawn_node
 
 LEASE_SECONDS, RENEW_SECONDS = 5.0, 0.5  # the nodes' leases: a failover in seconds
-# The JSON line's keys, as issue 15 names them (``--json``); the rest is said in words.
-ISSUE_KEYS = (
+# The JSON line's keys (``--json``), in this order; the rest is said in words.
+JSON_KEYS = (
     "nodes",
     "tables",
     "hands",
@@ -46,9 +46,9 @@ ISSUE_KEYS = (
 )
 
 
-def issue_line(figures: dict[str, Any]) -> dict[str, Any]:
-    """The one JSON line of ``--json``: exactly the issue's keys, in its order."""
-    return {key: figures[key] for key in ISSUE_KEYS}
+def json_line(figures: dict[str, Any]) -> dict[str, Any]:
+    """The one JSON line of ``--json``: exactly these keys, in this order."""
+    return {key: figures[key] for key in JSON_KEYS}
 
 
 def in_words(figures: dict[str, Any]) -> str:

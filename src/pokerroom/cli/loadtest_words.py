@@ -11,8 +11,8 @@ from pokerroom.cli.load_client import echo_ceiling, table_echo_ceiling
 
 
 def beside_ceilings(result: dict[str, Any], seconds: float, clients: int) -> dict[str, Any]:
-    """The table echo's actions/s (issue 15's ceiling: the room's sockets and frames with
-    no poker) and the bare echo's messages/s, each with the run's share of it."""
+    """The table echo's actions/s (the ceiling for the room's actions: its sockets and frames
+    with no poker) and the bare echo's messages/s, each with the run's share of it."""
     tables, players = result["tables"], result["players"]
     ceiling = asyncio.run(table_echo_ceiling(seconds, tables, players, processes=clients))
     echo = asyncio.run(echo_ceiling(seconds, processes=clients))
@@ -56,7 +56,7 @@ def one_node_in_words(result: dict[str, Any]) -> str:
             f"table echo (the same sockets and frames, no poker), same client processes: "
             f"{result['ceiling_actions_per_second']:,.0f} actions/s (its CPU "
             f"{result['ceiling_cpu']:.2f}, client CPU {result['ceiling_client_cpu']:.2f}); the "
-            f"room's actions/s are {result['of_ceiling']:.0%} of it (issue 15: at least 30%)",
+            f"room's actions/s are {result['of_ceiling']:.0%} of it (the target: at least 30%)",
             f"bare WebSocket echo server, same client processes: "
             f"{result['echo_messages_per_second']:,.0f} messages/s (its CPU "
             f"{result['echo_cpu']:.2f}, client CPU {result['echo_client_cpu']:.2f}); the room's "

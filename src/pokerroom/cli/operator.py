@@ -17,6 +17,7 @@ def operator_command(
     """Give an account the operator role (it can then use /api/floor)."""
     from sqlalchemy import select
 
+    from pokerroom.store.accounts import canonical_username
     from pokerroom.store.db import Database
     from pokerroom.store.models import Account
 
@@ -26,7 +27,7 @@ def operator_command(
             await db.migrate()
             async with db.transaction() as session:
                 account = await session.scalar(
-                    select(Account).where(Account.username == username.lower())
+                    select(Account).where(Account.username == canonical_username(username))
                 )
                 if account is None:
                     return False

@@ -5,18 +5,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging
 import os
 import random
 import secrets
 import socket
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Annotated, Any
 
 import typer
 
 from pokerroom.cli.audit import DEFAULT_DATABASE
 
+log = logging.getLogger("pokerroom.bots")
 RECEIVE_BUFFER = 16 * 1024  # bytes asked of the kernel for each connection (it doubles them)
 SEND_BUFFER = 64 * 1024  # the same for what the room sends: tens of table frames
 # The house's bots per demo table when no person plays there (bots.house keeps them there,
@@ -34,14 +36,16 @@ BOTS_PER_TABLE = {
 
 
 async def _bots(
-    base_url: str,
+    base_urls: Sequence[str],
     plan: dict[str, int],
     prefix: str,
     tokens: Callable[[str], Awaitable[str]] | None = None,
 ) -> None:
-    """Bots at each table of ``plan``; ``tokens`` gives a bot its session in the room's own
-    process (bots there have no password), else each signs up with a random password."""
-    from pokerroom.bots.client import run_bot
+    """Bots at each table of ``plan``, through any of ``base_urls`` (reconnecting through
+    the next when a connection fails: ``run_bot_reconnecting``); ``tokens`` gives a bot its
+    session in the room's own process (bots there have no password), else each signs up
+    with a random password. A bot that gives up says why (it is refused every seat)."""
+    from pokerroom.bots.client import BotError, run_bot_reconnecting
     from pokerroom.bots.strategy import house_strategy
     from pokerroom.store.accounts import AuthError
 
@@ -54,12 +58,15 @@ async def _bots(
                 token = None if tokens is None else await tokens(name)
             except AuthError:
                 continue  # a person has this name: the seat stays free for people
-            tasks.append(
-                asyncio.create_task(
-                    run_bot(base_url, name, strategy, table=table, token=token, rng=random.Random())
-                )
+            bot = run_bot_reconnecting(
+                base_urls, name, strategy, table=table, token=token, rng=random.Random()
             )
-    await asyncio.gather(*tasks, return_exceptions=True)
+            tasks.append(asyncio.create_task(bot))
+    for ended in asyncio.as_completed(tasks):
+        try:
+            await ended
+        except BotError as error:
+            log.warning("%s", error)
 
 
 async def _sit_and_go_bots(
@@ -157,7 +164,7 @@ def serve_command(
         str | None,
         typer.Option(
             envvar="POKERROOM_NODE_ID",
-            help="Run as one node of several sharing a PostgreSQL --database (issue 15): "
+            help="Run as one node of several sharing a PostgreSQL --database: "
             "this node runs the tables whose leases it holds.",
         ),
     ] = None,
@@ -179,6 +186,25 @@ def serve_command(
     renew_seconds: Annotated[
         float, typer.Option(min=0.1, help="How often a node renews its leases.")
     ] = 3.0,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            envvar="FORWARDED_ALLOW_IPS",
+            help="Addresses (comma-separated, CIDR networks, or *) of the balancers whose "
+            "X-Forwarded-For and X-Forwarded-Proto are trusted: the per-address limits and "
+            "the /metrics rule see the player's address (default: loopback).",
+        ),
+    ] = None,
+    drain_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            envvar="POKERROOM_DRAIN_SECONDS",
+            help="On SIGTERM the node drains: no new hand, the hands in play finish (for "
+            "this long at most), each table handed over between hands; then it stops. A "
+            "second SIGTERM (or SIGINT) stops it at once.",
+        ),
+    ] = 60.0,
     sockets_only: Annotated[
         bool,
         typer.Option(
@@ -196,6 +222,7 @@ def serve_command(
     from pokerroom.rules.tournament import tournament_structure_names
     from pokerroom.server import logs
     from pokerroom.server.app import create_app
+    from pokerroom.server.drain import DrainingServer
     from pokerroom.server.protocol import MAX_FRAME_BYTES
 
     # An empty POKERROOM_SIT_AND_GO reads as unset (click), so "none" says none.
@@ -264,10 +291,12 @@ def serve_command(
         ws_max_size=MAX_FRAME_BYTES,
         log_level="info",
         log_config=None,  # the room's JSON lines (logs.configure), uvicorn's too
+        forwarded_allow_ips=forwarded_allow_ips,  # None: uvicorn's default, loopback
     )
-    server = uvicorn.Server(config)
+    server = DrainingServer(config, app.state.room, drain_seconds)
 
     async def main() -> None:
+        server.loop = asyncio.get_running_loop()
         serving = asyncio.create_task(server.serve(sockets=[listening]))
         players = None
         if bots:
@@ -321,11 +350,20 @@ def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 def bots_command(
     url: Annotated[
-        str, typer.Option(help="The room, e.g. http://127.0.0.1:8000")
-    ] = "http://127.0.0.1:8000",
+        list[str],
+        typer.Option(
+            help="The room, e.g. http://127.0.0.1:8000; repeated: its nodes, each bot "
+            "reconnecting through the next when its connection fails"
+        ),
+    ] = ["http://127.0.0.1:8000"],  # noqa: B006 (typer reads the default, never changes it)
     count: Annotated[int, typer.Option(min=1, max=60)] = 4,
     table: Annotated[str, typer.Option(help="A table id from /api/lobby")] = "nlhe-1-2",
 ) -> None:
-    """Add bots (half rule-based, half equity-based) to a running room."""
+    """Add bots (half rule-based, half equity-based) to a running room. They stay: a bot
+    whose node restarts or dies reconnects (with back-off) and says on stderr what went
+    wrong."""
+    import logging
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     prefix = f"guest{secrets.token_hex(4)}"  # fresh names: each run's passwords are new
-    asyncio.run(_bots(url.rstrip("/"), {table: count}, prefix))
+    asyncio.run(_bots([u.rstrip("/") for u in url], {table: count}, prefix))

@@ -1,5 +1,5 @@
-"""``pokerroom tournament simulate``: a whole tournament in process with random-policy bots
-(issue 14). With ``--json`` one line: entrants, hands, tables_max, levels, places, prize_pool,
+"""``pokerroom tournament simulate``: a whole tournament in process with random-policy bots.
+With ``--json`` one line: entrants, hands, tables_max, levels, places, prize_pool,
 paid, chips_start, chips_end, max_table_gap, moves (and ties, rebuys, add-ons).
 
 ``--export DIR`` writes the event's histories into a new directory: for each player (or each

@@ -17,7 +17,7 @@ from pokerroom.engine.hand import Hand
 # native classes whose attributes cannot be set after ``__init__`` (frozen all the same),
 # built a hundred times faster than a frozen dataclass, whose generated ``__init__`` mypyc
 # leaves interpreted, calling ``object.__setattr__`` once per field. A view is built for
-# every frame a table sends (issue 15).
+# every frame a table sends.
 
 
 @final

@@ -1,4 +1,4 @@
-"""A tournament's results and histories (issue 14): every hand in PHH with the standard's
+"""A tournament's results and histories: every hand in PHH with the standard's
 tournament fields and as PokerStars-style tournament text, and each player's tournament
 summary, written from the coordinator's own results.
 

@@ -1,4 +1,4 @@
-"""Tournament structures: data files validated on load, like the house presets (issue 14).
+"""Tournament structures: data files validated on load, like the house presets.
 
 A structure says what a tournament deals and how it grows: the game, the table size, the
 starting stack, the levels (small blind, big blind, ante or big-blind ante, minutes), the

@@ -23,6 +23,7 @@ from pokerroom.engine.errors import HandError
 from pokerroom.engine.events import ActionTaken, BoardDealt, Event, ForcedBet
 from pokerroom.server import encoding, protocol
 from pokerroom.server.alarm import Alarmed
+from pokerroom.server.chat_limit import ChatLimit
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
 from pokerroom.server.hand_ends import Ending, HandEnds, dealt_hand
@@ -67,8 +68,6 @@ from pokerroom.table.events import (
     WaitingListChanged,
 )
 
-CHAT_BURST = 5  # messages ...
-CHAT_WINDOW = 10.0  # ... per this many seconds
 CLOCK_SLACK = 0.05  # seconds: the shortest sleep after a clock turn that changed nothing
 INBOX_MESSAGES = 1000  # clients' messages waiting for one table before more are refused
 __all__ = ["CLIENT_WAITING", "INBOX_MESSAGES", "TableActor"]
@@ -116,6 +115,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         self.reach: Callable[[int], Iterable[Client]] | None = None  # the room's connections
         self.alarm: asyncio.TimerHandle | None = None  # the clock's one timer (Alarmed)
         self.fixed = FixedFields()  # its frames' members that change with its game only
+        self.chat = ChatLimit()  # per account, not per connection (S-RATE-1)
 
     @property
     def db(self) -> Database:
@@ -160,7 +160,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         """Handle inbox items and the clock, one at a time, forever.
 
         A waiting message is always taken first and the clock only when nothing waits: a
-        deadline already past must never starve the inbox (issue 12: ``wait_for(get(), 0)``
+        deadline already past must never starve the inbox (``wait_for(get(), 0)``
         on Python 3.11 times out without taking a queued item), and when idle the task
         sleeps until its next deadline instead of spinning."""
         try:
@@ -281,9 +281,8 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
             client_seeds=shuffle.client_seeds,
         )
         self.stored = before
-        self.hand_events = []
-        self.last_actions = {}
-        self.participants = dealt[1]
+        self.hand_events, self.last_actions, self.participants = [], {}, dealt[1]
+        self._log_start()
         await self._after(events, now)
         await self._settle()  # a hand over at once (all-in on the blinds): durable first
         return True
@@ -452,14 +451,11 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
 
     async def _chat(self, client: Client, message: protocol.Chat, now: float) -> None:
         player = self._player(client)
-        while client.chat_times and now - client.chat_times[0] > CHAT_WINDOW:
-            client.chat_times.popleft()
-        if len(client.chat_times) >= CHAT_BURST:
-            raise TableError("slow down: too many chat messages")
-        client.chat_times.append(now)
-        text = html.escape(message.text.strip())  # stored and sent escaped
         account = client.account_id  # (not ``player``: a tournament entry's id may be 7#2)
         assert account is not None  # ``_player`` refused an anonymous client
+        if not self.chat.take(account, now):
+            raise TableError("slow down: too many chat messages")
+        text = html.escape(message.text.strip())  # stored and sent escaped
         await self.store.post_chat(self.table_id, account, text, now=utcnow())
         chat = protocol.ChatFrame(table=self.table_id, sender=client.name or player, text=text)
         self._tell(protocol.frame(chat))

@@ -12,7 +12,7 @@ class Alarmed:
     """The actor's wait (mixed into ``TableActor``).
 
     Not a timer armed and cancelled around every wait (``asyncio.timeout``): in flat-out
-    play every action moves the decision clock, so that was one timer an action (issue 15).
+    play every action moves the decision clock, so that was one timer an action.
     One alarm, re-armed only to ring sooner than it is set for; one that rings early (the
     moment moved on) is a clock turn that finds nothing due, and the next wait arms it for
     the moment then."""

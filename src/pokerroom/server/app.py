@@ -16,7 +16,7 @@ from starlette.datastructures import MutableHeaders
 from pokerroom.server import errors
 from pokerroom.server.auth import Auth
 from pokerroom.server.leasing import LeaseSettings
-from pokerroom.server.metrics import CONTENT_TYPE_LATEST, MetricsAccess
+from pokerroom.server.metrics import CONTENT_TYPE_LATEST, CountResponses, MetricsAccess
 from pokerroom.server.room import Limits, Room
 from pokerroom.server.routes import (
     accounts,
@@ -135,18 +135,27 @@ def create_app(
     )
     app.add_middleware(SecurityHeaders, exempt=("/docs",) if docs else ())
     app.add_middleware(socket.RawSocketSend)  # the sockets' frames, straight to the server
+    app.add_middleware(CountResponses, counter=room.metrics.http)
     app.state.room = room
     app.state.store = room.store
     app.state.auth = auth
     app.state.tournaments = hall
-    app.state.redis = redis  # the nodes' bus (issue 15), None on a single node
+    app.state.redis = redis  # the nodes' bus, None on a single node
     for concern in (floor, accounts, hands, fairness, preferences, socket, tournaments):
         app.include_router(concern.router)
-    errors.install(app)  # every error response carries a code and its params (issue 16)
+    errors.install(app)  # every error response carries a code and its params
 
     @app.get("/", include_in_schema=False)
     async def home() -> FileResponse:
         return FileResponse(WEB / "index.html", headers=NO_CACHE)
+
+    @app.get("/ready", include_in_schema=False)
+    async def ready() -> Response:
+        """For a balancer's health check: 200 once the node has started (schema migrated,
+        tables opened: the app answers nothing before), 503 while it drains to stop."""
+        if room.draining:
+            return Response('{"ready":false,"draining":true}', 503, media_type="application/json")
+        return Response('{"ready":true}', media_type="application/json")
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics(request: Request) -> Response:

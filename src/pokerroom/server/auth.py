@@ -28,12 +28,14 @@ from typing import TypeVar
 
 from fastapi import HTTPException
 
+from pokerroom.server.addresses import canonical_address
 from pokerroom.server.clock import utcnow
 from pokerroom.store.accounts import (
     WRONG,
     AuthError,
     LoggedIn,
     NewPassword,
+    canonical_username,
     check_username,
     needs_rehash,
     new_password,
@@ -96,6 +98,9 @@ class AuthLimits:
     per_username: TokenBuckets = field(default_factory=lambda: TokenBuckets(10, 10 / 60))
     exempt: frozenset[str] = LOOPBACK  # addresses without a per-address limit
 
+    def __post_init__(self) -> None:
+        self.exempt = frozenset(canonical_address(a) for a in self.exempt)
+
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> AuthLimits:
         """``POKERROOM_LOGIN_EXEMPT``: the exempt addresses, comma-separated ("" for none)."""
@@ -105,7 +110,10 @@ class AuthLimits:
         return cls(exempt=frozenset(a.strip() for a in raw.split(",") if a.strip()))
 
     def check(self, by_address: TokenBuckets, address: str, username: str) -> None:
-        waits = [self.per_username.wait(username.strip().lower())]
+        """Take a token of the username's and of the address's, each by its one key
+        (S-RATE-1): a name or an address spelled another way shares the budget."""
+        waits = [self.per_username.wait(canonical_username(username))]
+        address = canonical_address(address)
         if address not in self.exempt:
             waits.append(by_address.wait(address))
         if max(waits) > 0:

@@ -1,4 +1,4 @@
-"""Several nodes (issue 15): the Redis bus between the node a client's socket is on and the
+"""Several nodes: the Redis bus between the node a client's socket is on and the
 node that owns the client's table (lila-ws and lila are the model; docs/architecture.md).
 
 - Commands (watch, a message, a closed socket, the floor's void and close) go to the table's

@@ -2,8 +2,8 @@
 by all its viewers (the hot path of a busy room).
 
 orjson (a compiled encoder) writes a whole table frame in a few microseconds: measured
-under load, the standard library's encoder was the room's largest CPU cost per action
-(issue 15), and stitching the viewers' frames from shared parts in Python saved less than
+under load, the standard library's encoder was the room's largest CPU cost per action,
+and stitching the viewers' frames from shared parts in Python saved less than
 orjson gives for encoding each frame whole (measured again with a cache of each seat's
 entry and player's options kept from frame to frame, and the public frame's text cut where
 each viewer's members go: with a hundred tables in turn, each table's cached members are
@@ -21,7 +21,7 @@ import orjson
 
 # Integer keys written as strings, as ``json.dumps`` does (a parser sees the same object):
 # only for a payload that has them, since the option makes orjson about twice as slow and a
-# table frame has string keys only (issue 15).
+# table frame has string keys only.
 _OPTIONS = orjson.OPT_NON_STR_KEYS
 
 
@@ -31,7 +31,7 @@ def encode(payload: dict[str, Any]) -> str:
 
 def encode_utf8(payload: dict[str, Any]) -> bytes:
     """``encode``'s text as UTF-8, as the encoder gives it: a seated player's frame goes to
-    its socket as these bytes, never made a ``str`` and encoded again (issue 15)."""
+    its socket as these bytes, never made a ``str`` and encoded again."""
     try:
         return orjson.dumps(payload)
     except orjson.JSONEncodeError:  # a key that is not a string (or a value orjson refuses)

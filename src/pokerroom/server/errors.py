@@ -1,5 +1,5 @@
 """Every error the room sends, named by a stable ``code`` with its ``params``, so that a client
-shows it in the player's language (issue 16); the English ``message`` stays as it was.
+shows it in the player's language; the English ``message`` stays as it was.
 
 The layers below the server raise errors whose messages say what was wrong in English
 (DESIGN 2). Rather than thread a code through every one of them, the server names them here:
@@ -53,7 +53,7 @@ TEMPLATES: dict[str, str] = {
     "auth.operators_only": "the floor is for operators",
     # tables and seats
     "table.not_found": "no table '{table}'",
-    # several nodes without Redis: nothing carries a request to the owner (issue 15)
+    # several nodes without Redis: nothing carries a request to the owner
     "table.elsewhere": "table '{table}' runs on node {node}: connect to that node",
     "table.too_many_watchers": "too many spectators: log in to watch",
     "table.busy": "table '{table}' is busy: try again in a moment",

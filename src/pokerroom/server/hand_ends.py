@@ -64,6 +64,23 @@ class HandEnds:
 
         def _tell(self, line: str, only: Container[int | None] | None = None) -> None: ...
 
+    def _log_start(self) -> None:
+        """A hand dealt, in the log with its seated accounts (a complaint finds it)."""
+        assert self.started is not None
+        accounts = [account for account, *_ in self.participants]
+        log.info(
+            "table %s: hand %s started, accounts %s",
+            self.table_id,
+            self.started.number,
+            ", ".join(map(str, accounts)),
+            extra={
+                "table": self.table_id,
+                "hand": self.started.number,
+                "hand_id": self.started.hand_id,
+                "accounts": accounts,
+            },
+        )
+
     async def _store_hand(
         self, finished: HandFinished, leavers: list[SeatLeft], now: float
     ) -> None:
@@ -145,11 +162,28 @@ class HandEnds:
                 )
             )
         if self.metrics is not None:
-            self.metrics.hands.inc()
-        log.debug(
-            "hand %s ended",
+            outcome = "cancelled" if finished.cancelled else "complete"
+            self.metrics.hands.labels(outcome=outcome).inc()
+        # Each account's chips won (lost: negative), so that a complaint finds its hand.
+        chips = {
+            account: ending.hand.stacks[position] - before
+            for account, _, position, before in ending.participants
+        }
+        log.info(
+            "table %s: hand %s %s, chips %s, rake %s",
+            self.table_id,
             finished.number,
-            extra={"table": self.table_id, "hand": finished.number, "hand_id": started.hand_id},
+            "cancelled, every chip back" if finished.cancelled else "ended",
+            ", ".join(f"{a} {c:+d}" for a, c in chips.items()),
+            finished.rake,
+            extra={
+                "table": self.table_id,
+                "hand": finished.number,
+                "hand_id": started.hand_id,
+                "accounts": list(chips),
+                "chips": chips,
+                "cancelled": finished.cancelled,
+            },
         )
         self.hand_events = []
         self.next_hand_at = ending.at + self.pause

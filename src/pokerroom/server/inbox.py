@@ -53,7 +53,7 @@ class Suspend:
 
 @dataclass(frozen=True, slots=True)
 class AutoMuck:
-    """The account changed its auto-muck preference (issue 16): its seat here follows it."""
+    """The account changed its auto-muck preference: its seat here follows it."""
 
     player: str
     on: bool

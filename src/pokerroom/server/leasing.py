@@ -1,4 +1,4 @@
-"""A node's leases (issue 15): which tables this node runs when several share one PostgreSQL.
+"""A node's leases: which tables this node runs when several share one PostgreSQL.
 
 Each table is run by the one node that holds its lease row (table, node, epoch, expiry). A
 node says it is alive (its heartbeat row) and renews all its leases in one transaction every
@@ -244,13 +244,15 @@ class NodeLeases:
         events: dict[str, TournamentRow] | None,
     ) -> Pass:
         began = time.monotonic()
+        draining = self.room.draining
         now = _db_now(session, wait=self.settings.renew)
         # Every table first (their snapshots read again only where changed since the last
         # pass): the renewals lock this node's lease rows, which its tables' writes wait
         # for, so they come last, just before the commit.
         tables = tables_sync(session, known)
         rows = [] if events is None else tournaments_sync(session, events)
-        live = heartbeat_sync(session, self.node, now=now, ttl=self.ttl)
+        # A draining node is not counted live: the others' shares grow to take its tables.
+        live = heartbeat_sync(session, self.node, now=now, ttl=self.ttl, alive=not draining)
         kept, lost = renew_all_sync(session, leases, now=now, ttl=self.ttl)
         return Pass(now, live, kept, lost, tables, began, rows)
 
@@ -260,6 +262,8 @@ class NodeLeases:
         tables need an owner, and a dead node's tables are not adopted one a pass (with
         the default 3 s, 20 tables would take a minute). Each node tries them in an
         order of its own, so that nodes adopting at once seldom reach for the same one."""
+        if self.room.draining:  # handing its tables over, taking none
+            return
         share = math.ceil(len(done.tables) / done.live)
         coordinators = sum(1 for key in self.held if key.startswith(COORDINATOR))
         if len(self.held) - coordinators >= share:
@@ -300,6 +304,14 @@ class NodeLeases:
         those above it stop dealing, each once its hand is over (nothing to cancel), and
         their leases are released for nodes with fewer tables to adopt (several a pass);
         their clients reconnect."""
+        await self.hand_over(reason="more tables than its share")
+        staying = [t for t in self.held if not getattr(self.room.actors.get(t), "moving", True)]
+        for table_id in staying[share:]:
+            self.room.actors[table_id].moving = True
+
+    async def hand_over(self, *, reason: str) -> None:
+        """Release the lease of every table marked ``moving`` whose hand is over (nothing
+        to cancel): it stops here, its clients reconnect, another node adopts it."""
         for table_id in list(self.held):
             actor = self.room.actors.get(table_id)
             if actor is None or not actor.moving or actor.table.hand is not None:
@@ -310,10 +322,7 @@ class NodeLeases:
             self.deadlines.pop(table_id, None)
             self.room.depose(table_id, "handed over to another node")
             await self.room.db.run(partial(_release, lease=lease))
-            self._changed("released", table_id, lease.epoch, "more tables than its share")
-        staying = [t for t in self.held if not getattr(self.room.actors.get(t), "moving", True)]
-        for table_id in staying[share:]:
-            self.room.actors[table_id].moving = True
+            self._changed("released", table_id, lease.epoch, reason)
 
     async def adopt(self, table_id: str) -> bool:
         """Take the table's lease and run it here; False if another node has it."""
@@ -325,7 +334,11 @@ class NodeLeases:
         self.held[table_id] = lease
         self._hold_until(table_id, started)
         self.room.run_table(adopted, lease)
-        self._changed("acquired" if lease.epoch == 1 else "adopted", table_id, lease.epoch)
+        self.room.metrics.hands.labels(outcome="cancelled").inc(len(adopted.cancelled))
+        cut = ", ".join(map(str, adopted.cancelled))
+        why = f"hands cancelled, every chip back: {cut}" if cut else ""
+        change = "acquired" if lease.epoch == 1 else "adopted"
+        self._changed(change, table_id, lease.epoch, why, cut=bool(cut))
         return True
 
     async def take(self, key: str, work: Callable[[Session], T | None]) -> T | None:
@@ -391,10 +404,15 @@ class NodeLeases:
             entries.append({**entry, "node": row.owner, "you_wait": waits})
         return entries
 
-    def _changed(self, change: str, table_id: str, epoch: int | None, why: str = "") -> None:
+    def _changed(
+        self, change: str, table_id: str, epoch: int | None, why: str = "", *, cut: bool = False
+    ) -> None:
+        """Counted and logged: routine changes (a table taken, handed over) at info; a
+        lease lost, or a failover that ``cut`` hands off (cancelled), at warning."""
         metrics = self.room.metrics
         metrics.lease_changes.labels(change=change).inc()
-        log.warning(
+        log.log(
+            logging.WARNING if change == "lost" or cut else logging.INFO,
             "node %s %s table %s (epoch %s)%s",
             self.node,
             change,

@@ -1,4 +1,4 @@
-"""Which nodes are alive (issue 15, server/bus.py): every node rewrites its liveness key
+"""Which nodes are alive (server/bus.py): every node rewrites its liveness key
 (and its tables' lobby entries) every few seconds; an owner whose remote clients' node
 stopped doing so takes them off its tables, as if their sockets had closed."""
 

@@ -1,4 +1,4 @@
-"""Structured logs (issue 15): one JSON object a line, naming the node, and the table and
+"""Structured logs: one JSON object a line, naming the node, and the table and
 hand a line is about, so a log store can follow one table or one hand across nodes.
 
 A log call says what it is about with ``extra``:
@@ -14,7 +14,9 @@ import socket
 from datetime import UTC, datetime
 from typing import Any
 
-FIELDS = ("table", "hand", "hand_id")  # what a line may be about (``extra``)
+# What a line may be about (``extra``): a table, a hand (its number and id), the accounts
+# seated in it and the chips each won or lost, a connection's account and address.
+FIELDS = ("table", "hand", "hand_id", "accounts", "chips", "account", "address", "cancelled")
 ROOM_LOGGERS = ("pokerroom", "uvicorn")
 
 

@@ -1,4 +1,4 @@
-"""What operators watch (issue 15): Prometheus metrics served at ``/metrics``.
+"""What operators watch: Prometheus metrics served at ``/metrics``.
 
 Each room has its own registry (a test may run several rooms in one process). The gauges
 are read from the room when Prometheus scrapes; the counters and histograms are fed by the
@@ -13,14 +13,25 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+    generate_latest,
+)
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
+from pokerroom.server.addresses import ip_of
 from pokerroom.store.group_commit import Committed
 
-__all__ = ["CONTENT_TYPE_LATEST", "MetricsAccess", "RoomMetrics"]
+__all__ = ["CONTENT_TYPE_LATEST", "CountResponses", "MetricsAccess", "RoomMetrics"]
 
 # Seconds from a player's action reaching the table to the table's frame showing it.
 ACTION_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -70,10 +81,47 @@ BUS_GAUGES = {
 class RoomMetrics:
     """The room's series. ``tables`` and ``players`` are read from the room at each scrape."""
 
-    def __init__(self, *, node: str, tables: Callable[[], int], players: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        *,
+        node: str,
+        tables: Callable[[], int],
+        players: Callable[[], int],
+        sockets: Callable[[], int] = lambda: 0,
+    ) -> None:
         self.node = node
         self.registry = CollectorRegistry()
         labels = {"node": node}
+        # The process's own (process_cpu_seconds_total, process_resident_memory_bytes,
+        # process_open_fds, process_start_time_seconds) and the Python's (python_info).
+        ProcessCollector(registry=self.registry)
+        PlatformCollector(registry=self.registry)
+        build = Gauge(
+            "pokerroom_build_info",
+            "The room's version on this node (1): a rolling upgrade's progress",
+            ["version"],
+            registry=self.registry,
+        )
+        build.labels(version=_version()).set(1)
+        self.sockets = Gauge(
+            "pokerroom_websockets_open",
+            "WebSocket connections open on this node (players and watchers)",
+            registry=self.registry,
+        )
+        self.sockets.set_function(sockets)
+        self.http = Counter(
+            "pokerroom_http_responses",
+            "HTTP responses by status; a WebSocket handshake counts 101 (accepted) or the"
+            " status it was refused with (403: its Origin)",
+            ["status"],
+            registry=self.registry,
+        )
+        self.faults = Counter(
+            "pokerroom_table_faults",
+            "Faults in the tables' logic or writes the store refused (each logged): the"
+            " floor's faults, counted on the node where they happened",
+            registry=self.registry,
+        )
         self.tables = Gauge("pokerroom_tables", "Tables open on this node", registry=self.registry)
         self.tables.set_function(tables)
         self.players = Gauge(
@@ -84,9 +132,13 @@ class RoomMetrics:
         self.players.set_function(players)
         self.hands = Counter(
             "pokerroom_hands",
-            "Hands ended and stored (complete or cancelled); rate() gives hands/s",
+            "Hands ended and stored, by outcome: complete, or cancelled (every chip back: a"
+            " void, a fault, a failover); rate() gives hands/s",
+            ["outcome"],
             registry=self.registry,
         )
+        for outcome in ("complete", "cancelled"):
+            self.hands.labels(outcome=outcome)  # both shown from the start, at 0
         histogram = partial(Histogram, registry=self.registry)
         self.actions = histogram(
             "pokerroom_action_seconds",
@@ -141,6 +193,44 @@ class RoomMetrics:
     def exposition(self) -> bytes:
         """The text Prometheus scrapes."""
         return generate_latest(self.registry)
+
+
+def _version() -> str:
+    try:
+        return version("pokerroom")
+    except PackageNotFoundError:  # pragma: no cover - run from a tree never installed
+        return "unknown"
+
+
+class CountResponses:
+    """ASGI middleware: every HTTP response's status, and every WebSocket handshake's
+    outcome, counted in ``counter`` (labelled by status)."""
+
+    def __init__(self, app: Any, counter: Counter) -> None:
+        self.app = app
+        self.counter = counter
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        answered = False
+
+        async def counting(message: Any) -> None:
+            nonlocal answered
+            kind = message["type"]
+            if not answered and kind in ("http.response.start", "websocket.http.response.start"):
+                self.counter.labels(status=str(message["status"])).inc()
+                answered = True
+            elif not answered and kind == "websocket.accept":
+                self.counter.labels(status="101").inc()
+                answered = True
+            elif not answered and kind == "websocket.close":  # before accept: refused
+                self.counter.labels(status="403").inc()
+                answered = True
+            await send(message)
+
+        await self.app(scope, receive, counting)
 
 
 class _BusCollector:
@@ -205,10 +295,7 @@ class MetricsAccess:
                 return True
         if address is None:
             return False
-        try:
-            ip = ipaddress.ip_address(address)
-        except ValueError:  # not an address (a test client's name, a Unix socket)
+        ip = ip_of(address)  # ::ffff:127.0.0.1 is loopback too
+        if ip is None:  # not an address (a test client's name, a Unix socket)
             return False
-        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-            ip = ip.ipv4_mapped  # ::ffff:127.0.0.1 is loopback too
         return any(ip in network for network in self.networks)

@@ -1,4 +1,4 @@
-"""The lobby of several nodes (issue 15): each owner writes its tables' lobby entries to
+"""The lobby of several nodes: each owner writes its tables' lobby entries to
 Redis every few seconds (expiring: a dead node's tables drop out until adopted), and any
 node lists them beside its own. Rebuilt by the owners alone, like all that Redis holds."""
 

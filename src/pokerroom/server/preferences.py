@@ -1,4 +1,4 @@
-"""A player's client preferences, saved per account (issue 16): the wire type, checked here
+"""A player's client preferences, saved per account: the wire type, checked here
 before anything is stored.
 
 ``GET /api/preferences`` answers the whole object; ``PUT /api/preferences`` takes any part of

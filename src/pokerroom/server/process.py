@@ -25,13 +25,15 @@ def spawn_node(
     redis: str | None = None,
     redis_prefix: str | None = None,
     sockets_only: bool = False,
+    drain: float = 0.0,
 ) -> subprocess.Popen[bytes]:
-    """``pokerroom serve --node-id node`` (issue 15) on 127.0.0.1:``port``, without bots,
+    """``pokerroom serve --node-id node`` on 127.0.0.1:``port``, without bots,
     its leases lasting ``lease`` seconds and renewed every ``renew``, on the nodes' ``redis``
     if given, under ``redis_prefix`` if given (a test's room of its own on a Redis database
     that another run may use at the same time); ``sockets_only``: a node that runs no table;
-    its output (JSON log lines) to ``output``. Returns at once (the caller waits for it to
-    answer)."""
+    its output (JSON log lines) to ``output``; ``drain``: its ``--drain-seconds`` (none by
+    default: a load test or a test's teardown stops it at once, as a crash would). Returns
+    at once (the caller waits for it to answer)."""
     return subprocess.Popen(
         [
             sys.executable,
@@ -54,6 +56,8 @@ def spawn_node(
             *(["--redis", redis] if redis else []),
             *(["--redis-prefix", redis_prefix] if redis_prefix else []),
             *(["--sockets-only"] if sockets_only else []),
+            "--drain-seconds",
+            str(drain),
         ],
         stdout=output,
         stderr=output,
@@ -77,10 +81,14 @@ async def spawn_room(
     bots: bool = False,
     python: tuple[str, ...] = ("-m", "pokerroom.cli"),
     env: dict[str, str] | None = None,
+    options: tuple[str, ...] = (),
+    output: Any = subprocess.DEVNULL,
 ) -> subprocess.Popen[bytes]:
     """Start ``pokerroom serve`` on 127.0.0.1 (bots at the demo tables only when asked)
     and return once it answers. ``python``: what runs the command line (a test may put
-    ``-c`` and code that changes the room before it starts); ``env``: more settings.
+    ``-c`` and code that changes the room before it starts); ``env``: more settings;
+    ``options``: more of the command's options; ``output``: where its log lines go. It
+    stops at once when terminated (no drain: POKERROOM_DRAIN_SECONDS 0, unless ``env`` says).
 
     Bounded: if it does not answer within ``seconds`` it is killed and an error raised.
     """
@@ -96,11 +104,17 @@ async def spawn_room(
             str(port),
             "--database",
             database,
+            *options,
         ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=output,
+        stderr=output,
         # Load tests open hundreds of sockets from this one address (docs/security.md).
-        env={**os.environ, "POKERROOM_CONNECTIONS_PER_ADDRESS": "100000", **(env or {})},
+        env={
+            **os.environ,
+            "POKERROOM_CONNECTIONS_PER_ADDRESS": "100000",
+            "POKERROOM_DRAIN_SECONDS": "0",
+            **(env or {}),
+        },
     )
     deadline = time.monotonic() + seconds
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:

@@ -102,7 +102,7 @@ class Seed(_Message):
 
 
 class WaitingList(_Message):
-    """Join or leave a table's waiting list (issue 16): a freed seat is held for the first in
+    """Join or leave a table's waiting list: a freed seat is held for the first in
     line for a short time (``waiting`` frames tell the player)."""
 
     type: Literal["waiting_list"]
@@ -227,7 +227,7 @@ class HelloOk(_Frame):
     type: Literal["hello"] = "hello"
     account: int
     name: str
-    # The tables where the account has a seat: a client opens them at once (issue 16).
+    # The tables where the account has a seat: a client opens them at once.
     seated: list[str] = Field(default_factory=list)
 
 
@@ -258,7 +258,7 @@ class SeatOffer(_Frame):
 
 
 class WaitingFrame(_Frame):
-    """Your place on a table's waiting list, sent to you whenever it changes (issue 16)."""
+    """Your place on a table's waiting list, sent to you whenever it changes."""
 
     type: Literal["waiting"] = "waiting"
     table: str
@@ -379,7 +379,7 @@ class HandState(_Frame):
 
 
 class TournamentInfo(_Frame):
-    """A tournament table's level and standing (issue 14)."""
+    """A tournament table's level and standing."""
 
     id: str
     name: str
@@ -414,7 +414,7 @@ class TableFrame(_Frame):
     max_buy_in: int
     decision_seconds: float
     ready: int = 0  # players seated and able to be dealt in ...
-    needed: int = 2  # ... of those the table needs to deal (issue 16)
+    needed: int = 2  # ... of those the table needs to deal
     waiting: list[str] = Field(default_factory=list)  # names on the waiting list, in order
     you: int | None
     options: SeatOptions | None

@@ -1,4 +1,4 @@
-"""What a table does when something fails (S-CRASH-1, issue 13's one rollback policy).
+"""What a table does when something fails (S-CRASH-1: one rollback policy).
 
 A player's request whose write the store refused leaves the table as it was before it
 (``_as_it_was_on_failure``): nothing changed anywhere, and the player may try again.
@@ -23,6 +23,7 @@ from pokerroom.server import protocol
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
 from pokerroom.server.inbox import Item
+from pokerroom.server.metrics import RoomMetrics
 from pokerroom.server.shuffles import TableShuffles
 from pokerroom.server.views import hand_result
 from pokerroom.store.hands import StartedHand
@@ -61,6 +62,7 @@ class Recovers:
     last_actions: dict[int, dict[str, Any]]
     participants: list[tuple[int, int, int, int]]
     faults: int
+    metrics: RoomMetrics | None
     recovering: Recovery | None
     retry_seconds: float
     pause: float
@@ -70,7 +72,7 @@ class Recovers:
     watchers: list[Client]
     shuffles: TableShuffles
     ending: object | None  # a hand's end handed to the writer, not yet durable
-    # On a node of several (issue 15): told when a write is refused by the lease's epoch;
+    # On a node of several: told when a write is refused by the lease's epoch;
     # ``moving``: the table deals no new hand, to be handed to another node once idle.
     on_stale: Callable[[str, str], None] | None = None
     moving: bool = False
@@ -110,7 +112,7 @@ class Recovers:
         runs the table, and this one stops (raised on to the task)."""
         if isinstance(error, StaleEpochError):
             raise error
-        self.faults += 1
+        self._faulted()
         if self.ending is not None:
             try:
                 await self._settle()
@@ -171,7 +173,7 @@ class Recovers:
         except StaleEpochError:
             raise
         except Exception:
-            self.faults += 1
+            self._faulted()
             pending.tries += 1
             wait = min(RETRY_MAX_SECONDS, self.retry_seconds * 2 ** (pending.tries - 1))
             pending.retry_at = now + wait
@@ -188,17 +190,32 @@ class Recovers:
         self.stored, self.recovering, self.started = snapshot, None, None
         self.next_hand_at = now + self.pause
         if pending.started is not None and cancelled:
+            if self.metrics is not None:
+                self.metrics.hands.labels(outcome="cancelled").inc()
+            accounts = [account for account, *_ in self.participants]
             log.warning(
-                "table %s: hand %s cancelled (%s)",
+                "table %s: hand %s cancelled (%s), every chip back to accounts %s",
                 self.table_id,
                 pending.started.number,
                 pending.reason,
-                extra={"table": self.table_id, "hand": pending.started.number},
+                ", ".join(map(str, accounts)),
+                extra={
+                    "table": self.table_id,
+                    "hand": pending.started.number,
+                    "hand_id": pending.started.hand_id,
+                    "accounts": accounts,
+                    "cancelled": True,
+                },
             )
             self._announce_cancelled(pending.started.number)
         for item in self.deferred:  # the floor's items held while the table waited
             self.inbox.put_nowait(item)
         self.deferred = []
+
+    def _faulted(self) -> None:
+        self.faults += 1  # the floor's view (/api/floor/tables) ...
+        if self.metrics is not None:  # ... and the operators' alert
+            self.metrics.faults.inc()
 
     def _announce_cancelled(self, number: int) -> None:
         line = protocol.frame(hand_result(self.table_id, number, cancelled=True))

@@ -146,7 +146,7 @@ class Room:
         redis_prefix: str | None = None,
         own_tables: bool = True,
     ) -> None:
-        """``redis``: one node of several (issue 15), reached by the others over this Redis
+        """``redis``: one node of several, reached by the others over this Redis
         (server/bus.py); ``redis_prefix``: the room's keys and channels there (default
         ``pokerroom:<db>:``). ``own_tables`` False (without ``leases``): a node that only
         holds sockets."""
@@ -156,16 +156,20 @@ class Room:
         self.limits = Limits() if limits is None else limits
         self.actors: dict[str, TableActor] = {}
         self.node = node_id() if node is None else node
-        # On a node of several (issue 15): the tables whose leases this node holds run
+        # On a node of several: the tables whose leases this node holds run
         # here (``actors`` holds only those); the others are remote. None: one node.
         self.leases = None if leases is None else NodeLeases(self, self.node, leases)
         self.metrics = RoomMetrics(
-            node=self.node, tables=self.open_tables, players=self.players_seated
+            node=self.node,
+            tables=self.open_tables,
+            players=self.players_seated,
+            sockets=lambda: len(self.clients),
         )
         db.writer.observe = self.metrics.committed
         self.clients: set[Client] = set()  # every open connection (S-AUTH-2 closes them)
         self.per_address: Counter[str] = Counter()
         self.own_tables = own_tables
+        self.draining = False  # stopping: no new hand, tables handed over (server/drain.py)
         # The tournament tables other nodes run where an account sits (tournament_nodes.py).
         self.seated_elsewhere: Callable[[int], list[str]] = lambda account: []
         self.bus = (
@@ -207,7 +211,7 @@ class Room:
         return [c for c in [*self.clients, *remote] if c.account_id == account_id and not c.closed]
 
     def seated(self, account_id: int) -> list[str]:
-        """The tables where the account has a seat (told at hello: issue 16)."""
+        """The tables where the account has a seat (told at hello)."""
         return [i for i, a in self.actors.items() if a.seat_holder(account_id) is not None]
 
     def open_tables(self) -> int:
@@ -298,7 +302,7 @@ class Room:
                     left.append((int(event.player), event.stack))
         table.hand_number = max(table.hand_number, last)
         # A seat held for the waiting list gets a fresh clock: the old one was another
-        # process's (issue 16).
+        # process's.
         fresh = asyncio.get_running_loop().time() + table.waiting.offer_seconds
         for offer in table.waiting.offers.values():
             offer.expires = fresh

@@ -82,7 +82,7 @@ class SeatRequests(Recovers):
         if saved is not None:
             self.stored = saved.snapshot
         if current is None:
-            # The account's auto-muck preference (issue 16) goes with it to the seat.
+            # The account's auto-muck preference goes with it to the seat.
             chosen = saved_preferences(await self.store.preferences(int(player)))
             self.table.set_options(player, auto_muck=chosen.auto_muck)
             await self._after(events, now)

@@ -1,4 +1,4 @@
-"""A table's lobby figures over the last 15 minutes (issue 16): hands per hour, the average
+"""A table's lobby figures over the last 15 minutes: hands per hour, the average
 pot and the share of players who saw the flop, from a sliding window of recent hand ends.
 
 A table that dealt nothing for 15 minutes shows 0 hands an hour (never a lifetime average).

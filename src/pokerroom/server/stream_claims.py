@@ -1,4 +1,4 @@
-"""What an owner takes over on its tables' command streams (issue 15, server/bus.py): on
+"""What an owner takes over on its tables' command streams (server/bus.py): on
 adopting a table, the consumer group (made if missing) and what a former owner read and
 did not acknowledge; and, while it owns the table, what another node read after that (a
 former owner's blocking read under way at the hand-over, or a paused one) and left."""

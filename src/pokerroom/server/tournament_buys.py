@@ -1,4 +1,4 @@
-"""A player's rebuy or add-on (issue 14), applied once however often it is sent (issue 15).
+"""A player's rebuy or add-on, applied once however often it is sent.
 
 A client sends a request again when no answer came (a 409 while the event changes node, a
 connection lost), and a node that does not run the event shows it as last read, so a player

@@ -1,4 +1,4 @@
-"""Deals at the final table in the room (issue 14 "Deals", TDA): any player left proposes an
+"""Deals at the final table in the room (Poker TDA): any player left proposes an
 ICM or a chip-chop split of the prizes still to be paid (``keep`` played on for with the
 title); the final table deals no new hand while a proposal is open; every player left must
 accept the amounts shown; then the deal's amounts replace their prizes, each paid through the

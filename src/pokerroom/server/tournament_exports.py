@@ -1,4 +1,4 @@
-"""A stored tournament hand's downloads and a player's tournament summary (issue 14): the
+"""A stored tournament hand's downloads and a player's tournament summary: the
 hand's PHH with the standard's tournament fields and its PokerStars text with the tournament
 header (history/tournament.py), written from the event the room holds. Every download is one
 player's (S-EXPORT-1): the hand is passed in already as its viewer may see it."""

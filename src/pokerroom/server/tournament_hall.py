@@ -1,4 +1,4 @@
-"""Every tournament of the room (issue 14): resumed at start from the store (each hand that
+"""Every tournament of the room: resumed at start from the store (each hand that
 was in progress cancelled, R-DECK-5), multi-table events started at their time, and a sit &
 go of each repeating structure kept open for registration."""
 

@@ -1,4 +1,4 @@
-"""A tournament table's task (issue 14): the cash table's actor (its inbox, clock, watchers,
+"""A tournament table's task: the cash table's actor (its inbox, clock, watchers,
 broadcast and hole-card privacy) with the tournament's coordinator dealing the hands.
 
 The coordinator owns the table; this task asks it to deal (at the level of the moment, hand

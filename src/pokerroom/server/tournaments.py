@@ -1,4 +1,4 @@
-"""Tournaments in the room (issue 14): each event is a ``TournamentRunner`` that owns the
+"""Tournaments in the room: each event is a ``TournamentRunner`` that owns the
 pure coordinator (``pokerroom.tournament``) and one table task per tournament table
 (``TournamentTableActor``); ``Tournaments`` holds them all, starts multi-table events at
 their time and keeps a sit & go of each repeating structure open for registration.

@@ -41,14 +41,14 @@ FORCED_LABELS = {
 }
 ACTION_LABELS = {Move.CALL: "Call", Move.BET: "Bet", Move.RAISE: "Raise to"}
 # An enum's ``value`` is a Python property and ``Card.__str__`` a Python method: a dict
-# lookup costs a fraction (frames are built at every action: issue 15).
+# lookup costs a fraction (frames are built at every action).
 STATUS_TEXT = {status: status.value for status in SeatStatus}
 CARD_TEXT = {card: str(card) for card in FULL_DECK}
 
 
 def tenths(seconds: Any) -> Any:
     """``round(seconds, 1)``, without its costly rounding of a float that is whole already
-    (a time bank mostly is: issue 15). ``Any``, not ``float``: compiled (mypyc), a ``float``
+    (a time bank mostly is). ``Any``, not ``float``: compiled (mypyc), a ``float``
     parameter makes an integer a float, and ``0`` is not ``0.0`` in JSON."""
     if type(seconds) is float and seconds.is_integer():
         return seconds
@@ -252,7 +252,7 @@ def fixed_fields(table: Table) -> dict[str, Any]:
 class FixedFields:
     """One table's ``fixed_fields``, built again only when its game, house or name is
     another object, and its hand's shuffle commitments, hashed once a hand (a table's
-    frame is built at every action: issue 15)."""
+    frame is built at every action)."""
 
     __slots__ = ("_commitments", "_fields", "_house", "_name", "_shuffle", "_spec")
 

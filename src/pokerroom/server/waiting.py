@@ -1,4 +1,4 @@
-"""The table actor's waiting list (issue 16; the policy is in ``pokerroom.table.waiting``):
+"""The table actor's waiting list (the policy is in ``pokerroom.table.waiting``):
 joining and leaving it, offering freed seats after every turn, passing over a player offered
 a seat whose balance cannot pay the table's minimum buy-in, storing the list with the table
 (it survives a restart) and telling each player on it their place and any seat held for

@@ -1,5 +1,5 @@
 """A table's frames written straight to a socket's transport, without a queue hop, a task
-switch or websockets' per-frame objects (issue 15: six frames an action).
+switch or websockets' per-frame objects (six frames an action).
 
 Only for uvicorn's ``websockets-sansio`` protocol (the one uvicorn picks when websockets is
 installed), and only while it would send at once itself: accepted, open, not closing, not

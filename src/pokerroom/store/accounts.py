@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -93,13 +94,17 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def _name(username: str) -> str:
-    return username.strip().lower()
+def canonical_username(username: str) -> str:
+    """The one spelling of a username (S-RATE-1): NFKC-normalised and case-folded (NFKC again
+    after folding, as Unicode's NFKC_Casefold), then trimmed. Fullwidth ``ＡＮＮ``, ``Ann`` and
+    `` ann `` are all ``ann``: one account, one lock-out, one rate limit."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", username).casefold())
+    return folded.strip()
 
 
 def check_username(username: str) -> str:
-    """The username as stored, if it meets the rules."""
-    name = _name(username)
+    """The username as stored (its canonical spelling), if it meets the rules."""
+    name = canonical_username(username)
     if not USERNAME.match(name):
         raise AuthError("a username has 3 to 32 letters, digits or underscores")
     return name
@@ -198,7 +203,7 @@ async def start_log_in(session: AsyncSession, username: str, *, now: datetime) -
     """Count a log-in attempt as failed, atomically, unless the name is locked
     (``AccountLockedError``); lock it now if this attempt is one too many. Commit this
     before checking the password, so that parallel attempts see each other's counts."""
-    name = _name(username)
+    name = canonical_username(username)
     if not USERNAME.match(name):
         raise AuthError(WRONG)  # no account can have this name: nothing to count
     failures = await _count_failure(session, name, now)
@@ -306,7 +311,9 @@ async def log_in(session: AsyncSession, username: str, password: str, *, now: da
 
 
 async def find_account(session: AsyncSession, username: str) -> Account | None:
-    return await session.scalar(select(Account).where(Account.username == _name(username)))
+    return await session.scalar(
+        select(Account).where(Account.username == canonical_username(username))
+    )
 
 
 async def bot_session(
@@ -315,7 +322,7 @@ async def bot_session(
     """A session for the room's own bot ``username``, made with no password (there is none);
     the bot's account is created on first use. ``adopt`` turns an existing account into a bot
     (the caller has checked that it is one made by an older release's bots)."""
-    name = _name(username)
+    name = canonical_username(username)
     account = await find_account(session, name)
     if account is None:
         account = await _create(session, name, NO_PASSWORD, now, name, "bot", STARTING_GRANT)

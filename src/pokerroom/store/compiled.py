@@ -1,4 +1,4 @@
-"""Statements the database writer runs at every hand, compiled once per dialect (issue 15).
+"""Statements the database writer runs at every hand, compiled once per dialect.
 
 ``Connection.execute`` of a Core statement looks its compiled form up in the statement
 cache, builds the parameters from the bound ones and sets up an execution context at every

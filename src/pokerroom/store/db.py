@@ -15,11 +15,15 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from alembic import command
 from alembic.config import Config
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.util import CommandError
 from sqlalchemy import Connection, Engine, create_engine, event, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import (
@@ -108,13 +112,63 @@ def alembic_config(url: str) -> Config:
     return config
 
 
+@dataclass(frozen=True, slots=True)
+class SchemaRevisions:
+    """Where a database's schema is: ``current`` (None: empty), this version's ``head``,
+    the migrations ``pending`` (oldest first), and whether ``current`` is one this version
+    knows (not: a newer version migrated it)."""
+
+    current: str | None
+    head: str
+    pending: tuple[str, ...]
+    known: bool
+
+
+def _revisions(connection: Connection, url: str) -> SchemaRevisions:
+    script = ScriptDirectory.from_config(alembic_config(url))
+    current = MigrationContext.configure(connection).get_current_revision()
+    head = script.get_current_head()
+    assert head is not None
+    try:
+        known = current is None or script.get_revision(current) is not None
+    except CommandError:  # a revision this version's migrations do not have
+        known = False
+    pending: list[str] = []
+    if known:
+        walked = script.iterate_revisions(head, current or "base")
+        pending = [r.revision for r in reversed(list(walked))]
+    return SchemaRevisions(current, head, tuple(pending), known)
+
+
 def _migrate(connection: Connection, url: str, revision: str, down: bool) -> None:
     config = alembic_config(url)
     config.attributes["connection"] = connection
+    before = _revisions(connection, url)
+    if not before.known and not down and revision == "head":
+        # A newer version migrated it. Migrations add first and remove only in a later
+        # release (docs/deploy.md, Upgrades), so this version's tables and columns are
+        # all there: run on it rather than exit (which a supervisor would restart forever).
+        log.warning(
+            "the database's schema is at revision %s, newer than this version's newest (%s):"
+            " running on it unmigrated (schema changes are additive first)",
+            before.current,
+            before.head,
+        )
+        return
     if down:
         command.downgrade(config, revision)
     else:
+        if before.pending:
+            log.info(
+                "migrating the database's schema from %s to %s: %s",
+                before.current or "empty",
+                before.head if revision == "head" else revision,
+                ", ".join(before.pending),
+            )
         command.upgrade(config, revision)
+    after = MigrationContext.configure(connection).get_current_revision()
+    if after != before.current:
+        log.info("the database's schema migrated from %s to %s", before.current or "empty", after)
     if connection.dialect.name == "sqlite":  # the keys were off: prove nothing dangles
         dangling = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
         if dangling:
@@ -191,6 +245,11 @@ class Database:
             if engine is not self.engine:
                 await engine.dispose()
 
+    async def revisions(self) -> SchemaRevisions:
+        """The schema's revision, this version's newest, and the migrations pending."""
+        async with self.engine.connect() as connection:
+            return await connection.run_sync(_revisions, self.url)
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
         if self._one_writer is None:
@@ -227,7 +286,7 @@ class Database:
     async def run_apart(self, work: Callable[[Session], T]) -> T:
         """``run``, but on PostgreSQL on the writer's own loop (``_WriterLoop``), not the
         room's: for a transaction that must keep its time however busy the room's loop is
-        (a node's lease renewals, issue 15), each statement's round trip waiting for the
+        (a node's lease renewals), each statement's round trip waiting for the
         database only. Not queued behind the group commit's batches."""
         if self._writer_loop is None:
             return await self.run(work)
@@ -277,7 +336,7 @@ class _WriterLoop:
 
     async def _transaction(self, work: Callable[[Session], T], *, ping: bool) -> T:
         if self._engine is None:  # made on the writer's loop, used only there
-            # No ping before each transaction (a round trip at every batch, issue 15): a
+            # No ping before each transaction (a round trip at every batch): a
             # batch that finds its connection lost is run again on a new one (GroupCommit).
             self._engine = create_async_engine(
                 self.url, pool_pre_ping=False, connect_args=self.connect_args

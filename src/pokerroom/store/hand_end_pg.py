@@ -1,4 +1,4 @@
-"""A hand's end on PostgreSQL in one statement from the database writer (issue 15).
+"""A hand's end on PostgreSQL in one statement from the database writer.
 
 Each statement is a round trip whose reply takes the interpreter lock from the tables'
 loop (asyncpg's protocol, the event loop's wake-up, SQLAlchemy's result). A hand's end

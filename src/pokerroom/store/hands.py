@@ -149,7 +149,7 @@ def finish_hand_sync(
     ``leavers``: (account id, chips) of each seat that stood up when the hand ended.
     """
     # A statement per table touched, not an ORM object loaded and flushed for each: this
-    # runs for every hand of every table (issue 15), in the writer's batches.
+    # runs for every hand of every table, in the writer's batches.
     reveal: dict[str, Any] = {"salt": started.salt.hex(), "deck": list(deck)}
     if started.client_seeds is not None:  # a seeded shuffle: the salt is its server seed
         reveal["client_seeds"] = list(started.client_seeds)
@@ -203,7 +203,7 @@ def _write_snapshot(connection: Connection, table_id: str, snapshot: str, now: d
 
 
 # Built once: a statement built for every hand cost more to build and to key for the
-# statement cache than to run; and compiled once (store/compiled.py, issue 15).
+# statement cache than to run; and compiled once (store/compiled.py).
 _BEGIN_HAND = {
     dialect.__name__.rsplit(".", 1)[-1]: Compiled(
         dialect.insert(HandRecord)

@@ -1,4 +1,4 @@
-"""Table leases (issue 15, several nodes): one owner per table, fenced by an epoch.
+"""Table leases (several nodes): one owner per table, fenced by an epoch.
 
 A node takes a table's lease (``acquire_sync``) when nobody holds it or the holder's lease
 has expired; each new owner gets the next epoch. The owner renews it (``renew_sync``)
@@ -119,7 +119,7 @@ def check_sync(session: Session, lease: Lease) -> None:
     """In the caller's transaction: the table's lease row locked, and still under the
     lease's epoch and node; else StaleEpochError (the caller's transaction rolls back)."""
     # A row, not an ORM object, by a statement built once: this runs before every write of
-    # a table on several nodes, each hand's start and end among them (issue 15).
+    # a table on several nodes, each hand's start and end among them.
     row = _HELD.execute(session.connection(), {"table": lease.table_id}).first()
     if row is None or row.epoch != lease.epoch or row.node != lease.node:
         now_held = "nobody" if row is None else f"node {row.node} under epoch {row.epoch}"

@@ -144,7 +144,7 @@ def _post(
     amounts: Mapping[Account, int],
 ) -> None:
     """The transfer's postings in one statement and the balances in another (executemany),
-    not a round trip per account: a hand's end is on every table's path (issue 15)."""
+    not a round trip per account: a hand's end is on every table's path."""
     if not amounts:  # nothing moves (a zero transfer): the record alone
         return
     try:
@@ -162,7 +162,7 @@ def _post(
         raise InsufficientChipsError(f"{kind}: not enough chips ({error.orig})") from None
 
 
-_NEW_POSTINGS = Compiled(  # built and compiled once (issue 15)
+_NEW_POSTINGS = Compiled(  # built and compiled once
     insert(Posting).values(
         {column: bindparam(column) for column in ("transfer_id", "ledger_account_id", "amount")}
     )
@@ -194,7 +194,7 @@ def _locked_accounts(session: Session, amounts: Mapping[Account, int]) -> dict[A
     query = accounts_query(len(amounts), locked=not sqlite)
     if not sqlite:
         # Accounts this connection has seen exist are not read unlocked again: a table's
-        # and the house's accounts at every hand's rake were a round trip each (issue 15).
+        # and the house's accounts at every hand's rake were a round trip each.
         known = known_accounts(connection)
         if not known.issuperset(amounts):
             named = accounts_query(len(amounts), locked=False, named=True)
@@ -305,7 +305,7 @@ def _post_sync(
     memo: str,
 ) -> int:
     """``transfer_sync`` for a transfer whose key is new by construction: four statements,
-    the transfer's row written without an ORM object (a hand's end, issue 15)."""
+    the transfer's row written without an ORM object (a hand's end)."""
     if sum(moves.values()) != 0:
         raise LedgerError(f"a {kind} transfer must balance, not add up to {sum(moves.values())}")
     accounts = _locked_accounts(session, moves)

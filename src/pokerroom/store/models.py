@@ -166,7 +166,7 @@ class TableRecord(Base):
 
 
 class TableLease(Base):
-    """Which node owns a table (issue 15), under which ``epoch``, until ``expires_at``.
+    """Which node owns a table, under which ``epoch``, until ``expires_at``.
     A new owner takes the next epoch; every write of an owner is fenced on its epoch
     (``store/leases.py``), so a stale owner can never write after another took over."""
 
@@ -181,7 +181,7 @@ class TableLease(Base):
 
 
 class NodeRecord(Base):
-    """A node of the room (issue 15) and when it last said it was alive: the live nodes
+    """A node of the room and when it last said it was alive: the live nodes
     share the tables out between them (``store/node_store.py``)."""
 
     __tablename__ = "room_nodes"

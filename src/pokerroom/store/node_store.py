@@ -1,4 +1,4 @@
-"""A node's share of the room's tables on PostgreSQL (issue 15): its heartbeat, the tables
+"""A node's share of the room's tables on PostgreSQL: its heartbeat, the tables
 with their leases as every node sees them, and adopting a table whose owner is gone.
 
 Adopting is one transaction: the lease taken under the next epoch (its row locked, so a
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
@@ -61,15 +61,23 @@ class Adopted:
     config: dict[str, Any]
     snapshot: str
     leavers: list[tuple[int, int]]
+    cancelled: tuple[int, ...] = ()  # the numbers of the hands cut off there, cancelled
 
 
 Restore = Callable[[str, dict[str, Any], str, int], Adopted]
 
 
-def heartbeat_sync(session: Session, node: str, *, now: datetime, ttl: timedelta) -> int:
-    """The node says it is alive; answers how many nodes are (seen within ``ttl``)."""
-    statement = insert(NodeRecord).values(id=node, started_at=now, seen_at=now)
-    session.execute(statement.on_conflict_do_update(index_elements=["id"], set_={"seen_at": now}))
+def heartbeat_sync(
+    session: Session, node: str, *, now: datetime, ttl: timedelta, alive: bool = True
+) -> int:
+    """The node says it is alive; answers how many nodes are (seen within ``ttl``). Not
+    ``alive`` (draining): it is no longer counted, as if it had left."""
+    if not alive:
+        leave_sync(session, node)
+    else:
+        statement = insert(NodeRecord).values(id=node, started_at=now, seen_at=now)
+        update = statement.on_conflict_do_update(index_elements=["id"], set_={"seen_at": now})
+        session.execute(update)
     live = session.scalar(select(func.count()).where(NodeRecord.seen_at > now - ttl))
     return max(1, int(live or 0))
 
@@ -183,6 +191,7 @@ def adopt_sync(
         select(func.max(HandRecord.number)).where(HandRecord.table_id == table_id)
     )
     adopted = restore(table_id, json.loads(record.config), record.snapshot, int(last or 0))
+    adopted = replace(adopted, cancelled=tuple(int(hand.number) for hand in running))
     _cash_out_sync(session, table_id, adopted.leavers, now=now)
     save_table_sync(
         session,

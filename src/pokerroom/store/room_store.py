@@ -100,7 +100,7 @@ class Reopened:
 class RoomStore:
     def __init__(self, db: Database) -> None:
         self.db = db
-        # A table's store on a node of several (issue 15): the table's lease, on whose epoch
+        # A table's store on a node of several: the table's lease, on whose epoch
         # each of its writes is fenced in the write's own transaction (StaleEpochError: the
         # write is refused whole). None on a single node: no check, nothing to pay.
         self.lease: Lease | None = None

@@ -1,4 +1,4 @@
-"""Tournaments on a room of several nodes (issue 15): each event's coordinator, and with it
+"""Tournaments on a room of several nodes: each event's coordinator, and with it
 all of its tables, is run by the one node holding its lease, a row of ``table_leases`` keyed
 ``tournament:<id>`` (the table leases' epoch fencing, ``store/leases.py``, unchanged).
 

@@ -1,6 +1,6 @@
-"""The tournament runner's storage (issue 14): one transaction per method, each the
+"""The tournament runner's storage: one transaction per method, each the
 ``*_sync`` operation of ``store.tournaments`` (money and the event's state together). On a
-room of several nodes (issue 15) each write of the event's owner is fenced on the epoch of
+room of several nodes, each write of the event's owner is fenced on the epoch of
 its lease (``store/leases.py``): a stale owner's write is refused whole (StaleEpochError)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tournaments in the store (issue 14): registrations, rebuys and add-ons, prizes, and the
+"""Tournaments in the store: registrations, rebuys and add-ons, prizes, and the
 event's state, each with its money in the same transaction.
 
 Money of a tournament: a registration moves the buy-in from the player's balance to the
@@ -290,6 +290,8 @@ def buy_chips_sync(
     """Rebuy ``number`` (or the add-on) of an entry: its price to the pool, ``apply`` gives
     the chips at the table and the snapshot after. False: already done (a retry)."""
     record = _record(session, tournament_id)
+    if record.status in ("finished", "cancelled"):  # its pool is paid out, or refunded
+        raise TournamentStoreError(f"{record.name} is {record.status}: nothing can be bought")
     prices = prices_of(record)
     what = "addon" if addon else f"rebuy:{number}"
     key = f"t:{tournament_id}:{what}:{entry}"

@@ -1,5 +1,5 @@
 """A ledger transfer whose key is new: its row's statement, and on PostgreSQL the whole
-transfer in one statement (issue 15).
+transfer in one statement.
 
 A hand's rake is a transfer's row, its postings and the accounts' balances: three round
 trips from the database writer at every raked hand, each reply taking the interpreter lock
@@ -71,7 +71,7 @@ def new_transfer_pg(
 def accounts_query(count: int, *, locked: bool, named: bool = False) -> Compiled:
     """``ledger._locked_accounts``'s statements for ``count`` accounts, built once: one built
     for each call cost more to build and to key for the statement cache than to run, and an
-    expanding IN (one parameter for a list) is rendered again at every call (issue 15).
+    expanding IN (one parameter for a list) is rendered again at every call.
     ``named``: the accounts' names only (which of them exist), read unlocked."""
     wanted = tuple_(LedgerAccount.kind, LedgerAccount.owner).in_(
         [tuple_(bindparam(f"kind{n}"), bindparam(f"owner{n}")) for n in range(count)]

@@ -188,7 +188,7 @@ class SeatOffered(Event):
 
 class PassedOver(Event):
     """A player taken off the waiting list without a seat: the offered seat was not taken in
-    time, or the server found them unable to buy in (issue 16)."""
+    time, or the server found them unable to buy in."""
 
     kind: ClassVar[str] = "passed_over"
     __match_args__: ClassVar[tuple[str, ...]] = ("player", "seat", "reason")

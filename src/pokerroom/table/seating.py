@@ -43,7 +43,7 @@ class SeatedTable:
         tournament: bool = False,
     ) -> None:
         house.check_table(spec, seats)
-        # A tournament table (issue 14): entrants are seated with their chips and dealt in at
+        # A tournament table: entrants are seated with their chips and dealt in at
         # once, the stakes follow the levels, and nobody is ever sat out by the room (TDA 71).
         self.tournament = tournament
         self.spec = spec
@@ -53,7 +53,7 @@ class SeatedTable:
         self.rng = rng
         self.seats: dict[int, Seat] = {}
         self._seat_by_player: dict[str, Seat] = {}
-        self.waiting = WaitingList()  # issue 16: offers a freed seat to the first in line
+        self.waiting = WaitingList()  # offers a freed seat to the first in line
         self.hand: Hand | None = None
         self.last_hand: Hand | None = None  # the hand that ended last (for its history)
         self.hand_number = 0

@@ -40,7 +40,7 @@ class Seat:
     post_now: bool = False  # post a big blind to be dealt in at once (R-SEAT-2, R-SEAT-3)
     auto_post: bool = True
     # Show down only a hand that must be shown or can still win (R-SHOW-4), muck the rest;
-    # off, a losing hand is shown too. The account's preference (issue 16) sets it.
+    # off, a losing hand is shown too. The account's preference sets it.
     auto_muck: bool = True
     sit_out_next: bool = False
     leave_after: bool = False

@@ -32,7 +32,7 @@ VERSION = 2
 def json_text(data: Any) -> str:
     """``data`` as JSON text that reads back (``json.loads``) as ``json.dumps(data)`` does,
     written by orjson (compact, UTF-8 kept): a table's snapshot and a hand's record are
-    written at every hand of every table, on the tables' loop (issue 15), and stdlib json
+    written at every hand of every table, on the tables' loop, and stdlib json
     cost several times more. A value orjson refuses (a key that is not a string, an integer
     past 64 bits) is written by ``json.dumps``. Not for text that is hashed or compared
     with text written before: only for what is read back as data."""
@@ -202,7 +202,7 @@ def _setup_from_json(
 
 # House options as JSON, by the options' identity: they never change (frozen), and a table's
 # snapshot, written as every hand starts and ends, has them whole (``asdict`` deep-copies
-# every value: a few per cent of a busy room's CPU, issue 15). Callers only serialise it.
+# every value: a few per cent of a busy room's CPU). Callers only serialise it.
 _HOUSES: dict[int, tuple[HouseOptions, dict[str, Any]]] = {}
 
 

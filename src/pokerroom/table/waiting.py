@@ -1,4 +1,4 @@
-"""A cash table's waiting list (issue 16), as the big rooms run it.
+"""A cash table's waiting list, as the big rooms run it.
 
 Players join the list of a table (from the lobby) and keep their place in line. When a seat
 is free and someone waits, the seat is *offered* to the first in line without an offer, and

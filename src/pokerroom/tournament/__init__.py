@@ -1,4 +1,4 @@
-"""Tournaments (issue 14): a pure coordinator above the tables (no I/O; time and randomness
+"""Tournaments: a pure coordinator above the tables (no I/O; time and randomness
 passed in), the places and prizes, and an in-process simulation with random-policy bots."""
 
 from pokerroom.tournament.coordinator import Tournament

@@ -1,4 +1,4 @@
-"""The tournament coordinator (issue 14): one object above a tournament's tables, pure like
+"""The tournament coordinator: one object above a tournament's tables, pure like
 them (no I/O; ``now`` and a ``RandomSource`` come in). It registers entries, seats them at
 random (TDA 7), applies each level from the next hand (TDA 23), balances the tables between
 hands (TDA 11A), breaks tables in a fixed order with a random redraw (TDA 10B), forms the

@@ -1,4 +1,4 @@
-"""Deals at the final table (issue 14): the room computes an ICM (Malmuth-Harville) split or
+"""Deals at the final table: the room computes an ICM (Malmuth-Harville) split or
 an equal chip-proportional one (a "chip chop") of the prize money still to be paid; play goes
 on for what is kept back and the title. Amounts are whole units and sum to the money split:
 exact fractions, then the largest remainders get the odd units.

@@ -1,4 +1,4 @@
-"""Places and prizes (issue 14). Players busted in the same hand (at one table, or across
+"""Places and prizes. Players busted in the same hand (at one table, or across
 tables in a hand-for-hand round) are ranked by their chips at the start of that hand; equal
 stacks tie and split the prizes of the places they share, the odd chips one each to the tied
 players first left of the button (the house's odd-chip rule, R-SHOW-6).

@@ -1,4 +1,4 @@
-"""Rebuys and the add-on (issue 14): through the end of the structure's rebuy level, for a
+"""Rebuys and the add-on: through the end of the structure's rebuy level, for a
 stack at or below its limit, between the player's hands; one add-on in its break. The price
 goes to the prize pool, the chips to the table. And a late entry taken back when the room
 could not store it (``withdraw``)."""
@@ -19,6 +19,8 @@ def can_rebuy(t: Tournament, entry: str, now: float) -> bool:
     e = t.entries.get(entry)
     if rebuy is None or e is None or e.out or e.rebuys >= rebuy.max or e.table is None:
         return False
+    if t.finished:  # its prizes are paid: chips bought now would stay in the pool for good
+        return False
     if t.clock.level_number(now) > rebuy.until_level:
         return False
     table = t.tables[e.table]
@@ -36,8 +38,8 @@ def rebuy(t: Tournament, entry: str, now: float) -> list[Any]:
 def can_addon(t: Tournament, entry: str, now: float) -> bool:
     rule = t.structure.addon
     e = t.entries.get(entry)
-    if rule is None or e is None or e.out or e.addon or e.table is None:
-        return False
+    if rule is None or e is None or e.out or e.addon or e.table is None or t.finished:
+        return False  # (the winner of an event over before the add-on's break is not out)
     if not (t.clock.on_break(now) and t.clock.level_number(now) == rule.after_level):
         return False
     table = t.tables[e.table]

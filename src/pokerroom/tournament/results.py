@@ -1,4 +1,4 @@
-"""A tournament's places and prizes (issue 14): every place once the event is over, and
+"""A tournament's places and prizes: every place once the event is over, and
 while it runs the places already final, which the room pays as each is decided.
 
 A place is final when the field and the prize pool are (registration closed, no rebuy or

@@ -1,4 +1,4 @@
-"""A whole tournament in process with random-policy bots (issue 14, "Proof"): the tables play
+"""A whole tournament in process with random-policy bots: the tables play
 in an interleaved random order, as they would at once on a server, on a simulated clock.
 
 Pure like the coordinator: the seed makes the event, ``observe`` sees every event (the

@@ -1,4 +1,4 @@
-"""A tournament as JSON and back, for a restart (issue 14): entries, tables (each with its own
+"""A tournament as JSON and back, for a restart: entries, tables (each with its own
 snapshot, a hand in progress included), levels as absolute deadlines, eliminations so far.
 After a crash the room restores it and calls ``cancel_hands``: every hand in progress goes
 back to its start (R-DECK-5) and the tournament goes on where it was."""

@@ -7,7 +7,7 @@ from pydantic import BaseModel, Field
 
 from pokerroom.server.auth import Auth
 from pokerroom.server.routes.deps import Player, Store, TheRoom
-from pokerroom.store.accounts import AuthError
+from pokerroom.store.accounts import AuthError, canonical_username
 
 router = APIRouter(prefix="/api")
 
@@ -59,7 +59,7 @@ async def login(body: Credentials, request: Request) -> SessionOut:
     except AuthError as error:
         raise HTTPException(401, str(error)) from None
     return SessionOut(
-        account_id=logged.account_id, username=body.username.lower(), token=logged.token
+        account_id=logged.account_id, username=canonical_username(body.username), token=logged.token
     )
 
 

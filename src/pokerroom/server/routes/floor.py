@@ -1,5 +1,6 @@
 """The floor (R-FLOOR-1): operators open, void and close tables, correct hands, suspend."""
 
+import logging
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException
@@ -16,6 +17,7 @@ from pokerroom.store.floor import FloorError
 from pokerroom.table import TableError
 
 router = APIRouter(prefix="/api/floor")
+log = logging.getLogger("pokerroom.floor")
 HandId = Annotated[int, PathParam(ge=1, le=2**63 - 1)]  # the database's 64-bit ids
 
 
@@ -56,6 +58,7 @@ async def floor_open(body: NewTable, who: Operator, room: TheRoom, store: Store)
     except (ValueError, RulesError) as error:
         raise HTTPException(409, str(error)) from None
     await store.record_act(who.id, "open_table", f"table {body.id}", "opened", now=utcnow())
+    _logged(who.id, "open_table", f"table {body.id}", "opened", table=body.id)
     return actor.lobby_entry()
 
 
@@ -66,6 +69,7 @@ async def floor_void(
     """Void the hand in progress: every chip goes back (R-DECK-5)."""
     result = await _at_table(room, table_id, "void", body.reason)
     await store.record_act(who.id, "void_hand", f"table {table_id}", body.reason, now=utcnow())
+    _logged(who.id, "void_hand", f"table {table_id}", body.reason, table=table_id)
     return result
 
 
@@ -76,6 +80,7 @@ async def floor_close(
     """Close a table: the hand in progress is voided and every player cashed out."""
     result = await _at_table(room, table_id, "close", body.reason)
     await store.close_table(who.id, table_id, body.reason, now=utcnow())
+    _logged(who.id, "close_table", f"table {table_id}", body.reason, table=table_id)
     return result
 
 
@@ -106,6 +111,8 @@ async def floor_correct(
         )
     except FloorError as error:
         raise HTTPException(409, str(error)) from None
+    what = f"hand {hand_id}: {body.amount:+d} to account {body.account_id}"
+    _logged(who.id, "correct_hand", what, body.reason, hand_id=hand_id)
     return {"act": act.id}
 
 
@@ -118,7 +125,14 @@ async def floor_suspend(
     except FloorError as error:
         raise HTTPException(404, str(error)) from None
     room.suspend(account_id)  # S-AUTH-2: its sockets close now, its seats follow the floor
+    _logged(who.id, "suspend_account", f"account {account_id}", body.reason, account=account_id)
     return {"act": act.id}
+
+
+def _logged(operator: int, act: str, target: str, reason: str, **about: Any) -> None:
+    """A floor act, once done and stored, in the log too (what it was about in ``about``:
+    the log's table, hand_id or account)."""
+    log.info("floor act %s on %s by operator %s: %s", act, target, operator, reason, extra=about)
 
 
 @router.get("/acts")

@@ -42,7 +42,7 @@ async def lobby(
             viewer = None
     if room.bus is None or room.leases is not None:  # (leases: it lists every node's)
         return room.lobby(viewer)
-    try:  # and the tables other nodes own (issue 15)
+    try:  # and the tables other nodes own
         elsewhere = await lobby_elsewhere(room.bus, room.actors, viewer)
     except (RedisError, OSError):
         elsewhere = []  # Redis away: this node's own tables meanwhile

@@ -1,4 +1,4 @@
-"""The player's preferences (issue 16): ``GET`` the whole object, ``PUT`` part of it."""
+"""The player's preferences: ``GET`` the whole object, ``PUT`` part of it."""
 
 import json
 from typing import Any

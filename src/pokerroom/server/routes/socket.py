@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 
 from pokerroom.server import protocol
+from pokerroom.server.addresses import canonical_address
 from pokerroom.server.bus import BusError
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
@@ -29,7 +30,7 @@ class RawSocketSend:
     """ASGI middleware: a WebSocket's scope gets the server's own ``send`` under
     ``RAW_SEND``, which the socket's writer sends its frames with (``Client.asgi_send``):
     per frame, not Starlette's state checks and the exception handler's wrapper around
-    it (issue 15: six frames an action). Accepting and closing still go through Starlette."""
+    it (six frames an action). Accepting and closing still go through Starlette."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -51,10 +52,22 @@ async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> Non
     queue, and the room's registry; whichever ends first ends the connection (S-ISOLATE-1)."""
     limits = room.limits
     origin = websocket.headers.get("origin")
-    if origin is not None and not origin_allowed(origin, websocket.headers.get("host"), limits):
+    # One key per client however its address is spelled (S-RATE-1): the per-address limits
+    # on connections and on a table's inbox count it.
+    address = canonical_address(websocket.client.host) if websocket.client is not None else ""
+    host = websocket.headers.get("host")
+    if origin is not None and not origin_allowed(origin, host, limits):
+        # The access log shows only the 403: say why, and what would have matched (a proxy
+        # that drops the port from Host refuses every browser; docs/deploy.md).
+        log.warning(
+            "WebSocket from %s refused: Origin %r is neither http(s)://%s (from the Host"
+            " header) nor in POKERROOM_ORIGINS",
+            address,
+            origin,
+            host,
+        )
         await websocket.close(code=1008, reason="origin not allowed")  # before accept: 403
         return
-    address = websocket.client.host if websocket.client is not None else ""
     client = Client(
         send=websocket.send_text,
         asgi_send=websocket.scope.get(RAW_SEND),
@@ -63,6 +76,7 @@ async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> Non
     )
     refused = room.connect(client)
     if refused is not None:
+        log.warning("WebSocket from %s refused: %s", address, refused)
         await websocket.close(code=1013, reason=refused)
         return
     tasks: list[asyncio.Task[Any]] = []
@@ -81,6 +95,7 @@ async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> Non
                 address,
                 client.account_id,
                 client.drop_reason,
+                extra={"account": client.account_id, "address": address},
             )
         if client.closed and client.drop_code != 1011:  # dropped, not broken: say why
             with contextlib.suppress(Exception):
@@ -110,7 +125,7 @@ async def _read(room: Room, store: RoomStore, client: Client, websocket: WebSock
         # Idle: anonymous and watching nothing (a logged-in socket is accountable, and a
         # watching one is dropped if it stops reading).
         if client.tables or client.account_id is not None:
-            frame = await websocket.receive()  # no timer to arm: once per message (issue 15)
+            frame = await websocket.receive()  # no timer to arm: once per message
         else:
             try:
                 async with asyncio.timeout(limits.idle_seconds):
@@ -164,6 +179,14 @@ async def _dispatch(
             return
         known = client.account_id == account.id  # a hello again: the owners know it
         client.account_id, client.name = account.id, account.display_name
+        if not known:
+            log.info(
+                "connection %s is account %s (%s)",
+                client.address,
+                account.id,
+                account.display_name,
+                extra={"account": account.id, "address": client.address},
+            )
         client.token = message.token
         if room.bus is not None and not known:  # its remote tables' owners learn who it is
             for table in client.tables - room.actors.keys():

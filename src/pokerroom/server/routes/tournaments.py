@@ -1,4 +1,4 @@
-"""The tournament lobby and a player's tournament requests (issue 14): the events with their
+"""The tournament lobby and a player's tournament requests: the events with their
 structure, entrants, prize pool, payouts, level, players and places; register (a request key
 makes a retry harmless), unregister, rebuy, add-on, and the table the player sits at now."""
 

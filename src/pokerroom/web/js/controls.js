@@ -198,7 +198,7 @@ function foldKey(view, legal) {
 }
 
 // The table the shortcuts act on: the one last clicked or shown; when tiled and that one
-// does not need you, the table that does (issue 16).
+// does not need you, the table that does.
 function keyTable() {
   const active = app.active ? app.tables.get(app.active) : null;
   if (!app.tiled || (active && legalOf(active))) return active;

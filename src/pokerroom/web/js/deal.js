@@ -1,4 +1,4 @@
-// The deal at the final table (issue 14): the room's two offers side by side (ICM and chip
+// The deal at the final table: the room's two offers side by side (ICM and chip
 // chop, computed by the room: GET /deal/offers), a proposal with who accepted and who is
 // awaited (GET /deal), Propose, Accept and Decline, and the deal made. Kept current by the
 // room's "deal" notices while it is open.

@@ -1,4 +1,4 @@
-// "Verify this shuffle" (issue 16; the scheme in docs/fairness.md): recompute a finished
+// "Verify this shuffle" (the scheme in docs/fairness.md): recompute a finished
 // hand's seed commitment, deck and deck commitment in the browser with Web Crypto, exactly as
 // pokerroom/fairness.py and `pokerroom verify` do, and show the deck in the order dealt.
 

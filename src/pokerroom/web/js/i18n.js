@@ -1,4 +1,4 @@
-// The client's languages (issue 16): English, Norwegian Bokmål, Danish, Swedish and Hungarian.
+// The client's languages: English, Norwegian Bokmål, Danish, Swedish and Hungarian.
 // Every text the page shows is a key of the message catalogues in /static/i18n/<lang>.json,
 // looked up with t(key, params): "{name}" in a message is params.name. Static HTML names its
 // key in data-i18n (its text), data-i18n-aria-label, data-i18n-title, data-i18n-placeholder.

@@ -1,4 +1,4 @@
-// The language selector in the header (issue 16): the account's saved language after log-in,
+// The language selector in the header: the account's saved language after log-in,
 // this browser's choice before it, else the browser's own languages. A choice is kept in this
 // browser and, logged in, saved for the account (PUT /api/preferences).
 

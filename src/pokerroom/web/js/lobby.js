@@ -100,7 +100,7 @@ export function renderLobby() {
     .filter((t) => !stakes || stakesLabel(t) === stakes)
     .filter((t) => !open || t.seated < t.seats);
   const rows = sorted(tables).map((t) => {
-    const mine = app.seated.has(t.id); // issue 16: the tables where you sit are marked
+    const mine = app.seated.has(t.id); // the tables where you sit are marked
     const stalled = waitingForPlayers(t);
     return el("tr", { "data-table": t.id, class: mine ? "seated" : null },
       el("td", {},

@@ -1,4 +1,4 @@
-// The account's preferences, kept by the server (GET/PUT /api/preferences, issue 16):
+// The account's preferences, kept by the server (GET/PUT /api/preferences):
 // language, deck, auto_muck, bet_presets, hotkeys, free_check_f. Before log-in (or if the server cannot be
 // reached) the defaults; a change is sent as the part that changed and the server answers the
 // whole object, which every listener is given.

@@ -1,4 +1,4 @@
-// The end of a hand, one award at a time (issue 16): side pots first (the last one first),
+// The end of a hand, one award at a time: side pots first (the last one first),
 // then the main pot, the high half of a hi-lo pot before the low. Each step names the pot,
 // tags the half (Hi / Lo), flies the chips to the winners and highlights the winning five
 // cards: gold for a high hand, blue for a low. The steps run on the page's own timers and

@@ -72,7 +72,7 @@ export function hello() {
 function onMessage(message) {
   const view = message.table ? app.tables.get(message.table) : null;
   switch (message.type) {
-    case "hello": // logged in: the tables where the account sits open at once (issue 16)
+    case "hello": // logged in: the tables where the account sits open at once
       app.seated = new Set(message.seated || []);
       reopenSeats(message.seated || []);
       renderLobby();

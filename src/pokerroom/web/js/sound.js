@@ -1,6 +1,6 @@
 // Table sounds as short tones made with Web Audio (no sound files), a mute switch saved in
 // this browser, and the page title that tells a player in another tab that a table needs them.
-// Nothing here waits: a sound is scheduled and the game goes on (issue 16).
+// Nothing here waits: a sound is scheduled and the game goes on.
 
 import { $ } from "./dom.js";
 import { t } from "./i18n.js";
@@ -68,7 +68,7 @@ export function updateTitle() {
   const views = [...app.tables.values()];
   const hurry = views.find((v) => v.yourTurn && v.warned);
   const turn = views.find((v) => v.yourTurn);
-  // Else the table on screen names the tab (a watcher's too, issue 16).
+  // Else the table on screen names the tab (a watcher's too).
   const watched = document.getElementById("tables")?.hidden ? null : app.tables.get(app.active);
   if (hurry) document.title = `\u23F0 ${t("title.hurry", { table: hurry.shortName() })} \u00b7 ${TITLE}`;
   else if (turn) document.title = `\u25B6 ${t("title.turn", { table: turn.shortName() })} \u00b7 ${TITLE}`;

@@ -1,4 +1,4 @@
-// The selected tournament in the lobby (issue 14): its structure (levels and breaks), entrants,
+// The selected tournament in the lobby: its structure (levels and breaks), entrants,
 // prize pool and payouts, the level now with a live countdown to the next, players left,
 // average stack, its tables (to watch) and its players with their stacks, places and prizes
 // (sortable); the player's buttons (Register, Unregister, Rebuy, Add-on, Open my table).

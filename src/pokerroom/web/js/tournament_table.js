@@ -1,4 +1,4 @@
-// At a tournament table (issue 14): under the level line (level, blinds and ante, the next
+// At a tournament table: under the level line (level, blinds and ante, the next
 // level, your place / players left, which ticks every second between frames) the payouts,
 // hand-for-hand, and the room's last message for this event in a live region (you were
 // moved, hand-for-hand started, you finished in a place and won): and Deal at the final table.

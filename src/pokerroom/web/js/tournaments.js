@@ -1,4 +1,4 @@
-// Tournaments in the lobby (issue 14): each event with its buy-in, entrants, prize pool,
+// Tournaments in the lobby: each event with its buy-in, entrants, prize pool,
 // level and players left; Details opens its panel (tournament_detail.js). Register,
 // Unregister, Rebuy, Add-on (when the room allows them now, with their price) and Open my
 // table, which asks the room where the player sits now, so it follows moves. The room's

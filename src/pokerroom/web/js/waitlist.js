@@ -1,4 +1,4 @@
-// The waiting list (issue 16): join or leave a table's list from the lobby, your place in
+// The waiting list: join or leave a table's list from the lobby, your place in
 // line, and the seat held for you when one opens (a prompt with its countdown: take it with a
 // buy-in, or let it go). The words the lobby and the waiting list show are all here, in TEXT
 // (their keys in the catalogues, src/pokerroom/web/i18n).

@@ -4,7 +4,7 @@ Revision ID: 0008_account_preferences
 Revises: 0007_hand_record
 Create Date: 2026-12-01 10:50:00.000000
 
-A player's client preferences (issue 16: language, four- or two-colour deck, auto-muck, bet
+A player's client preferences (language, four- or two-colour deck, auto-muck, bet
 presets, hotkeys) stored server-side so that they follow the account to any browser. The
 object is validated by ``pokerroom.server.preferences`` before it is written; an account
 without a row has the defaults.

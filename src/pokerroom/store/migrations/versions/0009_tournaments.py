@@ -1,4 +1,4 @@
-"""tournaments: events with their stored state, and registrations (issue 14)
+"""tournaments: events with their stored state, and registrations
 
 Revision ID: 0009_tournaments
 Revises: 0008_account_preferences

@@ -1,4 +1,4 @@
-"""table leases: which node owns each table, under which epoch, until when (issue 15)
+"""table leases: which node owns each table, under which epoch, until when
 
 Revision ID: 0010_table_leases
 Revises: 0009_tournaments

@@ -1,4 +1,4 @@
-"""room nodes: each node's heartbeat, so live nodes share the tables (issue 15)
+"""room nodes: each node's heartbeat, so live nodes share the tables
 
 Revision ID: 0011_node_heartbeats
 Revises: 0010_table_leases

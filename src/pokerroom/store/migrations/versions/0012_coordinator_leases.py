@@ -1,4 +1,4 @@
-"""coordinator leases: a tournament's coordinator is leased like a table (issue 15)
+"""coordinator leases: a tournament's coordinator is leased like a table
 
 The lease of a tournament is a row of ``table_leases`` keyed ``tournament:<id>``: the row
 no longer names a row of ``tables``, so its foreign key goes.

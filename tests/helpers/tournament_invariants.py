@@ -1,4 +1,4 @@
-"""An observer that checks a tournament's invariants from its event stream (issue 14):
+"""An observer that checks a tournament's invariants from its event stream:
 nobody is dealt at two tables, moves happen between hands at both tables, nobody posts the
 big blind twice in a row because of a move, tables stay within one player after every
 balancing step, hand-for-hand rounds are synchronized, nobody is sat out, and a player who

@@ -1,8 +1,10 @@
-"""Build tables and play hands for table tests."""
+"""In-memory tables for tests: built (a house preset's table, players seated) and played hand by
+hand with a policy, no server in between."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from pokerroom.engine import Action, ActionKind
 from pokerroom.engine.events import Event, ForcedBet
@@ -74,3 +76,24 @@ def random_policy(table: Table, rng: random.Random, now: float) -> list[Event]:
         Action(ActionKind.BET_OR_RAISE, rng.randint(legal.min_raise_to, legal.max_raise_to)),
         now,
     )
+
+
+def titan_table(
+    stacks: Mapping[int, int],
+    *,
+    seed: int,
+    variant: Variant = Variant.HOLDEM,
+    structure: Structure = Structure.NO_LIMIT,
+) -> Table:
+    """Six seats at 100/200; player ``p<seat>`` (named ``P<seat>``) in each seat of
+    ``stacks`` with that stack."""
+    house = load_preset("titan")
+    table = Table(
+        spec=house.game(variant, structure, 200),
+        house=house,
+        seats=6,
+        rng=SeededRandomSource(seed),
+    )
+    for seat, stack in stacks.items():
+        table.sit(f"p{seat}", seat, stack, name=f"P{seat}")
+    return table

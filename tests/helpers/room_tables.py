@@ -1,0 +1,103 @@
+"""Cash tables over real sockets: a table's configuration, people seated at it, and playing
+along until some hands are over."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from pokerroom.server.room import TableConfig
+from tests.server.conftest import Person, Server, person
+
+FAST = (("decision_seconds", 2), ("warning_after_seconds", 1), ("time_bank_seconds", 0))
+
+
+def table_config(table_id: str, seats: int = 6, overrides=FAST) -> TableConfig:  # type: ignore[no-untyped-def]
+    return TableConfig(table_id, table_id, "titan", "holdem", "no_limit", 200, seats, overrides)
+
+
+async def ann_and_bob_seated(
+    server: Server,
+    table: str,
+    seats: tuple[int, int],
+    *,
+    table_seats: int = 6,
+    overrides: tuple[tuple[str, int], ...] = FAST,
+) -> tuple[Person, Person]:
+    """Open ``table`` and seat two new people, ann and bob, with 10,000 each."""
+    await server.room.open_table(table_config(table, seats=table_seats, overrides=overrides))
+    ann = await person(server.base, "ann")
+    bob = await person(server.base, "bob")
+    for someone, seat in ((ann, seats[0]), (bob, seats[1])):
+        await someone.send(type="watch", table=table)
+        await someone.send(type="join", table=table, seat=seat, buy_in=10_000, request="r1")
+    return ann, bob
+
+
+async def play_along(someone: Person, table: str, hands: int) -> None:
+    """Check or call whenever it is this person's turn, for ``hands`` hands."""
+    done = 0
+    last = 0
+    while done < hands:
+        frame = await someone.next("table", 30)
+        hand = frame.get("hand")
+        if hand is None:
+            continue
+        if hand["number"] != last:
+            last, done = hand["number"], done + 1
+        if hand["actor"] == frame["you"] and hand["legal"] is not None:
+            await someone.send(type="act", table=table, action="check_or_call", hand=hand["number"])
+
+
+def clock(decision: int, warning: int, bank: int) -> tuple[tuple[str, Any], ...]:
+    return (
+        ("decision_seconds", decision),
+        ("warning_after_seconds", warning),
+        ("time_bank_seconds", bank),
+    )
+
+
+async def heads_up(server: Server, table: str, overrides: Any) -> tuple[Person, Person]:
+    """A heads-up table with ``overrides`` and two people seated with 10,000 each."""
+    await server.room.open_table(
+        TableConfig(table, table, "titan", "holdem", "no_limit", 200, 2, overrides)
+    )
+    ann = await person(server.base, "ann")
+    bob = await person(server.base, "bob")
+    for someone, seat in ((ann, 1), (bob, 2)):
+        await someone.send(type="watch", table=table)
+        await someone.send(type="join", table=table, seat=seat, buy_in=10_000, request="r1")
+    return ann, bob
+
+
+async def first_turn(ann: Person, bob: Person) -> tuple[Person, dict[str, Any], float]:
+    """The person to act first in a hand, their frame and when it arrived (monotonic)."""
+    frame = await ann.until(lambda f: f.get("hand") is not None and f["hand"]["actor"] is not None)
+    if frame["hand"]["actor"] == 1:
+        return ann, frame, time.monotonic()
+    number = frame["hand"]["number"]
+    mine = await bob.until(
+        lambda f: (
+            f.get("hand") is not None
+            and f["hand"]["number"] == number
+            and f["hand"]["legal"] is not None
+        )
+    )
+    return bob, mine, time.monotonic()
+
+
+async def decision(someone: Person, seat: int, number: int) -> dict[str, Any]:
+    """The first frame after ``seat``'s turn in hand ``number`` ended, however it ended."""
+    return await someone.until(
+        lambda f: (
+            f.get("hand") is None or f["hand"]["number"] != number or f["hand"]["actor"] != seat
+        ),
+        timeout=15,
+    )
+
+
+async def cancelled_result(someone: Person, number: int) -> dict[str, Any]:
+    while True:  # bounded by ``next``'s own time-out
+        result = await someone.next("hand_result", 15)
+        if result["hand"] == number:
+            return result
