@@ -16,8 +16,7 @@ from playwright.async_api import Browser
 from pokerroom.server.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
 from tests.browser.conftest import HEADS_UP, Room, new_player, screenshot, stop
-from tests.browser.test_client import join
-from tests.browser.test_table import whose_turn
+from tests.helpers.browser import join, whose_turn
 
 ROOT = f".table-view[data-table='{HEADS_UP}']"
 

@@ -11,8 +11,12 @@ from typing import Any
 from playwright.async_api import Browser, expect
 
 from tests.browser.conftest import Room, new_player
-from tests.browser.test_hotkeys import NAMES, ROOT, TABLE, acts, record_sent
-from tests.browser.test_layout import INJECT, LEGAL, dealt, watch
+from tests.helpers.browser import INJECT, LEGAL, dealt, watch
+from tests.helpers.browser_sent import acts, record_sent
+
+TABLE = "nlhe-1-2"
+ROOT = f".table-view[data-table='{TABLE}']"
+NAMES = ["ann", "bob", "cat", "dan", "eve", "fay"]
 
 FREE = {**LEGAL, "can_check": True, "call": 0}  # the big blind, checked to
 

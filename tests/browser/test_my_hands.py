@@ -9,7 +9,7 @@ from pathlib import Path
 from playwright.async_api import Browser
 
 from tests.browser.conftest import HEADS_UP, Room, screenshot
-from tests.browser.test_table import sit_both, whose_turn
+from tests.helpers.browser import sit_both, whose_turn
 
 ROOT = f".table-view[data-table='{HEADS_UP}']"
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from playwright.async_api import Browser
 
 from tests.browser.conftest import Room, new_player, screenshot
-from tests.browser.test_layout import PHONE, boxes, inside, watch
+from tests.helpers.browser import watch
+from tests.helpers.browser_layout import PHONE, boxes, inside
 
 # The selected option's text as the select shows it, against the room the select gives it
 # (its inner width less the arrow, about 1.2em).

@@ -10,9 +10,9 @@ from playwright.async_api import Browser
 
 from pokerroom.server import protocol
 from tests.browser.conftest import Room, new_player, screenshot
-from tests.browser.test_i18n import switch
-from tests.browser.test_layout import INJECT, boxes, dealt, inside, watch
-from tests.browser.test_tournament_chips import INFO
+from tests.helpers.browser import INJECT, TOURNAMENT_INFO, dealt, watch
+from tests.helpers.browser_i18n import switch
+from tests.helpers.browser_layout import boxes, inside
 
 NAMES = ["ann", "bob", "cat", "dan", "eve", "fay"]
 SOCKET = (
@@ -73,7 +73,12 @@ async def test_notices_are_information_hungarian_raises_to_and_event_tables_are_
 
     # The event's table, named in Hungarian ("1. asztal"), not as the server's English.
     frame = dealt(watched, NAMES, 2, you=1, turn=False)
-    frame = {**frame, "version": frame["version"] + 1, "tournament": INFO, "name": "sng6-1 table 1"}
+    frame = {
+        **frame,
+        "version": frame["version"] + 1,
+        "tournament": TOURNAMENT_INFO,
+        "name": "sng6-1 table 1",
+    }
     protocol.TableFrame.model_validate(frame)
     await page.evaluate(INJECT, frame)
     name = await page.inner_text(f"{root} .table-name")

@@ -10,8 +10,8 @@ import time
 from playwright.async_api import Browser
 
 from tests.browser.conftest import HEADS_UP, Room, screenshot
-from tests.browser.test_layout import boxes, overlaps
-from tests.browser.test_table import sit_both, whose_turn
+from tests.helpers.browser import sit_both, whose_turn
+from tests.helpers.browser_layout import boxes, overlaps
 
 ROOT = f".table-view[data-table='{HEADS_UP}']"
 STAGE = f"{ROOT} .replayer"

@@ -8,7 +8,8 @@ from __future__ import annotations
 from playwright.async_api import Browser
 
 from tests.browser.conftest import Room, new_player, screenshot
-from tests.browser.test_layout import INJECT, boxes, dealt, inside, watch
+from tests.helpers.browser import INJECT, dealt, watch
+from tests.helpers.browser_layout import boxes, inside
 
 SIZES = ((1280, 720), (1366, 768), (1440, 900), (1920, 1080))
 TEN = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ida", "jon"]

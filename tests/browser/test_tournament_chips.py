@@ -18,9 +18,8 @@ from playwright.async_api import Browser, expect
 
 from pokerroom.server import protocol
 from tests.browser.conftest import Room, new_player, screenshot, stop
-from tests.browser.test_layout import INJECT, dealt, watch
-from tests.browser.test_tournament_moves import start_room
-from tests.browser.test_tournaments import bots_registered
+from tests.helpers.browser import INJECT, TOURNAMENT_INFO, dealt, watch
+from tests.helpers.browser_tournaments import bots_registered, start_room
 
 DOLLAR = re.compile(r"\$")
 
@@ -83,26 +82,6 @@ async def test_tournament_hands_are_in_chips_and_its_empty_seats_offer_no_buy_in
     await page.click(f"{stage} .rp-close")
 
 
-INFO = {
-    "id": "sng6-1",
-    "name": "Sit & Go",
-    "level": 3,
-    "small_blind": 25,
-    "big_blind": 50,
-    "ante": 0,
-    "big_blind_ante": 0,
-    "next_level_seconds": 200.0,
-    "on_break": False,
-    "hand_for_hand": False,
-    "final_table": True,
-    "players_left": 5,
-    "entrants": 6,
-    "prize_pool": 6000,
-    "payouts": [3900, 2100],
-    "ranks": [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]],
-}
-
-
 async def test_an_eliminated_player_sees_no_sit_here_at_a_tournament_table(
     browser: Browser, quiet_room: Room
 ) -> None:
@@ -113,7 +92,7 @@ async def test_an_eliminated_player_sees_no_sit_here_at_a_tournament_table(
     watched = await watch(ann, "nlhe-1-2")
     out = dealt(watched, ["bob", "cat", "dan", "eve", "fay", "gus"], 2, you=1, turn=False)
     out["seats"][0] = {"seat": 1, "empty": True}
-    out = {**out, "you": None, "hand": None, "tournament": INFO}
+    out = {**out, "you": None, "hand": None, "tournament": TOURNAMENT_INFO}
     protocol.TableFrame.model_validate(out)  # a frame the server could send
     root = ".table-view[data-table='nlhe-1-2']"
     await page.evaluate(INJECT, out)

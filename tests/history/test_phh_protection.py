@@ -9,7 +9,7 @@ from pokerkit import HandHistory
 
 from pokerroom.engine.events import PlayerProtected
 from pokerroom.history.phh import load_text, phh_fields, replay, write_phh
-from tests.table.helpers import BB, finish_hand, make_table
+from tests.helpers.tables import BB, finish_hand, make_table
 
 
 def test_a_protected_time_out_leaves_actions_pokerkit_plays_and_ours_replays_whole() -> None:

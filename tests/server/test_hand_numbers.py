@@ -14,25 +14,12 @@ import tomllib
 import httpx
 
 from pokerroom.server.room import TableConfig
-from tests.security.audit import assert_books_balance
-from tests.server.conftest import Person, Server, _serve, person
-from tests.server.test_e2e import books_balance
-from tests.server.test_tournaments import Fast, signup
-from tests.server.test_tournaments import person as tournament_player
-
-
-async def play_at(someone: Person, table: str, hands: int) -> None:
-    """Check or call at ``table`` (frames of other tables passed by) until its ``hands``-th
-    hand is dealt: the ones before it have ended."""
-    numbers: set[int] = set()
-    while len(numbers) < hands:
-        frame = await someone.next("table", 30)
-        hand = frame.get("hand")
-        if frame["table"] != table or hand is None:
-            continue
-        numbers.add(hand["number"])
-        if hand["actor"] == frame["you"] and hand["legal"] is not None:
-            await someone.send(type="act", table=table, action="check_or_call", hand=hand["number"])
+from tests.helpers.accounts import signup
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.room_tables import play_at
+from tests.helpers.tournaments import Fast
+from tests.helpers.tournaments import person as tournament_player
+from tests.server.conftest import Server, _serve, person
 
 
 async def test_a_cash_hand_has_one_number_and_the_tables_seat_count(server: Server) -> None:
@@ -67,7 +54,7 @@ async def test_a_cash_hand_has_one_number_and_the_tables_seat_count(server: Serv
     listed = sorted(h["id"] for h in hands)
     assert [session[str(k)]["hand"] for k in range(1, len(hands) + 1)] == listed
     assert all(session[str(k)]["seat_count"] == 6 for k in range(1, len(hands) + 1))
-    await books_balance(server)
+    await assert_books_balance(server)
 
 
 async def test_tournament_hands_say_chips_and_a_finished_events_tables_say_it_finished(

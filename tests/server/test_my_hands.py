@@ -10,9 +10,9 @@ import tomllib
 import httpx
 
 from pokerroom.server.room import TableConfig
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.room_tables import play_at
 from tests.server.conftest import Server, person
-from tests.server.test_e2e import books_balance
-from tests.server.test_hand_numbers import play_at
 
 
 async def test_any_hands_download_as_one_pokerstars_file_and_one_phhs(server: Server) -> None:
@@ -53,4 +53,4 @@ async def test_any_hands_download_as_one_pokerstars_file_and_one_phhs(server: Se
     assert str(len(mine) + 1) not in stored  # cy's hand is not ann's to download
     assert all(stored[str(k)]["seat_count"] == 6 for k in range(1, len(mine) + 1))
     assert bad.status_code == 422
-    await books_balance(server)
+    await assert_books_balance(server)

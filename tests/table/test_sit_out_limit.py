@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from pokerroom.table import Table
 from pokerroom.table.events import SeatLeft
-from tests.table.helpers import BB, make_table
+from tests.helpers.tables import BB, make_table
 
 STACK = 40 * BB
 
