@@ -169,6 +169,7 @@ async def test_concurrent_changes_to_different_fields_are_both_kept(room: Server
             "auto_muck": True,
             "hotkeys": False,
             "bet_presets": [25, 50, 300],
+            "free_check_f": "ask",
         }
 
 
