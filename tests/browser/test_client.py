@@ -140,7 +140,7 @@ async def test_sign_up_log_in_join_and_play_hands_by_clicking(browser: Browser, 
     path = await (await download.value).path()
     assert path.read_text(encoding="utf-8").startswith("PokerStars Hand #")
     await screenshot(page, "replayer")
-    # Back to the table: the replayer had taken the felt's place.
+    # Back to the table: the replayer panel closes.
     await page.click(f"{replayer} .rp-close")
     await page.wait_for_selector(replayer, state="hidden")
 

@@ -5,28 +5,17 @@ a dialog); and no shortcut acts at a table while a dialog has the keyboard."""
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
-from playwright.async_api import Browser, Page, Route, WebSocket, expect
+from playwright.async_api import Browser, Route, expect
 
 from tests.browser.conftest import Room, new_player
 from tests.helpers.browser import INJECT, dealt, save, watch
+from tests.helpers.browser_sent import acts, record_sent
 
 TABLE = "nlhe-1-2"
 ROOT = f".table-view[data-table='{TABLE}']"
 NAMES = ["ann", "bob", "cat", "dan", "eve", "fay"]
-
-
-def record_sent(page: Page, sent: list[dict[str, Any]]) -> None:
-    def on_socket(socket: WebSocket) -> None:
-        socket.on("framesent", lambda payload: sent.append(json.loads(payload)))
-
-    page.on("websocket", on_socket)
-
-
-def acts(sent: list[dict[str, Any]]) -> list[str]:
-    return [m["action"] for m in sent if m.get("type") == "act"]
 
 
 async def test_hotkeys_off_turns_off_only_the_action_keys_and_dialogs_keep_the_keyboard(

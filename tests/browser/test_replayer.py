@@ -122,7 +122,7 @@ async def test_a_finished_hand_replays_on_the_felt_step_by_step_and_at_speed(
     await page.click(f"{ROOT} [data-side='history']")
     await page.click(f"{ROOT} .history-list [data-hand='{hand_id}']")
     await page.wait_for_selector(f"{STAGE}[data-step='0']")
-    assert await page.is_hidden(f"{ROOT} > .felt-wrap")  # the replay takes the felt's place
+    assert await page.is_visible(f"{ROOT} > .felt-wrap")  # a panel beside the live felt
     check(await on_felt(page), frames[0])
     assert await page.is_disabled(f"{STAGE} .rp-prev")
     # Forward a step at a time, and back one.

@@ -19,7 +19,7 @@ from pokerroom.server import protocol
 from pokerroom.server.views import hand_result
 from tests.browser.conftest import HEADS_UP, Player, Room, new_player, screenshot
 from tests.helpers.audit import assert_books_balance
-from tests.helpers.browser import dollars, join, whose_turn
+from tests.helpers.browser import dollars, join, sit_both, whose_turn
 from tests.helpers.frames import hilo_all_in_hand
 
 ROOT = f".table-view[data-table='{HEADS_UP}']"
@@ -53,14 +53,6 @@ async def title_starts(page: Page, text: str) -> None:
 
 async def sound_played(page: Page, name: str) -> None:
     await page.wait_for_function("(name) => window.pokerroom.sounds.includes(name)", arg=name)
-
-
-async def sit_both(browser: Browser, room: Room, buy_in: int) -> tuple[Player, Player]:
-    ann = await new_player(browser, room, "ann")
-    bob = await new_player(browser, room, "bob")
-    await join(ann, HEADS_UP, buy_in)
-    await join(bob, HEADS_UP, buy_in)
-    return ann, bob
 
 
 async def test_reload_and_log_in_reopen_the_seated_table_at_once(

@@ -8,23 +8,11 @@ from __future__ import annotations
 import asyncio
 import time
 
-import httpx
 from playwright.async_api import Browser, Locator
 
 from tests.browser.conftest import Room, new_player, screenshot
 from tests.helpers.browser_i18n import catalogue, switch
-
-
-async def bots_registered(room: Room, count: int) -> None:
-    """Until the open sit & go has ``count`` bots in it (bounded)."""
-    async with httpx.AsyncClient(base_url=room.base, timeout=10) as http:
-        deadline, events = time.monotonic() + 120, []
-        while time.monotonic() < deadline:
-            events = (await http.get("/api/tournaments")).json()
-            if any(e["status"] == "registering" and e["entrants"] == count for e in events):
-                return
-            await asyncio.sleep(0.5)
-    raise AssertionError(f"the sit & go never had {count} bots: {events}")
+from tests.helpers.browser_tournaments import bots_registered
 
 
 async def amounts_shown(stacks: Locator) -> list[tuple[str, str | None]]:

@@ -8,10 +8,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Page, Route
+from playwright.async_api import Browser, Page, Route
 
 from pokerroom.server import protocol
-from tests.browser.conftest import HEADS_UP, Player
+from tests.browser.conftest import HEADS_UP, Player, Room, new_player
 
 INJECT = """(frame) => {
   const view = window.pokerroom.tables.get(frame.table);
@@ -301,3 +301,32 @@ def my_hands(player: Player, table: str) -> set[int]:
         if you and hand and frame["seats"][you - 1].get("in_hand"):
             hands.add(hand["number"])
     return hands
+
+
+async def sit_both(browser: Browser, room: Room, buy_in: int) -> tuple[Player, Player]:
+    ann = await new_player(browser, room, "ann")
+    bob = await new_player(browser, room, "bob")
+    await join(ann, HEADS_UP, buy_in)
+    await join(bob, HEADS_UP, buy_in)
+    return ann, bob
+
+
+# A tournament table's standing as its frames carry it (protocol.TournamentInfo).
+TOURNAMENT_INFO = {
+    "id": "sng6-1",
+    "name": "Sit & Go",
+    "level": 3,
+    "small_blind": 25,
+    "big_blind": 50,
+    "ante": 0,
+    "big_blind_ante": 0,
+    "next_level_seconds": 200.0,
+    "on_break": False,
+    "hand_for_hand": False,
+    "final_table": True,
+    "players_left": 5,
+    "entrants": 6,
+    "prize_pool": 6000,
+    "payouts": [3900, 2100],
+    "ranks": [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]],
+}

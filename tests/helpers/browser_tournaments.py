@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from pokerroom.bots.strategy import RuleBot
 from pokerroom.bots.tournament import run_tournament_bot
 from pokerroom.server.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
-from tests.browser.conftest import Player, stop
+from tests.browser.conftest import Player, Room, stop
 
 VISIBLE = ".table-view:not([hidden])"
 SPEED = 10
@@ -135,3 +136,15 @@ async def shut(process: subprocess.Popen[bytes], bots: list[asyncio.Task[Any]]) 
         bot.cancel()
     await asyncio.gather(*bots, return_exceptions=True)
     stop(process)
+
+
+async def bots_registered(room: Room, count: int) -> None:
+    """Until the open sit & go has ``count`` bots in it (bounded)."""
+    async with httpx.AsyncClient(base_url=room.base, timeout=10) as http:
+        deadline, events = time.monotonic() + 120, []
+        while time.monotonic() < deadline:
+            events = (await http.get("/api/tournaments")).json()
+            if any(e["status"] == "registering" and e["entrants"] == count for e in events):
+                return
+            await asyncio.sleep(0.5)
+    raise AssertionError(f"the sit & go never had {count} bots: {events}")

@@ -101,3 +101,17 @@ async def cancelled_result(someone: Person, number: int) -> dict[str, Any]:
         result = await someone.next("hand_result", 15)
         if result["hand"] == number:
             return result
+
+
+async def play_at(someone: Person, table: str, hands: int) -> None:
+    """Check or call at ``table`` (frames of other tables passed by) until its ``hands``-th
+    hand is dealt: the ones before it have ended."""
+    numbers: set[int] = set()
+    while len(numbers) < hands:
+        frame = await someone.next("table", 30)
+        hand = frame.get("hand")
+        if frame["table"] != table or hand is None:
+            continue
+        numbers.add(hand["number"])
+        if hand["actor"] == frame["you"] and hand["legal"] is not None:
+            await someone.send(type="act", table=table, action="check_or_call", hand=hand["number"])

@@ -20,6 +20,7 @@ DEFAULTS = {
     "auto_muck": True,
     "bet_presets": [50, 75, 100],
     "hotkeys": True,
+    "free_check_f": "ask",
 }
 
 
@@ -64,6 +65,7 @@ async def test_defaults_then_a_partial_change_keeps_the_rest(room: Server) -> No
         ({"auto_muck": "yes"}, "preferences.invalid", "auto_muck"),
         ({"auto_muck": 1}, "preferences.invalid", "auto_muck"),
         ({"hotkeys": None}, "preferences.invalid", "hotkeys"),
+        ({"free_check_f": "fold"}, "preferences.invalid", "free_check_f"),
         ({"bet_presets": []}, "preferences.invalid", "bet_presets"),
         ({"bet_presets": [10, 20, 30, 40, 50]}, "preferences.invalid", "bet_presets"),
         ({"bet_presets": [50, 50]}, "preferences.invalid", "bet_presets"),
@@ -167,6 +169,7 @@ async def test_concurrent_changes_to_different_fields_are_both_kept(room: Server
             "auto_muck": True,
             "hotkeys": False,
             "bet_presets": [25, 50, 300],
+            "free_check_f": "ask",
         }
 
 

@@ -139,10 +139,11 @@ async def exports_hold_only_what_each_player_saw(
             assert session.status_code == 200, (name, session.text)
             stored = tomllib.loads(session.text)
             assert len(stored) == len(played)
-            for one in stored.values():
-                if one["hand"] not in numbers:
+            by_id = {hand_id: number for number, hand_id in numbers.items()}
+            for one in stored.values():  # each hand by its id (its one number)
+                if one["hand"] not in by_id:
                     continue
-                allowed = seen[one["hand"]] | own[numbers[one["hand"]], me["account_id"]]
+                allowed = seen[by_id[one["hand"]]] | own[one["hand"], me["account_id"]]
                 leaked = cards_in(" ".join(one["actions"])) - allowed
                 assert not leaked, f"{name}'s session file, hand {one['hand']}, holds {leaked}"
     assert checked >= 3 * 2 * 1_000  # three exports of every hand for two players at least

@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 
 from pokerroom.bots.client import BUY_IN_BIG_BLINDS, run_bot
-from pokerroom.bots.strategy import EquityBot, RuleBot, Strategy
+from pokerroom.bots.strategy import Strategy, house_strategy
 from pokerroom.server.clock import utcnow
 from pokerroom.server.room import Room
 from pokerroom.store.accounts import STARTING_GRANT, AuthError
@@ -98,7 +98,7 @@ class HouseBots:
         self.plan = dict(plan)
         self.tokens = tokens
         self.prefix = prefix
-        self.strategy = strategy or _strategy
+        self.strategy = strategy or house_strategy
         self.tend_seconds = tend_seconds
         self.bots: dict[str, list[HouseBot]] = {table: [] for table in self.plan}
         self.accounts: set[str] = set()  # the house's bots' players (account ids as strings)
@@ -230,11 +230,3 @@ class HouseBots:
 
     def _name(self, table_id: str, index: int) -> str:
         return f"{self.prefix}_{table_id.replace('-', '_')}_{index}"[:32]
-
-
-def _strategy(index: int) -> Strategy:
-    import numpy as np
-
-    if index % 2 == 0:
-        return RuleBot()
-    return EquityBot(samples=300, rng=np.random.default_rng())

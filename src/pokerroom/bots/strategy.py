@@ -127,6 +127,81 @@ class RuleBot:
         )
 
 
+class TightBot:
+    """The house's steady regular: a tight, human mix. Preflop it opens good hands to three
+    big blinds (limping some playable ones now and then), re-raises only the best, calls a
+    raise with strong hands and folds the rest; it risks a large part of its stack only with
+    the very best hands. After the flop it bets its made hands at about half the pot, calls
+    with a pair when the price is fair and the bet no large part of its stack, and raises
+    only with two pair or better. Stacks therefore last: a sit & go sees its levels rise."""
+
+    name = "tight"
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random()
+
+    def decide(self, situation: Situation) -> Action:
+        legal = situation.legal
+        bb = max(1, situation.big_blind)
+        # What the bot has in all, its bet in this round included (all-in is max_raise_to).
+        stack = legal.max_raise_to if legal.max_raise_to is not None else legal.call_amount
+        big = legal.call_amount * 3 > max(1, stack)  # a call of more than a third of it
+        if not situation.board:
+            return self._preflop(situation, bb, big)
+        strength = RuleBot._made_hand(situation)
+        if legal.can_check:
+            if strength >= Category.PAIR and legal.can_raise and self.rng.random() < 0.6:
+                return _raise(legal, 0.5)
+            return Action(ActionKind.CHECK)
+        if strength >= Category.THREE_OF_A_KIND and legal.can_raise:
+            return _raise(legal, 0.75)
+        if strength >= Category.TWO_PAIR and (not big or strength >= Category.THREE_OF_A_KIND):
+            return Action(ActionKind.CHECK_OR_CALL)
+        if strength >= Category.TWO_PAIR:  # two pair, for most of the stack: now and then
+            return Action(ActionKind.CHECK_OR_CALL if self.rng.random() < 0.5 else ActionKind.FOLD)
+        if strength >= Category.PAIR and not big and _pot_odds(legal) < 0.25:
+            return Action(ActionKind.CHECK_OR_CALL)
+        return Action(ActionKind.FOLD)
+
+    def _preflop(self, situation: Situation, bb: int, big: bool) -> Action:
+        legal = situation.legal
+        score = preflop_score(situation.hole)
+        if situation.variant is not Variant.HOLDEM:
+            score = max(preflop_score(situation.hole[i : i + 2]) for i in (0, 1, 2)) * 0.9
+        facing = legal.call_amount / bb  # big blinds to call
+        if big or facing > 4:  # a shove or a big raise: only the very best go on
+            if score >= 0.93 and legal.can_raise and not big:
+                return _raise_to(legal, 3 * legal.current_bet)
+            return Action(ActionKind.CHECK_OR_CALL) if score >= 0.93 else _check_or_fold(legal)
+        if facing > 1:  # a raise
+            if score >= 0.93 and legal.can_raise:
+                return _raise_to(legal, 3 * legal.current_bet)
+            if score >= 0.8:
+                return Action(ActionKind.CHECK_OR_CALL)
+            return _check_or_fold(legal)
+        # No raise yet: open, limp now and then, or check / fold.
+        if score >= 0.78 and legal.can_raise and self.rng.random() < 0.85:
+            return _raise_to(legal, 3 * bb)
+        if score >= 0.6 and self.rng.random() < 0.5:
+            return Action(ActionKind.CHECK_OR_CALL)
+        return _check_or_fold(legal)
+
+
+def _raise_to(legal: LegalActions, to: int) -> Action:
+    assert legal.min_raise_to is not None and legal.max_raise_to is not None
+    return Action(
+        ActionKind.BET_OR_RAISE, amount=max(legal.min_raise_to, min(legal.max_raise_to, to))
+    )
+
+
+def house_strategy(index: int) -> Strategy:
+    """What the room's own bots play (the demo tables' and the open sit & go's): the steady
+    regular, with an equity player among every three at cash tables."""
+    if index % 3 == 2:
+        return EquityBot(samples=300, rng=np.random.default_rng())
+    return TightBot()
+
+
 class EquityBot:
     """Estimates its equity against random hands of the players left, and compares it with
     the price of calling: raises when well ahead, calls when the pot pays, folds otherwise."""

@@ -45,18 +45,14 @@ async def _bots(
     the next when a connection fails: ``run_bot_reconnecting``); ``tokens`` gives a bot its
     session in the room's own process (bots there have no password), else each signs up
     with a random password. A bot that gives up says why (it is refused every seat)."""
-    import numpy as np
-
     from pokerroom.bots.client import BotError, run_bot_reconnecting
-    from pokerroom.bots.strategy import EquityBot, RuleBot
+    from pokerroom.bots.strategy import house_strategy
     from pokerroom.store.accounts import AuthError
 
     tasks = []
     for table, count in plan.items():
         for k in range(count):
-            strategy = (
-                RuleBot() if k % 2 == 0 else EquityBot(samples=300, rng=np.random.default_rng())
-            )
+            strategy = house_strategy(k)
             name = f"{prefix}_{table.replace('-', '_')}_{k}"[:32]
             try:
                 token = None if tokens is None else await tokens(name)
@@ -88,7 +84,7 @@ async def _sit_and_go_bots(
     one opens."""
     import httpx
 
-    from pokerroom.bots.strategy import RuleBot
+    from pokerroom.bots.strategy import TightBot
     from pokerroom.bots.tournament import run_tournament_bot
     from pokerroom.store.accounts import AuthError
 
@@ -117,7 +113,7 @@ async def _sit_and_go_bots(
             except AuthError:
                 continue  # a person has this name
             task = asyncio.create_task(
-                run_tournament_bot(base_url, name, RuleBot(), tournament=event["id"], token=token)
+                run_tournament_bot(base_url, name, TightBot(), tournament=event["id"], token=token)
             )
             playing.add(task)
 

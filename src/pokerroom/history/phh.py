@@ -206,6 +206,10 @@ def phh_setup(phh: PHHHand, *, scale: int = 1) -> tuple[HandSetup, list[str]]:
     actions = f.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise PHHError("'actions' must be a list of strings")
+    after = f.get("_actions_after_timeout", [])  # ours: see ``phh_fields``
+    if not isinstance(after, list) or not all(isinstance(a, str) for a in after):
+        raise PHHError("'_actions_after_timeout' must be a list of strings")
+    actions = actions + after
     seats = f.get("seats")
     seat_numbers = seats if isinstance(seats, list) and len(seats) == n else list(range(1, n + 1))
     names = f.get("players")
@@ -362,7 +366,14 @@ def phh_fields(seen: Hand | ViewerHand, /, **extra: Any) -> dict[str, Any]:
     else:
         fields["min_bet"] = hand.big_blind
     fields["starting_stacks"] = list(hand.starting_stacks)
-    fields["actions"] = actions
+    # PHH cannot say that a player timed out under all-in protection (R-TIME-2: in for the pot
+    # as it stands, without calling): its actions end there, so that every reader plays them,
+    # and the rest of the hand, that time-out first, is the user field
+    # ``_actions_after_timeout`` (our reader plays on through it).
+    cut = next((k for k, line in enumerate(actions) if line.startswith("# p")), len(actions))
+    fields["actions"] = actions[:cut]
+    if cut < len(actions):
+        fields["_actions_after_timeout"] = actions[cut:]
     fields["players"] = [
         name or f"seat {seat}" for name, seat in zip(hand.names, hand.seats, strict=True)
     ]
@@ -382,7 +393,11 @@ def phh_fields(seen: Hand | ViewerHand, /, **extra: Any) -> dict[str, Any]:
 def write_phh(seen: Hand | ViewerHand, /, **extra: Any) -> str:
     """The hand as a .phh text (our variant codes PT, NO, FO, PO/8, NO/8 included); a bare
     ``Hand`` is the room's record, a ``ViewerHand`` one player's download."""
-    fields = phh_fields(seen, **extra)
+    return phh_text(phh_fields(seen, **extra))
+
+
+def phh_text(fields: dict[str, Any]) -> str:
+    """PHH fields as a .phh text, with a note when the variant is pokerroom's own code."""
     code = fields["variant"]
     note = "" if code in STANDARD_PHH_CODES else f"# {code} is pokerroom's code; PHH has none\n"
     return note + to_toml(fields)

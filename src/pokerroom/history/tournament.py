@@ -52,9 +52,11 @@ def tournament_phh_fields(
     level: int,
     table: int,
     dealt_at: datetime,
+    seat_count: int | None = None,
 ) -> dict[str, Any]:
-    """A tournament hand's PHH fields, as ``view`` lets its viewer see it: ``hand`` is its
-    number in the event, ``level`` its blind level (from 1), ``dealt_at`` an aware time."""
+    """A tournament hand's PHH fields, as ``view`` lets its viewer see it: ``hand`` is the
+    hand's number, ``level`` its blind level (from 1), ``dealt_at`` an aware time,
+    ``seat_count`` the table's size (when known)."""
     when = dealt_at.astimezone(UTC)
     return phh_fields(
         view,
@@ -68,6 +70,7 @@ def tournament_phh_fields(
         month=when.month,
         year=when.year,
         _tournament=tournament,
+        **({} if seat_count is None else {"seat_count": seat_count}),
     )
 
 

@@ -66,6 +66,9 @@ class HouseOptions:
     time_bank_refill_hands: int = 10
     reconnect_extra_seconds: int = 20  # R-TIME-3
     timeouts_before_sit_out: int = 2
+    # How long a cash-table seat may sit out before it is cashed out and freed (None: for
+    # ever); the large rooms allow a few minutes.
+    sit_out_seconds: int | None = 300
     rebuy_seconds: int = 60  # R-STAKE-2: how long a busted player keeps the seat to rebuy
     notes: tuple[str, ...] = field(default=(), compare=False)
 
@@ -87,6 +90,8 @@ class HouseOptions:
                 f"house {self.name}: buy-in range {self.min_buy_in_bb}..{self.max_buy_in_bb}"
                 " big blinds is empty"
             )
+        if self.sit_out_seconds is not None and self.sit_out_seconds <= 0:
+            raise RulesError(f"house {self.name}: sit_out_seconds must be positive (or none)")
         if self.rebuy_seconds < 0:
             raise RulesError(f"house {self.name}: rebuy_seconds cannot be negative")
         if not 0 <= self.warning_after_seconds <= self.decision_seconds:

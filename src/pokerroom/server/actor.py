@@ -212,6 +212,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                 moved, changed = changed, False
                 await self._settle()
             changed = await self._maybe_start(now) or changed
+            changed = await self._free_sat_out(now) or changed
             changed = await self._offer_seats(now) or changed
         except Exception as error:
             changed = await self._fault(error, now)
@@ -230,6 +231,9 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
             moments.append(table.warning_at)
         if not self.closed and table.hand is None and table.can_start():
             moments.append(self.next_hand_at)
+        sat_out = table.sit_out_deadline()
+        if sat_out is not None:  # a seat sat out the house's limit: cashed out and freed
+            moments.append(sat_out)
         held = table.waiting.next_deadline() if table.waiting.offers else None
         if held is not None:  # a seat held for the waiting list: passed on when time is up
             moments.append(held)
@@ -282,6 +286,16 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         await self._after(events, now)
         await self._settle()  # a hand over at once (all-in on the blinds): durable first
         return True
+
+    async def _free_sat_out(self, now: float) -> bool:
+        """Seats that sat out longer than the house allows, cashed out and freed."""
+        if self.recovering is not None or self.closed:
+            return False
+        events = self.table.stand_sat_out(now)
+        if any(isinstance(e, SeatLeft) for e in events):
+            await self._after(events, now)
+            return True
+        return False
 
     async def _after(self, events: list[Event], now: float) -> None:
         """Settle what the table's events mean for money and storage."""

@@ -126,6 +126,7 @@ TEMPLATES: dict[str, str] = {
     " propose it again",
     "tournament.cancelled_refunded": "{event} was cancelled: your buy-in is refunded",
     "tournament.cancelled": "{event} was cancelled",
+    "tournament.table_ended": "{event} has finished: its tables are closed",
     "tournament.started": "{event} has started",
     "tournament.late_seat": "you sit at table {table}",
     "tournament.moved_break": "you were moved to table {table} (your table broke)",

@@ -30,6 +30,8 @@ class Preferences(BaseModel):
     auto_muck: bool = True  # as the big rooms: a losing hand that may be mucked is mucked
     bet_presets: list[Percent] = Field(default=[50, 75, 100], min_length=1, max_length=4)
     hotkeys: bool = True
+    # The F key when checking is free: ask first (a second F folds), or check.
+    free_check_f: Literal["ask", "check"] = "ask"
 
     @field_validator("bet_presets")
     @classmethod

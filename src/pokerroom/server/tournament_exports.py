@@ -32,6 +32,7 @@ class EventTable:
     buy_in: int
     fee: int
     table: int
+    seats: int  # the event's table size (PHH's seat_count)
     stakes: tuple[Any, ...]  # each level's stakes, up to the one in play
     places: dict[str, Finish] = field(default_factory=dict)  # by name: the places final now
 
@@ -70,6 +71,7 @@ class EventTable:
             level=self.level(view),
             table=self.table,
             dealt_at=aware(dealt_at),
+            seat_count=self.seats,
         )
 
 
@@ -96,6 +98,7 @@ def event_table(hall: Tournaments | None, table_id: str) -> EventTable | None:
         buy_in=t.structure.buy_in,
         fee=t.structure.fee,
         table=int(number),
+        seats=t.structure.table_size,
         stakes=tuple(t._spec(k).stakes for k in range(now + 1)),
         places=places,
     )

@@ -254,6 +254,15 @@ class Tournaments:
         others = [] if self.nodes is None else self.nodes.others()
         return [runner.view(now) for runner in [*self.runners.values(), *others]]
 
+    def ended_event(self, table_id: str) -> str | None:
+        """The name of the finished (or cancelled) event a table id (``{event}-{number}``)
+        was a table of; None for any other table."""
+        event, _, number = table_id.rpartition("-")
+        runner = self.runners.get(event)
+        if runner is None or not number.isdigit() or runner.status not in ("finished", "cancelled"):
+            return None
+        return runner.t.name
+
     def remote(self, runner: TournamentRunner) -> bool:
         """Run by another node: its requests are forwarded there."""
         return self.runners.get(runner.id) is not runner

@@ -438,7 +438,8 @@ class TournamentRunner:
                     "prize": None if place is None else place.prize,
                 }
             )
-        info = self.level_info(now) if t.started else None
+        over = self.status in ("finished", "cancelled")  # no level running, no table to watch
+        info = self.level_info(now) if t.started and not over else None
         return {
             "id": self.id,
             "name": t.name,
@@ -461,7 +462,9 @@ class TournamentRunner:
             "hand_for_hand": t.hand_for_hand,
             "players_left": t.left,
             "average_stack": sum(chips) // len(chips) if chips else 0,
-            "tables": [
+            "tables": []
+            if over
+            else [
                 {"id": self.table_id(n), "players": len(table.seats)}
                 for n, table in sorted(t.tables.items())
             ],

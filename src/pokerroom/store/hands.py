@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -298,9 +298,14 @@ save_table = on_async_session(save_table_sync)
 
 
 async def player_hands(
-    session: AsyncSession, account_id: int, *, table_id: str | None = None, limit: int = 50
+    session: AsyncSession,
+    account_id: int,
+    *,
+    table_id: str | None = None,
+    limit: int = 50,
+    ids: Collection[int] | None = None,
 ) -> list[tuple[HandRecord, HandPlayer]]:
-    """A player's hands, newest first."""
+    """A player's hands, newest first (of ``ids`` only, when given)."""
     query = (
         select(HandRecord, HandPlayer)
         .join(HandPlayer, HandPlayer.hand_id == HandRecord.id)
@@ -310,6 +315,8 @@ async def player_hands(
     )
     if table_id is not None:
         query = query.where(HandRecord.table_id == table_id)
+    if ids is not None:
+        query = query.where(HandRecord.id.in_(list(ids)))
     return [(hand, player) for hand, player in (await session.execute(query)).all()]
 
 

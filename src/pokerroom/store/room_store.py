@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -429,10 +429,10 @@ class RoomStore:
             return await top_up(session, account, at_least=at_least, to=to, now=now) is not None
 
     async def player_hands(
-        self, account: int, *, table_id: str | None, limit: int
+        self, account: int, *, table_id: str | None, limit: int, ids: Collection[int] | None = None
     ) -> list[tuple[HandRecord, HandPlayer]]:
         async with self.db.transaction() as session:
-            return await player_hands(session, account, table_id=table_id, limit=limit)
+            return await player_hands(session, account, table_id=table_id, limit=limit, ids=ids)
 
     async def viewer_hand(self, account: int, hand_id: int) -> tuple[HandRecord, HandPlayer] | None:
         """A finished hand with the player's place in it; None if it is not theirs."""

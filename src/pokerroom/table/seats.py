@@ -49,6 +49,7 @@ class Seat:
     connected: bool = True
     big_blinds_posted: int = 0
     busted_at: float | None = None  # when the stack ran out: the rebuy window starts
+    sat_out_at: float | None = None  # when the table first saw the seat sitting out
     # A tournament entrant not yet dealt a hand at this table (a late entry, a move, a
     # redraw): never dealt in between the button and the small blind (TDA 8A, 10A).
     arrived: bool = False

@@ -447,6 +447,33 @@ class Table(SeatedTable):
         events += self._act_for(number, Action(ActionKind.TIMEOUT))
         return events + self._after_change(now)
 
+    def stand_sat_out(self, now: float) -> list[Event]:
+        """Cash out and free each cash-table seat that has sat out the house's
+        ``sit_out_seconds``. A seat's time starts when this first sees it sitting out (so
+        after a restart, whose clock is another, it starts again then, still limited)."""
+        limit = self.house.sit_out_seconds
+        events: list[Event] = []
+        if self.tournament or limit is None:
+            return events
+        sitting_out = SeatStatus.SITTING_OUT
+        for seat in list(self.seats.values()):
+            since = seat.sat_out_at
+            if seat.status is not sitting_out or self.in_hand(seat.number):
+                seat.sat_out_at = None
+            elif since is None or since > now:
+                seat.sat_out_at = now
+            elif now - since >= limit:
+                self._stand(seat, "sat out too long", events)
+        return events
+
+    def sit_out_deadline(self) -> float | None:
+        """When the first seat sitting out reaches the house's limit (None: none does)."""
+        limit = self.house.sit_out_seconds
+        if self.tournament or limit is None:
+            return None
+        times = [s.sat_out_at for s in self.seats.values() if s.sat_out_at is not None]
+        return min(times) + limit if times else None
+
     # ---------------------------------------------------------------- JSON
 
     def to_json(self) -> str:

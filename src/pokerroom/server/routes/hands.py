@@ -3,6 +3,7 @@ as the player may see it (S-EXPORT-1). Replaying stored hands is CPU work: it ru
 thread, not on the event loop that runs every table."""
 
 import asyncio
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Query, Request
@@ -10,7 +11,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse
 from redis.exceptions import RedisError
 
-from pokerroom.history.phh import phh_fields, to_toml, write_phh
+from pokerroom.history.phh import phh_fields, phh_text, to_toml
 from pokerroom.history.pokerstars import pokerstars_text
 from pokerroom.history.record import RecordError, read_record
 from pokerroom.history.viewer import ViewerHand, viewer_hand
@@ -53,12 +54,16 @@ async def my_hands(
     account: Player,
     store: Store,
     room: TheRoom,
+    request: Request,
     table: str | None = None,
     limit: Annotated[int, Query(ge=1)] = 50,
 ) -> list[dict[str, Any]]:
     """The player's hands, newest first, with their result, the table's name and game, and
-    the player's own hole cards (S-EXPORT-1: nothing they did not see)."""
+    the player's own hole cards (S-EXPORT-1: nothing they did not see). ``id`` is the number
+    a player knows the hand by (its downloads and the floor's say it), ``number`` its count at
+    its table; ``tournament`` says its amounts are chips, not money."""
     rows = await store.player_hands(account.id, table_id=table, limit=min(limit, 500))
+    events = {hand.table_id: _event(request, hand) is not None for hand, _ in rows}
 
     def listed() -> list[dict[str, Any]]:  # replays each hand's record: off the event loop
         return [
@@ -68,6 +73,7 @@ async def my_hands(
                 "table_name": actor.table.name if actor else hand.table_id,
                 "game": actor.table.spec.name if actor else "",
                 "number": hand.number,
+                "tournament": events[hand.table_id],
                 "status": hand.status,
                 "started_at": hand.started_at.isoformat(),
                 "seat": player.seat,
@@ -115,20 +121,55 @@ def _event(request: Request, record: HandRecord) -> EventTable | None:
     return event_table(getattr(request.app.state, "tournaments", None), record.table_id)
 
 
+async def _seats(store: RoomStore, event: EventTable | None, table_id: str) -> dict[str, int]:
+    """The table's size as PHH's ``seat_count`` (nothing when no longer known): a tournament
+    table's from its event, a cash table's from its stored configuration."""
+    if event is not None:
+        return {"seat_count": event.seats}
+    _, seats = (await store.table_seats(table_id)) or (table_id, None)
+    return {} if seats is None else {"seat_count": seats}
+
+
+@dataclass(frozen=True)
+class Written:
+    """What a stored hand's downloads say of its table, read on the event loop: its name,
+    its size (PHH's ``seat_count``, when known) and its event (None for a cash hand)."""
+
+    name: str
+    seats: dict[str, int]
+    event: EventTable | None
+
+    def phh(self, record: HandRecord, view: ViewerHand) -> dict[str, Any]:
+        """The hand's PHH fields, numbered by its id (the number the player knows it by)."""
+        if self.event is not None:
+            return self.event.phh_fields(view, hand=record.id, dealt_at=record.started_at)
+        return phh_fields(view, _table=record.table_id, hand=record.id, **self.seats)
+
+    def text(self, record: HandRecord, view: ViewerHand) -> str:
+        return pokerstars_text(
+            view,
+            hand_id=record.id,
+            table_name=self.name,
+            started_at=record.started_at,
+            max_seats=self.seats.get("seat_count"),
+            tournament=None if self.event is None else self.event.text_header(view),
+        )
+
+
+async def _written(store: RoomStore, request: Request, record: HandRecord) -> Written:
+    name, _ = (await store.table_seats(record.table_id)) or (record.table_id, None)
+    event = _event(request, record)
+    return Written(name, await _seats(store, event, record.table_id), event)
+
+
 @router.get("/hands/{hand_id}.phh", response_class=PlainTextResponse)
 async def hand_phh(hand_id: HandId, account: Player, store: Store, request: Request) -> str:
     """One hand as PHH, as this player may see it (S-EXPORT-1); a tournament hand with the
     standard's tournament fields (event, level, table, time)."""
     record, player = await _viewer_hand(store, account, hand_id)
-    event = _event(request, record)
+    written = await _written(store, request, record)
 
-    def export() -> str:
-        view = seen_by(record, player)
-        if event is not None:
-            return to_toml(event.phh_fields(view, hand=record.number, dealt_at=record.started_at))
-        return write_phh(view, _table=record.table_id, hand=record.number)
-
-    return await asyncio.to_thread(export)
+    return await asyncio.to_thread(lambda: phh_text(written.phh(record, seen_by(record, player))))
 
 
 @router.get("/hands/{hand_id}.txt", response_class=PlainTextResponse)
@@ -136,34 +177,73 @@ async def hand_text(hand_id: HandId, account: Player, store: Store, request: Req
     """One hand as PokerStars-style text, for tracking programs; a tournament hand with the
     tournament's header (its number, buy-in, level) and in chips."""
     record, player = await _viewer_hand(store, account, hand_id)
-    name, seats = (await store.table_seats(record.table_id)) or (record.table_id, None)
-    event = _event(request, record)
+    written = await _written(store, request, record)
+    return await asyncio.to_thread(lambda: written.text(record, seen_by(record, player)))
 
-    def export() -> str:
-        view = seen_by(record, player)
-        return pokerstars_text(
-            view,
-            hand_id=record.id,
-            table_name=name,
-            started_at=record.started_at,
-            max_seats=seats,
-            tournament=None if event is None else event.text_header(view),
+
+MAX_EXPORT = 1000  # hands in one download
+
+
+async def _chosen(
+    store: RoomStore, request: Request, account: Any, ids: str
+) -> list[tuple[HandRecord, HandPlayer, Written]]:
+    """The player's hands of ``ids`` (comma-separated), oldest first, each with what its
+    downloads say of its table; 422 for a list that is not ids or is too long."""
+    try:
+        wanted = {int(part) for part in ids.split(",") if part.strip()}
+    except ValueError:
+        raise HTTPException(422, "ids: a comma-separated list of hand numbers") from None
+    if not wanted or len(wanted) > MAX_EXPORT:
+        raise HTTPException(422, f"ids: from 1 to {MAX_EXPORT} hand numbers")
+    rows = await store.player_hands(account.id, table_id=None, limit=MAX_EXPORT, ids=wanted)
+    chosen = list(reversed(rows))
+    tables: dict[str, Written] = {}
+    out = []
+    for record, player in chosen:
+        if record.table_id not in tables:
+            tables[record.table_id] = await _written(store, request, record)
+        out.append((record, player, tables[record.table_id]))
+    return out
+
+
+@router.get("/my-hands.txt", response_class=PlainTextResponse)
+async def my_hands_text(account: Player, store: Store, request: Request, ids: str) -> str:
+    """The player's hands ``ids`` (any tables, tournaments too) as one PokerStars-style file,
+    oldest first, as trackers import whole files; hands that are not theirs are left out."""
+    chosen = await _chosen(store, request, account, ids)
+    return await asyncio.to_thread(
+        lambda: "\n\n\n".join(w.text(r, seen_by(r, p)) for r, p, w in chosen) + "\n"
+    )
+
+
+@router.get("/my-hands.phhs", response_class=PlainTextResponse)
+async def my_hands_phhs(account: Player, store: Store, request: Request, ids: str) -> str:
+    """The same hands as one .phhs file, tables [1], [2], ... oldest first."""
+    chosen = await _chosen(store, request, account, ids)
+    return await asyncio.to_thread(
+        lambda: "\n".join(
+            f"[{k}]\n" + to_toml(w.phh(r, seen_by(r, p)))
+            for k, (r, p, w) in enumerate(chosen, start=1)
         )
-
-    return await asyncio.to_thread(export)
+    )
 
 
 @router.get("/hands/{hand_id}/replay")
-async def hand_replay(hand_id: HandId, account: Player, store: Store) -> dict[str, Any]:
-    """The hand step by step for the browser's replayer, as this player saw it."""
+async def hand_replay(
+    hand_id: HandId, account: Player, store: Store, request: Request
+) -> dict[str, Any]:
+    """The hand step by step for the browser's replayer, as this player saw it; for a
+    tournament hand, that its amounts are chips."""
     record, player = await _viewer_hand(store, account, hand_id)
     frames = await asyncio.to_thread(lambda: replay_frames(seen_by(record, player)))
-    _, seats = (await store.table_seats(record.table_id)) or (record.table_id, None)
+    event = _event(request, record)
+    seats = await _seats(store, event, record.table_id)
     return {
         "id": record.id,
         "table": record.table_id,
         "number": record.number,
-        "max_seats": seats,
+        "tournament": event is not None,
+        "max_seats": seats.get("seat_count"),
         **frames,
     }
 
@@ -177,10 +257,11 @@ async def session_phhs(
 ) -> str:
     """The player's recent hands at one table, oldest first, as one .phhs file."""
     rows = await store.player_hands(account.id, table_id=table_id, limit=min(limit, 1000))
+    seats = await _seats(store, None, table_id)
 
     def export() -> str:  # up to 1,000 replays: on a worker thread
         return "\n".join(
-            f"[{k}]\n" + to_toml(phh_fields(seen_by(record, player), hand=record.number))
+            f"[{k}]\n" + to_toml(phh_fields(seen_by(record, player), hand=record.id, **seats))
             for k, (record, player) in enumerate(reversed(rows), start=1)
         )
 

@@ -153,7 +153,9 @@ async def _read(room: Room, store: RoomStore, client: Client, websocket: WebSock
                 client.drop(code, str(error)[:100], flush=True)
                 return
             continue
-        await _dispatch(room, store, client, message)
+        await _dispatch(
+            room, store, client, message, getattr(websocket.app.state, "tournaments", None)
+        )
 
 
 def origin_allowed(origin: str, host: str | None, limits: Limits) -> bool:
@@ -163,7 +165,9 @@ def origin_allowed(origin: str, host: str | None, limits: Limits) -> bool:
     return host is not None and origin in (f"http://{host}", f"https://{host}")
 
 
-async def _dispatch(room: Room, store: RoomStore, client: Client, message: Any) -> None:
+async def _dispatch(
+    room: Room, store: RoomStore, client: Client, message: Any, hall: Any = None
+) -> None:
     if isinstance(message, protocol.Ping):
         client.deliver(protocol.frame(protocol.Pong()))
         return
@@ -203,7 +207,10 @@ async def _dispatch(room: Room, store: RoomStore, client: Client, message: Any) 
     if actor is None and not remote:
         owner = None if room.leases is None else room.leases.owner_of(message.table)
         text = f"no table {message.table!r}"
-        if owner is not None:  # several nodes without Redis: nothing carries it there
+        ended = None if hall is None else hall.ended_event(message.table)
+        if ended is not None:  # a finished event's table (after a restart, say): said so
+            text = f"{ended} has finished: its tables are closed"
+        elif owner is not None:  # several nodes without Redis: nothing carries it there
             text = f"table {message.table!r} runs on node {owner}: connect to that node"
         client.deliver(protocol.error(text, request=message.type, table=message.table))
         return

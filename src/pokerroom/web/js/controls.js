@@ -20,6 +20,12 @@ export function bindControls(view) {
   const amount = $(".raise-amount", r);
   range.addEventListener("input", () => { amount.value = amountsOf(view.state).toBox(Number(range.value)); labelRaise(view); });
   amount.addEventListener("input", () => { range.value = String(amountsOf(view.state).fromBox(amount.value)); labelRaise(view); });
+  // The wheel over the slider moves it a big blind a notch (the page does not scroll).
+  range.addEventListener("wheel", (event) => {
+    if (!canRaise(legalOf(view)) || event.deltaY === 0) return;
+    event.preventDefault();
+    setRaise(view, raiseAmount(view) + (event.deltaY < 0 ? 1 : -1) * view.state.big_blind);
+  }, { passive: false });
   amount.addEventListener("keydown", (event) => {
     if (event.key === "Enter") { event.preventDefault(); act(view, "bet_or_raise", raiseAmount(view)); }
   });
@@ -77,6 +83,10 @@ export function renderControls(view) {
     }
   }
   if (!legal) return;
+  // While the connection is down the buttons say so (and a click on one is answered).
+  const offline = !app.socketReady;
+  for (const button of $$(".action-buttons button", r)) button.setAttribute("aria-disabled", String(offline));
+  for (const control of $$(".sizing input, .presets button", r)) control.disabled = offline;
   const call = $(".call", r);
   call.replaceChildren(legal.can_check ? `${t("action.check")} ` : `${t(legal.call_all_in ? "action.call_all_in" : "action.call_amount", { amount: amountsOf(s).show(legal.call) })} `, el("kbd", { text: "C" }));
   call.dataset.amount = String(legal.call);
@@ -88,10 +98,13 @@ export function renderControls(view) {
   const amount = $(".raise-amount", r);
   range.min = String(legal.min_raise_to);
   range.max = String(legal.max_raise_to);
-  range.step = String(Math.max(1, s.small_blind));
+  // A big blind a step (at fixed limit the big blind is the small bet): no odd-cent bets.
+  const step = Math.max(1, s.big_blind);
+  range.step = String(step);
   const { show, toBox } = amountsOf(s);
   amount.min = toBox(legal.min_raise_to);
   amount.max = toBox(legal.max_raise_to);
+  amount.step = toBox(step);
   if (view.legalKey !== `${s.hand.number}:${s.version}`) {
     view.legalKey = `${s.hand.number}:${s.version}`;
     setRaise(view, legal.min_raise_to);
@@ -167,8 +180,23 @@ function labelRaise(view) {
 export function act(view, action, amount = 0) {
   const hand = view.state?.hand;
   if (!hand || !hand.legal) return;
-  send({ type: "act", table: view.id, action, amount, hand: hand.number });
+  if (!send({ type: "act", table: view.id, action, amount, hand: hand.number })) {
+    view.error(t("connection.not_sent"), { keep: true });
+    return;
+  }
+  view.pendingAct = true;
   $(".actions", view.root).hidden = true; // until the server's next frame
+}
+
+// F when checking is free: checks, or (the default) asks first and folds at a second F in
+// the same decision (Options, ``free_check_f``). The Fold button itself always folds.
+function foldKey(view, legal) {
+  if (!legal.can_check) { act(view, "fold"); return; }
+  if (app.preferences.free_check_f === "check") { act(view, "check_or_call"); return; }
+  const decision = `${view.state.hand.number}:${view.state.version}`;
+  if (view.foldAsked === decision) { act(view, "fold"); return; }
+  view.foldAsked = decision;
+  view.error(t("table.free_check_ask"), { notice: true });
 }
 
 // The table the shortcuts act on: the one last clicked or shown; when tiled and that one
@@ -197,7 +225,7 @@ export function onKey(event) {
   const view = keyTable();
   const legal = view ? legalOf(view) : null;
   if (!view || !legal) return;
-  if (key === "f") act(view, "fold");
+  if (key === "f") foldKey(view, legal);
   else if (key === "c" || key === "k") act(view, "check_or_call");
   else if (key === "r" && canRaise(legal)) {
     const amount = $(".raise-amount", view.root);

@@ -52,8 +52,10 @@ export function replaceKeepingFocus(container, rows, key) {
   if (control) control.focus();
 }
 
-export function showToast(text) {
-  const toast = el("div", { class: "toast", role: "alert", text });
+// ``info``: a notice (a tournament started, a seat held), shown as information, not in the
+// error's red.
+export function showToast(text, { info = false } = {}) {
+  const toast = el("div", { class: info ? "toast info" : "toast", role: info ? "status" : "alert", text });
   document.body.append(toast);
   setTimeout(() => toast.remove(), 4000);
 }

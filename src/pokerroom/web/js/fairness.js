@@ -234,7 +234,7 @@ export async function onReveal(message) {
     shuffles.verified.push(entry);
   } catch (error) {
     shuffles.failed.push({ ...entry, problem: error.message });
-    showToast(t("verify.failed_toast", { hand: message.hand, problem: error.message }));
+    showToast(t("verify.failed_toast", { hand: message.hand_id, problem: error.message }));
   }
   for (const list of [shuffles.verified, shuffles.failed]) if (list.length > KEEP) list.shift();
 }

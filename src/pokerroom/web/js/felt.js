@@ -101,7 +101,8 @@ export function renderSeats(view) {
     const pos = positions[seat.seat];
     const style = placeStyle(pos);
     if (seat.empty) {
-      const canSit = !view.replaying && app.token && !s.you; // a replayer's felt seats no one
+      // A replayer's felt seats no one; a tournament's seats are drawn by the event (no buy-in).
+      const canSit = !view.replaying && !s.tournament && app.token && !s.you;
       const mine = offerAt(view.id)?.seat === seat.seat; // held for you (the waiting list)
       const sit = (text) => el("button", { type: "button", class: "sit", onclick: () => askBuyIn(view.id, seat.seat), text });
       let inside = el("span", { class: "muted", text: t("table.seat", { seat: seat.seat }) });

@@ -33,6 +33,9 @@ export function toCents(text) {
 // Tournament chips are not money: a count in the page's language ("1,500", "1 500", "1.500").
 export const chips = (count) => numberFormat({ maximumFractionDigits: 0 }).format(count);
 
+// A result in chips: "+1,510", "-1,510", "0".
+export const signedChips = (count) => numberFormat({ maximumFractionDigits: 0, signDisplay: "exceptZero" }).format(count);
+
 const toChips = (text) => {
   const value = Number(text);
   return Number.isFinite(value) ? Math.round(value) : NaN;
@@ -42,8 +45,8 @@ const toChips = (text) => {
 // (stacks, bets, pots), a cash table's in money (cents shown as dollars).
 export function amountsOf(state) {
   return state?.tournament
-    ? { show: chips, toBox: String, fromBox: toChips }
-    : { show: (cents) => money(cents), toBox: toDollars, fromBox: toCents };
+    ? { show: chips, signed: signedChips, toBox: String, fromBox: toChips }
+    : { show: (cents) => money(cents), signed: signedMoney, toBox: toDollars, fromBox: toCents };
 }
 
 // "$1/$2"; where the sign follows the amount, once: "1/2 $".

@@ -3,9 +3,21 @@
 // browser and, logged in, saved for the account (PUT /api/preferences).
 
 import { $ } from "./dom.js";
-import { setLanguage, storedChoice } from "./i18n.js";
+import { language, onLanguage, setLanguage, storedChoice } from "./i18n.js";
 import { loadPreferences, savePreferences } from "./preferences.js";
 import { app } from "./state.js";
+
+// At phone width the selector shows the chosen language's code ("EN", "SV"; the page's own
+// when it follows the browser): a whole name does not fit, and its first letters ("Bro")
+// say nothing. The list it opens keeps the whole names.
+const PHONE = window.matchMedia("(max-width: 820px)");
+
+function labelLanguage() {
+  const select = $("#language");
+  for (const option of select.options) option.removeAttribute("label");
+  const chosen = select.selectedOptions[0];
+  if (PHONE.matches && chosen) chosen.label = (chosen.value || language()).toUpperCase();
+}
 
 /** The page in the language chosen before (or the browser's), and the selector bound. */
 export async function startLanguage() {
@@ -14,8 +26,12 @@ export async function startLanguage() {
   try {
     await setLanguage(select.value, { remember: false });
   } catch { /* no catalogue reached: the page's own English stays */ }
+  labelLanguage();
+  onLanguage(labelLanguage);
+  PHONE.addEventListener("change", labelLanguage);
   select.addEventListener("change", async () => {
     const choice = select.value;
+    labelLanguage();
     await setLanguage(choice);
     if (app.token) {
       try { await savePreferences({ language: choice || null }); } catch { /* kept in this browser */ }
@@ -32,6 +48,7 @@ export async function accountPreferences() {
   if (preferences.language) {
     if (select.value !== preferences.language || storedChoice() !== preferences.language) {
       select.value = preferences.language;
+      labelLanguage();
       await setLanguage(preferences.language);
     }
   } else if (storedChoice()) {

@@ -9,6 +9,7 @@ import { onLanguage } from "./i18n.js";
 import { accountPreferences, startLanguage } from "./language.js";
 import { bindDeal, refreshDeal } from "./deal.js";
 import { bindLobbySort, renderLobby, refreshLobby } from "./lobby.js";
+import { bindMyHands, renderMyHands } from "./myhands.js";
 import { closeTable, renderTabs, show } from "./nav.js";
 import { bindOptions } from "./options.js";
 import { loadHistory, renderReplay } from "./replayer.js";
@@ -72,6 +73,7 @@ function relabel() {
   renderMute();
   renderLobby();
   renderTournaments();
+  renderMyHands();
   refreshDeal(); // when open
   renderTabs();
   renderMe();
@@ -97,6 +99,7 @@ async function start() {
   bindLobbySort();
   bindTournaments();
   bindDeal();
+  bindMyHands();
   document.addEventListener("keydown", onKey);
   $(".brand").addEventListener("click", (event) => { event.preventDefault(); show("lobby"); });
   connect();

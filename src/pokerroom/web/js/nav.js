@@ -3,6 +3,7 @@
 import { $, el } from "./dom.js";
 import { t } from "./i18n.js";
 import { refreshLobby } from "./lobby.js";
+import { loadMyHands } from "./myhands.js";
 import { updateTitle } from "./sound.js";
 import { app } from "./state.js";
 import { TableView } from "./table.js";
@@ -11,7 +12,7 @@ export function show(which) {
   $("#auth").hidden = which !== "auth";
   $("#lobby").hidden = which !== "lobby";
   $("#tables").hidden = which !== "tables";
-  if (which === "lobby") { app.active = null; refreshLobby(); }
+  if (which === "lobby") { app.active = null; refreshLobby(); loadMyHands(); }
   renderTabs();
   updateTitle(); // the table on screen names the browser's tab
 }
@@ -35,6 +36,8 @@ export function renderTabs() {
     }));
   }
   $("#tabs").replaceChildren(...tabs);
+  // The table on screen keeps its tab in view when the strip scrolls (at phone width).
+  $("#tabs .tab[data-tab][aria-current='page']")?.scrollIntoView({ block: "nearest", inline: "nearest" });
 }
 
 export function openTable(id, { focus = true } = {}) {

@@ -22,6 +22,7 @@ function fill() {
   for (const radio of $$("#options [name='deck']")) radio.checked = radio.value === prefs.deck;
   $("#opt-auto-muck").checked = prefs.auto_muck;
   $("#opt-hotkeys").checked = prefs.hotkeys;
+  for (const radio of $$("#options [name='free-check-f']")) radio.checked = radio.value === prefs.free_check_f;
   $$(".opt-preset").forEach((input, n) => { input.value = prefs.bet_presets[n] ?? ""; });
   $("#options-error").textContent = "";
 }
@@ -32,6 +33,7 @@ function chosen() {
     deck: $("#options [name='deck']:checked")?.value ?? app.preferences.deck,
     auto_muck: $("#opt-auto-muck").checked,
     hotkeys: $("#opt-hotkeys").checked,
+    free_check_f: $("#options [name='free-check-f']:checked")?.value ?? app.preferences.free_check_f,
     bet_presets: $$(".opt-preset").map((input) => input.value.trim()).filter(Boolean).map(Number),
   };
 }
@@ -57,6 +59,8 @@ export function bindOptions() {
     }
   });
   $("#options-cancel").addEventListener("click", () => dialog.close("cancel"));
+  // Log out from here too (at phone width the header has no room for it).
+  $("#options-logout").addEventListener("click", () => { dialog.close("cancel"); $("#logout").click(); });
   $("#options-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     try {

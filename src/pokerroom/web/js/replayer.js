@@ -6,6 +6,7 @@ import { api, download } from "./api.js";
 import { $, el } from "./dom.js";
 import { seedOption, shufflePanel } from "./fairness.js";
 import { renderCenter, renderSeats } from "./felt.js";
+import { amountsOf } from "./format.js";
 import { number, t } from "./i18n.js";
 import { handRow } from "./handlist.js";
 import { app } from "./state.js";
@@ -40,7 +41,7 @@ export async function loadHistory(view) {
   list.replaceChildren(...hands.filter((h) => h.status !== "running").map((h) => handRow(h, () => openReplay(view, h.id))));
 }
 
-async function openReplay(view, handId) {
+export async function openReplay(view, handId) {
   let replay;
   try {
     replay = await api(`/api/hands/${handId}/replay`);
@@ -57,8 +58,9 @@ async function openReplay(view, handId) {
   stage.hidden = false;
   r.classList.add("replaying");
   stage.dataset.hand = String(handId);
-  $(".dl-phh", r).onclick = (event) => { event.preventDefault(); download(`/api/hands/${handId}.phh`, `hand-${handId}.phh`); };
-  $(".dl-txt", r).onclick = (event) => { event.preventDefault(); download(`/api/hands/${handId}.txt`, `hand-${handId}.txt`); };
+  // Named as trackers' importers look for them (HH first), by the hand's one number.
+  $(".dl-phh", r).onclick = (event) => { event.preventDefault(); download(`/api/hands/${handId}.phh`, `HH${handId}.phh`); };
+  $(".dl-txt", r).onclick = (event) => { event.preventDefault(); download(`/api/hands/${handId}.txt`, `HH${handId}.txt`); };
   shufflePanel(view, handId);
   step(view, -Infinity);
   $(".rp-play", r).focus();
@@ -105,7 +107,8 @@ function tableFrame(view, replay, frame) {
     button: replay.button, small_blind_seat: replay.small_blind_seat, big_blind_seat: replay.big_blind_seat,
     actor: frame.actor, legal: null,
   };
-  return { version: replay.step, seats, you: frame.seats.find((s) => s.you)?.seat ?? null, hand };
+  // A tournament hand's amounts are chips (format.js's amountsOf reads ``tournament``).
+  return { version: replay.step, seats, you: frame.seats.find((s) => s.you)?.seat ?? null, hand, tournament: replay.tournament || null };
 }
 
 /** The replayer shown again as it is (after a change of language). */
@@ -118,7 +121,7 @@ export function renderReplay(view) {
 function step(view, delta) {
   const rp = view.replay;
   if (!rp) return;
-  $(".replayer-title", view.root).textContent = t("history.hand_title", { number: rp.number, game: rp.game });
+  $(".replayer-title", view.root).textContent = t("history.hand_title", { number: rp.id, game: rp.game });
   const last = rp.frames.length - 1;
   rp.step = delta === -Infinity ? 0 : delta === Infinity ? last : Math.max(0, Math.min(last, rp.step + delta));
   const frame = rp.frames[rp.step];
@@ -132,7 +135,8 @@ function step(view, delta) {
   const root = stage.root;
   root.dataset.step = String(rp.step);
   // Each line in the page's language (``items``), or as the server wrote it in English.
-  const said = (f) => (f.items ? f.items.map(replayLine) : f.lines);
+  const { show } = amountsOf(stage.state);
+  const said = (f) => (f.items ? f.items.map((item) => replayLine(item, show)) : f.lines);
   if (!frame.result) {
     // The pot on the felt is the hand's; what just happened is the banner.
     $(".banner", root).textContent = said(frame).at(-1) || "";

@@ -2,11 +2,12 @@
 // the server sends goes.
 
 import { forgetSession, refreshMe } from "./api.js";
-import { showToast } from "./dom.js";
+import { $, showToast } from "./dom.js";
 import { onReveal, onTable } from "./fairness.js";
 import { refreshLobby, renderLobby } from "./lobby.js";
 import { reopenSeats } from "./nav.js";
 import { app } from "./state.js";
+import { t } from "./i18n.js";
 import { errorText } from "./texts.js";
 import { onTournamentNotice } from "./tournaments.js";
 import { onWaiting } from "./waitlist.js";
@@ -18,19 +19,50 @@ export function connect() {
   socket.addEventListener("open", () => {
     app.socketReady = true;
     app.retry = 0;
+    renderConnection();
     hello();
     for (const view of app.tables.values()) view.resubscribe();
   });
   socket.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
     app.socketReady = false;
+    app.everDown = true;
+    renderConnection();
     const delay = Math.min(5000, 250 * 2 ** app.retry++);
     setTimeout(connect, delay); // reconnect; the server keeps the seat (R-TIME-3)
   });
 }
 
+// Whether the message went out: while the connection is down nothing is queued (a decision
+// sent late could act on a hand that moved on), and the caller says so to the player.
 export function send(message) {
-  if (app.socketReady) app.socket.send(JSON.stringify(message));
+  if (!app.socketReady) return false;
+  app.socket.send(JSON.stringify(message));
+  return true;
+}
+
+// The connection's state, shown the moment it changes: a banner while it is down (each table
+// then shows its actions disabled and its clock stopped), "connected again" once it is back.
+// An action sent just before the drop, with no frame since, may not have reached the table.
+function renderConnection() {
+  const banner = $("#connection");
+  clearTimeout(app.connectionTimer);
+  document.body.classList.toggle("offline", !app.socketReady);
+  if (!app.socketReady) {
+    banner.dataset.state = "lost";
+    banner.textContent = t("connection.lost");
+    banner.hidden = false;
+  } else if (app.everDown) {
+    banner.dataset.state = "back";
+    banner.textContent = t("connection.back");
+    banner.hidden = false;
+    app.connectionTimer = setTimeout(() => { banner.hidden = true; }, 3000);
+  }
+  for (const view of app.tables.values()) {
+    if (!app.socketReady && view.pendingAct) view.error(t("connection.maybe_lost"), { keep: true });
+    view.pendingAct = false;
+    view.connectionChanged();
+  }
 }
 
 export function hello() {

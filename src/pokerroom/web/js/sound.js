@@ -72,6 +72,6 @@ export function updateTitle() {
   const watched = document.getElementById("tables")?.hidden ? null : app.tables.get(app.active);
   if (hurry) document.title = `\u23F0 ${t("title.hurry", { table: hurry.shortName() })} \u00b7 ${TITLE}`;
   else if (turn) document.title = `\u25B6 ${t("title.turn", { table: turn.shortName() })} \u00b7 ${TITLE}`;
-  else if (watched?.state) document.title = `${watched.state.name} \u00b7 ${TITLE}`;
+  else if (watched?.state) document.title = `${watched.tableName()} \u00b7 ${TITLE}`;
   else document.title = TITLE;
 }

@@ -5,7 +5,7 @@ import { askBuyIn, tableLoaded } from "./buyin.js";
 import { bindControls, renderControls } from "./controls.js";
 import { $, $$, cardName, el } from "./dom.js";
 import { renderCenter, renderSeats } from "./felt.js";
-import { actionLabel, stakesLabel } from "./format.js";
+import { actionLabel, amountsOf, stakesLabel } from "./format.js";
 import { t } from "./i18n.js";
 import { closeTable, layoutTables, renderTabs } from "./nav.js";
 import { bindReplayer, disposeReplay, loadHistory } from "./replayer.js";
@@ -33,8 +33,15 @@ export class TableView {
   }
 
   shortName() {
-    const name = this.state?.name || this.id;
-    return name.split(" (")[0];
+    return this.tableName().split(" (")[0];
+  }
+
+  // The table's name; a tournament's table named in the page's language ("Sit & Go · Bord
+  // 1"), not by the server's English.
+  tableName() {
+    const s = this.state;
+    if (!s?.tournament) return s?.name || this.id;
+    return `${s.tournament.name} \u00b7 ${t("tournaments.table_number", { number: this.id.split("-").pop() })}`;
   }
 
   resubscribe() {
@@ -100,11 +107,14 @@ export class TableView {
     return this.state.seats[this.state.you - 1];
   }
 
-  error(text) {
+  // ``keep``: shown until the next message (what happened to an action is not to vanish);
+  // ``notice``: information, not an error (not in the error's red).
+  error(text, { keep = false, notice = false } = {}) {
     const node = $(".table-error", this.root);
     node.textContent = text;
+    node.dataset.kind = notice ? "notice" : "error";
     clearTimeout(this.errorTimer);
-    this.errorTimer = setTimeout(() => { node.textContent = ""; }, 5000);
+    if (!keep) this.errorTimer = setTimeout(() => { node.textContent = ""; }, 5000);
   }
 
   // -------------------------------------------------------------- frames from the server
@@ -120,6 +130,7 @@ export class TableView {
     } else if (state.version <= last + 1) this.resyncing = false;
     const previous = this.state;
     this.previous = previous;
+    this.pendingAct = false; // the table answered after the last action
     this.state = state;
     if (!previous) tableLoaded(this.id); // a buy-in may wait for this first frame
     if (state.hand && state.hand.number !== previous?.hand?.number) {
@@ -164,8 +175,8 @@ export class TableView {
     const s = this.state;
     if (!s) return;
     const r = this.root;
-    $(".table-name", r).textContent = s.name;
-    $(".table-name", r).title = s.name; // cut with an ellipsis at phone width
+    $(".table-name", r).textContent = this.tableName();
+    $(".table-name", r).title = this.tableName(); // cut with an ellipsis at phone width
     renderTournamentInfo(this);
     $(".table-game", r).textContent = s.tournament ? levelLine(this) : `${s.game} \u00b7 ${stakesLabel(s)}`;
     r.classList.toggle("tournament", Boolean(s.tournament)); // seats drawn by the event: no cash controls
@@ -188,6 +199,14 @@ export class TableView {
     updateTitle();
   }
 
+  // The connection went or came back: the buttons and the clock say so (the felt as it is,
+  // its cards not dealt again).
+  connectionChanged() {
+    if (!this.state) return;
+    renderControls(this);
+    this.startTimer();
+  }
+
   // -------------------------------------------------------------- the decision clock
 
   // A time bar under the player to act (and above your own buttons), the seconds left and,
@@ -197,6 +216,10 @@ export class TableView {
     this.stopTimer();
     const hand = this.state.hand;
     if (!hand || hand.seconds_left === null || hand.actor === null) return;
+    if (!app.socketReady) { // the clock this page knew is no longer the server's: stopped
+      for (const clock of $$(".seat.acting .clock, .actions .clock", this.root)) clock.textContent = t("connection.clock");
+      return;
+    }
     const now = performance.now();
     const deadline = now + hand.seconds_left * 1000;
     const warningAt = hand.warning_left === null || hand.warning_left === undefined ? null : now + hand.warning_left * 1000;
@@ -275,7 +298,7 @@ function announce(view, before, after) {
       const was = before.seats[seat.seat - 1];
       const action = seat.last_action;
       if (seat.seat === after.you || seat.empty || !action || !was) continue;
-      if (JSON.stringify(action) !== JSON.stringify(was.last_action)) lines.push(t("announce.action", { name: seat.name, action: actionLabel(action) }));
+      if (JSON.stringify(action) !== JSON.stringify(was.last_action)) lines.push(t("announce.action", { name: seat.name, action: actionLabel(action, amountsOf(after).show) }));
     }
     const dealt = hand.board.slice(before.hand.board.length);
     if (dealt.length) lines.push(t("replay.board", { street: t(`street.${STREETS[hand.board.length]}`), cards: dealt.map(cardName).join(", ") }));

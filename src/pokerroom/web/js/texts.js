@@ -73,16 +73,17 @@ export function apiError(body, status) {
   return error;
 }
 
-/** One line of the replayer (a frame's `items`), in the page's language. */
-export function replayLine({ key, params }) {
+/** One line of the replayer (a frame's `items`), in the page's language; ``show`` writes its
+ * amounts (money, or a tournament's chips). */
+export function replayLine({ key, params }, show = money) {
   const shown = {};
   for (const [name, value] of Object.entries(params || {})) {
-    if (name === "amount") shown[name] = money(value);
+    if (name === "amount") shown[name] = show(value);
     else if (name === "who") shown[name] = seatName(value);
     else if (name === "street") shown[name] = t(`street.${value}`);
     else if (name === "high" || name === "hand") shown[name] = handName(value);
-    else if (name === "winners") shown[name] = value.map((winner) => replayLine({ key: "replay.wins", params: winner })).join(", ");
-    else if (name === "line") shown[name] = replayLine({ key: value[0], params: value[1] });
+    else if (name === "winners") shown[name] = value.map((winner) => replayLine({ key: "replay.wins", params: winner }, show)).join(", ");
+    else if (name === "line") shown[name] = replayLine({ key: value[0], params: value[1] }, show);
     else shown[name] = value;
   }
   return t(key, shown);

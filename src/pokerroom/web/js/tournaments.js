@@ -5,7 +5,7 @@
 // notices (you were moved, hand-for-hand, your place) show at the tournament's table (and as
 // a toast when that table is not on screen); a move opens the new table and closes the old.
 
-import { api } from "./api.js";
+import { api, refreshMe } from "./api.js";
 import { refreshDeal } from "./deal.js";
 import { $, el, replaceKeepingFocus, showToast } from "./dom.js";
 import { chips, money } from "./format.js";
@@ -62,6 +62,7 @@ async function act(path, body) {
     }
   }
   refreshTournaments();
+  refreshMe(); // a buy-in paid or refunded: the header's balance as it is now
 }
 
 async function openMine(event) {
@@ -73,7 +74,7 @@ async function openMine(event) {
     return;
   }
   if (mine.table) openTable(mine.table);
-  else showToast(tr("tournaments.no_seat", { name: event.name }));
+  else showToast(tr("tournaments.no_seat", { name: event.name }), { info: true });
 }
 
 /** The structure in words, in the page's language (the data file's English description is
@@ -132,8 +133,12 @@ function select(id) {
   if (app.tournament) $("#tournament-detail").scrollIntoView({ block: "nearest" });
 }
 
+// Running and open events first; finished and cancelled ones after them, listed for their
+// results, with no level or players left.
+const ORDER = { running: 0, registering: 1, finished: 2, cancelled: 3 };
+
 export function renderTournaments() {
-  const events = app.tournaments || [];
+  const events = [...(app.tournaments || [])].sort((a, b) => (ORDER[a.status] ?? 1) - (ORDER[b.status] ?? 1));
   if (app.tournament && !events.some((e) => e.id === app.tournament)) app.tournament = null;
   const rows = events.map((t) => {
     const level = t.level ? `${t.level} (${chips(t.blinds[0])}/${chips(t.blinds[1])})` : "";
@@ -145,7 +150,7 @@ export function renderTournaments() {
       el("td", { class: "num", text: `${t.entrants}/${t.max_entrants}` }),
       el("td", { class: "num", text: money(t.prize_pool) }),
       el("td", { class: "num", text: level }),
-      el("td", { class: "num", text: t.status === "registering" ? "" : String(t.players_left) }),
+      el("td", { class: "num", text: t.status === "running" ? String(t.players_left) : "" }),
       el("td", { class: "row-buttons" },
         el("button", {
           type: "button", class: "details", "aria-expanded": String(open), "aria-controls": "tournament-detail",
@@ -175,7 +180,7 @@ export function onTournamentNotice(notice) {
   app.tournamentNotes.set(notice.tournament, notes.slice(-3)); // the last few, newest last
   const views = viewsOf(notice.tournament);
   const seen = !$("#tables").hidden && views.some((v) => !v.root.hidden);
-  if (!seen) showToast(text);
+  if (!seen) showToast(text, { info: true });
   if (notice.table && (notice.kind === "moved" || notice.kind === "started")) {
     // The table follows the player: the new one opens, the one they sat at closes.
     const left = notice.kind === "moved" ? views.filter((v) => v.id !== notice.table && v.state?.you) : [];
@@ -185,4 +190,5 @@ export function onTournamentNotice(notice) {
   for (const view of viewsOf(notice.tournament)) renderTournamentInfo(view);
   if (notice.kind === "deal") refreshDeal();
   refreshTournaments();
+  refreshMe(); // a prize, a refund, a deal's payout: the balance as it is now
 }
