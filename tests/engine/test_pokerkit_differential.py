@@ -51,9 +51,12 @@ from pokerroom.engine import Hand, Phase, Player
 from pokerroom.engine.events import ActionTaken, BoardDealt, ForcedBet, PotAwarded
 from pokerroom.rules.game import GameSpec, Stakes, Structure, Variant
 from tests.engine.oracle import Ledger, layered_pots
+from tests.helpers.repeats import fast_and_full
 
 TEXT = [r + s for r in "23456789TJQKA" for s in "cdhs"]
-HANDS = 1_000
+# Hands a game: 250 in make test, 1,000 in make test-all (seeds 0.., so the fast tier's hands
+# are the first of the full one's; the stacks below are already short-biased).
+HANDS = fast_and_full(250, 1_000)
 AUTOMATIONS = (
     Automation.ANTE_POSTING,
     Automation.BET_COLLECTION,
@@ -275,14 +278,15 @@ def by_our_odd_chip_rule(theirs) -> list[int]:  # type: ignore[no-untyped-def]
     return stacks
 
 
+@pytest.mark.parametrize("hands", HANDS)
 @pytest.mark.parametrize("game", list(GAMES))
-def test_same_final_stacks_as_pokerkit(game: str) -> None:
+def test_same_final_stacks_as_pokerkit(game: str, hands: int) -> None:
     variant, structure = GAMES[game]
     deviations = {"R-LIM-2": 0, "R-LIM-4": 0, "R-NL-2": 0, "R-BLIND-7": 0}
     deviations |= {"split pots": 0, "hi-lo splits": 0}
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a card PokerKit thinks is dealt twice is a failure
-        for seed in range(HANDS):
+        for seed in range(hands):
             play_both(seed, variant, structure, deviations)
     # The harness really meets the known differences (and so really compares around them).
     if variant is not Variant.OMAHA_HILO:  # (deep stacks: no short blind or all-in there)
@@ -292,6 +296,6 @@ def test_same_final_stacks_as_pokerkit(game: str) -> None:
         assert deviations["R-LIM-4"] > 0 or variant is Variant.OMAHA_HILO
     else:
         assert deviations["R-NL-2"] > 0
-    assert deviations["split pots"] >= 10  # the odd-chip rule really is exercised
+    assert deviations["split pots"] >= hands // 100  # the odd-chip rule really is exercised
     if variant is Variant.OMAHA_HILO:
-        assert deviations["hi-lo splits"] >= 50, deviations
+        assert deviations["hi-lo splits"] >= hands // 20, deviations

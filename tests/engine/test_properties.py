@@ -1,9 +1,10 @@
 """Property tests over random hands of all nine games (DESIGN: invariants, not examples).
 
-For at least 2,000 hands of each variant x structure: chips are conserved to the
-chip, no stack goes below zero, every hand ends, every action listed as legal is
-accepted, random illegal actions are refused and change nothing, and replaying
-the written PHH gives the same final stacks.
+For 2,000 hands of each variant x structure (``make test-all``; ``make test`` plays 250,
+most of them short-stacked so that all-ins and side pots come often): chips are conserved
+to the chip, no stack goes below zero, every hand ends, every action listed as legal is
+accepted, random illegal actions are refused and change nothing, and replaying the
+written PHH gives the same final stacks.
 """
 
 import random
@@ -23,11 +24,16 @@ from pokerroom.engine import (
 from pokerroom.history.phh import load_text, replay, write_phh
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import GameSpec, Stakes, Structure, Variant
+from tests.helpers.repeats import fast_and_full
 
-HANDS_PER_GAME = 2_000
 HOUSES = [load_preset(name) for name in ("titan", "multipoker", "casino", "fortune")]
 # Stakes of $1/$2 in cents: every preset's rake schedule covers them.
-STACK_SIZES = st.sampled_from([1, 100, 150, 350, 700, 2_000, 5_500, 19_999, 40_000, 500_000])
+STACKS = [1, 100, 150, 350, 700, 2_000, 5_500, 19_999, 40_000, 500_000]
+STACK_SIZES = st.sampled_from(STACKS)
+# The fast tier: stacks of less than 10 big blinds three times as likely (all-ins, side pots,
+# short blinds), every size still drawn.
+SHORT_STACK_SIZES = st.sampled_from(STACKS + [s for s in STACKS if s < 2_000] * 2)
+HANDS_PER_GAME = fast_and_full((250, SHORT_STACK_SIZES), (2_000, STACK_SIZES))
 
 
 def snapshot(hand: Hand) -> tuple[object, ...]:
@@ -74,9 +80,14 @@ def illegal_attempts(hand: Hand, data: st.DataObject) -> None:
     assert snapshot(hand) == before
 
 
-def play_random_hand(variant: Variant, structure: Structure, data: st.DataObject) -> None:
+def play_random_hand(
+    variant: Variant,
+    structure: Structure,
+    data: st.DataObject,
+    stack_sizes: st.SearchStrategy[int] = STACK_SIZES,
+) -> None:
     n = data.draw(st.integers(2, 10 if variant is Variant.HOLDEM else 9), label="players")
-    stacks = data.draw(st.lists(STACK_SIZES, min_size=n, max_size=n), label="stacks")
+    stacks = data.draw(st.lists(stack_sizes, min_size=n, max_size=n), label="stacks")
     house = data.draw(st.sampled_from(HOUSES), label="house")
     ante = data.draw(st.sampled_from([0, 0, 0, 25]), label="ante")
     spec = GameSpec(
@@ -122,12 +133,17 @@ def play_random_hand(variant: Variant, structure: Structure, data: st.DataObject
     assert replayed.finishing_stacks == hand.stacks
 
 
+@pytest.mark.parametrize("tier", HANDS_PER_GAME)
 @pytest.mark.parametrize("structure", list(Structure))
 @pytest.mark.parametrize("variant", list(Variant))
-def test_random_hands_conserve_chips_end_and_replay(variant: Variant, structure: Structure) -> None:
-    @settings(max_examples=HANDS_PER_GAME)
+def test_random_hands_conserve_chips_end_and_replay(
+    variant: Variant, structure: Structure, tier: tuple[int, st.SearchStrategy[int]]
+) -> None:
+    hands, sizes = tier
+
+    @settings(max_examples=hands)
     @given(data=st.data())
     def run(data: st.DataObject) -> None:
-        play_random_hand(variant, structure, data)
+        play_random_hand(variant, structure, data, sizes)
 
     run()

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pokerroom.server import protocol
+from tests.helpers.repeats import fast_and_full
 
 TEXT = st.characters(blacklist_categories=("Cs",))  # any character JSON can carry
 TABLE = st.text(TEXT, min_size=1, max_size=64)
@@ -77,28 +78,43 @@ def valid_messages(draw: st.DrawFn) -> dict[str, object]:
 KNOWN_ERRORS = ("message too long (", "not JSON: ", 'a message is a JSON object with a "type"')
 
 
-@settings(max_examples=1500)
-@given(st.one_of(st.text(max_size=200), st.binary(max_size=200)))
-def test_S_INPUT_1_any_bytes_parse_or_raise_a_protocol_error(raw: str | bytes) -> None:
-    try:
-        protocol.parse(raw)
-    except protocol.ProtocolError as error:
-        text = str(error)
-        assert text.startswith(KNOWN_ERRORS) or " message: " in text, text
+# Examples a property tries: a fifth in make test, all in make test-all.
+@pytest.mark.parametrize("examples", fast_and_full(300, 1500))
+def test_S_INPUT_1_any_bytes_parse_or_raise_a_protocol_error(examples: int) -> None:
+    @settings(max_examples=examples)
+    @given(st.one_of(st.text(max_size=200), st.binary(max_size=200)))
+    def run(raw: str | bytes) -> None:
+        try:
+            protocol.parse(raw)
+        except protocol.ProtocolError as error:
+            text = str(error)
+            assert text.startswith(KNOWN_ERRORS) or " message: " in text, text
+
+    run()
 
 
-@settings(max_examples=600)
-@given(valid_messages())
-def test_S_INPUT_1_every_valid_message_parses_to_exactly_what_was_sent(message: dict) -> None:
-    parsed = protocol.parse(json.dumps(message))
-    assert parsed.model_dump(exclude_unset=True) == message
+@pytest.mark.parametrize("examples", fast_and_full(120, 600))
+def test_S_INPUT_1_every_valid_message_parses_to_exactly_what_was_sent(examples: int) -> None:
+    @settings(max_examples=examples)
+    @given(valid_messages())
+    def run(message: dict) -> None:
+        parsed = protocol.parse(json.dumps(message))
+        assert parsed.model_dump(exclude_unset=True) == message
+
+    run()
 
 
-@settings(max_examples=1500)
-@given(valid_messages(), st.data())
-def test_S_INPUT_1_a_mutated_message_is_refused_naming_the_field(
-    message: dict, data: st.DataObject
-) -> None:
+@pytest.mark.parametrize("examples", fast_and_full(300, 1500))
+def test_S_INPUT_1_a_mutated_message_is_refused_naming_the_field(examples: int) -> None:
+    @settings(max_examples=examples)
+    @given(valid_messages(), st.data())
+    def run(message: dict, data: st.DataObject) -> None:
+        refused_naming_the_field(message, data)
+
+    run()
+
+
+def refused_naming_the_field(message: dict, data: st.DataObject) -> None:
     kind = message["type"]
     fields = [name for name in message if name != "type"]
     mutations = ["extra", *(["missing"] if FIELDS[kind][0] else []), *(["bad"] if fields else [])]
