@@ -54,14 +54,15 @@ async def settle(read: Any, rounds: int = 100) -> int:
 
 
 @contextlib.asynccontextmanager
-async def chat_held(server: Server) -> AsyncIterator[None]:
-    """While inside, a table that writes a chat waits for a lock (an operator's long
-    transaction): nothing more leaves its inbox, and what is sent to it piles up."""
+async def writes_held(server: Server) -> AsyncIterator[None]:
+    """While inside, a table that writes its own row in its turn (a player joining its
+    waiting list, sitting down) waits for a lock (an operator's long transaction): nothing
+    more leaves its inbox, and what is sent to it piles up."""
     admin = await asyncpg.connect(server.database.replace("+asyncpg", ""))
     lock = admin.transaction()
     await lock.start()
     try:
-        await admin.execute("LOCK TABLE chat_messages IN EXCLUSIVE MODE")
+        await admin.execute("LOCK TABLE tables IN EXCLUSIVE MODE")
         yield
     finally:
         await lock.rollback()
@@ -98,9 +99,9 @@ async def test_S_ISOLATE_1_a_flood_of_one_address_never_refuses_another_players_
     act = json.dumps({"type": "act", "table": "fair", "action": "fold", "hand": number})
 
     # The table is held up by a write that waits for a lock: the flood piles up.
-    async with chat_held(server):
-        await mallory.send(type="chat", table="fair", text="hold on")
-        await settle(lambda: actor.queued)  # the chat was taken: the table waits on it
+    async with writes_held(server):
+        await mallory.send(type="waiting_list", table="fair", action="join")
+        await settle(lambda: actor.queued)  # taken: the table waits on its write
         for _ in range(CLIENT_WAITING * 2):
             await asyncio.gather(*(ws.send(act) for ws in flooders))
         flood = await settle(lambda: actor.queued)

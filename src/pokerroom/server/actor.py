@@ -22,6 +22,7 @@ from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.errors import HandError
 from pokerroom.engine.events import ActionTaken, BoardDealt, Event, ForcedBet
 from pokerroom.server import encoding, protocol
+from pokerroom.server.account_limits import AccountLimits
 from pokerroom.server.alarm import Alarmed
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
@@ -67,8 +68,7 @@ from pokerroom.table.events import (
     WaitingListChanged,
 )
 
-CHAT_BURST = 5  # messages ...
-CHAT_WINDOW = 10.0  # ... per this many seconds
+BROADCAST_TICK = 0.02  # seconds: at most one table frame per viewer this often
 CLOCK_SLACK = 0.05  # seconds: the shortest sleep after a clock turn that changed nothing
 INBOX_MESSAGES = 1000  # clients' messages waiting for one table before more are refused
 __all__ = ["CLIENT_WAITING", "INBOX_MESSAGES", "TableActor"]
@@ -89,6 +89,8 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         # bounded by the connections ("gone") and the floor's calls.
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.shares = Shares(INBOX_MESSAGES)  # what each source has waiting (S-ISOLATE-1)
+        self.limits = AccountLimits()  # the room's, shared by its tables, when it has them
+        self.chat_writes: set[asyncio.Task[None]] = set()  # chat being stored meanwhile
         self.faults = 0  # exceptions in the table's own logic (each logged with its hand)
         self.watchers: list[Client] = []
         self.version = int(time.time() * 1000)  # above a former owner's (gaps: resync)
@@ -116,6 +118,11 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         self.reach: Callable[[int], Iterable[Client]] | None = None  # the room's connections
         self.alarm: asyncio.TimerHandle | None = None  # the clock's one timer (Alarmed)
         self.fixed = FixedFields()  # its frames' members that change with its game only
+        # The broadcast, coalesced: a change marks the table ``dirty``, and its frames go out
+        # at once when the last went a tick ago, else at that tick with the state then.
+        self.dirty = False
+        self.broadcast_at = -BROADCAST_TICK  # the loop's time of the last broadcast
+        self.turn_now = 0.0  # the table's ``now`` of the turn running (a flush's)
 
     @property
     def db(self) -> Database:
@@ -139,6 +146,9 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
     def offer(self, item: FromClient) -> str | None:
         """Queue a client's message; or why not (the table or its sender's share is full)."""
         refused = self.shares.refusal(item.client, self.table_id)
+        if refused is None and isinstance(item, Said):
+            account, message = item.client.account_id, item.message
+            refused = self.limits.refusal(account, self.table_id, message, time.monotonic())
         if refused is None:
             self.shares.take(item.client)
             self.inbox.put_nowait(item)
@@ -177,6 +187,9 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                 item = self.inbox.get_nowait()
             else:
                 wake = self._next_wakeup(loop.time())
+                if self.dirty:  # a coalesced broadcast is due at the next tick
+                    due = max(0.0, self.broadcast_at + BROADCAST_TICK - loop.time())
+                    wake = due if wake is None else min(wake, due)
                 if wake is None or wake > 0:
                     item = await self._wait(wake)
             if isinstance(item, Alarm):
@@ -196,8 +209,9 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
 
     async def _turn(self, item: Item | None, now: float) -> None:
         changed = moved = False
+        self.turn_now = now
         if isinstance(item, Said) and isinstance(item.message, protocol.Act):
-            self.acted_at = item.at
+            self.acted_at = item.at if self.acted_at is None else self.acted_at
         try:
             if item is None:
                 changed = await self._on_clock(now)
@@ -208,7 +222,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                 # with the other tables' (group commit). This table waits for its own write
                 # only: nothing else of it is written, and no hand dealt, before that.
                 if changed:
-                    await self._broadcast(now)
+                    self._changed(now)
                 moved, changed = changed, False
                 await self._settle()
             changed = await self._maybe_start(now) or changed
@@ -217,8 +231,11 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
             changed = await self._fault(error, now)
         self.clock_idle = item is None and not (changed or moved)
         if changed:
-            await self._broadcast(now)
-        self.acted_at = None
+            self._changed(now)
+        elif self.dirty and self._tick_passed():
+            self._broadcast(now)
+        if not self.dirty:
+            self.acted_at = None
 
     def _next_wakeup(self, now: float) -> float | None:
         """Seconds until the next thing the clock must do (0 when it is due), None if none."""
@@ -437,18 +454,24 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         await self._after(events, now)
 
     async def _chat(self, client: Client, message: protocol.Chat, now: float) -> None:
+        """Sent at once; stored by the writer with its next batch, never waited for here (the
+        account's rate was checked as it was offered: ``AccountLimits``)."""
         player = self._player(client)
-        while client.chat_times and now - client.chat_times[0] > CHAT_WINDOW:
-            client.chat_times.popleft()
-        if len(client.chat_times) >= CHAT_BURST:
-            raise TableError("slow down: too many chat messages")
-        client.chat_times.append(now)
         text = html.escape(message.text.strip())  # stored and sent escaped
         account = client.account_id  # (not ``player``: a tournament entry's id may be 7#2)
         assert account is not None  # ``_player`` refused an anonymous client
-        await self.store.post_chat(self.table_id, account, text, now=utcnow())
+        write = asyncio.create_task(
+            self.store.post_chat(self.table_id, account, text, now=utcnow())
+        )
+        self.chat_writes.add(write)
+        write.add_done_callback(self._chat_written)
         chat = protocol.ChatFrame(table=self.table_id, sender=client.name or player, text=text)
         self._tell(protocol.frame(chat))
+
+    def _chat_written(self, write: asyncio.Task[None]) -> None:
+        self.chat_writes.discard(write)
+        if not write.cancelled() and write.exception() is not None:  # the line was seen, lost
+            log.warning("%s: a chat line was not stored: %r", self.table_id, write.exception())
 
     # ------------------------------------------------------------ broadcast
 
@@ -470,7 +493,26 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         seat = self._seat_for(client)
         return encoding.encode(public if seat is None else state_for_seat(self.table, public, seat))
 
-    async def _broadcast(self, now: float) -> None:
+    def _changed(self, now: float) -> None:
+        """The table changed: its viewers see it now, or at the next tick if a frame went out
+        less than a tick ago (with the state then: however fast messages change it, a viewer
+        gets at most one frame a tick, and every frame is the latest state)."""
+        self.dirty = True
+        if self._tick_passed():
+            self._broadcast(now)
+
+    def _tick_passed(self) -> bool:
+        return asyncio.get_running_loop().time() >= self.broadcast_at + BROADCAST_TICK
+
+    def _flush(self) -> None:
+        """A line about to go out after a change not yet broadcast: the change goes first (a
+        hand's result after the table that shows its end)."""
+        if self.dirty:
+            self._broadcast(self.turn_now)
+
+    def _broadcast(self, now: float) -> None:
+        self.dirty = False
+        self.broadcast_at = asyncio.get_running_loop().time()
         if self.acted_at is not None and self.metrics is not None:
             self.metrics.actions.observe(time.monotonic() - self.acted_at)
             self.acted_at = None
@@ -495,6 +537,8 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
 
     def _send(self, client: Client, text: str, version: int | None = None) -> None:
         """Queue ``text`` (a table frame: its ``version``) for ``client``; never waits."""
+        if version is None:
+            self._flush()
         client.deliver(text, None if version is None else self.table_id, version)
         if client.closed and client in self.watchers:
             self.watchers.remove(client)

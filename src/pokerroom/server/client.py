@@ -5,7 +5,6 @@ while it takes them, else a bounded queue that the connection's own writer task 
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,7 +35,6 @@ class Client:
     token: str | None = None  # the session it said hello with (closed when revoked)
     address: str = ""
     tables: set[str] = field(default_factory=set)  # the tables it watches or plays at
-    chat_times: deque[float] = field(default_factory=deque)
     outbox_frames: int = OUTBOX_FRAMES
     outbox: asyncio.Queue[str] = field(init=False)
     dropped: asyncio.Event = field(init=False, default_factory=asyncio.Event)

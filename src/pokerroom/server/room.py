@@ -17,6 +17,7 @@ from typing import Any
 from pokerroom.rng import SystemRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
+from pokerroom.server.account_limits import AccountLimits
 from pokerroom.server.actor import INBOX_MESSAGES, TableActor
 from pokerroom.server.bus import Bus
 from pokerroom.server.client import OUTBOX_FRAMES, Client
@@ -164,6 +165,7 @@ class Room:
         )
         db.writer.observe = self.metrics.committed
         self.clients: set[Client] = set()  # every open connection (S-AUTH-2 closes them)
+        self.account_limits = AccountLimits()  # chat and seat changes per account
         self.per_address: Counter[str] = Counter()
         self.own_tables = own_tables
         # The tournament tables other nodes run where an account sits (tournament_nodes.py).
@@ -387,6 +389,7 @@ class Room:
         actor = TableActor(self.db, config.id, table, _config_json(config), pause=self.pause)
         actor.shares.limit = self.limits.inbox_messages
         actor.reach = self.connections_of
+        actor.limits = self.account_limits
         actor.metrics = self.metrics
         if self.leases is not None:
             actor.on_stale = self.leases.stale
