@@ -1,7 +1,7 @@
 """Every refusal has its own catalogued code (server/errors.py), never ``error.unknown``:
-over real sockets, a player with no seat at a running tournament's table acts, chats, joins
-and adds chips there, and the floor tries to void it; each is refused with its code and
-nothing changes; the audit reconciles (S-AUDIT-2)."""
+over real sockets, a player with no seat at a running tournament's table acts, chats and
+joins there, and the floor tries to void it and opens a table twice; each is refused with
+its code and nothing changes; the audit reconciles (S-AUDIT-2)."""
 
 from __future__ import annotations
 
@@ -56,6 +56,14 @@ async def test_refusals_at_a_tournament_table_without_a_seat_each_have_their_cod
         voided = await http.post(
             f"/api/floor/tables/{table}/void", json={"reason": "test"}, headers=headers
         )
+        opened = [
+            await http.post(
+                "/api/floor/tables", json={"id": "twice", "name": "Twice"}, headers=headers
+            )
+            for _ in range(2)
+        ]
     assert voided.status_code == 409, voided.text
     assert voided.json()["code"] == "tournament.table_floor"
+    assert opened[0].status_code == 200 and opened[1].status_code == 409, opened[1].text
+    assert opened[1].json()["code"] == "table.already_open"
     await assert_books_balance(server)

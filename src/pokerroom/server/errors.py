@@ -68,6 +68,7 @@ TEMPLATES: dict[str, str] = {
     ),
     "table.recovering": "table {table} is recovering from a fault: try again in a moment",
     "table.no_answer": "table '{table}': its node did not answer",
+    "table.already_open": "table '{table}' is already open",
     "table.closed": "this table is closed",
     "table.not_stored": "{what} was not stored ({reason}): nothing changed, try again",
     "seat.already_seated": "you already have a seat at this table (seat {seat})",
