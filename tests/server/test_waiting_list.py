@@ -7,6 +7,7 @@ table; every test ends with the audit reconciling (S-AUDIT-2)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -198,11 +199,12 @@ async def test_closing_the_table_empties_its_waiting_list_and_tells_who_waited(
     await assert_books_balance(server)
 
 
-async def test_the_list_survives_a_restart_and_a_held_seat_gets_a_fresh_clock(
+async def test_the_list_survives_a_restart_and_a_held_seat_keeps_its_wall_clock_deadline(
     tmp_path: Path,
 ) -> None:
     """The list is stored with the table (its snapshot); after a restart the first in line
-    still holds the seat, on this process's clock (a clock from before may be far off)."""
+    still holds the seat until the wall-clock instant it was held until, on this process's
+    clock (the snapshot's clock was another process's)."""
     url = sqlite_url(tmp_path / "room.db")
     db = Database(url)
     await db.migrate()
@@ -214,8 +216,10 @@ async def test_the_list_survives_a_restart_and_a_held_seat_gets_a_fresh_clock(
         ann, carl = people
         await join(session, ann.id, "w5", 10_000, seat=1, number=1, now=now, key="join:w5:a")
         table.sit(str(ann.id), 1, 10_000, name="ann")
-        # Seat 2 is held for carl at once, on a clock far from this process's.
-        table.join_waiting_list(str(carl.id), 1e12, name="carl")
+        # Seat 2 is held for carl at once, 10 s ago on the wall clock (the table's clock
+        # there), so until 20 s from now.
+        made_at = time.monotonic()
+        table.join_waiting_list(str(carl.id), time.time() - 10, name="carl")
         await save_table(
             session, "w5", name="w5", config=_config_json(config), snapshot=table.to_json(), now=now
         )
@@ -227,7 +231,8 @@ async def test_the_list_survives_a_restart_and_a_held_seat_gets_a_fresh_clock(
         assert restored.players == [str(carl.id)] and restored.reserved_for(2) == str(carl.id)
         deadline = restored.next_deadline()
         assert deadline is not None
-        assert deadline <= asyncio.get_running_loop().time() + restored.offer_seconds
+        clock = asyncio.get_running_loop().time()
+        assert clock + 20 - (time.monotonic() - made_at) - 0.1 <= deadline <= clock + 20
     finally:
         await room.stop()
     report = await audit_database(url)

@@ -299,11 +299,6 @@ class Room:
                 if isinstance(event, SeatLeft):  # asked to leave during the hand
                     left.append((int(event.player), event.stack))
         table.hand_number = max(table.hand_number, last)
-        # A seat held for the waiting list gets a fresh clock: the old one was another
-        # process's (issue 16).
-        fresh = asyncio.get_running_loop().time() + table.waiting.offer_seconds
-        for offer in table.waiting.offers.values():
-            offer.expires = fresh
         return Adopted((config, table), config.name, _config_json(config), table.to_json(), left)
 
     async def start(self, *, demo: bool = True) -> None:
@@ -386,6 +381,7 @@ class Room:
         return actor
 
     def _add(self, config: TableConfig, table: Table) -> None:
+        table.waiting.wall_offset = wall_offset()  # its holds' deadlines on the wall clock
         actor = TableActor(self.db, config.id, table, _config_json(config), pause=self.pause)
         actor.shares.limit = self.limits.inbox_messages
         actor.reach = self.connections_of
@@ -432,6 +428,11 @@ class Room:
         if self.leases is not None:  # the other nodes' tables, as the last pass read them
             entries.extend(self.leases.remote_entries(viewer, set(self.actors)))
         return entries
+
+
+def wall_offset() -> float:
+    """The wall clock minus the tables' clock (the running loop's ``time``)."""
+    return time.time() - asyncio.get_running_loop().time()
 
 
 async def _floor_call(actor: TableActor, kind: str, reason: str) -> dict[str, Any]:
