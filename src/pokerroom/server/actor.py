@@ -69,6 +69,7 @@ from pokerroom.table.events import (
 )
 
 BROADCAST_TICK = 0.02  # seconds: at most one table frame per viewer this often
+OPTIONS_TICK = 1.0  # seconds: seat options (the player's own) reach the others this often
 CLOCK_SLACK = 0.05  # seconds: the shortest sleep after a clock turn that changed nothing
 INBOX_MESSAGES = 1000  # clients' messages waiting for one table before more are refused
 __all__ = ["CLIENT_WAITING", "INBOX_MESSAGES", "TableActor"]
@@ -121,7 +122,8 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         # The broadcast, coalesced: a change marks the table ``dirty``, and its frames go out
         # at once when the last went a tick ago, else at that tick with the state then.
         self.dirty = False
-        self.broadcast_at = -BROADCAST_TICK  # the loop's time of the last broadcast
+        self.broadcast_at = -OPTIONS_TICK  # the loop's time of the last broadcast ...
+        self.due_at = 0.0  # ... and of the one pending, while ``dirty``
         self.turn_now = 0.0  # the table's ``now`` of the turn running (a flush's)
 
     @property
@@ -187,8 +189,8 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                 item = self.inbox.get_nowait()
             else:
                 wake = self._next_wakeup(loop.time())
-                if self.dirty:  # a coalesced broadcast is due at the next tick
-                    due = max(0.0, self.broadcast_at + BROADCAST_TICK - loop.time())
+                if self.dirty:  # a coalesced broadcast is due at its tick
+                    due = max(0.0, self.due_at - loop.time())
                     wake = due if wake is None else min(wake, due)
                 if wake is None or wake > 0:
                     item = await self._wait(wake)
@@ -232,7 +234,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         self.clock_idle = item is None and not (changed or moved)
         if changed:
             self._changed(now)
-        elif self.dirty and self._tick_passed():
+        elif self.dirty and self._due():
             self._broadcast(now)
         if not self.dirty:
             self.acted_at = None
@@ -413,6 +415,8 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                     await self._after(self.table.sit_in(player, post_now=True), now)
                 case protocol.Options():
                     self._options(client, payload)
+                    self._options_changed(client, now)
+                    return False
                 case protocol.Chat():
                     await self._chat(client, payload, now)
                     return False
@@ -497,12 +501,26 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         """The table changed: its viewers see it now, or at the next tick if a frame went out
         less than a tick ago (with the state then: however fast messages change it, a viewer
         gets at most one frame a tick, and every frame is the latest state)."""
-        self.dirty = True
-        if self._tick_passed():
+        self._pending(BROADCAST_TICK)
+        if self._due():
             self._broadcast(now)
 
-    def _tick_passed(self) -> bool:
-        return asyncio.get_running_loop().time() >= self.broadcast_at + BROADCAST_TICK
+    def _pending(self, tick: float) -> None:
+        """A change for everyone, due ``tick`` after the last frame (the soonest wins)."""
+        due = self.broadcast_at + tick
+        self.due_at = min(self.due_at, due) if self.dirty else due
+        self.dirty = True
+
+    def _due(self) -> bool:
+        return asyncio.get_running_loop().time() >= self.due_at
+
+    def _options_changed(self, client: Client, now: float) -> None:
+        """Seat options are the player's own: its sockets see them at once (the frame of
+        the version already sent, with them); the others with the next frame, at the latest
+        ``OPTIONS_TICK`` after the last, so a player toggling options sets nobody's rate."""
+        for own in [w for w in self.watchers if w.account_id == client.account_id]:
+            own.deliver(self._state_for(own, now), self.table_id, self.version)
+        self._pending(OPTIONS_TICK)
 
     def _flush(self) -> None:
         """A line about to go out after a change not yet broadcast: the change goes first (a
