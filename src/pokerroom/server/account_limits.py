@@ -1,9 +1,9 @@
 """What one account may send, whatever the number of its sockets (S-ISOLATE-1): chat (5
 messages per 10 s at a table, 10 in the room) and the messages that change its seat without
 moving money (options, sitting out and in, the waiting list, a seed; 10 a second, 20 at once
-at a table). The connection's own rate (``routes/socket.RateLimit``) is per socket: an account
-on 40 sockets had 40 times it. Checked as a message is offered to a table, before it waits in
-the inbox, so a refused one costs the table nothing."""
+at a table), counted over all of the account's sockets: the connection's own rate
+(``room.RateLimit``) is per socket. Checked as a message is offered to a table, before it
+waits in the inbox, so a refused one costs the table nothing."""
 
 from __future__ import annotations
 
