@@ -106,22 +106,16 @@ async def logged_in(plan: Plan, token: str, address: str) -> ClientConnection:
 
 
 async def sit_out(plan: Plan, token: str, table: str, address: str) -> None:
-    """Take the table's spare seat and sit out (a sat-out player's options change nothing
-    in play, yet each was re-broadcast to every watcher)."""
+    """Take the table's spare seat and sit out (from the next hand, if one is being dealt: a
+    sat-out player's options change nothing in play, yet each was re-broadcast to every
+    watcher)."""
     async with await logged_in(plan, token, address) as ws:
         await ws.send(json.dumps({"type": "watch", "table": table}))
         join = {"type": "join", "table": table, "seat": plan.players + 1, "buy_in": 20_000}
         await ws.send(json.dumps({**join, "request": f"sit-{table}"}))
         await answer(ws, seat=plan.players + 1, timeout=60)  # bounded, a busy machine
         await ws.send(json.dumps({"type": "sit_out", "table": table}))
-        async with asyncio.timeout(60):
-            while True:
-                frame = json.loads(await ws.recv())
-                if frame.get("type") == "error":
-                    return
-                seat = frame.get("seats", [{}] * (plan.players + 1))[plan.players]
-                if frame.get("type") == "table" and seat.get("status") == "sitting_out":
-                    return
+        await answer(ws, seat=plan.players + 1, timeout=60)  # taken: the table answered
 
 
 async def drain(ws: ClientConnection, counts: Counter[str], prefix: str) -> None:
