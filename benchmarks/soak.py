@@ -106,16 +106,26 @@ async def logged_in(plan: Plan, token: str, address: str) -> ClientConnection:
 
 
 async def sit_out(plan: Plan, token: str, table: str, address: str) -> None:
-    """Take the table's spare seat and sit out (from the next hand, if one is being dealt: a
-    sat-out player's options change nothing in play, yet each was re-broadcast to every
-    watcher)."""
+    """Take the table's spare seat and sit out, before the bots sit down (so that no hand is
+    dealt to it first): a sat-out player's options change nothing in play, yet each was
+    re-broadcast to every watcher."""
     async with await logged_in(plan, token, address) as ws:
         await ws.send(json.dumps({"type": "watch", "table": table}))
         join = {"type": "join", "table": table, "seat": plan.players + 1, "buy_in": 20_000}
         await ws.send(json.dumps({**join, "request": f"sit-{table}"}))
         await answer(ws, seat=plan.players + 1, timeout=60)  # bounded, a busy machine
         await ws.send(json.dumps({"type": "sit_out", "table": table}))
-        await answer(ws, seat=plan.players + 1, timeout=60)  # taken: the table answered
+        async with asyncio.timeout(60):
+            while True:
+                frame: dict[str, Any] = json.loads(await ws.recv())
+                if frame.get("type") == "error":
+                    raise RuntimeError(f"{table}: the attacker did not sit out: {frame}")
+                seats = frame.get("seats") or []
+                if any(
+                    s["seat"] == plan.players + 1 and s.get("status") == "sitting_out"
+                    for s in seats
+                ):
+                    return
 
 
 async def drain(ws: ClientConnection, counts: Counter[str], prefix: str) -> None:
@@ -329,11 +339,8 @@ async def hostile(plan: Plan, role: str = "hostile") -> dict[str, int]:
     elif role == "chatter":
         attacks = [chatter(plan, k, stop, counts) for k in range(CHAT_SOCKETS)]
     elif role == "toggler":
-        await sit_out(plan, plan.toggler, TOGGLED_TABLE, "127.0.0.3")
         attacks = [toggler(plan, k, stop, counts) for k in range(TOGGLE_SOCKETS)]
     else:
-        flooded = FLOODED_TABLE if plan.tables > 1 else TOGGLED_TABLE
-        await sit_out(plan, plan.options_flooder, flooded, plan.flood_from)
         attacks = [options_flooder(plan, stop, counts) for _ in range(SAME_ADDRESS_FLOODERS)]
     for outcome in await asyncio.gather(*attacks, return_exceptions=True):
         if isinstance(outcome, BaseException):
@@ -410,6 +417,10 @@ async def run_soak(
             plan = Plan(url, tokens, tables, players, seconds, think, *attacker_tokens, flood_from)
             plan_file = folder / "plan.json"
             plan_file.write_text(json.dumps(dataclasses.asdict(plan)))
+            if attackers:  # seated and sat out at tables nobody else sits at yet
+                await sit_out(plan, plan.toggler, TOGGLED_TABLE, "127.0.0.3")
+                flooded = FLOODED_TABLE if plan.tables > 1 else TOGGLED_TABLE
+                await sit_out(plan, plan.options_flooder, flooded, plan.flood_from)
             honest = await client_process("honest", plan_file)
             clients.append(honest)
             clients.append(await client_process("spectator", plan_file))

@@ -34,7 +34,7 @@ async def test_S_ISOLATE_1_soak_in_three_processes_books_reconcile_attackers_dro
     # seat changes; the flood from the bots' own address is closed and reopens
     assert attacks.get("chat refused chat.slow_down", 0) >= 1
     assert attacks.get("toggle refused protocol.account_slow_down", 0) >= 1
-    assert attacks.get("options flood closed 1008", 0) >= 1
+    assert sum(n for k, n in attacks.items() if k.startswith("options flood closed")) >= 1
     watched = result["watched"]
     windows = watched["spectator seconds"] / CHAT_WINDOW + 1
     assert watched.get("spectator chat lines from the chatter", 0) <= CHAT_BURST * windows
