@@ -4,10 +4,16 @@ The room runs in its own process (``pokerroom serve``, as the load test starts i
 light bots play at several tables from a second; a hostile client in a third, for the whole
 run and in loops: floods as a logged-in player (closed for flooding, connects again), never
 reads (dropped when its queue is full, connects again), watches anonymously and hangs up at
-once, and reuses a join's request key after leaving. Afterwards ``pokerroom audit`` must
-reconcile the room's database to the chip, no hand may have been cancelled, no table may
-have faulted and the attacker's balance must be what it was. The honest players' action to
-broadcast p50/p99 is printed beside the same honest load without the attackers.
+once, and reuses a join's request key after leaving. Three more attack one account's share
+(S-ISOLATE-1): a chatter on 40 sockets, a sat-out player toggling its options from 20 sockets
+just under each connection's rate at an honest table, and a flooder of ``options`` from the
+honest players' own address (127.0.0.1), reopening each socket closed; the chatter and the
+toggler come from addresses of their own (127.0.0.2, 127.0.0.3: loopback has them all), and
+a spectator (127.0.0.4) counts the frames the honest table sends it and the chat it shows.
+Afterwards ``pokerroom audit`` must reconcile the room's database to the chip, no hand may
+have been cancelled, no table may have faulted and the attacker's balance must be what it
+was. The honest players' action to broadcast p50/p99 and the hands dealt are printed beside
+the same honest load without the attackers.
 
 ``python -m benchmarks.soak`` runs both and prints the report; the ``honest`` and
 ``hostile`` arguments are the two client processes (given a plan file by the first).
@@ -43,6 +49,13 @@ NEVER_READ_SECONDS = 120.0  # the longest one never-reading connection asks for 
 NEVER_READ_RATE = 90  # "watch" requests a second (each answered with a whole table), under
 # the connection's rate limit: the frames pile up in the kernel's buffers, then its queue
 KEYS_TABLE = "soak-keys"
+CHAT_SOCKETS = 40  # one account's sockets, each chatting under its connection's old limit
+CHAT_EVERY = 2.0  # seconds between two lines of one chatting socket
+TOGGLE_SOCKETS = 20  # one sat-out account's sockets toggling auto-post ...
+TOGGLE_RATE = 90  # ... this many times a second each (the connection's rate is 100)
+SAME_ADDRESS_FLOODERS = 4  # sockets flooding ``options`` from the bots' address at once
+TOGGLED_TABLE = "load-0"  # where the toggler sits out (and the spectator watches)
+FLOODED_TABLE = "load-1"  # where the same-address flooder sits out (when there are two)
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -57,6 +70,10 @@ class Plan:
     seconds: float
     think: float
     mallory: str  # the attacker's session token
+    chatter: str = ""  # the other attackers' tokens: the chatter's ...
+    toggler: str = ""  # ... the sat-out toggler's ...
+    options_flooder: str = ""  # ... and the same-address flooder's
+    flood_from: str = "127.0.0.1"  # the options flooder's address (the bots': 127.0.0.1)
 
 
 # ------------------------------------------------------------------ the hostile client
@@ -74,6 +91,121 @@ async def closed_code(ws: ClientConnection, timeout: float = 15.0) -> int | None
 
 def ws_url(url: str) -> str:
     return url.replace("http", "ws", 1) + "/ws"
+
+
+def from_address(plan: Plan, address: str) -> socket.socket:
+    """A TCP connection to the room from ``address`` (a loopback address of its own)."""
+    host, port = plan.url.removeprefix("http://").split(":")
+    return socket.create_connection((host, int(port)), source_address=(address, 0))
+
+
+async def logged_in(plan: Plan, token: str, address: str) -> ClientConnection:
+    ws = await connect(ws_url(plan.url), sock=from_address(plan, address), max_size=2**20)
+    await ws.send(json.dumps({"type": "hello", "token": token}))
+    return ws
+
+
+async def sit_out(plan: Plan, token: str, table: str, address: str) -> None:
+    """Take the table's spare seat and sit out, before the bots sit down (so that no hand is
+    dealt to it first): a sat-out player's options change nothing in play, yet each was
+    re-broadcast to every watcher."""
+    async with await logged_in(plan, token, address) as ws:
+        await ws.send(json.dumps({"type": "watch", "table": table}))
+        join = {"type": "join", "table": table, "seat": plan.players + 1, "buy_in": 20_000}
+        await ws.send(json.dumps({**join, "request": f"sit-{table}"}))
+        await answer(ws, seat=plan.players + 1, timeout=60)  # bounded, a busy machine
+        await ws.send(json.dumps({"type": "sit_out", "table": table}))
+        async with asyncio.timeout(60):
+            while True:
+                frame: dict[str, Any] = json.loads(await ws.recv())
+                if frame.get("type") == "error":
+                    raise RuntimeError(f"{table}: the attacker did not sit out: {frame}")
+                seats = frame.get("seats") or []
+                if any(
+                    s["seat"] == plan.players + 1 and s.get("status") == "sitting_out"
+                    for s in seats
+                ):
+                    return
+
+
+async def drain(ws: ClientConnection, counts: Counter[str], prefix: str) -> None:
+    """Read what the room sends (counting refusals by code) until the socket closes."""
+    with contextlib.suppress(ConnectionClosed):
+        async for raw in ws:
+            frame = json.loads(raw)
+            if frame.get("type") == "error":
+                counts[f"{prefix} refused {frame.get('code')}"] += 1
+
+
+async def chatter(plan: Plan, k: int, stop: asyncio.Event, counts: Counter[str]) -> None:
+    """One of the chatting account's sockets: a line every ``CHAT_EVERY`` s (12 a minute;
+    the connection's own limit allowed 30), forever."""
+    async with await logged_in(plan, plan.chatter, "127.0.0.2") as ws:
+        reading = asyncio.create_task(drain(ws, counts, "chat"))
+        await asyncio.sleep(k * CHAT_EVERY / CHAT_SOCKETS)  # spread over the interval
+        with contextlib.suppress(ConnectionClosed):
+            while not stop.is_set():
+                line = {"type": "chat", "table": TOGGLED_TABLE, "text": f"buy my chips {k}"}
+                await ws.send(json.dumps(line))
+                counts["chat sent"] += 1
+                await asyncio.sleep(CHAT_EVERY)
+        reading.cancel()
+
+
+async def toggler(plan: Plan, k: int, stop: asyncio.Event, counts: Counter[str]) -> None:
+    """One of the sat-out player's sockets: auto-post off and on, ``TOGGLE_RATE`` a second."""
+    async with await logged_in(plan, plan.toggler, "127.0.0.3") as ws:
+        reading = asyncio.create_task(drain(ws, counts, "toggle"))
+        on = False
+        with contextlib.suppress(ConnectionClosed):
+            while not stop.is_set():
+                for _ in range(TOGGLE_RATE // 10):
+                    on = not on
+                    toggle = {"type": "options", "table": TOGGLED_TABLE, "auto_post": on}
+                    await ws.send(json.dumps(toggle))
+                    counts["toggle sent"] += 1
+                await asyncio.sleep(0.1)
+        reading.cancel()
+
+
+async def options_flooder(plan: Plan, stop: asyncio.Event, counts: Counter[str]) -> None:
+    """``options`` as fast as the socket takes them, from the bots' own address; a socket
+    closed for flooding is opened again at once."""
+    table = FLOODED_TABLE if plan.tables > 1 else TOGGLED_TABLE
+    frame = json.dumps({"type": "options", "table": table, "auto_post": True})
+    while not stop.is_set():
+        try:
+            ws = await logged_in(plan, plan.options_flooder, plan.flood_from)
+        except Exception:  # refused (the address's connections): try again
+            counts["options flood connection refused"] += 1
+            await asyncio.sleep(0.05)
+            continue
+        async with ws:
+            with contextlib.suppress(ConnectionClosed):
+                while not stop.is_set():
+                    await ws.send(frame)
+                    counts["options flood sent"] += 1
+            code = await closed_code(ws)
+        counts[f"options flood closed {code}"] += 1
+
+
+async def spectator(plan: Plan, stop: asyncio.Event, counts: Counter[str]) -> None:
+    """Watches the toggled table: the table frames it gets, and the chatter's lines."""
+    async with connect(ws_url(plan.url), sock=from_address(plan, "127.0.0.4")) as ws:
+        await ws.send(json.dumps({"type": "watch", "table": TOGGLED_TABLE}))
+        began = time.monotonic()
+        with contextlib.suppress(ConnectionClosed):
+            while not stop.is_set():
+                try:
+                    async with asyncio.timeout(1):
+                        frame = json.loads(await ws.recv())
+                except TimeoutError:
+                    continue
+                if frame.get("type") == "table":
+                    counts["spectator table frames"] += 1
+                elif frame.get("type") == "chat" and "buy my chips" in frame.get("text", ""):
+                    counts["spectator chat lines from the chatter"] += 1
+        counts["spectator seconds"] = round(time.monotonic() - began)
 
 
 async def flooder(plan: Plan, k: int, stop: asyncio.Event, counts: Counter[str]) -> None:
@@ -127,9 +259,11 @@ async def watch_and_close(plan: Plan, stop: asyncio.Event, counts: Counter[str])
         await asyncio.sleep(0.02)
 
 
-async def answer(ws: ClientConnection, *, seat: int | None) -> dict[str, Any]:
+async def answer(
+    ws: ClientConnection, *, seat: int | None, timeout: float = 10.0
+) -> dict[str, Any]:
     """The next error, or table frame that shows the attacker at ``seat`` (None: standing)."""
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(timeout):
         while True:
             frame: dict[str, Any] = json.loads(await ws.recv())
             if frame.get("type") == "error" or (
@@ -170,7 +304,25 @@ async def key_reuser(plan: Plan, stop: asyncio.Event, counts: Counter[str]) -> N
     counts["attacker balance change"] = after - before
 
 
-async def hostile(plan: Plan) -> dict[str, int]:
+async def watching(plan: Plan) -> dict[str, int]:
+    """The spectator's process (in the calm run too): until told to stop."""
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    counts: Counter[str] = Counter()
+    try:
+        async with asyncio.timeout(plan.seconds * 4 + 180):  # stops by itself if never told
+            await spectator(plan, stop, counts)
+    except TimeoutError:
+        pass
+    return dict(counts)
+
+
+# Each hostile process's attacks (one process each: an attacker flat out in a client loop
+# would starve the others sharing it, and measure its own loop, not the room).
+HOSTILE = ("hostile", "chatter", "toggler", "options-flood")
+
+
+async def hostile(plan: Plan, role: str = "hostile") -> dict[str, int]:
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     counts: Counter[str] = Counter()
@@ -180,9 +332,16 @@ async def hostile(plan: Plan) -> dict[str, int]:
         stop.set()
 
     limit = asyncio.create_task(bounded())
-    attacks = [flooder(plan, k, stop, counts) for k in range(FLOODERS)]
-    attacks += [never_reader(plan, stop, counts), watch_and_close(plan, stop, counts)]
-    attacks.append(key_reuser(plan, stop, counts))
+    if role == "hostile":
+        attacks = [flooder(plan, k, stop, counts) for k in range(FLOODERS)]
+        attacks += [never_reader(plan, stop, counts), watch_and_close(plan, stop, counts)]
+        attacks.append(key_reuser(plan, stop, counts))
+    elif role == "chatter":
+        attacks = [chatter(plan, k, stop, counts) for k in range(CHAT_SOCKETS)]
+    elif role == "toggler":
+        attacks = [toggler(plan, k, stop, counts) for k in range(TOGGLE_SOCKETS)]
+    else:
+        attacks = [options_flooder(plan, stop, counts) for _ in range(SAME_ADDRESS_FLOODERS)]
     for outcome in await asyncio.gather(*attacks, return_exceptions=True):
         if isinstance(outcome, BaseException):
             counts[f"attack ended by {type(outcome).__name__}"] += 1
@@ -227,6 +386,7 @@ async def run_soak(
     think: float = THINK,
     *,
     attackers: bool = True,
+    flood_from: str = "127.0.0.1",
 ) -> dict[str, Any]:
     from sqlalchemy import func, select
 
@@ -237,7 +397,7 @@ async def run_soak(
     folder = Path(tempfile.mkdtemp(prefix="pokerroom-soak-plan-"))
     clients: list[asyncio.subprocess.Process] = []
     try:
-        tokens = await prepare_room(url, database, tables, players)
+        tokens = await prepare_room(url, database, tables, players, spare_seats=1)
         async with httpx.AsyncClient(base_url=url, timeout=30) as http:
             login = {"username": "loadfloor", "password": "load floor"}
             session = (await http.post("/api/login", json=login)).json()["token"]
@@ -248,21 +408,32 @@ async def run_soak(
                 json={"id": KEYS_TABLE, "name": "Keys", "seats": 2},
             )
             opened.raise_for_status()
-            mallory = await http.post(
-                "/api/signup", json={"username": "mallory", "password": "mallory's password"}
-            )
-            plan = Plan(url, tokens, tables, players, seconds, think, mallory.json()["token"])
+            attacker_tokens = []
+            for name in ("mallory", "chatter", "toggler", "optionsflood"):
+                signed = await http.post(
+                    "/api/signup", json={"username": name, "password": f"{name}'s password"}
+                )
+                attacker_tokens.append(signed.json()["token"])
+            plan = Plan(url, tokens, tables, players, seconds, think, *attacker_tokens, flood_from)
             plan_file = folder / "plan.json"
             plan_file.write_text(json.dumps(dataclasses.asdict(plan)))
+            if attackers:  # seated and sat out at tables nobody else sits at yet
+                await sit_out(plan, plan.toggler, TOGGLED_TABLE, "127.0.0.3")
+                flooded = FLOODED_TABLE if plan.tables > 1 else TOGGLED_TABLE
+                await sit_out(plan, plan.options_flooder, flooded, plan.flood_from)
             honest = await client_process("honest", plan_file)
             clients.append(honest)
-            if attackers:
-                clients.append(await client_process("hostile", plan_file))
+            clients.append(await client_process("spectator", plan_file))
+            for role in HOSTILE if attackers else ():
+                clients.append(await client_process(role, plan_file))
             played = await result_of(honest, seconds + 240)
-            attacks: dict[str, Any] = {}
-            if attackers:
-                clients[1].send_signal(signal.SIGTERM)
-                attacks = await result_of(clients[1], 120)
+            attacks: Counter[str] = Counter()
+            for process in clients[1:]:
+                with contextlib.suppress(ProcessLookupError):  # ended already: its result
+                    process.send_signal(signal.SIGTERM)
+            watched = await result_of(clients[1], 120)
+            for process in clients[2:]:
+                attacks.update(await result_of(process, 120))
             faults = sum(
                 t["faults"] for t in (await http.get("/api/floor/tables", headers=floor)).json()
             )
@@ -300,8 +471,16 @@ async def run_soak(
         "hands_complete": int(complete or 0),
         "hands_cancelled": int(cancelled or 0),
         "faults": faults,
-        "attacks": attacks,
+        "attacks": dict(attacks),
+        "watched": watched,
     }
+
+
+def frames_per_second(result: dict[str, Any]) -> float:
+    watched = result["watched"]
+    return float(watched.get("spectator table frames", 0)) / max(
+        1, watched.get("spectator seconds", 1)
+    )
 
 
 def run() -> Report:
@@ -320,6 +499,24 @@ def run() -> Report:
                 target="< 0.100 s" if name == "p99" else "",
             )
         )
+    report.add(
+        Row(
+            f"{TABLES} tables, attacked: hands dealt a second (the bots' measured window)",
+            attacked["hands_per_second"],
+            "hands/s",
+            {"the same honest load, no attackers": calm["hands_per_second"]},
+            target=f"> {0.9 * calm['hands_per_second']:.2f} (90% of calm)",
+        )
+    )
+    report.add(
+        Row(
+            f"a spectator of {TOGGLED_TABLE}, attacked: table frames a second",
+            frames_per_second(attacked),
+            "frames/s",
+            {"the same honest load, no attackers": frames_per_second(calm)},
+            higher_is_better=False,
+        )
+    )
     for name, result in (("attacked", attacked), ("calm", calm)):
         report.notes.append(
             f"{name}: {result['actions']} honest actions, p50 {result['p50_ms']:.1f} ms, p99 "
@@ -328,11 +525,12 @@ def run() -> Report:
             f"{result['faults']}; audit {'reconciles' if result['audit_ok'] else 'FAILS'}"
         )
     report.notes.append(f"attacks: {attacked['attacks']}")
+    report.notes.append(f"the spectator: attacked {attacked['watched']}, calm {calm['watched']}")
     return report
 
 
 def main(argv: list[str]) -> None:
-    if len(argv) == 2 and argv[0] in ("honest", "hostile"):
+    if len(argv) == 2 and argv[0] in ("honest", "spectator", *HOSTILE):
         plan = Plan(**json.loads(Path(argv[1]).read_text()))
         if argv[0] == "honest":
             result: Any = asyncio.run(
@@ -340,8 +538,10 @@ def main(argv: list[str]) -> None:
                     plan.url, plan.tokens, plan.tables, plan.players, plan.seconds, plan.think
                 )
             )
+        elif argv[0] == "spectator":
+            result = asyncio.run(watching(plan))
         else:
-            result = asyncio.run(hostile(plan))
+            result = asyncio.run(hostile(plan, argv[0]))
         print(json.dumps(result))
         return
     run().print()

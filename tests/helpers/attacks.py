@@ -91,14 +91,15 @@ async def settle(read: Any, rounds: int = 100) -> int:
 
 
 @contextlib.asynccontextmanager
-async def chat_held(server: Server) -> AsyncIterator[None]:
-    """While inside, a table that writes a chat waits for a lock (an operator's long
-    transaction): nothing more leaves its inbox, and what is sent to it piles up."""
+async def writes_held(server: Server) -> AsyncIterator[None]:
+    """While inside, a table that writes its own row in its turn (a player joining its
+    waiting list, sitting down) waits for a lock (an operator's long transaction): nothing
+    more leaves its inbox, and what is sent to it piles up."""
     admin = await asyncpg.connect(server.database.replace("+asyncpg", ""))
     lock = admin.transaction()
     await lock.start()
     try:
-        await admin.execute("LOCK TABLE chat_messages IN EXCLUSIVE MODE")
+        await admin.execute("LOCK TABLE tables IN EXCLUSIVE MODE")
         yield
     finally:
         await lock.rollback()

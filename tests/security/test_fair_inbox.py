@@ -14,13 +14,13 @@ from websockets.exceptions import ConnectionClosed
 
 from pokerroom.server.actor import CLIENT_WAITING
 from tests.helpers.attacks import (
-    chat_held,
     errors,
     first_act,
     logged_in,
     play,
     report,
     settle,
+    writes_held,
 )
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.database import cancelled_hands
@@ -57,9 +57,9 @@ async def test_S_ISOLATE_1_a_flood_of_one_address_never_refuses_another_players_
     act = json.dumps({"type": "act", "table": "fair", "action": "fold", "hand": number})
 
     # The table is held up by a write that waits for a lock: the flood piles up.
-    async with chat_held(server):
-        await mallory.send(type="chat", table="fair", text="hold on")
-        await settle(lambda: actor.queued)  # the chat was taken: the table waits on it
+    async with writes_held(server):
+        await mallory.send(type="waiting_list", table="fair", action="join")
+        await settle(lambda: actor.queued)  # taken: the table waits on its write
         for _ in range(CLIENT_WAITING * 2):
             await asyncio.gather(*(ws.send(act) for ws in flooders))
         flood = await settle(lambda: actor.queued)

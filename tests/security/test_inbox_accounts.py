@@ -11,7 +11,7 @@ import json
 import httpx
 
 from pokerroom.server.actor import CLIENT_WAITING
-from tests.helpers.attacks import chat_held, errors, first_act, logged_in, settle
+from tests.helpers.attacks import errors, first_act, logged_in, settle, writes_held
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.database import cancelled_hands
 from tests.helpers.room_tables import decision
@@ -38,9 +38,9 @@ async def test_S_ISOLATE_1_one_socket_switching_accounts_passes_a_full_address_o
             tokens.append(answer.json()["token"])
     switcher = await logged_in(server, tokens[0])
 
-    async with chat_held(server):
-        await mallory.send(type="chat", table="fair", text="hold on")
-        await settle(lambda: actor.queued)  # the chat was taken: the table waits on it
+    async with writes_held(server):
+        await mallory.send(type="waiting_list", table="fair", action="join")
+        await settle(lambda: actor.queued)  # taken: the table waits on its write
         for flooder in (mallory, mallet):  # the address's share, full (127.0.0.1)
             for _ in range(CLIENT_WAITING):
                 await flooder.ws.send(act)

@@ -9,7 +9,7 @@ import asyncio
 
 from pokerroom.server.actor import CLIENT_WAITING
 from pokerroom.server.room import TableConfig
-from tests.helpers.attacks import chat_held, heads_up, play, settle
+from tests.helpers.attacks import heads_up, play, settle, writes_held
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.database import cancelled_hands
 from tests.helpers.room_tables import first_turn
@@ -29,11 +29,11 @@ async def test_S_ISOLATE_1_an_ended_table_task_leaves_no_message_counted_on_its_
     await mallory.send(type="watch", table="goes")
     await mallory.next("table")
 
-    async with chat_held(server):  # "goes" writes a chat: Ann's messages to it wait
-        await mallory.send(type="chat", table="goes", text="hold on")
+    async with writes_held(server):  # "goes" seats Mallory: Ann's messages to it wait
+        await mallory.send(type="join", table="goes", seat=1, buy_in=10_000, request="m1")
         await settle(lambda: gone.queued)
-        for number in range(CLIENT_WAITING):
-            await ann.send(type="chat", table="goes", text=f"hello {number}")
+        for _ in range(CLIENT_WAITING):
+            await ann.send(type="act", table="goes", action="fold", hand=1)
         assert await settle(lambda: gone.queued) == CLIENT_WAITING
         assert server.room.depose("goes", "the lease was lost")  # its task ends
         await asyncio.wait([gone.task], timeout=10)

@@ -14,9 +14,9 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
+from pokerroom.server.account_limits import CHAT_BURST
 from pokerroom.server.addresses import canonical_address
 from pokerroom.server.auth import AuthLimits, Refused, TokenBuckets
-from pokerroom.server.chat_limit import CHAT_BURST
 from pokerroom.server.room import Limits
 from pokerroom.store.accounts import canonical_username
 from tests.helpers.room_tables import table_config

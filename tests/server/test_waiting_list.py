@@ -7,13 +7,13 @@ table; every test ends with the audit reconciling (S-AUDIT-2)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import select
 
 from pokerroom.server.inbox import Close
 from pokerroom.server.room import Room, _config_json
@@ -22,12 +22,9 @@ from pokerroom.store.accounts import sign_up
 from pokerroom.store.db import Database, sqlite_url
 from pokerroom.store.hands import save_table
 from pokerroom.store.ledger import join
-from pokerroom.store.models import TableRecord
-from pokerroom.table import Table
 from tests.helpers.audit import assert_books_balance, audit_database
-from tests.helpers.database import rows
-from tests.helpers.room_tables import ann_and_bob_seated, table_config
-from tests.helpers.waiting_list import drain, waiting
+from tests.helpers.room_tables import table_config
+from tests.helpers.waiting_list import drain, full_two_seats, in_line, stored_table, waiting
 from tests.server.conftest import Person, Server, person
 
 
@@ -40,27 +37,6 @@ async def lobby_entry(server: Server, table: str, token: str | None = None) -> d
     async with httpx.AsyncClient(base_url=server.base) as http:
         entries = (await http.get("/api/lobby", headers=headers)).json()
     return next(e for e in entries if e["id"] == table)
-
-
-async def stored_table(server: Server, table: str) -> Table:
-    record = (await rows(server, select(TableRecord).where(TableRecord.id == table)))[0]
-    return Table.from_json(record.snapshot)
-
-
-async def full_two_seats(server: Server, table: str) -> tuple[Person, Person]:
-    """A two-seat table with ann and bob seated: a newcomer has to wait."""
-    ann, bob = await ann_and_bob_seated(server, table, (1, 2), table_seats=2)
-    await bob.until(lambda f: f.get("you") == 2)
-    return ann, bob
-
-
-async def in_line(server: Server, table: str, *names: str) -> list[Person]:
-    """New people who join the table's waiting list, in this order."""
-    people = [await person(server.base, name) for name in names]
-    for place, someone in enumerate(people, start=1):
-        await someone.send(type="waiting_list", table=table, action="join")
-        await waiting(someone, table, position=place)
-    return people
 
 
 async def take_the_offered_seat(someone: Person, table: str) -> None:
@@ -175,11 +151,12 @@ async def test_closing_the_table_empties_its_waiting_list_and_tells_who_waited(
     await assert_books_balance(server)
 
 
-async def test_the_list_survives_a_restart_and_a_held_seat_gets_a_fresh_clock(
+async def test_the_list_survives_a_restart_and_a_held_seat_keeps_its_wall_clock_deadline(
     tmp_path: Path,
 ) -> None:
     """The list is stored with the table (its snapshot); after a restart the first in line
-    still holds the seat, on this process's clock (a clock from before may be far off)."""
+    still holds the seat until the wall-clock instant it was held until, on this process's
+    clock (the snapshot's clock was another process's)."""
     url = sqlite_url(tmp_path / "room.db")
     db = Database(url)
     await db.migrate()
@@ -191,8 +168,10 @@ async def test_the_list_survives_a_restart_and_a_held_seat_gets_a_fresh_clock(
         ann, carl = people
         await join(session, ann.id, "w5", 10_000, seat=1, number=1, now=now, key="join:w5:a")
         table.sit(str(ann.id), 1, 10_000, name="ann")
-        # Seat 2 is held for carl at once, on a clock far from this process's.
-        table.join_waiting_list(str(carl.id), 1e12, name="carl")
+        # Seat 2 is held for carl at once, 10 s ago on the wall clock (the table's clock
+        # there), so until 20 s from now.
+        made_at = time.monotonic()
+        table.join_waiting_list(str(carl.id), time.time() - 10, name="carl")
         await save_table(
             session, "w5", name="w5", config=_config_json(config), snapshot=table.to_json(), now=now
         )
@@ -204,7 +183,8 @@ async def test_the_list_survives_a_restart_and_a_held_seat_gets_a_fresh_clock(
         assert restored.players == [str(carl.id)] and restored.reserved_for(2) == str(carl.id)
         deadline = restored.next_deadline()
         assert deadline is not None
-        assert deadline <= asyncio.get_running_loop().time() + restored.offer_seconds
+        clock = asyncio.get_running_loop().time()
+        assert clock + 20 - (time.monotonic() - made_at) - 0.1 <= deadline <= clock + 20
     finally:
         await room.stop()
     report = await audit_database(url)

@@ -49,11 +49,18 @@ TABLES_PER_ACCOUNT = 40  # 40 buy-ins fit in one account's starting balance
 
 
 async def prepare_room(
-    url: str, database: str, tables: int, players: int, *, table_urls: list[str] | None = None
+    url: str,
+    database: str,
+    tables: int,
+    players: int,
+    *,
+    table_urls: list[str] | None = None,
+    spare_seats: int = 0,
 ) -> list[str]:
     """Open tables ``load-0`` .. through the floor API of the room at ``url`` (or spread
-    over ``table_urls``, the nodes of a room of several) and sign up the players; their
-    session tokens, ``players`` per group of ``TABLES_PER_ACCOUNT``."""
+    over ``table_urls``, the nodes of a room of several), with ``spare_seats`` beyond the
+    players', and sign up the players; their session tokens, ``players`` per group of
+    ``TABLES_PER_ACCOUNT``."""
     import httpx
 
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
@@ -80,7 +87,11 @@ async def prepare_room(
             response = await http.post(
                 f"{where}/api/floor/tables",
                 headers=headers,
-                json={"id": f"load-{t}", "name": f"Load {t}", "seats": max(players, 2)},
+                json={
+                    "id": f"load-{t}",
+                    "name": f"Load {t}",
+                    "seats": max(players, 2) + spare_seats,
+                },
             )
             if response.status_code != 200:
                 raise RuntimeError(f"table load-{t} was not opened: {response.text}")

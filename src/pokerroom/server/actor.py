@@ -22,8 +22,8 @@ from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.errors import HandError
 from pokerroom.engine.events import ActionTaken, BoardDealt, Event, ForcedBet
 from pokerroom.server import encoding, protocol
+from pokerroom.server.account_limits import AccountLimits
 from pokerroom.server.alarm import Alarmed
-from pokerroom.server.chat_limit import ChatLimit
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
 from pokerroom.server.hand_ends import Ending, HandEnds, dealt_hand
@@ -68,6 +68,8 @@ from pokerroom.table.events import (
     WaitingListChanged,
 )
 
+BROADCAST_TICK = 0.02  # seconds: at most one table frame per viewer this often
+OPTIONS_TICK = 1.0  # seconds: seat options (the player's own) reach the others this often
 CLOCK_SLACK = 0.05  # seconds: the shortest sleep after a clock turn that changed nothing
 INBOX_MESSAGES = 1000  # clients' messages waiting for one table before more are refused
 __all__ = ["CLIENT_WAITING", "INBOX_MESSAGES", "TableActor"]
@@ -88,6 +90,8 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         # bounded by the connections ("gone") and the floor's calls.
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.shares = Shares(INBOX_MESSAGES)  # what each source has waiting (S-ISOLATE-1)
+        self.limits = AccountLimits()  # the room's, shared by its tables, when it has them
+        self.chat_writes: set[asyncio.Task[None]] = set()  # chat being stored meanwhile
         self.faults = 0  # exceptions in the table's own logic (each logged with its hand)
         self.watchers: list[Client] = []
         self.version = int(time.time() * 1000)  # above a former owner's (gaps: resync)
@@ -115,7 +119,12 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         self.reach: Callable[[int], Iterable[Client]] | None = None  # the room's connections
         self.alarm: asyncio.TimerHandle | None = None  # the clock's one timer (Alarmed)
         self.fixed = FixedFields()  # its frames' members that change with its game only
-        self.chat = ChatLimit()  # per account, not per connection (S-RATE-1)
+        # The broadcast, coalesced: a change marks the table ``dirty``, and its frames go out
+        # at once when the last went a tick ago, else at that tick with the state then.
+        self.dirty = False
+        self.broadcast_at = -OPTIONS_TICK  # the loop's time of the last broadcast ...
+        self.due_at = 0.0  # ... and of the one pending, while ``dirty``
+        self.turn_now = 0.0  # the table's ``now`` of the turn running (a flush's)
 
     @property
     def db(self) -> Database:
@@ -139,6 +148,9 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
     def offer(self, item: FromClient) -> str | None:
         """Queue a client's message; or why not (the table or its sender's share is full)."""
         refused = self.shares.refusal(item.client, self.table_id)
+        if refused is None and isinstance(item, Said):
+            account, message = item.client.account_id, item.message
+            refused = self.limits.refusal(account, self.table_id, message, time.monotonic())
         if refused is None:
             self.shares.take(item.client)
             self.inbox.put_nowait(item)
@@ -177,6 +189,9 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                 item = self.inbox.get_nowait()
             else:
                 wake = self._next_wakeup(loop.time())
+                if self.dirty:  # a coalesced broadcast is due at its tick
+                    due = max(0.0, self.due_at - loop.time())
+                    wake = due if wake is None else min(wake, due)
                 if wake is None or wake > 0:
                     item = await self._wait(wake)
             if isinstance(item, Alarm):
@@ -196,8 +211,9 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
 
     async def _turn(self, item: Item | None, now: float) -> None:
         changed = moved = False
+        self.turn_now = now
         if isinstance(item, Said) and isinstance(item.message, protocol.Act):
-            self.acted_at = item.at
+            self.acted_at = item.at if self.acted_at is None else self.acted_at
         try:
             if item is None:
                 changed = await self._on_clock(now)
@@ -208,7 +224,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                 # with the other tables' (group commit). This table waits for its own write
                 # only: nothing else of it is written, and no hand dealt, before that.
                 if changed:
-                    await self._broadcast(now)
+                    self._changed(now)
                 moved, changed = changed, False
                 await self._settle()
             changed = await self._maybe_start(now) or changed
@@ -218,8 +234,11 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
             changed = await self._fault(error, now)
         self.clock_idle = item is None and not (changed or moved)
         if changed:
-            await self._broadcast(now)
-        self.acted_at = None
+            self._changed(now)
+        elif self.dirty and self._due():
+            self._broadcast(now)
+        if not self.dirty:
+            self.acted_at = None
 
     def _next_wakeup(self, now: float) -> float | None:
         """Seconds until the next thing the clock must do (0 when it is due), None if none."""
@@ -409,6 +428,8 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                     await self._after(self.table.sit_in(player, post_now=True), now)
                 case protocol.Options():
                     self._options(client, payload)
+                    self._options_changed(client, now)
+                    return False
                 case protocol.Chat():
                     await self._chat(client, payload, now)
                     return False
@@ -450,15 +471,24 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         await self._after(events, now)
 
     async def _chat(self, client: Client, message: protocol.Chat, now: float) -> None:
+        """Sent at once; stored by the writer with its next batch, never waited for here (the
+        account's rate was checked as it was offered: ``AccountLimits``)."""
         player = self._player(client)
+        text = html.escape(message.text.strip())  # stored and sent escaped
         account = client.account_id  # (not ``player``: a tournament entry's id may be 7#2)
         assert account is not None  # ``_player`` refused an anonymous client
-        if not self.chat.take(account, now):
-            raise TableError("slow down: too many chat messages")
-        text = html.escape(message.text.strip())  # stored and sent escaped
-        await self.store.post_chat(self.table_id, account, text, now=utcnow())
+        write = asyncio.create_task(
+            self.store.post_chat(self.table_id, account, text, now=utcnow())
+        )
+        self.chat_writes.add(write)
+        write.add_done_callback(self._chat_written)
         chat = protocol.ChatFrame(table=self.table_id, sender=client.name or player, text=text)
         self._tell(protocol.frame(chat))
+
+    def _chat_written(self, write: asyncio.Task[None]) -> None:
+        self.chat_writes.discard(write)
+        if not write.cancelled() and write.exception() is not None:  # the line was seen, lost
+            log.warning("%s: a chat line was not stored: %r", self.table_id, write.exception())
 
     # ------------------------------------------------------------ broadcast
 
@@ -480,7 +510,40 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         seat = self._seat_for(client)
         return encoding.encode(public if seat is None else state_for_seat(self.table, public, seat))
 
-    async def _broadcast(self, now: float) -> None:
+    def _changed(self, now: float) -> None:
+        """The table changed: its viewers see it now, or at the next tick if a frame went out
+        less than a tick ago (with the state then: however fast messages change it, a viewer
+        gets at most one frame a tick, and every frame is the latest state)."""
+        self._pending(BROADCAST_TICK)
+        if self._due():
+            self._broadcast(now)
+
+    def _pending(self, tick: float) -> None:
+        """A change for everyone, due ``tick`` after the last frame (the soonest wins)."""
+        due = self.broadcast_at + tick
+        self.due_at = min(self.due_at, due) if self.dirty else due
+        self.dirty = True
+
+    def _due(self) -> bool:
+        return asyncio.get_running_loop().time() >= self.due_at
+
+    def _options_changed(self, client: Client, now: float) -> None:
+        """Seat options are the player's own: its sockets see them at once (the frame of
+        the version already sent, with them); the others with the next frame, at the latest
+        ``OPTIONS_TICK`` after the last, so a player toggling options sets nobody's rate."""
+        for own in [w for w in self.watchers if w.account_id == client.account_id]:
+            own.deliver(self._state_for(own, now), self.table_id, self.version)
+        self._pending(OPTIONS_TICK)
+
+    def _flush(self) -> None:
+        """A line about to go out after a change not yet broadcast: the change goes first (a
+        hand's result after the table that shows its end)."""
+        if self.dirty:
+            self._broadcast(self.turn_now)
+
+    def _broadcast(self, now: float) -> None:
+        self.dirty = False
+        self.broadcast_at = asyncio.get_running_loop().time()
         if self.acted_at is not None and self.metrics is not None:
             self.metrics.actions.observe(time.monotonic() - self.acted_at)
             self.acted_at = None
@@ -505,6 +568,8 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
 
     def _send(self, client: Client, text: str, version: int | None = None) -> None:
         """Queue ``text`` (a table frame: its ``version``) for ``client``; never waits."""
+        if version is None:
+            self._flush()
         client.deliver(text, None if version is None else self.table_id, version)
         if client.closed and client in self.watchers:
             self.watchers.remove(client)

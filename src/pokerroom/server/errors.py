@@ -32,6 +32,9 @@ Params = dict[str, str | int]
 TEMPLATES: dict[str, str] = {
     # the protocol (server/protocol.py, routes/socket.py)
     "protocol.slow_down": "slow down: too many messages (this one was refused)",
+    # a state-changing message (options, sit out...) over the account's own rate at a table
+    "protocol.account_slow_down": "slow down: your account sends too many changes to table"
+    " '{table}' (this one was refused)",
     "protocol.binary": "binary frames are not part of the protocol ({size} bytes): send JSON text",
     "protocol.too_long": "message too long ({size} bytes; the limit is {limit})",
     "protocol.too_deep": "message nested too deeply (more than {limit} levels)",
@@ -64,11 +67,14 @@ TEMPLATES: dict[str, str] = {
         "table '{table}' got your message too late ({seconds} s after it was sent): nothing changed"
     ),
     "table.recovering": "table {table} is recovering from a fault: try again in a moment",
+    "table.no_answer": "table '{table}': its node did not answer",
+    "table.already_open": "table '{table}' is already open",
     "table.closed": "this table is closed",
     "table.not_stored": "{what} was not stored ({reason}): nothing changed, try again",
     "seat.already_seated": "you already have a seat at this table (seat {seat})",
     "seat.player_seated": "'{player}' already has a seat at this table",
     "seat.take_first": "take a seat first",
+    "seat.no_seat_here": "you have no seat at {table}",
     "seat.no_such": "seat {seat} does not exist (seats 1..{seats})",
     "seat.taken": "seat {seat} is taken",
     "seat.not_seated": "'{player}' is not seated at this table",
@@ -88,6 +94,9 @@ TEMPLATES: dict[str, str] = {
     # the lobby's requests, then the notes of a ``tournament`` frame (its ``kind``)
     "tournament.not_found": "no tournament '{tournament}'",
     "tournament.elsewhere": "tournament {tournament} runs on node {node}: ask that node",
+    "tournament.table_seats": "{table} is a tournament table: its seats are drawn by the"
+    " tournament",
+    "tournament.table_floor": "a tournament table is run by its tournament",
     "tournament.did_not_play": "you did not play {tournament}",
     "tournament.registration_closed": "{event}: registration is closed",
     "tournament.already_in": "'{player}' is already in {event} (entry {entry})",

@@ -17,6 +17,7 @@ from typing import Any
 from pokerroom.rng import SystemRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
+from pokerroom.server.account_limits import AccountLimits
 from pokerroom.server.actor import INBOX_MESSAGES, TableActor
 from pokerroom.server.bus import Bus
 from pokerroom.server.client import OUTBOX_FRAMES, Client
@@ -167,6 +168,7 @@ class Room:
         )
         db.writer.observe = self.metrics.committed
         self.clients: set[Client] = set()  # every open connection (S-AUTH-2 closes them)
+        self.account_limits = AccountLimits()  # chat and seat changes per account
         self.per_address: Counter[str] = Counter()
         self.own_tables = own_tables
         self.draining = False  # stopping: no new hand, tables handed over (server/drain.py)
@@ -301,11 +303,6 @@ class Room:
                 if isinstance(event, SeatLeft):  # asked to leave during the hand
                     left.append((int(event.player), event.stack))
         table.hand_number = max(table.hand_number, last)
-        # A seat held for the waiting list gets a fresh clock: the old one was another
-        # process's.
-        fresh = asyncio.get_running_loop().time() + table.waiting.offer_seconds
-        for offer in table.waiting.offers.values():
-            offer.expires = fresh
         return Adopted((config, table), config.name, _config_json(config), table.to_json(), left)
 
     async def start(self, *, demo: bool = True) -> None:
@@ -388,9 +385,11 @@ class Room:
         return actor
 
     def _add(self, config: TableConfig, table: Table) -> None:
+        table.waiting.wall_offset = wall_offset()  # its holds' deadlines on the wall clock
         actor = TableActor(self.db, config.id, table, _config_json(config), pause=self.pause)
         actor.shares.limit = self.limits.inbox_messages
         actor.reach = self.connections_of
+        actor.limits = self.account_limits
         actor.metrics = self.metrics
         if self.leases is not None:
             actor.on_stale = self.leases.stale
@@ -435,6 +434,11 @@ class Room:
         if self.leases is not None:  # the other nodes' tables, as the last pass read them
             entries.extend(self.leases.remote_entries(viewer, set(self.actors)))
         return entries
+
+
+def wall_offset() -> float:
+    """The wall clock minus the tables' clock (the running loop's ``time``)."""
+    return time.time() - asyncio.get_running_loop().time()
 
 
 async def _floor_call(actor: TableActor, kind: str, reason: str) -> dict[str, Any]:

@@ -258,6 +258,7 @@ class TournamentRunner:
         for number in self.t.tables:
             if number not in self.actors:
                 actor = TournamentTableActor(self, number, pause=self.hall.pause)
+                actor.limits = self.room.account_limits  # one account: one chat rate
                 if self.hall.nodes is not None:  # a write refused by the epoch: deposed
                     actor.on_stale = self.hall.nodes.on_stale(self)
                 self.actors[number] = actor

@@ -193,7 +193,9 @@ def waiting_frame(
         length=len(waiting),
         offer=None
         if offer is None
-        else protocol.SeatOffer(seat=offer.seat, seconds=round(max(0.0, offer.expires - now), 1)),
+        else protocol.SeatOffer(
+            seat=offer.seat, seconds=round(max(0.0, waiting.expires(offer) - now), 1)
+        ),
         note=note,
         code=code,
         params=params,

@@ -83,6 +83,13 @@ class DirectSocket:
         protocol past the buffer's high-water mark; ``ready`` then says no)."""
         self.protocol.transport.write(frame)
 
+    def cut(self) -> None:
+        """Close the TCP connection once what is written has gone (a close frame), without
+        waiting for the peer's close reply: uvicorn would read and parse what the peer still
+        sends meanwhile, for up to its close timeout (10 s), and a flooder that never reads
+        keeps sending."""
+        self.protocol.transport.close()
+
 
 # What ``ready`` and ``write`` read of uvicorn's protocol and of its websockets connection:
 # checked once a connection, so that another version's inner names mean the writer's path,

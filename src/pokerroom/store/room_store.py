@@ -346,8 +346,12 @@ class RoomStore:
             return record.snapshot, await last_hand_number(session, table_id)
 
     async def post_chat(self, table_id: str, account: int, text: str, *, now: datetime) -> None:
-        async with self.db.transaction() as session:
+        """A chat line, committed by the writer with its next batch (``Database.grouped``)."""
+
+        def add(session: Session) -> None:
             session.add(ChatMessage(table_id=table_id, account_id=account, text=text, at=now))
+
+        await self.db.grouped(add)
 
     async def save_waiting_list(self, table_id: str, saved: TableSave, *, now: datetime) -> None:
         """A player's request to join or leave a table's waiting list: the table (whose

@@ -12,8 +12,11 @@ whose balance cannot pay the minimum buy-in at once (``pass_over``). A player wh
 disconnects keeps the place (a page reload must not lose it); the offer's clock still runs,
 so an absent player holds a seat for at most ``OFFER_SECONDS``.
 
-Pure, like the table: ``now`` is passed in (monotonic seconds), and the list and its offers
-are written with the table's snapshot, so they survive a restart."""
+Pure, like the table: ``now`` is passed in (the table's clock: monotonic seconds), and the
+list and its offers are written with the table's snapshot, so they survive a restart. A held
+seat's deadline is a wall-clock instant (as a tournament's levels are): the server tells the
+list how its table's clock stands to the wall clock (``wall_offset``), so a hold made before a
+reboot, or on a node that failed, ends when it would have, not 30 s after the table is back."""
 
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ OFFER_SECONDS = 30.0  # how long an offered seat is held for the player it is of
 class Offer:
     player: str
     seat: int
-    expires: float  # monotonic seconds, as the table's ``now``
+    held_until: float  # the wall-clock instant (Unix seconds) the hold ends
 
 
 @dataclass(slots=True)
@@ -39,6 +42,10 @@ class Waiting:
 class WaitingList:
     def __init__(self, offer_seconds: float = OFFER_SECONDS) -> None:
         self.offer_seconds = offer_seconds
+        # The wall clock minus the table's ``now``: set by the server for its own clock (0:
+        # the table's ``now`` is the wall clock); written with the list, so a table rebuilt
+        # from its snapshot in the same process keeps it.
+        self.wall_offset = 0.0
         self.entries: list[Waiting] = []
         self.offers: dict[str, Offer] = {}  # by player
 
@@ -69,8 +76,13 @@ class WaitingList:
         """Players in line who have no seat offered yet."""
         return sum(1 for w in self.entries if w.player not in self.offers)
 
+    def expires(self, offer: Offer) -> float:
+        """When ``offer``'s hold ends, on the table's clock."""
+        return offer.held_until - self.wall_offset
+
     def next_deadline(self) -> float | None:
-        return min((o.expires for o in self.offers.values()), default=None)
+        """The first hold to end, on the table's clock."""
+        return min((self.expires(o) for o in self.offers.values()), default=None)
 
     # ------------------------------------------------------------ changes
 
@@ -88,7 +100,7 @@ class WaitingList:
 
     def lapse(self, now: float) -> list[Offer]:
         """Offers whose time is up: their players are passed over (off the list)."""
-        lapsed = [o for o in self.offers.values() if now >= o.expires]
+        lapsed = [o for o in self.offers.values() if now >= self.expires(o)]
         for offer in lapsed:
             self.remove(offer.player)
         return lapsed
@@ -106,7 +118,8 @@ class WaitingList:
                 break
             if waiting.player in self.offers:
                 continue
-            offer = Offer(waiting.player, open_seats.pop(0), now + self.offer_seconds)
+            until = now + self.wall_offset + self.offer_seconds
+            offer = Offer(waiting.player, open_seats.pop(0), until)
             self.offers[waiting.player] = offer
             made.append(offer)
         return made
@@ -116,19 +129,25 @@ class WaitingList:
     def to_json(self) -> dict[str, Any]:
         return {
             "players": [[w.player, w.name] for w in self.entries],
-            "offers": [[o.player, o.seat, o.expires] for o in self.offers.values()],
+            "offers": [[o.player, o.seat, o.held_until] for o in self.offers.values()],
             "offer_seconds": self.offer_seconds,
+            "wall_offset": self.wall_offset,
         }
 
     @staticmethod
     def from_json(data: Any) -> WaitingList:
-        """From ``to_json``, or from a snapshot written before offers: a list of players."""
+        """From ``to_json``, or from a snapshot written before offers (a list of players) or
+        before their deadlines were wall-clock instants (no ``wall_offset``: their holds,
+        on another process's clock, are dropped, and the next turn offers the seats afresh)."""
         if isinstance(data, list):
             restored = WaitingList()
             restored.entries = [Waiting(str(p), str(p)) for p in data]
             return restored
         restored = WaitingList(float(data.get("offer_seconds", OFFER_SECONDS)))
         restored.entries = [Waiting(str(p), str(n)) for p, n in data["players"]]
+        if "wall_offset" not in data:
+            return restored
+        restored.wall_offset = float(data["wall_offset"])
         on_list = set(restored.players)
         restored.offers = {
             str(p): Offer(str(p), int(s), float(e)) for p, s, e in data["offers"] if p in on_list

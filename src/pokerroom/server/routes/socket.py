@@ -104,6 +104,8 @@ async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> Non
                         await client.outbox.join()
                     tasks[0].cancel()
                     await websocket.close(code=client.drop_code, reason=client.drop_reason)
+            if client.drop_code == 1008 and client.socket is not None:
+                client.socket.cut()  # thrown out (a flood, not reading): nothing more is read
     finally:
         for task in tasks:
             task.cancel()
