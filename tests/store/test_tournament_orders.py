@@ -239,7 +239,11 @@ class Run:
         await self.event.store.pay(self.event.tid, prizes, now=NOW)
 
     async def play_hand(self, shove: str | None, *, save: bool = True) -> bool:
-        """One hand at the first table that can deal; False if none can now."""
+        """One hand at the first table that can deal; False if none can now. A bust's rebuy
+        offer that has lapsed puts the player out first, as the table's clock does."""
+        lapsed = [e for n in list(self.t.tables) for e in self.t.expire_offers(n, self.now)]
+        if lapsed and save:
+            await self.save()
         startable = self.t.startable(self.now)
         number = next((n for n in startable if self.t.can_start(n, self.now)), None)
         if number is None:

@@ -297,6 +297,10 @@ def test_no_rebuy_or_add_on_once_the_event_is_over() -> None:
     rng, now = SeededRandomSource(3), 0.0
     while not t.finished:
         table = t.tables[1]
+        for busted in list(t.offers):  # the rebuy a bust is offered: declined
+            t.decline_rebuy(busted, now)
+        if t.finished:
+            break
         if table.hand is None:
             t.start_hand(1, now)
             continue
