@@ -36,12 +36,3 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     for source in sources:
         if source.stat().st_mtime > built:
             pytest.exit(f"{source.name} changed after it was compiled: run `make test`", 2)
-
-
-# Started first when `make test` runs files on two processes (pytest-xdist): a file of
-# minutes begun last would leave one process working alone at the end.
-LONGEST_FIRST = ("tests/server/test_privacy.py",)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: item.nodeid.split("::")[0] not in LONGEST_FIRST)
