@@ -35,7 +35,7 @@ from pokerroom.tournament.events import (
 from pokerroom.tournament.seats import next_big_blind, worst_seat
 from pokerroom.tournament.simulate import random_action
 from pokerroom.tournament.snapshot import tournament_to_json
-from tests.helpers.coordinator_hands import all_in_hand
+from tests.helpers.coordinator_hands import all_in_hand, fold_or_check, to_the_end
 from tests.helpers.tables import posts
 
 
@@ -50,15 +50,7 @@ def tournament(name: str = "mtt_freezeout", entrants: int = 18, seed: int = 1) -
 
 def fold_round(t: Tournament, number: int, now: float = 0.0) -> list[Any]:
     """Deal a hand at table ``number``; everyone folds to a bet: the big blind wins it."""
-    events = t.start_hand(number, now)
-    table = t.tables[number]
-    while table.hand is not None:
-        seat = table.actor_seat()
-        legal = table.hand.legal_actions()
-        assert seat is not None and legal is not None
-        kind = ActionKind.CHECK if legal.can_check else ActionKind.FOLD
-        events += t.act(table.seats[seat].player, Action(kind), now)
-    return events
+    return to_the_end(t, number, fold_or_check, now)
 
 
 def eliminate(t: Tournament, entry: str) -> None:
@@ -421,10 +413,8 @@ def play_out(t: Tournament, number: int, now: float = 0.0) -> list[Any]:
     table, events = t.tables[number], []
     while table.hand is not None:
         seat = table.actor_seat()
-        legal = table.hand.legal_actions()
-        assert seat is not None and legal is not None
-        kind = ActionKind.CHECK if legal.can_check else ActionKind.FOLD
-        events += t.act(table.seats[seat].player, Action(kind), now)
+        assert seat is not None
+        events += t.act(table.seats[seat].player, fold_or_check(table.hand.legal_actions()), now)
     return events
 
 
