@@ -62,14 +62,14 @@ def wanted() -> list[Requirement]:
     return [Requirement(text) for text in texts]
 
 
-def test_every_pinned_package_has_hashes() -> None:
+def test_S_BUILD_1_every_pinned_package_has_hashes() -> None:
     found = pins()
     assert len(found) > 30, "requirements.lock lists too few packages: is it the uv output?"
     unhashed = [pin.name for pin in found if pin.hashes == 0]
     assert not unhashed, f"pinned without a hash (pip --require-hashes refuses): {unhashed}"
 
 
-def test_every_requirement_of_pyproject_is_pinned_within_its_range() -> None:
+def test_S_BUILD_1_every_requirement_of_pyproject_is_pinned_within_its_range() -> None:
     by_name: dict[str, list[Pin]] = {}
     for pin in pins():
         by_name.setdefault(pin.name, []).append(pin)
@@ -100,7 +100,7 @@ def test_the_lock_pins_one_release_of_each_package_for_this_python() -> None:
     assert not doubled, f"several releases pinned for Python 3.11: {doubled}"
 
 
-def test_make_installs_from_the_lock_with_hashes() -> None:
+def test_S_BUILD_1_make_installs_from_the_lock_with_hashes() -> None:
     makefile = (ROOT / "Makefile").read_text()
     assert "--require-hashes" in makefile and "-r requirements.lock" in makefile
     # The project itself adds nothing unpinned: no dependency resolution, no build isolation.

@@ -134,7 +134,7 @@ async def test_a_chat_line_is_sent_while_its_write_waits_and_the_table_goes_on(
     await assert_books_balance(server)
 
 
-async def test_options_toggled_from_many_sockets_are_one_accounts_rate_and_frames_coalesce(
+async def test_S_ISOLATE_2_options_from_many_sockets_are_one_accounts_rate_frames_coalesce(
     server: Server,
 ) -> None:
     """A sat-out player toggles auto-post from 20 sockets (each under its connection's rate):
