@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from playwright.async_api import Browser
 
 from tests.browser.conftest import Room, new_player, screenshot
@@ -48,6 +49,9 @@ SEVEN_PAID = """[
 ROOM = room_script(start_at=BOTS, deal_after=BOTS, late_levels=3, payouts=SEVEN_PAID)
 
 
+@pytest.mark.xfail(
+    reason="open client bug: after a tournament move the old table's view can stay", strict=False
+)
 async def test_register_late_be_moved_and_finish_a_multi_table_event(
     browser: Browser, tmp_path: Path
 ) -> None:
