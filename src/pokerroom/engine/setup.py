@@ -57,6 +57,7 @@ class HandSetup(Record):
         "posts",
         "auto_showdown",
         "cash_table",
+        "bomb_pot",
     )
 
     def __init__(
@@ -72,6 +73,7 @@ class HandSetup(Record):
         posts: tuple[ExtraPost, ...],
         auto_showdown: bool,
         cash_table: bool,
+        bomb_pot: int = 0,
     ) -> None:
         self.spec: Final = spec
         self.house: Final = house
@@ -83,6 +85,8 @@ class HandSetup(Record):
         self.posts: Final = posts
         self.auto_showdown: Final = auto_showdown
         self.cash_table: Final = cash_table
+        # R-BOMB-1: big blinds each player puts in before a hand with no pre-flop betting
+        self.bomb_pot: Final = bomb_pot
 
     @property
     def seats(self) -> tuple[int, ...]:
