@@ -33,6 +33,7 @@ Omaha Hi-Lo is compared at fixed limit, with the halves of each pot shared by R-
 
 import random
 import warnings
+from collections.abc import Iterator
 
 import pytest
 from pokerkit import (
@@ -121,6 +122,30 @@ def pokerkit_state(structure: Structure, variant: Variant, stacks: list[int]):  
     return PotLimitOmahaHoldem.create_state(AUTOMATIONS, True, 0, (1, 2), 2, stacks, n)
 
 
+def deal_to_pokerkit(theirs, ours: Hand, deck: list[int], cards: Iterator[int], seed: int) -> None:  # type: ignore[no-untyped-def]
+    """Deal PokerKit the cards our deck deals (``cards``: from the first burn on), choose two
+    run-outs where it asks (R-RIT-1), and skip its checks that nobody could answer."""
+    n = ours.n
+    while True:
+        if theirs.can_deal_hole():
+            who = theirs.hole_dealee_index
+            theirs.deal_hole(TEXT[deck[len(theirs.hole_cards[who]) * n + who]])
+        elif theirs.can_select_runout_count():
+            theirs.select_runout_count(2)
+        elif theirs.can_burn_card():
+            theirs.burn_card(TEXT[next(cards)])
+        elif theirs.can_deal_board():
+            count = theirs.board_dealing_count
+            theirs.deal_board("".join(TEXT[next(cards)] for _ in range(count)))
+        elif theirs.actor_index is not None and ours.actor is None:
+            # PokerKit asks for a check that nobody could answer (everyone else is
+            # all-in); we skip it. Anything but a free check would be a real difference.
+            assert theirs.checking_or_calling_amount == 0, seed
+            theirs.check_or_call()
+        else:
+            return
+
+
 def play_both(
     seed: int, variant: Variant, structure: Structure, deviations: dict[str, int]
 ) -> None:
@@ -142,22 +167,7 @@ def play_both(
     street_cards = iter(deck[after_hole : after_hole + 8])  # burn, 3 flop, burn, turn, burn, river
 
     def deal_pokerkit() -> None:
-        while True:
-            if theirs.can_deal_hole():
-                who = theirs.hole_dealee_index
-                theirs.deal_hole(TEXT[deck[len(theirs.hole_cards[who]) * n + who]])
-            elif theirs.can_burn_card():
-                theirs.burn_card(TEXT[next(street_cards)])
-            elif theirs.can_deal_board():
-                count = 3 if not theirs.board_cards else 1
-                theirs.deal_board("".join(TEXT[next(street_cards)] for _ in range(count)))
-            elif theirs.actor_index is not None and ours.actor is None:
-                # PokerKit asks for a check that nobody could answer (everyone else is
-                # all-in); we skip it. Anything but a free check would be a real difference.
-                assert theirs.checking_or_calling_amount == 0, seed
-                theirs.check_or_call()
-            else:
-                return
+        deal_to_pokerkit(theirs, ours, deck, street_cards, seed)
 
     deal_pokerkit()
     while not ours.is_over:
@@ -350,22 +360,7 @@ def run_twice_both(seed: int, variant: Variant, structure: Structure) -> str:
     cards = iter(deck[n * variant.hole_cards :])  # both run-outs, burns included
 
     def deal_pokerkit() -> None:
-        while True:
-            if theirs.can_deal_hole():
-                who = theirs.hole_dealee_index
-                theirs.deal_hole(TEXT[deck[len(theirs.hole_cards[who]) * n + who]])
-            elif theirs.can_select_runout_count():
-                theirs.select_runout_count(2)
-            elif theirs.can_burn_card():
-                theirs.burn_card(TEXT[next(cards)])
-            elif theirs.can_deal_board():
-                count = theirs.board_dealing_count
-                theirs.deal_board("".join(TEXT[next(cards)] for _ in range(count)))
-            elif theirs.actor_index is not None and ours.actor is None:
-                assert theirs.checking_or_calling_amount == 0, seed
-                theirs.check_or_call()
-            else:
-                return
+        deal_to_pokerkit(theirs, ours, deck, cards, seed)
 
     deal_pokerkit()
     folds = rng.randint(0, n - 2)  # the first players to act fold, the rest go all-in

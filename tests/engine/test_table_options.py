@@ -247,23 +247,20 @@ def test_R_BOMB_1_everyone_puts_in_n_big_blinds_and_play_starts_on_the_flop() ->
 def test_R_BOMB_1_amount_must_be_offered_and_valid(
     house: object, big_blinds: int, why: str | None
 ) -> None:
-    if why is None:
-        Hand(
+    def deal() -> Hand:
+        return Hand(
             spec=spec(),
             players=players(100, 100),
-            house=house,
-            deck=range(52),  # type: ignore[arg-type]
+            house=house,  # type: ignore[arg-type]
+            deck=range(52),
             bomb_pot=big_blinds,
         )
+
+    if why is None:
+        assert deal().bomb_pot == 0  # 0 is an ordinary hand
         return
     with pytest.raises(BombPotError, match=why):
-        Hand(
-            spec=spec(),
-            players=players(100, 100),
-            house=house,
-            deck=range(52),  # type: ignore[arg-type]
-            bomb_pot=big_blinds,
-        )
+        deal()
 
 
 def test_R_BOMB_1_no_straddle_or_blinds_in_a_bomb_pot() -> None:

@@ -89,7 +89,7 @@ class Table(SeatedTable):
         n = seat.number
         if not seat.straddle or seat.missed_big or seat.missed_small or seat.post_now:
             return None
-        if n in plan.live_posts or n in plan.dead_posts or seat.status is not SeatStatus.PLAYING:
+        if n in plan.live_posts or n in plan.dead_posts:
             return None
         return n if seat.stack >= 2 * self.big_blind else None
 
