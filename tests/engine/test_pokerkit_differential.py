@@ -33,6 +33,7 @@ Omaha Hi-Lo is compared at fixed limit, with the halves of each pot shared by R-
 
 import random
 import warnings
+from collections.abc import Iterator
 
 import pytest
 from pokerkit import (
@@ -47,8 +48,9 @@ from pokerkit import (
     PotLimitOmahaHoldem,
 )
 
-from pokerroom.engine import Hand, Phase, Player
+from pokerroom.engine import Action, ActionKind, Hand, Phase, Player
 from pokerroom.engine.events import ActionTaken, BoardDealt, ForcedBet, PotAwarded
+from pokerroom.rules import STANDARD
 from pokerroom.rules.game import GameSpec, Stakes, Structure, Variant
 from tests.engine.oracle import Ledger, layered_pots
 from tests.helpers.repeats import fast_and_full
@@ -120,6 +122,30 @@ def pokerkit_state(structure: Structure, variant: Variant, stacks: list[int]):  
     return PotLimitOmahaHoldem.create_state(AUTOMATIONS, True, 0, (1, 2), 2, stacks, n)
 
 
+def deal_to_pokerkit(theirs, ours: Hand, deck: list[int], cards: Iterator[int], seed: int) -> None:  # type: ignore[no-untyped-def]
+    """Deal PokerKit the cards our deck deals (``cards``: from the first burn on), choose two
+    run-outs where it asks (R-RIT-1), and skip its checks that nobody could answer."""
+    n = ours.n
+    while True:
+        if theirs.can_deal_hole():
+            who = theirs.hole_dealee_index
+            theirs.deal_hole(TEXT[deck[len(theirs.hole_cards[who]) * n + who]])
+        elif theirs.can_select_runout_count():
+            theirs.select_runout_count(2)
+        elif theirs.can_burn_card():
+            theirs.burn_card(TEXT[next(cards)])
+        elif theirs.can_deal_board():
+            count = theirs.board_dealing_count
+            theirs.deal_board("".join(TEXT[next(cards)] for _ in range(count)))
+        elif theirs.actor_index is not None and ours.actor is None:
+            # PokerKit asks for a check that nobody could answer (everyone else is
+            # all-in); we skip it. Anything but a free check would be a real difference.
+            assert theirs.checking_or_calling_amount == 0, seed
+            theirs.check_or_call()
+        else:
+            return
+
+
 def play_both(
     seed: int, variant: Variant, structure: Structure, deviations: dict[str, int]
 ) -> None:
@@ -141,22 +167,7 @@ def play_both(
     street_cards = iter(deck[after_hole : after_hole + 8])  # burn, 3 flop, burn, turn, burn, river
 
     def deal_pokerkit() -> None:
-        while True:
-            if theirs.can_deal_hole():
-                who = theirs.hole_dealee_index
-                theirs.deal_hole(TEXT[deck[len(theirs.hole_cards[who]) * n + who]])
-            elif theirs.can_burn_card():
-                theirs.burn_card(TEXT[next(street_cards)])
-            elif theirs.can_deal_board():
-                count = 3 if not theirs.board_cards else 1
-                theirs.deal_board("".join(TEXT[next(street_cards)] for _ in range(count)))
-            elif theirs.actor_index is not None and ours.actor is None:
-                # PokerKit asks for a check that nobody could answer (everyone else is
-                # all-in); we skip it. Anything but a free check would be a real difference.
-                assert theirs.checking_or_calling_amount == 0, seed
-                theirs.check_or_call()
-            else:
-                return
+        deal_to_pokerkit(theirs, ours, deck, street_cards, seed)
 
     deal_pokerkit()
     while not ours.is_over:
@@ -299,3 +310,93 @@ def test_same_final_stacks_as_pokerkit(game: str, hands: int) -> None:
     assert deviations["split pots"] >= hands // 100  # the odd-chip rule really is exercised
     if variant is Variant.OMAHA_HILO:
         assert deviations["hi-lo splits"] >= hands // 20, deviations
+
+
+# R-RIT-1: PokerKit runs it twice too (cash-game mode, every player choosing two runs). Both
+# halve each pot with the odd chip to the first board, and split a hi-lo half high then low
+# with the odd chip high. Equal stacks make one pot (the folded blinds' chips in it), so
+# PokerKit's merging of pots never meets our layers; a three-way tie would meet its odd-chip
+# rule (all to the first winner), so such hands are counted and left out.
+RUN_TWICE_GAMES = {
+    "no-limit hold'em": (Variant.HOLDEM, Structure.NO_LIMIT),
+    "pot-limit Omaha": (Variant.OMAHA, Structure.POT_LIMIT),
+    "pot-limit Omaha Hi-Lo": (Variant.OMAHA_HILO, Structure.POT_LIMIT),
+}
+RUN_TWICE_HANDS = fast_and_full(60, 400)
+
+
+def pokerkit_cash_state(variant: Variant, stacks: list[int]):  # type: ignore[no-untyped-def]
+    from pokerkit import FixedLimitOmahaHoldemHighLowSplitEightOrBetter, Mode
+
+    automations = tuple(a for a in AUTOMATIONS if a is not Automation.RUNOUT_COUNT_SELECTION)
+    n = len(stacks)
+    cash = {"mode": Mode.CASH_GAME}
+    if variant is Variant.HOLDEM:
+        return NoLimitTexasHoldem.create_state(automations, True, 0, (1, 2), 2, stacks, n, **cash)
+    if variant is Variant.OMAHA:
+        return PotLimitOmahaHoldem.create_state(automations, True, 0, (1, 2), 2, stacks, n, **cash)
+    # PokerKit's class of this name bets pot limit (see ``FixedLimitOmahaHiLo`` above).
+    return FixedLimitOmahaHoldemHighLowSplitEightOrBetter.create_state(
+        automations, True, 0, (1, 2), 2, 4, stacks, n, **cash
+    )
+
+
+def run_twice_both(seed: int, variant: Variant, structure: Structure) -> str:
+    """One all-in hand run twice by both engines; "" when compared, else why not."""
+    rng = random.Random(seed)
+    n = rng.randint(2, 4)
+    stack = rng.randint(3, 400)
+    stacks = [stack] * n
+    deck = rng.sample(range(52), 52)
+    ours = Hand(
+        spec=GameSpec(
+            variant=variant, structure=structure, stakes=Stakes(small_blind=1, big_blind=2)
+        ),
+        players=[Player(seat=i + 1, stack=s) for i, s in enumerate(stacks)],
+        house=STANDARD.with_options(run_it_twice=True),
+        deck=deck,
+    )
+    theirs = pokerkit_cash_state(variant, stacks)
+    cards = iter(deck[n * variant.hole_cards :])  # both run-outs, burns included
+
+    def deal_pokerkit() -> None:
+        deal_to_pokerkit(theirs, ours, deck, cards, seed)
+
+    deal_pokerkit()
+    folds = rng.randint(0, n - 2)  # the first players to act fold, the rest go all-in
+    while ours.phase is Phase.BETTING:
+        legal = ours.legal_actions()
+        assert legal is not None and theirs.actor_index == ours.actor, seed
+        if folds:
+            folds -= 1
+            ours.fold()
+            theirs.fold()
+        elif legal.max_raise_to is not None and theirs.can_complete_bet_or_raise_to():
+            ours.bet_or_raise(legal.max_raise_to)
+            theirs.complete_bet_or_raise_to(legal.max_raise_to)
+        else:
+            ours.check_or_call()
+            theirs.check_or_call()
+        deal_pokerkit()
+    while ours.phase is Phase.RUNOUT:
+        ours.apply(Action(ActionKind.RUN_TWICE))
+    deal_pokerkit()
+    assert ours.is_over and not theirs.status, seed
+    if ours.runs != 2:
+        return "one player left"
+    if any(isinstance(e, PotAwarded) and len(e.winners) > 2 for e in ours.events):
+        return "three-way tie"
+    assert list(theirs.stacks) == ours.stacks, (seed, stacks)
+    return ""
+
+
+@pytest.mark.parametrize("hands", RUN_TWICE_HANDS)
+@pytest.mark.parametrize("game", list(RUN_TWICE_GAMES))
+def test_R_RIT_1_run_twice_same_final_stacks_as_pokerkit(game: str, hands: int) -> None:
+    variant, structure = RUN_TWICE_GAMES[game]
+    compared = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for seed in range(hands):
+            compared += run_twice_both(seed, variant, structure) == ""
+    assert compared >= hands // 2  # most hands really run twice and are compared

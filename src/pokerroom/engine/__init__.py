@@ -1,13 +1,21 @@
 """The hand engine: one hand, as a pure deterministic state machine."""
 
-from pokerroom.engine.actions import Action, ActionKind, LegalActions, ShowdownChoice
+from pokerroom.engine.actions import (
+    Action,
+    ActionKind,
+    LegalActions,
+    RunoutChoice,
+    ShowdownChoice,
+)
 from pokerroom.engine.errors import (
+    BombPotError,
     HandError,
     HandOverError,
     IllegalActionError,
     InvalidAmountError,
     NotYourTurnError,
     SetupError,
+    StraddleError,
 )
 from pokerroom.engine.events import ForcedBetKind, Move, PotShare
 from pokerroom.engine.hand import Hand, Phase
@@ -18,6 +26,7 @@ from pokerroom.engine.views import HandView, SeatView, view_for
 __all__ = [
     "Action",
     "ActionKind",
+    "BombPotError",
     "ExtraPost",
     "ForcedBetKind",
     "Hand",
@@ -34,8 +43,10 @@ __all__ = [
     "Player",
     "Pot",
     "PotShare",
+    "RunoutChoice",
     "SeatView",
     "SetupError",
     "ShowdownChoice",
+    "StraddleError",
     "view_for",
 ]

@@ -18,6 +18,9 @@ class ActionKind(StrEnum):
     TIMEOUT = "timeout"  # resolved by the house timeout policy (R-TIME-2)
     SHOW = "show"
     MUCK = "muck"
+    # R-RIT-1: a player's answer when the board may be run twice (no answer is no)
+    RUN_TWICE = "run_twice"
+    RUN_ONCE = "run_once"
 
 
 class Action(Record):
@@ -96,3 +99,13 @@ class ShowdownChoice(Record):
         self.position: Final = position
         self.seat: Final = seat
         self.can_muck: Final = can_muck
+
+
+class RunoutChoice(Record):
+    """R-RIT-1: the player asked whether to run the rest of the board twice (all must agree)."""
+
+    __match_args__: ClassVar[tuple[str, ...]] = ("position", "seat")
+
+    def __init__(self, position: int, seat: int) -> None:
+        self.position: Final = position
+        self.seat: Final = seat

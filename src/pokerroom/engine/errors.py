@@ -23,3 +23,11 @@ class InvalidAmountError(IllegalActionError):
 
 class HandOverError(IllegalActionError):
     """The hand has ended (or was cancelled); nothing more can happen in it."""
+
+
+class StraddleError(SetupError):
+    """A straddle the table options or the hand do not allow (R-STRADDLE-1)."""
+
+
+class BombPotError(SetupError):
+    """A bomb pot the table options or the hand do not allow (R-BOMB-1)."""

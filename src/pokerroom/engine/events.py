@@ -164,6 +164,42 @@ class BoardDealt(Event):
         self.cards: Final = cards
 
 
+class BombPot(Event):
+    """R-BOMB-1: every player dealt in puts ``amount`` (``big_blinds`` big blinds) in the pot
+    as a live ante; there is no pre-flop betting."""
+
+    kind: ClassVar[str] = "bomb_pot"
+    __match_args__: ClassVar[tuple[str, ...]] = ("big_blinds", "amount")
+
+    def __init__(self, big_blinds: int, amount: int) -> None:
+        self.big_blinds: Final = big_blinds
+        self.amount: Final = amount
+
+
+class RunoutAnswered(Event):
+    """R-RIT-1: a player's answer to running the rest of the board twice."""
+
+    kind: ClassVar[str] = "runout_answered"
+    __match_args__: ClassVar[tuple[str, ...]] = ("position", "seat", "agreed", "timed_out")
+
+    def __init__(self, position: int, seat: int, agreed: bool, timed_out: bool = False) -> None:
+        self.position: Final = position
+        self.seat: Final = seat
+        self.agreed: Final = agreed
+        self.timed_out: Final = timed_out  # no answer in time: no
+
+
+class SecondBoardDealt(Event):
+    """R-RIT-1: a street of the second run-out; the first run-out is ``BoardDealt``."""
+
+    kind: ClassVar[str] = "second_board_dealt"
+    __match_args__: ClassVar[tuple[str, ...]] = ("street", "cards")
+
+    def __init__(self, street: str, cards: tuple[Card, ...]) -> None:
+        self.street: Final = street  # flop, turn, river
+        self.cards: Final = cards
+
+
 class UncalledBetReturned(Event):
     kind: ClassVar[str] = "uncalled_bet_returned"
     __match_args__: ClassVar[tuple[str, ...]] = ("position", "seat", "amount")
@@ -208,7 +244,14 @@ class RakeTaken(Event):
 
 class PotAwarded(Event):
     kind: ClassVar[str] = "pot_awarded"
-    __match_args__: ClassVar[tuple[str, ...]] = ("pot", "amount", "share", "winners", "hand")
+    __match_args__: ClassVar[tuple[str, ...]] = (
+        "pot",
+        "amount",
+        "share",
+        "winners",
+        "hand",
+        "run",
+    )
 
     def __init__(
         self,
@@ -218,12 +261,15 @@ class PotAwarded(Event):
         share: PotShare,
         winners: tuple[tuple[int, int], ...],
         hand: str,
+        run: int = 0,
     ) -> None:
         self.pot: Final = pot  # 0 = main pot, 1.. = side pots
         self.amount: Final = amount
         self.share: Final = share
         self.winners: Final = winners  # (position, chips)
         self.hand: Final = hand  # the winning hand's name, "" when uncontested
+        # R-RIT-1: the board this half was won on (1 or 2); 0 when the board ran once
+        self.run: Final = run
 
 
 class HandEnded(Event):

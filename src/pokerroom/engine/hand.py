@@ -14,17 +14,26 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
-from pokerroom.engine.actions import Action, ActionKind, LegalActions, ShowdownChoice
+from pokerroom.engine.actions import (
+    Action,
+    ActionKind,
+    LegalActions,
+    RunoutChoice,
+    ShowdownChoice,
+)
 from pokerroom.engine.betting import is_full_raise, raise_bounds
 from pokerroom.engine.errors import (
+    BombPotError,
     HandOverError,
     IllegalActionError,
     InvalidAmountError,
     NotYourTurnError,
     SetupError,
+    StraddleError,
 )
 from pokerroom.engine.events import (
     ActionTaken,
+    BombPot,
     Event,
     ForcedBetKind,
     HandCancelled,
@@ -32,6 +41,8 @@ from pokerroom.engine.events import (
     Move,
     PlayerProtected,
 )
+from pokerroom.engine.options import bomb_pot_amount, straddle_blinds
+from pokerroom.engine.runout import answer_runout
 from pokerroom.engine.setup import ExtraPost, HandSetup, Player, check_setup, default_blinds
 from pokerroom.engine.showdown import (
     may_muck,
@@ -46,8 +57,10 @@ from pokerroom.engine.streets import (
     blind_names,
     counts_as_bet,
     deal_hole_cards,
+    end_round,
     next_shower,
     post_forced,
+    run_out,
     start_round,
 )
 from pokerroom.rng import RandomSource, shuffled_codes
@@ -66,6 +79,7 @@ _CHECK: Final = Move.CHECK
 _CALL: Final = Move.CALL
 _BET: Final = Move.BET
 _RAISE: Final = Move.RAISE
+_TIMEOUT_KIND: Final = ActionKind.TIMEOUT
 
 
 class Hand(HandState):
@@ -98,19 +112,34 @@ class Hand(HandState):
         auto_showdown: bool = True,
         cash_table: bool | None = None,
         settled: HandSetup | None = None,
+        straddle: bool = False,
+        bomb_pot: int = 0,
     ) -> None:
         """Deal a hand; ``settled`` (see ``from_setup``) deals one from a ``HandSetup`` as it
-        is, and then ``spec`` and ``players`` are its own."""
+        is, and then ``spec`` and ``players`` are its own. ``straddle``: the player left of
+        the big blind straddles (R-STRADDLE-1); ``bomb_pot``: every player puts in that many
+        big blinds and play starts on the flop (R-BOMB-1)."""
         n = len(players)
         stakes = spec.stakes
         if settled is not None:
             blinds, antes, posts = settled.blinds, settled.antes, settled.posts
             ante_trimming = settled.ante_trimming
             deck = settled.deck
+            bomb_pot = settled.bomb_pot
+        elif bomb_pot:
+            if straddle:
+                raise BombPotError("a bomb pot has no pre-flop betting, so no straddle")
+            blinds = (0,) * n if blinds is None else tuple(blinds)
+            amount = bomb_pot_amount(spec, house, bomb_pot, blinds, antes or (0,) * n)
+            antes, ante_trimming = (amount,) * n, True  # live: a short player is all-in
         else:
             blinds = (
                 tuple(blinds) if blinds is not None else default_blinds(spec, n) if n >= 2 else ()
             )
+            if straddle:
+                if stakes.straddle:
+                    raise StraddleError("the stakes already have a forced straddle")
+                blinds = straddle_blinds(spec, house, players, blinds, posts)
             if antes is None:
                 antes = [stakes.ante] * n
                 if stakes.big_blind_ante and n >= 2:
@@ -153,6 +182,7 @@ class Hand(HandState):
             ),
             rake_schedule=schedule,
             settled=settled,
+            bomb_pot=bomb_pot,
         )
         self._emit(
             HandStarted(
@@ -162,9 +192,15 @@ class Hand(HandState):
                 button_seat=self.seats[-1],
             )
         )
+        if bomb_pot:
+            self._emit(BombPot(big_blinds=bomb_pot, amount=bomb_pot * stakes.big_blind))
         for i, ante in enumerate(antes):
             if ante:
-                what = ForcedBetKind.ANTE if ante == stakes.ante else ForcedBetKind.BIG_BLIND_ANTE
+                what = (
+                    ForcedBetKind.ANTE
+                    if ante == stakes.ante or bomb_pot
+                    else ForcedBetKind.BIG_BLIND_ANTE
+                )
                 post_forced(self, i, ante, what, dead=not ante_trimming)
         names = blind_names(blinds)
         for i, blind in enumerate(blinds):
@@ -189,6 +225,9 @@ class Hand(HandState):
             raises += counts_as_bet(name)
         self.raises = raises
         deal_hole_cards(self)
+        if bomb_pot:  # R-BOMB-1: no pre-flop betting; the flop, from left of the button
+            end_round(self)
+            return
         biggest = n - 1  # the largest blind (the later position on a tie) acts last pre-flop
         if any(blinds):
             biggest = 0
@@ -255,6 +294,12 @@ class Hand(HandState):
             position=self.actor, seat=self.seats[self.actor], can_muck=may_muck(self, self.actor)
         )
 
+    def runout_choice(self) -> RunoutChoice | None:
+        """R-RIT-1: who is to answer whether to run the rest of the board twice."""
+        if self.phase is not Phase.RUNOUT or self.actor is None:
+            return None
+        return RunoutChoice(position=self.actor, seat=self.seats[self.actor])
+
     def can_apply(self, action: Action, position: int | None = None) -> bool:
         try:
             self.verify(action, position)
@@ -287,6 +332,15 @@ class Hand(HandState):
                 f"{name} cannot {verb}: it is seat {self.seats[self.actor]}'s turn"
             )
         i = self.actor
+        runout = kind is ActionKind.RUN_TWICE or kind is ActionKind.RUN_ONCE
+        if self.phase is Phase.RUNOUT:
+            if runout or kind is ActionKind.TIMEOUT:
+                return
+            raise IllegalActionError(
+                f"{name} cannot {verb}: the players are choosing whether to run it twice"
+            )
+        if runout:
+            raise IllegalActionError(f"{name} cannot {verb}: there is no run-out to choose")
         if self.phase is Phase.SHOWDOWN:
             if kind is ActionKind.SHOW:
                 return
@@ -316,13 +370,18 @@ class Hand(HandState):
         i = self.actor
         assert i is not None
         kind = action.kind
-        if self.phase is Phase.SHOWDOWN:
-            if kind is ActionKind.SHOW:
-                show(self, i)
-            else:
-                muck(self, i)
+        if not self._betting:
             self._record(i, action)
-            next_shower(self)
+            if self.phase is Phase.RUNOUT:  # R-RIT-1: a time-out is no
+                agreed = kind is ActionKind.RUN_TWICE
+                if answer_runout(self, i, agreed=agreed, timed_out=kind is _TIMEOUT_KIND):
+                    run_out(self)
+            else:
+                if kind is ActionKind.SHOW:
+                    show(self, i)
+                else:
+                    muck(self, i)
+                next_shower(self)
             return self.events[start:]
         if kind is ActionKind.TIMEOUT:
             self._timeout(i)

@@ -57,6 +57,7 @@ class HandSetup(Record):
         "posts",
         "auto_showdown",
         "cash_table",
+        "bomb_pot",
     )
 
     def __init__(
@@ -72,6 +73,7 @@ class HandSetup(Record):
         posts: tuple[ExtraPost, ...],
         auto_showdown: bool,
         cash_table: bool,
+        bomb_pot: int = 0,
     ) -> None:
         self.spec: Final = spec
         self.house: Final = house
@@ -83,6 +85,8 @@ class HandSetup(Record):
         self.posts: Final = posts
         self.auto_showdown: Final = auto_showdown
         self.cash_table: Final = cash_table
+        # R-BOMB-1: big blinds each player puts in before a hand with no pre-flop betting
+        self.bomb_pot: Final = bomb_pot
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -137,13 +141,18 @@ def check_setup(
 
 
 def arrange_deck(
-    hole: Sequence[Sequence[int | None]], board: Sequence[int | None], hole_count: int
+    hole: Sequence[Sequence[int | None]],
+    board: Sequence[int | None],
+    hole_count: int,
+    second_run: Sequence[int | None] = (),
 ) -> list[int]:
     """A 52-card order under which the engine deals exactly these cards.
 
     ``hole[i]`` are position i's hole cards, ``board`` the board in order; None
     (or a missing card) is any card not named. The engine deals hole cards one at
     a time from position 0 (R-BTN-3) and burns before each street (R-DECK-3).
+    ``second_run``: the cards of a second run-out (R-RIT-1: 5, 2 or 1 of them, dealt
+    after the first board, each street after a burn).
     """
     n = len(hole)
     padded = [list(h) + [None] * (hole_count - len(h)) for h in hole]
@@ -152,8 +161,10 @@ def arrange_deck(
     if len(board) > 5:
         raise SetupError(f"{len(board)} board cards; a board has 5")
     full_board = list(board) + [None] * (5 - len(board))
+    if len(second_run) not in (0, 1, 2, 5):
+        raise SetupError(f"a second run-out of {len(second_run)} cards; it has 5, 2 or 1")
     known = [c for h in padded for c in h if c is not None] + [
-        c for c in full_board if c is not None
+        c for c in [*full_board, *second_run] if c is not None
     ]
     if not all(isinstance(c, int) and 0 <= c < 52 for c in known):
         raise SetupError(f"not card codes: {[c for c in known if not 0 <= c < 52]}")
@@ -168,6 +179,10 @@ def arrange_deck(
     for k in range(hole_count):
         layout.extend(padded[i][k] for i in range(n))
     layout += [None, *full_board[:3], None, full_board[3], None, full_board[4]]
+    streets = {5: (3, 1, 1), 2: (1, 1), 1: (1,)}.get(len(second_run), ())
+    rest = iter(second_run)
+    for size in streets:
+        layout += [None, *(next(rest) for _ in range(size))]
     deck = [c if c is not None else next(spare) for c in layout]
     deck.extend(spare)
     return deck

@@ -151,6 +151,12 @@ def hand_value(h: HandState, i: int) -> tuple[int, int]:
     return value
 
 
+def board_value(h: HandState, i: int, board: Sequence[int]) -> tuple[int, int]:
+    """(high strength, low score) of a hand on another board (R-RIT-1's second run)."""
+    high = best_high(h._two_plus_three, h.hole[i], board)
+    return high, low_score(h.hole[i], board) if h._hi_lo else 0
+
+
 def can_win(h: HandState, i: int) -> bool:
     """Could this hand win or tie any part of a pot against the hands shown so far?"""
     if len(h.board) < 5:

@@ -22,6 +22,7 @@ BOARD_SIZES = (0, 3, 4, 5)
 class Phase(StrEnum):
     BETTING = "betting"
     SHOWDOWN = "showdown"
+    RUNOUT = "runout"  # R-RIT-1: the players still in are asked whether to run it twice
     COMPLETE = "complete"
     CANCELLED = "cancelled"
 
@@ -44,6 +45,7 @@ class HandState:
         cash_table: bool,
         rake_schedule: RakeSchedule | None,
         settled: HandSetup | None,
+        bomb_pot: int = 0,
     ) -> None:
         n = len(players)
         # The setup is built when first asked for (most hands are never replayed); these
@@ -66,6 +68,7 @@ class HandState:
         self.big_blind = spec.stakes.big_blind
         self.auto_showdown = auto_showdown
         self.cash_table = cash_table
+        self.bomb_pot = bomb_pot  # R-BOMB-1: big blinds each, 0 in an ordinary hand
         self.n = n
         self.blinds = blinds  # as set, not as posted: a short blind keeps its size
         self.seats = tuple([p.seat for p in players])
@@ -87,6 +90,11 @@ class HandState:
         self._next_card = 0
         self.hole: list[list[int]] = [[] for _ in range(n)]
         self.board: list[int] = []
+        # R-RIT-1: how many times the board ran, the second board (the cards shared with
+        # the first, then its own), and who is still to answer whether to run it twice.
+        self.runs = 1
+        self.second_board: list[int] = []
+        self.runout_voters: list[int] = []
         self.street = 0
         # The phase, and the two questions asked of it at every decision as flags; only
         # _set_phase changes them (``phase`` is read-only outside).
@@ -143,6 +151,7 @@ class HandState:
                 posts=tuple(self._posts),
                 auto_showdown=self.auto_showdown,
                 cash_table=self.cash_table,
+                bomb_pot=self.bomb_pot,
             )
         return setup
 
@@ -191,6 +200,10 @@ class HandState:
 
     def board_cards(self) -> tuple[Card, ...]:
         return tuple([FULL_DECK[c] for c in self.board])
+
+    def second_board_cards(self) -> tuple[Card, ...]:
+        """R-RIT-1: the second run's whole board (empty unless the board ran twice)."""
+        return tuple([FULL_DECK[c] for c in self.second_board])
 
     # ----------------------------------------------------------------- shared internals
 

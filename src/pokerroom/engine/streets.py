@@ -15,6 +15,7 @@ from pokerroom.engine.events import (
     HoleCardsDealt,
     UncalledBetReturned,
 )
+from pokerroom.engine.runout import deal_second_board, offer_runout
 from pokerroom.engine.showdown import muck, show, shows_automatically, start_showdown, uncontested
 from pokerroom.engine.state import BOARD_SIZES, STREETS, HandState
 
@@ -35,6 +36,7 @@ def post_forced(h: HandState, i: int, amount: int, what: ForcedBetKind, *, dead:
     else:
         h.live[i] += paid
         if what is not _ANTE and what is not _BIG_BLIND_ANTE:  # in the pot, not the bet
+            # (a bomb pot is posted as a live ante, R-BOMB-1)
             h.bets[i] += paid
     if h.stacks[i] == 0:
         h.all_in[i] = True
@@ -169,8 +171,18 @@ def next_shower(h: HandState) -> None:
         h.actor = i
         return
     h.actor = None
+    if len(h.board) < 5 and offer_runout(h):  # R-RIT-1: the players still in decide
+        return
+    run_out(h)
+
+
+def run_out(h: HandState) -> None:
+    """Deal the rest of the board (twice when the players agreed, R-RIT-1) and award."""
+    shared, street = len(h.board), h.street
     while len(h.board) < 5:
         deal_street(h)
+    if h.runs == 2:
+        deal_second_board(h, shared, street)
     award(h)
 
 

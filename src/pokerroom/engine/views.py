@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final, final
 
 from pokerroom.cards import Card
-from pokerroom.engine.actions import LegalActions, ShowdownChoice
+from pokerroom.engine.actions import LegalActions, RunoutChoice, ShowdownChoice
 from pokerroom.engine.hand import Hand
 
 # Plain classes with final attributes, not frozen dataclasses: mypyc compiles them to
@@ -70,6 +70,8 @@ class HandView:
         legal: LegalActions | None,  # only when the viewer is the one to act
         showdown: ShowdownChoice | None,
         rake: int,
+        second_board: tuple[Card, ...] = (),  # R-RIT-1: the second run's whole board
+        runout: RunoutChoice | None = None,  # R-RIT-1: the viewer is asked to run it twice
     ) -> None:
         self.viewer: Final = viewer
         self.game: Final = game
@@ -83,6 +85,8 @@ class HandView:
         self.legal: Final = legal
         self.showdown: Final = showdown
         self.rake: Final = rake
+        self.second_board: Final = second_board
+        self.runout: Final = runout
 
     def __repr__(self) -> str:
         return f"HandView(viewer={self.viewer}, phase={self.phase!r}, street={self.street!r})"
@@ -124,4 +128,6 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         legal=hand.legal_actions() if is_actor else None,
         showdown=hand.showdown_choice() if is_actor else None,
         rake=hand.rake,
+        second_board=hand.second_board_cards() if hand.second_board else (),
+        runout=hand.runout_choice() if is_actor else None,
     )

@@ -21,11 +21,19 @@ from pokerroom.engine.events import (
     HoleCardsDealt,
     Move,
     PlayerProtected,
+    RunoutAnswered,
+    SecondBoardDealt,
 )
 from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.setup import ExtraPost, HandSetup, Player, arrange_deck
+from pokerroom.history.phh_actions import (
+    RUN_ONCE_NOTE,
+    RUN_TWICE_NOTE,
+    PHHLog,
+    chips,
+    player_index,
+)
 from pokerroom.history.phh_actions import PHHError as PHHError
-from pokerroom.history.phh_actions import PHHLog, chips, player_index
 from pokerroom.history.viewer import EVERYONE, ViewerHand, viewer_hand
 from pokerroom.rules.errors import RulesError
 from pokerroom.rules.game import STANDARD_PHH_CODES, GameSpec, Stakes, Structure
@@ -117,7 +125,9 @@ def _cards(text: str, action: str) -> list[int | None]:
 
 
 def _deck_for(actions: list[str], n: int, hole_count: int) -> list[int]:
-    """A deck order under which the engine deals exactly the cards the history shows."""
+    """A deck order under which the engine deals exactly the cards the history shows; a
+    board of more than five cards was run twice (R-RIT-1): the cards past the fifth are
+    the second run-out."""
     hole: list[list[int | None]] = [[] for _ in range(n)]
     shown: list[list[int | None]] = [[] for _ in range(n)]
     board: list[int | None] = []
@@ -141,7 +151,7 @@ def _deck_for(actions: list[str], n: int, hole_count: int) -> list[int]:
             elif card is not None and card != hole[i][k] and card not in hole[i]:
                 raise PHHError(f"p{i + 1} shows cards they were not dealt")
     try:
-        return arrange_deck(hole, board, hole_count)
+        return arrange_deck(hole, board[:5], hole_count, board[5:])
     except SetupError as error:
         raise PHHError(str(error)) from None
 
@@ -162,6 +172,13 @@ def _posts(raw: Any, scale: int) -> list[ExtraPost]:
             )
         )
     return posts
+
+
+def _bomb_pot(raw: Any) -> int:
+    """Our user field ``_bomb_pot``: the big blinds each player put in (R-BOMB-1)."""
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
+        raise PHHError(f"_bomb_pot must be a whole number of big blinds, got {raw!r}")
+    return raw
 
 
 def phh_setup(phh: PHHHand, *, scale: int = 1) -> tuple[HandSetup, list[str]]:
@@ -203,6 +220,8 @@ def phh_setup(phh: PHHHand, *, scale: int = 1) -> tuple[HandSetup, list[str]]:
             house = load_preset(house_name)
         except RulesError as error:
             raise PHHError(str(error)) from None
+    if "_run_count" in f:  # ours: the table offered to run it twice (R-RIT-1)
+        house = house.with_options(run_it_twice=True)
     actions = f.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise PHHError("'actions' must be a list of strings")
@@ -237,6 +256,7 @@ def phh_setup(phh: PHHHand, *, scale: int = 1) -> tuple[HandSetup, list[str]]:
             posts=tuple(_posts(f.get("_posts", []), scale)),
             auto_showdown=False,
             cash_table=house.cash_table,
+            bomb_pot=_bomb_pot(f.get("_bomb_pot", 0)),
         )
     except (HandError, RulesError) as error:
         raise PHHError(str(error)) from None
@@ -340,8 +360,11 @@ def phh_fields(seen: Hand | ViewerHand, /, **extra: Any) -> dict[str, Any]:
                 hidden = view.cards(i) is None
                 text = "??" * len(cards) if hidden else format_cards(cards)
                 actions.append(f"d dh p{i + 1} {text}")
-            case BoardDealt(cards=cards):
+            case BoardDealt(cards=cards) | SecondBoardDealt(cards=cards):
+                # R-RIT-1: a second run-out follows the first, as PokerKit writes one
                 actions.append(f"d db {format_cards(cards)}")
+            case RunoutAnswered(position=i, agreed=agreed):
+                actions.append(f"# p{i + 1} {RUN_TWICE_NOTE if agreed else RUN_ONCE_NOTE}")
             case ActionTaken(position=i, action=verb, to=to, timed_out=timed_out):
                 text = _PHH_MOVES.get(verb, f"cbr {to}")
                 actions.append(f"p{i + 1} {text}" + (" # timeout" if timed_out else ""))
@@ -370,7 +393,14 @@ def phh_fields(seen: Hand | ViewerHand, /, **extra: Any) -> dict[str, Any]:
     # as it stands, without calling): its actions end there, so that every reader plays them,
     # and the rest of the hand, that time-out first, is the user field
     # ``_actions_after_timeout`` (our reader plays on through it).
-    cut = next((k for k, line in enumerate(actions) if line.startswith("# p")), len(actions))
+    cut = next(
+        (
+            k
+            for k, line in enumerate(actions)
+            if line.startswith("# p") and line.endswith("timeout")
+        ),
+        len(actions),
+    )
     fields["actions"] = actions[:cut]
     if cut < len(actions):
         fields["_actions_after_timeout"] = actions[cut:]
@@ -382,6 +412,10 @@ def phh_fields(seen: Hand | ViewerHand, /, **extra: Any) -> dict[str, Any]:
     fields["finishing_stacks"] = list(hand.stacks)
     fields["_rake"] = hand.rake
     fields["_house"] = hand.house.name
+    if any(isinstance(e, RunoutAnswered) for e in hand.events):  # asked: 1 or 2 runs
+        fields["_run_count"] = hand.runs
+    if hand.bomb_pot:
+        fields["_bomb_pot"] = hand.bomb_pot
     if posts:
         fields["_posts"] = posts
     if hand.phase is Phase.CANCELLED:

@@ -17,6 +17,12 @@ _CHECK_OR_CALL = Action(ActionKind.CHECK_OR_CALL)
 _TIMEOUT = Action(ActionKind.TIMEOUT)
 _SHOW = Action(ActionKind.SHOW)
 _MUCK = Action(ActionKind.MUCK)
+_RUN_TWICE = Action(ActionKind.RUN_TWICE)
+_RUN_ONCE = Action(ActionKind.RUN_ONCE)
+# R-RIT-1: a player's answer, written as a comment (PHH has no notation for it; PokerKit
+# writes a hand run twice as its boards one after the other and reads no answer)
+RUN_TWICE_NOTE = "runs it twice"
+RUN_ONCE_NOTE = "runs it once"
 
 
 class PHHError(ValueError):
@@ -91,6 +97,10 @@ class PHHLog:
                 if len(timeout) == 2 and timeout[1] == "timeout":  # ours: all-in protection
                     self.line = action
                     yield player_index(timeout[0], n, action), _TIMEOUT
+                elif timeout and " ".join(timeout[1:]) in (RUN_TWICE_NOTE, RUN_ONCE_NOTE):
+                    self.line = action
+                    twice = " ".join(timeout[1:]) == RUN_TWICE_NOTE
+                    yield player_index(timeout[0], n, action), _RUN_TWICE if twice else _RUN_ONCE
                 continue
             parts = text.split()
             if parts[0] == "d":

@@ -34,6 +34,8 @@ from pokerroom.engine.events import (
     PlayerProtected,
     PotAwarded,
     RakeTaken,
+    RunoutAnswered,
+    SecondBoardDealt,
     UncalledBetReturned,
 )
 from pokerroom.engine.hand import Hand
@@ -249,11 +251,14 @@ def pokerstars_text(
     folded_on: dict[int, str] = {}
     made: dict[int, str] = {}
     showdown: list[CardsShown | HandMucked] = []
+    twice = hand.runs == 2  # R-RIT-1: the run-out's streets are FIRST and SECOND
+    run_out = False  # the players have answered: the streets from here are run-outs
+    second: list[Card] = []
 
     def show_down() -> None:
         for event in showdown:
             if not shown and not mucked:
-                lines.append("*** SHOW DOWN ***")
+                lines.append("*** FIRST SHOW DOWN ***" if twice else "*** SHOW DOWN ***")
             i = event.position
             if isinstance(event, HandMucked):
                 mucked.add(i)
@@ -301,14 +306,18 @@ def pokerstars_text(
                     lines.append(f"{names[i]}: raises {amt(raised_by)} to {amt(to)}{tail}")
             case PlayerProtected(position=i):
                 lines.append(f"{names[i]} has timed out and is protected for the pots they are in")
+            case RunoutAnswered():
+                run_out = twice
+                second = list(board)  # the cards both boards share
             case BoardDealt(street=dealt, cards=cards):
                 before = list(board)
                 board.extend(cards)
                 street = f"on the {dealt.title()}"
-                if before:
-                    lines.append(f"*** {_STREET[dealt]} *** {_cards(before)} {_cards(cards)}")
-                else:
-                    lines.append(f"*** {_STREET[dealt]} *** {_cards(cards)}")
+                lines.append(_street_line(dealt, before, cards, "FIRST " if run_out else ""))
+            case SecondBoardDealt(street=dealt, cards=cards):
+                before = list(second)
+                second = [*second, *cards]
+                lines.append(_street_line(dealt, before, cards, "SECOND "))
             case UncalledBetReturned(position=i, amount=amount):
                 lines.append(f"Uncalled bet ({amt(amount)}) returned to {names[i]}")
             case CardsShown() | HandMucked():
@@ -318,8 +327,10 @@ def pokerstars_text(
             case RakeTaken(amount=amount):
                 show_down()
                 rake = amount
-            case PotAwarded(pot=index, amount=amount, winners=winners):
+            case PotAwarded(pot=index, amount=amount, winners=winners, run=run):
                 show_down()
+                if run == 2 and "*** SECOND SHOW DOWN ***" not in lines:
+                    lines.append("*** SECOND SHOW DOWN ***")
                 pots[index] = pots.get(index, 0) + amount
                 where = (
                     "pot"
@@ -342,7 +353,11 @@ def pokerstars_text(
         lines.append(f"Total pot {amt(total)} " + " ".join(parts) + f" | Rake {amt(rake)}")
     else:
         lines.append(f"Total pot {amt(total)} | Rake {amt(rake)}")
-    if board:
+    if twice:  # R-RIT-1, as PokerStars writes a hand run twice
+        lines.append("Hand was run twice")
+        lines.append(f"FIRST Board {_cards(board)}")
+        lines.append(f"SECOND Board {_cards(second)}")
+    elif board:
         lines.append(f"Board {_cards(board)}")
     for i in in_seat_order:
         role = f" ({roles[i]})" if i in roles else ""
@@ -361,6 +376,13 @@ def pokerstars_text(
         else:
             lines.append(f"{head} lost")
     return "\n".join(lines) + "\n"
+
+
+def _street_line(street: str, before: Sequence[Card], cards: Sequence[Card], run: str) -> str:
+    """``*** TURN *** [As Kd 7c] [2h]``; ``run`` is "FIRST " or "SECOND " in a hand run twice."""
+    if before:
+        return f"*** {run}{_STREET[street]} *** {_cards(before)} {_cards(cards)}"
+    return f"*** {run}{_STREET[street]} *** {_cards(cards)}"
 
 
 _POST_ORDER = {

@@ -70,6 +70,12 @@ class HouseOptions:
     # ever); the large rooms allow a few minutes.
     sit_out_seconds: int | None = 300
     rebuy_seconds: int = 60  # R-STAKE-2: how long a busted player keeps the seat to rebuy
+    # Table options beyond the seeds, each off unless the table (a private game's host)
+    # turns it on:
+    straddle: bool = False  # R-STRADDLE-1: a live straddle left of the big blind
+    run_it_twice: bool = False  # R-RIT-1: all-in players may agree to two run-outs
+    bomb_pot: bool = False  # R-BOMB-1: the host may mark a hand a bomb pot
+    max_bomb_pot_bb: int = 20  # R-BOMB-1: the most big blinds a bomb pot may take
     notes: tuple[str, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
@@ -98,6 +104,8 @@ class HouseOptions:
             raise RulesError(f"house {self.name}: the warning must come within the time limit")
         if not self.games:
             raise RulesError(f"house {self.name}: no games")
+        if self.max_bomb_pot_bb < 1:
+            raise RulesError(f"house {self.name}: max_bomb_pot_bb must be at least 1")
         if self.rake is not None:
             self.rake_schedule()  # a schedule that does not load is an error now, not mid-hand
 
@@ -130,6 +138,8 @@ class HouseOptions:
             raise RulesError(f"house {self.name} does not deal {spec.name}")
         if seats not in self.seat_choices:
             raise RulesError(f"house {self.name} has no {seats}-seat tables")
+        if self.straddle and spec.structure is Structure.FIXED_LIMIT:
+            raise RulesError(f"house {self.name}: no straddle in fixed-limit (R-STRADDLE-1)")
         schedule = self.rake_schedule()
         if schedule is None:
             return []

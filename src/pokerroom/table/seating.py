@@ -9,7 +9,7 @@ from pokerroom.engine.events import Event
 from pokerroom.engine.hand import Hand
 from pokerroom.engine.setup import Player
 from pokerroom.rng import RandomSource
-from pokerroom.rules.game import GameSpec, Stakes
+from pokerroom.rules.game import GameSpec, Stakes, Structure
 from pokerroom.rules.house import HouseOptions
 from pokerroom.table.blinds import BlindPlan
 from pokerroom.table.clock import TurnClock
@@ -66,6 +66,7 @@ class SeatedTable:
         self.previous_small: int | None = None
         self.previous_button: int | None = None
         self.rake_total = 0
+        self.bomb_pot_next = 0  # R-BOMB-1: big blinds each in the next hand (0: none)
         self.joined = 0
         # R-DECK-5: a cancelled first hand's first player and the players it was drawn among:
         # the hand is dealt again from the same button, not from a new draw.
@@ -355,11 +356,28 @@ class SeatedTable:
         leave_after: bool | None = None,
         pre_action: PreAction | str | None = "unchanged",
         auto_muck: bool | None = None,
+        straddle: bool | None = None,
+        run_it_twice: bool | None = None,
     ) -> None:
         """The options players expect: auto-post, wait for the big blind, sit out next hand,
         leave after this hand, a pre-action for their next decision, and auto-muck (at a
-        showdown, muck a hand that may be mucked and cannot win: R-SHOW-4)."""
+        showdown, muck a hand that may be mucked and cannot win: R-SHOW-4); where the table
+        offers them, straddle when left of the big blind (R-STRADDLE-1) and agree to run it
+        twice (R-RIT-1)."""
         seat = self.seat_of(player)
+        if straddle:
+            if not self.house.straddle:
+                raise TableError(
+                    f"seat {seat.number} cannot straddle: the table offers no straddle"
+                )
+            if self.spec.structure is Structure.FIXED_LIMIT:
+                raise TableError(f"seat {seat.number} cannot straddle: not in fixed-limit")
+        if run_it_twice and not self.house.run_it_twice:
+            raise TableError(f"seat {seat.number}: the table does not run it twice")
+        if straddle is not None:
+            seat.straddle = straddle
+        if run_it_twice is not None:
+            seat.run_it_twice = run_it_twice
         if auto_muck is not None:
             seat.auto_muck = auto_muck
         if auto_post is not None:

@@ -53,6 +53,10 @@ class Seat:
     # A tournament entrant not yet dealt a hand at this table (a late entry, a move, a
     # redraw): never dealt in between the button and the small blind (TDA 8A, 10A).
     arrived: bool = False
+    # R-STRADDLE-1: straddle whenever directly left of the big blind (the table decides
+    # whether the seat may); R-RIT-1: agree to run it twice without being asked.
+    straddle: bool = False
+    run_it_twice: bool = False
 
     def to_json(self) -> dict[str, Any]:
         # Every field is a number, a string, a flag or an enum: a flat copy is ``asdict``'s

@@ -57,6 +57,7 @@ def table_to_json(table: Table) -> str:
         "hand_number": table.hand_number,
         "previous": [table.previous_big, table.previous_small, table.previous_button],
         "rake_total": table.rake_total,
+        "bomb_pot_next": table.bomb_pot_next,
         "joined": table.joined,
         "first_again": table.first_again,
         "timer": table.clock.to_json(),
@@ -93,6 +94,7 @@ def table_from_json(text: str, *, rng: RandomSource | None = None) -> Table:
     table.hand_number = data["hand_number"]
     table.previous_big, table.previous_small, table.previous_button = data["previous"]
     table.rake_total = data["rake_total"]
+    table.bomb_pot_next = data.get("bomb_pot_next", 0)  # absent before R-BOMB-1
     table.joined = data["joined"]
     table.first_again = data.get("first_again")  # absent in tables saved before it
     table.clock.restore(data["timer"])
@@ -149,6 +151,7 @@ def setup_json(setup: HandSetup) -> dict[str, Any]:
         "deck": list(setup.deck),
         "auto_showdown": setup.auto_showdown,
         "cash_table": setup.cash_table,
+        "bomb_pot": setup.bomb_pot,
     }
 
 
@@ -167,6 +170,7 @@ def setup_from_json(
         posts=_posts(raw),
         auto_showdown=bool(raw["auto_showdown"]),
         cash_table=bool(raw["cash_table"]),
+        bomb_pot=int(raw.get("bomb_pot", 0)),  # absent before R-BOMB-1
     )
 
 

@@ -21,6 +21,7 @@ from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.setup import ExtraPost, Player
 from pokerroom.engine.showdown import shows_automatically
 from pokerroom.rng import RandomSource, shuffled_codes
+from pokerroom.rules.game import Structure
 from pokerroom.table.blinds import BlindPlan, clockwise, plan_first_hand, plan_hand, rotate_plan
 from pokerroom.table.events import (
     BlindMissed,
@@ -34,6 +35,8 @@ from pokerroom.table.seats import PreAction, Seat, SeatStatus, TableError
 _TIMEOUT: Final = ActionKind.TIMEOUT
 _SHOW: Final = Action(ActionKind.SHOW)
 _MUCK: Final = Action(ActionKind.MUCK)
+_RUN_TWICE: Final = Action(ActionKind.RUN_TWICE)
+_ONCE: Final = Action(ActionKind.RUN_ONCE)
 
 
 class Table(SeatedTable):
@@ -52,6 +55,43 @@ class Table(SeatedTable):
         return events
 
     # ---------------------------------------------------------------- hands
+
+    def mark_bomb_pot(self, big_blinds: int) -> None:
+        """R-BOMB-1: the host makes the next hand a bomb pot of ``big_blinds`` big blinds
+        each (0 takes the mark back); the engine checks the amount again as it deals."""
+        if big_blinds == 0:
+            self.bomb_pot_next = 0
+            return
+        if not self.house.bomb_pot:
+            raise TableError("no bomb pot: the table does not offer bomb pots")
+        limit = self.house.max_bomb_pot_bb
+        if not isinstance(big_blinds, int) or isinstance(big_blinds, bool):
+            raise TableError(f"a bomb pot is a whole number of big blinds, not {big_blinds!r}")
+        if not 1 <= big_blinds <= limit:
+            raise TableError(
+                f"a bomb pot of {big_blinds} big blinds: the table allows 1 to {limit}"
+            )
+        self.bomb_pot_next = big_blinds
+
+    def straddler(self, plan: BlindPlan) -> int | None:
+        """R-STRADDLE-1: the seat that straddles in a planned hand, if any: the player
+        directly left of the big blind, with the straddle option on, at least 4 dealt in,
+        no missed blinds and no post owed, and chips for the straddle."""
+        if not self.house.straddle or self.bomb_pot_next or self.tournament:
+            return None
+        positions = plan.positions
+        if len(positions) < 4 or self.spec.structure is Structure.FIXED_LIMIT:
+            return None
+        big = positions.index(plan.big_blind_seat)
+        if big + 1 >= len(positions) or any(plan.blinds[big + 1 :]):
+            return None
+        seat = self.seats[positions[big + 1]]
+        n = seat.number
+        if not seat.straddle or seat.missed_big or seat.missed_small or seat.post_now:
+            return None
+        if n in plan.live_posts or n in plan.dead_posts:
+            return None
+        return n if seat.stack >= 2 * self.big_blind else None
 
     def can_start(self) -> bool:
         if self.hand is not None and not self.hand.is_over:
@@ -86,6 +126,7 @@ class Table(SeatedTable):
             return events
         # R-DECK-5: what dealing this hand settles, for a cancel to give back.
         before: dict[str, Any] = {
+            "bomb_pot": self.bomb_pot_next,
             "first": self._fresh_first if plan.fresh else None,
             "previous": [self.previous_big, self.previous_small, self.previous_button],
             "seats": [
@@ -124,6 +165,7 @@ class Table(SeatedTable):
             else []
         )
         self.hand_before = before
+        straddler = self.straddler(plan)  # before the seats' markers change below
         self._emit(
             events,
             HandStarting(
@@ -135,7 +177,10 @@ class Table(SeatedTable):
                 fresh=plan.fresh,
             ),
         )
-        self.hand = self._build_hand(plan.positions, plan.blinds, posts, deck)
+        self.hand = self._build_hand(
+            plan.positions, plan.blinds, posts, deck, straddle=straddler is not None
+        )
+        self.bomb_pot_next = 0
         events.extend(self.hand.events)
         live_posts, dead_posts, big = plan.live_posts, plan.dead_posts, plan.big_blind_seat
         for n in plan.positions:
@@ -249,8 +294,11 @@ class Table(SeatedTable):
         blinds: Sequence[int],
         posts: Sequence[ExtraPost],
         deck: Sequence[int] | None,
+        *,
+        straddle: bool = False,
     ) -> Hand:
-        """Deal a hand to the seats in ``positions`` with their stacks of the moment."""
+        """Deal a hand to the seats in ``positions`` with their stacks of the moment; a bomb
+        pot (R-BOMB-1) takes no blinds, though the blinds move on as if posted."""
         players = []
         made = self._players
         for n in positions:
@@ -262,7 +310,10 @@ class Table(SeatedTable):
             players.append(player)
         stakes = self.spec.stakes
         antes: list[int] | None = None
-        if stakes.big_blind_ante:
+        bomb = self.bomb_pot_next
+        if bomb:
+            blinds = [0] * len(positions)
+        elif stakes.big_blind_ante:
             # TDA RP-11: the big blind is taken before the big-blind ante, so a short big blind
             # posts the blind in full and only what is left of the ante (dead money either way).
             big = max(range(len(blinds)), key=lambda k: (blinds[k], k))
@@ -282,6 +333,8 @@ class Table(SeatedTable):
             # The engine mucks every losing hand it may (the same decision as auto-muck);
             # a player who shows losing hands makes the table decide each showdown in turn.
             auto_showdown=all(self.seats[n].auto_muck for n in positions),
+            straddle=straddle,
+            bomb_pot=bomb,
         )
 
     def act(self, player: str, action: Action, now: float) -> list[Event]:
@@ -336,6 +389,14 @@ class Table(SeatedTable):
                 seat.pre_action = None
                 events += self._act_for(number, Action(kind))
                 continue
+            if hand.phase is Phase.RUNOUT:
+                # R-RIT-1: a seat that agrees ahead says yes at once, a leaving one no;
+                # the others are asked (the clock runs, and no answer is no).
+                if seat.run_it_twice or seat.leave_after:
+                    events += self._act_for(number, _RUN_TWICE if seat.run_it_twice else _ONCE)
+                    continue
+                events.append(self.clock.start(number, seat, now))
+                break
             if hand.phase is Phase.SHOWDOWN:
                 # R-SHOW-4: a hand that must be shown or can win is shown; a losing hand that
                 # may be mucked is mucked for a player with auto-muck on, else shown.
@@ -411,6 +472,7 @@ class Table(SeatedTable):
 
     def _restore_obligations(self, before: dict[str, Any]) -> None:
         self.previous_big, self.previous_small, self.previous_button = before["previous"]
+        self.bomb_pot_next = before.get("bomb_pot", 0)  # R-BOMB-1: dealt again as a bomb pot
         self.first_again = before["first"]
         self._last_plan = None  # the planner works the next hand out from ``previous``
         for number, player, status, paid, missed_big, missed_small, post_now, bigs in before[
@@ -443,7 +505,8 @@ class Table(SeatedTable):
         seat = self.seats[number]
         if not self.clock.tick(number, seat, now, events):
             return events
-        seat.timeouts += 1
+        if self.hand is None or self.hand.phase is not Phase.RUNOUT:
+            seat.timeouts += 1  # not answering whether to run it twice is a "no" (R-RIT-1)
         events += self._act_for(number, Action(ActionKind.TIMEOUT))
         return events + self._after_change(now)
 
