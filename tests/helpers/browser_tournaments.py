@@ -4,6 +4,7 @@ it, the event's panel, the notices and a person's turns."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import subprocess
 import time
@@ -11,11 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from playwright.async_api import WebSocketRoute
+from sqlalchemy import select
 
 from pokerroom.bots.strategy import RuleBot
 from pokerroom.bots.tournament import run_tournament_bot
 from pokerroom.server.process import free_port, spawn_room
-from pokerroom.store.db import sqlite_url
+from pokerroom.store.db import Database, sqlite_url
+from pokerroom.store.models import TournamentRecord
 from tests.browser.conftest import Player, Room, stop
 
 VISIBLE = ".table-view:not([hidden])"
@@ -148,3 +152,57 @@ async def bots_registered(room: Room, count: int) -> None:
                 return
             await asyncio.sleep(0.5)
     raise AssertionError(f"the sit & go never had {count} bots: {events}")
+
+
+class MoveNoticeLate:
+    """Routes a player's page socket to the room and holds back the first "moved" notice until
+    a frame of the table it names has reached the page: the new table's frames come first (the
+    room has the socket watch it as it tells the player). ``Player.watch_frames`` records what
+    the page gets, routed or not."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.held: str | bytes | None = None
+        self.table: str | None = None
+        self.done = False  # the notice was held and has been let through
+
+    async def attach(self) -> None:
+        """From the next page load on (the page is loaded again: the session stays)."""
+        await self.player.page.route_web_socket("**/ws", self.route)
+        await self.player.page.reload()
+
+    async def route(self, ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+
+        def to_page(message: str | bytes) -> None:
+            frame = json.loads(message)
+            first_move = frame.get("type") == "tournament" and frame.get("kind") == "moved"
+            if first_move and not self.done and self.held is None:
+                self.held, self.table = message, frame.get("table")
+                return
+            ws.send(message)
+            new_table = frame.get("type") == "table" and frame.get("table") == self.table
+            if self.held is not None and new_table:  # it reached the page: now the notice
+                ws.send(self.held)
+                self.held, self.done = None, True
+
+        server.on_message(to_page)
+
+
+async def prizes_stored(database: str, tournament: str, paid: int) -> bool:
+    """Whether the room has stored the event finished with ``paid`` entries' prizes paid (the
+    status the lobby shows is the coordinator's, set before the last hand's write)."""
+    db = Database(database)
+    try:
+        async with db.transaction() as session:
+            row = (
+                await session.execute(
+                    select(TournamentRecord.status, TournamentRecord.paid).where(
+                        TournamentRecord.id == tournament
+                    )
+                )
+            ).one()
+    finally:
+        await db.close()
+    return bool(row.status == "finished" and len(json.loads(row.paid)) == paid)

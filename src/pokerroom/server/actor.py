@@ -38,6 +38,7 @@ from pokerroom.server.inbox import (
     Said,
     Shares,
     Suspend,
+    Unwatching,
     Void,
     Watching,
 )
@@ -136,7 +137,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
 
     # ------------------------------------------------------------ outside the task
 
-    def post(self, item: Gone | Suspend | AutoMuck) -> None:
+    def post(self, item: Gone | Unwatching | Suspend | AutoMuck) -> None:
         """Control items (a connection gone, the floor): never refused."""
         self.inbox.put_nowait(item)
 
@@ -358,6 +359,9 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                 return await self._watch(client, now)
             case Gone(client):
                 return await self._gone(client, now)
+            case Unwatching(client):
+                self._unwatch(client)
+                return False
             case Suspend() | AutoMuck() if self.recovering is not None:
                 self.deferred.append(item)  # held until the table is back (it moves money)
                 return False
@@ -397,6 +401,16 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         if player is not None and player in self.table.waiting:
             self._tell_player(player, now)  # your place in line, after a reload too
         return False
+
+    def _unwatch(self, client: Client) -> None:
+        player = client.player
+        if self.seat_holder(client.account_id) is not None:
+            return  # the seat's frames are the player's own: they stop with the socket
+        if player is not None and player in self.table.waiting:
+            return  # a seat offered from the list is told at this table
+        if client in self.watchers:
+            self.watchers.remove(client)
+        client.tables.discard(self.table_id)
 
     async def _gone(self, client: Client, now: float) -> bool:
         if client in self.watchers:

@@ -281,6 +281,12 @@ class Bus:
         self.tasks.append(task)
         task.add_done_callback(self._forget)
 
+    def unwatch(self, client: Client, table: str) -> None:
+        """The client shows a remote table no more: its owner stops sending its frames."""
+        task = asyncio.create_task(self._send_quietly(client, table, "unwatch"))
+        self.tasks.append(task)
+        task.add_done_callback(self._forget)
+
     def _notice(self, notice: dict[str, Any]) -> None:
         if "adopted" in notice:  # a table has a new owner: it knows none of our watchers
             table = notice["adopted"]
@@ -447,6 +453,8 @@ class Bus:
             if not remote.tables:  # its socket closed: nothing more is sent to it
                 self.remotes.pop((node, conn), None)
                 remote.dropped.set()
+            ack()
+        elif kind == "unwatch":  # the actor stops its frames (and forgets the table)
             ack()
         else:  # a watch, or a message (a join without a watch): its tables, for the reaper
             remote.tables.add(table)

@@ -45,6 +45,14 @@ class Gone:
 
 
 @dataclass(frozen=True, slots=True)
+class Unwatching:
+    """A client no longer shows the table: it stops watching (a seat or a place on the
+    waiting list there keeps it watching: those frames are the player's own)."""
+
+    client: Client
+
+
+@dataclass(frozen=True, slots=True)
 class Suspend:
     """S-AUTH-2: the account is sat out and cashed out after the hand."""
 
@@ -82,7 +90,7 @@ class Alarm:
 
 ALARM = Alarm()
 FromClient = Watching | Said
-Item = Watching | Said | Gone | Suspend | AutoMuck | Void | Close | Alarm
+Item = Watching | Said | Gone | Unwatching | Suspend | AutoMuck | Void | Close | Alarm
 
 CLIENT_WAITING = 32  # one connection's messages waiting at all its tables
 BUSY = "table {table!r} is busy: try again in a moment"

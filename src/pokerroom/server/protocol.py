@@ -34,6 +34,14 @@ class Watch(_Message):  # "resync": a gap in the table's versions (the whole sta
     table: str = Field(min_length=1, max_length=64)
 
 
+class Unwatch(_Message):
+    """The client shows the table no more (its view closed, or the player was moved on from
+    it): its frames stop. A seat or a place on the waiting list there keeps them coming."""
+
+    type: Literal["unwatch"]
+    table: str = Field(min_length=1, max_length=64)
+
+
 class Join(_Message):
     type: Literal["join"]
     table: str = Field(min_length=1, max_length=64)
@@ -113,6 +121,7 @@ class WaitingList(_Message):
 ClientMessage = Annotated[
     Hello
     | Watch
+    | Unwatch
     | Join
     | AddChips
     | Act

@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 from pokerroom.server import protocol
 from pokerroom.server.client import Client
 from pokerroom.server.errors import TEMPLATES
-from pokerroom.server.inbox import Gone, Said, Watching
+from pokerroom.server.inbox import Gone, Said, Unwatching, Watching
 
 
 class BusError(RuntimeError):
@@ -129,6 +129,9 @@ def apply_to_actor(
     limits); a message is parsed again here, at this node's edge (S-INPUT-1)."""
     if kind == "gone":
         actor.post(Gone(remote))
+        return
+    if kind == "unwatch":
+        actor.post(Unwatching(remote))
         return
     if kind == "watch":
         item: Watching | Said = Watching(remote, done=ack)

@@ -13,7 +13,7 @@ from pokerroom.server.addresses import canonical_address
 from pokerroom.server.bus import BusError
 from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
-from pokerroom.server.inbox import Gone, Said, Watching
+from pokerroom.server.inbox import Gone, Said, Unwatching, Watching
 from pokerroom.server.room import Limits, RateLimit, Room
 from pokerroom.store.accounts import AuthError
 from pokerroom.store.room_store import RoomStore
@@ -204,6 +204,9 @@ async def _dispatch(
             )
         )
         return
+    if isinstance(message, protocol.Unwatch):
+        _unwatch(room, client, message.table)
+        return
     actor = room.actors.get(message.table)
     remote = actor is None and room.bus is not None and await room.bus.has_table(message.table)
     if actor is None and not remote:
@@ -250,6 +253,15 @@ async def _dispatch(
         client.deliver(protocol.error(refused, request=message.type))
         return
     client.tables.add(message.table)
+
+
+def _unwatch(room: Room, client: Client, table: str) -> None:
+    """Its frames stop; a table gone meanwhile (a tournament's broke) needs no answer."""
+    actor = room.actors.get(table)
+    if actor is not None:
+        actor.post(Unwatching(client))
+    elif room.bus is not None and table in client.tables:
+        room.bus.unwatch(client, table)  # its seat there, if any, still ends with the socket
 
 
 async def _to_owner(room: Room, client: Client, message: Any) -> None:

@@ -4,6 +4,7 @@ import { $, el } from "./dom.js";
 import { t } from "./i18n.js";
 import { refreshLobby } from "./lobby.js";
 import { loadMyHands } from "./myhands.js";
+import { send } from "./socket.js";
 import { updateTitle } from "./sound.js";
 import { app } from "./state.js";
 import { TableView } from "./table.js";
@@ -76,9 +77,12 @@ export function layoutTables() {
   renderTabs();
 }
 
+// Closed: its view goes and its frames stop (the room keeps sending those of a seat or a
+// waiting-list place there, which this page then ignores until the table is opened again).
 export function closeTable(id) {
   const view = app.tables.get(id);
   if (!view) return;
+  send({ type: "unwatch", table: id });
   view.root.remove();
   view.dispose();
   app.tables.delete(id);

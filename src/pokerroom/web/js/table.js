@@ -13,7 +13,7 @@ import { startAwards, stopAwards } from "./showdown.js";
 import { send } from "./socket.js";
 import { playSound, updateTitle } from "./sound.js";
 import { app } from "./state.js";
-import { answerRebuy, levelLine, renderTournamentInfo } from "./tournament_table.js";
+import { answerRebuy, followSeat, levelLine, renderTournamentInfo } from "./tournament_table.js";
 
 export class TableView {
   constructor(id) {
@@ -23,6 +23,7 @@ export class TableView {
     this.yourTurn = false;
     this.timer = null;
     this.joined = null; // {seat, buyIn} to reconnect with after a dropped socket
+    this.satHere = false; // the player has had a seat here (a move then closes this view)
     this.replay = null;
     this.root = $("#table-template").content.firstElementChild.cloneNode(true);
     this.root.dataset.table = id;
@@ -138,6 +139,7 @@ export class TableView {
       stopAwards(this);
     }
     if (state.you) {
+      this.satHere = true;
       const me = state.seats[state.you - 1];
       if (!this.joined) this.joined = { seat: state.you, buyIn: Math.max(state.min_buy_in, 1) };
       this.joined.seat = state.you;
@@ -153,6 +155,7 @@ export class TableView {
     announce(this, previous, state);
     if (previous) playSound(soundOf(previous, state));
     else renderTabs(); // the tab takes the table's name from its first frame
+    if (state.tournament) followSeat(state.tournament.id); // last: it may close this view
   }
 
   result(message) {

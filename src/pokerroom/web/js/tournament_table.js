@@ -2,14 +2,43 @@
 // level, your place / players left, which ticks every second between frames) the payouts,
 // hand-for-hand, and the room's last message for this event in a live region (you were
 // moved, hand-for-hand started, you finished in a place and won): and Deal at the final table.
+// A move: the new table opens and the ones the player sat at close, whatever came first.
 
 import { api } from "./api.js";
 import { openDeal, refreshDealSoon } from "./deal.js";
 import { $, el, showToast } from "./dom.js";
 import { money, tournamentLine } from "./format.js";
 import { number, t } from "./i18n.js";
+import { closeTable, focusTable, openTable } from "./nav.js";
 import { app } from "./state.js";
 import { errorText } from "./texts.js";
+
+// The tables of tournament ``id`` open in this page ("<id>-<number>").
+export const viewsOf = (id) => [...app.tables.values()].filter((v) => v.id.startsWith(`${id}-`) && /^\d+$/.test(v.id.slice(id.length + 1)));
+
+/** The room moved the player (or sat them again) at ``table`` of tournament ``id``: it opens
+ * and shows, and every other table of the event they sat at closes, its frames stopped. The
+ * old table's last frame (without them) may have come before this notice: what counts is
+ * that they sat there, not that its last frame says so. */
+export function moveTo(id, table) {
+  const left = viewsOf(id).filter((v) => v.id !== table && v.satHere);
+  openTable(table);
+  for (const view of left) closeTable(view.id);
+}
+
+/** A frame of tournament ``id``'s tables: while the player sits at one of its open tables,
+ * each other one they sat at and sit at no more closes. This follows a move whose notice
+ * came before the old table's frames or was never seen here (the socket was down then). */
+export function followSeat(id) {
+  const views = viewsOf(id);
+  const seat = views.find((v) => v.state?.you);
+  if (!seat) return;
+  for (const view of views.filter((v) => v.satHere && !v.state?.you)) {
+    const shown = app.active === view.id;
+    closeTable(view.id);
+    if (shown) focusTable(seat.id);
+  }
+}
 
 /** The level line with the time to the next level as of now (the frame said it when sent). */
 export function levelLine(view) {

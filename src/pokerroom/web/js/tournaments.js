@@ -10,11 +10,11 @@ import { refreshDeal } from "./deal.js";
 import { $, el, replaceKeepingFocus, showToast } from "./dom.js";
 import { chips, money } from "./format.js";
 import { t as tr } from "./i18n.js";
-import { closeTable, openTable } from "./nav.js";
+import { openTable } from "./nav.js";
 import { app } from "./state.js";
 import { errorText } from "./texts.js";
 import { bindPlayerSort, renderDetail } from "./tournament_detail.js";
-import { renderTournamentInfo } from "./tournament_table.js";
+import { moveTo, renderTournamentInfo, viewsOf } from "./tournament_table.js";
 
 export async function refreshTournaments() {
   try {
@@ -168,9 +168,6 @@ export function bindTournaments() {
   bindPlayerSort(renderTournaments);
 }
 
-// The tables of tournament ``id`` open in this page ("<id>-<number>").
-const viewsOf = (id) => [...app.tables.values()].filter((v) => v.id.startsWith(`${id}-`) && /^\d+$/.test(v.id.slice(id.length + 1)));
-
 export function onTournamentNotice(notice) {
   const said = { message: notice.text, code: notice.code, params: notice.params };
   const text = errorText(said);
@@ -181,12 +178,9 @@ export function onTournamentNotice(notice) {
   const views = viewsOf(notice.tournament);
   const seen = !$("#tables").hidden && views.some((v) => !v.root.hidden);
   if (!seen) showToast(text, { info: true });
-  if (notice.table && (notice.kind === "moved" || notice.kind === "started")) {
-    // The table follows the player: the new one opens, the one they sat at closes.
-    const left = notice.kind === "moved" ? views.filter((v) => v.id !== notice.table && v.state?.you) : [];
-    openTable(notice.table);
-    for (const view of left) closeTable(view.id);
-  }
+  // The table follows the player: the new one opens, the one they sat at closes.
+  if (notice.table && notice.kind === "moved") moveTo(notice.tournament, notice.table);
+  else if (notice.table && notice.kind === "started") openTable(notice.table);
   for (const view of viewsOf(notice.tournament)) renderTournamentInfo(view);
   if (notice.kind === "deal") refreshDeal();
   refreshTournaments();
