@@ -103,7 +103,7 @@ def equity_command(
         raise typer.BadParameter(str(error)) from error
     finally:
         progress.close()
-    how = "exhaustive" if result.exhaustive else f"Monte Carlo, seed {seed}"
+    how = "exhaustive" if result.exhaustive else "Monte Carlo"
     table = Table(title=f"{game} equity: {result.boards:,} boards ({how})")
     for column in ("hand", "win", "tie", "equity"):
         table.add_column(column, justify="left" if column == "hand" else "right")
@@ -115,6 +115,8 @@ def equity_command(
             f"{h.equity:.2%}" + ("" if result.exhaustive else f" ± {h.stderr:.2%}"),
         )
     console.print(table)
+    if not result.exhaustive:
+        console.print(f"± one standard error; seed {seed}")
 
 
 def _ranges(
@@ -128,18 +130,24 @@ def _ranges(
 ) -> None:
     from pokerroom.evaluation.equity import EquityError
     from pokerroom.evaluation.range_equity import range_equity
-    from pokerroom.evaluation.ranges import RangeError
+    from pokerroom.evaluation.ranges import RangeError, parse_range
 
+    for text in ranges:
+        try:
+            parse_range(text)
+        except RangeError as error:
+            try:
+                parse_cards(text)
+            except CardError as not_cards:
+                raise typer.BadParameter(f"{not_cards}, nor a range: {error}") from error
+            raise typer.BadParameter(str(error)) from error
     try:
         result = range_equity(
             ranges, board=parse_cards(board), dead=parse_cards(dead), samples=samples, rng=rng
         )
     except (CardError, EquityError, RangeError) as error:
         raise typer.BadParameter(str(error)) from error
-    if result.exact:
-        how = f"exact: {result.deals:,} distinct deals of hands, every board"
-    else:
-        how = f"Monte Carlo: {result.deals:,} deals, seed {seed}; ± one standard error"
+    how = "exact" if result.exact else "Monte Carlo"
     table = Table(title=f"hold'em range equity ({how})")
     for column in ("range", "hands", "win", "tie", "equity"):
         table.add_column(column, justify="left" if column == "range" else "right")
@@ -153,3 +161,7 @@ def _ranges(
             f"{p.equity:.2%}{spread}",
         )
     console.print(table)
+    if result.exact:
+        console.print(f"{result.deals:,} distinct deals of hands (up to suits), every board")
+    else:
+        console.print(f"{result.deals:,} deals sampled; ± one standard error; seed {seed}")

@@ -165,7 +165,7 @@ def range_equity(
 
     >>> r = range_equity(["AhKh", "QQ"], board=[])
     >>> r.exact, r.deals, round(r.players[0].equity, 4)
-    (True, 3, 0.4601)
+    (True, 2, 0.4605)
     """
     if not 2 <= len(ranges) <= 10:
         raise EquityError(f"equity needs 2 to 10 ranges, got {len(ranges)}")
