@@ -2,8 +2,10 @@
 
 Every deal counts alike: each way of giving each player one hand of their range
 with no card twice (nor on the board, nor dead), then every completion of the
-board. Exact: each distinct deal of hands is counted by board rank classes
-(exact.py), deals alike up to a renaming of suits counted once. Otherwise ``samples``
+board. Exact before the flop: each distinct deal of hands is counted by board rank
+classes (exact.py), deals alike up to a renaming of suits counted once. Exact with
+a board: each hand of a range is evaluated once per completion and the deals read
+those rows (numpy). Otherwise ``samples``
 deals are drawn from the ``rng`` passed in, and each equity comes with its
 standard error.
 """
@@ -22,7 +24,7 @@ import numpy.typing as npt
 from pokerroom.cards import Card, ensure_distinct
 from pokerroom.evaluation.batch import evaluate7_batch
 from pokerroom.evaluation.equity import EquityError, standard_errors
-from pokerroom.evaluation.exact import Tally, holdem_exact
+from pokerroom.evaluation.exact import Tally, combinations_array, holdem_exact, tally
 from pokerroom.evaluation.ranges import HandRange, parse_range
 
 # Exact when the players' ranges multiply to at most this many deals of hands.
@@ -49,7 +51,9 @@ class RangeShare:
 class RangeEquityResult:
     players: tuple[RangeShare, ...]
     exact: bool
-    deals: int  # exact: distinct deals of hands (up to suits); else the boards sampled
+    # Exact: deals of hands counted (before the flop, those alike up to suits once);
+    # Monte Carlo: the deals sampled.
+    deals: int
 
 
 def _canonical(
@@ -91,6 +95,42 @@ def _exact(
     if total is None:
         raise EquityError("no deal: every choice of hands shares a card (or one with the board)")
     return total, deals, len(counts)
+
+
+def _exact_on_board(
+    ranges: list[list[tuple[int, int]]], board: list[int], dead: list[int]
+) -> tuple[Tally, int]:
+    """As ``_exact`` when the flop is out: each hand of each range is evaluated once on each
+    completion of the board, and each deal of hands reads its players' rows, counting the
+    completions that share no card with it."""
+    rest = np.array([c for c in range(52) if c not in {*board, *dead}], dtype=np.int64)
+    extra = rest[combinations_array(len(rest), 5 - len(board)).astype(np.intp)]
+    boards = np.hstack((np.broadcast_to(board, (len(extra), len(board))), extra))
+    board_masks = (np.int64(1) << extra).sum(axis=1)
+    combos = [np.array(r, dtype=np.int64) for r in ranges]
+    rows = []
+    for c in combos:
+        masks = (np.int64(1) << c[:, 0]) | (np.int64(1) << c[:, 1])
+        apart = ((masks[:, None] & board_masks[None, :]) == 0).reshape(-1)  # no card twice
+        hands = np.repeat(c, len(boards), axis=0)[apart]
+        seven = np.hstack((hands, np.tile(boards, (len(c), 1))[apart]))
+        row = np.zeros(len(c) * len(boards), dtype=np.int64)  # read only under weight 0
+        row[apart] = evaluate7_batch(seven)
+        rows.append(row.reshape(len(c), len(boards)))
+    # Every deal of hands with no card twice: (deals, players) indices and their cards.
+    deals = np.zeros((1, 0), dtype=np.intp)
+    used = np.zeros(1, dtype=np.int64)
+    for c in combos:
+        masks = (np.int64(1) << c[:, 0]) | (np.int64(1) << c[:, 1])
+        fits = (used[:, None] & masks[None, :]) == 0
+        deal, pick = np.nonzero(fits)
+        deals = np.hstack((deals[deal], pick[:, None]))
+        used = used[deal] | masks[pick]
+    if not len(deals):
+        raise EquityError("no deal: every choice of hands shares a card (or one with the board)")
+    strengths = np.stack([r[deals[:, p]] for p, r in enumerate(rows)]).reshape(len(ranges), -1)
+    weights = ((used[:, None] & board_masks[None, :]) == 0).astype(np.int64).reshape(-1)
+    return tally(strengths, weights), len(deals)
 
 
 def _sample(
@@ -181,7 +221,10 @@ def range_equity(
     codes = [[(a.code, b.code) for a, b in r.combos] for r in left]
     board_codes, dead_codes = [c.code for c in board], [c.code for c in dead]
     if samples is None and prod(len(r) for r in left) <= exact_deals:
-        total, _, distinct = _exact(codes, board_codes, dead_codes)
+        if board_codes:
+            total, distinct = _exact_on_board(codes, board_codes, dead_codes)
+        else:
+            total, _, distinct = _exact(codes, board_codes, dead_codes)
         shares = tuple(
             RangeShare(
                 r, float(s) / total.boards, int(w) / total.boards, int(t) / total.boards, 0.0
