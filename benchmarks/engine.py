@@ -1,9 +1,11 @@
-"""The hand engine: random-action hands in ours and in PokerKit, and PHH replay speed.
+"""The hand engine: random-action hands in ours, PokerKit and pokerfast's FastHand, and
+PHH replay speed.
 
 Each decision: fold (a quarter of the time, when facing a bet), check or call (half),
 or bet/raise to a uniformly random legal amount (a quarter); six players with 200
 big blinds. Both engines play to the end with all their rules, events and showdown;
-PokerKit with every automation on (it deals from its own shuffled deck).
+PokerKit with every automation on (it deals from its own shuffled deck). FastHand plays
+only 6-max no-limit hold'em, so it is in the no-limit row only.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from pokerfast import FastHand
 from pokerkit import (
     Automation,
     FixedLimitOmahaHoldemHighLowSplitEightOrBetter,
@@ -44,6 +47,25 @@ def _pokerkit_hand(state_factory: Callable[[], object], rng: random.Random) -> N
             low = s.min_completion_betting_or_raising_to_amount  # type: ignore[attr-defined]
             high = s.max_completion_betting_or_raising_to_amount  # type: ignore[attr-defined]
             s.complete_bet_or_raise_to(rng.randint(low, high))  # type: ignore[attr-defined]
+
+
+def _fasthand_hand(rng: random.Random) -> None:
+    # The same policy through FastHand's API: its get_action_space() offers "fold" only when
+    # facing a bet, and its bet_or_raise takes the chips added rather than the total raised
+    # to, so a uniform draw over [min_bet, max_bet] is the same uniform draw over the legal
+    # raise-to amounts. Every stack is STACK (min_stack = max_stack), the blinds 1 and 2.
+    hand = FastHand(small_blind=1, big_blind=2, min_stack=STACK, max_stack=STACK, rng=rng)
+    while (space := hand.get_action_space()) and not hand.done:
+        roll = rng.random()
+        if roll < 0.25 and "fold" in space:
+            hand.fold()
+        elif roll < 0.75 or "min_bet" not in space:
+            if "call" in space:
+                hand.call()
+            else:
+                hand.check()
+        else:
+            hand.bet_or_raise(rng.randint(space["min_bet"], space["max_bet"]))
 
 
 def _our_hand(
@@ -93,7 +115,10 @@ def random_hands(report: Report) -> None:
             "6-max no-limit hold'em, random actions",
             _hands_per_second(lambda: _our_hand(nlhe, players, source, rng), 1.0),
             "/s",
-            {"PokerKit": _hands_per_second(lambda: _pokerkit_hand(pk_nlhe, rng), 1.0)},
+            {
+                "PokerKit": _hands_per_second(lambda: _pokerkit_hand(pk_nlhe, rng), 1.0),
+                "pokerfast FastHand": _hands_per_second(lambda: _fasthand_hand(rng), 1.0),
+            },
             target=">= 100x PokerKit",
         )
     )

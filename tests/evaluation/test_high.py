@@ -70,7 +70,7 @@ def test_R_SHOW_7_all_five_card_hands_by_category_and_7462_classes() -> None:
 
 
 def test_R_SHOW_7_all_seven_card_hands_through_the_batch_evaluator() -> None:
-    from pokerroom.evaluation.equity import _combinations
+    from pokerroom.evaluation.exact import combinations_array as _combinations
 
     floors = np.array(_category_floors())
     counts = np.zeros(9, dtype=np.int64)

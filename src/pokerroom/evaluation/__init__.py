@@ -1,4 +1,5 @@
-"""Hand evaluation: high hands (Hold'em, Omaha), eight-or-better lows, batches, equity.
+"""Hand evaluation: high hands (Hold'em, Omaha), eight-or-better lows, batches, equity
+of hands and of hold'em ranges.
 
 >>> from pokerroom.cards import parse_cards
 >>> from pokerroom.evaluation import best_hand, evaluate
@@ -26,6 +27,8 @@ from pokerroom.evaluation.high import (
     omaha_best_hand,
 )
 from pokerroom.evaluation.low import LowValue, omaha_low
+from pokerroom.evaluation.range_equity import RangeEquityResult, RangeShare, range_equity
+from pokerroom.evaluation.ranges import HandRange, RangeError, parse_range
 from pokerroom.evaluation.variant import Variant
 
 __all__ = [
@@ -35,8 +38,12 @@ __all__ = [
     "EquityResult",
     "EvaluationError",
     "HandEquity",
+    "HandRange",
     "HandValue",
     "LowValue",
+    "RangeEquityResult",
+    "RangeError",
+    "RangeShare",
     "Variant",
     "best_hand",
     "category_of",
@@ -50,4 +57,6 @@ __all__ = [
     "omaha_high_batch",
     "omaha_low",
     "omaha_low_batch",
+    "parse_range",
+    "range_equity",
 ]

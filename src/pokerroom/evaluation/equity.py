@@ -1,16 +1,17 @@
 """All-in equity for Hold'em, Omaha and Omaha Hi-Lo, 2 to 10 hands.
 
 Exhaustive over every board completion when there are few enough, Monte Carlo
-otherwise. For hi-lo each board's pot is split as the room would split it
-(R-HILO-1, R-HILO-3, R-HILO-5): a *win* is a scoop of the whole pot, a *tie*
-any board where the hand takes part of it, and *equity* the expected share.
+otherwise (with each equity's standard error). Hold'em's exhaustive count goes by
+board rank classes (exact.py): every board counted, a few thousand evaluated.
+For hi-lo each board's pot is split as the room would split it (R-HILO-1,
+R-HILO-3, R-HILO-5): a *win* is a scoop of the whole pot, a *tie* any board
+where the hand takes part of it, and *equity* the expected share.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from math import comb
 from typing import Final
 
@@ -19,6 +20,7 @@ import numpy.typing as npt
 
 from pokerroom.cards import DECK_SIZE, Card, ensure_distinct
 from pokerroom.evaluation.batch import evaluate7_batch, omaha_high_batch, omaha_low_batch
+from pokerroom.evaluation.exact import combinations_array, holdem_exact
 from pokerroom.evaluation.variant import Variant
 
 EXHAUSTIVE_LIMIT: Final = 2_000_000  # boards; above this, Monte Carlo
@@ -34,13 +36,17 @@ class EquityError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class HandEquity:
-    """One hand's result over ``boards`` boards: wins (scoops), ties, and share of the pots."""
+    """One hand's result over ``boards`` boards: wins (scoops), ties, and share of the pots.
+
+    ``stderr`` is the standard error of ``equity`` when the boards were sampled, 0.0 when
+    every board was dealt."""
 
     hand: tuple[Card, ...]
     wins: int
     ties: int
     boards: int
     share: float  # pots won, in whole pots
+    stderr: float = 0.0
 
     @property
     def equity(self) -> float:
@@ -58,21 +64,6 @@ class EquityResult:
     exhaustive: bool
 
 
-@cache
-def _combinations(n: int, k: int) -> npt.NDArray[np.uint8]:
-    """All k-subsets of range(n) as rows, in lexicographic order (built with numpy)."""
-    if k == 0:
-        return np.zeros((1, 0), dtype=np.uint8)
-    if k == 1:
-        return np.arange(n, dtype=np.uint8)[:, None]
-    parts = []
-    for first in range(n - k + 1):
-        rest = _combinations(n - first - 1, k - 1) + np.uint8(first + 1)
-        head = np.full((len(rest), 1), first, dtype=np.uint8)
-        parts.append(np.hstack((head, rest)))
-    return np.vstack(parts)
-
-
 def _random_subsets(n: int, k: int, count: int, rng: np.random.Generator) -> npt.NDArray[np.uint8]:
     """``count`` uniform k-subsets of range(n), by rejecting draws with a repeat."""
     out = np.empty((count, k), dtype=np.uint8)
@@ -86,6 +77,16 @@ def _random_subsets(n: int, k: int, count: int, rng: np.random.Generator) -> npt
         out[todo[ok]] = draw[ok]
         todo = todo[~ok]
     return out
+
+
+def standard_errors(
+    total: npt.NDArray[np.float64], squares: npt.NDArray[np.float64], count: int
+) -> npt.NDArray[np.float64]:
+    """Standard errors of the means of ``count`` samples, from their sums and sums of squares."""
+    mean = total / count
+    variance = np.maximum(squares / count - mean * mean, 0.0) * count / max(count - 1, 1)
+    errors: npt.NDArray[np.float64] = np.sqrt(variance / count)
+    return errors
 
 
 def _validate(
@@ -174,14 +175,27 @@ def equity(
     count = total if exhaustive else (samples or DEFAULT_SAMPLES)
     if samples is not None and samples <= 0:
         raise EquityError(f"samples must be positive, got {samples}")
-    generator = rng if rng is not None else np.random.default_rng()
-    subsets = _combinations(len(remaining), missing) if exhaustive else None
-    fixed = np.array([c.code for c in board], dtype=np.int64)
     hand_codes = [[c.code for c in h] for h in hands]
+    if exhaustive and game is Variant.HOLDEM:
+        exact = holdem_exact(hand_codes, [c.code for c in board], [c.code for c in dead])
+        if progress is not None:
+            progress(total, total)
+        return EquityResult(
+            hands=tuple(
+                HandEquity(hand=tuple(h), wins=int(w), ties=int(t), boards=total, share=float(x))
+                for h, w, t, x in zip(hands, exact.wins, exact.ties, exact.share, strict=True)
+            ),
+            boards=total,
+            exhaustive=True,
+        )
+    generator = rng if rng is not None else np.random.default_rng()
+    subsets = combinations_array(len(remaining), missing) if exhaustive else None
+    fixed = np.array([c.code for c in board], dtype=np.int64)
 
     wins = np.zeros(len(hands), dtype=np.int64)
     ties = np.zeros(len(hands), dtype=np.int64)
     share = np.zeros(len(hands), dtype=np.float64)
+    squares = np.zeros(len(hands), dtype=np.float64)  # for the standard error of a sample
     done = 0
     while done < count:
         step = min(_BOARDS_PER_STEP, count - done)
@@ -197,12 +211,21 @@ def equity(
         wins += whole.sum(axis=1)
         ties += ((shares > 0) & ~whole).sum(axis=1)
         share += shares.sum(axis=1)
+        squares += np.square(shares).sum(axis=1)
         done += step
         if progress is not None:
             progress(done, count)
 
+    errors = np.zeros(len(hands)) if exhaustive else standard_errors(share, squares, count)
     results = tuple(
-        HandEquity(hand=tuple(hand), wins=int(w), ties=int(t), boards=count, share=float(s))
-        for hand, w, t, s in zip(hands, wins, ties, share, strict=True)
+        HandEquity(
+            hand=tuple(hand),
+            wins=int(w),
+            ties=int(t),
+            boards=count,
+            share=float(s),
+            stderr=float(e),
+        )
+        for hand, w, t, s, e in zip(hands, wins, ties, share, errors, strict=True)
     )
     return EquityResult(hands=results, boards=count, exhaustive=exhaustive)

@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Final
 
 from pokerroom.cards import Card, ensure_distinct
 from pokerroom.evaluation.classes import Category, category_of, describe
 from pokerroom.evaluation.tables import (
+    COUNT_SHIFT,
     FLUSH_BITS,
     RANK_MASK,
     SUIT_BASE,
@@ -28,46 +30,74 @@ class EvaluationError(ValueError):
 
 
 _T = tables()
-_NONFLUSH = _T.nonflush
-_FLUSH = _T.flush
+_NONFLUSH: Final[dict[int, int]] = _T.nonflush
+# Module-level Final lists: mypyc reads them as C statics and indexes them without boxing
+# the index, where a dict lookup boxed the key (a new int object per call) and hashed it.
+_W: Final[list[int]] = list(WEIGHTS)
+_FLUSH: Final[list[int]] = list(_T.flush)
+# Seven cards' rank keys through the perfect hash of the batch path:
+# strength = _NONFLUSH7[rank + _ROW_ADJUST[rank >> _SHIFT7]], two list reads.
+_SHIFT7: Final[int] = _T.hash7.shift
+_ROW_ADJUST: Final[list[int]] = [
+    int(offset) - (row << _T.hash7.shift) for row, offset in enumerate(_T.hash7.offsets)
+]
+_NONFLUSH7: Final[list[int]] = _T.nonflush7.tolist()
+_RANK_KEY7: Final = (1 << COUNT_SHIFT) - 1  # a 7-card key without its card count
 
 
-def _flush_strength(key: int, cards: Sequence[int]) -> int:
+def _flush_suit(key: int) -> int:
     # The flag bit of suit s is bit SUIT_SHIFT + 4s + 3.
-    suit = ((key & FLUSH_BITS).bit_length() - SUIT_SHIFT - 4) >> 2
-    mask = 0
-    for code in cards:
-        if code & 3 == suit:
-            mask |= 1 << (code >> 2)
-    return _FLUSH[mask]
+    return ((key & FLUSH_BITS).bit_length() - SUIT_SHIFT - 4) >> 2
 
 
-def evaluate7(
-    a: int,
-    b: int,
-    c: int,
-    d: int,
-    e: int,
-    f: int,
-    g: int,
-    _w: Sequence[int] = WEIGHTS,
-    _nf: dict[int, int] = _NONFLUSH,
-) -> int:
+def _suited(code: int, suit: int) -> int:
+    """The card's rank bit when it is of ``suit``, else 0."""
+    return 1 << (code >> 2) if code & 3 == suit else 0
+
+
+def evaluate7(a: int, b: int, c: int, d: int, e: int, f: int, g: int) -> int:
     """Strength (1..7462, higher wins) of seven distinct card codes. No validation."""
-    key = _w[a] + _w[b] + _w[c] + _w[d] + _w[e] + _w[f] + _w[g] + SUIT_BASE
+    w = _W
+    key = w[a] + w[b] + w[c] + w[d] + w[e] + w[f] + w[g] + SUIT_BASE
     if key & FLUSH_BITS:
-        return _flush_strength(key, (a, b, c, d, e, f, g))
-    return _nf[key & RANK_MASK]
+        s = _flush_suit(key)
+        mask = (
+            _suited(a, s)
+            | _suited(b, s)
+            | _suited(c, s)
+            | _suited(d, s)
+            | _suited(e, s)
+            | _suited(f, s)
+            | _suited(g, s)
+        )
+        return _FLUSH[mask]
+    rank = key & _RANK_KEY7
+    return _NONFLUSH7[rank + _ROW_ADJUST[rank >> _SHIFT7]]
 
 
-def evaluate_codes(codes: Sequence[int], _w: Sequence[int] = WEIGHTS) -> int:
-    """Strength of 5, 6 or 7 distinct card codes. No validation (see ``evaluate``)."""
+def _codes_strength(codes: list[int]) -> int:
+    w = _W
     key = SUIT_BASE
     for code in codes:
-        key += _w[code]
+        key += w[code]
     if key & FLUSH_BITS:
-        return _flush_strength(key, codes)
+        s = _flush_suit(key)
+        mask = 0
+        for code in codes:
+            if code & 3 == s:
+                mask |= 1 << (code >> 2)
+        return _FLUSH[mask]
+    if len(codes) == 7:
+        rank = key & _RANK_KEY7
+        return _NONFLUSH7[rank + _ROW_ADJUST[rank >> _SHIFT7]]
     return _NONFLUSH[key & RANK_MASK]
+
+
+def evaluate_codes(codes: Sequence[int]) -> int:
+    """Strength of 5, 6 or 7 distinct card codes. No validation (see ``evaluate``)."""
+    if isinstance(codes, list):  # mypyc: a typed list is read without iterator objects
+        return _codes_strength(codes)
+    return _codes_strength(list(codes))
 
 
 def _check(cards: Sequence[Card], sizes: tuple[int, ...], what: str) -> None:

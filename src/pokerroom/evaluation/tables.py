@@ -55,7 +55,7 @@ LOW_RANKS: Final = 8  # ace, 2, ..., 8 (R-HILO-2)
 TABLE_VERSION: Final = "2"
 
 
-def _multisets(size: int) -> list[tuple[int, ...]]:
+def rank_multisets(size: int) -> list[tuple[int, ...]]:
     """Every rank-count vector of ``size`` cards with at most four of a rank."""
     out: list[tuple[int, ...]] = []
     counts = [0] * 13
@@ -190,7 +190,7 @@ def build_tables() -> Tables:
     keys7: list[int] = []
     values7: list[int] = []
     for size in (5, 6, 7):
-        for counts in _multisets(size):
+        for counts in rank_multisets(size):
             key = _rank_key(counts) | size << COUNT_SHIFT
             if key in nonflush:  # pragma: no cover - guards the RANK_KEYS claim
                 raise AssertionError(f"rank key collision for {counts}")
@@ -209,7 +209,7 @@ def build_tables() -> Tables:
     nonflush7 = np.zeros(hash7.size, dtype=np.uint16)
     nonflush7[hash7.slots(key7)] = values7
 
-    boards = _multisets(5)
+    boards = rank_multisets(5)
     key5 = np.array([_rank_key(c) for c in boards], dtype=np.int64)
     hash5 = build_perfect_hash(key5, shift=9)
     board5_index = np.zeros(hash5.size, dtype=np.uint16)
