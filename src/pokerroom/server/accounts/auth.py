@@ -10,7 +10,7 @@ Log-ins and sign-ups are rate-limited per client address and per username by tok
 tools run there; ``POKERROOM_LOGIN_EXEMPT`` changes the list). Behind a reverse proxy, let
 uvicorn read the proxy's X-Forwarded-For (``--forwarded-allow-ips``) so that clients' own
 addresses are limited, or set ``POKERROOM_LOGIN_EXEMPT=""``. The lock-out after
-repeated wrong passwords is counted in the database (``pokerroom.store.accounts``).
+repeated wrong passwords is counted in the database (``pokerroom.store.accounts.accounts``).
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from typing import TypeVar
 
 from fastapi import HTTPException
 
-from pokerroom.server.addresses import canonical_address
 from pokerroom.server.clock import utcnow
-from pokerroom.store.accounts import (
+from pokerroom.server.sockets.addresses import canonical_address
+from pokerroom.store.accounts.accounts import (
     WRONG,
     AuthError,
     LoggedIn,
@@ -41,7 +41,7 @@ from pokerroom.store.accounts import (
     new_password,
     verify_password,
 )
-from pokerroom.store.room_store import RoomStore
+from pokerroom.store.tables.store import RoomStore
 
 T = TypeVar("T")
 # The password every bot had before bots had none: an account that still has it was made by

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from pokerroom.server.errors import ApiError
+from pokerroom.server.sockets.errors import ApiError
 
 LANGUAGES = ("en", "nb", "da", "sv", "hu")
 MAX_BODY_BYTES = 2048  # the whole object is about 120 bytes

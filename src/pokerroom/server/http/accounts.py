@@ -5,9 +5,9 @@ from typing import Annotated
 from fastapi import APIRouter, Header, HTTPException, Request
 from pydantic import BaseModel, Field
 
-from pokerroom.server.auth import Auth
-from pokerroom.server.routes.deps import Player, Store, TheRoom
-from pokerroom.store.accounts import AuthError, canonical_username
+from pokerroom.server.accounts.auth import Auth
+from pokerroom.server.http.deps import Player, Store, TheRoom
+from pokerroom.store.accounts.accounts import AuthError, canonical_username
 
 router = APIRouter(prefix="/api")
 

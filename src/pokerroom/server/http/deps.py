@@ -5,9 +5,9 @@ from typing import Annotated, Any
 from fastapi import Depends, Header, HTTPException, Request
 
 from pokerroom.server.clock import utcnow
-from pokerroom.server.room import Room
-from pokerroom.store.accounts import AuthError
-from pokerroom.store.room_store import RoomStore
+from pokerroom.server.tables.room import Room
+from pokerroom.store.accounts.accounts import AuthError
+from pokerroom.store.tables.store import RoomStore
 
 
 def room(request: Request) -> Room:

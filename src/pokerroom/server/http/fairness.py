@@ -10,8 +10,8 @@ from fastapi import APIRouter, HTTPException
 
 from pokerroom.fairness import Shuffle
 from pokerroom.history.record import read_record
-from pokerroom.server.routes.deps import Player, Store
-from pokerroom.server.routes.hands import HandId
+from pokerroom.server.http.deps import Player, Store
+from pokerroom.server.http.hands import HandId
 from pokerroom.store.models import HandPlayer, HandRecord
 
 router = APIRouter(prefix="/api")

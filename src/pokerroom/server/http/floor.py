@@ -8,12 +8,12 @@ from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 
 from pokerroom.rules.errors import RulesError
-from pokerroom.server.bus import BusError
 from pokerroom.server.clock import utcnow
-from pokerroom.server.inbox import Close, Void
-from pokerroom.server.room import Room, TableConfig
-from pokerroom.server.routes.deps import Operator, Store, TheRoom
-from pokerroom.store.floor import FloorError
+from pokerroom.server.http.deps import Operator, Store, TheRoom
+from pokerroom.server.nodes.bus import BusError
+from pokerroom.server.tables.inbox import Close, Void
+from pokerroom.server.tables.room import Room, TableConfig
+from pokerroom.store.tables.floor import FloorError
 from pokerroom.table import TableError
 
 router = APIRouter(prefix="/api/floor")
@@ -87,7 +87,7 @@ async def floor_close(
 async def _at_table(room: Room, table_id: str, kind: str, reason: str) -> dict[str, Any]:
     actor = room.actors.get(table_id)
     if actor is None and room.bus is not None and await room.bus.has_table(table_id):
-        try:  # another node owns the table: the floor's act goes to it (server/bus.py)
+        try:  # another node owns the table: the floor's act goes to it (server/nodes/bus.py)
             return await room.bus.call(table_id, kind, reason)
         except BusError as error:
             raise HTTPException(409, str(error)) from None

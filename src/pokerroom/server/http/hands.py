@@ -16,13 +16,13 @@ from pokerroom.history.pokerstars import pokerstars_text
 from pokerroom.history.record import RecordError, read_record
 from pokerroom.history.viewer import ViewerHand, viewer_hand
 from pokerroom.server.clock import utcnow
-from pokerroom.server.nodes_lobby import lobby_elsewhere
-from pokerroom.server.replayer import replay_frames
-from pokerroom.server.routes.deps import Player, Store, TheRoom
-from pokerroom.server.tournament_exports import EventTable, event_table
-from pokerroom.store.accounts import AuthError
+from pokerroom.server.http.deps import Player, Store, TheRoom
+from pokerroom.server.nodes.lobby import lobby_elsewhere
+from pokerroom.server.tables.replayer import replay_frames
+from pokerroom.server.tournaments.exports import EventTable, event_table
+from pokerroom.store.accounts.accounts import AuthError
 from pokerroom.store.models import HandPlayer, HandRecord
-from pokerroom.store.room_store import RoomStore
+from pokerroom.store.tables.store import RoomStore
 
 router = APIRouter(prefix="/api")
 HandId = Annotated[int, PathParam(ge=1, le=2**63 - 1)]  # the database's 64-bit ids

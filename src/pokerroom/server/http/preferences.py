@@ -5,10 +5,10 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from pokerroom.server.accounts.preferences import MAX_BODY_BYTES, Preferences, changed, saved
 from pokerroom.server.clock import utcnow
-from pokerroom.server.errors import ApiError
-from pokerroom.server.preferences import MAX_BODY_BYTES, Preferences, changed, saved
-from pokerroom.server.routes.deps import Player, Store, TheRoom
+from pokerroom.server.http.deps import Player, Store, TheRoom
+from pokerroom.server.sockets.errors import ApiError
 
 router = APIRouter(prefix="/api")
 

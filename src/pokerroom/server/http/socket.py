@@ -8,15 +8,15 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket
 
-from pokerroom.server import protocol
-from pokerroom.server.addresses import canonical_address
-from pokerroom.server.bus import BusError
-from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
-from pokerroom.server.inbox import Gone, Said, Watching
-from pokerroom.server.room import Limits, RateLimit, Room
-from pokerroom.store.accounts import AuthError
-from pokerroom.store.room_store import RoomStore
+from pokerroom.server.nodes.bus import BusError
+from pokerroom.server.sockets import protocol
+from pokerroom.server.sockets.addresses import canonical_address
+from pokerroom.server.sockets.client import Client
+from pokerroom.server.tables.inbox import Gone, Said, Watching
+from pokerroom.server.tables.room import Limits, RateLimit, Room
+from pokerroom.store.accounts.accounts import AuthError
+from pokerroom.store.tables.store import RoomStore
 
 log = logging.getLogger("pokerroom.server")
 CLOSE_SECONDS = 2.0  # the longest a dropped connection's closing handshake may take
@@ -253,7 +253,7 @@ async def _dispatch(
 
 
 async def _to_owner(room: Room, client: Client, message: Any) -> None:
-    """A table another node owns: the message goes to it over the bus (server/bus.py)."""
+    """A table another node owns: the message goes to it over the bus (server/nodes/bus.py)."""
     assert room.bus is not None
     kind = "watch" if isinstance(message, protocol.Watch) else "said"
     try:

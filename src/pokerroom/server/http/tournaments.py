@@ -8,17 +8,17 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, Field
 
-from pokerroom.server.bus import BusError, RefusedError
-from pokerroom.server.errors import ApiError
-from pokerroom.server.routes.deps import Player
-from pokerroom.server.tournament_deals import deal_view
-from pokerroom.server.tournament_exports import summary_of
-from pokerroom.server.tournament_hall import Tournaments
-from pokerroom.server.tournament_nodes import perform
-from pokerroom.server.tournaments import TournamentRunner
-from pokerroom.store.leases import StaleEpochError
-from pokerroom.store.ledger import LedgerError
-from pokerroom.store.room_store import StoreError
+from pokerroom.server.http.deps import Player
+from pokerroom.server.nodes.bus import BusError, RefusedError
+from pokerroom.server.nodes.tournament_leases import perform
+from pokerroom.server.sockets.errors import ApiError
+from pokerroom.server.tournaments.deals import deal_view
+from pokerroom.server.tournaments.exports import summary_of
+from pokerroom.server.tournaments.hall import Tournaments
+from pokerroom.server.tournaments.runner import TournamentRunner
+from pokerroom.store.money.ledger import LedgerError
+from pokerroom.store.nodes.leases import StaleEpochError
+from pokerroom.store.tables.store import StoreError
 from pokerroom.tournament.deals import deal_offer
 from pokerroom.tournament.events import TournamentError
 
@@ -69,7 +69,7 @@ async def _request(
     http: Request, tournament_id: str, kind: str, account: int, **fields: Any
 ) -> dict[str, Any]:
     """A player's request, done here if this node runs the event, else by its owner (over
-    the bus, server/tournament_nodes.py): refused, 400; no owner to answer, 409."""
+    the bus, server/nodes/tournament_leases.py): refused, 400; no owner to answer, 409."""
     hall, runner = _hall(http), await _runner(http, tournament_id)
     try:
         if hall.nodes is not None and hall.remote(runner):

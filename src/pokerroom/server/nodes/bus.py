@@ -31,10 +31,8 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError, ResponseError
 
-from pokerroom.server.client import Client
-from pokerroom.server.inbox import Watching
-from pokerroom.server.liveness import beat, reap
-from pokerroom.server.remote import (
+from pokerroom.server.nodes.liveness import beat, reap
+from pokerroom.server.nodes.remote import (
     Batch,
     Frame,
     Remote,
@@ -46,9 +44,11 @@ from pokerroom.server.remote import (
     remote_client,
     too_late,
 )
-from pokerroom.server.remote import BusError as BusError  # raised to the bus's callers
-from pokerroom.server.remote import RefusedError as RefusedError
-from pokerroom.server.stream_claims import CALLS, GROUP, adopt_stream, claim_stranded
+from pokerroom.server.nodes.remote import BusError as BusError  # raised to the bus's callers
+from pokerroom.server.nodes.remote import RefusedError as RefusedError
+from pokerroom.server.nodes.stream_claims import CALLS, GROUP, adopt_stream, claim_stranded
+from pokerroom.server.sockets.client import Client
+from pokerroom.server.tables.inbox import Watching
 
 log = logging.getLogger("pokerroom.bus")
 STREAM_LENGTH = 10_000  # commands kept per table stream (trimmed approximately)
@@ -110,7 +110,7 @@ class Bus:
         self.claim_seconds = CLAIM_SECONDS
 
     def figures(self) -> dict[str, float]:
-        """What /metrics shows of the bus (server/metrics.py)."""
+        """What /metrics shows of the bus (server/ops/metrics.py)."""
         return {
             "sent": self.sent,
             "applied": self.applied,
@@ -134,7 +134,7 @@ class Bus:
             "read commands": self._read_commands(),
             "publish": self._publish(),
             "acknowledge": self._acknowledge(),
-            "beat": beat(self),  # server/liveness.py: this node alive, the others' checked
+            "beat": beat(self),  # server/nodes/liveness.py: this node alive, the others' checked
             "reap": reap(self),
         }
         self.tasks = [asyncio.create_task(run, name=f"bus {name}") for name, run in loops.items()]

@@ -11,7 +11,7 @@ the last committed snapshot with the hand in progress cancelled (R-DECK-5).
 
 A node that cannot renew in time stops dealing its tables before the lease runs out (the
 watchdog): another node may adopt them, and this node's writes would be refused by the
-epoch anyway (``store/leases.py``); it adopts tables again once it has its database back.
+epoch anyway (``store/nodes/leases.py``); it adopts tables again once it has its database back.
 Lease times are the database's clock (``now()``), so nodes' clocks need not agree.
 """
 
@@ -33,9 +33,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from pokerroom.rng import SystemRandomSource
-from pokerroom.server.views import lobby_entry
-from pokerroom.store.leases import Lease, LeaseError, hold_locks_sync
-from pokerroom.store.node_store import (
+from pokerroom.server.tables.views import lobby_entry
+from pokerroom.store.nodes.leases import Lease, LeaseError, hold_locks_sync
+from pokerroom.store.nodes.store import (
     Adopted,
     TableRow,
     adopt_sync,
@@ -46,12 +46,12 @@ from pokerroom.store.node_store import (
     renew_all_sync,
     tables_sync,
 )
-from pokerroom.store.tournament_leases import COORDINATOR, TournamentRow, tournaments_sync
+from pokerroom.store.nodes.tournament_leases import COORDINATOR, TournamentRow, tournaments_sync
 from pokerroom.table import Table
 
 if TYPE_CHECKING:
-    from pokerroom.server.room import Room
-    from pokerroom.server.tournament_nodes import TournamentLeases
+    from pokerroom.server.nodes.tournament_leases import TournamentLeases
+    from pokerroom.server.tables.room import Room
 
 T = TypeVar("T")
 log = logging.getLogger("pokerroom.leases")
@@ -135,7 +135,7 @@ class NodeLeases:
         self.watchdog: asyncio.Task[None] | None = None
         self._entries: dict[str, tuple[str, dict[str, Any], Table]] = {}  # remote tables
         # The tournaments' leases (keys ``tournament:<id>``) are held, renewed and lost
-        # with the tables'; what they mean is the hall's (server/tournament_nodes.py).
+        # with the tables'; what they mean is the hall's (server/nodes/tournament_leases.py).
         self.coordinators: TournamentLeases | None = None
 
     @property

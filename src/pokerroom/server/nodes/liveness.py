@@ -1,4 +1,4 @@
-"""Which nodes are alive (server/bus.py): every node rewrites its liveness key
+"""Which nodes are alive (server/nodes/bus.py): every node rewrites its liveness key
 (and its tables' lobby entries) every few seconds; an owner whose remote clients' node
 stopped doing so takes them off its tables, as if their sockets had closed."""
 
@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 
 from redis.exceptions import RedisError
 
-from pokerroom.server.nodes_lobby import publish_lobby
-from pokerroom.server.remote import apply_to_actor
+from pokerroom.server.nodes.lobby import publish_lobby
+from pokerroom.server.nodes.remote import apply_to_actor
 
 if TYPE_CHECKING:
-    from pokerroom.server.bus import Bus
+    from pokerroom.server.nodes.bus import Bus
 
 log = logging.getLogger("pokerroom.bus")
 

@@ -9,7 +9,7 @@ from collections.abc import Container, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pokerroom.server.bus import Bus
+    from pokerroom.server.nodes.bus import Bus
 
 
 async def publish_lobby(bus: Bus, owned: Mapping[str, Any]) -> None:

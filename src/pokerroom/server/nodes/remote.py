@@ -1,5 +1,5 @@
 """A client on another node, as the owner's tables see it, and the frames the bus carries
-to that node (server/bus.py): one Redis message carries every frame a node has for another
+to that node (server/nodes/bus.py): one Redis message carries every frame a node has for another
 in one turn of its event loop, a header (JSON) then the frames' texts as they are (a table
 frame is already JSON: it is not escaped into another JSON string)."""
 
@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
 
-from pokerroom.server import protocol
-from pokerroom.server.client import Client
-from pokerroom.server.errors import TEMPLATES
-from pokerroom.server.inbox import Gone, Said, Watching
+from pokerroom.server.sockets import protocol
+from pokerroom.server.sockets.client import Client
+from pokerroom.server.sockets.errors import TEMPLATES
+from pokerroom.server.tables.inbox import Gone, Said, Watching
 
 
 class BusError(RuntimeError):

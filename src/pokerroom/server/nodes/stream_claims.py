@@ -1,4 +1,4 @@
-"""What an owner takes over on its tables' command streams (server/bus.py): on
+"""What an owner takes over on its tables' command streams (server/nodes/bus.py): on
 adopting a table, the consumer group (made if missing) and what a former owner read and
 did not acknowledge; and, while it owns the table, what another node read after that (a
 former owner's blocking read under way at the hand-over, or a paused one) and left."""
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from redis.exceptions import ResponseError
 
 if TYPE_CHECKING:
-    from pokerroom.server.bus import Bus
+    from pokerroom.server.nodes.bus import Bus
 
 GROUP = "owner"
 CALLS = object()  # what reads a tournament coordinator's stream of calls (no table actor)

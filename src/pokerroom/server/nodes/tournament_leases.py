@@ -1,8 +1,8 @@
 """Tournaments on a room of several nodes (docs/architecture.md).
 
 Each event is run whole (its coordinator and every table of it) by the node holding its
-lease (``store/tournament_leases.py``, renewed with the node's table leases by
-``server/leasing.py``); every write of the runner and of its tables is fenced on that
+lease (``store/nodes/tournament_leases.py``, renewed with the node's table leases by
+``server/nodes/leasing.py``); every write of the runner and of its tables is fenced on that
 lease's epoch, so a stale owner never pays a prize or stores a hand after another node took
 the event. When the owner's lease runs out, a node adopts the event from its last committed
 state: the hands its tables had in progress cancelled (R-DECK-5: every chip back where it
@@ -24,14 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
-from pokerroom.server.bus import BusError
-from pokerroom.server.leasing import _db_now, _release
-from pokerroom.server.tournament_deals import answer, deal_view, propose
-from pokerroom.server.tournaments import TournamentRunner
-from pokerroom.store.leases import Lease
-from pokerroom.store.ledger import LedgerError
-from pokerroom.store.room_store import StoreError
-from pokerroom.store.tournament_leases import (
+from pokerroom.server.nodes.bus import BusError
+from pokerroom.server.nodes.leasing import _db_now, _release
+from pokerroom.server.tournaments.deals import answer, deal_view, propose
+from pokerroom.server.tournaments.runner import TournamentRunner
+from pokerroom.store.money.ledger import LedgerError
+from pokerroom.store.nodes.leases import Lease
+from pokerroom.store.nodes.tournament_leases import (
     COORDINATOR,
     OPEN,
     AdoptedTournament,
@@ -42,12 +41,13 @@ from pokerroom.store.tournament_leases import (
     tournament_sync,
     tournaments_sync,
 )
-from pokerroom.store.tournament_store import TournamentStore
+from pokerroom.store.tables.store import StoreError
+from pokerroom.store.tournaments.store import TournamentStore
 from pokerroom.tournament.events import TournamentError
 
 if TYPE_CHECKING:
-    from pokerroom.server.leasing import NodeLeases, Pass
-    from pokerroom.server.tournament_hall import Tournaments
+    from pokerroom.server.nodes.leasing import NodeLeases, Pass
+    from pokerroom.server.tournaments.hall import Tournaments
 
 REFUSED = (TournamentError, LedgerError, StoreError)  # a player's request refused: HTTP 400
 REFRESH_SECONDS = 1.0  # a sockets-only node reads the events again at most this often
@@ -284,7 +284,7 @@ class TournamentLeases:
         bus = self.room.bus
         if bus is None:
             owner = self.owner_of(tournament_id)
-            # Several nodes without Redis: the player must ask the owner (server/errors.py
+            # Several nodes without Redis: the player must ask the owner (server/sockets/errors.py
             # names it, "tournament.elsewhere", with the node).
             raise BusError(f"tournament {tournament_id} runs on node {owner}: ask that node")
         return await bus.call(lease_key(tournament_id), kind, json.dumps(fields))

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 import uvicorn
 
-from pokerroom.server.actor import TableActor
-from pokerroom.server.tournament_table import TournamentTableActor
+from pokerroom.server.tables.actor import TableActor
+from pokerroom.server.tournaments.table import TournamentTableActor
 
 if TYPE_CHECKING:
-    from pokerroom.server.room import Room
+    from pokerroom.server.tables.room import Room
 
 log = logging.getLogger("pokerroom.server")
 LOOK_SECONDS = 0.1  # how often the drain looks for tables whose hand has ended
@@ -78,7 +78,7 @@ async def drain(room: Room, seconds: float) -> list[str]:
 
 
 class DrainingServer(uvicorn.Server):
-    """uvicorn, but the first SIGTERM or SIGINT drains the room (server/drain.py) before
+    """uvicorn, but the first SIGTERM or SIGINT drains the room (server/ops/drain.py) before
     uvicorn stops as usual (sockets closed, the room stopped); a second stops it at once."""
 
     def __init__(self, config: uvicorn.Config, room: Room, seconds: float) -> None:

@@ -27,7 +27,7 @@ async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 
 # A table frame's typical size: a six-seat hold'em table mid-hand as the room writes it for
-# one of its players (server/views.py; 2.3 KB).
+# one of its players (server/tables/views.py; 2.3 KB).
 FRAME_BYTES = 2300
 _PAD = "x" * FRAME_BYTES
 _GROUPS: dict[str, list[Any]] = {}

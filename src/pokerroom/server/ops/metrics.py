@@ -28,7 +28,7 @@ from prometheus_client import (
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-from pokerroom.server.addresses import ip_of
+from pokerroom.server.sockets.addresses import ip_of
 from pokerroom.store.group_commit import Committed
 
 __all__ = ["CONTENT_TYPE_LATEST", "CountResponses", "MetricsAccess", "RoomMetrics"]
@@ -170,7 +170,7 @@ class RoomMetrics:
         info.labels(**labels).set(1)
 
     def watch_bus(self, figures: Callable[[], Mapping[str, float]]) -> Callable[[float], None]:
-        """A node of several (server/bus.py): its bus's ``figures`` are read at each scrape.
+        """A node of several (server/nodes/bus.py): its bus's ``figures`` are read at each scrape.
         Returns what observes a command's lag (sent to read by its owner)."""
         self.registry.register(_BusCollector(figures))
         lag = Histogram(

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pokerroom.server.wire import FRAMES, DirectSocket, direct_socket, text_frame
+from pokerroom.server.sockets.wire import FRAMES, DirectSocket, direct_socket, text_frame
 
 OUTBOX_FRAMES = 256  # frames waiting for one client's socket before it is dropped
 
@@ -42,7 +42,7 @@ class Client:
     drop_code: int = 1000
     flush: bool = False  # send what is queued before closing (a protocol error's message)
     waiting: int = 0  # its messages in tables' inboxes
-    conn: str = ""  # its name on this node's bus (several nodes: server/bus.py)
+    conn: str = ""  # its name on this node's bus (several nodes: server/nodes/bus.py)
     # The socket written to directly (uvicorn's websockets-sansio protocol), and the frames
     # queued or being sent by the writer: while any is, a new frame queues behind it (order).
     socket: DirectSocket | None = field(init=False, default=None)

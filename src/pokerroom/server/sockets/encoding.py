@@ -42,7 +42,8 @@ class SharedEncoding:
     """The public frame (what a spectator sees) of one broadcast, ``whole``: encoded once
     and only if some viewer sees it (a table of players only never does). A seated
     viewer's frame (``views.state_for_seat``: the public one with its own cards, options
-    and legal actions) is its own, by ``encode_utf8`` (tests/server/test_frames_afresh.py)."""
+    and legal actions) is its own, by ``encode_utf8``
+    (tests/server/tables/test_frames_afresh.py)."""
 
     __slots__ = ("_whole", "public")
 

@@ -30,7 +30,7 @@ Params = dict[str, str | int]
 # code -> the server's English message, with its parameters in braces. Order matters: the
 # first template that matches a message whole names it (specific before general).
 TEMPLATES: dict[str, str] = {
-    # the protocol (server/protocol.py, routes/socket.py)
+    # the protocol (server/sockets/protocol.py, http/socket.py)
     "protocol.slow_down": "slow down: too many messages (this one was refused)",
     # a state-changing message (options, sit out...) over the account's own rate at a table
     "protocol.account_slow_down": "slow down: your account sends too many changes to table"
@@ -81,7 +81,7 @@ TEMPLATES: dict[str, str] = {
     "seat.no_sit_out": "seat {seat} cannot sit out of a tournament: an absent player is dealt"
     " in and blinded off (TDA 71)",
     "seat.waiting_already": "'{player}' is already on the waiting list",
-    # the waiting list (table/waiting.py, server/waiting.py); the last three are the notes of
+    # the waiting list (table/waiting.py, server/tables/waiting.py); the last three are the notes of
     # a ``waiting`` frame (why a player left the list without a seat)
     "waiting.held": "seat {seat} is held for the first on the waiting list",
     "waiting.join_the_list": "{count} waiting for a seat here: join the waiting list",
@@ -90,8 +90,9 @@ TEMPLATES: dict[str, str] = {
     "waiting.no_chips": "your balance is below the table's minimum buy-in",
     "waiting.lapsed": "the seat was not taken in time",
     "waiting.table_closed": "the table was closed",
-    # tournaments (tournament/*, server/tournaments.py, store/tournaments.py): the errors of
-    # the lobby's requests, then the notes of a ``tournament`` frame (its ``kind``)
+    # tournaments (tournament/*, server/tournaments/runner.py,
+    # store/tournaments/statements.py): the errors of the lobby's requests, then the notes
+    # of a ``tournament`` frame (its ``kind``)
     "tournament.not_found": "no tournament '{tournament}'",
     "tournament.elsewhere": "tournament {tournament} runs on node {node}: ask that node",
     "tournament.table_seats": "{table} is a tournament table: its seats are drawn by the"

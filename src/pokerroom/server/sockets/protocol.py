@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from pokerroom.server.errors import describe
+from pokerroom.server.sockets.errors import describe
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 4096  # UTF-8 bytes of one frame, not characters
@@ -198,7 +198,8 @@ def nesting(raw: str) -> int:
 
 def error(message: str, *, request: str | None = None, table: str | None = None) -> str:
     """An error; one about a table names it, so the client shows it on that table. Its
-    ``code`` and ``params`` name the message (server/errors.py), for the client's language."""
+    ``code`` and ``params`` name the message (server/sockets/errors.py), for the client's
+    language."""
     code, params = describe(message)
     return frame(
         ErrorFrame(message=message, code=code, params=params, request=request, table=table)
@@ -238,7 +239,8 @@ class Pong(_Frame):
 class ErrorFrame(_Frame):
     type: Literal["error"] = "error"
     message: str  # in English, as before codes
-    code: str = "error.unknown"  # server/errors.py: a key ``error.<code>`` of every catalogue
+    # server/sockets/errors.py: a key ``error.<code>`` of every catalogue
+    code: str = "error.unknown"
     params: dict[str, str | int] = Field(default_factory=dict)
     request: str | None = None
     table: str | None = None
@@ -266,7 +268,7 @@ class WaitingFrame(_Frame):
     length: int  # players on the list
     offer: SeatOffer | None = None  # a seat held for you: sit down in it before the time is up
     note: str | None = None  # why you left the list without a seat (passed over), in English
-    code: str | None = None  # the note's code (server/errors.py), for the client's language
+    code: str | None = None  # the note's code (server/sockets/errors.py), for the client's language
     params: dict[str, str | int] = Field(default_factory=dict)
 
 
@@ -450,7 +452,7 @@ class TournamentNotice(_Frame):
     tournament: str
     kind: str  # started, moved, hand_for_hand, final_table, eliminated, finished, won, ...
     text: str  # in English
-    code: str | None = None  # the text's code (server/errors.py), for the client's language
+    code: str | None = None  # the text's code (server/sockets/errors.py), for the client's language
     params: dict[str, str | int] = Field(default_factory=dict)
     table: str | None = None
     place: int | None = None

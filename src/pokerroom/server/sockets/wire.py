@@ -56,7 +56,8 @@ FRAMES = FrameCache()
 
 class DirectSocket:
     """A uvicorn websockets-sansio connection, written to directly when it would write at
-    once itself (``ready``); the same bytes as its own ``send`` (tests/server/test_wire.py)."""
+    once itself (``ready``); the same bytes as its own ``send``
+    (tests/server/sockets/test_wire.py)."""
 
     __slots__ = ("protocol",)
 

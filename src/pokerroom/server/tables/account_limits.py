@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Hashable
 
-from pokerroom.server import protocol
+from pokerroom.server.sockets import protocol
 
 CHAT_BURST = 5  # chat messages of one account at one table ...
 CHAT_WINDOW = 10.0  # ... per this many seconds

@@ -21,13 +21,14 @@ from typing import Any
 from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.errors import HandError
 from pokerroom.engine.events import ActionTaken, BoardDealt, Event, ForcedBet
-from pokerroom.server import encoding, protocol
-from pokerroom.server.account_limits import AccountLimits
-from pokerroom.server.alarm import Alarmed
-from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
-from pokerroom.server.hand_ends import Ending, HandEnds, dealt_hand
-from pokerroom.server.inbox import (
+from pokerroom.server.ops.metrics import RoomMetrics
+from pokerroom.server.sockets import encoding, protocol
+from pokerroom.server.sockets.client import Client
+from pokerroom.server.tables.account_limits import AccountLimits
+from pokerroom.server.tables.alarm import Alarmed
+from pokerroom.server.tables.hand_ends import Ending, HandEnds, dealt_hand
+from pokerroom.server.tables.inbox import (
     CLIENT_WAITING,
     Alarm,
     AutoMuck,
@@ -41,24 +42,23 @@ from pokerroom.server.inbox import (
     Void,
     Watching,
 )
-from pokerroom.server.metrics import RoomMetrics
-from pokerroom.server.recovery import RECOVERING, RETRY_SECONDS, Recovers, Recovery
-from pokerroom.server.seat_requests import SeatRequests
-from pokerroom.server.shuffles import TableShuffles
-from pokerroom.server.stats import TableStats
-from pokerroom.server.views import (
+from pokerroom.server.tables.recovery import RECOVERING, RETRY_SECONDS, Recovers, Recovery
+from pokerroom.server.tables.seat_requests import SeatRequests
+from pokerroom.server.tables.shuffles import TableShuffles
+from pokerroom.server.tables.stats import TableStats
+from pokerroom.server.tables.views import (
     FixedFields,
     lobby_entry,
     note_action,
     public_state,
     state_for_seat,
 )
-from pokerroom.server.waiting import WaitingRequests
+from pokerroom.server.tables.waiting import WaitingRequests
 from pokerroom.store.db import Database
-from pokerroom.store.hands import StartedHand
-from pokerroom.store.leases import StaleEpochError
-from pokerroom.store.ledger import LedgerError
-from pokerroom.store.room_store import RoomStore, TableSave
+from pokerroom.store.money.ledger import LedgerError
+from pokerroom.store.nodes.leases import StaleEpochError
+from pokerroom.store.tables.hands import StartedHand
+from pokerroom.store.tables.store import RoomStore, TableSave
 from pokerroom.table import Table, TableError
 from pokerroom.table.events import (
     HandFinished,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from pokerroom.server.inbox import ALARM, Item
+from pokerroom.server.tables.inbox import ALARM, Item
 
 
 class Alarmed:

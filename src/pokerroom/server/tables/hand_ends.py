@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from pokerroom.engine.events import Event, PotAwarded
 from pokerroom.history.record import hand_record
-from pokerroom.server import protocol
 from pokerroom.server.clock import utcnow
-from pokerroom.server.metrics import RoomMetrics
-from pokerroom.server.shuffles import TableShuffles, players_of
-from pokerroom.server.stats import HandEnd, TableStats, saw_flop
-from pokerroom.server.views import hand_result
-from pokerroom.store.hands import StartedHand
-from pokerroom.store.room_store import RoomStore
+from pokerroom.server.ops.metrics import RoomMetrics
+from pokerroom.server.sockets import protocol
+from pokerroom.server.tables.shuffles import TableShuffles, players_of
+from pokerroom.server.tables.stats import HandEnd, TableStats, saw_flop
+from pokerroom.server.tables.views import hand_result
+from pokerroom.store.tables.hands import StartedHand
+from pokerroom.store.tables.store import RoomStore
 from pokerroom.table import Table
 from pokerroom.table.events import HandFinished, SeatLeft
 

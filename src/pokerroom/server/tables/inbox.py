@@ -11,16 +11,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pokerroom.server import protocol
+from pokerroom.server.sockets import protocol
 
 if TYPE_CHECKING:
-    from pokerroom.server.client import Client
+    from pokerroom.server.sockets.client import Client
 
 
 @dataclass(frozen=True, slots=True)
 class Watching:
     """A client asks for the table's state from now on. ``done``: called once handled (a
-    command that came over the bus is acknowledged then: server/bus.py)."""
+    command that came over the bus is acknowledged then: server/nodes/bus.py)."""
 
     client: Client
     done: Callable[[], None] | None = None

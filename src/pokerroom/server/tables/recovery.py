@@ -19,16 +19,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pokerroom.engine.events import Event
-from pokerroom.server import protocol
-from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
-from pokerroom.server.inbox import Item
-from pokerroom.server.metrics import RoomMetrics
-from pokerroom.server.shuffles import TableShuffles
-from pokerroom.server.views import hand_result
-from pokerroom.store.hands import StartedHand
-from pokerroom.store.leases import StaleEpochError
-from pokerroom.store.room_store import RoomStore, StoreError
+from pokerroom.server.ops.metrics import RoomMetrics
+from pokerroom.server.sockets import protocol
+from pokerroom.server.sockets.client import Client
+from pokerroom.server.tables.inbox import Item
+from pokerroom.server.tables.shuffles import TableShuffles
+from pokerroom.server.tables.views import hand_result
+from pokerroom.store.nodes.leases import StaleEpochError
+from pokerroom.store.tables.hands import StartedHand
+from pokerroom.store.tables.store import RoomStore, StoreError
 from pokerroom.table import Table, TableError
 from pokerroom.table.events import SeatLeft
 

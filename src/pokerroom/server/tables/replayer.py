@@ -29,7 +29,7 @@ from pokerroom.engine.pots import build_pots
 from pokerroom.engine.views import view_for
 from pokerroom.history.record import cancel_reason
 from pokerroom.history.viewer import ViewerHand
-from pokerroom.server.views import hand_result, note_action
+from pokerroom.server.tables.views import hand_result, note_action
 
 _FORCED = {
     ForcedBetKind.SMALL_BLIND: "small_blind",
@@ -166,7 +166,7 @@ def _frame(
     view = view_for(hand, viewer)
     over = hand.is_over
     # The pots in the middle without this round's bets (in front of the seats), as the
-    # table's own frames count them (server/views.py).
+    # table's own frames count them (server/tables/views.py).
     collected = build_pots(
         [live - bet for live, bet in zip(hand.live, hand.bets, strict=True)],
         sum(hand.dead),

@@ -17,19 +17,19 @@ from typing import Any
 from pokerroom.rng import SystemRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
-from pokerroom.server.account_limits import AccountLimits
-from pokerroom.server.actor import INBOX_MESSAGES, TableActor
-from pokerroom.server.bus import Bus
-from pokerroom.server.client import OUTBOX_FRAMES, Client
 from pokerroom.server.clock import utcnow
-from pokerroom.server.inbox import AutoMuck, Close, Suspend, Void
-from pokerroom.server.leasing import LeaseSettings, NodeLeases
-from pokerroom.server.logs import node_id
-from pokerroom.server.metrics import RoomMetrics
+from pokerroom.server.nodes.bus import Bus
+from pokerroom.server.nodes.leasing import LeaseSettings, NodeLeases
+from pokerroom.server.ops.logs import node_id
+from pokerroom.server.ops.metrics import RoomMetrics
+from pokerroom.server.sockets.client import OUTBOX_FRAMES, Client
+from pokerroom.server.tables.account_limits import AccountLimits
+from pokerroom.server.tables.actor import INBOX_MESSAGES, TableActor
+from pokerroom.server.tables.inbox import AutoMuck, Close, Suspend, Void
 from pokerroom.store.db import Database
-from pokerroom.store.leases import Lease
-from pokerroom.store.node_store import Adopted, first_tables_sync
-from pokerroom.store.room_store import Reopened, RoomStore, TableSave
+from pokerroom.store.nodes.leases import Lease
+from pokerroom.store.nodes.store import Adopted, first_tables_sync
+from pokerroom.store.tables.store import Reopened, RoomStore, TableSave
 from pokerroom.table import Table
 from pokerroom.table.events import SeatLeft
 
@@ -148,7 +148,7 @@ class Room:
         own_tables: bool = True,
     ) -> None:
         """``redis``: one node of several, reached by the others over this Redis
-        (server/bus.py); ``redis_prefix``: the room's keys and channels there (default
+        (server/nodes/bus.py); ``redis_prefix``: the room's keys and channels there (default
         ``pokerroom:<db>:``). ``own_tables`` False (without ``leases``): a node that only
         holds sockets."""
         self.db = db
@@ -171,7 +171,7 @@ class Room:
         self.account_limits = AccountLimits()  # chat and seat changes per account
         self.per_address: Counter[str] = Counter()
         self.own_tables = own_tables
-        self.draining = False  # stopping: no new hand, tables handed over (server/drain.py)
+        self.draining = False  # stopping: no new hand, tables handed over (server/ops/drain.py)
         # The tournament tables other nodes run where an account sits (tournament_nodes.py).
         self.seated_elsewhere: Callable[[int], list[str]] = lambda account: []
         self.bus = (
@@ -442,7 +442,7 @@ def wall_offset() -> float:
 
 
 async def _floor_call(actor: TableActor, kind: str, reason: str) -> dict[str, Any]:
-    """The floor's void or close, asked by another node (server/bus.py)."""
+    """The floor's void or close, asked by another node (server/nodes/bus.py)."""
     return await actor.call(Close if kind == "close" else Void, reason)
 
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pokerroom.engine.events import Event
-from pokerroom.server import protocol
-from pokerroom.server.client import Client
+from pokerroom.server.accounts.preferences import saved as saved_preferences
 from pokerroom.server.clock import utcnow
-from pokerroom.server.preferences import saved as saved_preferences
-from pokerroom.server.recovery import Recovers
-from pokerroom.store.room_store import TableSave
+from pokerroom.server.sockets import protocol
+from pokerroom.server.sockets.client import Client
+from pokerroom.server.tables.recovery import Recovers
+from pokerroom.store.tables.store import TableSave
 from pokerroom.table import TableError
 
 

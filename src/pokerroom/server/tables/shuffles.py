@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 
 from pokerroom.fairness import Shuffle, new_server_seed, seed_commitment
 from pokerroom.rng import RandomSource, SystemRandomSource
-from pokerroom.server import protocol
+from pokerroom.server.sockets import protocol
 from pokerroom.table import TableError
 
 

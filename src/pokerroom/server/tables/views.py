@@ -28,8 +28,8 @@ from pokerroom.engine.views import view_for
 from pokerroom.evaluation import best_hand, omaha_best_hand, omaha_low
 from pokerroom.fairness import Shuffle
 from pokerroom.rules.game import GameSpec, Structure
-from pokerroom.server import protocol
-from pokerroom.server.errors import describe
+from pokerroom.server.sockets import protocol
+from pokerroom.server.sockets.errors import describe
 from pokerroom.table import SeatStatus, Table
 
 FORCED_LABELS = {

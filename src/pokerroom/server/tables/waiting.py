@@ -10,12 +10,12 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from pokerroom.engine.events import Event
-from pokerroom.server import protocol
-from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
-from pokerroom.server.recovery import Recovers
-from pokerroom.server.views import waiting_frame
-from pokerroom.store.room_store import TableSave
+from pokerroom.server.sockets import protocol
+from pokerroom.server.sockets.client import Client
+from pokerroom.server.tables.recovery import Recovers
+from pokerroom.server.tables.views import waiting_frame
+from pokerroom.store.tables.store import TableSave
 from pokerroom.table import TableError
 from pokerroom.table.events import PassedOver, SeatOffered
 

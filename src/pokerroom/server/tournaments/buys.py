@@ -23,7 +23,7 @@ from pokerroom.server.clock import utcnow
 from pokerroom.tournament.events import TournamentError
 
 if TYPE_CHECKING:
-    from pokerroom.server.tournaments import TournamentRunner
+    from pokerroom.server.tournaments.runner import TournamentRunner
 
 
 def bought(runner: TournamentRunner, entry: str, what: str) -> dict[str, Any]:

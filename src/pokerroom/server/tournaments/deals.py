@@ -17,7 +17,7 @@ from pokerroom.tournament.deals import DealKind, deal_offer, make_deal
 from pokerroom.tournament.events import TournamentError
 
 if TYPE_CHECKING:
-    from pokerroom.server.tournaments import TournamentRunner
+    from pokerroom.server.tournaments.runner import TournamentRunner
 
 
 @dataclass

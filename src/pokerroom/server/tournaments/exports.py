@@ -15,8 +15,8 @@ from pokerroom.history.viewer import ViewerHand
 from pokerroom.server.clock import aware
 
 if TYPE_CHECKING:
-    from pokerroom.server.tournament_hall import Tournaments
-    from pokerroom.server.tournaments import TournamentRunner
+    from pokerroom.server.tournaments.hall import Tournaments
+    from pokerroom.server.tournaments.runner import TournamentRunner
 
 
 _NONE = Finish("", 0, 0)

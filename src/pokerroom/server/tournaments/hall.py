@@ -18,17 +18,17 @@ from pokerroom.rules import load_preset
 from pokerroom.rules.house import STANDARD, HouseOptions
 from pokerroom.rules.tournament import TournamentStructure, load_tournament_structure
 from pokerroom.server.clock import aware, utcnow
-from pokerroom.server.tournament_deals import restarted
-from pokerroom.server.tournament_nodes import TournamentLeases
-from pokerroom.server.tournaments import TournamentRunner
-from pokerroom.store.tournament_store import TournamentStore
-from pokerroom.store.tournaments import Prices
+from pokerroom.server.nodes.tournament_leases import TournamentLeases
+from pokerroom.server.tournaments.deals import restarted
+from pokerroom.server.tournaments.runner import TournamentRunner
+from pokerroom.store.tournaments.statements import Prices
+from pokerroom.store.tournaments.store import TournamentStore
 from pokerroom.tournament.coordinator import Tournament
 from pokerroom.tournament.events import TournamentError
 from pokerroom.tournament.snapshot import tournament_from_json
 
 if TYPE_CHECKING:
-    from pokerroom.server.room import Room
+    from pokerroom.server.tables.room import Room
 
 log = logging.getLogger("pokerroom.tournament")
 TICK_SECONDS = 1.0  # how often start times and the repeating sit & gos are looked at

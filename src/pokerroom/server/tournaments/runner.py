@@ -4,11 +4,11 @@ pure coordinator (``pokerroom.tournament``) and one table task per tournament ta
 their time and keeps a sit & go of each repeating structure open for registration.
 
 Money goes through the ledger with the coordinator's change in one transaction
-(``store.tournaments``): a registration, its refund, a rebuy or add-on, each place's prize
-when it is final. The event's whole state (levels as absolute deadlines, tables, entries,
-places) is stored with each of them and at each hand's end, so after a crash the room
-restores it, cancels every hand that was in progress (R-DECK-5) and goes on; a running
-tournament is never aborted."""
+(``store.tournaments.statements``): a registration, its refund, a rebuy or add-on, each
+place's prize when it is final. The event's whole state (levels as absolute deadlines,
+tables, entries, places) is stored with each of them and at each hand's end, so after a
+crash the room restores it, cancels every hand that was in progress (R-DECK-5) and goes
+on; a running tournament is never aborted."""
 
 from __future__ import annotations
 
@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 from pokerroom.rules.errors import RulesError
 from pokerroom.rules.tournament import TournamentStructure
-from pokerroom.server import protocol
 from pokerroom.server.clock import utcnow
-from pokerroom.server.errors import describe
-from pokerroom.server.inbox import Watching
-from pokerroom.server.tournament_buys import buy_chips
-from pokerroom.server.tournament_table import TournamentTableActor
-from pokerroom.store.tournaments import Prize
+from pokerroom.server.sockets import protocol
+from pokerroom.server.sockets.errors import describe
+from pokerroom.server.tables.inbox import Watching
+from pokerroom.server.tournaments.buys import buy_chips
+from pokerroom.server.tournaments.table import TournamentTableActor
+from pokerroom.store.tournaments.statements import Prize
 from pokerroom.table import Table
 from pokerroom.tournament.coordinator import Tournament
 from pokerroom.tournament.events import (
@@ -41,8 +41,8 @@ from pokerroom.tournament.places import Place
 from pokerroom.tournament.snapshot import tournament_to_json
 
 if TYPE_CHECKING:
-    from pokerroom.server.tournament_deals import Proposal
-    from pokerroom.server.tournament_hall import Tournaments
+    from pokerroom.server.tournaments.deals import Proposal
+    from pokerroom.server.tournaments.hall import Tournaments
 
 log = logging.getLogger("pokerroom.tournament")
 LINGER_SECONDS = 30.0  # a finished event's last table stays open this long
@@ -338,7 +338,7 @@ class TournamentRunner:
         return [c for c in self.room.clients if c.account_id == account and not c.closed]
 
     def _tell(self, account: int, kind: str, text: str, **more: Any) -> None:
-        code, params = describe(text)  # for the player's language (server/errors.py)
+        code, params = describe(text)  # for the player's language (server/sockets/errors.py)
         notice = protocol.TournamentNotice(
             tournament=self.id,
             kind=kind,

@@ -20,21 +20,21 @@ from typing import TYPE_CHECKING, Any, cast
 from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.fairness import deck_commitment
 from pokerroom.history.record import hand_record
-from pokerroom.server import protocol
-from pokerroom.server.actor import CLOCK_SLACK, TableActor
-from pokerroom.server.client import Client
 from pokerroom.server.clock import utcnow
-from pokerroom.server.inbox import Close, Item, Suspend, Void
-from pokerroom.server.tournament_deals import open_proposal, tell_restarted
-from pokerroom.store.hands import StartedHand
-from pokerroom.store.leases import StaleEpochError
+from pokerroom.server.sockets import protocol
+from pokerroom.server.sockets.client import Client
+from pokerroom.server.tables.actor import CLOCK_SLACK, TableActor
+from pokerroom.server.tables.inbox import Close, Item, Suspend, Void
+from pokerroom.server.tournaments.deals import open_proposal, tell_restarted
+from pokerroom.store.nodes.leases import StaleEpochError
+from pokerroom.store.tables.hands import StartedHand
 from pokerroom.table import TableError
 from pokerroom.table.events import HandFinished, SeatLeft
 from pokerroom.tournament import events as tev
 from pokerroom.tournament.events import TournamentError
 
 if TYPE_CHECKING:
-    from pokerroom.server.tournaments import TournamentRunner
+    from pokerroom.server.tournaments.runner import TournamentRunner
 
 log = logging.getLogger("pokerroom.tournament")
 

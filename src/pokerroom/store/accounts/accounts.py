@@ -35,8 +35,8 @@ from sqlalchemy import case, delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pokerroom.store.ledger import BANK, transfer
 from pokerroom.store.models import Account, AuthSession, LoginFailures
+from pokerroom.store.money.ledger import BANK, transfer
 
 STARTING_GRANT = 1_000_000  # $10,000.00 of play money, in cents
 FREE_FAILURES = 4  # wrong passwords before the first lock-out

@@ -1,6 +1,6 @@
 """An account's client preferences: one JSON object per account, read whole and changed in one
 transaction. The store keeps what it is given; what a preference may be is the server's
-(``pokerroom.server.preferences``), which validates every object before it is written."""
+(``pokerroom.server.accounts.preferences``), which validates every object before it is written."""
 
 from __future__ import annotations
 

@@ -27,7 +27,12 @@ from sqlalchemy.orm import Session
 from pokerroom.store.compiled import Compiled
 from pokerroom.store.db import on_async_session
 from pokerroom.store.models import LedgerAccount, Posting, Sitting, Transfer
-from pokerroom.store.transfers import NEW_TRANSFER, accounts_query, known_accounts, new_transfer_pg
+from pokerroom.store.money.transfers import (
+    NEW_TRANSFER,
+    accounts_query,
+    known_accounts,
+    new_transfer_pg,
+)
 
 BANK = ("bank", "play")  # issues play money: its balance is minus all chips in circulation
 HOUSE = ("house", "rake")

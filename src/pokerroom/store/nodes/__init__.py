@@ -1,1 +1,1 @@
-"""Several nodes in the store: table leases and their fence, a node's heartbeat and adoption, tournaments' leases."""
+"""Several nodes in the store: table leases and their fence, heartbeats, adoption."""

@@ -21,14 +21,14 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
-from pokerroom.store.hands import _cash_out_sync, _mark_cancelled, save_table_sync
-from pokerroom.store.leases import (
+from pokerroom.store.models import HandRecord, NodeRecord, TableLease, TableRecord
+from pokerroom.store.nodes.leases import (
     Lease,
     _aware,
     acquire_sync,
     check_sync,
 )
-from pokerroom.store.models import HandRecord, NodeRecord, TableLease, TableRecord
+from pokerroom.store.tables.hands import _cash_out_sync, _mark_cancelled, save_table_sync
 
 T = TypeVar("T")
 FIRST_TABLES_LOCK = 15_0012  # advisory lock: one node stores the first tables

@@ -7,9 +7,9 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pokerroom.store.accounts import revoke_all
-from pokerroom.store.ledger import HOUSE, LedgerError, player_account, transfer
+from pokerroom.store.accounts.accounts import revoke_all
 from pokerroom.store.models import Account, FloorAct, HandRecord
+from pokerroom.store.money.ledger import HOUSE, LedgerError, player_account, transfer
 
 
 class FloorError(ValueError):

@@ -23,9 +23,9 @@ from typing import Any
 from sqlalchemy import Connection, select, text
 
 from pokerroom.store.compiled import Compiled
-from pokerroom.store.ledger import HOUSE, NON_NEGATIVE, table_account
 from pokerroom.store.models import HandRecord
-from pokerroom.store.transfers import known_accounts
+from pokerroom.store.money.ledger import HOUSE, NON_NEGATIVE, table_account
+from pokerroom.store.money.transfers import known_accounts
 
 _ENDED = """
     ended AS (

@@ -30,9 +30,9 @@ from pokerroom.fairness import deck_commitment
 from pokerroom.history.record import interrupted_record
 from pokerroom.store.compiled import Compiled
 from pokerroom.store.db import on_async_session
-from pokerroom.store.hand_end_pg import ended_before, finish_on_postgresql
-from pokerroom.store.ledger import leave_sync, take_rake_sync
 from pokerroom.store.models import HandPlayer, HandRecord, TableRecord
+from pokerroom.store.money.ledger import leave_sync, take_rake_sync
+from pokerroom.store.tables.hand_end_pg import ended_before, finish_on_postgresql
 from pokerroom.table.snapshot import json_text
 
 

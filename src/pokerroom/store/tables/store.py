@@ -18,7 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
-from pokerroom.store.accounts import (
+from pokerroom.store.accounts.accounts import (
     Attempt,
     LoggedIn,
     NewPassword,
@@ -31,21 +31,18 @@ from pokerroom.store.accounts import (
     sign_up,
     start_log_in,
 )
+from pokerroom.store.accounts.preferences import read_preferences, update_preferences
 from pokerroom.store.db import Database
-from pokerroom.store.floor import correct_hand, floor_acts, record_act, suspend_account
-from pokerroom.store.hands import (
-    StartedHand,
-    begin_hand_sync,
-    cancel_hand_sync,
-    cancel_interrupted_hands,
-    finish_hand_sync,
-    last_hand_number,
-    open_tables,
-    player_hands,
-    save_table,
+from pokerroom.store.models import (
+    Account,
+    ChatMessage,
+    FloorAct,
+    HandPlayer,
+    HandRecord,
+    TableRecord,
+    Transfer,
 )
-from pokerroom.store.leases import Lease, fenced
-from pokerroom.store.ledger import (
+from pokerroom.store.money.ledger import (
     LedgerError,
     TableMove,
     balance,
@@ -56,16 +53,19 @@ from pokerroom.store.ledger import (
     repeated_request,
     top_up,
 )
-from pokerroom.store.models import (
-    Account,
-    ChatMessage,
-    FloorAct,
-    HandPlayer,
-    HandRecord,
-    TableRecord,
-    Transfer,
+from pokerroom.store.nodes.leases import Lease, fenced
+from pokerroom.store.tables.floor import correct_hand, floor_acts, record_act, suspend_account
+from pokerroom.store.tables.hands import (
+    StartedHand,
+    begin_hand_sync,
+    cancel_hand_sync,
+    cancel_interrupted_hands,
+    finish_hand_sync,
+    last_hand_number,
+    open_tables,
+    player_hands,
+    save_table,
 )
-from pokerroom.store.preferences import read_preferences, update_preferences
 
 T = TypeVar("T")
 log = logging.getLogger("pokerroom.store")
@@ -177,7 +177,7 @@ class RoomStore:
                     await _save(session, table_id, saved, now)
 
     async def table_ids(self) -> set[str]:
-        """Every open table's id, whichever node owns it (several nodes: server/bus.py)."""
+        """Every open table's id, whichever node owns it (several nodes: server/nodes/bus.py)."""
         async with self.db.transaction() as session:
             return {record.id for record in await open_tables(session)}
 
@@ -414,7 +414,8 @@ class RoomStore:
         now: datetime,
     ) -> dict[str, Any]:
         """``change`` applied to the saved preferences in one transaction (see
-        ``store.preferences.update_preferences``); an exception it raises stores nothing."""
+        ``store.accounts.preferences.update_preferences``); an exception it raises stores
+        nothing."""
         async with self._request("the preferences") as session:
             return await update_preferences(session, account, change, now=now)
 

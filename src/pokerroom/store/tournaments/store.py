@@ -1,7 +1,7 @@
 """The tournament runner's storage: one transaction per method, each the
-``*_sync`` operation of ``store.tournaments`` (money and the event's state together). On a
-room of several nodes, each write of the event's owner is fenced on the epoch of
-its lease (``store/leases.py``): a stale owner's write is refused whole (StaleEpochError)."""
+``*_sync`` operation of ``store.tournaments.statements`` (money and the event's state
+together). On a room of several nodes, each write of the event's owner is fenced on the epoch of
+its lease (``store/nodes/leases.py``): a stale owner's write is refused whole (StaleEpochError)."""
 
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from pokerroom.store.db import Database
-from pokerroom.store.hands import cancel_interrupted_hands
-from pokerroom.store.leases import Lease, StaleEpochError, fenced
 from pokerroom.store.models import TournamentEntry, TournamentRecord
-from pokerroom.store.room_store import StoreError
-from pokerroom.store.tournaments import (
+from pokerroom.store.nodes.leases import Lease, StaleEpochError, fenced
+from pokerroom.store.tables.hands import cancel_interrupted_hands
+from pokerroom.store.tables.store import StoreError
+from pokerroom.store.tournaments.statements import (
     Prize,
     Registration,
     begin_tournament_hand_sync,
@@ -48,7 +48,7 @@ class TournamentStore:
     def __init__(self, db: Database, *, lease: Lease | None = None) -> None:
         self.db = db
         self.lease = lease  # several nodes: the event's lease, every write fenced on it
-        self.hold: float | None = None  # (store/leases.py: hold_locks_sync)
+        self.hold: float | None = None  # (store/nodes/leases.py: hold_locks_sync)
         self.on_stale: Callable[[str], None] | None = None  # told of a write refused
 
     def _fenced(self, work: Callable[[Session], T]) -> Callable[[Session], T]:
