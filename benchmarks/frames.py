@@ -25,8 +25,8 @@ from benchmarks.table import HOUSE, SPEC, STACK, _choose
 from pokerroom.engine.events import ActionTaken, BoardDealt, Event, ForcedBet
 from pokerroom.fairness import Shuffle
 from pokerroom.rng import SeededRandomSource
-from pokerroom.server import encoding
-from pokerroom.server.views import FixedFields, note_action, public_state, state_for_seat
+from pokerroom.server.sockets import encoding
+from pokerroom.server.tables.views import FixedFields, note_action, public_state, state_for_seat
 from pokerroom.table import Table
 
 STEPS = 40  # changes per table

@@ -25,8 +25,8 @@ from tests.store.test_group_commit import NOW, Ended, play_out, tables_with_hand
 
 from benchmarks.report import Report, Row
 from pokerroom.store.db import Database, sqlite_url
-from pokerroom.store.hands import begin_hand_sync, finish_hand_sync
-from pokerroom.store.room_store import RoomStore
+from pokerroom.store.tables.hands import begin_hand_sync, finish_hand_sync
+from pokerroom.store.tables.store import RoomStore
 
 HANDS, ROUNDS, REPEATS = 40, 3, 3
 

@@ -1,6 +1,6 @@
 """The room under load: bots over real WebSockets on loopback, driven by
 client processes of their own, beside the WebSocket ceiling for actions measured by the same
-client processes in the same run: the table echo (``server/echo.py``), the room's sockets and
+client processes in the same run: the table echo (``server/ops/echo.py``), the room's sockets and
 frames with no poker in between.
 
 Runs, each repeated and reported as the median: bots acting at once (the room's capacity:

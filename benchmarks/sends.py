@@ -1,5 +1,5 @@
 """Delivering a table's frames: the room's CPU per action (one frame to each of
-six sockets) written straight to the sockets (server/wire.py) beside the same frames queued
+six sockets) written straight to the sockets (server/sockets/wire.py) beside the same frames queued
 for each connection's writer task and sent through uvicorn's own ``send`` (as before).
 
 The room is the real app on uvicorn (its /ws route, ``Client``, ``RawSocketSend``); the
@@ -23,9 +23,9 @@ import uvloop
 
 from benchmarks.report import Report, Row
 from pokerroom.server.app import create_app
-from pokerroom.server.client import Client
-from pokerroom.server.process import free_port
-from pokerroom.server.wire import DirectSocket
+from pokerroom.server.ops.process import free_port
+from pokerroom.server.sockets.client import Client
+from pokerroom.server.sockets.wire import DirectSocket
 from pokerroom.store.db import sqlite_url
 
 TABLES, SEATS = 20, 6

@@ -31,11 +31,11 @@ def imported_test_modules(source: str) -> list[str]:
 
 def test_the_check_finds_every_way_to_import_a_test_module() -> None:
     sources = [
-        "from tests.server.test_e2e import table_config",
+        "from tests.server.tables.test_e2e import table_config",
         "from tests.server import test_e2e",
-        "import tests.server.test_e2e",
+        "import tests.server.tables.test_e2e",
         "from .test_e2e import table_config",
-        "def f():\n    from tests.server.test_e2e import table_config",
+        "def f():\n    from tests.server.tables.test_e2e import table_config",
     ]
     assert [bool(imported_test_modules(s)) for s in sources] == [True] * len(sources)
     helpers = ["from tests.helpers.room_tables import table_config", "import pytest"]

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from pokerroom.server.process import free_port, spawn_room
+from pokerroom.server.ops.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -76,7 +76,7 @@ async def room(tmp_path: Path) -> AsyncIterator[Room]:
 HEADS_UP = "hu-nlhe"
 QUIET_ROOM = (
     "import dataclasses\n"
-    "import pokerroom.server.room as room\n"
+    "import pokerroom.server.tables.room as room\n"
     "clocks = (('decision_seconds', 6), ('warning_after_seconds', 2), ('time_bank_seconds', 20))\n"
     "room.DEMO_TABLES = tuple(\n"
     "    dataclasses.replace(t, overrides=clocks) if t.id == 'hu-nlhe' else t\n"

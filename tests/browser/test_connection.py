@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser
 
-from pokerroom.server.process import free_port, spawn_room
+from pokerroom.server.ops.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
 from tests.browser.conftest import HEADS_UP, Room, new_player, screenshot, stop
 from tests.helpers.browser import join, whose_turn

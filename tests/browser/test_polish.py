@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from playwright.async_api import Browser
 
-from pokerroom.server import protocol
+from pokerroom.server.sockets import protocol
 from tests.browser.conftest import Room, new_player, screenshot
 from tests.helpers.browser import INJECT, TOURNAMENT_INFO, dealt, watch
 from tests.helpers.browser_i18n import switch

@@ -15,8 +15,8 @@ import httpx
 from playwright.async_api import Browser, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from pokerroom.server import protocol
-from pokerroom.server.views import hand_result
+from pokerroom.server.sockets import protocol
+from pokerroom.server.tables.views import hand_result
 from tests.browser.conftest import HEADS_UP, Player, Room, new_player, screenshot
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.browser import dollars, join, sit_both, whose_turn

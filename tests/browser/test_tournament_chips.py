@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 from playwright.async_api import Browser, expect
 
-from pokerroom.server import protocol
+from pokerroom.server.sockets import protocol
 from tests.browser.conftest import Room, new_player, screenshot, stop
 from tests.helpers.browser import INJECT, TOURNAMENT_INFO, dealt, watch
 from tests.helpers.browser_tournaments import bots_registered, start_room
@@ -105,7 +105,7 @@ async def test_an_eliminated_player_sees_no_sit_here_at_a_tournament_table(
 
 
 ROOM = """
-import pokerroom.server.tournament_hall as tours
+import pokerroom.server.tournaments.hall as tours
 start = tours.Tournaments.start
 async def start_with_event(self):
     await start(self)

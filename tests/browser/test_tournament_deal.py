@@ -19,7 +19,7 @@ from playwright.async_api import Browser
 
 from pokerroom.bots.strategy import RuleBot
 from pokerroom.bots.tournament import run_tournament_bot
-from pokerroom.server.process import free_port, spawn_room
+from pokerroom.server.ops.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
 from tests.browser.conftest import Room, new_player, screenshot, stop
 from tests.helpers.audit import audit_database
@@ -35,7 +35,7 @@ from tests.helpers.browser_i18n import (
 from tests.helpers.browser_tournaments import act, notices
 
 ROOM = """
-import pokerroom.server.tournament_hall as tours
+import pokerroom.server.tournaments.hall as tours
 start = tours.Tournaments.start
 async def start_with_event(self):
     await start(self)

@@ -22,8 +22,8 @@ from tests.helpers.audit import audit_database
 from tests.helpers.browser_tournaments import shut, start_room
 
 ROOM = """
-import pokerroom.server.tournament_hall as tours
-import pokerroom.server.tournaments as runners
+import pokerroom.server.tournaments.hall as tours
+import pokerroom.server.tournaments.runner as runners
 import pokerroom.tournament.coordinator as coordinator
 start = tours.Tournaments.start
 maybe_start = runners.TournamentRunner.maybe_start

@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pokerroom.server.process import free_port, spawn_room
+from pokerroom.server.ops.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
 from tests.helpers.audit import audit_database
 from tests.server.conftest import Person, person

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pokerroom.cli.load_client import not_ours
 from pokerroom.engine.actions import Action, ActionKind
-from pokerroom.server import encoding, protocol
-from pokerroom.server.views import public_state, state_for_seat
+from pokerroom.server.sockets import encoding, protocol
+from pokerroom.server.tables.views import public_state, state_for_seat
 from tests.helpers.tables import titan_table
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 
 from pokerroom.cli.serve import RECEIVE_BUFFER, SEND_BUFFER, _listen
-from pokerroom.server.process import free_port, spawn_room
+from pokerroom.server.ops.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
 
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner, Result
 
 from pokerroom.cli.app import app
 from pokerroom.server.app import create_app
-from pokerroom.server.leasing import LeaseSettings
+from pokerroom.server.nodes.leasing import LeaseSettings
 from pokerroom.store.db import sqlite_url
 
 

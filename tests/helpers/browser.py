@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.async_api import Browser, Page, Route
 
-from pokerroom.server import protocol
+from pokerroom.server.sockets import protocol
 from tests.browser.conftest import HEADS_UP, Player, Room, new_player
 
 INJECT = """(frame) => {

@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from pokerroom.bots.strategy import RuleBot
 from pokerroom.bots.tournament import run_tournament_bot
-from pokerroom.server.process import free_port, spawn_room
+from pokerroom.server.ops.process import free_port, spawn_room
 from pokerroom.store.db import Database, sqlite_url
 from pokerroom.store.models import TournamentRecord
 from tests.browser.conftest import Player, Room, stop
@@ -32,8 +32,8 @@ def room_script(*, start_at: int, deal_after: int, late_levels: int, payouts: st
     ``start_at`` have registered; its tables deal once more than ``deal_after`` have."""
     return f"""
 import os, time
-import pokerroom.server.tournament_hall as tours
-import pokerroom.server.tournaments as runners
+import pokerroom.server.tournaments.hall as tours
+import pokerroom.server.tournaments.runner as runners
 import pokerroom.tournament.coordinator as coordinator
 from pokerroom.rules.house import STANDARD
 from pokerroom.rules.tournament import parse_tournament_structure

@@ -15,7 +15,7 @@ import httpx
 
 from pokerroom.bots.client import run_bot
 from pokerroom.bots.strategy import RuleBot
-from pokerroom.server.process import free_port, spawn_node
+from pokerroom.server.ops.process import free_port, spawn_node
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from tests.helpers.waiting import eventually

@@ -13,11 +13,11 @@ import pytest
 from sqlalchemy import func, select
 
 from pokerroom.server.app import create_app
-from pokerroom.server.leasing import LeaseSettings
+from pokerroom.server.nodes.leasing import LeaseSettings
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from pokerroom.store.models import HandRecord, TableLease, Transfer
-from pokerroom.store.tournament_leases import lease_key
+from pokerroom.store.nodes.tournament_leases import lease_key
 from tests.helpers.nodes import Node, redis_db, room_prefix, stop_node
 from tests.helpers.waiting import WAIT
 from tests.server.conftest import Person, start_uvicorn

@@ -15,8 +15,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from pokerroom.server.app import create_app
-from pokerroom.server.bus import Bus, BusError
-from pokerroom.server.client import Client
+from pokerroom.server.nodes.bus import Bus, BusError
+from pokerroom.server.sockets.client import Client
 from tests.helpers.accounts import reload_page
 from tests.server.conftest import Person, Server, person, start_uvicorn
 from tests.store.conftest import drop_postgres, fresh_postgres

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from pokerroom.server.room import TableConfig
+from pokerroom.server.tables.room import TableConfig
 from tests.server.conftest import Person, Server, person
 
 FAST = (("decision_seconds", 2), ("warning_after_seconds", 1), ("time_bank_seconds", 0))

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pokerroom.engine import Action, ActionKind
 from pokerroom.history.record import hand_record
 from pokerroom.store.db import Database
-from pokerroom.store.room_store import RoomStore
+from pokerroom.store.tables.store import RoomStore
 from pokerroom.table import Table
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

@@ -8,8 +8,8 @@ from pokerroom.rng import SeededRandomSource
 from pokerroom.rules.house import STANDARD
 from pokerroom.rules.tournament import load_tournament_structure
 from pokerroom.store.db import Database
-from pokerroom.store.tournament_store import TournamentStore
-from pokerroom.store.tournaments import Prices
+from pokerroom.store.tournaments.statements import Prices
+from pokerroom.store.tournaments.store import TournamentStore
 from pokerroom.tournament.coordinator import Tournament
 from pokerroom.tournament.simulate import random_action
 from pokerroom.tournament.snapshot import tournament_to_json

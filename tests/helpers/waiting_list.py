@@ -8,10 +8,10 @@ from typing import Any
 
 from sqlalchemy import select
 
-from pokerroom.store.accounts import STARTING_GRANT
+from pokerroom.store.accounts.accounts import STARTING_GRANT
 from pokerroom.store.db import Database
-from pokerroom.store.ledger import BANK, transfer
 from pokerroom.store.models import TableRecord
+from pokerroom.store.money.ledger import BANK, transfer
 from pokerroom.table import Table
 from tests.helpers.database import rows
 from tests.helpers.room_tables import ann_and_bob_seated

@@ -14,12 +14,12 @@ from pokerroom.history.record import hand_record
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
-from pokerroom.store.accounts import new_password
+from pokerroom.store.accounts.accounts import new_password
 from pokerroom.store.db import Database
 from pokerroom.store.group_commit import Committed
-from pokerroom.store.hands import StartedHand
 from pokerroom.store.models import HandRecord
-from pokerroom.store.room_store import RoomStore, TableSave
+from pokerroom.store.tables.hands import StartedHand
+from pokerroom.store.tables.store import RoomStore, TableSave
 from pokerroom.table import Table
 
 HOUSE = load_preset("titan")

@@ -12,7 +12,7 @@ from pokerroom.engine.events import CardsShown, HandMucked
 from pokerroom.history.phh import load_text, phh_fields, replay, to_toml, write_phh
 from pokerroom.history.pokerstars import pokerstars_text
 from pokerroom.history.viewer import EVERYONE, viewer_hand
-from pokerroom.server.replayer import replay_frames
+from pokerroom.server.tables.replayer import replay_frames
 from tests.helpers.cards import cards_in
 from tests.helpers.hands import act, checks_down, deal, spec
 

@@ -32,7 +32,7 @@ from pokerroom.history.record import (
 from pokerroom.history.viewer import EVERYONE, viewer_hand
 from pokerroom.rules import STANDARD, load_preset
 from pokerroom.rules.game import Structure, Variant
-from pokerroom.server.replayer import replay_frames
+from pokerroom.server.tables.replayer import replay_frames
 from tests.helpers.hand_records import house_options, played_hand
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "phh"

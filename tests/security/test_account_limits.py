@@ -16,10 +16,10 @@ import pytest
 from sqlalchemy import select
 from websockets.asyncio.client import ClientConnection, connect
 
-from pokerroom.server.account_limits import CHANGE_BURST, CHAT_BURST, ROOM_CHAT_BURST
-from pokerroom.server.actor import OPTIONS_TICK
+from pokerroom.server.tables.account_limits import CHANGE_BURST, CHAT_BURST, ROOM_CHAT_BURST
+from pokerroom.server.tables.actor import OPTIONS_TICK
 from pokerroom.store.models import ChatMessage
-from pokerroom.store.room_store import RoomStore
+from pokerroom.store.tables.store import RoomStore
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.database import rows
 from tests.helpers.room_tables import table_config

@@ -21,8 +21,8 @@ from sqlalchemy import func, select, update
 from websockets.asyncio.client import connect
 
 from pokerroom.cli.serve import _bots
-from pokerroom.server.auth import AuthLimits, PasswordWorker, TokenBuckets
-from pokerroom.store.accounts import FAILURE_WINDOW, FREE_FAILURES
+from pokerroom.server.accounts.auth import AuthLimits, PasswordWorker, TokenBuckets
+from pokerroom.store.accounts.accounts import FAILURE_WINDOW, FREE_FAILURES
 from pokerroom.store.audit import audit
 from pokerroom.store.models import Account, LoginFailures
 from tests.server.conftest import Server

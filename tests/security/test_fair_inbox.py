@@ -12,7 +12,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
-from pokerroom.server.actor import CLIENT_WAITING
+from pokerroom.server.tables.actor import CLIENT_WAITING
 from tests.helpers.attacks import (
     errors,
     first_act,

@@ -12,7 +12,7 @@ import socket
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from pokerroom.server.client import Client
+from pokerroom.server.sockets.client import Client
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.room_tables import table_config
 from tests.server.conftest import Server, person

@@ -10,8 +10,8 @@ from pathlib import Path
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosedError
 
-from pokerroom.server.process import free_port, spawn_room
-from pokerroom.server.protocol import MAX_FRAME_BYTES, MAX_MESSAGE_BYTES
+from pokerroom.server.ops.process import free_port, spawn_room
+from pokerroom.server.sockets.protocol import MAX_FRAME_BYTES, MAX_MESSAGE_BYTES
 from pokerroom.store.db import sqlite_url
 from tests.helpers.sockets import closed_code
 from tests.server.conftest import Server

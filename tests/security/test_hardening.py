@@ -16,7 +16,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from pokerroom.server.app import WEB, create_app
-from pokerroom.server.room import Limits
+from pokerroom.server.tables.room import Limits
 from pokerroom.store.db import sqlite_url
 from tests.helpers.room_tables import table_config
 from tests.helpers.sockets import closed_code, ws_url

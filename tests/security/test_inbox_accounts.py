@@ -10,7 +10,7 @@ import json
 
 import httpx
 
-from pokerroom.server.actor import CLIENT_WAITING
+from pokerroom.server.tables.actor import CLIENT_WAITING
 from tests.helpers.attacks import errors, first_act, logged_in, settle, writes_held
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.database import cancelled_hands

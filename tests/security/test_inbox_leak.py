@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
-from pokerroom.server.actor import CLIENT_WAITING
-from pokerroom.server.room import TableConfig
+from pokerroom.server.tables.actor import CLIENT_WAITING
+from pokerroom.server.tables.room import TableConfig
 from tests.helpers.attacks import heads_up, play, settle, writes_held
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.database import cancelled_hands

@@ -21,8 +21,8 @@ from websockets.exceptions import ConnectionClosed
 
 from pokerroom.bots.client import run_bot
 from pokerroom.bots.strategy import RuleBot
-from pokerroom.server.actor import CLIENT_WAITING
-from pokerroom.server.room import TableConfig
+from pokerroom.server.tables.actor import CLIENT_WAITING
+from pokerroom.server.tables.room import TableConfig
 from tests.helpers.accounts import operator_headers
 from tests.helpers.attacks import CLOCK, heads_up, play, report
 from tests.helpers.audit import assert_books_balance

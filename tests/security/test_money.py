@@ -19,13 +19,13 @@ from typer.testing import CliRunner
 from pokerroom.bots.client import run_bot
 from pokerroom.bots.strategy import RuleBot
 from pokerroom.cli.app import app
-from pokerroom.server.room import Room, _config_json
-from pokerroom.store.accounts import sign_up
+from pokerroom.server.tables.room import Room, _config_json
+from pokerroom.store.accounts.accounts import sign_up
 from pokerroom.store.db import Database, sqlite_url
-from pokerroom.store.hands import save_table
-from pokerroom.store.ledger import balance as balance_of
-from pokerroom.store.ledger import join
 from pokerroom.store.models import HandRecord, LedgerAccount, Sitting, TableRecord, Transfer
+from pokerroom.store.money.ledger import balance as balance_of
+from pokerroom.store.money.ledger import join
+from pokerroom.store.tables.hands import save_table
 from tests.helpers.attacks import GRANT, balance, handled, refused, sit
 from tests.helpers.audit import assert_books_balance, audit_database
 from tests.helpers.room_tables import ann_and_bob_seated, table_config

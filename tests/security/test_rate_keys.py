@@ -14,11 +14,11 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from pokerroom.server.account_limits import CHAT_BURST
-from pokerroom.server.addresses import canonical_address
-from pokerroom.server.auth import AuthLimits, Refused, TokenBuckets
-from pokerroom.server.room import Limits
-from pokerroom.store.accounts import canonical_username
+from pokerroom.server.accounts.auth import AuthLimits, Refused, TokenBuckets
+from pokerroom.server.sockets.addresses import canonical_address
+from pokerroom.server.tables.account_limits import CHAT_BURST
+from pokerroom.server.tables.room import Limits
+from pokerroom.store.accounts.accounts import canonical_username
 from tests.helpers.room_tables import table_config
 from tests.server.conftest import Person, Server, person
 

@@ -1,4 +1,4 @@
-"""Every refusal has its own catalogued code (server/errors.py), never ``error.unknown``:
+"""Every refusal has its own catalogued code (server/sockets/errors.py), never ``error.unknown``:
 over real sockets, a player with no seat at a running tournament's table acts, chats and
 joins there, and the floor tries to void it and opens a table twice; each is refused with
 its code and nothing changes; the audit reconciles (S-AUDIT-2)."""

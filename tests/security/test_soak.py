@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from benchmarks.soak import run_soak
 
-from pokerroom.server.account_limits import CHAT_BURST, CHAT_WINDOW
+from pokerroom.server.tables.account_limits import CHAT_BURST, CHAT_WINDOW
 
 
 @pytest.mark.slow

@@ -17,8 +17,8 @@ import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
 from pokerroom.server.app import create_app
-from pokerroom.server.process import free_port
-from pokerroom.server.protocol import MAX_FRAME_BYTES, parse_server
+from pokerroom.server.ops.process import free_port
+from pokerroom.server.sockets.protocol import MAX_FRAME_BYTES, parse_server
 from pokerroom.store.db import sqlite_url
 from tests.store.conftest import drop_postgres, fresh_postgres
 
@@ -86,7 +86,7 @@ async def start_uvicorn(app: Any) -> tuple[int, uvicorn.Server, asyncio.Task[Non
 
 
 def checked_frame(raw: str | bytes) -> dict[str, Any]:
-    """A frame from the server, checked against its model in server/protocol.py: every
+    """A frame from the server, checked against its model in server/sockets/protocol.py: every
     field the server sent is one the model has, with the model's type (and nothing lost)."""
     data: dict[str, Any] = json.loads(raw)
     model = parse_server(raw)

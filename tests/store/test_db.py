@@ -14,7 +14,8 @@ from sqlalchemy.orm import Session
 
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database, sqlite_url
-from pokerroom.store.ledger import (
+from pokerroom.store.models import LedgerAccount
+from pokerroom.store.money.ledger import (
     BANK,
     InsufficientChipsError,
     balance,
@@ -22,7 +23,6 @@ from pokerroom.store.ledger import (
     player_account,
     transfer_sync,
 )
-from pokerroom.store.models import LedgerAccount
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 

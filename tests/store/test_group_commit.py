@@ -15,9 +15,9 @@ from sqlalchemy.exc import IntegrityError
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from pokerroom.store.group_commit import GroupCommit, WriterClosedError
-from pokerroom.store.ledger import balance
 from pokerroom.store.models import HandPlayer
-from pokerroom.store.room_store import RoomStore
+from pokerroom.store.money.ledger import balance
+from pokerroom.store.tables.store import RoomStore
 from tests.helpers.writer import (
     Ended,
     stored_hands,

@@ -11,8 +11,8 @@ import pytest
 
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
-from pokerroom.store.hands import begin_hand_sync, cancel_hand_sync, finish_hand_sync
-from pokerroom.store.ledger import balance
+from pokerroom.store.money.ledger import balance
+from pokerroom.store.tables.hands import begin_hand_sync, cancel_hand_sync, finish_hand_sync
 from tests.helpers.writer import tables_with_hands_over
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

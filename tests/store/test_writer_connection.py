@@ -15,8 +15,8 @@ from sqlalchemy.orm import Session
 
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
-from pokerroom.store.hands import finish_hand_sync
 from pokerroom.store.models import HandRecord
+from pokerroom.store.tables.hands import finish_hand_sync
 from tests.helpers.writer import stored_hands, tables_with_hands_over, watch
 from tests.store.conftest import PG_DSN, drop_postgres, fresh_postgres
 

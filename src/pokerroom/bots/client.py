@@ -22,7 +22,7 @@ from pokerroom.bots.strategy import Situation, Strategy
 from pokerroom.cards import Card
 from pokerroom.engine.actions import Action, LegalActions
 from pokerroom.rules.game import Variant
-from pokerroom.server import protocol
+from pokerroom.server.sockets import protocol
 
 BUY_IN_BIG_BLINDS = 60
 JOIN_TRIES = 8  # joins refused in a row (another free seat each time) before a bot gives up

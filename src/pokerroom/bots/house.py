@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pokerroom.bots.client import BUY_IN_BIG_BLINDS, run_bot
 from pokerroom.bots.strategy import Strategy, house_strategy
 from pokerroom.server.clock import utcnow
-from pokerroom.server.room import Room
-from pokerroom.store.accounts import STARTING_GRANT, AuthError
+from pokerroom.server.tables.room import Room
+from pokerroom.store.accounts.accounts import STARTING_GRANT, AuthError
 from pokerroom.table import Table
 
 BACKOFF_FIRST = 1.0  # seconds before a bot that ended is started again ...

@@ -18,7 +18,7 @@ from websockets.exceptions import ConnectionClosed
 
 from pokerroom.bots.client import SIGN_UP_SECONDS, account, situation_from_state
 from pokerroom.bots.strategy import Strategy
-from pokerroom.server import protocol
+from pokerroom.server.sockets import protocol
 
 RECONNECT_SECONDS = 0.5  # between tries to reach a room that is restarting
 RECONNECT_TRIES = 120

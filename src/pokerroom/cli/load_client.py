@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import orjson
 
 from pokerroom.cli.serve import event_loop_factory
-from pokerroom.server.process import free_port
+from pokerroom.server.ops.process import free_port
 
 BUY_IN = 20_000
 CLIENTS = 2  # load client processes (each drives a share of the tables)
@@ -197,7 +197,7 @@ async def _play(
         await ws.send(orjson.dumps(act).decode())
 
 
-TABLE_FRAME = '{"type":"table",'  # how the room writes a table frame (server/views.py)
+TABLE_FRAME = '{"type":"table",'  # how the room writes a table frame (server/tables/views.py)
 
 
 def not_ours(raw: str | bytes) -> bool:
@@ -362,7 +362,7 @@ async def table_echo_ceiling(
 ) -> dict[str, Any]:
     """The WebSocket ceiling for actions: ``tables`` x ``players`` sockets on an
     echo server that answers a message as the room answers an action, with no poker in
-    between (``server.echo.tables``: a frame of a table frame's size to each socket of the
+    between (``server.ops.echo.tables``: a frame of a table frame's size to each socket of the
     table, the next in turn acting on it as a bot does); its actions/s, and CPU in cores."""
     shares = [(len(range(k, tables, processes)), players, seconds, k) for k in range(processes)]
     figures = await _echo_server("tables", _table_echo_client, shares, seconds, tables * players)
@@ -377,7 +377,7 @@ async def _echo_server(
     seconds: float,
     sockets: int,
 ) -> dict[str, Any]:
-    """``pokerroom.server.echo:<app>`` under uvicorn, driven by one ``client`` process a
+    """``pokerroom.server.ops.echo:<app>`` under uvicorn, driven by one ``client`` process a
     share for ``seconds`` from a shared start, once all their ``sockets`` are open: the
     clients' summed count, the CPUs."""
     port = free_port()
@@ -386,7 +386,7 @@ async def _echo_server(
             sys.executable,
             "-m",
             "uvicorn",
-            f"pokerroom.server.echo:{app}",
+            f"pokerroom.server.ops.echo:{app}",
             "--port",
             str(port),
             "--log-level",

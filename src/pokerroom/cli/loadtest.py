@@ -43,7 +43,7 @@ from pokerroom.cli.load_client import (
     run_client,
 )
 from pokerroom.cli.loadtest_words import beside_ceilings, one_node_in_words
-from pokerroom.server.process import free_port, spawn_room
+from pokerroom.server.ops.process import free_port, spawn_room
 
 TABLES_PER_ACCOUNT = 40  # 40 buy-ins fit in one account's starting balance
 

@@ -5,7 +5,7 @@ given; the tables are opened through the floor API, spread over the nodes, and e
 plays at the node that owns its table (the lobby names it), reconnecting to the new owner
 when its node goes. With ``--redis`` the nodes share a Redis and each bot plays through the
 node its seat is spread to, whichever owns the table (commands travel to the owner over
-Redis, server/bus.py), moving to another node only when its own goes. With
+Redis, server/nodes/bus.py), moving to another node only when its own goes. With
 ``--kill-owner`` the node owning the most tables is killed (``kill -9``) a third of the way
 through: its tables are adopted by the others, the hands it cut off are cancelled and
 refunded. One JSON line: nodes, tables, hands, actions/s, p99,
@@ -28,7 +28,7 @@ import httpx
 
 from pokerroom.cli.load_client import Stats, play_seat, process_cpu_seconds
 from pokerroom.cli.loadtest import TABLES_PER_ACCOUNT, fresh_database, prepare_room, stop_room
-from pokerroom.server.process import free_port, spawn_node
+from pokerroom.server.ops.process import free_port, spawn_node
 
 LEASE_SECONDS, RENEW_SECONDS = 5.0, 0.5  # the nodes' leases: a failover in seconds
 # The JSON line's keys (``--json``), in this order; the rest is said in words.
@@ -261,7 +261,7 @@ async def forget_room(url: str, prefix: str | None = None) -> None:
     database's ``pokerroom:<db>:``), in that Redis database."""
     from redis import asyncio as aioredis
 
-    from pokerroom.server.remote import prefix_of
+    from pokerroom.server.nodes.remote import prefix_of
 
     client = aioredis.from_url(url)
     prefix = prefix_of(url) if prefix is None else prefix

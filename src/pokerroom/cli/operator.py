@@ -17,7 +17,7 @@ def operator_command(
     """Give an account the operator role (it can then use /api/floor)."""
     from sqlalchemy import select
 
-    from pokerroom.store.accounts import canonical_username
+    from pokerroom.store.accounts.accounts import canonical_username
     from pokerroom.store.db import Database
     from pokerroom.store.models import Account
 

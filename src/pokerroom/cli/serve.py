@@ -47,7 +47,7 @@ async def _bots(
     with a random password. A bot that gives up says why (it is refused every seat)."""
     from pokerroom.bots.client import BotError, run_bot_reconnecting
     from pokerroom.bots.strategy import house_strategy
-    from pokerroom.store.accounts import AuthError
+    from pokerroom.store.accounts.accounts import AuthError
 
     tasks = []
     for table, count in plan.items():
@@ -86,7 +86,7 @@ async def _sit_and_go_bots(
 
     from pokerroom.bots.strategy import TightBot
     from pokerroom.bots.tournament import run_tournament_bot
-    from pokerroom.store.accounts import AuthError
+    from pokerroom.store.accounts.accounts import AuthError
 
     idle = [f"{prefix}_{k}" for k in range(12)]
     playing: set[asyncio.Task[Any]] = set()
@@ -229,10 +229,10 @@ def serve_command(
     import uvicorn
 
     from pokerroom.rules.tournament import tournament_structure_names
-    from pokerroom.server import logs
     from pokerroom.server.app import create_app
-    from pokerroom.server.drain import DrainingServer
-    from pokerroom.server.protocol import MAX_FRAME_BYTES
+    from pokerroom.server.ops import logs
+    from pokerroom.server.ops.drain import DrainingServer
+    from pokerroom.server.sockets.protocol import MAX_FRAME_BYTES
 
     # An empty POKERROOM_SIT_AND_GO reads as unset (click), so "none" says none.
     sit_and_go = "" if sit_and_go.lower() in ("", "none") else sit_and_go
@@ -276,7 +276,7 @@ def serve_command(
         )
         raise typer.Exit(2)
     node = node_id or logs.node_id()
-    logs.configure(node)  # JSON lines with the node, table and hand (server/logs.py)
+    logs.configure(node)  # JSON lines with the node, table and hand (server/ops/logs.py)
     # The database's writer runs in a thread (store/db.py); its batches hold the GIL for
     # Python work between statements, and the event loop, which gives the GIL up at every
     # socket call, then waits up to the switch interval (5 ms by default) to get it back,
@@ -287,7 +287,7 @@ def serve_command(
     # Bound here, before the app starts: a port in use is one line and status 1, not a
     # traceback after uvicorn's "startup complete". uvicorn serves on this very socket.
     listening = _listen(host, port)
-    from pokerroom.server.leasing import LeaseSettings
+    from pokerroom.server.nodes.leasing import LeaseSettings
 
     app = create_app(
         database,

@@ -1,5 +1,5 @@
 """The ASGI app: REST (accounts, balance, lobby; OpenAPI at /openapi.json) and the WebSocket,
-assembled from the routers in ``pokerroom.server.routes``."""
+assembled from the routers in ``pokerroom.server.http``."""
 
 import os
 import re
@@ -13,12 +13,8 @@ from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
 
-from pokerroom.server import errors
-from pokerroom.server.auth import Auth
-from pokerroom.server.leasing import LeaseSettings
-from pokerroom.server.metrics import CONTENT_TYPE_LATEST, CountResponses, MetricsAccess
-from pokerroom.server.room import Limits, Room
-from pokerroom.server.routes import (
+from pokerroom.server.accounts.auth import Auth
+from pokerroom.server.http import (
     accounts,
     fairness,
     floor,
@@ -27,7 +23,11 @@ from pokerroom.server.routes import (
     socket,
     tournaments,
 )
-from pokerroom.server.tournament_hall import Tournaments
+from pokerroom.server.nodes.leasing import LeaseSettings
+from pokerroom.server.ops.metrics import CONTENT_TYPE_LATEST, CountResponses, MetricsAccess
+from pokerroom.server.sockets import errors
+from pokerroom.server.tables.room import Limits, Room
+from pokerroom.server.tournaments.hall import Tournaments
 from pokerroom.store.db import Database
 
 WEB = Path(__file__).resolve().parent.parent / "web"  # the browser client, no build step
@@ -91,11 +91,11 @@ def create_app(
     internet. ``limits`` default to Limits.from_env() (POKERROOM_* settings). ``repeat``
     names the sit & go structures kept open for registration, one after another. With
     ``leases`` the room is one node (``node``) of several sharing a PostgreSQL database:
-    it runs the tables whose leases it holds (server/leasing.py); ``redis``: the nodes'
+    it runs the tables whose leases it holds (server/nodes/leasing.py); ``redis``: the nodes'
     Redis, which carries clients' commands to a table's owner and its frames back
-    (server/bus.py), under ``redis_prefix`` (default ``pokerroom:<db>:``); ``own_tables``
+    (server/nodes/bus.py), under ``redis_prefix`` (default ``pokerroom:<db>:``); ``own_tables``
     False: without leases, a node that only holds sockets.
-    Each tournament is run by the node holding its lease (server/tournament_nodes.py).
+    Each tournament is run by the node holding its lease (server/nodes/tournament_leases.py).
     ``metrics_access``: who may read /metrics (default: MetricsAccess.from_env())."""
     access = MetricsAccess.from_env() if metrics_access is None else metrics_access
     if docs is None:
@@ -161,7 +161,7 @@ def create_app(
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics(request: Request) -> Response:
-        """Prometheus metrics (server/metrics.py), for the operators' scraper only
+        """Prometheus metrics (server/ops/metrics.py), for the operators' scraper only
         (``MetricsAccess``: loopback, the networks named, or the token)."""
         address = request.client.host if request.client is not None else None
         if not access.allows(address, request.headers.get("authorization")):

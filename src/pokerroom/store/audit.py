@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from sqlalchemy import and_, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pokerroom.store.ledger import HOUSE
 from pokerroom.store.models import (
     FloorAct,
     HandRecord,
@@ -34,7 +33,8 @@ from pokerroom.store.models import (
     TournamentRecord,
     Transfer,
 )
-from pokerroom.store.tournaments import FEES, POOL
+from pokerroom.store.money.ledger import HOUSE
+from pokerroom.store.tournaments.statements import FEES, POOL
 from pokerroom.table import Table, TableError
 
 

@@ -1,6 +1,6 @@
 // What the server says in English, said in the page's language: error frames and responses
-// (by their `code` and `params`, server/errors.py), the replayer's lines (`items`, the keys of
-// server/replayer.py) and the names of shown hands ("Full House, Kings over Sevens").
+// (by their `code` and `params`, server/sockets/errors.py), the replayer's lines (`items`, the keys of
+// server/tables/replayer.py) and the names of shown hands ("Full House, Kings over Sevens").
 
 import { money } from "./format.js";
 import { has, t } from "./i18n.js";

@@ -6,7 +6,7 @@ Create Date: 2026-12-01 10:50:00.000000
 
 A player's client preferences (language, four- or two-colour deck, auto-muck, bet
 presets, hotkeys) stored server-side so that they follow the account to any browser. The
-object is validated by ``pokerroom.server.preferences`` before it is written; an account
+object is validated by ``pokerroom.server.accounts.preferences`` before it is written; an account
 without a row has the defaults.
 """
 

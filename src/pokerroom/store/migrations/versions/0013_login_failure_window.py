@@ -1,7 +1,8 @@
 """login failure window: failed log-ins are forgotten a while after the last one
 
 ``login_failures.last_failed_at`` says when a name last failed: a count whose last failure
-is older than ``FAILURE_WINDOW`` starts again, and such rows are pruned (store/accounts.py).
+is older than ``FAILURE_WINDOW`` starts again, and such rows are pruned
+(store/accounts/accounts.py).
 Rows from before this revision count as failed now (their time was not kept).
 
 Revision ID: 0013_login_failure_window

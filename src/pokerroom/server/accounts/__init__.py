@@ -1,0 +1,1 @@
+"""Accounts in the server: sign-in tokens and a player's preferences."""

@@ -1,0 +1,276 @@
+"""The WebSocket: one connection's reader and writer, its limits, and the hand-over of its
+messages to the tables' actors."""
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+
+from pokerroom.server.clock import utcnow
+from pokerroom.server.nodes.bus import BusError
+from pokerroom.server.sockets import protocol
+from pokerroom.server.sockets.addresses import canonical_address
+from pokerroom.server.sockets.client import Client
+from pokerroom.server.tables.inbox import Gone, Said, Unwatching, Watching
+from pokerroom.server.tables.room import Limits, RateLimit, Room
+from pokerroom.store.accounts.accounts import AuthError
+from pokerroom.store.tables.store import RoomStore
+
+log = logging.getLogger("pokerroom.server")
+CLOSE_SECONDS = 2.0  # the longest a dropped connection's closing handshake may take
+SLOW_DOWN = protocol.error("slow down: too many messages (this one was refused)")  # encoded once
+
+router = APIRouter()
+RAW_SEND = "pokerroom.asgi_send"  # where RawSocketSend puts the server's send in the scope
+
+
+class RawSocketSend:
+    """ASGI middleware: a WebSocket's scope gets the server's own ``send`` under
+    ``RAW_SEND``, which the socket's writer sends its frames with (``Client.asgi_send``):
+    per frame, not Starlette's state checks and the exception handler's wrapper around
+    it (six frames an action). Accepting and closing still go through Starlette."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":
+            scope[RAW_SEND] = send
+        await self.app(scope, receive, send)
+
+
+@router.websocket("/ws")
+async def socket(websocket: WebSocket) -> None:
+    state = websocket.app.state
+    await _connection(state.room, state.store, websocket)
+
+
+async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> None:
+    """One WebSocket: a reader (this coroutine's task), a writer draining the client's bounded
+    queue, and the room's registry; whichever ends first ends the connection (S-ISOLATE-1)."""
+    limits = room.limits
+    origin = websocket.headers.get("origin")
+    # One key per client however its address is spelled (S-RATE-1): the per-address limits
+    # on connections and on a table's inbox count it.
+    address = canonical_address(websocket.client.host) if websocket.client is not None else ""
+    host = websocket.headers.get("host")
+    if origin is not None and not origin_allowed(origin, host, limits):
+        # The access log shows only the 403: say why, and what would have matched (a proxy
+        # that drops the port from Host refuses every browser; docs/deploy.md).
+        log.warning(
+            "WebSocket from %s refused: Origin %r is neither http(s)://%s (from the Host"
+            " header) nor in POKERROOM_ORIGINS",
+            address,
+            origin,
+            host,
+        )
+        await websocket.close(code=1008, reason="origin not allowed")  # before accept: 403
+        return
+    client = Client(
+        send=websocket.send_text,
+        asgi_send=websocket.scope.get(RAW_SEND),
+        address=address,
+        outbox_frames=limits.outbox_frames,
+    )
+    refused = room.connect(client)
+    if refused is not None:
+        log.warning("WebSocket from %s refused: %s", address, refused)
+        await websocket.close(code=1013, reason=refused)
+        return
+    tasks: list[asyncio.Task[Any]] = []
+    try:
+        await websocket.accept()
+        client.deliver(protocol.frame(protocol.Welcome(version=protocol.PROTOCOL_VERSION)))
+        tasks = [
+            asyncio.create_task(client.write()),
+            asyncio.create_task(_read(room, store, client, websocket)),
+            asyncio.create_task(client.dropped.wait()),
+        ]
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        if client.closed:
+            log.info(
+                "connection %s (account %s) closed: %s",
+                address,
+                client.account_id,
+                client.drop_reason,
+                extra={"account": client.account_id, "address": address},
+            )
+        if client.closed and client.drop_code != 1011:  # dropped, not broken: say why
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(CLOSE_SECONDS):
+                    if client.flush:  # a protocol error: its message goes out first
+                        await client.outbox.join()
+                    tasks[0].cancel()
+                    await websocket.close(code=client.drop_code, reason=client.drop_reason)
+            if client.drop_code == 1008 and client.socket is not None:
+                client.socket.cut()  # thrown out (a flood, not reading): nothing more is read
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        room.disconnect(client)
+        for table_id in client.tables:
+            actor = room.actors.get(table_id)  # a tournament's table may have broken
+            if actor is not None:
+                actor.post(Gone(client))
+            elif room.bus is not None:  # another node's table: its seat shows disconnected
+                room.bus.gone(client, table_id)
+
+
+async def _read(room: Room, store: RoomStore, client: Client, websocket: WebSocket) -> None:
+    """Read frames until the client leaves; refuse what is over the limits."""
+    limits = room.limits
+    bucket = RateLimit(limits)
+    while True:
+        # Idle: anonymous and watching nothing (a logged-in socket is accountable, and a
+        # watching one is dropped if it stops reading).
+        if client.tables or client.account_id is not None:
+            frame = await websocket.receive()  # no timer to arm: once per message
+        else:
+            try:
+                async with asyncio.timeout(limits.idle_seconds):
+                    frame = await websocket.receive()
+            except TimeoutError:
+                client.drop(1000, f"idle for {limits.idle_seconds:g} s")
+                return
+        if frame["type"] == "websocket.disconnect":
+            return
+        # Frames already parsed are handed over without a pause: let the tables and other
+        # sockets run between two of them, so a flood cannot hold the loop for thousands.
+        await asyncio.sleep(0)
+        if not bucket.take():
+            client.deliver(SLOW_DOWN)
+            if bucket.flooding:
+                client.drop(1008, "too many messages")
+                return
+            continue
+        try:
+            message = protocol.parse_frame(frame.get("text"), frame.get("bytes"))
+        except protocol.ProtocolError as error:
+            client.deliver(protocol.error(str(error)))
+            if error.fatal:  # binary or nested past reason: say so and close cleanly
+                code = 1003 if frame.get("bytes") is not None else 1007
+                client.drop(code, str(error)[:100], flush=True)
+                return
+            continue
+        await _dispatch(
+            room, store, client, message, getattr(websocket.app.state, "tournaments", None)
+        )
+
+
+def origin_allowed(origin: str, host: str | None, limits: Limits) -> bool:
+    """A browser may connect from the room's own origin or one the operator allowed."""
+    if origin in limits.origins:
+        return True
+    return host is not None and origin in (f"http://{host}", f"https://{host}")
+
+
+async def _dispatch(
+    room: Room, store: RoomStore, client: Client, message: Any, hall: Any = None
+) -> None:
+    if isinstance(message, protocol.Ping):
+        client.deliver(protocol.frame(protocol.Pong()))
+        return
+    if isinstance(message, protocol.Hello):
+        try:
+            account = await store.authenticate(message.token, now=utcnow())
+        except AuthError as error:
+            client.deliver(protocol.error(str(error), request="hello"))
+            return
+        known = client.account_id == account.id  # a hello again: the owners know it
+        client.account_id, client.name = account.id, account.display_name
+        if not known:
+            log.info(
+                "connection %s is account %s (%s)",
+                client.address,
+                account.id,
+                account.display_name,
+                extra={"account": account.id, "address": client.address},
+            )
+        client.token = message.token
+        if room.bus is not None and not known:  # its remote tables' owners learn who it is
+            for table in client.tables - room.actors.keys():
+                room.bus.resync(client, table)
+        seated = room.seated(account.id)
+        if room.bus is not None:  # and at the tables other nodes own (as last stored)
+            elsewhere = await store.seated_at(account.id)
+            seated += [t for t in elsewhere if t not in room.actors]
+            seated += room.seated_elsewhere(account.id)
+        client.deliver(
+            protocol.frame(
+                protocol.HelloOk(account=account.id, name=account.display_name, seated=seated)
+            )
+        )
+        return
+    if isinstance(message, protocol.Unwatch):
+        _unwatch(room, client, message.table)
+        return
+    actor = room.actors.get(message.table)
+    remote = actor is None and room.bus is not None and await room.bus.has_table(message.table)
+    if actor is None and not remote:
+        owner = None if room.leases is None else room.leases.owner_of(message.table)
+        text = f"no table {message.table!r}"
+        ended = None if hall is None else hall.ended_event(message.table)
+        if ended is not None:  # a finished event's table (after a restart, say): said so
+            text = f"{ended} has finished: its tables are closed"
+        elif owner is not None:  # several nodes without Redis: nothing carries it there
+            text = f"table {message.table!r} runs on node {owner}: connect to that node"
+        client.deliver(protocol.error(text, request=message.type, table=message.table))
+        return
+    if isinstance(message, protocol.Watch):
+        if (
+            client.account_id is None
+            and not client.tables
+            and room.anonymous_watchers() >= room.limits.anonymous_watchers
+        ):
+            client.deliver(
+                protocol.error(
+                    "too many spectators: log in to watch",
+                    request=message.type,
+                    table=message.table,
+                )
+            )
+            return
+    elif client.account_id is None:
+        client.deliver(
+            protocol.error(
+                "log in first (send a hello with your session token)",
+                request=message.type,
+                table=message.table,
+            )
+        )
+        return
+    if actor is None:
+        await _to_owner(room, client, message)
+        return
+    item: Watching | Said = (
+        Watching(client) if isinstance(message, protocol.Watch) else Said(client, message)
+    )
+    refused = actor.offer(item)
+    if refused is not None:
+        client.deliver(protocol.error(refused, request=message.type))
+        return
+    client.tables.add(message.table)
+
+
+def _unwatch(room: Room, client: Client, table: str) -> None:
+    """Its frames stop; a table gone meanwhile (a tournament's broke) needs no answer."""
+    actor = room.actors.get(table)
+    if actor is not None:
+        actor.post(Unwatching(client))
+    elif room.bus is not None and table in client.tables:
+        room.bus.unwatch(client, table)  # its seat there, if any, still ends with the socket
+
+
+async def _to_owner(room: Room, client: Client, message: Any) -> None:
+    """A table another node owns: the message goes to it over the bus (server/nodes/bus.py)."""
+    assert room.bus is not None
+    kind = "watch" if isinstance(message, protocol.Watch) else "said"
+    try:
+        await room.bus.command(client, message.table, kind, message.model_dump_json())
+    except BusError as error:
+        client.deliver(protocol.error(str(error), request=message.type, table=message.table))
+        return
+    client.tables.add(message.table)

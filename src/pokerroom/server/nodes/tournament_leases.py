@@ -1,0 +1,334 @@
+"""Tournaments on a room of several nodes (docs/architecture.md).
+
+Each event is run whole (its coordinator and every table of it) by the node holding its
+lease (``store/nodes/tournament_leases.py``, renewed with the node's table leases by
+``server/nodes/leasing.py``); every write of the runner and of its tables is fenced on that
+lease's epoch, so a stale owner never pays a prize or stores a hand after another node took
+the event. When the owner's lease runs out, a node adopts the event from its last committed
+state: the hands its tables had in progress cancelled (R-DECK-5: every chip back where it
+was at the hand's start), the levels going on from their stored absolute deadlines.
+
+Every other node shows the event from the state stored at the owner's last write, as its
+renewal pass read it (a *shadow* runner: never launched, never written), and forwards a
+player's requests (register, unregister, rebuy, add-on, a deal) to the owner over the bus:
+the stream ``table:tournament:<id>:in``, answered on the asking node's channel, as the
+floor's calls are. Play itself goes to the event's tables' streams like any table's."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.orm import Session
+
+from pokerroom.server.nodes.bus import BusError
+from pokerroom.server.nodes.leasing import _db_now, _release
+from pokerroom.server.tournaments.deals import answer, deal_view, propose
+from pokerroom.server.tournaments.runner import TournamentRunner
+from pokerroom.store.money.ledger import LedgerError
+from pokerroom.store.nodes.leases import Lease
+from pokerroom.store.nodes.tournament_leases import (
+    COORDINATOR,
+    OPEN,
+    AdoptedTournament,
+    TournamentRow,
+    adopt_tournament_sync,
+    create_leased_sync,
+    lease_key,
+    tournament_sync,
+    tournaments_sync,
+)
+from pokerroom.store.tables.store import StoreError
+from pokerroom.store.tournaments.store import TournamentStore
+from pokerroom.tournament.events import TournamentError
+
+if TYPE_CHECKING:
+    from pokerroom.server.nodes.leasing import NodeLeases, Pass
+    from pokerroom.server.tournaments.hall import Tournaments
+
+REFUSED = (TournamentError, LedgerError, StoreError)  # a player's request refused: HTTP 400
+REFRESH_SECONDS = 1.0  # a sockets-only node reads the events again at most this often
+
+
+class TournamentLeases:
+    """The events of a room of several nodes: those this node runs (the hall's runners)
+    and the others' as last read (shadows); adoption and forwarding. ``leases`` None: a
+    node that holds sockets only (``--sockets-only``), which runs no event and shows them
+    all, the events read again at most once a second when asked (``refresh``)."""
+
+    def __init__(self, hall: Tournaments, leases: NodeLeases | None) -> None:
+        self.hall, self._leases, self.room = hall, leases, hall.room
+        self.rows: list[TournamentRow] = []  # every event as the last pass read it
+        self.shadows: dict[str, tuple[str, TournamentRunner]] = {}  # by id: (snapshot, runner)
+        self.read_at = -math.inf  # (monotonic) the events' last read on a sockets-only node
+        if leases is not None:
+            leases.coordinators = self
+        self.room.seated_elsewhere = self.seated
+        if self.room.bus is not None:
+            bus = self.room.bus
+            bus.coordinators = lambda: {lease_key(i) for i in self.hall.runners}
+            bus.on_call = self.handle
+            bus.tables_of = self.table_ids
+
+    @property
+    def leases(self) -> NodeLeases:
+        assert self._leases is not None, "a node that holds sockets only runs no event"
+        return self._leases
+
+    @property
+    def viewer(self) -> bool:
+        """A node that holds sockets only: no lease pass reads the events for it."""
+        return self._leases is None
+
+    async def refresh(self) -> None:
+        """On a node that holds sockets only: the events read again (the changed ones),
+        at most once a second."""
+        if self.viewer and time.monotonic() - self.read_at >= REFRESH_SECONDS:
+            self.read_at = time.monotonic()
+            self.seen(await self.room.db.run(partial(tournaments_sync, known=self.known())))
+
+    # ------------------------------------------------------------ owning
+
+    def own(self, runner: TournamentRunner, lease: Lease, started: float) -> None:
+        """Run ``runner`` here under ``lease`` (taken at the monotonic moment ``started``)."""
+        store = TournamentStore(self.room.db, lease=lease)
+        store.hold = self.leases.settings.hold
+        store.on_stale = partial(self.leases.stale, lease.table_id)
+        runner.store = store
+        self.hall.runners[runner.id] = runner
+        self.shadows.pop(runner.id, None)
+        self.leases.held[lease.table_id] = lease
+        self.leases._hold_until(lease.table_id, started)
+        change = "acquired" if lease.epoch == 1 else "adopted"
+        self.leases._changed(change, lease.table_id, lease.epoch)
+
+    def on_stale(self, runner: TournamentRunner) -> Any:
+        """For the event's table actors: a write refused by the epoch deposes the event."""
+        key = lease_key(runner.id)
+        return lambda _table, why: self.leases.stale(key, why)
+
+    def lost(self, key: str, reason: str) -> bool:
+        """The event's lease is lost (or could not be renewed in time): its tables stop at
+        once, their clients reconnect (another node runs it now). False: not run here."""
+        runner = self.hall.runners.pop(key[len(COORDINATOR) :], None)
+        if runner is None:
+            return False
+        for actor in list(runner.actors.values()):
+            self.room.depose(actor.table_id, reason)
+        runner.actors.clear()
+        return True
+
+    async def create(self, structure: str, **fields: Any) -> TournamentRunner | None:
+        """A new event stored with its first lease and run here; a repeating sit & go only
+        if no node keeps one of its structure open (else None)."""
+        made: list[TournamentRunner] = []
+
+        def make(tournament_id: str) -> tuple[str, dict[str, Any], str]:
+            runner = self.hall.new_runner(tournament_id, structure, **fields)
+            made.append(runner)
+            return runner.t.name, runner.config, runner.snapshot()
+
+        prefix = f"{structure.replace('_', '-')}-"
+        repeat = structure if fields.get("repeat") else None
+
+        def work(session: Session) -> tuple[Lease, TournamentRow | None] | None:
+            made.clear()
+            got = create_leased_sync(
+                session,
+                prefix=prefix,
+                make=make,
+                node=self.leases.node,
+                now=_db_now(session, wait=self.leases.settings.ttl),  # a one-off (leasing.py)
+                ttl=self.leases.ttl,
+                repeat=repeat,
+            )
+            return None if got is None else (got[1], tournament_sync(session, got[0]))
+
+        started = time.monotonic()
+        got = await self.room.db.run(work)
+        if got is None:
+            return None
+        self.own(made[-1], got[0], started)
+        if got[1] is not None:  # listed even if its lease is lost before the next pass
+            self._know(got[1])
+        return made[-1]
+
+    def _know(self, row: TournamentRow) -> None:
+        self.rows = [r for r in self.rows if r.id != row.id] + [row]
+
+    def seen(self, rows: list[TournamentRow]) -> None:
+        """Every event as just read. One not among them was created after the read began
+        (events are never deleted): kept, as created here or found on a request."""
+        read = {row.id for row in rows}
+        self.rows = rows + [r for r in self.rows if r.id not in read]
+
+    async def find(self, tournament_id: str) -> TournamentRunner | None:
+        """Another node's event, read from the database if the last pass did not see it
+        (created since): no node answers 404 for an event that exists."""
+        runner = self.shadow(tournament_id)
+        if runner is None:
+            row = await self.room.db.run(partial(tournament_sync, tournament_id=tournament_id))
+            if row is None:
+                return None
+            self._know(row)
+            runner = self.shadow(tournament_id)
+        return runner
+
+    def known(self) -> dict[str, TournamentRow]:
+        """The events as the last pass read them (the next reads only those changed)."""
+        return {row.id: row for row in self.rows}
+
+    async def after_pass(self, done: Pass) -> None:
+        """The events as this pass read them; one free event adopted while this node runs
+        fewer than its share."""
+        self.seen(done.tournaments)
+        held = 0
+        for key in [k for k in self.leases.held if k.startswith(COORDINATOR)]:
+            runner = self.hall.runners.get(key[len(COORDINATOR) :])
+            if runner is None or runner.status in OPEN:
+                held += 1
+            elif not runner.actors:  # over, its last table closed: nothing to run
+                await self._release(key)
+        if self.room.draining:  # handing its work over, taking none
+            return
+        free = [r for r in self.rows if r.free(done.now)]
+        share = math.ceil(sum(1 for r in self.rows if r.status in OPEN) / done.live)
+        if held >= share:
+            return
+        for row in free:
+            if row.id not in self.hall.runners and await self.adopt(row.id):
+                return
+
+    async def _release(self, key: str) -> None:
+        lease = self.leases.held.pop(key)
+        self.leases.deadlines.pop(key, None)
+        await self.room.db.run(partial(_release, lease=lease))
+        self.leases._changed("released", key, lease.epoch, "the event is over")
+
+    async def adopt(self, tournament_id: str) -> bool:
+        """Take the event's lease and run it here from its last committed state."""
+        leases = self.leases
+
+        def work(session: Session) -> AdoptedTournament | None:
+            return adopt_tournament_sync(
+                session,
+                tournament_id,
+                leases.node,
+                now=_db_now(session),
+                ttl=leases.ttl,
+                reason="node failover",
+            )
+
+        started = time.monotonic()
+        got = await leases.take(lease_key(tournament_id), work)
+        if got is None:
+            return False
+        runner = self.hall.runner_of(got.row, got.row.names)
+        self.own(runner, got.lease, started)
+        await self.hall.resume(runner, got.last_hands)
+        return True
+
+    # ------------------------------------------------------------ every node's view
+
+    def shadow(self, tournament_id: str) -> TournamentRunner | None:
+        """Another node's event as stored at its owner's last write (read-only)."""
+        row = next((r for r in self.rows if r.id == tournament_id), None)
+        if row is None:
+            return None
+        cached = self.shadows.get(row.id)
+        if cached is None or cached[0] != row.snapshot:
+            cached = (row.snapshot, self.hall.runner_of(row, row.names))
+            self.shadows[row.id] = cached
+        return cached[1]
+
+    def others(self) -> list[TournamentRunner]:
+        found = (self.shadow(r.id) for r in self.rows if r.id not in self.hall.runners)
+        return [runner for runner in found if runner is not None]
+
+    def seated(self, account: int) -> list[str]:
+        """The tables of other nodes' events where the account's entry sits (told at hello:
+        a player who comes back through any node finds their table)."""
+        tables = [runner.my_table(account) for runner in self.others()]
+        return [table for table in tables if table is not None]
+
+    def owner_of(self, tournament_id: str) -> str | None:
+        row = next((r for r in self.rows if r.id == tournament_id), None)
+        return None if row is None else row.owner
+
+    def table_owner(self, table_id: str) -> str | None:
+        """The node running the event whose table this is (None: no such table)."""
+        for runner in self.others():
+            if table_id in {runner.table_id(n) for n in runner.t.tables}:
+                return self.owner_of(runner.id)
+        return None
+
+    async def table_ids(self) -> set[str]:
+        """Every table of the room, on any node: cash tables and the events' tables, the
+        events read again (those changed only; the bus asks at most once a second, on a
+        miss): the tables of an event started since the last pass are known at once, so
+        its players' first watches and actions through this node reach them."""
+        ids = await self.room.store.table_ids()
+        self.seen(await self.room.db.run(partial(tournaments_sync, known=self.known())))
+        for runner in [*self.hall.runners.values(), *self.others()]:
+            ids.update(runner.table_id(n) for n in runner.t.tables)
+        return ids
+
+    # ------------------------------------------------------------ requests
+
+    async def forward(self, tournament_id: str, kind: str, **fields: Any) -> dict[str, Any]:
+        """A player's request for an event another node runs, answered by its owner:
+        RefusedError (the owner's refusal) or BusError (no owner answered)."""
+        bus = self.room.bus
+        if bus is None:
+            owner = self.owner_of(tournament_id)
+            # Several nodes without Redis: the player must ask the owner (server/sockets/errors.py
+            # names it, "tournament.elsewhere", with the node).
+            raise BusError(f"tournament {tournament_id} runs on node {owner}: ask that node")
+        return await bus.call(lease_key(tournament_id), kind, json.dumps(fields))
+
+    async def handle(self, key: str, kind: str, message: str) -> dict[str, Any]:
+        """As the event's owner: a request forwarded by another node; ``refused`` names a
+        player's error (an HTTP 400 there)."""
+        runner = self.hall.runners.get(key[len(COORDINATOR) :])
+        if runner is None:
+            raise BusError(f"{key} is not run here any more: try again")
+        fields = json.loads(message)
+        account = int(fields["account"])
+        try:
+            return await perform(runner, kind, account, fields)
+        except REFUSED as error:
+            return {"error": str(error), "refused": True}
+
+
+async def perform(
+    runner: TournamentRunner, kind: str, account: int, fields: dict[str, Any]
+) -> dict[str, Any]:
+    """A player's request to the event, on the node that runs it."""
+    match kind:
+        case "register":
+            entry = await runner.register(account, fields["name"], fields["request"])
+            return {"entry": entry}
+        case "unregister":
+            await runner.unregister(account)
+        case "rebuy" | "addon":
+            number, request = fields.get("number"), fields.get("request")
+            return await runner.buy_chips(
+                account,
+                addon=kind == "addon",
+                number=None if number is None else int(number),
+                request=None if request is None else str(request),
+            )
+        case "decline_rebuy":
+            await runner.decline_rebuy(account)
+        case "propose":
+            await propose(runner, account, fields["deal"], int(fields["keep"]))
+            return deal_view(runner)
+        case "accept" | "decline":
+            await answer(runner, account, accept=kind == "accept")
+            return deal_view(runner)
+        case _:
+            raise TournamentError(f"no tournament request {kind!r}")
+    return {}

@@ -1,0 +1,1 @@
+"""Operations: metrics, logs, the process and its drain, the echo benchmark server."""

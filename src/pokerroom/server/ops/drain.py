@@ -1,0 +1,113 @@
+"""A node being stopped drains (``pokerroom serve`` on SIGTERM): it deals no new hand, lets
+the hands in play finish, hands each table over between hands (on a node of several its
+lease is released at once, for another node to adopt), and only then stops. Nothing is
+cancelled unless a hand outlasts the time limit; readiness (``/ready``) is false from the
+start, so a balancer sends no new client."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+import uvicorn
+
+from pokerroom.server.tables.actor import TableActor
+from pokerroom.server.tournaments.table import TournamentTableActor
+
+if TYPE_CHECKING:
+    from pokerroom.server.tables.room import Room
+
+log = logging.getLogger("pokerroom.server")
+LOOK_SECONDS = 0.1  # how often the drain looks for tables whose hand has ended
+
+
+def cash_tables(room: Room) -> list[TableActor]:
+    """The cash tables here. A tournament's tables deal on with the event's other tables
+    (its clock runs for all): they stop with the node, as before, the hand in play there
+    cancelled and the event resumed by the node that takes its lease."""
+    return [a for a in room.actors.values() if not isinstance(a, TournamentTableActor)]
+
+
+def busy(room: Room) -> list[str]:
+    """The cash tables here with a hand in play, or its end not yet durable."""
+    return sorted(
+        actor.table_id
+        for actor in cash_tables(room)
+        if not actor.closed
+        and (
+            actor.table.hand is not None or actor.ending is not None or actor.recovering is not None
+        )
+    )
+
+
+async def drain(room: Room, seconds: float) -> list[str]:
+    """Drain ``room`` for at most ``seconds``; the tables whose hands were still in play
+    then (cancelled and refunded when the node stops, R-DECK-5)."""
+    room.draining = True
+    for actor in cash_tables(room):
+        actor.moving = True  # no new hand (actor._maybe_start)
+    log.info(
+        "node %s draining: no new hand; %d tables, %d with a hand in play (%s), handed over"
+        " as their hands end, for %g s at most",
+        room.node,
+        len(cash_tables(room)),
+        len(busy(room)),
+        ", ".join(busy(room)) or "none",
+        seconds,
+    )
+    deadline = time.monotonic() + seconds
+    while True:
+        if room.leases is not None:
+            await room.leases.hand_over(reason="the node is draining")
+        left = busy(room)
+        if not left:
+            log.info("node %s drained: no hand in play", room.node)
+            return []
+        if time.monotonic() >= deadline:
+            log.warning(
+                "node %s: drain time (%g s) over with hands in play at %s: they are"
+                " cancelled and refunded",
+                room.node,
+                seconds,
+                ", ".join(left),
+            )
+            return left
+        await asyncio.sleep(LOOK_SECONDS)
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn, but the first SIGTERM or SIGINT drains the room (server/ops/drain.py) before
+    uvicorn stops as usual (sockets closed, the room stopped); a second stops it at once."""
+
+    def __init__(self, config: uvicorn.Config, room: Room, seconds: float) -> None:
+        super().__init__(config)
+        self.room = room
+        self.seconds = seconds
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.draining: asyncio.Task[None] | None = None
+        self.signalled = False
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        if self.signalled or self.loop is None or not self.started:
+            # The second signal (or one before serving): stop at once, the drain with it.
+            if self.draining is not None and self.loop is not None:
+                self.loop.call_soon_threadsafe(self.draining.cancel)
+            super().handle_exit(sig, frame)
+            return
+        self.signalled = True  # set here: a second signal before the drain starts counts
+        # A signal handler: the drain starts on the loop, not in the middle of its step.
+        self.loop.call_soon_threadsafe(self._drain)
+
+    def _drain(self) -> None:
+        if self.draining is None and not self.should_exit:
+            self.draining = asyncio.create_task(self._drain_then_exit())
+
+    async def _drain_then_exit(self) -> None:
+        try:
+            await drain(self.room, self.seconds)
+        except Exception:  # the node stops all the same: its hands in play are cancelled
+            log.exception("node %s: the drain failed; stopping now", self.room.node)
+        finally:
+            self.should_exit = True

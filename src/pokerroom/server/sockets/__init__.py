@@ -1,0 +1,1 @@
+"""The wire: frame models, errors and their codes, encoding, a connection's outbox and writer."""

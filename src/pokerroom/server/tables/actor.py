@@ -1,0 +1,589 @@
+"""One asyncio task owns each table (DESIGN 6): players' messages, disconnects and the
+clock are all inbox items handled in order. Money moves in the same transaction as the
+table change that causes it; hands are stored whole when they end, with the cash-outs of
+the players who stand up as they end.
+
+The actor is one object written in five modules: this one (the task, its inbox and clock,
+dealing, chat and the broadcast), ``hand_ends`` (a hand's end, group-committed),
+``seat_requests`` (sitting down, adding chips, seat options, the floor's suspension),
+``waiting`` (the waiting list) and ``recovery`` (a failed write, a fault of the table:
+S-CRASH-1)."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+import time
+from collections.abc import Callable, Container, Iterable
+from typing import Any
+
+from pokerroom.engine.actions import Action, ActionKind
+from pokerroom.engine.errors import HandError
+from pokerroom.engine.events import ActionTaken, BoardDealt, Event, ForcedBet
+from pokerroom.server.clock import utcnow
+from pokerroom.server.ops.metrics import RoomMetrics
+from pokerroom.server.sockets import encoding, protocol
+from pokerroom.server.sockets.client import Client
+from pokerroom.server.tables.account_limits import AccountLimits
+from pokerroom.server.tables.alarm import Alarmed
+from pokerroom.server.tables.hand_ends import Ending, HandEnds, dealt_hand
+from pokerroom.server.tables.inbox import (
+    CLIENT_WAITING,
+    Alarm,
+    AutoMuck,
+    Close,
+    FromClient,
+    Gone,
+    Item,
+    Said,
+    Shares,
+    Suspend,
+    Unwatching,
+    Void,
+    Watching,
+)
+from pokerroom.server.tables.recovery import RECOVERING, RETRY_SECONDS, Recovers, Recovery
+from pokerroom.server.tables.seat_requests import SeatRequests
+from pokerroom.server.tables.shuffles import TableShuffles
+from pokerroom.server.tables.stats import TableStats
+from pokerroom.server.tables.views import (
+    FixedFields,
+    lobby_entry,
+    note_action,
+    public_state,
+    state_for_seat,
+)
+from pokerroom.server.tables.waiting import WaitingRequests
+from pokerroom.store.db import Database
+from pokerroom.store.money.ledger import LedgerError
+from pokerroom.store.nodes.leases import StaleEpochError
+from pokerroom.store.tables.hands import StartedHand
+from pokerroom.store.tables.store import RoomStore, TableSave
+from pokerroom.table import Table, TableError
+from pokerroom.table.events import (
+    HandFinished,
+    SeatLeft,
+    TimeBankUsed,
+    TimerStarted,
+    WaitingListChanged,
+)
+
+BROADCAST_TICK = 0.02  # seconds: at most one table frame per viewer this often
+OPTIONS_TICK = 1.0  # seconds: seat options (the player's own) reach the others this often
+CLOCK_SLACK = 0.05  # seconds: the shortest sleep after a clock turn that changed nothing
+INBOX_MESSAGES = 1000  # clients' messages waiting for one table before more are refused
+__all__ = ["CLIENT_WAITING", "INBOX_MESSAGES", "TableActor"]
+
+log = logging.getLogger("pokerroom.table")
+
+
+class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
+    def __init__(
+        self, db: Database, table_id: str, table: Table, config: dict[str, Any], *, pause: float
+    ) -> None:
+        self.store = RoomStore(db)
+        self.table_id = table_id
+        self.table = table
+        self.config = config
+        self.pause = pause
+        # Unbounded, but clients' messages in it are counted and capped (offer); the rest is
+        # bounded by the connections ("gone") and the floor's calls.
+        self.inbox: asyncio.Queue[Item] = asyncio.Queue()
+        self.shares = Shares(INBOX_MESSAGES)  # what each source has waiting (S-ISOLATE-1)
+        self.limits = AccountLimits()  # the room's, shared by its tables, when it has them
+        self.chat_writes: set[asyncio.Task[None]] = set()  # chat being stored meanwhile
+        self.faults = 0  # exceptions in the table's own logic (each logged with its hand)
+        self.watchers: list[Client] = []
+        self.version = int(time.time() * 1000)  # above a former owner's (gaps: resync)
+        self.started: StartedHand | None = None
+        self.hand_events: list[Event] = []
+        self.last_actions: dict[int, dict[str, Any]] = {}  # seat -> {"text": "Raise to", ...}
+        self.on_time_bank = False  # the turn running now has gone on to the time bank
+        self.participants: list[tuple[int, int, int, int]] = []  # account, seat, position, stack
+        self.ending: Ending | None = None  # the last hand's end, until the store has it
+        self.metrics: RoomMetrics | None = None  # the room's, when it has them
+        self.acted_at: float | None = None  # when the action being handled came
+        self.next_hand_at = 0.0
+        self.stats = TableStats(time.monotonic())  # the lobby's figures (last 15 minutes)
+        self.task: asyncio.Task[None] | None = None
+        self.closed = False
+        self.turns = 0  # loop iterations, counted so a test can see the task sleeps when idle
+        self.clock_idle = False  # the last clock turn changed nothing
+        # What the store holds (stored before this actor was made): a fault goes back to it.
+        self.stored = table.to_json()
+        self.recovering: Recovery | None = None  # a fault whose cancel is not stored yet
+        self.retry_seconds = RETRY_SECONDS
+        self.deferred: list[Item] = []  # floor items held meanwhile
+        self.shuffles = TableShuffles(table.rng)  # verifiable shuffles (docs/fairness.md)
+        self.told_waiting = set(table.waiting.players)
+        self.reach: Callable[[int], Iterable[Client]] | None = None  # the room's connections
+        self.alarm: asyncio.TimerHandle | None = None  # the clock's one timer (Alarmed)
+        self.fixed = FixedFields()  # its frames' members that change with its game only
+        # The broadcast, coalesced: a change marks the table ``dirty``, and its frames go out
+        # at once when the last went a tick ago, else at that tick with the state then.
+        self.dirty = False
+        self.broadcast_at = -OPTIONS_TICK  # the loop's time of the last broadcast ...
+        self.due_at = 0.0  # ... and of the one pending, while ``dirty``
+        self.turn_now = 0.0  # the table's ``now`` of the turn running (a flush's)
+
+    @property
+    def db(self) -> Database:
+        return self.store.db
+
+    @db.setter
+    def db(self, db: Database) -> None:  # a test's failing database, for this table only
+        self.store.db = db
+
+    # ------------------------------------------------------------ outside the task
+
+    def post(self, item: Gone | Unwatching | Suspend | AutoMuck) -> None:
+        """Control items (a connection gone, the floor): never refused."""
+        self.inbox.put_nowait(item)
+
+    @property
+    def queued(self) -> int:
+        """Clients' messages in the inbox."""
+        return self.shares.queued
+
+    def offer(self, item: FromClient) -> str | None:
+        """Queue a client's message; or why not (the table or its sender's share is full)."""
+        refused = self.shares.refusal(item.client, self.table_id)
+        if refused is None and isinstance(item, Said):
+            account, message = item.client.account_id, item.message
+            refused = self.limits.refusal(account, self.table_id, message, time.monotonic())
+        if refused is None:
+            self.shares.take(item.client)
+            self.inbox.put_nowait(item)
+        return refused
+
+    async def call(self, kind: type[Void] | type[Close], reason: str) -> dict[str, Any]:
+        """Ask the table's task to void its hand or close (the floor) and wait for the answer."""
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.inbox.put_nowait(kind(reason, answer))
+        return await answer
+
+    def lobby_entry(self) -> dict[str, Any]:
+        figures = self.stats.figures(time.monotonic())
+        return lobby_entry(self.table, self.table_id, closed=self.closed, figures=figures)
+
+    # ------------------------------------------------------------ the task
+
+    async def run(self) -> None:
+        """Handle inbox items and the clock, one at a time, forever.
+
+        A waiting message is always taken first and the clock only when nothing waits: a
+        deadline already past must never starve the inbox (``wait_for(get(), 0)``
+        on Python 3.11 times out without taking a queued item), and when idle the task
+        sleeps until its next deadline instead of spinning."""
+        try:
+            await self._loop()
+        finally:  # deposed, retired, cancelled: what still waits is never handled
+            self.shares.forget()
+
+    async def _loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            self.turns += 1
+            item: Item | None = None
+            if not self.inbox.empty():
+                item = self.inbox.get_nowait()
+            else:
+                wake = self._next_wakeup(loop.time())
+                if self.dirty:  # a coalesced broadcast is due at its tick
+                    due = max(0.0, self.due_at - loop.time())
+                    wake = due if wake is None else min(wake, due)
+                if wake is None or wake > 0:
+                    item = await self._wait(wake)
+            if isinstance(item, Alarm):
+                item = None  # a clock turn, as when nothing came before the moment
+            elif isinstance(item, (Watching, Said)):
+                self.shares.release()
+            try:
+                try:
+                    await self._turn(item, loop.time())
+                except Exception as error:  # even a failed fault handler must not end the task
+                    await self._fault(error, loop.time())
+            except StaleEpochError as error:  # another node runs the table now: stop at once
+                self._deposed(error)
+                return
+            if isinstance(item, (Watching, Said)) and item.done is not None:
+                item.done()  # handled: a command from another node is acknowledged (bus)
+
+    async def _turn(self, item: Item | None, now: float) -> None:
+        changed = moved = False
+        self.turn_now = now
+        if isinstance(item, Said) and isinstance(item.message, protocol.Act):
+            self.acted_at = item.at if self.acted_at is None else self.acted_at
+        try:
+            if item is None:
+                changed = await self._on_clock(now)
+            else:
+                changed = await self._handle(item, now)
+            if self.ending is not None:
+                # A hand ended: everyone sees the table at once, while its end is written
+                # with the other tables' (group commit). This table waits for its own write
+                # only: nothing else of it is written, and no hand dealt, before that.
+                if changed:
+                    self._changed(now)
+                moved, changed = changed, False
+                await self._settle()
+            changed = await self._maybe_start(now) or changed
+            changed = await self._free_sat_out(now) or changed
+            changed = await self._offer_seats(now) or changed
+        except Exception as error:
+            changed = await self._fault(error, now)
+        self.clock_idle = item is None and not (changed or moved)
+        if changed:
+            self._changed(now)
+        elif self.dirty and self._due():
+            self._broadcast(now)
+        if not self.dirty:
+            self.acted_at = None
+
+    def _next_wakeup(self, now: float) -> float | None:
+        """Seconds until the next thing the clock must do (0 when it is due), None if none."""
+        if self.recovering is not None:  # only the retry is due: the table waits for it
+            return max(0.0, self.recovering.retry_at - now)
+        table = self.table
+        moments = [] if table.deadline is None else [table.deadline]
+        if table.warning_at is not None and not table.warned:
+            moments.append(table.warning_at)
+        if not self.closed and table.hand is None and table.can_start():
+            moments.append(self.next_hand_at)
+        sat_out = table.sit_out_deadline()
+        if sat_out is not None:  # a seat sat out the house's limit: cashed out and freed
+            moments.append(sat_out)
+        held = table.waiting.next_deadline() if table.waiting.offers else None
+        if held is not None:  # a seat held for the waiting list: passed on when time is up
+            moments.append(held)
+        if not moments:
+            return None
+        wait = max(0.0, min(moments) - now)
+        if self.clock_idle:  # the last due moment changed nothing: never spin on it
+            wait = max(wait, CLOCK_SLACK)
+        return wait
+
+    async def _on_clock(self, now: float) -> bool:
+        if self.recovering is not None:
+            if now >= self.recovering.retry_at:
+                await self._recover(now)
+                return True
+            return False
+        events = self.table.tick(now)
+        await self._after(events, now)
+        return bool(events)
+
+    async def _maybe_start(self, now: float) -> bool:
+        if self.closed or self.moving or self.table.hand is not None or now < self.next_hand_at:
+            return False
+        if self.recovering is not None or self.ending is not None:
+            return False
+        if not self.table.can_start():
+            return False
+        before = self.table.to_json()
+        shuffle = self.shuffles.next_shuffle(lambda p: self.table.seat_number(p) is not None)
+        players = {n: s.player for n, s in self.table.seats.items()}
+        events = self.table.start_hand(now, deck=shuffle.deck)
+        dealt = dealt_hand(self.table, events, players)
+        if dealt is None:  # nobody could be dealt in: try again after the pause
+            self.next_hand_at = now + self.pause
+            await self._after(events, now)
+            return bool(events)
+        self.shuffles.dealt(shuffle)
+        self.started = await self.store.begin_hand(
+            self.table_id,
+            number=self.table.hand_number,
+            deck=dealt[0].deck,
+            before=None if before == self.stored else before,  # unchanged: not written again
+            now=utcnow(),
+            salt=shuffle.server_seed,
+            client_seeds=shuffle.client_seeds,
+        )
+        self.stored = before
+        self.hand_events, self.last_actions, self.participants = [], {}, dealt[1]
+        self._log_start()
+        await self._after(events, now)
+        await self._settle()  # a hand over at once (all-in on the blinds): durable first
+        return True
+
+    async def _free_sat_out(self, now: float) -> bool:
+        """Seats that sat out longer than the house allows, cashed out and freed."""
+        if self.recovering is not None or self.closed:
+            return False
+        events = self.table.stand_sat_out(now)
+        if any(isinstance(e, SeatLeft) for e in events):
+            await self._after(events, now)
+            return True
+        return False
+
+    async def _after(self, events: list[Event], now: float) -> None:
+        """Settle what the table's events mean for money and storage."""
+        if self.started is not None and self.ending is None:
+            self.hand_events.extend(events)
+        finished: HandFinished | None = None
+        leavers: list[SeatLeft] = []
+        waiting, ends = False, any(isinstance(e, HandFinished) for e in events)
+        for event in events:
+            if isinstance(event, (ActionTaken, ForcedBet, BoardDealt)):
+                self.last_actions = note_action(self.last_actions, event)
+            elif isinstance(event, (TimerStarted, TimeBankUsed)):
+                self.on_time_bank = isinstance(event, TimeBankUsed)
+            elif isinstance(event, HandFinished):
+                finished = event
+            elif isinstance(event, SeatLeft) and ends:  # cashed out with the hand's end (one
+                leavers.append(event)  # transaction: never a snapshot after a hand not stored)
+            elif isinstance(event, SeatLeft):  # ends the sitting, cashing out under its key
+                await self._settle()  # written after the hand that ended before it
+                saved = self._saved()
+                await self.store.cash_out(
+                    self.table_id, int(event.player), event.stack, saved, now=utcnow()
+                )
+                self.stored = saved.snapshot
+            elif isinstance(event, WaitingListChanged):
+                waiting = True  # someone on the list sat down
+        if finished is not None:
+            await self._store_hand(finished, leavers, now)
+        if waiting:
+            self._tell_waiting(now)
+
+    def _saved(self) -> TableSave:
+        """The table as the store writes it."""
+        return TableSave(self.table.name, self.config, self.table.to_json())
+
+    # ------------------------------------------------------------ messages
+
+    async def _handle(self, item: Item, now: float) -> bool:
+        match item:
+            case Watching(client):
+                return await self._watch(client, now)
+            case Gone(client):
+                return await self._gone(client, now)
+            case Unwatching(client):
+                self._unwatch(client)
+                return False
+            case Suspend() | AutoMuck() if self.recovering is not None:
+                self.deferred.append(item)  # held until the table is back (it moves money)
+                return False
+            case Void(_, answer) | Close(_, answer) if self.recovering is not None:
+                answer.set_exception(TableError(RECOVERING.format(self.table_id)))
+                return False
+            case Suspend(player):
+                return await self._suspend(player, now)
+            case AutoMuck(account, on):
+                holder = self.seat_holder(int(account))
+                if holder is None:
+                    return False
+                self.table.set_options(holder, auto_muck=on)
+                return True
+            case Void(reason, answer) | Close(reason, answer):
+                try:
+                    answer.set_result(await self._floor(isinstance(item, Close), reason, now))
+                except Exception as error:
+                    answer.set_exception(error)
+                return True
+            case Said(client, message):
+                return await self._said(client, message, now)
+            case Alarm():  # ``run`` makes it a clock turn: never handled as a message
+                return False
+
+    async def _watch(self, client: Client, now: float) -> bool:
+        if client.closed:  # dropped while the request waited
+            return False
+        if client not in self.watchers:
+            self.watchers.append(client)
+        holder = self.seat_holder(client.account_id)
+        if holder is not None and not self.table.seat_of(holder).connected:  # R-TIME-3
+            await self._after(self.table.reconnect(holder, now), now)  # a page reload
+            return True  # everyone (this client too) sees the seat connected again
+        client.deliver(self._state_for(client, now), self.table_id, self.version)
+        player = client.player
+        if player is not None and player in self.table.waiting:
+            self._tell_player(player, now)  # your place in line, after a reload too
+        return False
+
+    def _unwatch(self, client: Client) -> None:
+        player = client.player
+        if self.seat_holder(client.account_id) is not None:
+            return  # the seat's frames are the player's own: they stop with the socket
+        if player is not None and player in self.table.waiting:
+            return  # a seat offered from the list is told at this table
+        if client in self.watchers:
+            self.watchers.remove(client)
+        client.tables.discard(self.table_id)
+
+    async def _gone(self, client: Client, now: float) -> bool:
+        if client in self.watchers:
+            self.watchers.remove(client)
+        still_here = any(w.player == client.player and not w.closed for w in self.watchers)
+        if (holder := self.seat_holder(client.account_id)) is not None and not still_here:
+            events = self.table.disconnect(holder, now)
+            await self._after(events, now)
+            return True
+        return False
+
+    async def _said(self, client: Client, payload: protocol.ClientMessage, now: float) -> bool:
+        try:
+            if self.recovering is not None and not isinstance(payload, protocol.Chat):
+                raise TableError(RECOVERING.format(self.table_id))
+            match payload:
+                case protocol.Join():
+                    await self._join(client, payload, now)
+                case protocol.AddChips():
+                    await self._add_chips(client, payload, now)
+                case protocol.Act():
+                    await self._act(client, payload, now)
+                case protocol.Leave():
+                    await self._after(self.table.leave(self._player(client), now), now)
+                case protocol.SitOut(type="sit_out"):
+                    await self._after(self.table.sit_out(self._player(client)), now)
+                case protocol.SitOut():
+                    player = self._player(client)
+                    await self._after(self.table.sit_in(player, post_now=True), now)
+                case protocol.Options():
+                    self._options(client, payload)
+                    self._options_changed(client, now)
+                    return False
+                case protocol.Chat():
+                    await self._chat(client, payload, now)
+                    return False
+                case protocol.WaitingList():
+                    await self._waiting_list(client, payload, now)
+                case protocol.Seed():
+                    player = self._player(client)
+                    seated = self.table.seat_number(player) is not None
+                    self.shuffles.add_seed(player, seated, payload)
+                    return False
+        except (TableError, HandError, LedgerError) as error:
+            client.deliver(protocol.error(str(error), request=payload.type, table=self.table_id))
+            return False
+        return True
+
+    async def _floor(self, close: bool, reason: str, now: float) -> dict[str, Any]:
+        """R-FLOOR-1 at the table: void the hand in progress (R-DECK-5) or close the table."""
+        voided = None
+        if self.table.hand is not None:
+            voided = self.table.hand_number
+            events = self.table.cancel_hand(f"voided by the floor: {reason}")
+            await self._after(events, now)
+        if not close:
+            if voided is None:
+                raise TableError("no hand is in progress")
+            return {"voided": voided}
+        for seat in list(self.table.seats.values()):
+            await self._after(self.table.leave(seat.player, now), now)
+        self.closed = True
+        self._close_waiting_list(now)
+        return {"voided": voided, "closed": True}
+
+    async def _act(self, client: Client, message: protocol.Act, now: float) -> None:
+        player = self._player(client)
+        if message.hand != self.table.hand_number or self.table.hand is None:
+            raise TableError(f"hand {message.hand} is not the hand in progress")
+        action = Action(ActionKind(message.action), message.amount)
+        events = self.table.act(player, action, now)
+        await self._after(events, now)
+
+    async def _chat(self, client: Client, message: protocol.Chat, now: float) -> None:
+        """Sent at once; stored by the writer with its next batch, never waited for here (the
+        account's rate was checked as it was offered: ``AccountLimits``)."""
+        player = self._player(client)
+        text = html.escape(message.text.strip())  # stored and sent escaped
+        account = client.account_id  # (not ``player``: a tournament entry's id may be 7#2)
+        assert account is not None  # ``_player`` refused an anonymous client
+        write = asyncio.create_task(
+            self.store.post_chat(self.table_id, account, text, now=utcnow())
+        )
+        self.chat_writes.add(write)
+        write.add_done_callback(self._chat_written)
+        chat = protocol.ChatFrame(table=self.table_id, sender=client.name or player, text=text)
+        self._tell(protocol.frame(chat))
+
+    def _chat_written(self, write: asyncio.Task[None]) -> None:
+        self.chat_writes.discard(write)
+        if not write.cancelled() and write.exception() is not None:  # the line was seen, lost
+            log.warning("%s: a chat line was not stored: %r", self.table_id, write.exception())
+
+    # ------------------------------------------------------------ broadcast
+
+    def _public(self, now: float) -> dict[str, Any]:
+        return public_state(
+            self.table,
+            table_id=self.table_id,
+            version=self.version,
+            now=now,
+            last_actions=self.last_actions,
+            on_time_bank=self.on_time_bank,
+            shuffle=self.shuffles.current,
+            next_seed=self.shuffles.next_commitment,
+            fixed=self.fixed,
+        )
+
+    def _state_for(self, client: Client, now: float, public: dict[str, Any] | None = None) -> str:
+        public = self._public(now) if public is None else public
+        seat = self._seat_for(client)
+        return encoding.encode(public if seat is None else state_for_seat(self.table, public, seat))
+
+    def _changed(self, now: float) -> None:
+        """The table changed: its viewers see it now, or at the next tick if a frame went out
+        less than a tick ago (with the state then: however fast messages change it, a viewer
+        gets at most one frame a tick, and every frame is the latest state)."""
+        self._pending(BROADCAST_TICK)
+        if self._due():
+            self._broadcast(now)
+
+    def _pending(self, tick: float) -> None:
+        """A change for everyone, due ``tick`` after the last frame (the soonest wins)."""
+        due = self.broadcast_at + tick
+        self.due_at = min(self.due_at, due) if self.dirty else due
+        self.dirty = True
+
+    def _due(self) -> bool:
+        return asyncio.get_running_loop().time() >= self.due_at
+
+    def _options_changed(self, client: Client, now: float) -> None:
+        """Seat options are the player's own: its sockets see them at once (the frame of
+        the version already sent, with them); the others with the next frame, at the latest
+        ``OPTIONS_TICK`` after the last, so a player toggling options sets nobody's rate."""
+        for own in [w for w in self.watchers if w.account_id == client.account_id]:
+            own.deliver(self._state_for(own, now), self.table_id, self.version)
+        self._pending(OPTIONS_TICK)
+
+    def _flush(self) -> None:
+        """A line about to go out after a change not yet broadcast: the change goes first (a
+        hand's result after the table that shows its end)."""
+        if self.dirty:
+            self._broadcast(self.turn_now)
+
+    def _broadcast(self, now: float) -> None:
+        self.dirty = False
+        self.broadcast_at = asyncio.get_running_loop().time()
+        if self.acted_at is not None and self.metrics is not None:
+            self.metrics.actions.observe(time.monotonic() - self.acted_at)
+            self.acted_at = None
+        self.version += 1
+        version, table, table_id, watchers = self.version, self.table, self.table_id, self.watchers
+        public = self._public(now)
+        shared = encoding.SharedEncoding(public)  # what every viewer sees, encoded once
+        for client in list(watchers):
+            seat = self._seat_for(client)  # (a tournament's seat holder is its entry: 7#2)
+            if seat is None:
+                self._send(client, shared.whole, version)
+                continue
+            frame = encoding.encode_utf8(state_for_seat(table, public, seat))
+            client.deliver_utf8(frame, table_id, version)
+            if client.closed and client in watchers:  # as ``_send`` does
+                watchers.remove(client)
+
+    def _tell(self, line: str, only: Container[int | None] | None = None) -> None:
+        """Queue ``line`` for every watcher (or those whose account is in ``only``)."""
+        for watcher in [w for w in self.watchers if only is None or w.account_id in only]:
+            self._send(watcher, line)
+
+    def _send(self, client: Client, text: str, version: int | None = None) -> None:
+        """Queue ``text`` (a table frame: its ``version``) for ``client``; never waits."""
+        if version is None:
+            self._flush()
+        client.deliver(text, None if version is None else self.table_id, version)
+        if client.closed and client in self.watchers:
+            self.watchers.remove(client)

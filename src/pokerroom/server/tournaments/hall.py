@@ -1,0 +1,268 @@
+"""Every tournament of the room: resumed at start from the store (each hand that
+was in progress cancelled, R-DECK-5), multi-table events started at their time, and a sit &
+go of each repeating structure kept open for registration."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from itertools import count
+from typing import TYPE_CHECKING, Any
+
+from pokerroom.rng import SystemRandomSource
+from pokerroom.rules import load_preset
+from pokerroom.rules.house import STANDARD, HouseOptions
+from pokerroom.rules.tournament import TournamentStructure, load_tournament_structure
+from pokerroom.server.clock import aware, utcnow
+from pokerroom.server.nodes.tournament_leases import TournamentLeases
+from pokerroom.server.tournaments.deals import restarted
+from pokerroom.server.tournaments.runner import TournamentRunner
+from pokerroom.store.tournaments.statements import Prices
+from pokerroom.store.tournaments.store import TournamentStore
+from pokerroom.tournament.coordinator import Tournament
+from pokerroom.tournament.events import TournamentError
+from pokerroom.tournament.snapshot import tournament_from_json
+
+if TYPE_CHECKING:
+    from pokerroom.server.tables.room import Room
+
+log = logging.getLogger("pokerroom.tournament")
+TICK_SECONDS = 1.0  # how often start times and the repeating sit & gos are looked at
+
+
+def prices_of(s: TournamentStructure) -> Prices:
+    return Prices(
+        buy_in=s.buy_in,
+        fee=s.fee,
+        rebuy=s.rebuy.price if s.rebuy else 0,
+        addon=s.addon.price if s.addon else 0,
+    )
+
+
+class Tournaments:
+    """Every tournament of the room; ``repeat`` names sit & go structures kept open."""
+
+    def __init__(
+        self,
+        room: Room,
+        *,
+        repeat: tuple[str, ...] = (),
+        clock: Callable[[], float] = time.time,
+        speed: float = 1.0,
+        pause: float | None = None,
+    ) -> None:
+        self.room = room
+        self.store = TournamentStore(room.db)
+        self.repeat = repeat
+        self.clock = clock
+        # The clock's seconds per real second (a test's clock may run faster): the tables
+        # sleep real seconds until the clock's next moment (a break's end, a deadline).
+        self.speed = speed
+        self.pause = room.pause if pause is None else pause
+        self.runners: dict[str, TournamentRunner] = {}
+        self._ids = count(1)
+        self._task: asyncio.Task[None] | None = None
+        self._changed = asyncio.Event()
+        # On a room of several nodes: the events' leases, adoption, forwarding (a node
+        # that holds sockets only shows and forwards, and runs none).
+        several = room.leases is not None or (room.bus is not None and not room.own_tables)
+        self.nodes = TournamentLeases(self, room.leases) if several else None
+
+    def changed(self) -> None:
+        self._changed.set()
+
+    async def start(self) -> None:
+        """Resume every stored event (its hands in progress cancelled) and keep going. On a
+        room of several nodes, the events come with their leases (tournament_nodes.py)."""
+        if self.nodes is None:
+            for record in await self.store.restart(now=utcnow()):
+                runner = self.runner_of(record, await self.store.names(record.id))
+                self.runners[record.id] = runner
+                if runner.status in ("registering", "running"):
+                    await self.resume(runner)
+            await self._keep_open()  # listed from the room's first answer on
+        self._task = asyncio.create_task(self._run(), name="tournaments")
+
+    def runner_of(self, record: Any, names: dict[str, str]) -> TournamentRunner:
+        """The runner of a stored event (a ``TournamentRecord`` or a ``TournamentRow``),
+        not launched; a finished one with its places (the lobby lists them)."""
+        config = json.loads(record.config)
+        structure = load_tournament_structure(config["structure"])
+        t = tournament_from_json(record.snapshot, rng=SystemRandomSource(), structure=structure)
+        self._next_id(record.id)
+        runner = TournamentRunner(self, record.id, t, config, paid=set(json.loads(record.paid)))
+        runner.names = names
+        runner.cancelled = record.status == "cancelled"
+        if t.finished and not runner.cancelled:
+            # its last save, at the hand that finished it (the room's clock is the wall's)
+            runner.finished_at = aware(record.updated_at).timestamp()
+            runner.prizes_due(self.clock())  # the places, for the lobby
+        return runner
+
+    async def resume(self, runner: TournamentRunner, last: dict[str, int] | None = None) -> None:
+        """Run a stored event again (a restart, or another node's adopted): every hand in
+        progress back to its start (R-DECK-5), the levels on from their deadlines."""
+        t = runner.t
+        t.cancel_hands()  # R-DECK-5: every hand in progress back to its start
+        restarted(runner)  # a deal being agreed is cancelled, its players told
+        if last is None:
+            last = await self.store.last_hands(f"{runner.id}-")
+        for number, table in t.tables.items():
+            table.hand_number = max(table.hand_number, last.get(runner.table_id(number), 0))
+        await runner.save()
+        runner.prizes_due(self.clock())
+        runner.launch()
+        runner.wake_all()
+        await runner.maybe_start()  # full (or due) when its last owner stopped: it starts
+
+    async def reload(self, runner: TournamentRunner) -> None:
+        """The store refused a write the coordinator had made: back to what it holds."""
+        for record in await self.store.tournaments():
+            if record.id != runner.id:
+                continue
+            runner.close()
+            runner.t = tournament_from_json(
+                record.snapshot, rng=SystemRandomSource(), structure=runner.t.structure
+            )
+            runner.paid = set(json.loads(record.paid))
+            await self.resume(runner)
+
+    def _next_id(self, tournament_id: str) -> None:
+        number = tournament_id.rsplit("-", 1)[-1]
+        if number.isdigit():
+            self._ids = count(max(int(number) + 1, next(self._ids)))
+
+    async def create(self, structure: str, **fields: Any) -> TournamentRunner:
+        """A new event open for registration: a sit & go starts when full, a multi-table
+        event at ``starts_at`` (the room's clock); the seed room ``preset``'s house options
+        (or ``house``) apply at its tables (``fields``: ``new_runner``'s)."""
+        if self.nodes is not None:  # stored with its lease, run here
+            runner = await self.nodes.create(structure, **fields)
+            assert runner is not None
+            return runner
+        s = load_tournament_structure(structure)
+        runner = self.new_runner(
+            f"{s.name.replace('_', '-')}-{next(self._ids)}", structure, **fields
+        )
+        await self.store.create(
+            runner.id,
+            name=runner.t.name,
+            config=runner.config,
+            snapshot=runner.snapshot(),
+            now=utcnow(),
+        )
+        self.runners[runner.id] = runner
+        return runner
+
+    def new_runner(
+        self,
+        tournament_id: str,
+        structure: str,
+        *,
+        name: str | None = None,
+        starts_at: float | None = None,
+        preset: str | None = None,
+        house: HouseOptions | None = None,
+        repeat: bool = False,
+    ) -> TournamentRunner:
+        s = load_tournament_structure(structure)
+        if house is None:
+            house = STANDARD if preset is None else load_preset(preset)
+        t = Tournament(
+            structure=s, house=house, rng=SystemRandomSource(), name=name or tournament_id
+        )
+        config = {
+            "structure": s.name,
+            "prices": prices_of(s).as_json(),
+            "starts_at": starts_at,
+            "repeat": repeat,
+        }
+        return TournamentRunner(self, tournament_id, t, config)
+
+    async def _run(self) -> None:
+        """Start multi-table events at their time; keep a sit & go of each repeating
+        structure open."""
+        while True:
+            try:
+                await self._keep_open()
+                for runner in list(self.runners.values()):
+                    if runner.status == "registering" and runner.starts_at is not None:
+                        await runner.maybe_start()
+            except Exception:
+                log.exception("tournaments: a turn failed")
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(TICK_SECONDS):
+                    await self._changed.wait()
+
+    async def _keep_open(self) -> None:
+        others = [] if self.nodes is None else self.nodes.others()
+        for structure in self.repeat:
+            open_ = [
+                r
+                for r in [*self.runners.values(), *others]
+                if r.config.get("repeat")
+                and r.config["structure"] == structure
+                and r.status == "registering"
+            ]
+            if open_:
+                continue
+            if self.nodes is not None:  # unless another node opened one meanwhile
+                await self.nodes.create(structure, repeat=True)
+            else:
+                await self.create(structure, repeat=True)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    def get(self, tournament_id: str) -> TournamentRunner:
+        """The event's runner; another node's as last read (``remote`` says which)."""
+        runner = self.runners.get(tournament_id)
+        if runner is None and self.nodes is not None:
+            runner = self.nodes.shadow(tournament_id)
+        if runner is None:
+            raise TournamentError(f"no tournament {tournament_id!r}")
+        return runner
+
+    async def find(self, tournament_id: str) -> TournamentRunner:
+        """As ``get``; on a room of several nodes an event created on another node since
+        this node's last pass is read from the database (TournamentError: none)."""
+        await self.fresh()
+        try:
+            return self.get(tournament_id)
+        except TournamentError:
+            runner = None if self.nodes is None else await self.nodes.find(tournament_id)
+            if runner is None:
+                raise
+            return runner
+
+    async def fresh(self) -> None:
+        """On a node that holds sockets only, the events as they are now (at most a second
+        old): no lease pass reads them there."""
+        if self.nodes is not None:
+            await self.nodes.refresh()
+
+    def lobby(self) -> list[dict[str, Any]]:
+        now = self.clock()
+        others = [] if self.nodes is None else self.nodes.others()
+        return [runner.view(now) for runner in [*self.runners.values(), *others]]
+
+    def ended_event(self, table_id: str) -> str | None:
+        """The name of the finished (or cancelled) event a table id (``{event}-{number}``)
+        was a table of; None for any other table."""
+        event, _, number = table_id.rpartition("-")
+        runner = self.runners.get(event)
+        if runner is None or not number.isdigit() or runner.status not in ("finished", "cancelled"):
+            return None
+        return runner.t.name
+
+    def remote(self, runner: TournamentRunner) -> bool:
+        """Run by another node: its requests are forwarded there."""
+        return self.runners.get(runner.id) is not runner

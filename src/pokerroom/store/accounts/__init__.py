@@ -1,0 +1,1 @@
+"""Accounts in the store: sign-up, log-in, sessions and preferences."""

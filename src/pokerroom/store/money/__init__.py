@@ -1,0 +1,1 @@
+"""Money: the double-entry chip ledger and its transfers."""

@@ -1,0 +1,1 @@
+"""Several nodes in the store: table leases and their fence, heartbeats, adoption."""

@@ -1,0 +1,239 @@
+"""A node's share of the room's tables on PostgreSQL: its heartbeat, the tables
+with their leases as every node sees them, and adopting a table whose owner is gone.
+
+Adopting is one transaction: the lease taken under the next epoch (its row locked, so a
+write of the old owner either committed before it or is refused after it), the table's
+hand cut off by the old owner cancelled (R-DECK-5: the table goes back to the snapshot from
+before it, every chip back with its owner), the table restored by the caller and saved, and
+the leavers of that cancel cashed out. Until it commits, nothing of it is seen.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+
+from sqlalchemy import delete, func, select, text, tuple_, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session
+
+from pokerroom.store.models import HandRecord, NodeRecord, TableLease, TableRecord
+from pokerroom.store.nodes.leases import (
+    Lease,
+    _aware,
+    acquire_sync,
+    check_sync,
+)
+from pokerroom.store.tables.hands import _cash_out_sync, _mark_cancelled, save_table_sync
+
+T = TypeVar("T")
+FIRST_TABLES_LOCK = 15_0012  # advisory lock: one node stores the first tables
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table as every node sees it: its stored state and who holds its lease."""
+
+    id: str
+    name: str
+    snapshot: str
+    owner: str | None  # the lease's node (None: never leased)
+    epoch: int
+    expires_at: datetime | None
+    updated_at: datetime  # when its snapshot was written: unchanged, the same snapshot
+
+    def free(self, now: datetime) -> bool:
+        """Nobody holds it: never leased, or its lease expired."""
+        return self.expires_at is None or _aware(self.expires_at) <= now
+
+
+@dataclass(frozen=True, slots=True)
+class Adopted:
+    """What a restore gave back: the table to run (whatever the caller built), what to save
+    (name, config, snapshot) and who stood up as its hand was cancelled (account, stack)."""
+
+    table: Any
+    name: str
+    config: dict[str, Any]
+    snapshot: str
+    leavers: list[tuple[int, int]]
+    cancelled: tuple[int, ...] = ()  # the numbers of the hands cut off there, cancelled
+
+
+Restore = Callable[[str, dict[str, Any], str, int], Adopted]
+
+
+def heartbeat_sync(
+    session: Session, node: str, *, now: datetime, ttl: timedelta, alive: bool = True
+) -> int:
+    """The node says it is alive; answers how many nodes are (seen within ``ttl``). Not
+    ``alive`` (draining): it is no longer counted, as if it had left."""
+    if not alive:
+        leave_sync(session, node)
+    else:
+        statement = insert(NodeRecord).values(id=node, started_at=now, seen_at=now)
+        update = statement.on_conflict_do_update(index_elements=["id"], set_={"seen_at": now})
+        session.execute(update)
+    live = session.scalar(select(func.count()).where(NodeRecord.seen_at > now - ttl))
+    return max(1, int(live or 0))
+
+
+def leave_sync(session: Session, node: str) -> None:
+    """A node stopping cleanly is no longer counted live (the others' shares grow now)."""
+    session.execute(delete(NodeRecord).where(NodeRecord.id == node))
+
+
+def tables_sync(session: Session, known: Sequence[TableRow] = ()) -> list[TableRow]:
+    """Every open cash table with its lease (tournament tables are their events'). Each
+    pass of every node reads this, so the snapshots (the bulk) of those in ``known`` (the
+    last pass's rows) that are unchanged since are taken from there, not read again."""
+    rows = session.execute(
+        select(
+            TableRecord.id,
+            TableRecord.name,
+            TableRecord.updated_at,
+            TableLease.node,
+            TableLease.epoch,
+            TableLease.expires_at,
+        )
+        .outerjoin(TableLease, TableLease.table_id == TableRecord.id)
+        .where(TableRecord.closed.is_(False))
+        .order_by(TableRecord.id)
+    ).all()
+    before = {row.id: row for row in known}
+    snapshots: dict[str, str] = {}
+    for table_id, _, updated_at, *_ in rows:
+        last = before.get(table_id)
+        if last is not None and last.updated_at == updated_at:
+            snapshots[table_id] = last.snapshot
+    wanted = [r[0] for r in rows if r[0] not in snapshots]
+    if wanted:
+        read = session.execute(
+            select(TableRecord.id, TableRecord.snapshot).where(TableRecord.id.in_(wanted))
+        )
+        snapshots.update({str(t): str(snapshot) for t, snapshot in read})
+    return [
+        TableRow(table_id, name, snapshots[table_id], node, epoch or 0, expires, updated)
+        for table_id, name, updated, node, epoch, expires in rows
+    ]
+
+
+def renew_all_sync(
+    session: Session, leases: list[Lease], *, now: datetime, ttl: timedelta
+) -> tuple[list[Lease], list[Lease]]:
+    """Every lease still held under its epoch extended to ``now + ttl``, in one statement
+    (a pass's every round trip waits for a turn of a busy node's event loop): (kept, lost).
+    Only a node taking a row (``FOR UPDATE``: an adoption) makes it wait, never the
+    owner's own writes (``check_sync``); if that lasts past the transaction's lock_timeout,
+    none is renewed this time (in neither list: the next pass tries again)."""
+    if not leases:
+        return [], []
+    expires = now + ttl
+    mine = {(lease.table_id, lease.node, lease.epoch): lease for lease in leases}
+    held = tuple_(TableLease.table_id, TableLease.node, TableLease.epoch)
+    try:
+        with session.begin_nested():
+            rows = session.execute(
+                update(TableLease)
+                .where(held.in_(list(mine)), TableLease.expires_at > now)
+                .values(expires_at=expires)
+                .returning(TableLease.table_id, TableLease.node, TableLease.epoch)
+            ).all()
+    except DBAPIError:  # a lock wait cut short
+        return [], []
+    renewed = {(str(t), str(n), int(e)) for t, n, e in rows}
+    kept = [Lease(*key, expires) for key in mine if key in renewed]
+    return kept, [lease for key, lease in mine.items() if key not in renewed]
+
+
+def release_sync(session: Session, lease: Lease, *, now: datetime) -> None:
+    """A node stopping gives its table up at once (another node need not wait the TTL)."""
+    session.execute(
+        update(TableLease)
+        .where(
+            TableLease.table_id == lease.table_id,
+            TableLease.node == lease.node,
+            TableLease.epoch == lease.epoch,
+        )
+        .values(expires_at=now)
+    )
+
+
+def adopt_sync(
+    session: Session,
+    table_id: str,
+    node: str,
+    restore: Restore,
+    *,
+    now: datetime,
+    ttl: timedelta,
+    reason: str,
+) -> tuple[Lease, Adopted] | None:
+    """Take the table's lease (next epoch; LeaseHeldError if another holds it) and restore
+    the table as the store holds it: its running hand cancelled (``reason``), the table
+    ``restore``d from its snapshot, saved, and the cancel's leavers cashed out. None: the
+    table was closed meanwhile (the lease is not taken)."""
+    record = session.get(TableRecord, table_id)
+    if record is None or record.closed:
+        return None
+    lease = acquire_sync(session, table_id, node, now=now, ttl=ttl)
+    session.refresh(record)  # read after the lease's lock: the old owner's last write
+    running = session.scalars(
+        select(HandRecord).where(HandRecord.table_id == table_id, HandRecord.status == "running")
+    ).all()
+    for hand in running:
+        _mark_cancelled(hand, reason, now)
+    last = session.scalar(
+        select(func.max(HandRecord.number)).where(HandRecord.table_id == table_id)
+    )
+    adopted = restore(table_id, json.loads(record.config), record.snapshot, int(last or 0))
+    adopted = replace(adopted, cancelled=tuple(int(hand.number) for hand in running))
+    _cash_out_sync(session, table_id, adopted.leavers, now=now)
+    save_table_sync(
+        session,
+        table_id,
+        name=adopted.name,
+        config=adopted.config,
+        snapshot=adopted.snapshot,
+        now=now,
+    )
+    check_sync(session, lease)
+    return lease, adopted
+
+
+def open_sync(
+    session: Session,
+    table_id: str,
+    node: str,
+    *,
+    name: str,
+    config: dict[str, Any],
+    snapshot: str,
+    now: datetime,
+    ttl: timedelta,
+) -> Lease:
+    """A new table stored with its first lease, held by ``node``, in one transaction (no
+    other node sees it free meanwhile); a table of that id already stored: ValueError."""
+    if session.get(TableRecord, table_id) is not None:
+        raise ValueError(f"table {table_id!r} is already open")
+    save_table_sync(session, table_id, name=name, config=config, snapshot=snapshot, now=now)
+    return acquire_sync(session, table_id, node, now=now, ttl=ttl)
+
+
+def first_tables_sync(
+    session: Session,
+    tables: Callable[[], list[tuple[str, str, dict[str, Any], str]]],
+    now: datetime,
+) -> bool:
+    """With no table stored yet, store ``tables()`` (id, name, config, snapshot): one node
+    does it, the others wait for its transaction and find them there. True if stored."""
+    session.execute(text(f"SELECT pg_advisory_xact_lock({FIRST_TABLES_LOCK})"))
+    if session.scalar(select(func.count()).select_from(TableRecord)):
+        return False
+    for table_id, name, config, snapshot in tables():
+        save_table_sync(session, table_id, name=name, config=config, snapshot=snapshot, now=now)
+    return True

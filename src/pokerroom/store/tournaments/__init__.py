@@ -1,0 +1,1 @@
+"""Tournaments in the store: an event's statements and the runner's store object."""

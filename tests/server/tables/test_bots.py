@@ -1,0 +1,163 @@
+"""DESIGN 9, bots as players over the protocol, and what they do when the room says no: a
+join refused because the seat was taken meanwhile is tried at another free seat, and a
+message refused with "slow down" is sent again after a short back-off; both bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import random
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from pokerroom.bots.client import run_bot, run_bot_reconnecting
+from pokerroom.bots.strategy import RuleBot
+from pokerroom.engine import ActionKind
+from pokerroom.history.record import read_record
+from pokerroom.server.ops.process import free_port
+from pokerroom.server.tables.room import TableConfig
+from pokerroom.store.models import HandRecord
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.database import rows
+from tests.helpers.room_tables import play_along, table_config
+from tests.server.conftest import Server, person
+
+CLOCK = (("decision_seconds", 30), ("warning_after_seconds", 20), ("time_bank_seconds", 0))
+
+
+def seated(server: Server, table: str, name: str) -> bool:
+    return any(s.name == name for s in server.room.actors[table].table.seats.values())
+
+
+async def test_DESIGN_9_a_bot_refused_a_taken_seat_sits_at_another(server: Server) -> None:
+    await server.room.open_table(
+        TableConfig("bots1", "bots1", "titan", "holdem", "no_limit", 200, 4)
+    )
+    ann = await person(server.base, "ann")
+    await ann.send(type="watch", table="bots1")
+    await ann.send(type="join", table="bots1", seat=2, buy_in=10_000, request="a1")
+    await ann.until(lambda f: f.get("you") == 2)
+    errors: list[str] = []
+    shown = {"stale": False}
+
+    def on_frame(frame: dict[str, Any]) -> None:
+        if frame.get("type") == "error":
+            errors.append(frame["message"])
+        elif frame.get("type") == "table" and not shown["stale"]:
+            shown["stale"] = True  # a view from before ann sat: only seat 2 looks free
+            for seat in frame["seats"]:
+                seat["empty"] = seat["seat"] == 2
+
+    bot = asyncio.create_task(
+        run_bot(server.base, "robot", RuleBot(random.Random(1)), table="bots1", on_frame=on_frame)
+    )
+    try:
+        for _ in range(600):  # bounded (30 s): seated within moments of the refusal
+            if seated(server, "bots1", "robot") or bot.done():
+                break
+            await asyncio.sleep(0.05)
+        assert seated(server, "bots1", "robot")
+        assert "seat 2 is taken" in errors
+    finally:
+        bot.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await bot
+    await assert_books_balance(server)
+
+
+async def test_DESIGN_9_a_bot_sends_an_action_again_after_slow_down(server: Server) -> None:
+    await server.room.open_table(
+        TableConfig("bots2", "bots2", "titan", "holdem", "no_limit", 200, 2, CLOCK)
+    )
+    ann = await person(server.base, "ann")
+    await ann.send(type="watch", table="bots2")
+    await ann.send(type="join", table="bots2", seat=1, buy_in=10_000, request="a1")
+    await ann.until(lambda f: f.get("you") == 1)
+    room = server.room
+    limits = room.limits
+    # The bot's connection only: its hello, watch and join use the burst; each action
+    # after that waits a second for its token, and one sent sooner is refused.
+    room.limits = dataclasses.replace(limits, rate=1.0, burst=3)
+    errors: list[str] = []
+
+    def on_frame(frame: dict[str, Any]) -> None:
+        if frame.get("type") == "error":
+            errors.append(frame["message"])
+
+    bot = asyncio.create_task(
+        run_bot(
+            server.base,
+            "robot",
+            RuleBot(random.Random(2)),
+            table="bots2",
+            hands=1,
+            on_frame=on_frame,
+        )
+    )
+    ann_plays = asyncio.create_task(play_along(ann, "bots2", 3))
+    try:
+        for _ in range(600):  # bounded (30 s): the bot's connection is open within moments
+            if any(c.name == "robot" for c in room.clients):
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)
+        room.limits = limits
+        await asyncio.wait_for(bot, timeout=60)  # hand 1 played to its end, then it left
+    finally:
+        room.limits = limits
+        for task in (bot, ann_plays):
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+    assert any(e.startswith("slow down") for e in errors)  # refused, and yet it played
+    hand = (await rows(server, select(HandRecord).where(HandRecord.table_id == "bots2")))[0]
+    assert hand.number == 1 and hand.status == "complete"
+    # Nobody's clock ran out: a timer that expires logs a time-out in the hand's record.
+    played = read_record(hand.record)
+    assert not [a for _, a in played.log if a.kind is ActionKind.TIMEOUT]
+    await assert_books_balance(server)
+
+
+async def test_DESIGN_9_bots_reconnect_through_any_node_and_say_what_went_wrong(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``pokerroom bots`` with two nodes, one of them down: each bot says it could not
+    connect there and plays through the other; when its connection is dropped (its node
+    restarting), it says so, reconnects and plays on in its seat."""
+    await server.room.open_table(table_config("stay", seats=2))
+    actor = server.room.actors["stay"]
+    down = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    bots = [
+        asyncio.create_task(
+            run_bot_reconnecting([down, server.base], name, RuleBot(random.Random(k)), table="stay")
+        )
+        for k, name in enumerate(("stayer1", "stayer2"))
+    ]
+    try:
+        await dealt(actor, 1)
+        dropped = [c for c in server.room.clients if c.account_id is not None]
+        assert len(dropped) == 2
+        for client in dropped:
+            client.drop(1012, "the node is restarting")
+        await dealt(actor, actor.table.hand_number + 2)  # again, in the same seats
+        assert {s.name for s in actor.table.seats.values()} == {"stayer1", "stayer2"}
+    finally:
+        for task in bots:
+            task.cancel()
+        await asyncio.gather(*bots, return_exceptions=True)
+    said = [r.getMessage() for r in caplog.records if r.name == "pokerroom.bots"]
+    assert any(f"through {down}: ConnectError" in line for line in said), said
+    assert any("ConnectionClosedError" in line and "1012" in line for line in said), said
+    failed_down = [line for line in said if f"through {down}:" in line]
+    assert all(f"reconnecting through {server.base}" in line for line in failed_down), said
+    await assert_books_balance(server)
+
+
+async def dealt(actor: Any, number: int) -> None:
+    """Wait (bounded: 60 s) until the table has dealt hand ``number``, and it has ended."""
+    async with asyncio.timeout(60):
+        while actor.table.hand_number < number or actor.table.hand is not None:
+            await asyncio.sleep(0.05)
