@@ -218,8 +218,8 @@ class TournamentRunner:
 
     async def maybe_start(self) -> None:
         t, now = self.t, self.now()
-        if t.started or self.cancelled:
-            return
+        if t.started or self.cancelled or self.room.draining:
+            return  # (draining: it starts on the node that runs it next)
         s = t.structure
         full = len(t.entries) >= s.max_entrants
         due = self.starts_at is not None and now >= self.starts_at
@@ -259,6 +259,7 @@ class TournamentRunner:
             if number not in self.actors:
                 actor = TournamentTableActor(self, number, pause=self.hall.pause)
                 actor.limits = self.room.account_limits  # one account: one chat rate
+                actor.moving = self.room.draining  # opened while the node drains: no hand
                 if self.hall.nodes is not None:  # a write refused by the epoch: deposed
                     actor.on_stale = self.hall.nodes.on_stale(self)
                 self.actors[number] = actor
