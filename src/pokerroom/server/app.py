@@ -17,6 +17,7 @@ from pokerroom.server import errors
 from pokerroom.server.auth import Auth
 from pokerroom.server.leasing import LeaseSettings
 from pokerroom.server.metrics import CONTENT_TYPE_LATEST, CountResponses, MetricsAccess
+from pokerroom.server.request_ids import RequestIds
 from pokerroom.server.room import Limits, Room
 from pokerroom.server.routes import (
     accounts,
@@ -138,6 +139,8 @@ def create_app(
     # the counting wrapper (every frame would pay for it).
     app.add_middleware(CountResponses, counter=room.metrics.http)
     app.add_middleware(socket.RawSocketSend)  # the sockets' frames, straight to the server
+    # Outermost: the other middlewares' lines name the request too (server/request_ids.py).
+    app.add_middleware(RequestIds)
     app.state.room = room
     app.state.store = room.store
     app.state.auth = auth

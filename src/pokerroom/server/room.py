@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import dataclasses
 import logging
 import os
@@ -451,7 +452,11 @@ def _saved(config: TableConfig, table: Table) -> TableSave:
 
 
 def _launch(actor: TableActor) -> None:
-    actor.task = asyncio.create_task(actor.run(), name=f"table {actor.table_id}")
+    # A context of its own: a table opened while a request is handled is no part of it (its
+    # lines name no request id, server/request_ids.py).
+    actor.task = asyncio.create_task(
+        actor.run(), name=f"table {actor.table_id}", context=contextvars.Context()
+    )
     actor.task.add_done_callback(_ended)
 
 

@@ -13,6 +13,7 @@ tournament is never aborted."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -264,7 +265,9 @@ class TournamentRunner:
                     actor.on_stale = self.hall.nodes.on_stale(self)
                 self.actors[number] = actor
                 self.room.actors[actor.table_id] = actor
-                actor.task = asyncio.create_task(actor.run(), name=f"table {actor.table_id}")
+                actor.task = asyncio.create_task(  # no request's (server/request_ids.py)
+                    actor.run(), name=f"table {actor.table_id}", context=contextvars.Context()
+                )
         for number in [n for n in self.actors if n not in self.t.tables]:
             self.actors.pop(number).retire()
 
