@@ -27,6 +27,7 @@ from pokerroom.server.inbox import AutoMuck, Close, Suspend, Void
 from pokerroom.server.leasing import LeaseSettings, NodeLeases
 from pokerroom.server.logs import node_id
 from pokerroom.server.metrics import RoomMetrics
+from pokerroom.server.refusal_log import RefusalLog
 from pokerroom.store.db import Database
 from pokerroom.store.leases import Lease
 from pokerroom.store.node_store import Adopted, first_tables_sync
@@ -171,6 +172,8 @@ class Room:
         self.clients: set[Client] = set()  # every open connection (S-AUTH-2 closes them)
         self.account_limits = AccountLimits()  # chat and seat changes per account
         self.per_address: Counter[str] = Counter()
+        # Refused clients' warnings, limited per address and reason (refusal_log.py).
+        self.refusals = RefusalLog(logging.getLogger("pokerroom.server"))
         self.own_tables = own_tables
         self.draining = False  # stopping: no new hand, tables handed over (server/drain.py)
         # The tournament tables other nodes run where an account sits (tournament_nodes.py).
