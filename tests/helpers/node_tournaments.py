@@ -14,13 +14,14 @@ from sqlalchemy import func, select
 
 from pokerroom.server.app import create_app
 from pokerroom.server.nodes.leasing import LeaseSettings
+from pokerroom.server.tournaments.runner import TournamentRunner
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from pokerroom.store.models import HandRecord, TableLease, Transfer
 from pokerroom.store.nodes.tournament_leases import lease_key
 from tests.helpers.nodes import Node, redis_db, room_prefix, stop_node
-from tests.helpers.waiting import WAIT
-from tests.server.conftest import Person, start_uvicorn
+from tests.helpers.waiting import WAIT, eventually
+from tests.server.conftest import Person, person, start_uvicorn
 from tests.store.conftest import drop_postgres, fresh_postgres
 
 REDIS_DB = 6
@@ -83,6 +84,19 @@ async def register(node: Node, someone: Person, tournament: str) -> httpx.Respon
             json={"request": f"r-{someone.name}"},
             headers={"Authorization": f"Bearer {someone.token}"},
         )
+
+
+async def heads_up_in_play(node: Node) -> tuple[TournamentRunner, Person, Person]:
+    """A heads-up sit & go run by ``node``, ann and bob registered and watching its table
+    through it, its first hand in play (stored running)."""
+    runner = await node.app.state.tournaments.create("sng_heads_up")
+    ann, bob = await person(node.base, "ann"), await person(node.base, "bob")
+    for someone in (ann, bob):
+        assert (await register(node, someone, runner.id)).status_code == 200
+    for someone in (ann, bob):
+        await watch_through(node, someone, f"{runner.id}-1")
+    await eventually(lambda: 1 in runner.actors and runner.actors[1].started, "hand 1 runs")
+    return runner, ann, bob
 
 
 async def watch_through(node: Node, someone: Person, table: str) -> None:

@@ -66,10 +66,25 @@ def current_command(database: Url = DEFAULT_DATABASE) -> None:
     if found.current is None:
         typer.echo(f"empty (no schema); this version's newest: {found.head}")
     elif not found.known:
-        typer.echo(f"{found.current} (newer than this version's newest, {found.head})")
+        may = "may run on it" if _may_run(database) else "may not run on it (a node refuses)"
+        typer.echo(f"{found.current} (newer than this version's newest, {found.head}: it {may})")
     else:
         state = "newest" if not found.pending else f"{len(found.pending)} pending"
         typer.echo(f"{found.current} ({state}; this version's newest: {found.head})")
+
+
+def _may_run(database: str) -> bool:
+    """Whether this version may run on the schema a newer one migrated (compatibility.py)."""
+    from pokerroom.store.compatibility import SchemaTooNewError
+
+    async def work(db: Database) -> bool:
+        try:
+            await db.check_schema()
+        except SchemaTooNewError:
+            return False
+        return True
+
+    return _on(database, work)
 
 
 @migrate_app.command("pending")

@@ -284,6 +284,7 @@ def serve_command(
     # actions/s. POKERROOM_SWITCH_INTERVAL (seconds) sets it.
     sys.setswitchinterval(float(os.environ.get("POKERROOM_SWITCH_INTERVAL", "0.0005")))
 
+    _refuse_a_newer_schema(database)
     # Bound here, before the app starts: a port in use is one line and status 1, not a
     # traceback after uvicorn's "startup complete". uvicorn serves on this very socket.
     listening = _listen(host, port)
@@ -359,6 +360,29 @@ def serve_command(
     # the echo ceiling the load test compares the room with (docs/deploy.md).
     with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
         runner.run(main())
+
+
+def _refuse_a_newer_schema(database: str) -> None:
+    """A schema a newer version migrated past what this one fits (store/compatibility.py):
+    one line saying what to do, and the exit code a supervisor is told not to restart on
+    (docs/deploy.md, Upgrades), not a node started on it or failing again and again."""
+    from pokerroom.store.compatibility import EXIT_SCHEMA_TOO_NEW, SchemaTooNewError
+    from pokerroom.store.db import Database
+
+    async def check() -> None:
+        db = Database(database)
+        try:
+            await db.check_schema()
+        finally:
+            await db.close()
+
+    try:
+        asyncio.run(check())
+    except SchemaTooNewError as error:
+        logging.getLogger("pokerroom.store").error("%s", error)
+        raise typer.Exit(EXIT_SCHEMA_TOO_NEW) from None
+    except Exception:  # a database not reachable (yet): the start says so, as before
+        return
 
 
 def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:

@@ -25,6 +25,7 @@ from pokerroom.server.http import (
 )
 from pokerroom.server.nodes.leasing import LeaseSettings
 from pokerroom.server.ops.metrics import CONTENT_TYPE_LATEST, CountResponses, MetricsAccess
+from pokerroom.server.ops.request_ids import RequestIds
 from pokerroom.server.sockets import errors
 from pokerroom.server.tables.room import Limits, Room
 from pokerroom.server.tournaments.hall import Tournaments
@@ -138,6 +139,8 @@ def create_app(
     # the counting wrapper (every frame would pay for it).
     app.add_middleware(CountResponses, counter=room.metrics.http)
     app.add_middleware(socket.RawSocketSend)  # the sockets' frames, straight to the server
+    # Outermost: the other middlewares' lines name the request too (server/ops/request_ids.py).
+    app.add_middleware(RequestIds)
     app.state.room = room
     app.state.store = room.store
     app.state.auth = auth

@@ -35,6 +35,7 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
+from pokerroom.store import compatibility
 from pokerroom.store.group_commit import GroupCommit
 
 T = TypeVar("T")
@@ -140,19 +141,29 @@ def _revisions(connection: Connection, url: str) -> SchemaRevisions:
     return SchemaRevisions(current, head, tuple(pending), known)
 
 
+def _check_schema(connection: Connection, url: str) -> None:
+    found = _revisions(connection, url)
+    if not found.known and found.current is not None:
+        script = ScriptDirectory.from_config(alembic_config(url))
+        compatibility.check(connection, script, found.current, found.head)
+
+
 def _migrate(connection: Connection, url: str, revision: str, down: bool) -> None:
     config = alembic_config(url)
     config.attributes["connection"] = connection
     before = _revisions(connection, url)
-    if not before.known and not down and revision == "head":
-        # A newer version migrated it. Migrations add first and remove only in a later
-        # release (docs/deploy.md, Upgrades), so this version's tables and columns are
-        # all there: run on it rather than exit (which a supervisor would restart forever).
+    script = ScriptDirectory.from_config(config)
+    if not before.known and not down and revision == "head" and before.current is not None:
+        # A newer version migrated it: this version runs on it only if every migration
+        # since its own newest says older code may (store/compatibility.py), else
+        # SchemaTooNewError, which ``pokerroom serve`` turns into one line and its exit code.
+        oldest = compatibility.check(connection, script, before.current, before.head)
         log.warning(
-            "the database's schema is at revision %s, newer than this version's newest (%s):"
-            " running on it unmigrated (schema changes are additive first)",
+            "the database's schema is at revision %s, newer than this version's newest (%s);"
+            " its migrations allow code from revision %s on: running on it unmigrated",
             before.current,
             before.head,
+            oldest,
         )
         return
     if down:
@@ -167,6 +178,7 @@ def _migrate(connection: Connection, url: str, revision: str, down: bool) -> Non
             )
         command.upgrade(config, revision)
     after = MigrationContext.configure(connection).get_current_revision()
+    compatibility.store(connection, script, after)  # for older nodes to read
     if after != before.current:
         log.info("the database's schema migrated from %s to %s", before.current or "empty", after)
     if connection.dialect.name == "sqlite":  # the keys were off: prove nothing dangles
@@ -244,6 +256,12 @@ class Database:
         finally:
             if engine is not self.engine:
                 await engine.dispose()
+
+    async def check_schema(self) -> None:
+        """SchemaTooNewError if this version may not run on the database's schema (a newer
+        version migrated it past what this one fits: store/compatibility.py)."""
+        async with self.engine.connect() as connection:
+            await connection.run_sync(_check_schema, self.url)
 
     async def revisions(self) -> SchemaRevisions:
         """The schema's revision, this version's newest, and the migrations pending."""

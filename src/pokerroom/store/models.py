@@ -191,6 +191,16 @@ class NodeRecord(Base):
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class SchemaCompatibility(Base):
+    """One row: the oldest revision whose code may run on the schema as it is, written by
+    each migration run (``store/compatibility.py``) and read by older nodes."""
+
+    __tablename__ = "schema_compatibility"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    oldest_code: Mapped[str] = mapped_column(String(64))
+
+
 class HandRecord(Base):
     """A hand: its deck commitment and reveal, rake, and ``record`` (``history.record``), the
     setup, log of actions and result that rebuild it, from which every export and its full

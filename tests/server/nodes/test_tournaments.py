@@ -18,6 +18,7 @@ from tests.helpers.accounts import closed_with, person_again
 from tests.helpers.node_tournaments import (
     books,
     die,
+    heads_up_in_play,
     play,
     register,
     steady,
@@ -112,14 +113,8 @@ async def test_a_stale_owners_hand_end_is_refused_and_its_tables_stop(
     (reconnect). The hand stays cancelled, never settled, and the books balance."""
     a, b = steady
     hall_a, hall_b = a.app.state.tournaments, b.app.state.tournaments
-    runner = await hall_a.create("sng_heads_up")
+    runner, ann, bob = await heads_up_in_play(a)
     tid, table = runner.id, f"{runner.id}-1"
-    ann, bob = await person(a.base, "ann"), await person(a.base, "bob")
-    for someone in (ann, bob):
-        assert (await register(a, someone, tid)).status_code == 200
-    for someone in (ann, bob):
-        await watch_through(a, someone, table)
-    await eventually(lambda: 1 in runner.actors and runner.actors[1].started, "hand 1 runs")
     t = runner.t.tables[1]
     number = t.hand_number
     await a.room.leases.stop()  # a pauses: nothing renewed, its table still deals

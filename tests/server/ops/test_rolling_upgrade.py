@@ -39,6 +39,7 @@ from alembic import op
 
 revision = "9000_rolling_upgrade_example"
 down_revision = "{head}"
+older_code_may_run = True  # additive (store/compatibility.py)
 
 
 def upgrade() -> None:

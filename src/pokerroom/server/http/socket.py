@@ -59,7 +59,9 @@ async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> Non
     if origin is not None and not origin_allowed(origin, host, limits):
         # The access log shows only the 403: say why, and what would have matched (a proxy
         # that drops the port from Host refuses every browser; docs/deploy.md).
-        log.warning(
+        room.refusals.warning(
+            address,
+            "origin",
             "WebSocket from %s refused: Origin %r is neither http(s)://%s (from the Host"
             " header) nor in POKERROOM_ORIGINS",
             address,
@@ -76,7 +78,9 @@ async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> Non
     )
     refused = room.connect(client)
     if refused is not None:
-        log.warning("WebSocket from %s refused: %s", address, refused)
+        room.refusals.warning(
+            address, "connections", "WebSocket from %s refused: %s", address, refused
+        )
         await websocket.close(code=1013, reason=refused)
         return
     tasks: list[asyncio.Task[Any]] = []

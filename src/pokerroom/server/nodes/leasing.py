@@ -325,6 +325,8 @@ class NodeLeases:
             self.room.depose(table_id, "handed over to another node")
             await self.room.db.run(partial(_release, lease=lease))
             self._changed("released", table_id, lease.epoch, reason)
+        if self.coordinators is not None:  # a draining node's events too
+            await self.coordinators.hand_over(reason=reason)
 
     async def adopt(self, table_id: str) -> bool:
         """Take the table's lease and run it here; False if another node has it."""

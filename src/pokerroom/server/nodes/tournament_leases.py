@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 
 from pokerroom.server.nodes.bus import BusError
 from pokerroom.server.nodes.leasing import _db_now, _release
+from pokerroom.server.ops.drain import in_play
 from pokerroom.server.tournaments.deals import answer, deal_view, propose
 from pokerroom.server.tournaments.runner import TournamentRunner
 from pokerroom.store.money.ledger import LedgerError
@@ -202,11 +203,28 @@ class TournamentLeases:
             if row.id not in self.hall.runners and await self.adopt(row.id):
                 return
 
-    async def _release(self, key: str) -> None:
+    async def _release(self, key: str, why: str = "the event is over") -> None:
         lease = self.leases.held.pop(key)
         self.leases.deadlines.pop(key, None)
         await self.room.db.run(partial(_release, lease=lease))
-        self.leases._changed("released", key, lease.epoch, "the event is over")
+        self.leases._changed("released", key, lease.epoch, why)
+
+    async def hand_over(self, *, reason: str) -> None:
+        """On a draining node (server/ops/drain.py): each event run here is given up once none
+        of its tables has a hand in play and no request of it is being written (nothing to
+        cancel): its tables stop, their clients reconnect, and its lease is released for
+        another node to adopt from the state its last hand stored."""
+        if not self.room.draining:
+            return
+        for key in [k for k in self.leases.held if k.startswith(COORDINATOR)]:
+            runner = self.hall.runners.get(key[len(COORDINATOR) :])
+            if runner is not None:
+                if runner.lock.locked() or runner.saving.locked():
+                    continue  # a registration or a rebuy on its way to the store
+                if any(in_play(actor) for actor in runner.actors.values()):
+                    continue
+                self.lost(key, "handed over to another node")
+            await self._release(key, reason)
 
     async def adopt(self, tournament_id: str) -> bool:
         """Take the event's lease and run it here from its last committed state."""

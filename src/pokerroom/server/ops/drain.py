@@ -2,7 +2,13 @@
 the hands in play finish, hands each table over between hands (on a node of several its
 lease is released at once, for another node to adopt), and only then stops. Nothing is
 cancelled unless a hand outlasts the time limit; readiness (``/ready``) is false from the
-start, so a balancer sends no new client."""
+start, so a balancer sends no new client.
+
+Tournament tables drain as cash tables do: the hands in play there finish and no new one
+is dealt (an event due to start waits for the node that runs it next). On a node of several
+each event is handed over once none of its tables has a hand in play (its lease released,
+server/nodes/tournament_leases.py); on one node the event resumes where it stopped when the node
+starts again, nothing to cancel."""
 
 from __future__ import annotations
 
@@ -13,46 +19,40 @@ from typing import TYPE_CHECKING, Any
 
 import uvicorn
 
-from pokerroom.server.tables.actor import TableActor
-from pokerroom.server.tournaments.table import TournamentTableActor
-
 if TYPE_CHECKING:
+    from pokerroom.server.tables.actor import TableActor
     from pokerroom.server.tables.room import Room
 
 log = logging.getLogger("pokerroom.server")
 LOOK_SECONDS = 0.1  # how often the drain looks for tables whose hand has ended
 
 
-def cash_tables(room: Room) -> list[TableActor]:
-    """The cash tables here. A tournament's tables deal on with the event's other tables
-    (its clock runs for all): they stop with the node, as before, the hand in play there
-    cancelled and the event resumed by the node that takes its lease."""
-    return [a for a in room.actors.values() if not isinstance(a, TournamentTableActor)]
+def in_play(actor: TableActor) -> bool:
+    """A hand is in play at the table, or its end (or a fault's cancel) is not durable yet."""
+    return not actor.closed and (
+        actor.table.hand is not None
+        or actor.started is not None
+        or actor.ending is not None
+        or actor.recovering is not None
+    )
 
 
 def busy(room: Room) -> list[str]:
-    """The cash tables here with a hand in play, or its end not yet durable."""
-    return sorted(
-        actor.table_id
-        for actor in cash_tables(room)
-        if not actor.closed
-        and (
-            actor.table.hand is not None or actor.ending is not None or actor.recovering is not None
-        )
-    )
+    """The tables here (cash and tournament) with a hand in play, or its end not durable."""
+    return sorted(actor.table_id for actor in list(room.actors.values()) if in_play(actor))
 
 
 async def drain(room: Room, seconds: float) -> list[str]:
     """Drain ``room`` for at most ``seconds``; the tables whose hands were still in play
     then (cancelled and refunded when the node stops, R-DECK-5)."""
     room.draining = True
-    for actor in cash_tables(room):
-        actor.moving = True  # no new hand (actor._maybe_start)
+    for actor in room.actors.values():
+        actor.moving = True  # no new hand (the actors' _maybe_start)
     log.info(
         "node %s draining: no new hand; %d tables, %d with a hand in play (%s), handed over"
         " as their hands end, for %g s at most",
         room.node,
-        len(cash_tables(room)),
+        len(room.actors),
         len(busy(room)),
         ", ".join(busy(room)) or "none",
         seconds,

@@ -2,7 +2,9 @@
 hand a line is about, so a log store can follow one table or one hand across nodes.
 
 A log call says what it is about with ``extra``:
-``log.error("storing the hand failed", extra={"table": "t1", "hand": 12})``.
+``log.error("storing the hand failed", extra={"table": "t1", "hand": 12})``. A line logged
+while an HTTP request or a WebSocket connection is handled names it too (``request``,
+``connection``: server/ops/request_ids.py), taken from the context the line was logged in.
 """
 
 from __future__ import annotations
@@ -13,14 +15,51 @@ import logging
 import os
 import queue
 import socket
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from logging.handlers import QueueHandler, QueueListener
 from typing import Any
 
 # What a line may be about (``extra``): a table, a hand (its number and id), the accounts
 # seated in it and the chips each won or lost, a connection's account and address.
-FIELDS = ("table", "hand", "hand_id", "accounts", "chips", "account", "address", "cancelled")
+FIELDS = (
+    "table",
+    "hand",
+    "hand_id",
+    "accounts",
+    "chips",
+    "account",
+    "address",
+    "cancelled",
+    "request",
+    "connection",
+)
 ROOM_LOGGERS = ("pokerroom", "uvicorn")
+# The HTTP request or WebSocket connection being handled (server/ops/request_ids.py sets them):
+# each record made meanwhile is stamped with it, however the line is formatted later.
+REQUEST: ContextVar[str | None] = ContextVar("pokerroom_request", default=None)
+CONNECTION: ContextVar[str | None] = ContextVar("pokerroom_connection", default=None)
+_stamping: list[bool] = []  # the record factory is wrapped once a process
+
+
+def stamp_records() -> None:
+    """Every log record made from now on carries the request and connection being handled,
+    when there is one (a call's ``extra`` never names them). Idempotent."""
+    if _stamping:
+        return
+    _stamping.append(True)
+    make = logging.getLogRecordFactory()
+
+    def stamped(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = make(*args, **kwargs)
+        request, connection = REQUEST.get(), CONNECTION.get()
+        if request is not None:
+            record.request = request
+        if connection is not None:
+            record.connection = connection
+        return record
+
+    logging.setLogRecordFactory(stamped)
 
 
 def node_id() -> str:

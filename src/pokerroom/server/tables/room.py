@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import dataclasses
 import logging
 import os
@@ -22,6 +23,7 @@ from pokerroom.server.nodes.bus import Bus
 from pokerroom.server.nodes.leasing import LeaseSettings, NodeLeases
 from pokerroom.server.ops.logs import node_id
 from pokerroom.server.ops.metrics import RoomMetrics
+from pokerroom.server.ops.refusal_log import RefusalLog
 from pokerroom.server.sockets.client import OUTBOX_FRAMES, Client
 from pokerroom.server.tables.account_limits import AccountLimits
 from pokerroom.server.tables.actor import INBOX_MESSAGES, TableActor
@@ -170,6 +172,8 @@ class Room:
         self.clients: set[Client] = set()  # every open connection (S-AUTH-2 closes them)
         self.account_limits = AccountLimits()  # chat and seat changes per account
         self.per_address: Counter[str] = Counter()
+        # Refused clients' warnings, limited per address and reason (refusal_log.py).
+        self.refusals = RefusalLog(logging.getLogger("pokerroom.server"))
         self.own_tables = own_tables
         self.draining = False  # stopping: no new hand, tables handed over (server/ops/drain.py)
         # The tournament tables other nodes run where an account sits (tournament_nodes.py).
@@ -451,7 +455,11 @@ def _saved(config: TableConfig, table: Table) -> TableSave:
 
 
 def _launch(actor: TableActor) -> None:
-    actor.task = asyncio.create_task(actor.run(), name=f"table {actor.table_id}")
+    # A context of its own: a table opened while a request is handled is no part of it (its
+    # lines name no request id, server/ops/request_ids.py).
+    actor.task = asyncio.create_task(
+        actor.run(), name=f"table {actor.table_id}", context=contextvars.Context()
+    )
     actor.task.add_done_callback(_ended)
 
 

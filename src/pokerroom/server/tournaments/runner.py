@@ -13,6 +13,7 @@ on; a running tournament is never aborted."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -218,8 +219,8 @@ class TournamentRunner:
 
     async def maybe_start(self) -> None:
         t, now = self.t, self.now()
-        if t.started or self.cancelled:
-            return
+        if t.started or self.cancelled or self.room.draining:
+            return  # (draining: it starts on the node that runs it next)
         s = t.structure
         full = len(t.entries) >= s.max_entrants
         due = self.starts_at is not None and now >= self.starts_at
@@ -259,11 +260,14 @@ class TournamentRunner:
             if number not in self.actors:
                 actor = TournamentTableActor(self, number, pause=self.hall.pause)
                 actor.limits = self.room.account_limits  # one account: one chat rate
+                actor.moving = self.room.draining  # opened while the node drains: no hand
                 if self.hall.nodes is not None:  # a write refused by the epoch: deposed
                     actor.on_stale = self.hall.nodes.on_stale(self)
                 self.actors[number] = actor
                 self.room.actors[actor.table_id] = actor
-                actor.task = asyncio.create_task(actor.run(), name=f"table {actor.table_id}")
+                actor.task = asyncio.create_task(  # no request's (server/ops/request_ids.py)
+                    actor.run(), name=f"table {actor.table_id}", context=contextvars.Context()
+                )
         for number in [n for n in self.actors if n not in self.t.tables]:
             self.actors.pop(number).retire()
 

@@ -90,8 +90,8 @@ class TournamentTableActor(TableActor):
             # A proposal made void by the hand that just ended (a bust changed the players)
             # is cleared here, not left to hold the table until the next level.
             proposal = open_proposal(self.runner) if self.runner.proposal is not None else None
-            if t.can_start(self.number, now) and proposal is None:
-                moments.append(self.next_hand_at)
+            if t.can_start(self.number, now) and proposal is None and not self.moving:
+                moments.append(self.next_hand_at)  # (moving: the node drains, none dealt)
             else:  # a break, a deal being agreed, or the other tables (they wake this one)
                 upcoming = t.clock.next_change(now)
                 if upcoming is not None:
@@ -119,8 +119,8 @@ class TournamentTableActor(TableActor):
 
     async def _maybe_start(self, now: float) -> bool:
         t = self.runner.t
-        if self.closed or self.table.hand is not None or now < self.next_hand_at:
-            return False
+        if self.closed or self.moving or self.table.hand is not None or now < self.next_hand_at:
+            return False  # (moving: the node drains, server/ops/drain.py)
         if not t.can_start(self.number, now) or open_proposal(self.runner) is not None:
             return False  # a break, the other tables, or a deal being agreed
         events = t.start_hand(self.number, now)
