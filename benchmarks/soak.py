@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import dataclasses
 import json
+import os
 import random
 import signal
 import socket
@@ -352,7 +353,15 @@ async def hostile(plan: Plan, role: str = "hostile") -> dict[str, int]:
 # ------------------------------------------------------------------ the run
 
 
+def lowest_priority() -> None:
+    os.nice(19)
+
+
 async def client_process(role: str, plan_file: Path) -> asyncio.subprocess.Process:
+    """One client process. The attackers run at the lowest CPU priority: on a real network
+    their loops run on machines of their own, and on this two-core machine four flat-out
+    attacking processes at equal priority would measure how they starve the honest clients'
+    process (and the room) of the cores, not what they do to the room through its sockets."""
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -361,6 +370,7 @@ async def client_process(role: str, plan_file: Path) -> asyncio.subprocess.Proce
         str(plan_file),
         cwd=ROOT,
         stdout=asyncio.subprocess.PIPE,
+        preexec_fn=lowest_priority if role in HOSTILE else None,
     )
 
 
