@@ -59,7 +59,7 @@ def position_name(position: int, players: int) -> str:
     if position < 2:
         return ("SB", "BB")[position]
     middle = players - 2  # the seats after the blinds, UTG first, the button last
-    late = min(len(_LATE), middle - 1)  # UTG is always named, then the late ones
+    late = max(1, min(len(_LATE), middle - 1))  # the button, UTG, then the late ones
     from_button = players - 1 - position
     if from_button < late:
         return _LATE[from_button]
