@@ -211,6 +211,9 @@ class Filters:
         )
 
 
+EVERY_HAND: Final = Filters()
+
+
 @dataclass(frozen=True, slots=True)
 class Point:
     """A point of a profit line: hands (or the day) so far and the running sums."""
@@ -308,7 +311,7 @@ def kind_results(
 
 
 def results_page(
-    facts: Iterable[HandFacts], filters: Filters = Filters(), points: int = SERIES_POINTS
+    facts: Iterable[HandFacts], filters: Filters = EVERY_HAND, points: int = SERIES_POINTS
 ) -> ResultsPage:
     """The page from facts in memory (a replay of records, or tests): hands in the order
     given (oldest first), those ``filters`` admit."""

@@ -21,6 +21,7 @@ from pokerroom.server.shuffles import TableShuffles, players_of
 from pokerroom.server.stats import HandEnd, TableStats, saw_flop
 from pokerroom.server.views import hand_result
 from pokerroom.store.hands import StartedHand
+from pokerroom.store.results import HandToCount
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table import Table
 from pokerroom.table.events import HandFinished, SeatLeft
@@ -119,6 +120,12 @@ class HandEnds:
                 for account, seat, position, before in self.participants
             ],
             leavers=left,
+            to_count=HandToCount(
+                hand,
+                [(account, position) for account, _, position, _ in self.participants],
+                self.table_id,
+                tournament=False,
+            ),
         )
         self.ending = Ending(
             asyncio.ensure_future(write),

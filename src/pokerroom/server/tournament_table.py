@@ -28,6 +28,7 @@ from pokerroom.server.inbox import Close, Item, Suspend, Void
 from pokerroom.server.tournament_deals import open_proposal, tell_restarted
 from pokerroom.store.hands import StartedHand
 from pokerroom.store.leases import StaleEpochError
+from pokerroom.store.results import HandToCount
 from pokerroom.table import TableError
 from pokerroom.table.events import HandFinished, SeatLeft
 from pokerroom.tournament import events as tev
@@ -178,6 +179,12 @@ class TournamentTableActor(TableActor):
                 status=runner.status,
                 prizes=due,
                 now=utcnow(),
+                to_count=HandToCount(
+                    hand,
+                    [(account, position) for account, _, position, _ in self.participants],
+                    self.table_id,
+                    tournament=True,
+                ),
             )
         self.started = None
         self._announce(hand, finished, self.hand_events)
