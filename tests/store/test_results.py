@@ -103,7 +103,7 @@ async def test_backfill_counts_hands_stored_before_the_rows(database: Database) 
     for k, seat in enumerate((1, 3)):
         await seat_player(database, table, f"player{k}", seat, 20_000)
     rng = random.Random(4)
-    for number in range(6):
+    for _ in range(6):
         await _play(database, table, rng, day=0, again=False)
     account = int(table.seats[1].player)
     async with database.transaction() as session:
