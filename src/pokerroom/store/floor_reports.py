@@ -31,7 +31,10 @@ def record_connection_sync(
         ConnectionSeen.address == address,
         ConnectionSeen.device == device,
     )
-    if session.execute(update(ConnectionSeen).where(*seen).values(last_seen=now)).rowcount:
+    touched = session.connection().execute(
+        update(ConnectionSeen).where(*seen).values(last_seen=now)
+    )
+    if touched.rowcount:
         return
     session.add(
         ConnectionSeen(
