@@ -278,19 +278,27 @@ def backfill_sync(session: Session, *, batch: int = 1000) -> int:
     """Rows for up to ``batch`` complete hands stored without them (before the table
     existed); gives how many hands were counted (0: none left)."""
     missing = (
-        select(HandRecord, HandPlayer)
-        .join(HandPlayer, HandPlayer.hand_id == HandRecord.id)
+        select(HandPlayer.hand_id)
+        .join(HandRecord, HandRecord.id == HandPlayer.hand_id)
         .outerjoin(
             HandResult,
             (HandResult.hand_id == HandPlayer.hand_id)
             & (HandResult.account_id == HandPlayer.account_id),
         )
         .where(HandRecord.status == "complete", HandResult.hand_id.is_(None))
-        .order_by(HandRecord.id)
+        .distinct()
+        .order_by(HandPlayer.hand_id)
         .limit(batch)
     )
-    rows = session.execute(missing).all()
+    hand_ids = list(session.scalars(missing))
+    if not hand_ids:
+        return 0
+    rows = session.execute(
+        select(HandRecord, HandPlayer)
+        .join(HandPlayer, HandPlayer.hand_id == HandRecord.id)
+        .where(HandRecord.id.in_(hand_ids))
+    ).all()
     cash = _cash_tables(session)
     facts = [f for record, player in rows for f in [_replayed(record, player, cash)] if f]
-    write_facts_sync(session, facts)
-    return len({record.id for record, _ in rows})
+    write_facts_sync(session, facts)  # a row there already is kept (on conflict)
+    return len(hand_ids)
