@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Final
 
 import numpy as np
 
+from pokerroom.cards import Card
 from pokerroom.engine.events import (
     ActionTaken,
     BoardDealt,
@@ -30,12 +32,13 @@ from pokerroom.engine.events import (
 from pokerroom.engine.hand import Phase
 from pokerroom.engine.pots import build_pots, take_rake
 from pokerroom.evaluation.equity import equity
+from pokerroom.evaluation.variant import Variant
 from pokerroom.history.viewer import ViewerHand
 
 # Boards sampled for an all-in's equity when there are more completions than this (only
 # before the flop): exhaustive on the flop and the turn. Seeded by the hand's deck, so the
 # row written at the hand's end and a replay of its record agree to the chip.
-ALL_IN_SAMPLES: Final = 20_000
+ALL_IN_SAMPLES: Final = 5_000
 
 _LATE: Final = ("BTN", "CO", "HJ", "LJ")  # from the button back
 
@@ -266,6 +269,23 @@ def rake_shares(view: ViewerHand) -> list[int]:
     return shares
 
 
+@lru_cache(maxsize=64)
+def _equities(
+    variant: Variant,
+    hands: tuple[tuple[Card, ...], ...],
+    board: tuple[Card, ...],
+    deck: tuple[int, ...],
+) -> tuple[float, ...]:
+    """Each hand's equity in a pot; the same for every player of the hand, so computed
+    once for all of them (the cache), sampled with the hand's deck as the seed."""
+    if len(hands) == 1:
+        return (1.0,)
+    result = equity(
+        hands, board=board, game=variant, samples=ALL_IN_SAMPLES, rng=np.random.default_rng(deck)
+    )
+    return tuple(h.equity for h in result.hands)
+
+
 def _all_in_net(view: ViewerHand, events: list[Event], folded: list[bool], net: int) -> int | None:
     """The player's result with an all-in before the river counted at its equity: for each
     pot (after the rake) the player's equity among the hands eligible for it, on the board
@@ -285,20 +305,11 @@ def _all_in_net(view: ViewerHand, events: list[Event], folded: list[bool], net: 
     won = sum(
         chips for e in events if isinstance(e, PotAwarded) for p, chips in e.winners if p == me
     )
-    rng = np.random.default_rng(list(hand.deck))
     expected = 0.0
     for pot in pots:
         if me not in pot.eligible or pot.amount == 0:
             continue
-        if len(pot.eligible) == 1:
-            expected += pot.amount
-            continue
-        result = equity(
-            [view.cards(i) or () for i in pot.eligible],
-            board=board,
-            game=hand.variant,
-            samples=ALL_IN_SAMPLES,
-            rng=rng,
-        )
-        expected += result.hands[pot.eligible.index(me)].equity * pot.amount
+        hands = tuple(view.cards(i) or () for i in pot.eligible)
+        share = _equities(hand.variant, hands, board, tuple(hand.deck))
+        expected += share[pot.eligible.index(me)] * pot.amount
     return net - won + round(expected)
