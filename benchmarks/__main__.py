@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from benchmarks import engine, evaluation, frames, group_commit, nodes, room, sends, soak, table
+from benchmarks import (
+    engine,
+    evaluation,
+    frames,
+    group_commit,
+    nodes,
+    results,
+    room,
+    sends,
+    soak,
+    table,
+)
 
 
 def main() -> None:
@@ -16,6 +27,7 @@ def main() -> None:
         table.run(),
         frames.run(),
         group_commit.run(),
+        results.run(),
         sends.run(),
         room.run(),
         nodes.run(),

@@ -8,8 +8,10 @@ from datetime import UTC, datetime
 
 from pokerroom.engine import Action, ActionKind
 from pokerroom.history.record import hand_record
+from pokerroom.store.accounts import new_password
 from pokerroom.store.db import Database
 from pokerroom.store.tables.store import RoomStore
+from pokerroom.store.tables.store import TableSave
 from pokerroom.table import Table
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -53,3 +55,31 @@ async def play_hand(
         now=NOW,
     )
     return False
+
+
+def saved(table: Table) -> TableSave:
+    return TableSave("t1", {}, table.to_json())
+
+
+async def seat_player(db: Database, table: Table, name: str, seat: int, amount: int) -> None:
+    """Sign up and sit down as the server does: the buy-in, the seat and the table together."""
+    store = RoomStore(db)
+    account, _ = await store.sign_up(
+        name, new_password("correct horse"), display_name=name, now=NOW
+    )
+
+    def sit() -> TableSave:
+        table.sit(str(account.id), seat, amount, name=name)
+        return saved(table)
+
+    await store.seat(
+        "t1",
+        account.id,
+        key=f"sit:{name}",
+        buy_in=amount,
+        seat=seat,
+        joined=None,
+        number=table.joined + 1,
+        sit=sit,
+        now=NOW,
+    )

@@ -295,3 +295,53 @@ class TournamentEntry(Base):
     active: Mapped[str | None] = mapped_column(String(160), unique=True, nullable=True)
     status: Mapped[str] = mapped_column(String(16))  # registered, unregistered, refunded
     registered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class HandResult(Base):
+    """One player's facts of one complete hand (``history.stats.HandFacts``), written in the
+    hand's own transaction when it ends: "My results" adds these rows up in one query
+    rather than replaying every record (``store/tables/results.py``)."""
+
+    __tablename__ = "hand_results"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"), primary_key=True, index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    table_id: Mapped[str] = mapped_column(String(64))
+    game: Mapped[str] = mapped_column(String(8))
+    big_blind: Mapped[int] = mapped_column(BigInteger)
+    tournament: Mapped[bool] = mapped_column(Boolean)
+    position: Mapped[str] = mapped_column(String(8))
+    players: Mapped[int] = mapped_column(Integer)
+    preflop_acted: Mapped[int] = mapped_column(Integer)
+    vpip: Mapped[int] = mapped_column(Integer)
+    pfr: Mapped[int] = mapped_column(Integer)
+    three_bet_chance: Mapped[int] = mapped_column(Integer)
+    three_bet: Mapped[int] = mapped_column(Integer)
+    fold_to_three_bet_chance: Mapped[int] = mapped_column(Integer)
+    fold_to_three_bet: Mapped[int] = mapped_column(Integer)
+    cbet_chance: Mapped[int] = mapped_column(Integer)
+    cbet: Mapped[int] = mapped_column(Integer)
+    saw_flop: Mapped[int] = mapped_column(Integer)
+    showdown: Mapped[int] = mapped_column(Integer)
+    won_showdown: Mapped[int] = mapped_column(Integer)
+    won_without_showdown: Mapped[int] = mapped_column(Integer)
+    all_in_adjusted: Mapped[int] = mapped_column(Integer)
+    net: Mapped[int] = mapped_column(BigInteger)
+    all_in_net: Mapped[int] = mapped_column(BigInteger)
+    rake_paid: Mapped[int] = mapped_column(BigInteger)
+
+
+class ConnectionSeen(Base):
+    """An account seen from an address and a device (a hash of what the client says it
+    is): first and last time. The floor's report of accounts sharing one reads these."""
+
+    __tablename__ = "connections_seen"
+    __table_args__ = (UniqueConstraint("account_id", "address", "device", name="seen"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    address: Mapped[str] = mapped_column(String(64), index=True)
+    device: Mapped[str] = mapped_column(String(64))
+    first_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))

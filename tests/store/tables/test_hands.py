@@ -23,36 +23,8 @@ from pokerroom.store.tables.hands import deck_commitment
 from pokerroom.store.tables.store import Reopened, RoomStore, TableSave
 from pokerroom.table import Table
 from pokerroom.table.events import SeatLeft
-from tests.helpers.store_hands import NOW, play_hand
+from tests.helpers.store_hands import NOW, play_hand, saved, seat_player
 from tests.helpers.writer import HOUSE, SPEC
-
-
-def saved(table: Table) -> TableSave:
-    return TableSave("t1", {}, table.to_json())
-
-
-async def seat_player(db: Database, table: Table, name: str, seat: int, amount: int) -> None:
-    """Sign up and sit down as the server does: the buy-in, the seat and the table together."""
-    store = RoomStore(db)
-    account, _ = await store.sign_up(
-        name, new_password("correct horse"), display_name=name, now=NOW
-    )
-
-    def sit() -> TableSave:
-        table.sit(str(account.id), seat, amount, name=name)
-        return saved(table)
-
-    await store.seat(
-        "t1",
-        account.id,
-        key=f"sit:{name}",
-        buy_in=amount,
-        seat=seat,
-        joined=None,
-        number=table.joined + 1,
-        sit=sit,
-        now=NOW,
-    )
 
 
 async def add_chips(db: Database, table: Table, player: str, amount: int, key: str) -> None:

@@ -22,6 +22,7 @@ from pokerroom.server.tables.stats import HandEnd, TableStats, saw_flop
 from pokerroom.server.tables.views import hand_result
 from pokerroom.store.tables.hands import StartedHand
 from pokerroom.store.tables.store import RoomStore
+from pokerroom.store.tables.results import HandToCount
 from pokerroom.table import Table
 from pokerroom.table.events import HandFinished, SeatLeft
 
@@ -119,6 +120,12 @@ class HandEnds:
                 for account, seat, position, before in self.participants
             ],
             leavers=left,
+            to_count=HandToCount(
+                hand,
+                [(account, position) for account, _, position, _ in self.participants],
+                self.table_id,
+                tournament=False,
+            ),
         )
         self.ending = Ending(
             asyncio.ensure_future(write),

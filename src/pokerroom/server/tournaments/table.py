@@ -28,6 +28,7 @@ from pokerroom.server.tables.inbox import Close, Item, Suspend, Void
 from pokerroom.server.tournaments.deals import open_proposal, tell_restarted
 from pokerroom.store.nodes.leases import StaleEpochError
 from pokerroom.store.tables.hands import StartedHand
+from pokerroom.store.tables.results import HandToCount
 from pokerroom.table import TableError
 from pokerroom.table.events import HandFinished, SeatLeft
 from pokerroom.tournament import events as tev
@@ -178,6 +179,12 @@ class TournamentTableActor(TableActor):
                 status=runner.status,
                 prizes=due,
                 now=utcnow(),
+                to_count=HandToCount(
+                    hand,
+                    [(account, position) for account, _, position, _ in self.participants],
+                    self.table_id,
+                    tournament=True,
+                ),
             )
         self.started = None
         self._announce(hand, finished, self.hand_events)

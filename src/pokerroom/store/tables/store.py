@@ -66,6 +66,7 @@ from pokerroom.store.tables.hands import (
     player_hands,
     save_table,
 )
+from pokerroom.store.tables.results import HandToCount, counted
 
 T = TypeVar("T")
 log = logging.getLogger("pokerroom.store")
@@ -303,11 +304,15 @@ class RoomStore:
             )
         )
 
-    async def finish_hand(self, **fields: Any) -> None:
-        """The hand's record, rake, the table after it and the leavers' cash-outs:
+    async def finish_hand(self, *, to_count: HandToCount | None = None, **fields: Any) -> None:
+        """The hand's record, rake, the table after it and the leavers' cash-outs (and,
+        given ``to_count``, its players' facts for their results: ``store/tables/results.py``):
         one unit of work (DESIGN 8), group-committed with the other tables' ends
         (``store/group_commit.py``); ``fields`` are ``finish_hand_sync``'s."""
-        await self.db.grouped(self._fenced(partial(finish_hand_sync, **fields)))
+        work: Callable[[Session], None] = partial(finish_hand_sync, **fields)
+        if to_count is not None:
+            work = counted(work, to_count, hand_id=fields["started"].hand_id, at=fields["now"])
+        await self.db.grouped(self._fenced(work))
 
     async def cancel_hand(
         self,

@@ -18,6 +18,7 @@ from pokerroom.store.db import Database
 from pokerroom.store.models import TournamentEntry, TournamentRecord
 from pokerroom.store.nodes.leases import Lease, StaleEpochError, fenced
 from pokerroom.store.tables.hands import cancel_interrupted_hands
+from pokerroom.store.tables.results import HandToCount, counted
 from pokerroom.store.tables.store import StoreError
 from pokerroom.store.tournaments.statements import (
     Prize,
@@ -160,12 +161,22 @@ class TournamentStore:
             )
         )
 
-    async def finish_hand(self, hand_id: int, tournament_id: str, **fields: Any) -> list[str]:
-        return await self._run(
-            partial(
-                finish_tournament_hand_sync, hand_id=hand_id, tournament_id=tournament_id, **fields
-            )
+    async def finish_hand(
+        self,
+        hand_id: int,
+        tournament_id: str,
+        *,
+        to_count: HandToCount | None = None,
+        **fields: Any,
+    ) -> list[str]:
+        """A tournament hand's end (``finish_tournament_hand_sync``) and, given
+        ``to_count``, its players' facts for their results, in one transaction."""
+        work: Callable[[Session], list[str]] = partial(
+            finish_tournament_hand_sync, hand_id=hand_id, tournament_id=tournament_id, **fields
         )
+        if to_count is not None:
+            work = counted(work, to_count, hand_id=hand_id, at=fields["now"])
+        return await self._run(work)
 
     async def cancel_hand(self, hand_id: int, reason: str, *, now: datetime) -> None:
         await self._run(

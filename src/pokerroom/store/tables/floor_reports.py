@@ -1,0 +1,95 @@
+"""The floor's integrity reports from the store: the hands of a period read back from
+their records (every card: the room's own view), the addresses and devices accounts were
+seen from, and the three reports of ``history.integrity`` over them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from pokerroom.history.integrity import (
+    FloorHand,
+    Report,
+    Seen,
+    chip_dumping,
+    shared_connections,
+    soft_play,
+)
+from pokerroom.history.record import RecordError, read_record
+from pokerroom.store.models import ConnectionSeen, HandPlayer, HandRecord
+
+
+def record_connection_sync(
+    session: Session, account: int, *, address: str, device: str, now: datetime
+) -> None:
+    """An account seen from ``address`` (canonical) and ``device`` (a hash of what the
+    client says it is): its first and last time."""
+    seen = (
+        ConnectionSeen.account_id == account,
+        ConnectionSeen.address == address,
+        ConnectionSeen.device == device,
+    )
+    touched = session.connection().execute(
+        update(ConnectionSeen).where(*seen).values(last_seen=now)
+    )
+    if touched.rowcount:
+        return
+    session.add(
+        ConnectionSeen(
+            account_id=account, address=address, device=device, first_seen=now, last_seen=now
+        )
+    )
+    session.flush()
+
+
+def floor_hands_sync(session: Session, *, since: datetime, until: datetime) -> list[FloorHand]:
+    """The complete hands that ended in [since, until), each with its accounts by position."""
+    rows = session.execute(
+        select(HandRecord, HandPlayer.account_id, HandPlayer.position)
+        .join(HandPlayer, HandPlayer.hand_id == HandRecord.id)
+        .where(
+            HandRecord.status == "complete",
+            HandRecord.ended_at >= since,
+            HandRecord.ended_at < until,
+        )
+        .order_by(HandRecord.id)
+    )
+    players: dict[int, dict[int, int]] = {}
+    records: dict[int, HandRecord] = {}
+    for record, account, position in rows:
+        records[record.id] = record
+        players.setdefault(record.id, {})[position] = account
+    out = []
+    for hand_id, record in records.items():
+        try:
+            hand = read_record(record.record)
+        except RecordError:
+            continue
+        by_position = players[hand_id]
+        if set(by_position) != set(range(hand.n)):
+            continue  # not every seat's account stored: nothing to pair up
+        accounts = tuple(by_position[p] for p in range(hand.n))
+        out.append(FloorHand(hand_id, hand, accounts, record.table_id))
+    return out
+
+
+def seen_sync(session: Session) -> list[Seen]:
+    return [
+        Seen(account, address, device)
+        for account, address, device in session.execute(
+            select(ConnectionSeen.account_id, ConnectionSeen.address, ConnectionSeen.device)
+        )
+    ]
+
+
+def floor_reports_sync(session: Session, *, since: datetime, until: datetime) -> dict[str, Report]:
+    """The three reports over the hands that ended in [since, until). Replays each hand:
+    run it off the event loop (``Database.run``)."""
+    hands = floor_hands_sync(session, since=since, until=until)
+    return {
+        "chip_dumping": chip_dumping(hands),
+        "soft_play": soft_play(hands),
+        "shared_connections": shared_connections(hands, seen_sync(session)),
+    }
