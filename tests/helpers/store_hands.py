@@ -8,10 +8,9 @@ from datetime import UTC, datetime
 
 from pokerroom.engine import Action, ActionKind
 from pokerroom.history.record import hand_record
-from pokerroom.store.accounts import new_password
+from pokerroom.store.accounts.accounts import new_password
 from pokerroom.store.db import Database
-from pokerroom.store.tables.store import RoomStore
-from pokerroom.store.tables.store import TableSave
+from pokerroom.store.tables.store import RoomStore, TableSave
 from pokerroom.table import Table
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

@@ -14,7 +14,6 @@ from sqlalchemy import select
 
 from pokerroom.history.record import read_record
 from pokerroom.rng import SeededRandomSource
-from pokerroom.store.accounts.accounts import new_password
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from pokerroom.store.models import HandRecord

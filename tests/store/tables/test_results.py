@@ -16,7 +16,12 @@ from pokerroom.rng import SeededRandomSource
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from pokerroom.store.models import HandRecord, HandResult
-from pokerroom.store.tables.results import HandToCount, backfill_sync, results_page_sync, scan_page_sync
+from pokerroom.store.tables.results import (
+    HandToCount,
+    backfill_sync,
+    results_page_sync,
+    scan_page_sync,
+)
 from pokerroom.store.tables.store import RoomStore
 from pokerroom.table import Table
 from tests.helpers.store_hands import NOW, seat_player

@@ -21,8 +21,8 @@ from pokerroom.server.tables.shuffles import TableShuffles, players_of
 from pokerroom.server.tables.stats import HandEnd, TableStats, saw_flop
 from pokerroom.server.tables.views import hand_result
 from pokerroom.store.tables.hands import StartedHand
-from pokerroom.store.tables.store import RoomStore
 from pokerroom.store.tables.results import HandToCount
+from pokerroom.store.tables.store import RoomStore
 from pokerroom.table import Table
 from pokerroom.table.events import HandFinished, SeatLeft
 
