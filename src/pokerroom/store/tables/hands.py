@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -140,10 +140,12 @@ def finish_hand_sync(
     now: datetime,
     players: Sequence[tuple[int, int, int, int, int]] = (),
     leavers: Sequence[tuple[int, int]] = (),
+    and_then: Callable[[Session], None] | None = None,
 ) -> None:
     """The hand's record (``history.record.hand_record``: setup, actions, result), rake, the
     table after it and the cash-outs of those who leave as it ends, all in the caller's
-    transaction (DESIGN 8): all of it or none.
+    transaction (DESIGN 8): all of it or none. ``and_then`` writes more in the same
+    transaction (the players' facts for their results).
 
     ``players``: (account id, seat, position, stack before, stack after) of each player;
     ``leavers``: (account id, chips) of each seat that stood up when the hand ended.
@@ -169,6 +171,8 @@ def finish_hand_sync(
         if not raked:
             take_rake_sync(session, table_id, rake, now=now, hand_id=started.hand_id)
         _cash_out_sync(session, table_id, leavers, now=now)
+        if and_then is not None:
+            and_then(session)
         return
     if _END_HAND.execute(connection, ending).rowcount != 1:
         ended_before(connection, started.hand_id, record)
@@ -191,6 +195,8 @@ def finish_hand_sync(
             ],
         )
     _cash_out_sync(session, table_id, leavers, now=now)
+    if and_then is not None:
+        and_then(session)
 
 
 def _write_snapshot(connection: Connection, table_id: str, snapshot: str, now: datetime) -> None:

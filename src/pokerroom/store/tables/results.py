@@ -98,13 +98,23 @@ def counted(
     work: Callable[[Session], T], to_count: HandToCount, *, hand_id: int, at: datetime
 ) -> Callable[[Session], T]:
     """A hand's end (``work``) and its players' facts: one unit of work, one transaction."""
+    count = counting(to_count, hand_id=hand_id, at=at)
 
     def unit(session: Session) -> T:
         done = work(session)
-        write_facts_sync(session, facts_of(to_count, hand_id=hand_id, at=at))
+        count(session)
         return done
 
     return unit
+
+
+def counting(to_count: HandToCount, *, hand_id: int, at: datetime) -> Callable[[Session], None]:
+    """Writes a hand's players' facts in the caller's transaction (the hand end's)."""
+
+    def count(session: Session) -> None:
+        write_facts_sync(session, facts_of(to_count, hand_id=hand_id, at=at))
+
+    return count
 
 
 # ------------------------------------------------------------------ the page, by query

@@ -66,7 +66,7 @@ from pokerroom.store.tables.hands import (
     player_hands,
     save_table,
 )
-from pokerroom.store.tables.results import HandToCount, counted
+from pokerroom.store.tables.results import HandToCount, counting
 
 T = TypeVar("T")
 log = logging.getLogger("pokerroom.store")
@@ -309,9 +309,10 @@ class RoomStore:
         given ``to_count``, its players' facts for their results: ``store/tables/results.py``):
         one unit of work (DESIGN 8), group-committed with the other tables' ends
         (``store/group_commit.py``); ``fields`` are ``finish_hand_sync``'s."""
-        work: Callable[[Session], None] = partial(finish_hand_sync, **fields)
         if to_count is not None:
-            work = counted(work, to_count, hand_id=fields["started"].hand_id, at=fields["now"])
+            hand_id = fields["started"].hand_id
+            fields["and_then"] = counting(to_count, hand_id=hand_id, at=fields["now"])
+        work: Callable[[Session], None] = partial(finish_hand_sync, **fields)
         await self.db.grouped(self._fenced(work))
 
     async def cancel_hand(
