@@ -32,7 +32,13 @@ POSTS = (ForcedBetKind.LIVE_POST, ForcedBetKind.DEAD_POST)
 # small blind and both blinds paid back in the big blind (R-SEAT-3, R-SEAT-4).
 HOUSES = {
     "sweden": (load_preset("sweden"), Structure.NO_LIMIT, 6),
-    "fortune": (load_preset("fortune"), Structure.FIXED_LIMIT, 10),
+    # Capped heads-up too, as PokerKit is (R-LIM-3 uncaps it at 001's cash tables; our
+    # replay under the preset allows the capped betting all the same).
+    "fortune": (
+        load_preset("fortune").with_options(heads_up_uncapped=False),
+        Structure.FIXED_LIMIT,
+        10,
+    ),
 }
 
 
