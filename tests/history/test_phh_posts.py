@@ -71,6 +71,16 @@ def played(table: Table, now: float, policy: str = "check") -> Hand:
     return hand
 
 
+def back_in(table: Table, seat: int, now: float) -> Hand:
+    """Play hands until one deals ``seat`` in again; that hand, started."""
+    for k in range(table.house.max_seats):
+        hand = start(table, now + k)
+        if seat in hand.seats:
+            return hand
+        finish_hand(table, now + k)
+    pytest.fail(f"seat {seat} was never dealt in again")
+
+
 def replays_everywhere(hand: Hand) -> dict[str, object]:
     """The hand's PHH: our replay and PokerKit's give the stacks of the room's record."""
     text = write_phh(hand)
@@ -102,13 +112,7 @@ def test_R_SEAT_3_a_missed_big_blind_posts_live_and_the_small_blind_dead() -> No
     table.sit_out("p4")  # due the big blind next hand: ML
     played(table, 1.0)
     table.sit_in("p4", post_now=True)
-    for k in range(6):
-        hand = start(table, 2.0 + k)
-        if 4 in hand.seats:
-            break
-        finish_hand(table, 2.0 + k)
-    else:
-        pytest.fail("the player with a missed big blind never came back")
+    hand = back_in(table, 4, 2.0)
     small = table.spec.stakes.small_blind
     assert sorted(posts_of(hand)) == [
         (4, ForcedBetKind.DEAD_POST, small),
@@ -140,13 +144,7 @@ def test_R_SEAT_3_pays_both_back_in_the_big_blind_posts_the_blind_and_a_dead_sma
     table.sit_out("p4")
     played(table, 1.0)
     table.sit_in("p4")  # waits for the big blind
-    for k in range(8):
-        hand = start(table, 2.0 + k)
-        if 4 in hand.seats:
-            break
-        finish_hand(table, 2.0 + k)
-    else:
-        pytest.fail("the big blind never reached seat 4")
+    hand = back_in(table, 4, 2.0)
     assert posts_of(hand) == [(4, ForcedBetKind.DEAD_POST, table.spec.stakes.small_blind)]
     finish_hand(table, 10.0)
     fields = replays_everywhere(hand)
