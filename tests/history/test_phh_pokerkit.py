@@ -14,9 +14,9 @@ import random
 import pytest
 from pokerkit import Automation, HandHistory, NoLimitTexasHoldem, PotLimitOmahaHoldem
 
-from pokerroom.engine import Hand
-from pokerroom.engine.events import ActionTaken, CardsShown, HandMucked, PotAwarded
+from pokerroom.engine.events import ActionTaken, CardsShown, HandMucked
 from pokerroom.history.phh import PHHError, load_text, replay
+from tests.helpers.pokerkit_replay import same_or_odd_chips
 
 HANDS = 300  # per game
 AUTOMATIONS = (
@@ -68,22 +68,6 @@ def pokerkit_phh(code: str, seed: int) -> tuple[str, list[int]]:
     out = io.BytesIO()
     HandHistory.from_game_state(game, state).dump(out)
     return out.getvalue().decode(), list(state.stacks)
-
-
-def same_or_odd_chips(ours: list[int], theirs: list[int], hand: Hand) -> bool:
-    """Equal stacks, or R-SHOW-6's one designed difference: PokerKit gives a split pot's odd
-    chips to one tied winner, we give them one each left of the button."""
-    if ours == theirs:
-        return True
-    tied = {
-        p
-        for e in hand.events
-        if isinstance(e, PotAwarded) and len(e.winners) > 1
-        for p, _ in e.winners
-    }
-    differ = [i for i, (a, b) in enumerate(zip(ours, theirs, strict=True)) if a != b]
-    close = all(i in tied and abs(ours[i] - theirs[i]) < hand.n for i in differ)
-    return sum(ours) == sum(theirs) and close
 
 
 def file_actions(text: str) -> list[str]:

@@ -1,4 +1,33 @@
-"""PHH hand histories: read, replay through the engine, and write (see shared/PHH.md)."""
+"""PHH hand histories: read, replay through the engine, and write (see shared/PHH.md).
+
+Posts by new and returning players (R-SEAT-2, R-SEAT-3, R-SEAT-4, R-BLIND-8) are written in
+the standard fields, so that another reader (PokerKit) replays them to our stacks:
+
+- a live post (a big blind posted out of position) is a negative ``blinds_or_straddles``
+  entry, PokerKit's "post bet": the chips count towards the player's bet as a blind's do,
+  but unlike a blind or straddle it does not decide who acts first (PokerKit opens the
+  betting left of the largest positive blind or straddle, as our engine does);
+- a dead post goes into ``antes`` with ``ante_trimming_status = false``: dead money in the
+  main pot that any player still in the hand can win, not part of the player's bet.
+
+The user field ``_extra_posts`` lists those posts, [position, live, dead], so that our reader
+takes them back out of the standard fields and deals the hand with the same forced bets.
+The user field ``_posts`` (the only one in files written before) lists posts that are not in
+the standard fields; our reader adds them on top.
+
+What PHH cannot say exactly:
+
+- A live post by a player who also posts a blind: one ``blinds_or_straddles`` entry cannot
+  be both a blind and a post bet. The table never deals one (a blind is not asked to post);
+  an engine-made hand with one writes the blind, and the live post in ``_posts`` only, so
+  PokerKit loads the hand but plays it without those chips.
+- A dead post in a hand whose own antes are live (``ante_trimming_status = true``): PHH has
+  one trimming status for all antes. The antes are written dead (``false``) and the user
+  field ``_ante_trimming_status = true`` keeps the truth for our reader. When every player
+  posted the same ante in full, dead and live antes share the pots alike, so PokerKit's
+  stacks are still ours; only a short or uneven ante makes them differ. The table never
+  deals one (cash tables have no antes, tournament tables no posts).
+"""
 
 from __future__ import annotations
 
@@ -156,22 +185,64 @@ def _deck_for(actions: list[str], n: int, hole_count: int) -> list[int]:
         raise PHHError(str(error)) from None
 
 
-def _posts(raw: Any, scale: int) -> list[ExtraPost]:
-    """Our user field ``_posts``: [position, live, dead] for new and returning players."""
+def _posts(raw: Any, scale: int, key: str) -> list[ExtraPost]:
+    """Our user fields ``_extra_posts`` and ``_posts``: [position, live, dead] for new and
+    returning players (see the module's docstring)."""
     if not isinstance(raw, list):
-        raise PHHError("_posts must be a list of [position, live, dead]")
+        raise PHHError(f"{key} must be a list of [position, live, dead]")
     posts = []
     for item in raw:
         if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], int)):
-            raise PHHError(f"_posts: {item!r} is not [position, live, dead]")
+            raise PHHError(f"{key}: {item!r} is not [position, live, dead]")
         posts.append(
             ExtraPost(
                 position=item[0],
-                live=chips(item[1], scale, "_posts"),
-                dead=chips(item[2], scale, "_posts"),
+                live=chips(item[1], scale, key),
+                dead=chips(item[2], scale, key),
             )
         )
     return posts
+
+
+def _blinds(fields: dict[str, Any], n: int, scale: int) -> tuple[list[int], list[int]]:
+    """``blinds_or_straddles`` as the blinds and straddles, and the post bets (PokerKit's
+    negative entries: a live post by a player who joins or comes back, R-SEAT-2)."""
+    raw = fields.get("blinds_or_straddles", [0] * n)
+    if not isinstance(raw, list) or len(raw) != n:
+        raise PHHError(f"blinds_or_straddles: expected {n} entries, got {raw!r}")
+    blinds, post_bets = [0] * n, [0] * n
+    for i, value in enumerate(raw):
+        negative = isinstance(value, int | float) and not isinstance(value, bool) and value < 0
+        amount = chips(-value if negative else value, scale, "blinds_or_straddles")
+        if negative:
+            post_bets[i] = amount
+        else:
+            blinds[i] = amount
+    return blinds, post_bets
+
+
+def _uncount(
+    counted: list[ExtraPost], post_bets: list[int], antes: list[int], f: dict[str, Any]
+) -> tuple[list[int], bool]:
+    """Take the posts of ``_extra_posts`` back out of the post bets and antes they were
+    written in (in place for the antes); the post bets left, and the hand's own ante
+    trimming status (``_ante_trimming_status`` when the file gives it; with no ante left
+    but the dead posts, live as the writer counts a hand without antes)."""
+    left = list(post_bets)
+    n = len(antes)
+    for post in counted:
+        i = post.position
+        if not 0 <= i < n or left[i] < post.live or antes[i] < post.dead:
+            raise PHHError(f"_extra_posts: {[i, post.live, post.dead]} is not in the posts written")
+        left[i] -= post.live
+        antes[i] -= post.dead
+    own = f.get("_ante_trimming_status")
+    if own is not None:
+        if not isinstance(own, bool):
+            raise PHHError(f"_ante_trimming_status must be true or false, got {own!r}")
+        return left, own
+    dead = any(post.dead for post in counted)
+    return left, True if dead and not any(antes) else bool(f.get("ante_trimming_status", False))
 
 
 def _bomb_pot(raw: Any) -> int:
@@ -197,11 +268,18 @@ def phh_setup(phh: PHHHand, *, scale: int = 1) -> tuple[HandSetup, list[str]]:
         raise PHHError("'starting_stacks' must list 2 to 10 stacks")
     n = len(stacks_raw)
     stacks = [chips(v, scale, "starting_stacks") for v in stacks_raw]
-    blinds = _amounts(f, "blinds_or_straddles", n, scale)
+    blinds, post_bets = _blinds(f, n, scale)
     antes = _amounts(f, "antes", n, scale)
     if n == 2:  # heads-up: the button (p2) posts the small blind (PHH.md)
         blinds.reverse()
+        post_bets.reverse()
         antes.reverse()
+    ante_trimming = bool(f.get("ante_trimming_status", False))
+    counted = _posts(f.get("_extra_posts", []), scale, "_extra_posts")
+    if counted:
+        post_bets, ante_trimming = _uncount(counted, post_bets, antes, f)
+    posts = [ExtraPost(position=i, live=live) for i, live in enumerate(post_bets) if live]
+    posts += counted + _posts(f.get("_posts", []), scale, "_posts")
     if structure is Structure.FIXED_LIMIT:
         if "small_bet" not in f:
             raise PHHError(f"{code} needs 'small_bet' and 'big_bet'")
@@ -252,8 +330,8 @@ def phh_setup(phh: PHHHand, *, scale: int = 1) -> tuple[HandSetup, list[str]]:
             deck=tuple(_deck_for(actions, n, variant.hole_cards)),
             blinds=tuple(blinds),
             antes=tuple(antes),
-            ante_trimming=bool(f.get("ante_trimming_status", False)),
-            posts=tuple(_posts(f.get("_posts", []), scale)),
+            ante_trimming=ante_trimming,
+            posts=tuple(posts),
             auto_showdown=False,
             cash_table=house.cash_table,
             bomb_pot=_bomb_pot(f.get("_bomb_pot", 0)),
@@ -345,7 +423,7 @@ def phh_fields(seen: Hand | ViewerHand, /, **extra: Any) -> dict[str, Any]:
     n = hand.n
     blinds = list(hand.blinds)  # the blinds' size, also when one was posted short (R-BLIND-7)
     antes = [0] * n
-    posts: list[list[int]] = []
+    live_posts, dead_posts = [0] * n, [0] * n
     trimming = True
     actions: list[str] = []
     for event in hand.events:
@@ -355,7 +433,7 @@ def phh_fields(seen: Hand | ViewerHand, /, **extra: Any) -> dict[str, Any]:
                     antes[i] += amount
                     trimming = trimming and not dead
                 elif not what.is_blind:
-                    posts.append([i, 0 if dead else amount, amount if dead else 0])
+                    (dead_posts if dead else live_posts)[i] += amount
             case HoleCardsDealt(position=i, cards=cards):
                 hidden = view.cards(i) is None
                 text = "??" * len(cards) if hidden else format_cards(cards)
@@ -376,11 +454,25 @@ def phh_fields(seen: Hand | ViewerHand, /, **extra: Any) -> dict[str, Any]:
                 actions.append(f"p{i + 1} sm")
             case _:
                 pass
+    # The posts go in the standard fields (see the module's docstring), a live post as a
+    # post bet, a dead one as an ante; a live post beside a blind only in ``_posts``.
+    in_fields: list[list[int]] = []
+    uncounted: list[list[int]] = []
+    own_antes = any(antes)
+    for k in range(n):
+        live_chips = 0 if blinds[k] else live_posts[k]
+        if live_chips or dead_posts[k]:
+            in_fields.append([k, live_chips, dead_posts[k]])
+            blinds[k] -= live_chips
+            antes[k] += dead_posts[k]
+        if live_posts[k] and not live_chips:
+            uncounted.append([k, live_posts[k], 0])
+    written_trimming = trimming and not any(dead_posts)
     if n == 2:  # back to PHH's heads-up order
         blinds.reverse()
         antes.reverse()
     fields: dict[str, Any] = {"variant": hand.spec.phh_code}
-    fields["ante_trimming_status"] = trimming
+    fields["ante_trimming_status"] = written_trimming
     fields["antes"] = antes
     fields["blinds_or_straddles"] = blinds
     if hand.structure is Structure.FIXED_LIMIT:
@@ -416,8 +508,12 @@ def phh_fields(seen: Hand | ViewerHand, /, **extra: Any) -> dict[str, Any]:
         fields["_run_count"] = hand.runs
     if hand.bomb_pot:
         fields["_bomb_pot"] = hand.bomb_pot
-    if posts:
-        fields["_posts"] = posts
+    if in_fields:
+        fields["_extra_posts"] = in_fields
+        if trimming != written_trimming and own_antes:
+            fields["_ante_trimming_status"] = trimming  # live antes beside dead posts
+    if uncounted:
+        fields["_posts"] = uncounted
     if hand.phase is Phase.CANCELLED:
         fields["_cancelled"] = True
     fields.update(extra)
