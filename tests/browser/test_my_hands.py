@@ -147,5 +147,5 @@ async def test_tournament_hands_say_their_event_in_chips_and_are_chosen_by_kind(
     # The player's tournaments: the event, the place, the prize in money.
     event = page.locator("#my-tournaments-rows tr[data-tournament='sng_heads_up-3'] td")
     assert (await event.all_inner_texts())[::2] == ["Sunday Cup", "1"]
-    assert (await event.all_inner_texts())[3] == "$20.00"
+    assert (await event.all_inner_texts())[3] == "$20"  # money: the prize, not chips
     await screenshot(page, "all-my-hands-tournaments")

@@ -73,6 +73,7 @@ async def test_tournament_hands_are_listed_in_chips_and_exported_beside_cash_han
 
     # One text file, oldest first: the tournament hands with the tournament's header.
     blocks = text.strip().split("\n\n\n")
+    assert "\n\n\n\n" not in text  # two blank lines between hands, as trackers split them
     assert [int(b.split("#", 1)[1].split(":", 1)[0]) for b in blocks] == sorted(
         h["id"] for h in hands
     )

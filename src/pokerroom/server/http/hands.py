@@ -240,10 +240,11 @@ async def _chosen(
 @router.get("/my-hands.txt", response_class=PlainTextResponse)
 async def my_hands_text(account: Player, store: Store, request: Request, ids: str) -> str:
     """The player's hands ``ids`` (any tables, tournaments too) as one PokerStars-style file,
-    oldest first, as trackers import whole files; hands that are not theirs are left out."""
+    oldest first, as trackers import whole files; hands that are not theirs are left out.
+    Two blank lines part each hand from the next, whatever line a hand's text ends with."""
     chosen = await _chosen(store, request, account, ids)
     return await asyncio.to_thread(
-        lambda: "\n\n\n".join(w.text(r, seen_by(r, p)) for r, p, w in chosen) + "\n"
+        lambda: "\n\n\n".join(w.text(r, seen_by(r, p)).rstrip("\n") for r, p, w in chosen) + "\n"
     )
 
 
