@@ -19,7 +19,8 @@ from pokerroom.server.clock import utcnow
 from pokerroom.server.http.deps import Player, Store, TheRoom
 from pokerroom.server.nodes.lobby import lobby_elsewhere
 from pokerroom.server.tables.replayer import replay_frames
-from pokerroom.server.tournaments.exports import EventTable, event_table
+from pokerroom.server.tournaments.exports import EventTable, event_table, played_by
+from pokerroom.server.tournaments.hall import Tournaments
 from pokerroom.store.accounts.accounts import AuthError
 from pokerroom.store.models import HandPlayer, HandRecord
 from pokerroom.store.tables.store import RoomStore
@@ -58,22 +59,21 @@ async def my_hands(
     table: str | None = None,
     limit: Annotated[int, Query(ge=1)] = 50,
 ) -> list[dict[str, Any]]:
-    """The player's hands, newest first, with their result, the table's name and game, and
-    the player's own hole cards (S-EXPORT-1: nothing they did not see). ``id`` is the number
-    a player knows the hand by (its downloads and the floor's say it), ``number`` its count at
-    its table; ``tournament`` says its amounts are chips, not money."""
+    """The player's hands, cash and tournament, newest first, with their result, the table's
+    name and game, and the player's own hole cards (S-EXPORT-1: nothing they did not see).
+    ``id`` is the number a player knows the hand by (its downloads and the floor's say it),
+    ``number`` its count at its table; ``kind`` is ``cash`` or ``tournament``, and a
+    tournament hand says its ``event`` (id, name, table) and that its amounts are chips."""
     rows = await store.player_hands(account.id, table_id=table, limit=min(limit, 500))
-    events = {hand.table_id: _event(request, hand) is not None for hand, _ in rows}
+    events = {hand.table_id: _event(request, hand) for hand, _ in rows}
 
     def listed() -> list[dict[str, Any]]:  # replays each hand's record: off the event loop
         return [
             {
                 "id": hand.id,
                 "table": hand.table_id,
-                "table_name": actor.table.name if actor else hand.table_id,
-                "game": actor.table.spec.name if actor else "",
+                **_where(events[hand.table_id], room.actors.get(hand.table_id), hand.table_id),
                 "number": hand.number,
-                "tournament": events[hand.table_id],
                 "status": hand.status,
                 "started_at": hand.started_at.isoformat(),
                 "seat": player.seat,
@@ -82,10 +82,41 @@ async def my_hands(
                 "rake": hand.rake,
             }
             for hand, player in rows
-            for actor in [room.actors.get(hand.table_id)]
         ]
 
     return await asyncio.to_thread(listed)
+
+
+def _where(event: EventTable | None, actor: Any, table_id: str) -> dict[str, Any]:
+    """A listed hand's table, game and kind: a tournament hand's from its event (its table
+    may be broken or the event over), a cash hand's from its table while it is open."""
+    if event is not None:
+        return {
+            "table_name": event.name,
+            "game": event.game,
+            "kind": "tournament",
+            "tournament": True,
+            "event": {"id": event.event, "name": event.name, "table": event.table},
+        }
+    return {
+        "table_name": actor.table.name if actor else table_id,
+        "game": actor.table.spec.name if actor else "",
+        "kind": "cash",
+        "tournament": False,
+        "event": None,
+    }
+
+
+@router.get("/my-tournaments")
+async def my_tournaments(account: Player, request: Request) -> list[dict[str, Any]]:
+    """The events the player played that the room holds, newest first: name, start, and
+    their place and prize (money) once final."""
+    hall: Tournaments | None = getattr(request.app.state, "tournaments", None)
+    if hall is None:
+        return []
+    await hall.fresh()
+    played = [played_by(runner, account.id) for runner in list(hall.runners.values())]
+    return sorted((p for p in played if p), key=lambda p: p["started_at"], reverse=True)
 
 
 def own_cards(record: HandRecord, position: int) -> list[str]:
@@ -209,10 +240,11 @@ async def _chosen(
 @router.get("/my-hands.txt", response_class=PlainTextResponse)
 async def my_hands_text(account: Player, store: Store, request: Request, ids: str) -> str:
     """The player's hands ``ids`` (any tables, tournaments too) as one PokerStars-style file,
-    oldest first, as trackers import whole files; hands that are not theirs are left out."""
+    oldest first, as trackers import whole files; hands that are not theirs are left out.
+    Two blank lines part each hand from the next, whatever line a hand's text ends with."""
     chosen = await _chosen(store, request, account, ids)
     return await asyncio.to_thread(
-        lambda: "\n\n\n".join(w.text(r, seen_by(r, p)) for r, p, w in chosen) + "\n"
+        lambda: "\n\n\n".join(w.text(r, seen_by(r, p)).rstrip("\n") for r, p, w in chosen) + "\n"
     )
 
 

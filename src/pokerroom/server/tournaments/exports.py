@@ -28,11 +28,13 @@ class EventTable:
     hand itself is replayed on a worker thread, where the live event must not be read)."""
 
     name: str
+    event: str  # the event's id ("sng6-12")
     number: int  # the event's number in the histories: its id's count ("sng6-12" is 12)
     buy_in: int
     fee: int
     table: int
     seats: int  # the event's table size (PHH's seat_count)
+    game: str  # the game's name, as a cash table's list shows it
     stakes: tuple[Any, ...]  # each level's stakes, up to the one in play
     places: dict[str, Finish] = field(default_factory=dict)  # by name: the places final now
 
@@ -94,14 +96,35 @@ def event_table(hall: Tournaments | None, table_id: str) -> EventTable | None:
     places = {names[e]: Finish(names[e], p.place, p.prize) for e, p in runner.places.items()}
     return EventTable(
         name=t.name,
+        event=runner.id,
         number=event_number(runner),
         buy_in=t.structure.buy_in,
         fee=t.structure.fee,
         table=int(number),
         seats=t.structure.table_size,
+        game=t._spec(now).name,
         stakes=tuple(t._spec(k).stakes for k in range(now + 1)),
         places=places,
     )
+
+
+def played_by(runner: TournamentRunner, account: int) -> dict[str, Any] | None:
+    """The event as the player's list of tournaments shows it (None: they did not play it):
+    its name, when it started, and their place and prize (money) once final."""
+    t = runner.t
+    mine = [entry for entry, e in t.entries.items() if e.player == str(account)]
+    if t.clock.start is None or not mine:
+        return None
+    places = [runner.places[entry] for entry in mine if entry in runner.places]
+    return {
+        "id": runner.id,
+        "name": t.name,
+        "started_at": datetime.fromtimestamp(t.clock.start, UTC).isoformat(),
+        "status": runner.status,
+        "entries": len(t.entries),
+        "place": min((p.place for p in places), default=None),
+        "prize": sum(p.prize for p in places),
+    }
 
 
 def summary_of(runner: TournamentRunner, account: int) -> str | None:
