@@ -24,6 +24,7 @@ from pokerroom.rng import SeededRandomSource
 from pokerroom.rules.tournament import load_tournament_structure
 from pokerroom.store.accounts import STARTING_GRANT, NewPassword, new_password, sign_up
 from pokerroom.store.audit import AuditReport, audit
+from pokerroom.store.bounties import bounty_account
 from pokerroom.store.db import Database
 from pokerroom.store.floor import correct_hand
 from pokerroom.store.ledger import BANK, HOUSE, balance, ledger_account_sync
@@ -40,7 +41,7 @@ from pokerroom.store.room_store import RoomStore, TableSave
 from pokerroom.store.tournaments import FEES, Prize, pool_account
 from pokerroom.table import Table
 from tests.helpers.store_hands import NOW, play_hand
-from tests.helpers.store_tournaments import Event, play_out
+from tests.helpers.store_tournaments import Event, bounty_payments, play_out
 from tests.helpers.writer import HOUSE as TITAN
 from tests.helpers.writer import SPEC
 
@@ -63,6 +64,8 @@ class Room:
     rake: int
     running: str  # a running rebuy event: entries, a rebuy and an add-on in its pool
     finished: str  # a finished event whose prizes emptied its pool
+    knockout: str = "pko-1"  # a running knockout event: bounties paid and still on heads
+    knockout_done: str = "pko-2"  # a finished one: its bounties all paid
 
     def player(self, name: str) -> Account:
         return ("player", str(self.players[name]))
@@ -143,6 +146,28 @@ async def build_room(db: Database) -> Room:
 
         assert await mtt.store.buy_chips(
             mtt.tid, players["cat"], entry=entry, addon=addon, number=1, apply=bought, now=NOW
+        )
+    # Knockout events: one running with a bounty won, one played out (dan stays out of both).
+    for tid, names, bounties in (
+        ("pko-1", ("ann", "bob", "eve", "fay"), 1),
+        ("pko-2", ("ann", "bob", "cat"), None),
+    ):
+        pko = Event(db, "sng6_pko", tid)
+        await pko.create()
+        for name in names:
+            await pko.register(players[name], f"{tid}-{name}")
+        pko.t.start(0.0)
+        play_out(pko.t, until_bounties=bounties)
+        assert pko.t.bounties and pko.t.finished == (bounties is None)
+        status = "finished" if pko.t.finished else "running"
+        due = pko.t.places() if pko.t.finished else pko.t.settled_places(0.0)
+        await pko.store.settle(
+            tid,
+            snapshot=pko.snapshot(),
+            status=status,
+            prizes=[Prize(p.entry, int(p.entry), p.prize) for p in due],
+            bounties=bounty_payments(pko.t),
+            now=NOW,
         )
     # dan's whole balance to t1, and a floor correction paid from the house's rake.
     await sit(store, "t1", t1, players["dan"], 3, 10_000)
@@ -503,6 +528,56 @@ async def _orphan_pool(session: AsyncSession, room: Room, d: int) -> list[str]:
     return [f"tournament gone: a pool of {d} for no tournament"]
 
 
+@plant("bounties moved in the ledger alone")
+async def _bounty_account(session: AsyncSession, room: Room, d: int) -> list[str]:
+    held = await balance(session, *bounty_account(room.knockout))
+    await stray(session, {bounty_account(room.knockout): d, BANK: -d})
+    return [
+        f"tournament {room.knockout}: the bounty account holds {held + d} but its entries'"
+        f" bounties less those paid make {held}",
+        f"tournament {room.knockout}: the bounty account holds {held + d} but its state has"
+        f" {held} on the players' heads",
+    ]
+
+
+@plant("a bounty paid with no knockout in the state, or a knockout with none paid")
+async def _bounty_paid(session: AsyncSession, room: Room, d: int) -> list[str]:
+    held = await balance(session, *bounty_account(room.knockout))
+    await stray(
+        session, {bounty_account(room.knockout): -d, room.player("ann"): d}, kind="t_bounty"
+    )
+    return [
+        f"tournament {room.knockout}: the bounty account holds {held - d} but its state has"
+        f" {held} on the players' heads"
+    ]
+
+
+@plant("a bounty on a head with no money behind it, or money with no head")
+async def _bounty_heads(session: AsyncSession, room: Room, d: int) -> list[str]:
+    held = await balance(session, *bounty_account(room.knockout))
+
+    def edit(state: dict[str, Any]) -> None:
+        state["entries"][0]["bounty"] += d
+
+    await edit_snapshot(session, TournamentRecord, room.knockout, edit)
+    return [
+        f"tournament {room.knockout}: the bounty account holds {held} but its state has"
+        f" {held + d} on the players' heads"
+    ]
+
+
+@plant("a finished knockout event's bounties not all paid")
+async def _bounty_finished(session: AsyncSession, room: Room, d: int) -> list[str]:
+    await stray(session, {bounty_account(room.knockout_done): d, BANK: -d})
+    return [f"tournament {room.knockout_done} is finished but its bounty account holds {d}"]
+
+
+@plant("bounties for no tournament")
+async def _orphan_bounties(session: AsyncSession, room: Room, d: int) -> list[str]:
+    await stray(session, {bounty_account("gone"): d, BANK: -d})
+    return [f"tournament gone: bounties of {d} for no tournament"]
+
+
 @plant("fees with no entry behind them")
 async def _fees(session: AsyncSession, room: Room, d: int) -> list[str]:
     held = await balance(session, *FEES)
@@ -537,8 +612,9 @@ async def test_S_AUDIT_2_the_audit_names_every_planted_difference_both_ways(
     async with database.transaction() as session:
         clean = await audit(session)
     assert clean.ok, clean.problems  # every term of every check non-zero, and in balance
-    assert set(clean.totals) == {"player", "table", "house", "bank", "tournament"}
-    assert (clean.tournaments, clean.tables, clean.hands_rake) == (2, 2, room.rake)
+    assert set(clean.totals) == {"player", "table", "house", "bank", "tournament", "bounty"}
+    assert clean.totals["bounty"] > 0  # the running knockout event's bounties on heads
+    assert (clean.tournaments, clean.tables, clean.hands_rake) == (4, 2, room.rake)
     assert clean.seated == clean.totals["table"] and clean.floor_acts == 1
     missed = []
     for name, (planting, ways) in PLANTS.items():
@@ -557,7 +633,7 @@ async def test_S_AUDIT_2_the_audit_names_every_planted_difference_both_ways(
     assert result.exit_code == 0, result.output
     pools = clean.totals["tournament"]
     assert re.search(rf"tournament\s.*\s{pools:,}\s", result.output), result.output
-    assert "tournaments reconciled: 2" in result.output
+    assert "tournaments reconciled: 4" in result.output
     async with database.transaction() as session:
         await _fees(session, room, 100)  # committed this time
     result = await audit_command(database.url)

@@ -40,6 +40,7 @@ def prices_of(s: TournamentStructure) -> Prices:
         fee=s.fee,
         rebuy=s.rebuy.price if s.rebuy else 0,
         addon=s.addon.price if s.addon else 0,
+        bounty=s.bounty_amount,
     )
 
 

@@ -162,7 +162,7 @@ class TournamentTableActor(TableActor):
         started, hand, runner = self.started, self.table.last_hand, self.runner
         if started is None or hand is None:
             return
-        due = runner.prizes_due(now)
+        due, bounties = runner.prizes_due(now), runner.bounties_due()
         async with runner.saving:  # the state taken now, written before any taken later
             paid = await runner.store.finish_hand(
                 started.hand_id,
@@ -177,10 +177,12 @@ class TournamentTableActor(TableActor):
                 snapshot=runner.snapshot(),
                 status=runner.status,
                 prizes=due,
+                bounties=bounties,
                 now=utcnow(),
             )
         self.started = None
         self._announce(hand, finished, self.hand_events)
+        runner.bounties_paid(bounties)
         runner.prizes_paid(paid, due)
         self.hand_events = []
         self.next_hand_at = now + self.pause * self.runner.hall.speed

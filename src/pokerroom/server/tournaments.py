@@ -22,8 +22,15 @@ from pokerroom.server import protocol
 from pokerroom.server.clock import utcnow
 from pokerroom.server.errors import describe
 from pokerroom.server.inbox import Watching
+from pokerroom.server.tournament_bounties import (
+    bounties_due,
+    bounty_texts,
+    bounty_view,
+    seat_bounties,
+)
 from pokerroom.server.tournament_buys import buy_chips
 from pokerroom.server.tournament_table import TournamentTableActor
+from pokerroom.store.bounties import BountyPayment
 from pokerroom.store.tournaments import Prize
 from pokerroom.table import Table
 from pokerroom.tournament.coordinator import Tournament
@@ -75,6 +82,7 @@ class TournamentRunner:
         self.proposal: Proposal | None = None  # a deal proposed at the final table
         self.deal_cancelled: set[int] = set()  # asked about a deal a restart cancelled
         self.finished_at: float | None = None  # the room's clock when it finished
+        self.bounties_sent: set[tuple[str, str]] = set()  # (busted, knocker) stored
 
     # ------------------------------------------------------------ queries
 
@@ -126,6 +134,16 @@ class TournamentRunner:
             for p in places
             if p.entry not in self.paid
         ]
+
+    def bounties_due(self) -> list[BountyPayment]:
+        """Bounties won and not stored yet (paid with the state that won them)."""
+        return bounties_due(self.t, self.bounties_sent, self.account_of)
+
+    def bounties_paid(self, paid: list[BountyPayment]) -> None:
+        """Stored: tell each knocker what they won."""
+        self.bounties_sent.update((p.busted, p.knocker) for p in paid)
+        for entry, text in bounty_texts(self.t, paid):
+            self._tell(self.account_of(entry), "bounty", text)
 
     # ------------------------------------------------------------ requests
 
@@ -201,11 +219,17 @@ class TournamentRunner:
     async def settle(self) -> None:
         """The state after a change between hands (a rebuy offer refused or lapsed), with
         the prizes of the places it made final, in one transaction."""
-        due = self.prizes_due(self.now())
+        due, bounties = self.prizes_due(self.now()), self.bounties_due()
         async with self.saving:
             paid = await self.store.settle(
-                self.id, snapshot=self.snapshot(), status=self.status, prizes=due, now=utcnow()
+                self.id,
+                snapshot=self.snapshot(),
+                status=self.status,
+                prizes=due,
+                bounties=bounties,
+                now=utcnow(),
             )
+        self.bounties_paid(bounties)
         self.prizes_paid(paid, due)
 
     async def buy_chips(
@@ -413,7 +437,7 @@ class TournamentRunner:
             for seat in table.seats.values()
             if seat.stack in stacks
         ]
-        return {**self.level_info(now), "ranks": ranks}
+        return {**self.level_info(now), "ranks": ranks, "bounties": seat_bounties(self.t, table)}
 
     def _stack(self, entry: str) -> int:
         number = self.t.entries[entry].table
@@ -437,6 +461,8 @@ class TournamentRunner:
                     "table": None if e.table is None else self.table_id(e.table),
                     "place": None if place is None else place.place,
                     "prize": None if place is None else place.prize,
+                    "bounty": e.bounty,
+                    "bounties_won": e.bounties_won,
                 }
             )
         over = self.status in ("finished", "cancelled")  # no level running, no table to watch
@@ -454,6 +480,7 @@ class TournamentRunner:
             "registration_open": not self.cancelled and t.registration_open(now),
             "prize_pool": t.prize_pool,
             "payouts": self.payouts(),
+            "bounties": bounty_view(t),
             "level": None if info is None else info["level"],
             "blinds": None
             if info is None
@@ -493,4 +520,5 @@ def structure_view(s: TournamentStructure) -> dict[str, Any]:
         "re_entries": s.re_entries,
         "rebuy": None if s.rebuy is None else [s.rebuy.price, s.rebuy.chips, s.rebuy.max],
         "addon": None if s.addon is None else [s.addon.price, s.addon.chips],
+        "bounty": None if s.bounty is None else [s.bounty.amount, s.bounty.progressive],
     }

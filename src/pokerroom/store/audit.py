@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from sqlalchemy import and_, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pokerroom.store.ledger import HOUSE
+from pokerroom.store.bounties import BOUNTY
+from pokerroom.store.ledger import HOUSE, NON_NEGATIVE
 from pokerroom.store.models import (
     FloorAct,
     HandRecord,
@@ -89,7 +90,7 @@ async def audit(session: AsyncSession, *, reconcile: bool = True) -> AuditReport
             report.problems.append(
                 f"{kind} {owner}: balance {balance} but postings add up to {int(posted)}"
             )
-        if kind in ("player", "table", POOL) and balance < 0:
+        if kind in NON_NEGATIVE and balance < 0:
             report.problems.append(f"{kind} {owner} is below zero: {balance}")
         report.totals[kind] = report.totals.get(kind, 0) + balance
     if sum(report.totals.values()) != 0:
@@ -239,6 +240,8 @@ async def _reconcile_tournaments(session: AsyncSession, report: AuditReport) -> 
         .group_by(LedgerAccount.owner)
     )
     paid = {owner: -int(total) for owner, total in paid_rows}
+    held_bounties = await _by_owner(session, BOUNTY, None)
+    bounties_paid = await _by_owner(session, BOUNTY, "t_bounty")
     registered = dict(
         (
             await session.execute(
@@ -258,14 +261,25 @@ async def _reconcile_tournaments(session: AsyncSession, report: AuditReport) -> 
             prices = json.loads(record.config)["prices"]
             buy_in, fee = int(prices["buy_in"]), int(prices["fee"])
             rebuy, addon = int(prices["rebuy"]), int(prices["addon"])
+            bounty = int(prices.get("bounty", 0))  # (absent before knockout events)
             state = json.loads(record.snapshot)
             entries = len(state["entries"])
+            on_heads = sum(int(e.get("bounty", 0)) for e in state["entries"])
             rebuys, addons = int(state["counts"][0]), int(state["counts"][1])
         except (ValueError, KeyError, TypeError, IndexError) as error:
             report.problems.append(f"tournament {tid}: its state cannot be read ({error!r})")
             continue
         fees += fee * entries
-        expected = buy_in * entries + rebuy * rebuys + addon * addons - paid.get(tid, 0)
+        _reconcile_bounties(
+            report,
+            tid,
+            held=held_bounties.pop(tid, 0),
+            expected=bounty * entries + bounties_paid.get(tid, 0),
+            on_heads=on_heads,
+            finished=record.status == "finished",
+        )
+        expected = (buy_in - bounty) * entries + rebuy * rebuys + addon * addons
+        expected -= paid.get(tid, 0)
         if held != expected:
             report.problems.append(
                 f"tournament {tid}: the prize pool holds {held} but {entries} entries,"
@@ -282,6 +296,9 @@ async def _reconcile_tournaments(session: AsyncSession, report: AuditReport) -> 
     for owner, balance in pool_of.items():
         if balance != 0:
             report.problems.append(f"tournament {owner}: a pool of {balance} for no tournament")
+    for owner, balance in held_bounties.items():
+        if balance != 0:
+            report.problems.append(f"tournament {owner}: bounties of {balance} for no tournament")
     kind, owner = FEES
     held_fees = int(
         await session.scalar(
@@ -295,3 +312,38 @@ async def _reconcile_tournaments(session: AsyncSession, report: AuditReport) -> 
         report.problems.append(
             f"{kind} {owner}: balance {held_fees} but the tournaments' entries paid {fees}"
         )
+
+
+async def _by_owner(session: AsyncSession, kind: str, transfers: str | None) -> dict[str, int]:
+    """Each ``kind`` account's balance by owner; with ``transfers``, the sum of its postings
+    in transfers of that kind instead."""
+    if transfers is None:
+        query = select(LedgerAccount.owner, LedgerAccount.balance).where(LedgerAccount.kind == kind)
+    else:
+        query = (
+            select(LedgerAccount.owner, func.sum(Posting.amount))
+            .join(Posting, Posting.ledger_account_id == LedgerAccount.id)
+            .join(Transfer, Transfer.id == Posting.transfer_id)
+            .where(LedgerAccount.kind == kind, Transfer.kind == transfers)
+            .group_by(LedgerAccount.owner)
+        )
+    return {owner: int(total) for owner, total in (await session.execute(query)).all()}
+
+
+def _reconcile_bounties(
+    report: AuditReport, tid: str, *, held: int, expected: int, on_heads: int, finished: bool
+) -> None:
+    """A knockout event's bounty account: its entries' bounties less those paid (``expected``,
+    the payments being negative postings), and the bounties on the heads of its state."""
+    if held != expected:
+        report.problems.append(
+            f"tournament {tid}: the bounty account holds {held} but its entries' bounties"
+            f" less those paid make {expected}"
+        )
+    if held != on_heads:
+        report.problems.append(
+            f"tournament {tid}: the bounty account holds {held} but its state has {on_heads}"
+            " on the players' heads"
+        )
+    if finished and held != 0:
+        report.problems.append(f"tournament {tid} is finished but its bounty account holds {held}")

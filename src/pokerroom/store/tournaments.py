@@ -24,6 +24,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from pokerroom.history.record import interrupted_record
+from pokerroom.store.bounties import BountyPayment, bounty_account, pay_bounties_sync
 from pokerroom.store.hands import insert_running_sync
 from pokerroom.store.ledger import KeyUsedError, LedgerError, player_account, transfer_sync
 from pokerroom.store.models import (
@@ -55,9 +56,24 @@ class Prices:
     fee: int
     rebuy: int = 0
     addon: int = 0
+    bounty: int = 0  # of the buy-in: the entry's bounty (a knockout event), not prize pool
 
     def as_json(self) -> dict[str, int]:
-        return {"buy_in": self.buy_in, "fee": self.fee, "rebuy": self.rebuy, "addon": self.addon}
+        return {
+            "buy_in": self.buy_in,
+            "fee": self.fee,
+            "rebuy": self.rebuy,
+            "addon": self.addon,
+            "bounty": self.bounty,
+        }
+
+    def entry_moves(self, tournament_id: str, sign: int = 1) -> dict[tuple[str, str], int]:
+        """Where an entry's buy-in and fee go (``sign`` -1: where a refund comes from)."""
+        return {
+            pool_account(tournament_id): sign * (self.buy_in - self.bounty),
+            bounty_account(tournament_id): sign * self.bounty,
+            FEES: sign * self.fee,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +124,13 @@ def _record(session: Session, tournament_id: str) -> TournamentRecord:
 
 def prices_of(record: TournamentRecord) -> Prices:
     raw = json.loads(record.config)["prices"]
-    return Prices(buy_in=raw["buy_in"], fee=raw["fee"], rebuy=raw["rebuy"], addon=raw["addon"])
+    return Prices(
+        buy_in=raw["buy_in"],
+        fee=raw["fee"],
+        rebuy=raw["rebuy"],
+        addon=raw["addon"],
+        bounty=raw.get("bounty", 0),  # (absent before knockout events)
+    )
 
 
 def save_state_sync(
@@ -173,8 +195,7 @@ def register_sync(
         "t_register",
         {
             player_account(account): -(prices.buy_in + prices.fee),
-            pool_account(tournament_id): prices.buy_in,
-            FEES: prices.fee,
+            **prices.entry_moves(tournament_id),
         },
         now=now,
         key=f"t:{tournament_id}:register:{row.id}",
@@ -222,8 +243,7 @@ def unregister_sync(
         session,
         "t_unregister",
         {
-            pool_account(tournament_id): -prices.buy_in,
-            FEES: -prices.fee,
+            **prices.entry_moves(tournament_id, -1),
             player_account(account): prices.buy_in + prices.fee,
         },
         now=now,
@@ -264,8 +284,7 @@ def cancel_tournament_sync(
             session,
             "t_cancel",
             {
-                pool_account(tournament_id): -prices.buy_in,
-                FEES: -prices.fee,
+                **prices.entry_moves(tournament_id, -1),
                 player_account(row.account_id): prices.buy_in + prices.fee,
             },
             now=now,
@@ -349,10 +368,14 @@ def settle_sync(
     status: str,
     prizes: Sequence[Prize],
     now: datetime,
+    bounties: Sequence[BountyPayment] = (),
 ) -> list[str]:
     """The event's state after a change between hands (a rebuy offer refused or lapsed) and
-    the prizes of the places it made final, in one transaction."""
+    the prizes of the places it made final and the bounties won, in one transaction."""
     save_state_sync(session, tournament_id, snapshot, status=status, now=now)
+    if bounties:
+        name = _record(session, tournament_id).name
+        pay_bounties_sync(session, tournament_id, bounties, name=name, now=now)
     return pay_prizes_sync(session, tournament_id, prizes, now=now)
 
 
@@ -377,9 +400,11 @@ def finish_tournament_hand_sync(
     status: str,
     prizes: Sequence[Prize],
     now: datetime,
+    bounties: Sequence[BountyPayment] = (),
 ) -> list[str]:
     """A tournament hand's end, in one transaction: its record and players, the event's
-    state after it (busts, moves, levels) and the prizes of the places it made final."""
+    state after it (busts, moves, levels), the prizes of the places it made final and the
+    bounties it won."""
     stored = session.get(HandRecord, hand_id)
     if stored is None or stored.status != "running":
         raise ValueError(f"hand {hand_id} is not running")
@@ -397,7 +422,13 @@ def finish_tournament_hand_sync(
             )
         )
     return settle_sync(
-        session, tournament_id, snapshot=snapshot, status=status, prizes=prizes, now=now
+        session,
+        tournament_id,
+        snapshot=snapshot,
+        status=status,
+        prizes=prizes,
+        now=now,
+        bounties=bounties,
     )
 
 

@@ -27,8 +27,10 @@ from pokerroom.table.events import HandStarting
 from pokerroom.table.seats import TableError
 from pokerroom.tournament import rebuys, results
 from pokerroom.tournament.balancing import balance
+from pokerroom.tournament.bounties import knockers, share_bounty
 from pokerroom.tournament.clock import LevelClock
 from pokerroom.tournament.events import (
+    BountyWon,
     Eliminated,
     Finished,
     HandDealt,
@@ -57,6 +59,8 @@ class Entry:
     out: bool = False
     big_blind_last: bool = False  # posted the big blind in the last hand dealt to them
     moved: bool = False  # moved since that hand
+    bounty: int = 0  # a knockout event: the bounty on this entry now (money, not chips)
+    bounties_won: int = 0  # the bounty cash this entry has won
 
     @property
     def owes_no_big_blind(self) -> bool:
@@ -133,6 +137,7 @@ class Tournament:
         self.deals_asked: dict[str, int] = {}  # entry -> the level of their last proposal
         # The room's: entry -> [request key, "rebuy:2" or "addon"], its last purchase.
         self.requests: dict[str, list[str]] = {}
+        self.bounties: list[BountyWon] = []  # every bounty paid, in order (the room pays them)
 
     # ---------------------------------------------------------------- queries
 
@@ -160,7 +165,7 @@ class Tournament:
         s = self.structure
         rebuy = s.rebuy.price if s.rebuy else 0
         addon = s.addon.price if s.addon else 0
-        return s.buy_in * len(self.entries) + rebuy * self.rebuys + addon * self.addons
+        return s.pool_share * len(self.entries) + rebuy * self.rebuys + addon * self.addons
 
     @property
     def fees(self) -> int:
@@ -213,7 +218,12 @@ class Tournament:
             )
         if len(self.entries) >= s.max_entrants:
             raise TournamentError(f"{self.name} is full ({s.max_entrants} entries)")
-        entry = Entry(id=player if not used else f"{player}#{used + 1}", player=player, name=name)
+        entry = Entry(
+            id=player if not used else f"{player}#{used + 1}",
+            player=player,
+            name=name,
+            bounty=s.bounty_amount,
+        )
         self.entries[entry.id] = entry
         self._current[player] = entry.id
         self._used[player] = used + 1
@@ -454,6 +464,10 @@ class Tournament:
         key, chips, order = self._hand.pop(number)
         busted = [entry for entry in chips if table.seat_of(entry).stack == 0]
         events: list[Any] = [HandDone(number, self.hands, tuple(busted))]
+        if self.structure.bounty is not None and table.last_hand is not None:
+            for entry in busted:  # (a knockout event has no rebuys: each bust is out)
+                weights = knockers(table.last_hand, list(chips), entry)
+                events.append(self._pay_bounty(entry, weights, number, table.hand_number))
         if key not in self._group_of:
             self._group_of[key] = len(self.groups)
             self.groups.append([])
@@ -492,8 +506,30 @@ class Tournament:
                 events += self._close_registration()
             self.finished = True
             self.winner = left[0]
+            if self.structure.bounty is not None:  # the winner takes their own bounty
+                events.append(self._pay_bounty(left[0], [(left[0], 1)], None, None))
             events.append(Finished(left[0]))
         return events
+
+    def _pay_bounty(
+        self, busted: str, weights: list[tuple[str, int]], table: int | None, hand: int | None
+    ) -> BountyWon:
+        """``busted``'s bounty to its knockers (``weights``): cash, and on a progressive
+        event a part added to each knocker's own bounty (the winner's own is all cash)."""
+        rule, e = self.structure.bounty, self.entries[busted]
+        assert rule is not None
+        own = weights == [(busted, 1)]
+        shares = share_bounty(e.bounty, weights, rule.progressive and not own)
+        e.bounty = 0
+        paid = []
+        for share in shares:
+            knocker = self.entries[share.entry]
+            knocker.bounty += share.added
+            knocker.bounties_won += share.cash
+            paid.append((share.entry, share.cash, share.added, knocker.bounty))
+        won = BountyWon(busted, table, hand, tuple(paid))
+        self.bounties.append(won)
+        return won
 
     # ---------------------------------------------------------------- levels and phases
 

@@ -81,6 +81,11 @@ function facts(e) {
     const [price, stack, max] = s.rebuy;
     out.push(fact("tournaments.rebuys", t("tournaments.rebuy_terms", { price: money(price), chips: chips(stack), max: number(max) })));
   }
+  if (s.bounty) {
+    const [amount, progressive] = s.bounty;
+    out.push(fact("tournaments.bounty", t(progressive ? "tournaments.bounty_progressive" : "tournaments.bounty_plain", { amount: money(amount) })));
+    if (e.bounties) out.push(fact("tournaments.bounties_paid", money(e.bounties.paid)));
+  }
   if (s.addon) {
     const [price, stack] = s.addon;
     out.push(fact("tournaments.addon", t("tournaments.addon_terms", { price: money(price), chips: chips(stack) })));
@@ -150,11 +155,13 @@ function playerRows(e) {
   return players.map((p) => {
     const you = me !== null && (p.entry === me || p.entry.startsWith(`${me}#`));
     return el("tr", { "data-entry": p.entry, class: you ? "seated" : null },
-      el("td", {}, p.name, you ? el("span", { class: "badge you-sit", text: t("tournaments.you") }) : null),
+      el("td", {}, p.name, you ? el("span", { class: "badge you-sit", text: t("tournaments.you") }) : null,
+        p.bounty ? el("span", { class: "badge bounty", "data-bounty": p.bounty, text: t("tournaments.bounty_on_head", { amount: money(p.bounty) }) }) : null),
       el("td", { class: "num", text: p.stack === null ? t("tournaments.out") : p.table ? chips(p.stack) : "" }),
       el("td", { text: p.table ? t("tournaments.table_number", { number: p.table.split("-").pop() }) : "" }),
       el("td", { class: "num", text: p.place ? number(p.place) : "" }),
-      el("td", { class: "num", text: p.prize ? money(p.prize) : "" }));
+      el("td", { class: "num", text: p.prize ? money(p.prize) : "" },
+        p.bounties_won ? el("span", { class: "bounties-won", text: ` ${t("tournaments.bounties_won", { amount: money(p.bounties_won) })}` }) : null));
   });
 }
 

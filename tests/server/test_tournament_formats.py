@@ -1,0 +1,101 @@
+"""Knockout events in a running room, over real sockets, played to the end by bots: every
+bounty paid through the ledger to the knocker's balance, the winner's own included; the
+lobby, the felt and the notices show them; the audit reconciles the pool and the bounties
+to the cent (S-AUDIT-2), on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+import pytest
+
+from pokerroom.store.accounts import STARTING_GRANT
+from tests.helpers.accounts import signup
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.tournaments import Fast, person
+from tests.server.conftest import Server
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def room(request: pytest.FixtureRequest) -> Server:
+    running: Server = request.getfixturevalue(
+        "server" if request.param == "sqlite" else "postgres_server"
+    )
+    return running
+
+
+async def play_to_the_end(
+    server: Server, structure: str, prefix: str, players: int, **create: Any
+) -> tuple[Any, dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+    """An event of ``structure`` played to its end by ``players`` signed-up bots: the
+    runner, each bot's sign-up and the frames each one saw."""
+    hall = server.app.state.tournaments
+    hall.clock, hall.speed = Fast(30), 30  # five-minute levels in ten seconds
+    runner = await hall.create(structure, **create)
+    people = {f"{prefix}{k}": await signup(server.base, f"{prefix}{k}") for k in range(players)}
+    frames: dict[str, list[dict[str, Any]]] = {name: [] for name in people}
+    tasks = [
+        person(server, runner.id, name, data, on_frame=frames[name].append)
+        for name, data in people.items()
+    ]
+    results = await asyncio.wait_for(asyncio.gather(*tasks), timeout=900)
+    assert sorted(r.place for r in results) == list(range(1, players + 1))
+    return runner, people, frames
+
+
+async def balances(server: Server, people: dict[str, dict[str, Any]]) -> dict[str, int]:
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        found = {}
+        for name, data in people.items():
+            me = await http.get("/api/me", headers={"Authorization": f"Bearer {data['token']}"})
+            found[name] = me.json()["balance"]
+        return found
+
+
+async def test_a_progressive_knockout_sit_and_go_pays_every_bounty_to_the_cent(
+    room: Server,
+) -> None:
+    runner, people, frames = await play_to_the_end(room, "sng6_pko", "pko", 6)
+    t, s = runner.t, runner.t.structure
+    assert s.bounty is not None and s.bounty.progressive
+    assert t.finished and len(t.bounties) == 6  # five knockouts and the winner's own
+    assert t.prize_pool == 6 * s.pool_share
+    async with httpx.AsyncClient(base_url=room.base) as http:
+        event = (await http.get(f"/api/tournaments/{runner.id}")).json()
+    assert event["structure"]["bounty"] == [s.bounty.amount, True]
+    assert event["bounties"]["paid"] == 6 * s.bounty.amount
+    assert event["bounties"]["on_heads"] == 0
+    won = {p["name"]: p["bounties_won"] for p in event["players"]}
+    prizes = {p["name"]: p["prize"] for p in event["players"]}
+    assert sum(won.values()) == 6 * s.bounty.amount
+    assert sum(prizes.values()) == t.prize_pool
+    cost = s.buy_in + s.fee
+    assert await balances(room, people) == {
+        name: STARTING_GRANT - cost + prizes[name] + won[name] for name in people
+    }
+    seen = [
+        f["tournament"]["bounties"]
+        for received in frames.values()
+        for f in received
+        if f.get("type") == "table" and f.get("tournament")
+    ]
+    assert any(seen) and all(amount >= 0 for b in seen for _, amount in b)
+    notices = [f for got in frames.values() for f in got if f.get("kind") == "bounty"]
+    told = sum(int(f["params"]["amount"]) for f in notices)
+    assert told == 6 * s.bounty.amount  # each payment told once, in the player's language
+    assert {f["code"] for f in notices} <= {"tournament.bounty_won", "tournament.bounty_own"}
+    report = await assert_books_balance(room)
+    assert report.tournaments == 1 and report.totals.get("bounty", 0) == 0
+
+
+async def test_a_plain_knockout_pays_the_whole_bounty_to_the_knocker(server: Server) -> None:
+    runner, _, _ = await play_to_the_end(server, "sng6_knockout", "ko", 6)
+    t = runner.t
+    rule = t.structure.bounty
+    assert rule is not None and not rule.progressive
+    shares = [share for won in t.bounties for share in won.shares]
+    assert all(added == 0 for _, _, added, _ in shares)
+    assert all(sum(c for _, c, _, _ in won.shares) == rule.amount for won in t.bounties)
+    await assert_books_balance(server)
