@@ -99,3 +99,34 @@ async def test_a_plain_knockout_pays_the_whole_bounty_to_the_knocker(server: Ser
     assert all(added == 0 for _, _, added, _ in shares)
     assert all(sum(c for _, c, _, _ in won.shares) == rule.amount for won in t.bounties)
     await assert_books_balance(server)
+
+
+async def test_a_satellite_plays_its_bubble_hand_for_hand_and_its_seats_register_with_tickets(
+    room: Server,
+) -> None:
+    hall = room.app.state.tournaments
+    target = await hall.create("mtt_turbo6", starts_at=hall.clock() + 10**6)
+    runner, people, frames = await play_to_the_end(
+        room, "satellite_turbo6", "sat", 18, target=target.id
+    )
+    t, rule = runner.t, runner.t.structure.satellite
+    assert rule is not None and rule.seat == 2200
+    assert t.prize_pool == 18 * 1000 and t.seats() == 8  # 18,000 // 2,200, and 400 over
+    places = {p.entry: p for p in t.places()}
+    assert sorted(p.prize for p in places.values())[-9:] == [400] + [2200] * 8
+    assert any(f.get("kind") == "hand_for_hand" for got in frames.values() for f in got)
+    winners = {int(p.entry) for p in places.values() if p.prize == rule.seat}
+    for _ in range(600):  # bounded: the seat winners are registered with their tickets
+        if {int(e) for e in target.t.entries} == winners:
+            break
+        await asyncio.sleep(0.05)
+    assert {int(e) for e in target.t.entries} == winners
+    ids = {name: data["account_id"] for name, data in people.items()}
+    got = {ids[name]: balance for name, balance in (await balances(room, people)).items()}
+    for account, balance in got.items():
+        prize = places[str(account)].prize
+        cash = 0 if prize == rule.seat else prize  # a seat is a ticket, used: no cash
+        assert balance == STARTING_GRANT - 1100 + cash, (account, prize)
+    report = await assert_books_balance(room)
+    assert report.tournaments == 2 and report.totals.get("ticket", 0) == 0
+    assert target.t.prize_pool == 8 * target.t.structure.buy_in

@@ -38,6 +38,7 @@ from pokerroom.store.models import (
     Transfer,
 )
 from pokerroom.store.room_store import RoomStore, TableSave
+from pokerroom.store.tickets import ticket_account
 from pokerroom.store.tournaments import FEES, Prize, pool_account
 from pokerroom.table import Table
 from tests.helpers.store_hands import NOW, play_hand
@@ -66,6 +67,9 @@ class Room:
     finished: str  # a finished event whose prizes emptied its pool
     knockout: str = "pko-1"  # a running knockout event: bounties paid and still on heads
     knockout_done: str = "pko-2"  # a finished one: its bounties all paid
+    satellite: str = "sat-1"  # a finished satellite: one seat won, its ticket not used yet
+    target: str = "target-1"  # the event that ticket is for
+    seat_winner: int = 0  # the account holding it
 
     def player(self, name: str) -> Account:
         return ("player", str(self.players[name]))
@@ -169,6 +173,27 @@ async def build_room(db: Database) -> Room:
             bounties=bounty_payments(pko.t),
             now=NOW,
         )
+    # A satellite to target-1: three entries make one seat (its ticket held) and 800 in cash.
+    target = Event(db, "mtt_turbo6", "target-1")
+    await target.create()
+    sat = Event(db, "satellite_turbo6", "sat-1")
+    await sat.create()
+    for name in ("ann", "bob", "cat"):
+        await sat.register(players[name], f"sat-{name}")
+    sat.t.start(0.0)
+    play_out(sat.t)
+    seat = sat.t.places()[0]
+    assert sat.t.seats() == 1 and seat.prize == 2200
+    await sat.store.settle(
+        "sat-1",
+        snapshot=sat.snapshot(),
+        status="finished",
+        prizes=[
+            Prize(p.entry, int(p.entry), p.prize, "target-1" if p.place == 1 else None)
+            for p in sat.t.places()
+        ],
+        now=NOW,
+    )
     # dan's whole balance to t1, and a floor correction paid from the house's rake.
     await sit(store, "t1", t1, players["dan"], 3, 10_000)
     async with db.transaction() as session:
@@ -176,7 +201,7 @@ async def build_room(db: Database) -> Room:
         # Accounts opened and left empty, of a table and an event that are not stored.
         for account in (("table", "t9"), pool_account("never")):
             await session.run_sync(lambda s, a=account: ledger_account_sync(s, *a))
-    return Room(db, players, raked.id, raked.rake, "rebuy-1", "hu-1")
+    return Room(db, players, raked.id, raked.rake, "rebuy-1", "hu-1", seat_winner=int(seat.entry))
 
 
 async def checks_lost(session: AsyncSession) -> None:
@@ -578,6 +603,33 @@ async def _orphan_bounties(session: AsyncSession, room: Room, d: int) -> list[st
     return [f"tournament gone: bounties of {d} for no tournament"]
 
 
+@plant("a ticket moved in the ledger alone")
+async def _ticket(session: AsyncSession, room: Room, d: int) -> list[str]:
+    account = ticket_account(room.target, room.seat_winner)
+    held = await balance(session, *account)
+    await stray(session, {account: d, BANK: -d})
+    return [
+        f"ticket {account[1]}: holds {held + d} but its tickets issued, used and refunded"
+        f" make {held}"
+    ]
+
+
+@plant("a ticket issued that is not worth a seat")
+async def _ticket_value(session: AsyncSession, room: Room, d: int) -> list[str]:
+    account = ticket_account(room.target, room.players["fay"])
+    await stray(session, {account: d, pool_account(room.satellite): -d}, kind="t_ticket")
+    return [
+        f"ticket {account[1]}: a ticket of {d} issued but a seat there is worth 2200",
+        f"tournament {room.satellite} is finished but its pool holds {-d}",
+    ]
+
+
+@plant("tickets to no tournament")
+async def _orphan_ticket(session: AsyncSession, room: Room, d: int) -> list[str]:
+    await stray(session, {ticket_account("gone", 1): d, BANK: -d})
+    return [f"ticket gone:1: {d} in tickets to no tournament"]
+
+
 @plant("fees with no entry behind them")
 async def _fees(session: AsyncSession, room: Room, d: int) -> list[str]:
     held = await balance(session, *FEES)
@@ -612,9 +664,12 @@ async def test_S_AUDIT_2_the_audit_names_every_planted_difference_both_ways(
     async with database.transaction() as session:
         clean = await audit(session)
     assert clean.ok, clean.problems  # every term of every check non-zero, and in balance
-    assert set(clean.totals) == {"player", "table", "house", "bank", "tournament", "bounty"}
+    assert set(clean.totals) == {
+        *("player", "table", "house", "bank", "tournament", "bounty", "ticket")
+    }
+    assert clean.totals["ticket"] == 2200  # the satellite's seat, not used yet
     assert clean.totals["bounty"] > 0  # the running knockout event's bounties on heads
-    assert (clean.tournaments, clean.tables, clean.hands_rake) == (4, 2, room.rake)
+    assert (clean.tournaments, clean.tables, clean.hands_rake) == (6, 2, room.rake)
     assert clean.seated == clean.totals["table"] and clean.floor_acts == 1
     missed = []
     for name, (planting, ways) in PLANTS.items():
@@ -633,7 +688,7 @@ async def test_S_AUDIT_2_the_audit_names_every_planted_difference_both_ways(
     assert result.exit_code == 0, result.output
     pools = clean.totals["tournament"]
     assert re.search(rf"tournament\s.*\s{pools:,}\s", result.output), result.output
-    assert "tournaments reconciled: 4" in result.output
+    assert "tournaments reconciled: 6" in result.output
     async with database.transaction() as session:
         await _fees(session, room, 100)  # committed this time
     result = await audit_command(database.url)

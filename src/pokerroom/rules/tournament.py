@@ -144,7 +144,9 @@ class TournamentStructure:
         return next((m for after, m in self.breaks if after == level_number), 0)
 
     def payout_for(self, entrants: int) -> tuple[int, ...]:
-        """Basis points for each paid place, place 1 first."""
+        """Basis points for each paid place, place 1 first (none: a satellite pays seats)."""
+        if self.satellite is not None:
+            return ()
         for tier in self.payouts:
             if tier.min_entrants <= entrants <= tier.max_entrants:
                 return tier.places
@@ -297,7 +299,7 @@ def parse_tournament_structure(data: dict[str, Any], name: str) -> TournamentStr
     if unknown:
         raise RulesError(f"structure {name}: unknown keys {', '.join(sorted(unknown))}")
     missing = {"kind", "game", "table_size", "entrants", "starting_stack", "levels", "payouts"}
-    missing -= set(data)
+    missing -= set(data) | ({"payouts"} if "satellite" in data else set())
     if missing:
         raise RulesError(f"structure {name}: missing {', '.join(sorted(missing))}")
     where = f"structure {name}"
@@ -376,8 +378,10 @@ def parse_tournament_structure(data: dict[str, Any], name: str) -> TournamentStr
         raw = _table(f"{where}: satellite", data["satellite"], {"target"}, {"target"})
         target = load_tournament_structure(str(raw["target"]))
         seat = target.buy_in + target.fee
-        if bounty is not None or rebuy is not None or addon is not None:
-            raise RulesError(f"{where}: a satellite has no bounty, rebuy or add-on")
+        if bounty is not None or rebuy is not None or addon is not None or "payouts" in data:
+            raise RulesError(
+                f"{where}: a satellite pays seats: no payouts, bounty, rebuy or add-on"
+            )
         if seat <= 0:
             raise RulesError(f"{where}: target {target.name} costs nothing: no seat to win")
         satellite = Satellite(target=target.name, seat=seat)
@@ -402,7 +406,7 @@ def parse_tournament_structure(data: dict[str, Any], name: str) -> TournamentStr
         re_entries=re_entries,
         rebuy=rebuy,
         addon=addon,
-        payouts=_payouts(name, data["payouts"], low, high),
+        payouts=() if satellite is not None else _payouts(name, data["payouts"], low, high),
     )
 
 

@@ -169,6 +169,7 @@ class Tournaments:
         preset: str | None = None,
         house: HouseOptions | None = None,
         repeat: bool = False,
+        target: str | None = None,
     ) -> TournamentRunner:
         s = load_tournament_structure(structure)
         if house is None:
@@ -181,6 +182,7 @@ class Tournaments:
             "prices": prices_of(s).as_json(),
             "starts_at": starts_at,
             "repeat": repeat,
+            "target": target,  # a satellite's: the event its seats are tickets to
         }
         return TournamentRunner(self, tournament_id, t, config)
 

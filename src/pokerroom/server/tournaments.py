@@ -83,6 +83,7 @@ class TournamentRunner:
         self.deal_cancelled: set[int] = set()  # asked about a deal a restart cancelled
         self.finished_at: float | None = None  # the room's clock when it finished
         self.bounties_sent: set[tuple[str, str]] = set()  # (busted, knocker) stored
+        self.ticket_uses: set[asyncio.Task[None]] = set()  # seat winners being registered
 
     # ------------------------------------------------------------ queries
 
@@ -130,10 +131,30 @@ class TournamentRunner:
         places = self.t.settled_places(now)
         self.places.update({p.entry: p for p in places})
         return [
-            Prize(p.entry, self.account_of(p.entry), p.prize)
+            Prize(p.entry, self.account_of(p.entry), p.prize, self.ticket_for(p.prize))
             for p in places
             if p.entry not in self.paid
         ]
+
+    def ticket_for(self, prize: int) -> str | None:
+        """A satellite's seat is a ticket to its target event (``config["target"]``); the
+        rest of its pool, and a seat with no target event named, is cash."""
+        rule, target = self.t.structure.satellite, self.config.get("target")
+        return target if rule is not None and target and prize == rule.seat else None
+
+    async def use_tickets(self, prizes: list[Prize]) -> None:
+        """Register each seat winner in the target event with their ticket (paid from it);
+        one that cannot be (registration closed, already in) keeps the ticket to register
+        with later."""
+        for prize in prizes:
+            if prize.ticket is None:
+                continue
+            try:
+                target = await self.hall.find(prize.ticket)
+                name = self.names.get(str(prize.account), str(prize.account))
+                await target.register(prize.account, name, f"ticket:{self.id}:{prize.entry}")
+            except Exception as error:  # the ticket stays with the player
+                log.warning("%s: ticket of %s not used: %s", self.id, prize.entry, error)
 
     def bounties_due(self) -> list[BountyPayment]:
         """Bounties won and not stored yet (paid with the state that won them)."""
@@ -334,6 +355,11 @@ class TournamentRunner:
         """Tell each player whose place is now final (and paid) what it was."""
         self.paid.update(entries)
         amounts = {p.entry: p.amount for p in due}
+        tickets = [p for p in due if p.ticket is not None and p.entry in entries]
+        if tickets:  # after this write: the ticket is in the ledger before it is used
+            task = asyncio.get_running_loop().create_task(self.use_tickets(tickets))
+            self.ticket_uses.add(task)
+            task.add_done_callback(self.ticket_uses.discard)
         for entry in entries:
             place = self.places.get(entry)
             if place is None:

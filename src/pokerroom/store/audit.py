@@ -9,9 +9,13 @@ plus a hand in progress); the house's rake account equals the stored hands' rake
 plus the floor's corrections; every hand's rake was booked; every sitting still open
 has its seat; every tournament's prize pool holds its buy-ins, rebuys and add-ons less the
 prizes paid (empty once it is finished), its registrations are the entries of its stored
-state, and the house's fees are the fees of those entries. Each difference is named with its
-table, hand, tournament or account; so is a stored state the audit cannot read (it goes on
-with the rest, never stopping at it).
+state, and the house's fees are the fees of those entries. A knockout event's bounty account
+holds its entries' bounties less the bounties paid, which is the bounties on the heads of its
+stored state (empty once it is finished). A satellite's seats are paid from its pool as
+tickets, each worth a seat of its target event, and each ticket account holds its tickets
+issued less those used to register (plus those refunded), for an event that exists. Each
+difference is named with its table, hand, tournament or account; so is a stored state the
+audit cannot read (it goes on with the rest, never stopping at it).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from pokerroom.store.models import (
     TournamentRecord,
     Transfer,
 )
+from pokerroom.store.tickets import TICKET, TICKET_MOVES, target_of
 from pokerroom.store.tournaments import FEES, POOL
 from pokerroom.table import Table, TableError
 
@@ -100,6 +105,7 @@ async def audit(session: AsyncSession, *, reconcile: bool = True) -> AuditReport
         await _reconcile_rake(session, report)
         await _reconcile_sittings(session, report)
         await _reconcile_tournaments(session, report)
+        await _reconcile_tickets(session, report)
     return report
 
 
@@ -236,7 +242,7 @@ async def _reconcile_tournaments(session: AsyncSession, report: AuditReport) -> 
         select(LedgerAccount.owner, func.sum(Posting.amount))
         .join(Posting, Posting.ledger_account_id == LedgerAccount.id)
         .join(Transfer, Transfer.id == Posting.transfer_id)
-        .where(LedgerAccount.kind == POOL, Transfer.kind == "t_prize")
+        .where(LedgerAccount.kind == POOL, Transfer.kind.in_(("t_prize", "t_ticket")))
         .group_by(LedgerAccount.owner)
     )
     paid = {owner: -int(total) for owner, total in paid_rows}
@@ -347,3 +353,41 @@ def _reconcile_bounties(
         )
     if finished and held != 0:
         report.problems.append(f"tournament {tid} is finished but its bounty account holds {held}")
+
+
+async def _reconcile_tickets(session: AsyncSession, report: AuditReport) -> None:
+    """Each ticket account against the transfers that may move a ticket; each ticket issued
+    worth one seat of an event that exists."""
+    held = await _by_owner(session, TICKET, None)
+    moved: dict[str, int] = {}
+    for kind in TICKET_MOVES:
+        for owner, total in (await _by_owner(session, TICKET, kind)).items():
+            moved[owner] = moved.get(owner, 0) + total
+    seats = {}
+    configs = await session.execute(select(TournamentRecord.id, TournamentRecord.config))
+    for tid, config in configs.all():
+        try:
+            prices = json.loads(config)["prices"]
+            seats[tid] = int(prices["buy_in"]) + int(prices["fee"])
+        except (ValueError, KeyError, TypeError):
+            continue  # the tournaments' check names a config it cannot read
+    issued = await session.execute(
+        select(LedgerAccount.owner, Posting.amount)
+        .join(Posting, Posting.ledger_account_id == LedgerAccount.id)
+        .join(Transfer, Transfer.id == Posting.transfer_id)
+        .where(LedgerAccount.kind == TICKET, Transfer.kind == "t_ticket")
+    )
+    for owner, amount in issued:
+        seat = seats.get(target_of(owner))
+        if seat is not None and amount != seat:
+            report.problems.append(
+                f"ticket {owner}: a ticket of {amount} issued but a seat there is worth {seat}"
+            )
+    for owner, balance in held.items():
+        if target_of(owner) not in seats and balance != 0:
+            report.problems.append(f"ticket {owner}: {balance} in tickets to no tournament")
+        if balance != moved.get(owner, 0):
+            report.problems.append(
+                f"ticket {owner}: holds {balance} but its tickets issued, used and refunded"
+                f" make {moved.get(owner, 0)}"
+            )

@@ -35,6 +35,12 @@ from pokerroom.store.models import (
     TournamentRecord,
     Transfer,
 )
+from pokerroom.store.tickets import (
+    issue_ticket_sync,
+    paid_by_ticket_sync,
+    ticket_account,
+    ticket_held_sync,
+)
 
 POOL = "tournament"  # the ledger kind of a prize pool
 FEES = ("house", "fees")  # the house's tournament fees
@@ -87,6 +93,7 @@ class Prize:
     entry: str
     account: int
     amount: int
+    ticket: str | None = None  # a satellite's seat: a ticket to this event, not cash
 
 
 def create_tournament_sync(
@@ -178,6 +185,11 @@ def register_sync(
     active = f"{tournament_id}:{account}:{number}"
     if session.scalar(select(TournamentEntry.id).where(TournamentEntry.active == active)):
         raise TournamentStoreError(f"entry {number} of player {account} is already registered")
+    # A ticket to this event pays for it (store/tickets.py); else the player's balance.
+    cost = prices.buy_in + prices.fee
+    payer = ticket_account(tournament_id, account)
+    if ticket_held_sync(session, tournament_id, account) < cost:
+        payer = player_account(account)
     row = TournamentEntry(
         tournament_id=tournament_id,
         account_id=account,
@@ -193,10 +205,7 @@ def register_sync(
     transfer_sync(
         session,
         "t_register",
-        {
-            player_account(account): -(prices.buy_in + prices.fee),
-            **prices.entry_moves(tournament_id),
-        },
+        {payer: -cost, **prices.entry_moves(tournament_id)},
         now=now,
         key=f"t:{tournament_id}:register:{row.id}",
         memo=f"registered in {record.name}",
@@ -205,6 +214,13 @@ def register_sync(
     row.entry = entry
     save_state_sync(session, tournament_id, snapshot, status=status, now=now)
     return Registration(entry, repeated=False)
+
+
+def _payer(session: Session, tournament_id: str, row: TournamentEntry) -> tuple[str, str]:
+    """Where a registration's refund goes: the ticket that paid it, or the balance."""
+    if paid_by_ticket_sync(session, f"t:{tournament_id}:register:{row.id}"):
+        return ticket_account(tournament_id, row.account_id)
+    return player_account(row.account_id)
 
 
 def registered_entry(session: Session, tournament_id: str, account: int) -> TournamentEntry | None:
@@ -244,7 +260,7 @@ def unregister_sync(
         "t_unregister",
         {
             **prices.entry_moves(tournament_id, -1),
-            player_account(account): prices.buy_in + prices.fee,
+            _payer(session, tournament_id, row): prices.buy_in + prices.fee,
         },
         now=now,
         key=f"t:{tournament_id}:unregister:{row.id}",
@@ -285,7 +301,7 @@ def cancel_tournament_sync(
             "t_cancel",
             {
                 **prices.entry_moves(tournament_id, -1),
-                player_account(row.account_id): prices.buy_in + prices.fee,
+                _payer(session, tournament_id, row): prices.buy_in + prices.fee,
             },
             now=now,
             key=f"t:{tournament_id}:cancel:{row.id}",
@@ -341,7 +357,18 @@ def pay_prizes_sync(
     for prize in prizes:
         if prize.entry in paid:
             continue
-        if prize.amount > 0:
+        if prize.amount > 0 and prize.ticket is not None:
+            issue_ticket_sync(
+                session,
+                pool_account(tournament_id),
+                prize.ticket,
+                prize.account,
+                prize.amount,
+                key=f"t:{tournament_id}:prize:{prize.entry}",
+                memo=f"a seat in {prize.ticket} won in {record.name}",
+                now=now,
+            )
+        elif prize.amount > 0:
             transfer_sync(
                 session,
                 "t_prize",

@@ -44,7 +44,7 @@ from pokerroom.tournament.events import (
     TournamentError,
     Unregistered,
 )
-from pokerroom.tournament.places import Bust, Place, prizes
+from pokerroom.tournament.places import Bust, Place, prizes, satellite_prizes
 from pokerroom.tournament.seats import draw_seat, shuffle
 
 
@@ -131,6 +131,7 @@ class Tournament:
         self.hands = self.moves = self.tables_max = self.max_table_gap = 0
         self.short_hands = 0  # hands dealt at a table two or more players short of the fullest
         self.winner: str | None = None
+        self.seat_winners: list[str] = []  # a satellite ended with its seats decided: best first
         self.deal: dict[str, int] | None = None  # entry -> amount, once all agreed
         self.deal_keep = 0
         self.deal_proposed: list[str] | None = None  # asked to agree a deal (the room's)
@@ -190,7 +191,21 @@ class Tournament:
         return self.tables[e.table]
 
     def paid_places(self) -> int:
+        """The places paid; a satellite's bubble is its last seat (place N + 1 is paid what
+        is left over in cash, no seat)."""
+        if self.structure.satellite is not None:
+            return self.seats()
         return len(self.structure.payout_for(len(self.entries)))
+
+    def seats(self) -> int:
+        """A satellite's seats in its target: N = pool // a seat's value (0 otherwise)."""
+        rule = self.structure.satellite
+        return 0 if rule is None else self.prize_pool // rule.seat
+
+    def seats_decided(self) -> bool:
+        """A satellite whose field is final and whose players left all win a seat: it deals
+        no more hands, and ends once the hands still in play are over."""
+        return self.closed and self.structure.satellite is not None and self.left <= self.seats()
 
     def chips_in_play(self) -> int:
         return sum(t.chips_on_table() for t in self.tables.values())
@@ -367,7 +382,7 @@ class Tournament:
         table = self.tables.get(number)
         if table is None or table.hand is not None or number in self.held:
             return False
-        if self.short(number, fullest):
+        if self.short(number, fullest) or self.seats_decided():
             return False
         due = self.offer_deadline(number)
         if due is not None and due <= now:  # a lapsed rebuy offer is settled first
@@ -500,7 +515,10 @@ class Tournament:
             self.round += 1  # every table has dealt this round's hand: the next round
             self._round_dealt = set()
         events += self._update_hand_for_hand()
-        if self.left == 1:
+        idle = all(table.hand is None for table in self.tables.values())
+        if self.seats_decided() and idle and self.left > 0 and not self.finished:
+            events += self._seats_decided()
+        elif self.left == 1:
             left = self.remaining()
             if not self.closed:
                 events += self._close_registration()
@@ -510,6 +528,17 @@ class Tournament:
                 events.append(self._pay_bounty(left[0], [(left[0], 1)], None, None))
             events.append(Finished(left[0]))
         return events
+
+    def _seats_decided(self) -> list[Any]:
+        """A satellite's last seat is decided: every player left wins one; the event ends,
+        the players left ranked by chips (their places are cosmetic: the seats are equal)."""
+        stacks = {
+            e: self.tables[self.entries[e].table or 0].seat_of(e).stack for e in self.remaining()
+        }
+        self.seat_winners = sorted(stacks, key=lambda e: -stacks[e])
+        self.finished = True
+        self.winner = self.seat_winners[0]
+        return [Finished(self.winner)]
 
     def _pay_bounty(
         self, busted: str, weights: list[tuple[str, int]], table: int | None, hand: int | None
@@ -623,6 +652,10 @@ class Tournament:
         return results.places_so_far(self)
 
     def prizes(self) -> list[int]:
+        """Each paid place's prize, place 1 first (a satellite's: seats, then the rest)."""
+        rule = self.structure.satellite
+        if rule is not None:
+            return satellite_prizes(self.prize_pool, rule.seat)
         return prizes(self.prize_pool, self.structure.payout_for(len(self.entries)))
 
     def pool_final(self, now: float) -> bool:

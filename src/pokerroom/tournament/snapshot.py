@@ -57,6 +57,7 @@ def tournament_to_json(t: Tournament) -> str:
         "deal_proposed": t.deal_proposed,
         "deals_asked": t.deals_asked,
         "requests": t.requests,
+        "seat_winners": t.seat_winners,
         "bounties": [[b.busted, b.table, b.hand, [list(x) for x in b.shares]] for b in t.bounties],
     }
     return json.dumps(data)
@@ -96,6 +97,7 @@ def tournament_from_json(
     t.deal_proposed = data.get("deal_proposed")  # absent before it was stored
     t.deals_asked = dict(data.get("deals_asked", {}))  # (absent before it was stored)
     t.requests = dict(data.get("requests", {}))  # (absent before it was stored)
+    t.seat_winners = list(data.get("seat_winners", []))  # (absent before satellites)
     t.bounties = [  # (absent before it was stored)
         BountyWon(busted, table, hand, tuple((e, c, a, b) for e, c, a, b in shares))
         for busted, table, hand, shares in data.get("bounties", [])
