@@ -6,11 +6,13 @@ to the cent (S-AUDIT-2), on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import httpx
 import pytest
 
+from pokerroom.rules.schedule import load_schedule
 from pokerroom.store.accounts import STARTING_GRANT
 from tests.helpers.accounts import signup
 from tests.helpers.audit import assert_books_balance
@@ -35,6 +37,14 @@ async def play_to_the_end(
     hall.clock, hall.speed = Fast(30), 30  # five-minute levels in ten seconds
     runner = await hall.create(structure, **create)
     people = {f"{prefix}{k}": await signup(server.base, f"{prefix}{k}") for k in range(players)}
+    return await play(server, runner, people)
+
+
+async def play(
+    server: Server, runner: Any, people: dict[str, dict[str, Any]]
+) -> tuple[Any, dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+    """``runner``'s event played to its end by ``people`` with the rule bot's choices."""
+    players = len(people)
     frames: dict[str, list[dict[str, Any]]] = {name: [] for name in people}
     tasks = [
         person(server, runner.id, name, data, on_frame=frames[name].append)
@@ -130,3 +140,44 @@ async def test_a_satellite_plays_its_bubble_hand_for_hand_and_its_seats_register
     report = await assert_books_balance(room)
     assert report.tournaments == 2 and report.totals.get("ticket", 0) == 0
     assert target.t.prize_pool == 8 * target.t.structure.buy_in
+
+
+async def test_a_scheduled_run_starts_at_its_time_and_the_house_pays_the_overlay(
+    room: Server,
+) -> None:
+    hall = room.app.state.tournaments
+    people = {f"sch{k}": await signup(room.base, f"sch{k}") for k in range(4)}
+    schedule = load_schedule("demo")
+    real = time.time()
+    start = schedule.event("Hourly PKO").starts(real)[0]
+    base = start - 60  # the room's clock a minute before the run, 30 times faster
+    hall.clock, hall.speed = (lambda: base + (time.time() - real) * 30), 30
+    hall.schedule = schedule
+    await hall._keep_open()
+    runs = {r.config["scheduled"]: r for r in hall.runners.values() if r.config.get("scheduled")}
+    runner = runs[f"Hourly PKO@{int(start)}"]
+    async with httpx.AsyncClient(base_url=room.base) as http:
+        listed = (await http.get(f"/api/tournaments/{runner.id}")).json()
+    assert listed["starts_at"] == start and listed["guarantee"] == 50_000
+    assert listed["status"] == "registering" and listed["overlay"] == 0
+    runner, people, _ = await play(room, runner, people)
+    t, s = runner.t, runner.t.structure
+    assert t.clock.start is not None and t.clock.start >= start  # not before its time
+    assert t.overlay == 50_000 - 4 * s.pool_share and t.prize_pool == 50_000
+    places = {p.entry: p for p in t.places()}
+    assert sum(p.prize for p in places.values()) == 50_000
+    ids = {name: data["account_id"] for name, data in people.items()}
+    for name, balance in (await balances(room, people)).items():
+        e = t.entries[str(ids[name])]
+        assert balance == STARTING_GRANT - 2200 + places[e.id].prize + e.bounties_won
+    report = await assert_books_balance(room)
+    assert report.totals["house"] == 4 * s.fee - t.overlay  # the fees in, the overlay out
+    for _ in range(100):  # bounded: the next run, and its satellite tied to the run after it
+        scheduled = [r for r in hall.runners.values() if r.config.get("scheduled")]
+        satellites = [r for r in scheduled if r.config["scheduled"].startswith("Hourly PKO Sat")]
+        if satellites:
+            break
+        await asyncio.sleep(0.1)
+    target = hall.get(satellites[0].config["target"])
+    assert target.config["scheduled"].startswith("Hourly PKO@")
+    assert target.starts_at > satellites[0].starts_at > start

@@ -27,6 +27,7 @@ from pokerroom.store.audit import AuditReport, audit
 from pokerroom.store.bounties import bounty_account
 from pokerroom.store.db import Database
 from pokerroom.store.floor import correct_hand
+from pokerroom.store.guarantees import OVERLAY
 from pokerroom.store.ledger import BANK, HOUSE, balance, ledger_account_sync
 from pokerroom.store.models import (
     HandRecord,
@@ -160,6 +161,7 @@ async def build_room(db: Database) -> Room:
         await pko.create()
         for name in names:
             await pko.register(players[name], f"{tid}-{name}")
+        pko.t.guarantee = 0 if bounties else 20_000  # pko-2: the house's overlay of 18,500
         pko.t.start(0.0)
         play_out(pko.t, until_bounties=bounties)
         assert pko.t.bounties and pko.t.finished == (bounties is None)
@@ -171,6 +173,7 @@ async def build_room(db: Database) -> Room:
             status=status,
             prizes=[Prize(p.entry, int(p.entry), p.prize) for p in due],
             bounties=bounty_payments(pko.t),
+            overlay=pko.t.overlay,
             now=NOW,
         )
     # A satellite to target-1: three entries make one seat (its ticket held) and 800 in cash.
@@ -628,6 +631,31 @@ async def _ticket_value(session: AsyncSession, room: Room, d: int) -> list[str]:
 async def _orphan_ticket(session: AsyncSession, room: Room, d: int) -> list[str]:
     await stray(session, {ticket_account("gone", 1): d, BANK: -d})
     return [f"ticket gone:1: {d} in tickets to no tournament"]
+
+
+@plant("an overlay paid that the event's state does not have")
+async def _overlay_paid(session: AsyncSession, room: Room, d: int) -> list[str]:
+    pool = pool_account(room.knockout_done)
+    await stray(session, {OVERLAY: -d, pool: d}, kind="t_overlay")
+    return [
+        f"tournament {room.knockout_done}: its state has an overlay of 18500 but the house"
+        f" paid {18_500 + d} into its pool",
+        f"house overlay: balance {-18_500 - d} but the guaranteed events' overlays make -18500",
+        f"tournament {room.knockout_done} is finished but its pool holds {d}",
+    ]
+
+
+@plant("an overlay in an event's state that the house never paid")
+async def _overlay_state(session: AsyncSession, room: Room, d: int) -> list[str]:
+    def edit(state: dict[str, Any]) -> None:
+        state["overlay"] += d
+
+    await edit_snapshot(session, TournamentRecord, room.knockout_done, edit)
+    return [
+        f"tournament {room.knockout_done}: its state has an overlay of {18_500 + d} but the"
+        " house paid 18500 into its pool",
+        f"house overlay: balance -18500 but the guaranteed events' overlays make {-18_500 - d}",
+    ]
 
 
 @plant("fees with no entry behind them")

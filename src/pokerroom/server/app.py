@@ -13,6 +13,7 @@ from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
 
+from pokerroom.rules.schedule import load_schedule
 from pokerroom.server import errors
 from pokerroom.server.auth import Auth
 from pokerroom.server.leasing import LeaseSettings
@@ -79,6 +80,7 @@ def create_app(
     docs: bool | None = None,
     limits: Limits | None = None,
     repeat: tuple[str, ...] = (),
+    schedule: str | None = None,
     node: str | None = None,
     leases: LeaseSettings | None = None,
     redis: str | None = None,
@@ -113,7 +115,9 @@ def create_app(
         own_tables=own_tables,
     )
     auth = Auth(room.store)
-    hall = Tournaments(room, repeat=repeat)
+    hall = Tournaments(
+        room, repeat=repeat, schedule=None if schedule is None else load_schedule(schedule)
+    )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

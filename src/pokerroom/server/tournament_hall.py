@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Any
 from pokerroom.rng import SystemRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.house import STANDARD, HouseOptions
+from pokerroom.rules.schedule import Schedule
 from pokerroom.rules.tournament import TournamentStructure, load_tournament_structure
 from pokerroom.server.clock import aware, utcnow
 from pokerroom.server.tournament_deals import restarted
 from pokerroom.server.tournament_nodes import TournamentLeases
+from pokerroom.server.tournament_schedule import keep_scheduled
 from pokerroom.server.tournaments import TournamentRunner
 from pokerroom.store.tournament_store import TournamentStore
 from pokerroom.store.tournaments import Prices
@@ -55,8 +57,10 @@ class Tournaments:
         clock: Callable[[], float] = time.time,
         speed: float = 1.0,
         pause: float | None = None,
+        schedule: Schedule | None = None,
     ) -> None:
         self.room = room
+        self.schedule = schedule  # recurring events, each run listed ahead of its time
         self.store = TournamentStore(room.db)
         self.repeat = repeat
         self.clock = clock
@@ -170,6 +174,8 @@ class Tournaments:
         house: HouseOptions | None = None,
         repeat: bool = False,
         target: str | None = None,
+        guarantee: int = 0,
+        scheduled: str | None = None,
     ) -> TournamentRunner:
         s = load_tournament_structure(structure)
         if house is None:
@@ -177,12 +183,14 @@ class Tournaments:
         t = Tournament(
             structure=s, house=house, rng=SystemRandomSource(), name=name or tournament_id
         )
+        t.guarantee = guarantee
         config = {
             "structure": s.name,
             "prices": prices_of(s).as_json(),
             "starts_at": starts_at,
             "repeat": repeat,
             "target": target,  # a satellite's: the event its seats are tickets to
+            "scheduled": scheduled,  # a run of the room's schedule: its event and start
         }
         return TournamentRunner(self, tournament_id, t, config)
 
@@ -204,6 +212,9 @@ class Tournaments:
 
     async def _keep_open(self) -> None:
         others = [] if self.nodes is None else self.nodes.others()
+        if self.schedule is not None and self.nodes is None:
+            runners = [*self.runners.values(), *others]
+            await keep_scheduled(self.schedule, runners, self.create, self.clock())
         for structure in self.repeat:
             open_ = [
                 r

@@ -162,7 +162,7 @@ class TournamentTableActor(TableActor):
         started, hand, runner = self.started, self.table.last_hand, self.runner
         if started is None or hand is None:
             return
-        due, bounties = runner.prizes_due(now), runner.bounties_due()
+        due, bounties, overlay = runner.prizes_due(now), runner.bounties_due(), runner.overlay_due()
         async with runner.saving:  # the state taken now, written before any taken later
             paid = await runner.store.finish_hand(
                 started.hand_id,
@@ -178,8 +178,10 @@ class TournamentTableActor(TableActor):
                 status=runner.status,
                 prizes=due,
                 bounties=bounties,
+                overlay=overlay,
                 now=utcnow(),
             )
+        runner.overlay_paid = runner.overlay_paid or bool(overlay)
         self.started = None
         self._announce(hand, finished, self.hand_events)
         runner.bounties_paid(bounties)

@@ -84,6 +84,7 @@ class TournamentRunner:
         self.finished_at: float | None = None  # the room's clock when it finished
         self.bounties_sent: set[tuple[str, str]] = set()  # (busted, knocker) stored
         self.ticket_uses: set[asyncio.Task[None]] = set()  # seat winners being registered
+        self.overlay_paid = False  # a guarantee's overlay stored (after a restart: once more)
 
     # ------------------------------------------------------------ queries
 
@@ -159,6 +160,11 @@ class TournamentRunner:
     def bounties_due(self) -> list[BountyPayment]:
         """Bounties won and not stored yet (paid with the state that won them)."""
         return bounties_due(self.t, self.bounties_sent, self.account_of)
+
+    def overlay_due(self) -> int:
+        """A guarantee's overlay set by registration closing and not stored yet (the
+        ledger pays it once: sent again after a restart)."""
+        return 0 if self.overlay_paid else self.t.overlay
 
     def bounties_paid(self, paid: list[BountyPayment]) -> None:
         """Stored: tell each knocker what they won."""
@@ -240,7 +246,11 @@ class TournamentRunner:
     async def settle(self) -> None:
         """The state after a change between hands (a rebuy offer refused or lapsed), with
         the prizes of the places it made final, in one transaction."""
-        due, bounties = self.prizes_due(self.now()), self.bounties_due()
+        due, bounties, overlay = (
+            self.prizes_due(self.now()),
+            self.bounties_due(),
+            self.overlay_due(),
+        )
         async with self.saving:
             paid = await self.store.settle(
                 self.id,
@@ -248,8 +258,10 @@ class TournamentRunner:
                 status=self.status,
                 prizes=due,
                 bounties=bounties,
+                overlay=overlay,
                 now=utcnow(),
             )
+        self.overlay_paid = self.overlay_paid or bool(overlay)
         self.bounties_paid(bounties)
         self.prizes_paid(paid, due)
 
@@ -505,6 +517,9 @@ class TournamentRunner:
             "max_entrants": s.max_entrants,
             "registration_open": not self.cancelled and t.registration_open(now),
             "prize_pool": t.prize_pool,
+            "guarantee": t.guarantee,
+            "overlay": t.overlay,
+            "target": self.config.get("target"),
             "payouts": self.payouts(),
             "bounties": bounty_view(t),
             "level": None if info is None else info["level"],

@@ -11,9 +11,11 @@ has its seat; every tournament's prize pool holds its buy-ins, rebuys and add-on
 prizes paid (empty once it is finished), its registrations are the entries of its stored
 state, and the house's fees are the fees of those entries. A knockout event's bounty account
 holds its entries' bounties less the bounties paid, which is the bounties on the heads of its
-stored state (empty once it is finished). A satellite's seats are paid from its pool as
-tickets, each worth a seat of its target event, and each ticket account holds its tickets
-issued less those used to register (plus those refunded), for an event that exists. Each
+stored state (empty once it is finished); a guaranteed event's pool holds the house's overlay
+its state has, and the house's overlay account minus all of them. A satellite's seats are
+paid from its pool as tickets, each worth a seat of its target event, and each ticket
+account holds its tickets issued less those used to register (plus those refunded), for an
+event that exists. Each
 difference is named with its table, hand, tournament or account; so is a stored state the
 audit cannot read (it goes on with the rest, never stopping at it).
 """
@@ -27,6 +29,7 @@ from sqlalchemy import and_, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pokerroom.store.bounties import BOUNTY
+from pokerroom.store.guarantees import OVERLAY
 from pokerroom.store.ledger import HOUSE, NON_NEGATIVE
 from pokerroom.store.models import (
     FloorAct,
@@ -246,6 +249,8 @@ async def _reconcile_tournaments(session: AsyncSession, report: AuditReport) -> 
         .group_by(LedgerAccount.owner)
     )
     paid = {owner: -int(total) for owner, total in paid_rows}
+    overlays_paid = await _by_owner(session, POOL, "t_overlay")
+    overlays = 0
     held_bounties = await _by_owner(session, BOUNTY, None)
     bounties_paid = await _by_owner(session, BOUNTY, "t_bounty")
     registered = dict(
@@ -271,6 +276,7 @@ async def _reconcile_tournaments(session: AsyncSession, report: AuditReport) -> 
             state = json.loads(record.snapshot)
             entries = len(state["entries"])
             on_heads = sum(int(e.get("bounty", 0)) for e in state["entries"])
+            overlay = int(state.get("overlay", 0))  # (absent before guarantees)
             rebuys, addons = int(state["counts"][0]), int(state["counts"][1])
         except (ValueError, KeyError, TypeError, IndexError) as error:
             report.problems.append(f"tournament {tid}: its state cannot be read ({error!r})")
@@ -284,7 +290,13 @@ async def _reconcile_tournaments(session: AsyncSession, report: AuditReport) -> 
             on_heads=on_heads,
             finished=record.status == "finished",
         )
-        expected = (buy_in - bounty) * entries + rebuy * rebuys + addon * addons
+        overlays += overlay
+        if overlays_paid.get(tid, 0) != overlay:
+            report.problems.append(
+                f"tournament {tid}: its state has an overlay of {overlay} but the house paid"
+                f" {overlays_paid.get(tid, 0)} into its pool"
+            )
+        expected = (buy_in - bounty) * entries + rebuy * rebuys + addon * addons + overlay
         expected -= paid.get(tid, 0)
         if held != expected:
             report.problems.append(
@@ -305,6 +317,19 @@ async def _reconcile_tournaments(session: AsyncSession, report: AuditReport) -> 
     for owner, balance in held_bounties.items():
         if balance != 0:
             report.problems.append(f"tournament {owner}: bounties of {balance} for no tournament")
+    house_overlay = int(
+        await session.scalar(
+            select(LedgerAccount.balance).where(
+                LedgerAccount.kind == OVERLAY[0], LedgerAccount.owner == OVERLAY[1]
+            )
+        )
+        or 0
+    )
+    if house_overlay != -overlays:
+        report.problems.append(
+            f"house overlay: balance {house_overlay} but the guaranteed events' overlays make"
+            f" {-overlays}"
+        )
     kind, owner = FEES
     held_fees = int(
         await session.scalar(

@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from pokerroom.history.record import interrupted_record
 from pokerroom.store.bounties import BountyPayment, bounty_account, pay_bounties_sync
+from pokerroom.store.guarantees import pay_overlay_sync
 from pokerroom.store.hands import insert_running_sync
 from pokerroom.store.ledger import KeyUsedError, LedgerError, player_account, transfer_sync
 from pokerroom.store.models import (
@@ -396,10 +397,16 @@ def settle_sync(
     prizes: Sequence[Prize],
     now: datetime,
     bounties: Sequence[BountyPayment] = (),
+    overlay: int = 0,
 ) -> list[str]:
     """The event's state after a change between hands (a rebuy offer refused or lapsed) and
-    the prizes of the places it made final and the bounties won, in one transaction."""
+    the prizes of the places it made final, the bounties won and the guarantee's overlay
+    once its field is final, in one transaction."""
     save_state_sync(session, tournament_id, snapshot, status=status, now=now)
+    if overlay:
+        key, name = f"t:{tournament_id}:overlay", _record(session, tournament_id).name
+        memo = f"the house's overlay to the guarantee of {name}"
+        pay_overlay_sync(session, pool_account(tournament_id), overlay, key=key, memo=memo, now=now)
     if bounties:
         name = _record(session, tournament_id).name
         pay_bounties_sync(session, tournament_id, bounties, name=name, now=now)
@@ -428,6 +435,7 @@ def finish_tournament_hand_sync(
     prizes: Sequence[Prize],
     now: datetime,
     bounties: Sequence[BountyPayment] = (),
+    overlay: int = 0,
 ) -> list[str]:
     """A tournament hand's end, in one transaction: its record and players, the event's
     state after it (busts, moves, levels), the prizes of the places it made final and the
@@ -456,6 +464,7 @@ def finish_tournament_hand_sync(
         prizes=prizes,
         now=now,
         bounties=bounties,
+        overlay=overlay,
     )
 
 

@@ -139,6 +139,10 @@ class Tournament:
         # The room's: entry -> [request key, "rebuy:2" or "addon"], its last purchase.
         self.requests: dict[str, list[str]] = {}
         self.bounties: list[BountyWon] = []  # every bounty paid, in order (the room pays them)
+        # A guaranteed prize pool: when registration closes on less, the house adds the
+        # difference (the overlay, paid through the room's ledger).
+        self.guarantee = 0
+        self.overlay = 0
 
     # ---------------------------------------------------------------- queries
 
@@ -166,7 +170,8 @@ class Tournament:
         s = self.structure
         rebuy = s.rebuy.price if s.rebuy else 0
         addon = s.addon.price if s.addon else 0
-        return s.pool_share * len(self.entries) + rebuy * self.rebuys + addon * self.addons
+        paid = s.pool_share * len(self.entries) + rebuy * self.rebuys + addon * self.addons
+        return paid + self.overlay
 
     @property
     def fees(self) -> int:
@@ -585,6 +590,7 @@ class Tournament:
 
     def _close_registration(self) -> list[Any]:
         self.closed = True
+        self.overlay = max(0, self.guarantee - self.prize_pool)  # the field is final
         final = self.structure.rebuy is None and self.structure.addon is None
         events: list[Any] = [
             RegistrationClosed(len(self.entries), self.prize_pool if final else None)

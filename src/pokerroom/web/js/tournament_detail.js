@@ -63,6 +63,7 @@ function facts(e) {
     fact("tournaments.entrants", `${number(e.entrants)}/${number(e.max_entrants)}`),
     fact("tournaments.prize_pool", money(e.prize_pool)),
   ];
+  if (e.guarantee) out.push(fact("tournaments.guarantee", e.overlay ? t("tournaments.guarantee_overlay", { amount: money(e.guarantee), overlay: money(e.overlay) }) : money(e.guarantee)));
   if (e.starts_at && e.status === "registering") {
     const at = new Date(e.starts_at * 1000).toLocaleString(locale(), { dateStyle: "short", timeStyle: "short" });
     out.push(fact("tournaments.starts", at));
