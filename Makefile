@@ -68,7 +68,7 @@ test-all: lint chromium nginx $(BUILT)
 
 # Repeating sit & gos of each game: no-limit and fixed-limit hold'em, pot-limit Omaha and Omaha Hi-Lo.
 serve: $(BUILT)
-	$(BIN)/pokerroom serve --sit-and-go sng6,sng6_limit,sng6_plo,sng6_plo8
+	$(BIN)/pokerroom serve --sit-and-go sng6,sng6_limit,sng6_plo,sng6_plo8,sng6_pko --schedule demo
 
 bench: $(BUILT)
 	$(BIN)/python -m benchmarks

@@ -172,3 +172,44 @@ async def test_serve_trusts_x_forwarded_for_only_from_forwarded_allow_ips(tmp_pa
         finally:
             process.terminate()
             process.wait(timeout=30)
+
+
+def test_serve_with_an_unknown_schedule_says_which_exist_and_exits_2(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "pokerroom.cli", "serve", "--no-bots", "--port", "0"]
+    command += ["--database", sqlite_url(tmp_path / "r.db"), "--schedule", "weekly99"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2, done.stderr
+    assert "no schedule 'weekly99'" in done.stderr and "demo" in done.stderr
+
+
+async def test_make_serve_lists_its_schedule_with_start_times_and_guarantees(
+    tmp_path: Path,
+) -> None:
+    """``make serve``'s schedule (rules/data/schedules/demo.toml): the next run of each
+    event listed ahead of its time, the PKO with its guarantee, the satellite tied to it."""
+    makefile = (Path(__file__).parents[2] / "Makefile").read_text(encoding="utf-8")
+    assert "--schedule demo" in makefile
+    port = free_port()
+    env = {"POKERROOM_SIT_AND_GO": "none", "POKERROOM_SCHEDULE": "demo"}
+    process = await spawn_room(sqlite_url(tmp_path / "room.db"), port, pause=0.05, env=env)
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            deadline = time.monotonic() + 60
+            while True:  # the hall lists them on its first pass
+                events = (await http.get("/api/tournaments")).json()
+                if len(events) >= 2 or time.monotonic() > deadline:
+                    break
+                await asyncio.sleep(0.1)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    now = time.time()
+    pko = min(
+        (e for e in events if e["structure"]["name"] == "mtt_pko"), key=lambda e: e["starts_at"]
+    )
+    assert pko["status"] == "registering" and pko["guarantee"] == 50_000
+    assert now < pko["starts_at"] <= now + 3600 and pko["structure"]["bounty"] == [1000, True]
+    satellite = next(e for e in events if e["structure"]["name"] == "satellite_pko")
+    target = next(e for e in events if e["id"] == satellite["target"])  # listed with it
+    assert target["structure"]["name"] == "mtt_pko"
+    assert satellite["starts_at"] < target["starts_at"] <= satellite["starts_at"] + 3600

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules.house import STANDARD
 from pokerroom.rules.tournament import load_tournament_structure
+from pokerroom.store.tournaments.bounties import BountyPayment
 from pokerroom.store.db import Database
 from pokerroom.store.tournaments.statements import Prices
 from pokerroom.store.tournaments.store import TournamentStore
@@ -33,6 +34,7 @@ class Event:
             fee=s.fee,
             rebuy=s.rebuy.price if s.rebuy else 0,
             addon=s.addon.price if s.addon else 0,
+            bounty=s.bounty_amount,
         )
 
     async def create(self) -> None:
@@ -65,13 +67,26 @@ class Event:
         await self.store.unregister(self.tid, account, apply=apply, now=NOW)
 
 
-def play_out(t: Tournament) -> None:
-    """Every hand to the end with random actions (a hand's clock never runs out here)."""
+def bounty_payments(t: Tournament) -> list[BountyPayment]:
+    """Every bounty the event has won, as the runner pays them (entries are account ids)."""
+    return [
+        BountyPayment(won.busted, knocker, int(knocker), cash)
+        for won in t.bounties
+        for knocker, cash, _, _ in won.shares
+    ]
+
+
+def play_out(t: Tournament, *, until_bounties: int | None = None) -> None:
+    """Every hand to the end with random actions (a hand's clock never runs out here); or,
+    with ``until_bounties``, until that many bounties were won, between hands."""
     rng = SeededRandomSource("play")
     now = 0.0
     if not t.closed:
         t.close_registration()
     while not t.finished:
+        idle = all(table.hand is None for table in t.tables.values())
+        if until_bounties is not None and idle and len(t.bounties) >= until_bounties:
+            return
         for number in t.startable(now):
             if t.can_start(number, now):
                 t.start_hand(number, now)

@@ -24,7 +24,9 @@ from pokerroom.rng import SeededRandomSource
 from pokerroom.rules.tournament import load_tournament_structure
 from pokerroom.store.accounts.accounts import STARTING_GRANT, NewPassword, new_password, sign_up
 from pokerroom.store.audit import AuditReport, audit
+from pokerroom.store.tournaments.bounties import bounty_account
 from pokerroom.store.db import Database
+from pokerroom.store.tournaments.guarantees import OVERLAY
 from pokerroom.store.models import (
     HandRecord,
     Posting,
@@ -34,13 +36,14 @@ from pokerroom.store.models import (
     TournamentRecord,
     Transfer,
 )
+from pokerroom.store.tournaments.tickets import ticket_account
 from pokerroom.store.money.ledger import BANK, HOUSE, balance, ledger_account_sync
 from pokerroom.store.tables.floor import correct_hand
 from pokerroom.store.tables.store import RoomStore, TableSave
 from pokerroom.store.tournaments.statements import FEES, Prize, pool_account
 from pokerroom.table import Table
 from tests.helpers.store_hands import NOW, play_hand
-from tests.helpers.store_tournaments import Event, play_out
+from tests.helpers.store_tournaments import Event, bounty_payments, play_out
 from tests.helpers.writer import HOUSE as TITAN
 from tests.helpers.writer import SPEC
 
@@ -63,6 +66,11 @@ class Room:
     rake: int
     running: str  # a running rebuy event: entries, a rebuy and an add-on in its pool
     finished: str  # a finished event whose prizes emptied its pool
+    knockout: str = "pko-1"  # a running knockout event: bounties paid and still on heads
+    knockout_done: str = "pko-2"  # a finished one: its bounties all paid
+    satellite: str = "sat-1"  # a finished satellite: one seat won, its ticket not used yet
+    target: str = "target-1"  # the event that ticket is for
+    seat_winner: int = 0  # the account holding it
 
     def player(self, name: str) -> Account:
         return ("player", str(self.players[name]))
@@ -144,6 +152,51 @@ async def build_room(db: Database) -> Room:
         assert await mtt.store.buy_chips(
             mtt.tid, players["cat"], entry=entry, addon=addon, number=1, apply=bought, now=NOW
         )
+    # Knockout events: one running with a bounty won, one played out (dan stays out of both).
+    for tid, names, bounties in (
+        ("pko-1", ("ann", "bob", "eve", "fay"), 1),
+        ("pko-2", ("ann", "bob", "cat"), None),
+    ):
+        pko = Event(db, "sng6_pko", tid)
+        await pko.create()
+        for name in names:
+            await pko.register(players[name], f"{tid}-{name}")
+        pko.t.guarantee = 0 if bounties else 20_000  # pko-2: the house's overlay of 18,500
+        pko.t.start(0.0)
+        play_out(pko.t, until_bounties=bounties)
+        assert pko.t.bounties and pko.t.finished == (bounties is None)
+        status = "finished" if pko.t.finished else "running"
+        due = pko.t.places() if pko.t.finished else pko.t.settled_places(0.0)
+        await pko.store.settle(
+            tid,
+            snapshot=pko.snapshot(),
+            status=status,
+            prizes=[Prize(p.entry, int(p.entry), p.prize) for p in due],
+            bounties=bounty_payments(pko.t),
+            overlay=pko.t.overlay,
+            now=NOW,
+        )
+    # A satellite to target-1: three entries make one seat (its ticket held) and 800 in cash.
+    target = Event(db, "mtt_turbo6", "target-1")
+    await target.create()
+    sat = Event(db, "satellite_turbo6", "sat-1")
+    await sat.create()
+    for name in ("ann", "bob", "cat"):
+        await sat.register(players[name], f"sat-{name}")
+    sat.t.start(0.0)
+    play_out(sat.t)
+    seat = sat.t.places()[0]
+    assert sat.t.seats() == 1 and seat.prize == 2200
+    await sat.store.settle(
+        "sat-1",
+        snapshot=sat.snapshot(),
+        status="finished",
+        prizes=[
+            Prize(p.entry, int(p.entry), p.prize, "target-1" if p.place == 1 else None)
+            for p in sat.t.places()
+        ],
+        now=NOW,
+    )
     # dan's whole balance to t1, and a floor correction paid from the house's rake.
     await sit(store, "t1", t1, players["dan"], 3, 10_000)
     async with db.transaction() as session:
@@ -151,7 +204,7 @@ async def build_room(db: Database) -> Room:
         # Accounts opened and left empty, of a table and an event that are not stored.
         for account in (("table", "t9"), pool_account("never")):
             await session.run_sync(lambda s, a=account: ledger_account_sync(s, *a))
-    return Room(db, players, raked.id, raked.rake, "rebuy-1", "hu-1")
+    return Room(db, players, raked.id, raked.rake, "rebuy-1", "hu-1", seat_winner=int(seat.entry))
 
 
 async def checks_lost(session: AsyncSession) -> None:
@@ -503,6 +556,108 @@ async def _orphan_pool(session: AsyncSession, room: Room, d: int) -> list[str]:
     return [f"tournament gone: a pool of {d} for no tournament"]
 
 
+@plant("bounties moved in the ledger alone")
+async def _bounty_account(session: AsyncSession, room: Room, d: int) -> list[str]:
+    held = await balance(session, *bounty_account(room.knockout))
+    await stray(session, {bounty_account(room.knockout): d, BANK: -d})
+    return [
+        f"tournament {room.knockout}: the bounty account holds {held + d} but its entries'"
+        f" bounties less those paid make {held}",
+        f"tournament {room.knockout}: the bounty account holds {held + d} but its state has"
+        f" {held} on the players' heads",
+    ]
+
+
+@plant("a bounty paid with no knockout in the state, or a knockout with none paid")
+async def _bounty_paid(session: AsyncSession, room: Room, d: int) -> list[str]:
+    held = await balance(session, *bounty_account(room.knockout))
+    await stray(
+        session, {bounty_account(room.knockout): -d, room.player("ann"): d}, kind="t_bounty"
+    )
+    return [
+        f"tournament {room.knockout}: the bounty account holds {held - d} but its state has"
+        f" {held} on the players' heads"
+    ]
+
+
+@plant("a bounty on a head with no money behind it, or money with no head")
+async def _bounty_heads(session: AsyncSession, room: Room, d: int) -> list[str]:
+    held = await balance(session, *bounty_account(room.knockout))
+
+    def edit(state: dict[str, Any]) -> None:
+        state["entries"][0]["bounty"] += d
+
+    await edit_snapshot(session, TournamentRecord, room.knockout, edit)
+    return [
+        f"tournament {room.knockout}: the bounty account holds {held} but its state has"
+        f" {held + d} on the players' heads"
+    ]
+
+
+@plant("a finished knockout event's bounties not all paid")
+async def _bounty_finished(session: AsyncSession, room: Room, d: int) -> list[str]:
+    await stray(session, {bounty_account(room.knockout_done): d, BANK: -d})
+    return [f"tournament {room.knockout_done} is finished but its bounty account holds {d}"]
+
+
+@plant("bounties for no tournament")
+async def _orphan_bounties(session: AsyncSession, room: Room, d: int) -> list[str]:
+    await stray(session, {bounty_account("gone"): d, BANK: -d})
+    return [f"tournament gone: bounties of {d} for no tournament"]
+
+
+@plant("a ticket moved in the ledger alone")
+async def _ticket(session: AsyncSession, room: Room, d: int) -> list[str]:
+    account = ticket_account(room.target, room.seat_winner)
+    held = await balance(session, *account)
+    await stray(session, {account: d, BANK: -d})
+    return [
+        f"ticket {account[1]}: holds {held + d} but its tickets issued, used and refunded"
+        f" make {held}"
+    ]
+
+
+@plant("a ticket issued that is not worth a seat")
+async def _ticket_value(session: AsyncSession, room: Room, d: int) -> list[str]:
+    account = ticket_account(room.target, room.players["fay"])
+    await stray(session, {account: d, pool_account(room.satellite): -d}, kind="t_ticket")
+    return [
+        f"ticket {account[1]}: a ticket of {d} issued but a seat there is worth 2200",
+        f"tournament {room.satellite} is finished but its pool holds {-d}",
+    ]
+
+
+@plant("tickets to no tournament")
+async def _orphan_ticket(session: AsyncSession, room: Room, d: int) -> list[str]:
+    await stray(session, {ticket_account("gone", 1): d, BANK: -d})
+    return [f"ticket gone:1: {d} in tickets to no tournament"]
+
+
+@plant("an overlay paid that the event's state does not have")
+async def _overlay_paid(session: AsyncSession, room: Room, d: int) -> list[str]:
+    pool = pool_account(room.knockout_done)
+    await stray(session, {OVERLAY: -d, pool: d}, kind="t_overlay")
+    return [
+        f"tournament {room.knockout_done}: its state has an overlay of 18500 but the house"
+        f" paid {18_500 + d} into its pool",
+        f"house overlay: balance {-18_500 - d} but the guaranteed events' overlays make -18500",
+        f"tournament {room.knockout_done} is finished but its pool holds {d}",
+    ]
+
+
+@plant("an overlay in an event's state that the house never paid")
+async def _overlay_state(session: AsyncSession, room: Room, d: int) -> list[str]:
+    def edit(state: dict[str, Any]) -> None:
+        state["overlay"] += d
+
+    await edit_snapshot(session, TournamentRecord, room.knockout_done, edit)
+    return [
+        f"tournament {room.knockout_done}: its state has an overlay of {18_500 + d} but the"
+        " house paid 18500 into its pool",
+        f"house overlay: balance -18500 but the guaranteed events' overlays make {-18_500 - d}",
+    ]
+
+
 @plant("fees with no entry behind them")
 async def _fees(session: AsyncSession, room: Room, d: int) -> list[str]:
     held = await balance(session, *FEES)
@@ -537,8 +692,12 @@ async def test_S_AUDIT_2_the_audit_names_every_planted_difference_both_ways(
     async with database.transaction() as session:
         clean = await audit(session)
     assert clean.ok, clean.problems  # every term of every check non-zero, and in balance
-    assert set(clean.totals) == {"player", "table", "house", "bank", "tournament"}
-    assert (clean.tournaments, clean.tables, clean.hands_rake) == (2, 2, room.rake)
+    assert set(clean.totals) == {
+        *("player", "table", "house", "bank", "tournament", "bounty", "ticket")
+    }
+    assert clean.totals["ticket"] == 2200  # the satellite's seat, not used yet
+    assert clean.totals["bounty"] > 0  # the running knockout event's bounties on heads
+    assert (clean.tournaments, clean.tables, clean.hands_rake) == (6, 2, room.rake)
     assert clean.seated == clean.totals["table"] and clean.floor_acts == 1
     missed = []
     for name, (planting, ways) in PLANTS.items():
@@ -557,7 +716,7 @@ async def test_S_AUDIT_2_the_audit_names_every_planted_difference_both_ways(
     assert result.exit_code == 0, result.output
     pools = clean.totals["tournament"]
     assert re.search(rf"tournament\s.*\s{pools:,}\s", result.output), result.output
-    assert "tournaments reconciled: 2" in result.output
+    assert "tournaments reconciled: 6" in result.output
     async with database.transaction() as session:
         await _fees(session, room, 100)  # committed this time
     result = await audit_command(database.url)

@@ -132,6 +132,52 @@ async def _sit_and_go_bots(
                     break
 
 
+async def _scheduled_bots(
+    base_url: str, tokens: Callable[[str], Awaitable[str]], *, per_event: int = 4
+) -> None:
+    """A few bots (``sched_bot_0``, ...) register in each scheduled run as it is listed and
+    play it to its end (a satellite seat they win registers them in its target)."""
+    import httpx
+
+    from pokerroom.bots.strategy import TightBot
+    from pokerroom.bots.tournament import run_tournament_bot
+    from pokerroom.store.accounts.accounts import AuthError
+
+    idle = [f"sched_bot_{k}" for k in range(4 * per_event)]
+    playing: set[asyncio.Task[Any]] = set()
+    served: set[str] = set()
+    async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
+        while True:
+            await asyncio.sleep(2.0)
+            try:
+                events = (await http.get("/api/tournaments")).json()
+            except httpx.HTTPError:
+                continue  # a busy moment: look again
+            for event in events:
+                if event["status"] != "registering" or event["starts_at"] is None:
+                    continue
+                if event["id"] in served or len(idle) < per_event:
+                    continue
+                served.add(event["id"])
+                for _ in range(per_event):
+                    name = idle.pop()
+                    try:
+                        token = await tokens(name)
+                    except AuthError:
+                        continue  # a person has this name
+                    bot = run_tournament_bot(
+                        base_url, name, TightBot(), tournament=event["id"], token=token
+                    )
+                    task = asyncio.create_task(bot)
+                    playing.add(task)
+
+                    def done(task: asyncio.Task[Any], name: str = name) -> None:
+                        playing.discard(task)
+                        idle.append(name)  # free for the next run
+
+                    task.add_done_callback(done)
+
+
 def _listen(host: str, port: int) -> socket.socket:
     """A socket bound to ``host:port``, or exit 1 with one line on stderr saying why not."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -169,6 +215,14 @@ def serve_command(
             " ('none' for none).",
         ),
     ] = "sng6",
+    schedule: Annotated[
+        str,
+        typer.Option(
+            envvar="POKERROOM_SCHEDULE",
+            help="The tournament schedule (rules/data/schedules/NAME.toml) whose next runs"
+            " are listed with their start times ('none' for none).",
+        ),
+    ] = "none",
     node_id: Annotated[
         str | None,
         typer.Option(
@@ -245,6 +299,15 @@ def serve_command(
                 err=True,
             )
             raise typer.Exit(2)
+    from pokerroom.rules.schedule import schedule_names
+
+    scheduled = None if schedule.lower() in ("", "none") else schedule
+    if scheduled is not None and scheduled not in schedule_names():
+        known = ", ".join(schedule_names())
+        typer.echo(
+            f"pokerroom serve: no schedule {scheduled!r} (known: {known}, or none)", err=True
+        )
+        raise typer.Exit(2)
     several = node_id is not None or redis is not None
     if several and not database.startswith("postgresql"):
         typer.echo(
@@ -294,6 +357,7 @@ def serve_command(
         database,
         pause=pause,
         repeat=repeat,  # several nodes: opened by one of them
+        schedule=None if several else scheduled,  # (one node's room)
         node=node if several else None,
         leases=(
             LeaseSettings(ttl=lease_seconds, renew=renew_seconds)
@@ -338,6 +402,7 @@ def serve_command(
                         for k, name in enumerate(repeat)
                         if not several
                     ),
+                    *([_scheduled_bots(base, tokens)] if scheduled and not several else []),
                 )
         await serving
         if players is not None:

@@ -11,7 +11,11 @@ the header ``PokerStars Hand #N: Tournament #T, $B+$F USD Hold'em No Limit - Lev
 ``posts the ante`` (a big-blind ante too: the big blind posts it, before the blinds), and
 before the summary the places decided in the hand: ``p7 finished the tournament in 5th
 place and received $20.00.`` (or without a prize, ``... in 9th place``) and ``p1 wins the
-tournament and receives $50.00 - congratulations!``.
+tournament and receives $50.00 - congratulations!``. A knockout's bounties come just before
+the places, as fpdb's ``re_Bounty`` and ``re_Progressive`` read them: ``p2 wins the $5.00
+bounty for eliminating p7`` (``p2, p4 split the $5.00 bounty ...`` when shared), and in a
+progressive knockout ``p2 wins $2.50 for eliminating p7 and their own bounty increases by
+$2.50 to $7.50`` (``... for splitting the elimination of p7 ...`` when shared).
 """
 
 from __future__ import annotations
@@ -131,6 +135,33 @@ class Finish:
     prize: int
 
 
+@dataclass(frozen=True, slots=True)
+class Knockout:
+    """A bounty won in a hand: who was eliminated, and each knocker's name, cash (cents),
+    the part added to their own bounty and their bounty after it."""
+
+    eliminated: str
+    knockers: tuple[tuple[str, int, int, int], ...]
+    progressive: bool
+
+    def lines(self) -> list[str]:
+        winners = [k for k in self.knockers if k[1] or k[2]]
+        if not self.progressive:
+            total = dollars(sum(cash for _, cash, _, _ in winners))
+            if len(winners) == 1:
+                return [
+                    f"{winners[0][0]} wins the {total} bounty for eliminating {self.eliminated}"
+                ]
+            names = ", ".join(name for name, _, _, _ in winners)
+            return [f"{names} split the {total} bounty for eliminating {self.eliminated}"]
+        how = "eliminating" if len(winners) == 1 else "splitting the elimination of"
+        return [
+            f"{name} wins {dollars(cash)} for {how} {self.eliminated} and their own bounty"
+            f" increases by {dollars(added)} to {dollars(after)}"
+            for name, cash, added, after in winners
+        ]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TournamentHand:
     """What a tournament hand's text says besides the hand itself."""
@@ -141,9 +172,10 @@ class TournamentHand:
     level: int  # from 1
     table: int
     finishes: tuple[Finish, ...] = ()  # the places decided in this hand, worst first
+    knockouts: tuple[Knockout, ...] = ()  # the bounties won in this hand
 
     def finish_lines(self) -> list[str]:
-        lines = []
+        lines = [line for knockout in self.knockouts for line in knockout.lines()]
         for f in self.finishes:
             if f.place == 1:
                 lines.append(

@@ -30,6 +30,7 @@ from pokerroom.history.pokerstars import (
     GAMES,
     LIMITS,
     Finish,
+    Knockout,
     TournamentHand,
     dollars,
     eastern,
@@ -38,7 +39,7 @@ from pokerroom.history.pokerstars import (
 )
 from pokerroom.history.viewer import ViewerHand, viewer_hand
 from pokerroom.tournament import Tournament
-from pokerroom.tournament.events import Eliminated, Finished
+from pokerroom.tournament.events import BountyWon, Eliminated, Finished
 from pokerroom.tournament.places import Place
 from pokerroom.tournament.simulate import HandPlayed
 
@@ -118,6 +119,28 @@ def tournament_summary(
         if e.id in placed:
             lines.append(f"You finished in {ordinal(placed[e.id].place)} place.")
     return "\n".join(lines) + "\n"
+
+
+def knockouts(t: Tournament, won: Collection[BountyWon]) -> tuple[Knockout, ...]:
+    """The bounties won in a hand as its text writes them (names as seated); the winner's
+    own bounty, paid at the end, is no knockout."""
+    rule = t.structure.bounty
+    if rule is None:
+        return ()
+
+    def seated(entry: str) -> str:
+        e = t.entries[entry]
+        return e.name or e.player
+
+    return tuple(
+        Knockout(
+            seated(b.busted),
+            tuple((seated(k), cash, added, after) for k, cash, added, after in b.shares),
+            rule.progressive,
+        )
+        for b in won
+        if b.hand is not None
+    )
 
 
 def _entry_name(t: Tournament, entry: str) -> str:
@@ -209,6 +232,7 @@ class EventExport:
             level=played.level,
             table=played.table,
             finishes=finishes,
+            knockouts=knockouts(t, [e for e in played.events if isinstance(e, BountyWon)]),
         )
         when = self.started + timedelta(seconds=played.at)
         self.hands += 1

@@ -71,6 +71,26 @@ class AddOn:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Bounty:
+    """A knockout event: ``amount`` of each buy-in is the entry's bounty, not prize pool.
+    Progressive (PKO): a knockout pays half the busted player's bounty to the knocker and adds
+    half to the knocker's own; plain: it pays the whole bounty. The winner gets their own."""
+
+    amount: int
+    progressive: bool = True
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Satellite:
+    """The prizes are seats in an event of structure ``target``: each worth the target's
+    buy-in and fee (``seat``); N = pool // seat equal seats to the top N, what is left over to
+    place N + 1 in cash; the event ends once N seats are decided."""
+
+    target: str
+    seat: int  # the target's buy-in plus its fee, in the room's smallest unit
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PayoutTier:
     """For ``min_entrants``..``max_entrants`` entries: basis points per place, place 1 first."""
 
@@ -102,6 +122,18 @@ class TournamentStructure:
     # R-LIM-3, TDA 48: in fixed limit the cap stays heads-up, or lifts once the whole event is
     # down to two players.
     limit_cap_lifts: CapLifts = "never"
+    bounty: Bounty | None = None
+    satellite: Satellite | None = None
+
+    @property
+    def bounty_amount(self) -> int:
+        """Each entry's bounty at registration (0: not a knockout event)."""
+        return 0 if self.bounty is None else self.bounty.amount
+
+    @property
+    def pool_share(self) -> int:
+        """What each entry's buy-in puts in the prize pool (the buy-in less its bounty)."""
+        return self.buy_in - self.bounty_amount
 
     def level(self, index: int) -> Level:
         """Level ``index`` (0-based); after the last level the last one stays."""
@@ -112,7 +144,9 @@ class TournamentStructure:
         return next((m for after, m in self.breaks if after == level_number), 0)
 
     def payout_for(self, entrants: int) -> tuple[int, ...]:
-        """Basis points for each paid place, place 1 first."""
+        """Basis points for each paid place, place 1 first (none: a satellite pays seats)."""
+        if self.satellite is not None:
+            return ()
         for tier in self.payouts:
             if tier.min_entrants <= entrants <= tier.max_entrants:
                 return tier.places
@@ -149,6 +183,8 @@ _KEYS = {
     "addon",
     "payouts",
     "limit_cap_lifts",
+    "bounty",
+    "satellite",
 }
 
 
@@ -263,7 +299,7 @@ def parse_tournament_structure(data: dict[str, Any], name: str) -> TournamentStr
     if unknown:
         raise RulesError(f"structure {name}: unknown keys {', '.join(sorted(unknown))}")
     missing = {"kind", "game", "table_size", "entrants", "starting_stack", "levels", "payouts"}
-    missing -= set(data)
+    missing -= set(data) | ({"payouts"} if "satellite" in data else set())
     if missing:
         raise RulesError(f"structure {name}: missing {', '.join(sorted(missing))}")
     where = f"structure {name}"
@@ -335,7 +371,23 @@ def parse_tournament_structure(data: dict[str, Any], name: str) -> TournamentStr
     lifts = data.get("limit_cap_lifts", "never")
     if lifts not in ("never", "heads_up"):
         raise RulesError(f"{where}: limit_cap_lifts must be never or heads_up, got {lifts!r}")
+    buy_in = _whole(f"{where}: buy_in", data.get("buy_in", 0))
+    bounty = _bounty(where, data.get("bounty"), buy_in, rebuy is not None or addon is not None)
+    satellite = None
+    if "satellite" in data:
+        raw = _table(f"{where}: satellite", data["satellite"], {"target"}, {"target"})
+        target = load_tournament_structure(str(raw["target"]))
+        seat = target.buy_in + target.fee
+        if bounty is not None or rebuy is not None or addon is not None or "payouts" in data:
+            raise RulesError(
+                f"{where}: a satellite pays seats: no payouts, bounty, rebuy or add-on"
+            )
+        if seat <= 0:
+            raise RulesError(f"{where}: target {target.name} costs nothing: no seat to win")
+        satellite = Satellite(target=target.name, seat=seat)
     return TournamentStructure(
+        bounty=bounty,
+        satellite=satellite,
         limit_cap_lifts=lifts,
         name=name,
         description=str(data.get("description", name)),
@@ -346,7 +398,7 @@ def parse_tournament_structure(data: dict[str, Any], name: str) -> TournamentStr
         min_entrants=low,
         max_entrants=high,
         starting_stack=_whole(f"{where}: starting_stack", data["starting_stack"], minimum=1),
-        buy_in=_whole(f"{where}: buy_in", data.get("buy_in", 0)),
+        buy_in=buy_in,
         fee=_whole(f"{where}: fee", data.get("fee", 0)),
         levels=levels,
         breaks=tuple(sorted(breaks)),
@@ -354,8 +406,23 @@ def parse_tournament_structure(data: dict[str, Any], name: str) -> TournamentStr
         re_entries=re_entries,
         rebuy=rebuy,
         addon=addon,
-        payouts=_payouts(name, data["payouts"], low, high),
+        payouts=() if satellite is not None else _payouts(name, data["payouts"], low, high),
     )
+
+
+def _bounty(where: str, raw: Any, buy_in: int, buys: bool) -> Bounty | None:
+    if raw is None:
+        return None
+    data = _table(f"{where}: bounty", raw, {"amount", "progressive"}, {"amount"})
+    amount = _whole(f"{where}: bounty amount", data["amount"], minimum=1)
+    progressive = data.get("progressive", True)
+    if not isinstance(progressive, bool):
+        raise RulesError(f"{where}: bounty progressive must be true or false, got {progressive!r}")
+    if amount >= buy_in:
+        raise RulesError(f"{where}: a bounty of {amount} leaves nothing of the {buy_in} buy-in")
+    if buys:  # a rebuy's price would need its own share of a bounty: not offered
+        raise RulesError(f"{where}: a knockout event has no rebuy or add-on")
+    return Bounty(amount=amount, progressive=progressive)
 
 
 def _folder() -> Any:

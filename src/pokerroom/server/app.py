@@ -13,6 +13,7 @@ from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
 
+from pokerroom.rules.schedule import load_schedule
 from pokerroom.server.accounts.auth import Auth
 from pokerroom.server.http import (
     accounts,
@@ -80,6 +81,7 @@ def create_app(
     docs: bool | None = None,
     limits: Limits | None = None,
     repeat: tuple[str, ...] = (),
+    schedule: str | None = None,
     node: str | None = None,
     leases: LeaseSettings | None = None,
     redis: str | None = None,
@@ -114,7 +116,9 @@ def create_app(
         own_tables=own_tables,
     )
     auth = Auth(room.store)
-    hall = Tournaments(room, repeat=repeat)
+    hall = Tournaments(
+        room, repeat=repeat, schedule=None if schedule is None else load_schedule(schedule)
+    )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

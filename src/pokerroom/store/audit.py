@@ -9,9 +9,15 @@ plus a hand in progress); the house's rake account equals the stored hands' rake
 plus the floor's corrections; every hand's rake was booked; every sitting still open
 has its seat; every tournament's prize pool holds its buy-ins, rebuys and add-ons less the
 prizes paid (empty once it is finished), its registrations are the entries of its stored
-state, and the house's fees are the fees of those entries. Each difference is named with its
-table, hand, tournament or account; so is a stored state the audit cannot read (it goes on
-with the rest, never stopping at it).
+state, and the house's fees are the fees of those entries. A knockout event's bounty account
+holds its entries' bounties less the bounties paid, which is the bounties on the heads of its
+stored state (empty once it is finished); a guaranteed event's pool holds the house's overlay
+its state has, and the house's overlay account minus all of them. A satellite's seats are
+paid from its pool as tickets, each worth a seat of its target event, and each ticket
+account holds its tickets issued less those used to register (plus those refunded), for an
+event that exists. Each
+difference is named with its table, hand, tournament or account; so is a stored state the
+audit cannot read (it goes on with the rest, never stopping at it).
 """
 
 from __future__ import annotations
@@ -22,6 +28,9 @@ from dataclasses import dataclass, field
 from sqlalchemy import and_, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pokerroom.store.tournaments.bounties import BOUNTY
+from pokerroom.store.tournaments.guarantees import OVERLAY
+from pokerroom.store.money.ledger import HOUSE, NON_NEGATIVE
 from pokerroom.store.models import (
     FloorAct,
     HandRecord,
@@ -33,7 +42,7 @@ from pokerroom.store.models import (
     TournamentRecord,
     Transfer,
 )
-from pokerroom.store.money.ledger import HOUSE
+from pokerroom.store.tournaments.tickets import TICKET, TICKET_MOVES, target_of
 from pokerroom.store.tournaments.statements import FEES, POOL
 from pokerroom.table import Table, TableError
 
@@ -89,7 +98,7 @@ async def audit(session: AsyncSession, *, reconcile: bool = True) -> AuditReport
             report.problems.append(
                 f"{kind} {owner}: balance {balance} but postings add up to {int(posted)}"
             )
-        if kind in ("player", "table", POOL) and balance < 0:
+        if kind in NON_NEGATIVE and balance < 0:
             report.problems.append(f"{kind} {owner} is below zero: {balance}")
         report.totals[kind] = report.totals.get(kind, 0) + balance
     if sum(report.totals.values()) != 0:
@@ -99,6 +108,7 @@ async def audit(session: AsyncSession, *, reconcile: bool = True) -> AuditReport
         await _reconcile_rake(session, report)
         await _reconcile_sittings(session, report)
         await _reconcile_tournaments(session, report)
+        await _reconcile_tickets(session, report)
     return report
 
 
@@ -235,10 +245,14 @@ async def _reconcile_tournaments(session: AsyncSession, report: AuditReport) -> 
         select(LedgerAccount.owner, func.sum(Posting.amount))
         .join(Posting, Posting.ledger_account_id == LedgerAccount.id)
         .join(Transfer, Transfer.id == Posting.transfer_id)
-        .where(LedgerAccount.kind == POOL, Transfer.kind == "t_prize")
+        .where(LedgerAccount.kind == POOL, Transfer.kind.in_(("t_prize", "t_ticket")))
         .group_by(LedgerAccount.owner)
     )
     paid = {owner: -int(total) for owner, total in paid_rows}
+    overlays_paid = await _by_owner(session, POOL, "t_overlay")
+    overlays = 0
+    held_bounties = await _by_owner(session, BOUNTY, None)
+    bounties_paid = await _by_owner(session, BOUNTY, "t_bounty")
     registered = dict(
         (
             await session.execute(
@@ -258,14 +272,32 @@ async def _reconcile_tournaments(session: AsyncSession, report: AuditReport) -> 
             prices = json.loads(record.config)["prices"]
             buy_in, fee = int(prices["buy_in"]), int(prices["fee"])
             rebuy, addon = int(prices["rebuy"]), int(prices["addon"])
+            bounty = int(prices.get("bounty", 0))  # (absent before knockout events)
             state = json.loads(record.snapshot)
             entries = len(state["entries"])
+            on_heads = sum(int(e.get("bounty", 0)) for e in state["entries"])
+            overlay = int(state.get("overlay", 0))  # (absent before guarantees)
             rebuys, addons = int(state["counts"][0]), int(state["counts"][1])
         except (ValueError, KeyError, TypeError, IndexError) as error:
             report.problems.append(f"tournament {tid}: its state cannot be read ({error!r})")
             continue
         fees += fee * entries
-        expected = buy_in * entries + rebuy * rebuys + addon * addons - paid.get(tid, 0)
+        _reconcile_bounties(
+            report,
+            tid,
+            held=held_bounties.pop(tid, 0),
+            expected=bounty * entries + bounties_paid.get(tid, 0),
+            on_heads=on_heads,
+            finished=record.status == "finished",
+        )
+        overlays += overlay
+        if overlays_paid.get(tid, 0) != overlay:
+            report.problems.append(
+                f"tournament {tid}: its state has an overlay of {overlay} but the house paid"
+                f" {overlays_paid.get(tid, 0)} into its pool"
+            )
+        expected = (buy_in - bounty) * entries + rebuy * rebuys + addon * addons + overlay
+        expected -= paid.get(tid, 0)
         if held != expected:
             report.problems.append(
                 f"tournament {tid}: the prize pool holds {held} but {entries} entries,"
@@ -282,6 +314,22 @@ async def _reconcile_tournaments(session: AsyncSession, report: AuditReport) -> 
     for owner, balance in pool_of.items():
         if balance != 0:
             report.problems.append(f"tournament {owner}: a pool of {balance} for no tournament")
+    for owner, balance in held_bounties.items():
+        if balance != 0:
+            report.problems.append(f"tournament {owner}: bounties of {balance} for no tournament")
+    house_overlay = int(
+        await session.scalar(
+            select(LedgerAccount.balance).where(
+                LedgerAccount.kind == OVERLAY[0], LedgerAccount.owner == OVERLAY[1]
+            )
+        )
+        or 0
+    )
+    if house_overlay != -overlays:
+        report.problems.append(
+            f"house overlay: balance {house_overlay} but the guaranteed events' overlays make"
+            f" {-overlays}"
+        )
     kind, owner = FEES
     held_fees = int(
         await session.scalar(
@@ -295,3 +343,76 @@ async def _reconcile_tournaments(session: AsyncSession, report: AuditReport) -> 
         report.problems.append(
             f"{kind} {owner}: balance {held_fees} but the tournaments' entries paid {fees}"
         )
+
+
+async def _by_owner(session: AsyncSession, kind: str, transfers: str | None) -> dict[str, int]:
+    """Each ``kind`` account's balance by owner; with ``transfers``, the sum of its postings
+    in transfers of that kind instead."""
+    if transfers is None:
+        query = select(LedgerAccount.owner, LedgerAccount.balance).where(LedgerAccount.kind == kind)
+    else:
+        query = (
+            select(LedgerAccount.owner, func.sum(Posting.amount))
+            .join(Posting, Posting.ledger_account_id == LedgerAccount.id)
+            .join(Transfer, Transfer.id == Posting.transfer_id)
+            .where(LedgerAccount.kind == kind, Transfer.kind == transfers)
+            .group_by(LedgerAccount.owner)
+        )
+    return {owner: int(total) for owner, total in (await session.execute(query)).all()}
+
+
+def _reconcile_bounties(
+    report: AuditReport, tid: str, *, held: int, expected: int, on_heads: int, finished: bool
+) -> None:
+    """A knockout event's bounty account: its entries' bounties less those paid (``expected``,
+    the payments being negative postings), and the bounties on the heads of its state."""
+    if held != expected:
+        report.problems.append(
+            f"tournament {tid}: the bounty account holds {held} but its entries' bounties"
+            f" less those paid make {expected}"
+        )
+    if held != on_heads:
+        report.problems.append(
+            f"tournament {tid}: the bounty account holds {held} but its state has {on_heads}"
+            " on the players' heads"
+        )
+    if finished and held != 0:
+        report.problems.append(f"tournament {tid} is finished but its bounty account holds {held}")
+
+
+async def _reconcile_tickets(session: AsyncSession, report: AuditReport) -> None:
+    """Each ticket account against the transfers that may move a ticket; each ticket issued
+    worth one seat of an event that exists."""
+    held = await _by_owner(session, TICKET, None)
+    moved: dict[str, int] = {}
+    for kind in TICKET_MOVES:
+        for owner, total in (await _by_owner(session, TICKET, kind)).items():
+            moved[owner] = moved.get(owner, 0) + total
+    seats = {}
+    configs = await session.execute(select(TournamentRecord.id, TournamentRecord.config))
+    for tid, config in configs.all():
+        try:
+            prices = json.loads(config)["prices"]
+            seats[tid] = int(prices["buy_in"]) + int(prices["fee"])
+        except (ValueError, KeyError, TypeError):
+            continue  # the tournaments' check names a config it cannot read
+    issued = await session.execute(
+        select(LedgerAccount.owner, Posting.amount)
+        .join(Posting, Posting.ledger_account_id == LedgerAccount.id)
+        .join(Transfer, Transfer.id == Posting.transfer_id)
+        .where(LedgerAccount.kind == TICKET, Transfer.kind == "t_ticket")
+    )
+    for owner, amount in issued:
+        seat = seats.get(target_of(owner))
+        if seat is not None and amount != seat:
+            report.problems.append(
+                f"ticket {owner}: a ticket of {amount} issued but a seat there is worth {seat}"
+            )
+    for owner, balance in held.items():
+        if target_of(owner) not in seats and balance != 0:
+            report.problems.append(f"ticket {owner}: {balance} in tickets to no tournament")
+        if balance != moved.get(owner, 0):
+            report.problems.append(
+                f"ticket {owner}: holds {balance} but its tickets issued, used and refunded"
+                f" make {moved.get(owner, 0)}"
+            )

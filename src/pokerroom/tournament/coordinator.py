@@ -27,8 +27,10 @@ from pokerroom.table.events import HandStarting
 from pokerroom.table.seats import TableError
 from pokerroom.tournament import rebuys, results
 from pokerroom.tournament.balancing import balance
+from pokerroom.tournament.bounties import knockers, share_bounty
 from pokerroom.tournament.clock import LevelClock
 from pokerroom.tournament.events import (
+    BountyWon,
     Eliminated,
     Finished,
     HandDealt,
@@ -42,7 +44,7 @@ from pokerroom.tournament.events import (
     TournamentError,
     Unregistered,
 )
-from pokerroom.tournament.places import Bust, Place, prizes
+from pokerroom.tournament.places import Bust, Place, prizes, satellite_prizes
 from pokerroom.tournament.seats import draw_seat, shuffle
 
 
@@ -57,6 +59,8 @@ class Entry:
     out: bool = False
     big_blind_last: bool = False  # posted the big blind in the last hand dealt to them
     moved: bool = False  # moved since that hand
+    bounty: int = 0  # a knockout event: the bounty on this entry now (money, not chips)
+    bounties_won: int = 0  # the bounty cash this entry has won
 
     @property
     def owes_no_big_blind(self) -> bool:
@@ -127,12 +131,18 @@ class Tournament:
         self.hands = self.moves = self.tables_max = self.max_table_gap = 0
         self.short_hands = 0  # hands dealt at a table two or more players short of the fullest
         self.winner: str | None = None
+        self.seat_winners: list[str] = []  # a satellite ended with its seats decided: best first
         self.deal: dict[str, int] | None = None  # entry -> amount, once all agreed
         self.deal_keep = 0
         self.deal_proposed: list[str] | None = None  # asked to agree a deal (the room's)
         self.deals_asked: dict[str, int] = {}  # entry -> the level of their last proposal
         # The room's: entry -> [request key, "rebuy:2" or "addon"], its last purchase.
         self.requests: dict[str, list[str]] = {}
+        self.bounties: list[BountyWon] = []  # every bounty paid, in order (the room pays them)
+        # A guaranteed prize pool: when registration closes on less, the house adds the
+        # difference (the overlay, paid through the room's ledger).
+        self.guarantee = 0
+        self.overlay = 0
 
     # ---------------------------------------------------------------- queries
 
@@ -160,7 +170,8 @@ class Tournament:
         s = self.structure
         rebuy = s.rebuy.price if s.rebuy else 0
         addon = s.addon.price if s.addon else 0
-        return s.buy_in * len(self.entries) + rebuy * self.rebuys + addon * self.addons
+        paid = s.pool_share * len(self.entries) + rebuy * self.rebuys + addon * self.addons
+        return paid + self.overlay
 
     @property
     def fees(self) -> int:
@@ -185,7 +196,21 @@ class Tournament:
         return self.tables[e.table]
 
     def paid_places(self) -> int:
+        """The places paid; a satellite's bubble is its last seat (place N + 1 is paid what
+        is left over in cash, no seat)."""
+        if self.structure.satellite is not None:
+            return self.seats()
         return len(self.structure.payout_for(len(self.entries)))
+
+    def seats(self) -> int:
+        """A satellite's seats in its target: N = pool // a seat's value (0 otherwise)."""
+        rule = self.structure.satellite
+        return 0 if rule is None else self.prize_pool // rule.seat
+
+    def seats_decided(self) -> bool:
+        """A satellite whose field is final and whose players left all win a seat: it deals
+        no more hands, and ends once the hands still in play are over."""
+        return self.closed and self.structure.satellite is not None and self.left <= self.seats()
 
     def chips_in_play(self) -> int:
         return sum(t.chips_on_table() for t in self.tables.values())
@@ -213,7 +238,12 @@ class Tournament:
             )
         if len(self.entries) >= s.max_entrants:
             raise TournamentError(f"{self.name} is full ({s.max_entrants} entries)")
-        entry = Entry(id=player if not used else f"{player}#{used + 1}", player=player, name=name)
+        entry = Entry(
+            id=player if not used else f"{player}#{used + 1}",
+            player=player,
+            name=name,
+            bounty=s.bounty_amount,
+        )
         self.entries[entry.id] = entry
         self._current[player] = entry.id
         self._used[player] = used + 1
@@ -357,7 +387,7 @@ class Tournament:
         table = self.tables.get(number)
         if table is None or table.hand is not None or number in self.held:
             return False
-        if self.short(number, fullest):
+        if self.short(number, fullest) or self.seats_decided():
             return False
         due = self.offer_deadline(number)
         if due is not None and due <= now:  # a lapsed rebuy offer is settled first
@@ -454,6 +484,10 @@ class Tournament:
         key, chips, order = self._hand.pop(number)
         busted = [entry for entry in chips if table.seat_of(entry).stack == 0]
         events: list[Any] = [HandDone(number, self.hands, tuple(busted))]
+        if self.structure.bounty is not None and table.last_hand is not None:
+            for entry in busted:  # (a knockout event has no rebuys: each bust is out)
+                weights = knockers(table.last_hand, list(chips), entry)
+                events.append(self._pay_bounty(entry, weights, number, table.hand_number))
         if key not in self._group_of:
             self._group_of[key] = len(self.groups)
             self.groups.append([])
@@ -486,14 +520,50 @@ class Tournament:
             self.round += 1  # every table has dealt this round's hand: the next round
             self._round_dealt = set()
         events += self._update_hand_for_hand()
-        if self.left == 1:
+        idle = all(table.hand is None for table in self.tables.values())
+        if self.seats_decided() and idle and self.left > 0 and not self.finished:
+            events += self._seats_decided()
+        elif self.left == 1:
             left = self.remaining()
             if not self.closed:
                 events += self._close_registration()
             self.finished = True
             self.winner = left[0]
+            if self.structure.bounty is not None:  # the winner takes their own bounty
+                events.append(self._pay_bounty(left[0], [(left[0], 1)], None, None))
             events.append(Finished(left[0]))
         return events
+
+    def _seats_decided(self) -> list[Any]:
+        """A satellite's last seat is decided: every player left wins one; the event ends,
+        the players left ranked by chips (their places are cosmetic: the seats are equal)."""
+        stacks = {
+            e: self.tables[self.entries[e].table or 0].seat_of(e).stack for e in self.remaining()
+        }
+        self.seat_winners = sorted(stacks, key=lambda e: -stacks[e])
+        self.finished = True
+        self.winner = self.seat_winners[0]
+        return [Finished(self.winner)]
+
+    def _pay_bounty(
+        self, busted: str, weights: list[tuple[str, int]], table: int | None, hand: int | None
+    ) -> BountyWon:
+        """``busted``'s bounty to its knockers (``weights``): cash, and on a progressive
+        event a part added to each knocker's own bounty (the winner's own is all cash)."""
+        rule, e = self.structure.bounty, self.entries[busted]
+        assert rule is not None
+        own = weights == [(busted, 1)]
+        shares = share_bounty(e.bounty, weights, rule.progressive and not own)
+        e.bounty = 0
+        paid = []
+        for share in shares:
+            knocker = self.entries[share.entry]
+            knocker.bounty += share.added
+            knocker.bounties_won += share.cash
+            paid.append((share.entry, share.cash, share.added, knocker.bounty))
+        won = BountyWon(busted, table, hand, tuple(paid))
+        self.bounties.append(won)
+        return won
 
     # ---------------------------------------------------------------- levels and phases
 
@@ -520,6 +590,7 @@ class Tournament:
 
     def _close_registration(self) -> list[Any]:
         self.closed = True
+        self.overlay = max(0, self.guarantee - self.prize_pool)  # the field is final
         final = self.structure.rebuy is None and self.structure.addon is None
         events: list[Any] = [
             RegistrationClosed(len(self.entries), self.prize_pool if final else None)
@@ -587,6 +658,10 @@ class Tournament:
         return results.places_so_far(self)
 
     def prizes(self) -> list[int]:
+        """Each paid place's prize, place 1 first (a satellite's: seats, then the rest)."""
+        rule = self.structure.satellite
+        if rule is not None:
+            return satellite_prizes(self.prize_pool, rule.seat)
         return prizes(self.prize_pool, self.structure.payout_for(len(self.entries)))
 
     def pool_final(self, now: float) -> bool:

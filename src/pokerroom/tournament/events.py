@@ -134,3 +134,15 @@ class DealMade:
     kind: str  # icm or chip
     amounts: tuple[tuple[str, int], ...]  # entry, amount
     keep: int  # played on for with the title
+
+
+@dataclass(frozen=True, slots=True)
+class BountyWon:
+    """A knockout event's bounty paid: ``busted``'s, shared by their knockers (or the
+    winner's own, at the end). Each share: (knocker, cash to their balance, added to their
+    own bounty, their bounty after it)."""
+
+    busted: str
+    table: int | None  # the table and its hand number where it was won (None: the end)
+    hand: int | None
+    shares: tuple[tuple[str, int, int, int], ...]

@@ -43,6 +43,19 @@ def prizes(pool: int, points: Sequence[int]) -> list[int]:
     return amounts
 
 
+def satellite_prizes(pool: int, seat: int) -> list[int]:
+    """A satellite's prizes: N = pool // seat equal seats (each worth ``seat``) to places 1
+    to N, and what is left over, in cash, to place N + 1 (so they sum to the pool).
+
+    >>> satellite_prizes(7200, 2200)
+    [2200, 2200, 2200, 600]
+    >>> satellite_prizes(6600, 2200), satellite_prizes(1000, 2200)
+    ([2200, 2200, 2200], [1000])
+    """
+    seats, rest = divmod(pool, seat)
+    return [seat] * seats + ([rest] if rest else [])
+
+
 def award_places(
     groups: Sequence[Sequence[Bust]],
     winner: str,
@@ -52,11 +65,21 @@ def award_places(
 ) -> list[Place]:
     """Every place from 1 to ``entries`` once, from the groups eliminated in order (first
     out first) and the winner."""
+    return final_places(groups, [winner], entries, prizes(pool, points))
+
+
+def final_places(
+    groups: Sequence[Sequence[Bust]], left: Sequence[str], entries: int, amounts: Sequence[int]
+) -> list[Place]:
+    """Every place once: the players ``left`` (the winner, or a satellite's seat winners,
+    best first) take places 1 up with the first prizes, the groups eliminated the rest."""
     busted = sum(len(g) for g in groups)
-    if busted != entries - 1:
-        raise ValueError(f"{busted} eliminated and a winner for {entries} entries")
-    amounts = prizes(pool, points) + [0] * (entries - len(points))
-    places = [Place(1, winner, amounts[0]), *eliminated_places(groups, entries, pool, points)]
+    if busted != entries - len(left):
+        who = "a winner" if len(left) == 1 else f"{len(left)} left"
+        raise ValueError(f"{busted} eliminated and {who} for {entries} entries")
+    paid = list(amounts) + [0] * (entries - len(amounts))
+    places = [Place(k, entry, paid[k - 1]) for k, entry in enumerate(left, 1)]
+    places += eliminated_amounts(groups, entries, amounts)
     places.sort(key=lambda p: p.place)
     return places
 
@@ -66,7 +89,14 @@ def eliminated_places(
 ) -> list[Place]:
     """The places of those eliminated so far (final once the field and the pool are): the
     room pays each as soon as it is known."""
-    amounts = prizes(pool, points) + [0] * (entries - len(points))
+    return eliminated_amounts(groups, entries, prizes(pool, points))
+
+
+def eliminated_amounts(
+    groups: Sequence[Sequence[Bust]], entries: int, prize_amounts: Sequence[int]
+) -> list[Place]:
+    """``eliminated_places`` with each place's prize given (place 1 first)."""
+    amounts = list(prize_amounts) + [0] * (entries - len(prize_amounts))
     places: list[Place] = []
     worst = entries  # the lowest place not yet given
     for group in groups:

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from pokerroom.tournament.events import TournamentError
-from pokerroom.tournament.places import Place, award_places, eliminated_places
+from pokerroom.tournament.places import Place, eliminated_amounts, final_places
 
 if TYPE_CHECKING:
     from pokerroom.tournament.coordinator import Tournament
@@ -24,8 +24,8 @@ def places(t: Tournament) -> list[Place]:
     """Every place from 1 to the number of entries, with its prize (when finished)."""
     if not t.finished or t.winner is None:
         raise TournamentError(f"{t.name} has not finished")
-    points = t.structure.payout_for(len(t.entries))
-    return _with_deal(t, award_places(t.groups, t.winner, len(t.entries), t.prize_pool, points))
+    left = t.seat_winners or [t.winner]  # a satellite that ended with its seats decided
+    return _with_deal(t, final_places(t.groups, left, len(t.entries), t.prizes()))
 
 
 def places_so_far(t: Tournament) -> list[Place]:
@@ -33,8 +33,7 @@ def places_so_far(t: Tournament) -> list[Place]:
     once registration is closed; the pool too when there are no rebuys or add-on)."""
     if not t.closed:
         raise TournamentError(f"{t.name}: places are not final while entries may come")
-    points = t.structure.payout_for(len(t.entries))
-    return _with_deal(t, eliminated_places(t.groups, len(t.entries), t.prize_pool, points))
+    return _with_deal(t, eliminated_amounts(t.groups, len(t.entries), t.prizes()))
 
 
 def pool_final(t: Tournament, now: float) -> bool:
@@ -68,10 +67,7 @@ def settled_places(t: Tournament, now: float) -> list[Place]:
     settled = groups_settled(t, now)
     if not settled:
         return []
-    points = t.structure.payout_for(len(t.entries))
-    return _with_deal(
-        t, eliminated_places(t.groups[:settled], len(t.entries), t.prize_pool, points)
-    )
+    return _with_deal(t, eliminated_amounts(t.groups[:settled], len(t.entries), t.prizes()))
 
 
 def _with_deal(t: Tournament, found: list[Place]) -> list[Place]:

@@ -15,6 +15,7 @@ from pokerroom.rules.tournament import TournamentStructure, load_tournament_stru
 from pokerroom.table import Table
 from pokerroom.table.snapshot import house_json
 from pokerroom.tournament.coordinator import Entry, RebuyOffer, Tournament
+from pokerroom.tournament.events import BountyWon
 from pokerroom.tournament.places import Bust
 
 VERSION = 1
@@ -56,6 +57,10 @@ def tournament_to_json(t: Tournament) -> str:
         "deal_proposed": t.deal_proposed,
         "deals_asked": t.deals_asked,
         "requests": t.requests,
+        "seat_winners": t.seat_winners,
+        "guarantee": t.guarantee,
+        "overlay": t.overlay,
+        "bounties": [[b.busted, b.table, b.hand, [list(x) for x in b.shares]] for b in t.bounties],
     }
     return json.dumps(data)
 
@@ -94,4 +99,10 @@ def tournament_from_json(
     t.deal_proposed = data.get("deal_proposed")  # absent before it was stored
     t.deals_asked = dict(data.get("deals_asked", {}))  # (absent before it was stored)
     t.requests = dict(data.get("requests", {}))  # (absent before it was stored)
+    t.seat_winners = list(data.get("seat_winners", []))  # (absent before satellites)
+    t.guarantee, t.overlay = data.get("guarantee", 0), data.get("overlay", 0)  # (or these)
+    t.bounties = [  # (absent before it was stored)
+        BountyWon(busted, table, hand, tuple((e, c, a, b) for e, c, a, b in shares))
+        for busted, table, hand, shares in data.get("bounties", [])
+    ]
     return t

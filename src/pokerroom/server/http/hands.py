@@ -183,7 +183,7 @@ class Written:
             table_name=self.name,
             started_at=record.started_at,
             max_seats=self.seats.get("seat_count"),
-            tournament=None if self.event is None else self.event.text_header(view),
+            tournament=None if self.event is None else self.event.text_header(view, record.number),
         )
 
 

@@ -145,6 +145,8 @@ TEMPLATES: dict[str, str] = {
     "tournament.hand_for_hand": "hand-for-hand: every table deals together",
     "tournament.hand_for_hand_over": "hand-for-hand is over",
     "tournament.eliminated": "you are out",
+    "tournament.bounty_own": "you won your own bounty of {amount}",
+    "tournament.bounty_won": "you won {amount} for eliminating {busted}",
     "tournament.won": "you won {event}",
     "tournament.place_tied_prize": "you finished in place {place} of {entrants}"
     " (tied for places {first}-{last}) and won {amount}",

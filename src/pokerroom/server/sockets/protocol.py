@@ -408,6 +408,7 @@ class TournamentInfo(_Frame):
     prize_pool: int
     payouts: list[int]  # place 1 first
     ranks: list[list[int]]  # [seat, place by chips among the players left]
+    bounties: list[list[int]] = Field(default_factory=list)  # knockout: [seat, bounty]
 
 
 class TableFrame(_Frame):

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from pokerroom.history.pokerstars import Finish, TournamentHand
-from pokerroom.history.tournament import tournament_phh_fields, tournament_summary
+from pokerroom.history.pokerstars import Finish, Knockout, TournamentHand
+from pokerroom.history.tournament import knockouts, tournament_phh_fields, tournament_summary
 from pokerroom.history.viewer import ViewerHand
 from pokerroom.server.clock import aware
 
@@ -37,14 +37,18 @@ class EventTable:
     game: str  # the game's name, as a cash table's list shows it
     stakes: tuple[Any, ...]  # each level's stakes, up to the one in play
     places: dict[str, Finish] = field(default_factory=dict)  # by name: the places final now
+    knockouts: dict[int, tuple[Knockout, ...]] = field(default_factory=dict)  # by hand number
 
     def level(self, view: ViewerHand) -> int:
         """The blind level (from 1) the hand was dealt at: the last one with its blinds."""
         found = [k for k, stakes in enumerate(self.stakes, 1) if stakes == view.hand.spec.stakes]
         return found[-1] if found else 1
 
-    def text_header(self, view: ViewerHand) -> TournamentHand:
+    def text_header(self, view: ViewerHand, hand: int | None = None) -> TournamentHand:
+        """The text's tournament lines; ``hand`` (the table's hand number) names the
+        bounties won in it."""
         return TournamentHand(
+            knockouts=() if hand is None else self.knockouts.get(hand, ()),
             tournament=self.number,
             buy_in=self.buy_in,
             fee=self.fee,
@@ -105,6 +109,7 @@ def event_table(hall: Tournaments | None, table_id: str) -> EventTable | None:
         game=t._spec(now).name,
         stakes=tuple(t._spec(k).stakes for k in range(now + 1)),
         places=places,
+        knockouts=_knockouts(t, int(number)),
     )
 
 
@@ -125,6 +130,15 @@ def played_by(runner: TournamentRunner, account: int) -> dict[str, Any] | None:
         "place": min((p.place for p in places), default=None),
         "prize": sum(p.prize for p in places),
     }
+
+
+def _knockouts(t: Any, table: int) -> dict[int, tuple[Knockout, ...]]:
+    """The bounties won at ``table``, by the table's hand number."""
+    hands: dict[int, list[Any]] = {}
+    for won in t.bounties:
+        if won.table == table and won.hand is not None:
+            hands.setdefault(won.hand, []).append(won)
+    return {hand: knockouts(t, found) for hand, found in hands.items()}
 
 
 def summary_of(runner: TournamentRunner, account: int) -> str | None:

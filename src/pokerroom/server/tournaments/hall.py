@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING, Any
 from pokerroom.rng import SystemRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.house import STANDARD, HouseOptions
+from pokerroom.rules.schedule import Schedule
 from pokerroom.rules.tournament import TournamentStructure, load_tournament_structure
 from pokerroom.server.clock import aware, utcnow
+from pokerroom.server.tournaments.schedule import keep_scheduled
 from pokerroom.server.nodes.tournament_leases import TournamentLeases
 from pokerroom.server.tournaments.deals import restarted
 from pokerroom.server.tournaments.runner import TournamentRunner
@@ -40,6 +42,7 @@ def prices_of(s: TournamentStructure) -> Prices:
         fee=s.fee,
         rebuy=s.rebuy.price if s.rebuy else 0,
         addon=s.addon.price if s.addon else 0,
+        bounty=s.bounty_amount,
     )
 
 
@@ -54,8 +57,10 @@ class Tournaments:
         clock: Callable[[], float] = time.time,
         speed: float = 1.0,
         pause: float | None = None,
+        schedule: Schedule | None = None,
     ) -> None:
         self.room = room
+        self.schedule = schedule  # recurring events, each run listed ahead of its time
         self.store = TournamentStore(room.db)
         self.repeat = repeat
         self.clock = clock
@@ -168,6 +173,9 @@ class Tournaments:
         preset: str | None = None,
         house: HouseOptions | None = None,
         repeat: bool = False,
+        target: str | None = None,
+        guarantee: int = 0,
+        scheduled: str | None = None,
     ) -> TournamentRunner:
         s = load_tournament_structure(structure)
         if house is None:
@@ -175,11 +183,14 @@ class Tournaments:
         t = Tournament(
             structure=s, house=house, rng=SystemRandomSource(), name=name or tournament_id
         )
+        t.guarantee = guarantee
         config = {
             "structure": s.name,
             "prices": prices_of(s).as_json(),
             "starts_at": starts_at,
             "repeat": repeat,
+            "target": target,  # a satellite's: the event its seats are tickets to
+            "scheduled": scheduled,  # a run of the room's schedule: its event and start
         }
         return TournamentRunner(self, tournament_id, t, config)
 
@@ -201,6 +212,9 @@ class Tournaments:
 
     async def _keep_open(self) -> None:
         others = [] if self.nodes is None else self.nodes.others()
+        if self.schedule is not None and self.nodes is None:
+            runners = [*self.runners.values(), *others]
+            await keep_scheduled(self.schedule, runners, self.create, self.clock())
         for structure in self.repeat:
             open_ = [
                 r

@@ -20,6 +20,13 @@ from typing import TYPE_CHECKING, Any
 from pokerroom.rules.errors import RulesError
 from pokerroom.rules.tournament import TournamentStructure
 from pokerroom.server.clock import utcnow
+from pokerroom.server.tournaments.bounties import (
+    bounties_due,
+    bounty_texts,
+    bounty_view,
+    seat_bounties,
+)
+from pokerroom.store.tournaments.bounties import BountyPayment
 from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.errors import describe
 from pokerroom.server.tables.inbox import Watching
@@ -76,6 +83,9 @@ class TournamentRunner:
         self.proposal: Proposal | None = None  # a deal proposed at the final table
         self.deal_cancelled: set[int] = set()  # asked about a deal a restart cancelled
         self.finished_at: float | None = None  # the room's clock when it finished
+        self.bounties_sent: set[tuple[str, str]] = set()  # (busted, knocker) stored
+        self.ticket_uses: set[asyncio.Task[None]] = set()  # seat winners being registered
+        self.overlay_paid = False  # a guarantee's overlay stored (after a restart: once more)
 
     # ------------------------------------------------------------ queries
 
@@ -123,10 +133,45 @@ class TournamentRunner:
         places = self.t.settled_places(now)
         self.places.update({p.entry: p for p in places})
         return [
-            Prize(p.entry, self.account_of(p.entry), p.prize)
+            Prize(p.entry, self.account_of(p.entry), p.prize, self.ticket_for(p.prize))
             for p in places
             if p.entry not in self.paid
         ]
+
+    def ticket_for(self, prize: int) -> str | None:
+        """A satellite's seat is a ticket to its target event (``config["target"]``); the
+        rest of its pool, and a seat with no target event named, is cash."""
+        rule, target = self.t.structure.satellite, self.config.get("target")
+        return target if rule is not None and target and prize == rule.seat else None
+
+    async def use_tickets(self, prizes: list[Prize]) -> None:
+        """Register each seat winner in the target event with their ticket (paid from it);
+        one that cannot be (registration closed, already in) keeps the ticket to register
+        with later."""
+        for prize in prizes:
+            if prize.ticket is None:
+                continue
+            try:
+                target = await self.hall.find(prize.ticket)
+                name = self.names.get(str(prize.account), str(prize.account))
+                await target.register(prize.account, name, f"ticket:{self.id}:{prize.entry}")
+            except Exception as error:  # the ticket stays with the player
+                log.warning("%s: ticket of %s not used: %s", self.id, prize.entry, error)
+
+    def bounties_due(self) -> list[BountyPayment]:
+        """Bounties won and not stored yet (paid with the state that won them)."""
+        return bounties_due(self.t, self.bounties_sent, self.account_of)
+
+    def overlay_due(self) -> int:
+        """A guarantee's overlay set by registration closing and not stored yet (the
+        ledger pays it once: sent again after a restart)."""
+        return 0 if self.overlay_paid else self.t.overlay
+
+    def bounties_paid(self, paid: list[BountyPayment]) -> None:
+        """Stored: tell each knocker what they won."""
+        self.bounties_sent.update((p.busted, p.knocker) for p in paid)
+        for entry, text in bounty_texts(self.t, paid):
+            self._tell(self.account_of(entry), "bounty", text)
 
     # ------------------------------------------------------------ requests
 
@@ -202,11 +247,23 @@ class TournamentRunner:
     async def settle(self) -> None:
         """The state after a change between hands (a rebuy offer refused or lapsed), with
         the prizes of the places it made final, in one transaction."""
-        due = self.prizes_due(self.now())
+        due, bounties, overlay = (
+            self.prizes_due(self.now()),
+            self.bounties_due(),
+            self.overlay_due(),
+        )
         async with self.saving:
             paid = await self.store.settle(
-                self.id, snapshot=self.snapshot(), status=self.status, prizes=due, now=utcnow()
+                self.id,
+                snapshot=self.snapshot(),
+                status=self.status,
+                prizes=due,
+                bounties=bounties,
+                overlay=overlay,
+                now=utcnow(),
             )
+        self.overlay_paid = self.overlay_paid or bool(overlay)
+        self.bounties_paid(bounties)
         self.prizes_paid(paid, due)
 
     async def buy_chips(
@@ -314,6 +371,11 @@ class TournamentRunner:
         """Tell each player whose place is now final (and paid) what it was."""
         self.paid.update(entries)
         amounts = {p.entry: p.amount for p in due}
+        tickets = [p for p in due if p.ticket is not None and p.entry in entries]
+        if tickets:  # after this write: the ticket is in the ledger before it is used
+            task = asyncio.get_running_loop().create_task(self.use_tickets(tickets))
+            self.ticket_uses.add(task)
+            task.add_done_callback(self.ticket_uses.discard)
         for entry in entries:
             place = self.places.get(entry)
             if place is None:
@@ -417,7 +479,7 @@ class TournamentRunner:
             for seat in table.seats.values()
             if seat.stack in stacks
         ]
-        return {**self.level_info(now), "ranks": ranks}
+        return {**self.level_info(now), "ranks": ranks, "bounties": seat_bounties(self.t, table)}
 
     def _stack(self, entry: str) -> int:
         number = self.t.entries[entry].table
@@ -441,6 +503,8 @@ class TournamentRunner:
                     "table": None if e.table is None else self.table_id(e.table),
                     "place": None if place is None else place.place,
                     "prize": None if place is None else place.prize,
+                    "bounty": e.bounty,
+                    "bounties_won": e.bounties_won,
                 }
             )
         over = self.status in ("finished", "cancelled")  # no level running, no table to watch
@@ -457,7 +521,11 @@ class TournamentRunner:
             "max_entrants": s.max_entrants,
             "registration_open": not self.cancelled and t.registration_open(now),
             "prize_pool": t.prize_pool,
+            "guarantee": t.guarantee,
+            "overlay": t.overlay,
+            "target": self.config.get("target"),
             "payouts": self.payouts(),
+            "bounties": bounty_view(t),
             "level": None if info is None else info["level"],
             "blinds": None
             if info is None
@@ -497,4 +565,5 @@ def structure_view(s: TournamentStructure) -> dict[str, Any]:
         "re_entries": s.re_entries,
         "rebuy": None if s.rebuy is None else [s.rebuy.price, s.rebuy.chips, s.rebuy.max],
         "addon": None if s.addon is None else [s.addon.price, s.addon.chips],
+        "bounty": None if s.bounty is None else [s.bounty.amount, s.bounty.progressive],
     }

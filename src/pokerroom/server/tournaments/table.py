@@ -163,7 +163,7 @@ class TournamentTableActor(TableActor):
         started, hand, runner = self.started, self.table.last_hand, self.runner
         if started is None or hand is None:
             return
-        due = runner.prizes_due(now)
+        due, bounties, overlay = runner.prizes_due(now), runner.bounties_due(), runner.overlay_due()
         async with runner.saving:  # the state taken now, written before any taken later
             paid = await runner.store.finish_hand(
                 started.hand_id,
@@ -178,6 +178,8 @@ class TournamentTableActor(TableActor):
                 snapshot=runner.snapshot(),
                 status=runner.status,
                 prizes=due,
+                bounties=bounties,
+                overlay=overlay,
                 now=utcnow(),
                 to_count=HandToCount(
                     hand,
@@ -186,8 +188,10 @@ class TournamentTableActor(TableActor):
                     tournament=True,
                 ),
             )
+        runner.overlay_paid = runner.overlay_paid or bool(overlay)
         self.started = None
         self._announce(hand, finished, self.hand_events)
+        runner.bounties_paid(bounties)
         runner.prizes_paid(paid, due)
         self.hand_events = []
         self.next_hand_at = now + self.pause * self.runner.hall.speed

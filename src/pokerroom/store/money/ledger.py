@@ -38,7 +38,9 @@ BANK = ("bank", "play")  # issues play money: its balance is minus all chips in 
 HOUSE = ("house", "rake")
 Account = tuple[str, str]  # a ledger account's (kind, owner)
 Held = Row[Any]  # a ledger account's row as read for a transfer: id, kind, owner, balance
-NON_NEGATIVE = frozenset({"player", "table", "tournament"})  # the house may owe after a correction
+NON_NEGATIVE = frozenset(
+    {"player", "table", "tournament", "bounty", "ticket"}
+)  # the house may owe after a correction
 
 
 class LedgerError(ValueError):

@@ -24,6 +24,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from pokerroom.history.record import interrupted_record
+from pokerroom.store.tournaments.bounties import BountyPayment, bounty_account, pay_bounties_sync
+from pokerroom.store.tournaments.guarantees import pay_overlay_sync
 from pokerroom.store.models import (
     Account,
     HandPlayer,
@@ -31,6 +33,12 @@ from pokerroom.store.models import (
     TournamentEntry,
     TournamentRecord,
     Transfer,
+)
+from pokerroom.store.tournaments.tickets import (
+    issue_ticket_sync,
+    paid_by_ticket_sync,
+    ticket_account,
+    ticket_held_sync,
 )
 from pokerroom.store.money.ledger import KeyUsedError, LedgerError, player_account, transfer_sync
 from pokerroom.store.tables.hands import insert_running_sync
@@ -55,9 +63,24 @@ class Prices:
     fee: int
     rebuy: int = 0
     addon: int = 0
+    bounty: int = 0  # of the buy-in: the entry's bounty (a knockout event), not prize pool
 
     def as_json(self) -> dict[str, int]:
-        return {"buy_in": self.buy_in, "fee": self.fee, "rebuy": self.rebuy, "addon": self.addon}
+        return {
+            "buy_in": self.buy_in,
+            "fee": self.fee,
+            "rebuy": self.rebuy,
+            "addon": self.addon,
+            "bounty": self.bounty,
+        }
+
+    def entry_moves(self, tournament_id: str, sign: int = 1) -> dict[tuple[str, str], int]:
+        """Where an entry's buy-in and fee go (``sign`` -1: where a refund comes from)."""
+        return {
+            pool_account(tournament_id): sign * (self.buy_in - self.bounty),
+            bounty_account(tournament_id): sign * self.bounty,
+            FEES: sign * self.fee,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +94,7 @@ class Prize:
     entry: str
     account: int
     amount: int
+    ticket: str | None = None  # a satellite's seat: a ticket to this event, not cash
 
 
 def create_tournament_sync(
@@ -108,7 +132,13 @@ def _record(session: Session, tournament_id: str) -> TournamentRecord:
 
 def prices_of(record: TournamentRecord) -> Prices:
     raw = json.loads(record.config)["prices"]
-    return Prices(buy_in=raw["buy_in"], fee=raw["fee"], rebuy=raw["rebuy"], addon=raw["addon"])
+    return Prices(
+        buy_in=raw["buy_in"],
+        fee=raw["fee"],
+        rebuy=raw["rebuy"],
+        addon=raw["addon"],
+        bounty=raw.get("bounty", 0),  # (absent before knockout events)
+    )
 
 
 def save_state_sync(
@@ -156,6 +186,11 @@ def register_sync(
     active = f"{tournament_id}:{account}:{number}"
     if session.scalar(select(TournamentEntry.id).where(TournamentEntry.active == active)):
         raise TournamentStoreError(f"entry {number} of player {account} is already registered")
+    # A ticket to this event pays for it (store/tickets.py); else the player's balance.
+    cost = prices.buy_in + prices.fee
+    payer = ticket_account(tournament_id, account)
+    if ticket_held_sync(session, tournament_id, account) < cost:
+        payer = player_account(account)
     row = TournamentEntry(
         tournament_id=tournament_id,
         account_id=account,
@@ -171,11 +206,7 @@ def register_sync(
     transfer_sync(
         session,
         "t_register",
-        {
-            player_account(account): -(prices.buy_in + prices.fee),
-            pool_account(tournament_id): prices.buy_in,
-            FEES: prices.fee,
-        },
+        {payer: -cost, **prices.entry_moves(tournament_id)},
         now=now,
         key=f"t:{tournament_id}:register:{row.id}",
         memo=f"registered in {record.name}",
@@ -184,6 +215,13 @@ def register_sync(
     row.entry = entry
     save_state_sync(session, tournament_id, snapshot, status=status, now=now)
     return Registration(entry, repeated=False)
+
+
+def _payer(session: Session, tournament_id: str, row: TournamentEntry) -> tuple[str, str]:
+    """Where a registration's refund goes: the ticket that paid it, or the balance."""
+    if paid_by_ticket_sync(session, f"t:{tournament_id}:register:{row.id}"):
+        return ticket_account(tournament_id, row.account_id)
+    return player_account(row.account_id)
 
 
 def registered_entry(session: Session, tournament_id: str, account: int) -> TournamentEntry | None:
@@ -222,9 +260,8 @@ def unregister_sync(
         session,
         "t_unregister",
         {
-            pool_account(tournament_id): -prices.buy_in,
-            FEES: -prices.fee,
-            player_account(account): prices.buy_in + prices.fee,
+            **prices.entry_moves(tournament_id, -1),
+            _payer(session, tournament_id, row): prices.buy_in + prices.fee,
         },
         now=now,
         key=f"t:{tournament_id}:unregister:{row.id}",
@@ -264,9 +301,8 @@ def cancel_tournament_sync(
             session,
             "t_cancel",
             {
-                pool_account(tournament_id): -prices.buy_in,
-                FEES: -prices.fee,
-                player_account(row.account_id): prices.buy_in + prices.fee,
+                **prices.entry_moves(tournament_id, -1),
+                _payer(session, tournament_id, row): prices.buy_in + prices.fee,
             },
             now=now,
             key=f"t:{tournament_id}:cancel:{row.id}",
@@ -322,7 +358,18 @@ def pay_prizes_sync(
     for prize in prizes:
         if prize.entry in paid:
             continue
-        if prize.amount > 0:
+        if prize.amount > 0 and prize.ticket is not None:
+            issue_ticket_sync(
+                session,
+                pool_account(tournament_id),
+                prize.ticket,
+                prize.account,
+                prize.amount,
+                key=f"t:{tournament_id}:prize:{prize.entry}",
+                memo=f"a seat in {prize.ticket} won in {record.name}",
+                now=now,
+            )
+        elif prize.amount > 0:
             transfer_sync(
                 session,
                 "t_prize",
@@ -349,10 +396,20 @@ def settle_sync(
     status: str,
     prizes: Sequence[Prize],
     now: datetime,
+    bounties: Sequence[BountyPayment] = (),
+    overlay: int = 0,
 ) -> list[str]:
     """The event's state after a change between hands (a rebuy offer refused or lapsed) and
-    the prizes of the places it made final, in one transaction."""
+    the prizes of the places it made final, the bounties won and the guarantee's overlay
+    once its field is final, in one transaction."""
     save_state_sync(session, tournament_id, snapshot, status=status, now=now)
+    if overlay:
+        key, name = f"t:{tournament_id}:overlay", _record(session, tournament_id).name
+        memo = f"the house's overlay to the guarantee of {name}"
+        pay_overlay_sync(session, pool_account(tournament_id), overlay, key=key, memo=memo, now=now)
+    if bounties:
+        name = _record(session, tournament_id).name
+        pay_bounties_sync(session, tournament_id, bounties, name=name, now=now)
     return pay_prizes_sync(session, tournament_id, prizes, now=now)
 
 
@@ -377,9 +434,12 @@ def finish_tournament_hand_sync(
     status: str,
     prizes: Sequence[Prize],
     now: datetime,
+    bounties: Sequence[BountyPayment] = (),
+    overlay: int = 0,
 ) -> list[str]:
     """A tournament hand's end, in one transaction: its record and players, the event's
-    state after it (busts, moves, levels) and the prizes of the places it made final."""
+    state after it (busts, moves, levels), the prizes of the places it made final and the
+    bounties it won."""
     stored = session.get(HandRecord, hand_id)
     if stored is None or stored.status != "running":
         raise ValueError(f"hand {hand_id} is not running")
@@ -397,7 +457,14 @@ def finish_tournament_hand_sync(
             )
         )
     return settle_sync(
-        session, tournament_id, snapshot=snapshot, status=status, prizes=prizes, now=now
+        session,
+        tournament_id,
+        snapshot=snapshot,
+        status=status,
+        prizes=prizes,
+        now=now,
+        bounties=bounties,
+        overlay=overlay,
     )
 
 

@@ -4,7 +4,7 @@
 
 import { askBuyIn } from "./buyin.js";
 import { $, cardEl, el } from "./dom.js";
-import { actionLabel, amountsOf } from "./format.js";
+import { actionLabel, amountsOf, money } from "./format.js";
 import { t } from "./i18n.js";
 import { awardsOf, cardMarks, potLabel, renderAwards, shownSoFar } from "./showdown.js";
 import { app } from "./state.js";
@@ -133,11 +133,14 @@ export function renderSeats(view) {
     const status = !seat.connected ? t("status.disconnected") : busted ? t("status.busted") : seat.status === "sitting_out" ? t("status.sitting_out") : seat.all_in ? t("status.all_in") : actionLabel(seat.last_action, show);
     // A bet that grew in this frame slides towards the middle (CSS only, never waited for).
     const betIn = seat.bet && (!was || was.bet !== seat.bet) ? " bet-in" : "";
+    // A knockout event: the bounty on this player's head, in money (the frame's tournament info).
+    const bounty = (s.tournament?.bounties || []).find(([n]) => n === seat.seat)?.[1];
     return el("div", { class: classes.join(" "), style, "data-seat": seat.seat, role: "region", "aria-label": seatLabel(seat, s.you) },
       el("div", { class: "hole" }, ...(cards || [])),
       el("div", { class: "plate" },
         el("div", { class: "name", title: seat.name, text: seat.name }), // cut with an ellipsis
         el("div", { class: "stack", "data-chips": seat.stack }, srText(`${t("seat.stack")} `), show(seat.stack)),
+        bounty ? el("div", { class: "bounty", "data-bounty": bounty, text: t("tournaments.bounty_on_head", { amount: money(bounty) }) }) : null,
         acting ? srText(`${t("seat.to_act")} `) : null,
         el("div", { class: "status", text: winners.has(seat.seat) ? t("status.wins", { amount: show(winners.get(seat.seat)) }) : status }),
         busted ? el("div", { class: "rebuy-clock" }) : null,

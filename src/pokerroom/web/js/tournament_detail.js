@@ -63,6 +63,7 @@ function facts(e) {
     fact("tournaments.entrants", `${number(e.entrants)}/${number(e.max_entrants)}`),
     fact("tournaments.prize_pool", money(e.prize_pool)),
   ];
+  if (e.guarantee) out.push(fact("tournaments.guarantee", e.overlay ? t("tournaments.guarantee_overlay", { amount: money(e.guarantee), overlay: money(e.overlay) }) : money(e.guarantee)));
   if (e.starts_at && e.status === "registering") {
     const at = new Date(e.starts_at * 1000).toLocaleString(locale(), { dateStyle: "short", timeStyle: "short" });
     out.push(fact("tournaments.starts", at));
@@ -80,6 +81,11 @@ function facts(e) {
   if (s.rebuy) {
     const [price, stack, max] = s.rebuy;
     out.push(fact("tournaments.rebuys", t("tournaments.rebuy_terms", { price: money(price), chips: chips(stack), max: number(max) })));
+  }
+  if (s.bounty) {
+    const [amount, progressive] = s.bounty;
+    out.push(fact("tournaments.bounty", t(progressive ? "tournaments.bounty_progressive" : "tournaments.bounty_plain", { amount: money(amount) })));
+    if (e.bounties) out.push(fact("tournaments.bounties_paid", money(e.bounties.paid)));
   }
   if (s.addon) {
     const [price, stack] = s.addon;
@@ -150,11 +156,13 @@ function playerRows(e) {
   return players.map((p) => {
     const you = me !== null && (p.entry === me || p.entry.startsWith(`${me}#`));
     return el("tr", { "data-entry": p.entry, class: you ? "seated" : null },
-      el("td", {}, p.name, you ? el("span", { class: "badge you-sit", text: t("tournaments.you") }) : null),
+      el("td", {}, p.name, you ? el("span", { class: "badge you-sit", text: t("tournaments.you") }) : null,
+        p.bounty ? el("span", { class: "badge bounty", "data-bounty": p.bounty, text: t("tournaments.bounty_on_head", { amount: money(p.bounty) }) }) : null),
       el("td", { class: "num", text: p.stack === null ? t("tournaments.out") : p.table ? chips(p.stack) : "" }),
       el("td", { text: p.table ? t("tournaments.table_number", { number: p.table.split("-").pop() }) : "" }),
       el("td", { class: "num", text: p.place ? number(p.place) : "" }),
-      el("td", { class: "num", text: p.prize ? money(p.prize) : "" }));
+      el("td", { class: "num", text: p.prize ? money(p.prize) : "" },
+        p.bounties_won ? el("span", { class: "bounties-won", text: ` ${t("tournaments.bounties_won", { amount: money(p.bounties_won) })}` }) : null));
   });
 }
 

@@ -126,6 +126,23 @@ function buttons(event, detail) {
   return out;
 }
 
+// A scheduled run's countdown to its start, from the server's time (the lobby's clock skew
+// is small next to minutes).
+function startsIn(at) {
+  const seconds = Math.max(0, Math.floor(at - Date.now() / 1000));
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = String(seconds % 60).padStart(2, "0");
+  return tr("tournaments.starts_in", { time: h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}` });
+}
+
+setInterval(() => {
+  for (const node of document.querySelectorAll("#tournament-rows [data-starts-at]")) {
+    const text = startsIn(Number(node.dataset.startsAt));
+    if (node.textContent !== text) node.textContent = text;
+  }
+}, 1000);
+
 function select(id) {
   app.tournament = app.tournament === id ? null : id;
   renderTournaments();
@@ -144,7 +161,9 @@ export function renderTournaments() {
     const level = t.level ? `${t.level} (${chips(t.blinds[0])}/${chips(t.blinds[1])})` : "";
     const open = app.tournament === t.id;
     return el("tr", { "data-tournament": t.id, class: open ? "selected" : null },
-      el("td", {}, el("strong", { text: t.name }), el("div", { class: "muted small", text: describe(t.structure) })),
+      el("td", {}, el("strong", { text: t.name }), el("div", { class: "muted small", text: describe(t.structure) }),
+        t.guarantee ? el("div", { class: "guarantee small", text: tr("tournaments.guaranteed", { amount: money(t.guarantee) }) }) : null,
+        t.status === "registering" && t.starts_at ? el("div", { class: "starts-in small", "data-starts-at": String(t.starts_at), role: "timer", text: startsIn(t.starts_at) }) : null),
       el("td", { text: tr(`tournaments.${t.status}`) }),
       el("td", { class: "num", text: `${money(t.structure.buy_in)}+${money(t.structure.fee)}` }),
       el("td", { class: "num", text: `${t.entrants}/${t.max_entrants}` }),
