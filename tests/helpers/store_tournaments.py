@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules.house import STANDARD
 from pokerroom.rules.tournament import load_tournament_structure
-from pokerroom.store.tournaments.bounties import BountyPayment
 from pokerroom.store.db import Database
+from pokerroom.store.tournaments.bounties import BountyPayment
 from pokerroom.store.tournaments.statements import Prices
 from pokerroom.store.tournaments.store import TournamentStore
 from pokerroom.tournament.coordinator import Tournament

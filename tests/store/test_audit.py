@@ -24,9 +24,7 @@ from pokerroom.rng import SeededRandomSource
 from pokerroom.rules.tournament import load_tournament_structure
 from pokerroom.store.accounts.accounts import STARTING_GRANT, NewPassword, new_password, sign_up
 from pokerroom.store.audit import AuditReport, audit
-from pokerroom.store.tournaments.bounties import bounty_account
 from pokerroom.store.db import Database
-from pokerroom.store.tournaments.guarantees import OVERLAY
 from pokerroom.store.models import (
     HandRecord,
     Posting,
@@ -36,11 +34,13 @@ from pokerroom.store.models import (
     TournamentRecord,
     Transfer,
 )
-from pokerroom.store.tournaments.tickets import ticket_account
 from pokerroom.store.money.ledger import BANK, HOUSE, balance, ledger_account_sync
 from pokerroom.store.tables.floor import correct_hand
 from pokerroom.store.tables.store import RoomStore, TableSave
+from pokerroom.store.tournaments.bounties import bounty_account
+from pokerroom.store.tournaments.guarantees import OVERLAY
 from pokerroom.store.tournaments.statements import FEES, Prize, pool_account
+from pokerroom.store.tournaments.tickets import ticket_account
 from pokerroom.table import Table
 from tests.helpers.store_hands import NOW, play_hand
 from tests.helpers.store_tournaments import Event, bounty_payments, play_out

@@ -28,9 +28,6 @@ from dataclasses import dataclass, field
 from sqlalchemy import and_, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pokerroom.store.tournaments.bounties import BOUNTY
-from pokerroom.store.tournaments.guarantees import OVERLAY
-from pokerroom.store.money.ledger import HOUSE, NON_NEGATIVE
 from pokerroom.store.models import (
     FloorAct,
     HandRecord,
@@ -42,8 +39,11 @@ from pokerroom.store.models import (
     TournamentRecord,
     Transfer,
 )
-from pokerroom.store.tournaments.tickets import TICKET, TICKET_MOVES, target_of
+from pokerroom.store.money.ledger import HOUSE, NON_NEGATIVE
+from pokerroom.store.tournaments.bounties import BOUNTY
+from pokerroom.store.tournaments.guarantees import OVERLAY
 from pokerroom.store.tournaments.statements import FEES, POOL
+from pokerroom.store.tournaments.tickets import TICKET, TICKET_MOVES, target_of
 from pokerroom.table import Table, TableError
 
 

@@ -19,10 +19,10 @@ from pokerroom.rules.house import STANDARD, HouseOptions
 from pokerroom.rules.schedule import Schedule
 from pokerroom.rules.tournament import TournamentStructure, load_tournament_structure
 from pokerroom.server.clock import aware, utcnow
-from pokerroom.server.tournaments.schedule import keep_scheduled
 from pokerroom.server.nodes.tournament_leases import TournamentLeases
 from pokerroom.server.tournaments.deals import restarted
 from pokerroom.server.tournaments.runner import TournamentRunner
+from pokerroom.server.tournaments.schedule import keep_scheduled
 from pokerroom.store.tournaments.statements import Prices
 from pokerroom.store.tournaments.store import TournamentStore
 from pokerroom.tournament.coordinator import Tournament

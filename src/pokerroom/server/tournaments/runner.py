@@ -20,18 +20,18 @@ from typing import TYPE_CHECKING, Any
 from pokerroom.rules.errors import RulesError
 from pokerroom.rules.tournament import TournamentStructure
 from pokerroom.server.clock import utcnow
+from pokerroom.server.sockets import protocol
+from pokerroom.server.sockets.errors import describe
+from pokerroom.server.tables.inbox import Watching
 from pokerroom.server.tournaments.bounties import (
     bounties_due,
     bounty_texts,
     bounty_view,
     seat_bounties,
 )
-from pokerroom.store.tournaments.bounties import BountyPayment
-from pokerroom.server.sockets import protocol
-from pokerroom.server.sockets.errors import describe
-from pokerroom.server.tables.inbox import Watching
 from pokerroom.server.tournaments.buys import buy_chips
 from pokerroom.server.tournaments.table import TournamentTableActor
+from pokerroom.store.tournaments.bounties import BountyPayment
 from pokerroom.store.tournaments.statements import Prize
 from pokerroom.table import Table
 from pokerroom.tournament.coordinator import Tournament

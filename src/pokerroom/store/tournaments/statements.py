@@ -24,8 +24,6 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from pokerroom.history.record import interrupted_record
-from pokerroom.store.tournaments.bounties import BountyPayment, bounty_account, pay_bounties_sync
-from pokerroom.store.tournaments.guarantees import pay_overlay_sync
 from pokerroom.store.models import (
     Account,
     HandPlayer,
@@ -34,14 +32,16 @@ from pokerroom.store.models import (
     TournamentRecord,
     Transfer,
 )
+from pokerroom.store.money.ledger import KeyUsedError, LedgerError, player_account, transfer_sync
+from pokerroom.store.tables.hands import insert_running_sync
+from pokerroom.store.tournaments.bounties import BountyPayment, bounty_account, pay_bounties_sync
+from pokerroom.store.tournaments.guarantees import pay_overlay_sync
 from pokerroom.store.tournaments.tickets import (
     issue_ticket_sync,
     paid_by_ticket_sync,
     ticket_account,
     ticket_held_sync,
 )
-from pokerroom.store.money.ledger import KeyUsedError, LedgerError, player_account, transfer_sync
-from pokerroom.store.tables.hands import insert_running_sync
 
 POOL = "tournament"  # the ledger kind of a prize pool
 FEES = ("house", "fees")  # the house's tournament fees

@@ -13,8 +13,8 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pokerroom.store.money.ledger import transfer_sync
 from pokerroom.store.models import LedgerAccount, Posting, Transfer
+from pokerroom.store.money.ledger import transfer_sync
 
 TICKET = "ticket"  # the ledger kind of a player's tickets to one event
 TICKET_MOVES = ("t_ticket", "t_register", "t_unregister", "t_cancel")  # what moves a ticket
