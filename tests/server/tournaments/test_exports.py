@@ -16,6 +16,7 @@ from pokerroom.history.pokerstars import eastern
 from tests.helpers.accounts import signup
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.tournaments import Fast, person
+from tests.helpers.waiting import eventually
 from tests.server.conftest import Server
 
 
@@ -34,9 +35,17 @@ async def test_a_sit_and_gos_hands_and_summary_download_as_tournament_histories(
     number = int(runner.id.rsplit("-", 1)[1])
     ann = {"Authorization": f"Bearer {people['ann_exp']['token']}"}
     async with httpx.AsyncClient(base_url=server.base, headers=ann) as http:
-        # All of them (50 by default): the first hand is the one dealt at the starting stacks.
-        listed = await http.get("/api/hands", params={"table": f"{runner.id}-1", "limit": 500})
-        hands = listed.json()
+
+        async def stored_to_the_end() -> list[dict[str, object]] | None:
+            """The hands once the one that decided the places is stored: the places are
+            known as that hand ends, its write is group-committed a moment later."""
+            # All of them (50 by default): the first is the one dealt at the starting stacks.
+            listed = await http.get("/api/hands", params={"table": f"{runner.id}-1", "limit": 500})
+            found: list[dict[str, object]] = listed.json()
+            newest = await http.get(f"/api/hands/{found[0]['id']}.txt") if found else None
+            return found if newest and "wins the tournament" in newest.text else None
+
+        hands = await eventually(stored_to_the_end, "the deciding hand stored")
         assert hands and len(hands) < 500, "ann played no hand, or more than a page"
         first = hands[-1]["id"]
         text = (await http.get(f"/api/hands/{first}.txt")).text
