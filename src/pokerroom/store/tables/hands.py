@@ -150,15 +150,12 @@ def finish_hand_sync(
     """
     # A statement per table touched, not an ORM object loaded and flushed for each: this
     # runs for every hand of every table, in the writer's batches.
-    reveal: dict[str, Any] = {"salt": started.salt.hex(), "deck": list(deck)}
-    if started.client_seeds is not None:  # a seeded shuffle: the salt is its server seed
-        reveal["client_seeds"] = list(started.client_seeds)
     ending = {
         "hand": started.hand_id,
         "new_status": "cancelled" if cancelled else "complete",
         "new_record": record,
         "new_rake": rake,
-        "reveal": json_text(reveal),
+        "reveal": hand_reveal(started, deck),
         "at": now,
     }
     connection = session.connection()
@@ -191,6 +188,15 @@ def finish_hand_sync(
             ],
         )
     _cash_out_sync(session, table_id, leavers, now=now)
+
+
+def hand_reveal(started: StartedHand, deck: Sequence[int]) -> str:
+    """A hand's stored reveal: its salt and deck, and for a seeded shuffle (the salt is its
+    server seed) the players' seeds mixed in, which ``pokerroom verify`` checks."""
+    reveal: dict[str, Any] = {"salt": started.salt.hex(), "deck": list(deck)}
+    if started.client_seeds is not None:
+        reveal["client_seeds"] = list(started.client_seeds)
+    return json_text(reveal)
 
 
 def _write_snapshot(connection: Connection, table_id: str, snapshot: str, now: datetime) -> None:

@@ -33,7 +33,7 @@ from pokerroom.store.models import (
     Transfer,
 )
 from pokerroom.store.money.ledger import KeyUsedError, LedgerError, player_account, transfer_sync
-from pokerroom.store.tables.hands import insert_running_sync
+from pokerroom.store.tables.hands import StartedHand, hand_reveal
 
 POOL = "tournament"  # the ledger kind of a prize pool
 FEES = ("house", "fees")  # the house's tournament fees
@@ -356,21 +356,13 @@ def settle_sync(
     return pay_prizes_sync(session, tournament_id, prizes, now=now)
 
 
-def begin_tournament_hand_sync(
-    session: Session, table_id: str, *, number: int, commitment: str, now: datetime
-) -> int:
-    """A tournament table's hand recorded as running (its table is in the event's snapshot,
-    not in ``tables``); a crash leaves it running and the restart cancels it."""
-    return insert_running_sync(session, table_id, number, commitment, now)
-
-
 def finish_tournament_hand_sync(
     session: Session,
-    hand_id: int,
+    started: StartedHand,
     tournament_id: str,
     *,
+    deck: Sequence[int],
     record: str,
-    reveal: str,
     cancelled: bool,
     players: Sequence[tuple[int, int, int, int, int]],
     snapshot: str,
@@ -380,11 +372,13 @@ def finish_tournament_hand_sync(
 ) -> list[str]:
     """A tournament hand's end, in one transaction: its record and players, the event's
     state after it (busts, moves, levels) and the prizes of the places it made final."""
+    hand_id = started.hand_id
     stored = session.get(HandRecord, hand_id)
     if stored is None or stored.status != "running":
         raise ValueError(f"hand {hand_id} is not running")
     stored.status = "cancelled" if cancelled else "complete"
-    stored.record, stored.deck_reveal, stored.ended_at = record, reveal, now
+    stored.record, stored.ended_at = record, now
+    stored.deck_reveal = hand_reveal(started, deck)
     for account_id, seat, position, before, after in players:
         session.add(
             HandPlayer(

@@ -17,12 +17,11 @@ from sqlalchemy.orm import Session
 from pokerroom.store.db import Database
 from pokerroom.store.models import TournamentEntry, TournamentRecord
 from pokerroom.store.nodes.leases import Lease, StaleEpochError, fenced
-from pokerroom.store.tables.hands import cancel_interrupted_hands
+from pokerroom.store.tables.hands import StartedHand, begin_hand_sync, cancel_interrupted_hands
 from pokerroom.store.tables.store import StoreError
 from pokerroom.store.tournaments.statements import (
     Prize,
     Registration,
-    begin_tournament_hand_sync,
     buy_chips_sync,
     cancel_tournament_hand_sync,
     cancel_tournament_sync,
@@ -148,22 +147,40 @@ class TournamentStore:
         return await self._run(partial(settle_sync, tournament_id=tournament_id, **fields))
 
     async def begin_hand(
-        self, table_id: str, *, number: int, commitment: str, now: datetime
-    ) -> int:
+        self,
+        table_id: str,
+        *,
+        number: int,
+        deck: Sequence[int],
+        salt: bytes,
+        client_seeds: Sequence[str],
+        now: datetime,
+    ) -> StartedHand:
+        """A tournament table's hand recorded as running, as a cash table's is (its table is
+        in the event's snapshot, not in ``tables``); a crash leaves it running and the
+        restart cancels it."""
         return await self._run(
             partial(
-                begin_tournament_hand_sync,
+                begin_hand_sync,
                 table_id=table_id,
                 number=number,
-                commitment=commitment,
+                deck=deck,
+                snapshot_before=None,
                 now=now,
+                salt=salt,
+                client_seeds=client_seeds,
             )
         )
 
-    async def finish_hand(self, hand_id: int, tournament_id: str, **fields: Any) -> list[str]:
+    async def finish_hand(
+        self, started: StartedHand, tournament_id: str, **fields: Any
+    ) -> list[str]:
         return await self._run(
             partial(
-                finish_tournament_hand_sync, hand_id=hand_id, tournament_id=tournament_id, **fields
+                finish_tournament_hand_sync,
+                started=started,
+                tournament_id=tournament_id,
+                **fields,
             )
         )
 
