@@ -213,7 +213,9 @@ class TournamentTableActor(TableActor):
         self.next_hand_at = self.runner.now() + self.pause * self.runner.hall.speed
         if started is not None:
             try:
-                await self.runner.store.cancel_hand(started.hand_id, "server fault", now=utcnow())
+                await self.runner.store.cancel_hand(
+                    self.table_id, started.hand_id, "server fault", now=utcnow()
+                )
             except Exception:  # the restart cancels it
                 log.exception("tournament table %s: the cancel was not stored", self.table_id)
         return True

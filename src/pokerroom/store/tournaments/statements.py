@@ -23,17 +23,15 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from pokerroom.history.record import interrupted_record
 from pokerroom.store.models import (
     Account,
-    HandPlayer,
     HandRecord,
     TournamentEntry,
     TournamentRecord,
     Transfer,
 )
 from pokerroom.store.money.ledger import KeyUsedError, LedgerError, player_account, transfer_sync
-from pokerroom.store.tables.hands import StartedHand, hand_reveal
+from pokerroom.store.tables.hands import StartedHand, end_hand_sync, hand_ending
 
 POOL = "tournament"  # the ledger kind of a prize pool
 FEES = ("house", "fees")  # the house's tournament fees
@@ -372,37 +370,12 @@ def finish_tournament_hand_sync(
 ) -> list[str]:
     """A tournament hand's end, in one transaction: its record and players, the event's
     state after it (busts, moves, levels) and the prizes of the places it made final."""
-    hand_id = started.hand_id
-    stored = session.get(HandRecord, hand_id)
-    if stored is None or stored.status != "running":
-        raise ValueError(f"hand {hand_id} is not running")
-    stored.status = "cancelled" if cancelled else "complete"
-    stored.record, stored.ended_at = record, now
-    stored.deck_reveal = hand_reveal(started, deck)
-    for account_id, seat, position, before, after in players:
-        session.add(
-            HandPlayer(
-                hand_id=hand_id,
-                account_id=account_id,
-                seat=seat,
-                position=position,
-                start_stack=before,
-                end_stack=after,
-            )
-        )
+    ending = hand_ending(started, deck, record, 0, cancelled, now)  # no rake in a tournament
+    if not end_hand_sync(session.connection(), ending, players):
+        raise ValueError(f"hand {started.hand_id} is not running")
     return settle_sync(
         session, tournament_id, snapshot=snapshot, status=status, prizes=prizes, now=now
     )
-
-
-def cancel_tournament_hand_sync(
-    session: Session, hand_id: int, *, reason: str, now: datetime
-) -> None:
-    record = session.get(HandRecord, hand_id)
-    if record is not None and record.status == "running":
-        record.status, record.ended_at = "cancelled", now
-        record.record = interrupted_record(reason)
-    session.flush()
 
 
 def names_sync(session: Session, tournament_id: str) -> dict[str, str]:

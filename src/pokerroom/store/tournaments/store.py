@@ -17,13 +17,17 @@ from sqlalchemy.orm import Session
 from pokerroom.store.db import Database
 from pokerroom.store.models import TournamentEntry, TournamentRecord
 from pokerroom.store.nodes.leases import Lease, StaleEpochError, fenced
-from pokerroom.store.tables.hands import StartedHand, begin_hand_sync, cancel_interrupted_hands
+from pokerroom.store.tables.hands import (
+    StartedHand,
+    begin_hand_sync,
+    cancel_hand_sync,
+    cancel_interrupted_hands,
+)
 from pokerroom.store.tables.store import StoreError
 from pokerroom.store.tournaments.statements import (
     Prize,
     Registration,
     buy_chips_sync,
-    cancel_tournament_hand_sync,
     cancel_tournament_sync,
     create_tournament_sync,
     entries_of_sync,
@@ -184,9 +188,18 @@ class TournamentStore:
             )
         )
 
-    async def cancel_hand(self, hand_id: int, reason: str, *, now: datetime) -> None:
+    async def cancel_hand(self, table_id: str, hand_id: int, reason: str, *, now: datetime) -> None:
+        """The table's running hand cancelled after a fault, as a cash table's is (its table
+        is in the event's state, not written here)."""
         await self._run(
-            partial(cancel_tournament_hand_sync, hand_id=hand_id, reason=reason, now=now)
+            partial(
+                cancel_hand_sync,
+                hand_id=hand_id,
+                table_id=table_id,
+                reason=reason,
+                snapshot=None,
+                now=now,
+            )
         )
 
     async def names(self, tournament_id: str) -> dict[str, str]:
