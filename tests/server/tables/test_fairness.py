@@ -11,12 +11,15 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import HTTPException
+from sqlalchemy import select
 
 from pokerroom.fairness import verify
 from pokerroom.server.http.fairness import shuffle_document
 from pokerroom.server.tables.inbox import Void
 from pokerroom.store.models import HandPlayer, HandRecord
+from tests.helpers.database import rows
 from tests.helpers.room_tables import heads_up, tournament_heads_up
+from tests.helpers.waiting import eventually
 from tests.server.conftest import Person, Server, person
 
 CLOCK = (("decision_seconds", 30), ("warning_after_seconds", 20), ("time_bank_seconds", 0))
@@ -184,6 +187,32 @@ async def test_R_DECK_5_a_cancelled_hands_deck_is_never_revealed(server: Server)
         assert response.status_code == 409
         assert "never revealed" in response.json()["detail"]
     await bob.ws.close()
+
+
+async def test_R_DECK_5_a_tournament_hand_cancelled_by_a_fault_is_never_revealed(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, ann, bob, seen = await heads_up_at(server, "tournament")
+    playing = await turn_after(ann, seen)
+    number = int(playing["hand"]["number"])
+    assert playing["hand"]["commitment"]
+
+    async def broken(*args: Any) -> None:
+        raise RuntimeError("a bug in the table's logic")
+
+    monkeypatch.setattr(server.room.actors[table], "_act", broken)  # a fault in the hand
+    await fold_a_hand(ann, bob, table, playing)
+
+    this_hand = select(HandRecord).where(HandRecord.table_id == table, HandRecord.number == number)
+
+    async def cancelled() -> list[HandRecord]:
+        return [h for h in await rows(server, this_hand) if h.status == "cancelled"]
+
+    (stored,) = await eventually(cancelled, "the hand cancelled in the store")
+    assert stored.deck_reveal == ""  # nothing of its deck stored to be revealed
+    monkeypatch.undo()
+    await turn_after(ann, number)  # the table deals on
+    assert not [f for f in ann.frames if f["type"] == "deck_reveal" and f["hand"] == number]
 
 
 def test_a_hand_dealt_before_seeded_shuffles_has_no_file_to_check() -> None:
