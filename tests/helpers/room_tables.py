@@ -70,6 +70,20 @@ async def heads_up(server: Server, table: str, overrides: Any) -> tuple[Person, 
     return ann, bob
 
 
+async def tournament_heads_up(server: Server) -> tuple[str, Person, Person]:
+    """A heads-up sit & go in play, ann and bob its two entrants watching its table: the
+    table's id and the two."""
+    runner = await server.app.state.tournaments.create("sng_heads_up")
+    ann = await person(server.base, "ann")
+    bob = await person(server.base, "bob")
+    for k, someone in enumerate((ann, bob)):
+        await runner.register(someone.account_id, someone.name, f"r{k}")  # full: it starts
+    table = runner.table_id(1)
+    for someone in (ann, bob):
+        await someone.send(type="watch", table=table)
+    return table, ann, bob
+
+
 async def first_turn(ann: Person, bob: Person) -> tuple[Person, dict[str, Any], float]:
     """The person to act first in a hand, their frame and when it arrived (monotonic)."""
     frame = await ann.until(lambda f: f.get("hand") is not None and f["hand"]["actor"] is not None)

@@ -11,6 +11,7 @@ number; a player at a table by their entry id (``p7``, a re-entry ``p7#2``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import ceil
 from typing import Any
@@ -407,8 +408,11 @@ class Tournament:
         fullest = self.fullest()
         return [n for n in self.live_tables() if self._may_deal(n, fullest, now)]
 
-    def start_hand(self, number: int, now: float) -> list[Any]:
-        """Deal the next hand at table ``number`` at the level of the moment (TDA 23)."""
+    def start_hand(
+        self, number: int, now: float, *, deck: Sequence[int] | None = None
+    ) -> list[Any]:
+        """Deal the next hand at table ``number`` at the level of the moment (TDA 23), from
+        ``deck`` when given (the table's verifiable shuffle), else from the table's source."""
         if not self.can_start(number, now):
             raise TournamentError(f"{self.name} table {number} cannot deal now")
         events = self._announce_level(now)
@@ -420,7 +424,7 @@ class Tournament:
             # TDA 48: the event is down to two: the engine's uncapped heads-up rule applies.
             table.house = self.house.with_options(heads_up_uncapped=True, cash_table=True)
         gap = self.fullest() - len(table.seats)  # measured at every deal
-        dealt = table.start_hand(now)
+        dealt = table.start_hand(now, deck=deck)
         events += dealt
         start = next(e for e in dealt if isinstance(e, HandStarting))
         self.hands += 1

@@ -62,8 +62,11 @@ async def test_a_draining_node_finishes_the_tournament_hand_and_hands_the_event_
         await watch_through(b, someone, table)
     actor = hall_b.runners[tid].actors[1]
 
-    def dealt_on() -> bool:  # the next hand over and stored
-        return adopted.hand_number > number and adopted.hand is None and actor.started is None
+    def dealt_on() -> bool:  # the next hand over and stored; none dealt after it
+        over = adopted.hand_number > number and adopted.hand is None and actor.started is None
+        if over:  # held (at once, in this loop turn) while the books are read
+            actor.next_hand_at = float("inf")
+        return over
 
     await asyncio.gather(play_until(ann, table, dealt_on), play_until(bob, table, dealt_on))
     state = await books(b.database, tid, table)  # the audit reconciles

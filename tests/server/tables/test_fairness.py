@@ -11,12 +11,15 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import HTTPException
+from sqlalchemy import select
 
 from pokerroom.fairness import verify
 from pokerroom.server.http.fairness import shuffle_document
 from pokerroom.server.tables.inbox import Void
 from pokerroom.store.models import HandPlayer, HandRecord
-from tests.helpers.room_tables import heads_up
+from tests.helpers.database import rows
+from tests.helpers.room_tables import heads_up, tournament_heads_up
+from tests.helpers.waiting import eventually
 from tests.server.conftest import Person, Server, person
 
 CLOCK = (("decision_seconds", 30), ("warning_after_seconds", 20), ("time_bank_seconds", 0))
@@ -37,9 +40,9 @@ async def turn_after(ann: Person, after: int) -> dict[str, Any]:
 
 
 async def fold_a_hand(ann: Person, bob: Person, table: str, frame: dict[str, Any]) -> int:
-    """The player to act in ``frame``'s hand (ann in seat 1, bob in 2) folds it; its number."""
+    """The player to act in ``frame``'s hand (ann's frame) folds it; its number."""
     number = int(frame["hand"]["number"])
-    to_act = ann if frame["hand"]["actor"] == 1 else bob
+    to_act = ann if frame["hand"]["actor"] == frame["you"] else bob
     await to_act.send(type="act", table=table, action="fold", hand=number)
     return number
 
@@ -94,11 +97,23 @@ def result_then_reveal(frames: list[dict[str, Any]], number: int) -> dict[str, A
     return reveal
 
 
+async def heads_up_at(server: Server, kind: str) -> tuple[str, Person, Person, int]:
+    """Ann and bob dealt in heads up at a table of ``kind``: a cash table, or a sit & go's
+    (the coordinator deals it from the same verifiable shuffles); and the last hand dealt
+    before they saw the table. A sit & go deals as it fills, before its table can be
+    watched: its first hand is folded, the next one's seed was committed in their sight."""
+    if kind == "cash":
+        ann, bob = await heads_up(server, "fair1", CLOCK)
+        return "fair1", ann, bob, 0
+    table, ann, bob = await tournament_heads_up(server)
+    return table, ann, bob, await fold_a_hand(ann, bob, table, await turn_after(ann, 0))
+
+
+@pytest.mark.parametrize("kind", ["cash", "tournament"])
 async def test_commitment_at_the_deal_reveal_after_the_result_with_my_seed(
-    server: Server,
+    server: Server, kind: str
 ) -> None:
-    table = "fair1"
-    ann, bob = await heads_up(server, table, CLOCK)
+    table, ann, bob, seen = await heads_up_at(server, kind)
     cat = await person(server.base, "cat")  # a watcher
     await cat.send(type="watch", table=table)
     # A seed for a commitment that is not the next shuffle's is refused, saying so.
@@ -110,7 +125,7 @@ async def test_commitment_at_the_deal_reveal_after_the_result_with_my_seed(
     await cat.send(type="seed", table=table, seed=MY_SEED, commitment=frame["next_seed"])
     assert "take a seat" in (await cat.next("error"))["message"]
     # Ann seeds the next shuffle as the table frame of a hand in progress commits it.
-    playing = await turn_after(ann, 0)
+    playing = await turn_after(ann, seen)
     await ann.send(type="seed", table=table, seed=MY_SEED, commitment=playing["next_seed"])
     first = await fold_a_hand(ann, bob, table, playing)
     second = await fold_a_hand(ann, bob, table, await turn_after(ann, first))
@@ -120,6 +135,7 @@ async def test_commitment_at_the_deal_reveal_after_the_result_with_my_seed(
     assert reveal_one["client_seeds"] == []
     assert reveal_two["client_seeds"] == [MY_SEED]
     assert reveal_two["seed_commitment"] == playing["next_seed"]
+    assert reveal_one["seed_commitment"] != reveal_two["seed_commitment"]  # a new seed a hand
     for reveal in (reveal_one, reveal_two):
         verify({**reveal, "format": reveal["format"]}, my_seed=None)
     verify(reveal_two, my_seed=MY_SEED)
@@ -171,6 +187,32 @@ async def test_R_DECK_5_a_cancelled_hands_deck_is_never_revealed(server: Server)
         assert response.status_code == 409
         assert "never revealed" in response.json()["detail"]
     await bob.ws.close()
+
+
+async def test_R_DECK_5_a_tournament_hand_cancelled_by_a_fault_is_never_revealed(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, ann, bob, seen = await heads_up_at(server, "tournament")
+    playing = await turn_after(ann, seen)
+    number = int(playing["hand"]["number"])
+    assert playing["hand"]["commitment"]
+
+    async def broken(*args: Any) -> None:
+        raise RuntimeError("a bug in the table's logic")
+
+    monkeypatch.setattr(server.room.actors[table], "_act", broken)  # a fault in the hand
+    await fold_a_hand(ann, bob, table, playing)
+
+    this_hand = select(HandRecord).where(HandRecord.table_id == table, HandRecord.number == number)
+
+    async def cancelled() -> list[HandRecord]:
+        return [h for h in await rows(server, this_hand) if h.status == "cancelled"]
+
+    (stored,) = await eventually(cancelled, "the hand cancelled in the store")
+    assert stored.deck_reveal == ""  # nothing of its deck stored to be revealed
+    monkeypatch.undo()
+    await turn_after(ann, number)  # the table deals on
+    assert not [f for f in ann.frames if f["type"] == "deck_reveal" and f["hand"] == number]
 
 
 def test_a_hand_dealt_before_seeded_shuffles_has_no_file_to_check() -> None:

@@ -23,7 +23,8 @@ from pokerroom.store.nodes.tournament_leases import (
     create_leased_sync,
     tournaments_sync,
 )
-from pokerroom.store.tournaments.statements import begin_tournament_hand_sync, save_state_sync
+from pokerroom.store.tables.hands import begin_hand_sync
+from pokerroom.store.tournaments.statements import save_state_sync
 from tests.helpers.leases import NOW, TTL, db
 
 pytestmark = pytest.mark.postgres
@@ -72,7 +73,14 @@ async def test_adopting_takes_the_next_epoch_and_cancels_the_events_hands_only(
     await db.run(partial(create, node="a"))
     for table in ("sng-1-1", "sng-2-1"):
         await db.run(
-            partial(begin_tournament_hand_sync, table_id=table, number=1, commitment="c", now=NOW)
+            partial(
+                begin_hand_sync,
+                table_id=table,
+                number=1,
+                deck=range(52),
+                snapshot_before=None,
+                now=NOW,
+            )
         )
     adopt = partial(adopt_tournament_sync, tournament_id="sng-1", node="b", reason="failover")
     with pytest.raises(LeaseHeldError):  # a's lease holds

@@ -27,7 +27,8 @@ from pokerroom.server.sockets import encoding, protocol
 from pokerroom.server.sockets.client import Client
 from pokerroom.server.tables.account_limits import AccountLimits
 from pokerroom.server.tables.alarm import Alarmed
-from pokerroom.server.tables.hand_ends import Ending, HandEnds, dealt_hand
+from pokerroom.server.tables.dealing import CashDealing, Dealing
+from pokerroom.server.tables.hand_ends import Ending, HandEnds
 from pokerroom.server.tables.inbox import (
     CLIENT_WAITING,
     Alarm,
@@ -80,9 +81,18 @@ log = logging.getLogger("pokerroom.table")
 
 class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
     def __init__(
-        self, db: Database, table_id: str, table: Table, config: dict[str, Any], *, pause: float
+        self,
+        db: Database,
+        table_id: str,
+        table: Table,
+        config: dict[str, Any],
+        *,
+        pause: float,
+        dealing: Dealing | None = None,
     ) -> None:
         self.store = RoomStore(db)
+        # How hands are dealt and recorded (a cash table's own, or its tournament's).
+        self.dealing: Dealing = CashDealing(self.store) if dealing is None else dealing
         self.table_id = table_id
         self.table = table
         self.config = config
@@ -276,36 +286,36 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
 
     async def _maybe_start(self, now: float) -> bool:
         if self.closed or self.moving or self.table.hand is not None or now < self.next_hand_at:
-            return False
+            return False  # (moving: the node drains, server/ops/drain.py)
         if self.recovering is not None or self.ending is not None:
             return False
-        if not self.table.can_start():
+        if not self.dealing.can_deal(self.table, now):
             return False
         before = self.table.to_json()
         shuffle = self.shuffles.next_shuffle(lambda p: self.table.seat_number(p) is not None)
-        players = {n: s.player for n, s in self.table.seats.items()}
-        events = self.table.start_hand(now, deck=shuffle.deck)
-        dealt = dealt_hand(self.table, events, players)
-        if dealt is None:  # nobody could be dealt in: try again after the pause
+        dealt = self.dealing.deal(self.table, now, shuffle.deck)
+        if dealt.participants is None:  # nobody could be dealt in: try again after the pause
             self.next_hand_at = now + self.pause
-            await self._after(events, now)
-            return bool(events)
+            await self._route(dealt.events, now)
+            return bool(dealt.events)
         self.shuffles.dealt(shuffle)
-        self.started = await self.store.begin_hand(
+        self.started = await self.dealing.begin(
             self.table_id,
             number=self.table.hand_number,
-            deck=dealt[0].deck,
             before=None if before == self.stored else before,  # unchanged: not written again
             now=utcnow(),
-            salt=shuffle.server_seed,
-            client_seeds=shuffle.client_seeds,
+            shuffle=shuffle,
         )
         self.stored = before
-        self.hand_events, self.last_actions, self.participants = [], {}, dealt[1]
+        self.hand_events, self.last_actions, self.participants = [], {}, dealt.participants
         self._log_start()
-        await self._after(events, now)
+        await self._route(dealt.events, now)
         await self._settle()  # a hand over at once (all-in on the blinds): durable first
         return True
+
+    async def _route(self, events: list[Any], now: float) -> None:
+        """A deal's events to the table's handling (a tournament's also go to its runner)."""
+        await self._after(events, now)
 
     async def _free_sat_out(self, now: float) -> bool:
         """Seats that sat out longer than the house allows, cashed out and freed."""
@@ -449,10 +459,8 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                     return False
                 case protocol.WaitingList():
                     await self._waiting_list(client, payload, now)
-                case protocol.Seed():
-                    player = self._player(client)
-                    seated = self.table.seat_number(player) is not None
-                    self.shuffles.add_seed(player, seated, payload)
+                case protocol.Seed():  # the seat holder's (a tournament's: its entry)
+                    self.shuffles.add_seed(self.seat_holder(client.account_id), payload)
                     return False
         except (TableError, HandError, LedgerError) as error:
             client.deliver(protocol.error(str(error), request=payload.type, table=self.table_id))

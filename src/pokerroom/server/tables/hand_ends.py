@@ -153,11 +153,7 @@ class HandEnds:
         finished, started = ending.finished, ending.started
         self.started, self.stored = None, ending.snapshot
         self._announce(ending.hand, finished, ending.events)
-        reveal = self.shuffles.reveal(
-            self.table_id, finished.number, started.hand_id, cancelled=finished.cancelled
-        )
-        if reveal is not None:  # to the players dealt in only (R-SHOW-8: after the hand)
-            self._tell(reveal, only=players_of(ending.participants))
+        self._reveal(finished, started, ending.participants)
         if not finished.cancelled:
             dealt = len(ending.participants)
             self.stats.hand_ended(
@@ -195,6 +191,20 @@ class HandEnds:
         self.hand_events = []
         self.next_hand_at = ending.at + self.pause
 
+    def _reveal(
+        self,
+        finished: HandFinished,
+        started: StartedHand,
+        participants: list[tuple[int, int, int, int]],
+    ) -> None:
+        """The ended hand's shuffle revealed to the players dealt in only (R-SHOW-8: after
+        its result); never a cancelled hand's (R-DECK-5)."""
+        reveal = self.shuffles.reveal(
+            self.table_id, finished.number, started.hand_id, cancelled=finished.cancelled
+        )
+        if reveal is not None:
+            self._tell(reveal, only=players_of(participants))
+
     def _announce(self, hand: Any, finished: HandFinished, events: list[Event]) -> None:
         """The end of a hand as everyone may see it (views.hand_result)."""
         result = hand_result(
@@ -206,24 +216,3 @@ class HandEnds:
             cancelled=finished.cancelled,
         )
         self._tell(protocol.frame(result))
-
-
-def dealt_hand(
-    table: Table, events: list[Event], players: dict[int, str]
-) -> tuple[Any, list[tuple[int, int, int, int]]] | None:
-    """The hand ``start_hand`` dealt (``events``) with its participants (account, seat,
-    position, stack before; ``players``: the seats' players before it); None: nobody was
-    dealt in. A hand all-in on its blinds has nobody to act and is over before
-    ``start_hand`` returns: it was dealt all the same, and is stored like any other (its
-    record and its rake), or the table's stacks would lose a rake the ledger never took."""
-    if table.hand is not None:
-        hand, seats = table.hand, list(table.hand_seats)
-    else:
-        finished = next((e for e in events if isinstance(e, HandFinished)), None)
-        if finished is None or table.last_hand is None:
-            return None
-        hand, seats = table.last_hand, [number for number, _ in finished.stacks]
-    return hand, [
-        (int(players[n]), n, position, hand.starting_stacks[position])
-        for position, n in enumerate(seats)
-    ]

@@ -37,9 +37,10 @@ class TableShuffles:
         self.current = shuffle
         self._rotate()
 
-    def add_seed(self, player: str, seated: bool, message: protocol.Seed) -> None:
-        """A player's seed for the next shuffle, if sent after that shuffle's commitment."""
-        if not seated:
+    def add_seed(self, player: str | None, message: protocol.Seed) -> None:
+        """A seated player's seed for the next shuffle (``player`` None: the sender has no
+        seat), if sent after that shuffle's commitment."""
+        if player is None:
             raise TableError("take a seat first: only players add seeds to the shuffle")
         if message.commitment != self.next_commitment:
             raise TableError(

@@ -1,8 +1,9 @@
 """A tournament table's task: the cash table's actor (its inbox, clock, watchers,
 broadcast and hole-card privacy) with the tournament's coordinator dealing the hands.
 
-The coordinator owns the table; this task asks it to deal (at the level of the moment, hand
-for hand when it says so), passes the players' actions and the clock's time-outs through it,
+The coordinator owns the table; this task asks it to deal (``TournamentDealing``: at the level
+of the moment, hand for hand when it says so, from the table's verifiable shuffle as a cash
+table deals, docs/fairness.md), passes the players' actions and the clock's time-outs through it,
 and stores each hand's end with the event's state after it (busts, moves, places paid) in
 one transaction. Seats are drawn and moved by the tournament: joins, top-ups, leaving and
 sitting out are refused here. Time is the runner's wall clock (levels are absolute
@@ -11,25 +12,26 @@ deadlines that survive a restart)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
 from pokerroom.engine.actions import Action, ActionKind
-from pokerroom.fairness import deck_commitment
+from pokerroom.fairness import Shuffle
 from pokerroom.history.record import hand_record
 from pokerroom.server.clock import utcnow
 from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.client import Client
 from pokerroom.server.tables.actor import CLOCK_SLACK, TableActor
+from pokerroom.server.tables.dealing import Dealt, dealt_in
 from pokerroom.server.tables.inbox import Close, Item, Suspend, Void
 from pokerroom.server.tournaments.deals import open_proposal, tell_restarted
 from pokerroom.store.nodes.leases import StaleEpochError
 from pokerroom.store.tables.hands import StartedHand
 from pokerroom.store.tables.results import HandToCount
-from pokerroom.table import TableError
+from pokerroom.table import Table, TableError
 from pokerroom.table.events import HandFinished, SeatLeft
 from pokerroom.tournament import events as tev
 from pokerroom.tournament.events import TournamentError
@@ -55,10 +57,46 @@ class Retire:
     """The table broke (its players were redrawn) or the event is over: stop."""
 
 
+class TournamentDealing:
+    """The coordinator deals the tournament's tables, at the level of the moment and hand for
+    hand when it says so, from the table's verifiable shuffle as a cash table deals; the
+    hand is recorded as running in the event's store."""
+
+    def __init__(self, runner: TournamentRunner, number: int) -> None:
+        self.runner, self.number = runner, number
+
+    def can_deal(self, table: Table, now: float) -> bool:
+        # Not in a break, nor waiting on the other tables, nor while a deal is being agreed.
+        runner = self.runner
+        return runner.t.can_start(self.number, now) and open_proposal(runner) is None
+
+    def deal(self, table: Table, now: float, deck: Sequence[int]) -> Dealt:
+        players = {n: s.player for n, s in table.seats.items()}
+        events = self.runner.t.start_hand(self.number, now, deck=deck)
+        return Dealt(events, dealt_in(table, events, players, self.runner.account_of))
+
+    async def begin(
+        self, table_id: str, *, number: int, before: str | None, now: datetime, shuffle: Shuffle
+    ) -> StartedHand:
+        return await self.runner.store.begin_hand(
+            table_id,
+            number=number,
+            deck=shuffle.deck,
+            salt=shuffle.server_seed,
+            client_seeds=shuffle.client_seeds,
+            now=now,
+        )
+
+
 class TournamentTableActor(TableActor):
     def __init__(self, runner: TournamentRunner, number: int, *, pause: float) -> None:
         super().__init__(
-            runner.db, runner.table_id(number), runner.t.tables[number], {}, pause=pause
+            runner.db,
+            runner.table_id(number),
+            runner.t.tables[number],
+            {},
+            pause=pause,
+            dealing=TournamentDealing(runner, number),
         )
         self.runner = runner
         self.number = number
@@ -118,37 +156,6 @@ class TournamentTableActor(TableActor):
 
     # ------------------------------------------------------------ hands
 
-    async def _maybe_start(self, now: float) -> bool:
-        t = self.runner.t
-        if self.closed or self.moving or self.table.hand is not None or now < self.next_hand_at:
-            return False  # (moving: the node drains, server/ops/drain.py)
-        if not t.can_start(self.number, now) or open_proposal(self.runner) is not None:
-            return False  # a break, the other tables, or a deal being agreed
-        events = t.start_hand(self.number, now)
-        table = self.table
-        hand = table.hand if table.hand is not None else table.last_hand
-        assert hand is not None
-        salt = secrets.token_bytes(16)
-        hand_id = await self.runner.store.begin_hand(
-            self.table_id,
-            number=table.hand_number,
-            commitment=deck_commitment(hand.deck, salt),
-            now=utcnow(),
-        )
-        self.started = StartedHand(hand_id=hand_id, salt=salt, number=table.hand_number)
-        self.hand_events, self.last_actions = [], {}
-        self.participants = [
-            (
-                self.runner.account_of(table.seats[n].player),
-                n,
-                position,
-                hand.starting_stacks[position],
-            )
-            for position, n in enumerate(table.hand_seats)
-        ]
-        await self._route(events, now)
-        return True
-
     async def _route(self, events: list[Any], now: float) -> None:
         """The table's events to the actor (a hand's end is stored), the tournament's to the
         runner. Seats left by busts and moves are tournament chips: no cash-out."""
@@ -166,10 +173,10 @@ class TournamentTableActor(TableActor):
         due, bounties, overlay = runner.prizes_due(now), runner.bounties_due(), runner.overlay_due()
         async with runner.saving:  # the state taken now, written before any taken later
             paid = await runner.store.finish_hand(
-                started.hand_id,
+                started,
                 runner.id,
+                deck=hand.deck,
                 record=hand_record(hand),
-                reveal=json.dumps({"salt": started.salt.hex(), "deck": list(hand.deck)}),
                 cancelled=finished.cancelled,
                 players=[
                     (account, seat, position, before, hand.stacks[position])
@@ -192,6 +199,7 @@ class TournamentTableActor(TableActor):
         self.started = None
         self._announce(hand, finished, self.hand_events)
         runner.bounties_paid(bounties)
+        self._reveal(finished, started, self.participants)
         runner.prizes_paid(paid, due)
         self.hand_events = []
         self.next_hand_at = now + self.pause * self.runner.hall.speed
@@ -210,12 +218,15 @@ class TournamentTableActor(TableActor):
             exc_info=(type(error), error, error.__traceback__),
         )
         self.runner.t.cancel_hand(self.number, f"server fault: {type(error).__name__}")
+        self.shuffles.cancelled()  # its deck is never revealed (R-DECK-5)
         started, self.started = self.started, None
         self.hand_events = []
         self.next_hand_at = self.runner.now() + self.pause * self.runner.hall.speed
         if started is not None:
             try:
-                await self.runner.store.cancel_hand(started.hand_id, "server fault", now=utcnow())
+                await self.runner.store.cancel_hand(
+                    self.table_id, started.hand_id, "server fault", now=utcnow()
+                )
             except Exception:  # the restart cancels it
                 log.exception("tournament table %s: the cancel was not stored", self.table_id)
         return True
@@ -254,10 +265,8 @@ class TournamentTableActor(TableActor):
         return changed
 
     async def _said(self, client: Client, payload: protocol.ClientMessage, now: float) -> bool:
-        if isinstance(payload, (protocol.Act, protocol.Chat)):
+        if isinstance(payload, (protocol.Act, protocol.Chat, protocol.Seed)):
             return await super()._said(client, payload, now)
-        if isinstance(payload, protocol.Seed):
-            return False  # tournament decks come from the room's randomness
         client.deliver(
             protocol.error(
                 f"{self.table_id} is a tournament table: its seats are drawn by the tournament",

@@ -28,8 +28,8 @@ from sqlalchemy.orm import Session
 from pokerroom.store.models import Account, HandRecord, TableLease, TournamentEntry
 from pokerroom.store.models import TournamentRecord as Record
 from pokerroom.store.nodes.leases import Lease, _aware, acquire_sync
+from pokerroom.store.tables.hands import cancel_running_sync
 from pokerroom.store.tournaments.statements import (
-    cancel_tournament_hand_sync,
     create_tournament_sync,
     last_hands_sync,
 )
@@ -155,14 +155,9 @@ def adopt_tournament_sync(
     lease = acquire_sync(session, lease_key(tournament_id), node, now=now, ttl=ttl)
     session.refresh(record)
     prefix = f"{tournament_id}-"
-    running = session.scalars(
-        select(HandRecord.id).where(
-            HandRecord.table_id.startswith(prefix, autoescape=True),
-            HandRecord.status == "running",
-        )
-    ).all()
-    for hand_id in running:
-        cancel_tournament_hand_sync(session, hand_id, reason=reason, now=now)
+    cancel_running_sync(
+        session, HandRecord.table_id.startswith(prefix, autoescape=True), reason, now
+    )
     names = _names(session, [tournament_id]).get(tournament_id, {})
     row = _row(record, names, None)
     return AdoptedTournament(lease, row, last_hands_sync(session, prefix))

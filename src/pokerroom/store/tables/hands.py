@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, func, insert, select, update
+from sqlalchemy import ColumnElement, Connection, bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
@@ -152,17 +152,7 @@ def finish_hand_sync(
     """
     # A statement per table touched, not an ORM object loaded and flushed for each: this
     # runs for every hand of every table, in the writer's batches.
-    reveal: dict[str, Any] = {"salt": started.salt.hex(), "deck": list(deck)}
-    if started.client_seeds is not None:  # a seeded shuffle: the salt is its server seed
-        reveal["client_seeds"] = list(started.client_seeds)
-    ending = {
-        "hand": started.hand_id,
-        "new_status": "cancelled" if cancelled else "complete",
-        "new_record": record,
-        "new_rake": rake,
-        "reveal": json_text(reveal),
-        "at": now,
-    }
+    ending = hand_ending(started, deck, record, rake, cancelled, now)
     connection = session.connection()
     if connection.dialect.name == "postgresql":
         ended, raked = finish_on_postgresql(connection, ending, table_id, snapshot_after, players)
@@ -174,17 +164,32 @@ def finish_hand_sync(
         if and_then is not None:
             and_then(session)
         return
-    if _END_HAND.execute(connection, ending).rowcount != 1:
+    if not end_hand_sync(connection, ending, players):
         ended_before(connection, started.hand_id, record)
         return
     take_rake_sync(session, table_id, rake, now=now, hand_id=started.hand_id)
     _write_snapshot(connection, table_id, snapshot_after, now)
+    _cash_out_sync(session, table_id, leavers, now=now)
+    if and_then is not None:
+        and_then(session)
+
+
+def end_hand_sync(
+    connection: Connection,
+    ending: dict[str, Any],
+    players: Sequence[tuple[int, int, int, int, int]],
+) -> bool:
+    """A running hand's row ended (``ending``: ``hand_ending``'s) and its players recorded, for a
+    cash table's hand and a tournament's alike; False: it was not running (nothing written)."""
+    if _END_HAND.execute(connection, ending).rowcount != 1:
+        return False
     if players:
+        hand_id = ending["hand"]
         _NEW_PLAYERS.executemany(
             connection,
             [
                 {
-                    "hand_id": started.hand_id,
+                    "hand_id": hand_id,
                     "account_id": account_id,
                     "seat": seat,
                     "position": position,
@@ -194,9 +199,35 @@ def finish_hand_sync(
                 for account_id, seat, position, before, after in players
             ],
         )
-    _cash_out_sync(session, table_id, leavers, now=now)
-    if and_then is not None:
-        and_then(session)
+    return True
+
+
+def hand_ending(
+    started: StartedHand,
+    deck: Sequence[int],
+    record: str,
+    rake: int,
+    cancelled: bool,
+    now: datetime,
+) -> dict[str, Any]:
+    """A hand's end as its row takes it: status, record, rake and the shuffle's reveal."""
+    return {
+        "hand": started.hand_id,
+        "new_status": "cancelled" if cancelled else "complete",
+        "new_record": record,
+        "new_rake": rake,
+        "reveal": hand_reveal(started, deck),
+        "at": now,
+    }
+
+
+def hand_reveal(started: StartedHand, deck: Sequence[int]) -> str:
+    """A hand's stored reveal: its salt and deck, and for a seeded shuffle (the salt is its
+    server seed) the players' seeds mixed in, which ``pokerroom verify`` checks."""
+    reveal: dict[str, Any] = {"salt": started.salt.hex(), "deck": list(deck)}
+    if started.client_seeds is not None:
+        reveal["client_seeds"] = list(started.client_seeds)
+    return json_text(reveal)
 
 
 def _write_snapshot(connection: Connection, table_id: str, snapshot: str, now: datetime) -> None:
@@ -273,31 +304,43 @@ def cancel_hand_sync(
     *,
     table_id: str,
     reason: str,
-    snapshot: str,
+    snapshot: str | None,
     now: datetime,
     leavers: Sequence[tuple[int, int]] = (),
 ) -> bool:
     """A table gone back to what the store held after a fault (R-DECK-5): its running hand
     cancelled as a restart would, the leavers that cancel stood up cashed out, and the
-    table's snapshot, in one transaction. Every hand of the table still running goes, not
-    only ``hand_id``: a hand whose start committed though the table saw its write fail is
-    one the table never knew it had begun. True: the hand ``hand_id`` was running and is
-    cancelled (False: none, or it had ended in the store already)."""
-    cancelled = False
-    running = session.scalars(
-        select(HandRecord).where(HandRecord.table_id == table_id, HandRecord.status == "running")
-    ).all()
-    for record in running:
-        _mark_cancelled(record, reason or "server fault", now)
-        cancelled = cancelled or record.id == hand_id
-    table = session.get(TableRecord, table_id)
-    if table is None:
-        raise ValueError(f"no table {table_id!r} in the store")
-    table.snapshot = snapshot
-    table.updated_at = now
+    table's snapshot (None: a tournament's table, kept in its event's state), in one
+    transaction. Every hand of the table still running goes, not only ``hand_id``: a hand
+    whose start committed though the table saw its write fail is one the table never knew
+    it had begun. True: the hand ``hand_id`` was running and is cancelled (False: none, or
+    it had ended in the store already)."""
+    cancelled = hand_id in cancel_running_sync(
+        session, HandRecord.table_id == table_id, reason or "server fault", now
+    )
+    if snapshot is not None:
+        table = session.get(TableRecord, table_id)
+        if table is None:
+            raise ValueError(f"no table {table_id!r} in the store")
+        table.snapshot = snapshot
+        table.updated_at = now
     _cash_out_sync(session, table_id, leavers, now=now)
     session.flush()
     return cancelled
+
+
+def cancel_running_sync(
+    session: Session, where: ColumnElement[bool], reason: str, now: datetime
+) -> list[int]:
+    """The hands still running of the tables ``where`` selects, cancelled (R-DECK-5); their
+    ids."""
+    running = session.scalars(select(HandRecord).where(where, HandRecord.status == "running"))
+    ids = []
+    for record in running.all():
+        _mark_cancelled(record, reason, now)
+        ids.append(record.id)
+    session.flush()
+    return ids
 
 
 save_table = on_async_session(save_table_sync)

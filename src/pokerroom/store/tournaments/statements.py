@@ -23,17 +23,15 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from pokerroom.history.record import interrupted_record
 from pokerroom.store.models import (
     Account,
-    HandPlayer,
     HandRecord,
     TournamentEntry,
     TournamentRecord,
     Transfer,
 )
 from pokerroom.store.money.ledger import KeyUsedError, LedgerError, player_account, transfer_sync
-from pokerroom.store.tables.hands import insert_running_sync
+from pokerroom.store.tables.hands import StartedHand, end_hand_sync, hand_ending
 from pokerroom.store.tournaments.bounties import BountyPayment, bounty_account, pay_bounties_sync
 from pokerroom.store.tournaments.guarantees import pay_overlay_sync
 from pokerroom.store.tournaments.tickets import (
@@ -413,21 +411,13 @@ def settle_sync(
     return pay_prizes_sync(session, tournament_id, prizes, now=now)
 
 
-def begin_tournament_hand_sync(
-    session: Session, table_id: str, *, number: int, commitment: str, now: datetime
-) -> int:
-    """A tournament table's hand recorded as running (its table is in the event's snapshot,
-    not in ``tables``); a crash leaves it running and the restart cancels it."""
-    return insert_running_sync(session, table_id, number, commitment, now)
-
-
 def finish_tournament_hand_sync(
     session: Session,
-    hand_id: int,
+    started: StartedHand,
     tournament_id: str,
     *,
+    deck: Sequence[int],
     record: str,
-    reveal: str,
     cancelled: bool,
     players: Sequence[tuple[int, int, int, int, int]],
     snapshot: str,
@@ -440,22 +430,9 @@ def finish_tournament_hand_sync(
     """A tournament hand's end, in one transaction: its record and players, the event's
     state after it (busts, moves, levels), the prizes of the places it made final and the
     bounties it won."""
-    stored = session.get(HandRecord, hand_id)
-    if stored is None or stored.status != "running":
-        raise ValueError(f"hand {hand_id} is not running")
-    stored.status = "cancelled" if cancelled else "complete"
-    stored.record, stored.deck_reveal, stored.ended_at = record, reveal, now
-    for account_id, seat, position, before, after in players:
-        session.add(
-            HandPlayer(
-                hand_id=hand_id,
-                account_id=account_id,
-                seat=seat,
-                position=position,
-                start_stack=before,
-                end_stack=after,
-            )
-        )
+    ending = hand_ending(started, deck, record, 0, cancelled, now)  # no rake in a tournament
+    if not end_hand_sync(session.connection(), ending, players):
+        raise ValueError(f"hand {started.hand_id} is not running")
     return settle_sync(
         session,
         tournament_id,
@@ -466,16 +443,6 @@ def finish_tournament_hand_sync(
         bounties=bounties,
         overlay=overlay,
     )
-
-
-def cancel_tournament_hand_sync(
-    session: Session, hand_id: int, *, reason: str, now: datetime
-) -> None:
-    record = session.get(HandRecord, hand_id)
-    if record is not None and record.status == "running":
-        record.status, record.ended_at = "cancelled", now
-        record.record = interrupted_record(reason)
-    session.flush()
 
 
 def names_sync(session: Session, tournament_id: str) -> dict[str, str]:

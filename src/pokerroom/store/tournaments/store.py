@@ -17,15 +17,18 @@ from sqlalchemy.orm import Session
 from pokerroom.store.db import Database
 from pokerroom.store.models import TournamentEntry, TournamentRecord
 from pokerroom.store.nodes.leases import Lease, StaleEpochError, fenced
-from pokerroom.store.tables.hands import cancel_interrupted_hands
+from pokerroom.store.tables.hands import (
+    StartedHand,
+    begin_hand_sync,
+    cancel_hand_sync,
+    cancel_interrupted_hands,
+)
 from pokerroom.store.tables.results import HandToCount, counted
 from pokerroom.store.tables.store import StoreError
 from pokerroom.store.tournaments.statements import (
     Prize,
     Registration,
-    begin_tournament_hand_sync,
     buy_chips_sync,
-    cancel_tournament_hand_sync,
     cancel_tournament_sync,
     create_tournament_sync,
     entries_of_sync,
@@ -149,21 +152,34 @@ class TournamentStore:
         return await self._run(partial(settle_sync, tournament_id=tournament_id, **fields))
 
     async def begin_hand(
-        self, table_id: str, *, number: int, commitment: str, now: datetime
-    ) -> int:
+        self,
+        table_id: str,
+        *,
+        number: int,
+        deck: Sequence[int],
+        salt: bytes,
+        client_seeds: Sequence[str],
+        now: datetime,
+    ) -> StartedHand:
+        """A tournament table's hand recorded as running, as a cash table's is (its table is
+        in the event's snapshot, not in ``tables``); a crash leaves it running and the
+        restart cancels it."""
         return await self._run(
             partial(
-                begin_tournament_hand_sync,
+                begin_hand_sync,
                 table_id=table_id,
                 number=number,
-                commitment=commitment,
+                deck=deck,
+                snapshot_before=None,
                 now=now,
+                salt=salt,
+                client_seeds=client_seeds,
             )
         )
 
     async def finish_hand(
         self,
-        hand_id: int,
+        started: StartedHand,
         tournament_id: str,
         *,
         to_count: HandToCount | None = None,
@@ -172,15 +188,24 @@ class TournamentStore:
         """A tournament hand's end (``finish_tournament_hand_sync``) and, given
         ``to_count``, its players' facts for their results, in one transaction."""
         work: Callable[[Session], list[str]] = partial(
-            finish_tournament_hand_sync, hand_id=hand_id, tournament_id=tournament_id, **fields
+            finish_tournament_hand_sync, started=started, tournament_id=tournament_id, **fields
         )
         if to_count is not None:
-            work = counted(work, to_count, hand_id=hand_id, at=fields["now"])
+            work = counted(work, to_count, hand_id=started.hand_id, at=fields["now"])
         return await self._run(work)
 
-    async def cancel_hand(self, hand_id: int, reason: str, *, now: datetime) -> None:
+    async def cancel_hand(self, table_id: str, hand_id: int, reason: str, *, now: datetime) -> None:
+        """The table's running hand cancelled after a fault, as a cash table's is (its table
+        is in the event's state, not written here)."""
         await self._run(
-            partial(cancel_tournament_hand_sync, hand_id=hand_id, reason=reason, now=now)
+            partial(
+                cancel_hand_sync,
+                hand_id=hand_id,
+                table_id=table_id,
+                reason=reason,
+                snapshot=None,
+                now=now,
+            )
         )
 
     async def names(self, tournament_id: str) -> dict[str, str]:
