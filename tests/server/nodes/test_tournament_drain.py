@@ -71,7 +71,4 @@ async def test_a_draining_node_finishes_the_tournament_hand_and_hands_the_event_
     await asyncio.gather(play_until(ann, table, dealt_on), play_until(bob, table, dealt_on))
     state = await books(b.database, tid, table)  # the audit reconciles
     assert state["hands"][number] == ["complete"] and state["hands"][number + 1] == ["complete"]
-    # A later hand may be in play by now (the next deal does not wait for this read): none
-    # was voided, and every hand before is complete.
-    assert all("cancelled" not in statuses for statuses in state["hands"].values())
-    assert all(state["hands"][n] == ["complete"] for n in state["hands"] if n <= number + 1)
+    assert all(statuses == ["complete"] for statuses in state["hands"].values())  # none voided
