@@ -15,6 +15,7 @@ export function show(which) {
   $("#lobby").hidden = which !== "lobby";
   $("#tables").hidden = which !== "tables";
   $("#results").hidden = which !== "results";
+  $("#results-open").hidden = !app.token; // a guest has no results
   if (which === "lobby") { app.active = null; refreshLobby(); loadMyHands(); }
   if (which === "results") { app.active = null; loadResults(); }
   renderTabs();
