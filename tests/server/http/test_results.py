@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import select
 from websockets.asyncio.client import connect
 
@@ -184,3 +185,23 @@ async def test_a_sockets_hello_records_its_address_and_device(server: Server) ->
 
 async def _seen_both(url: str, account: int) -> bool:
     return len(await _seen(url, account)) == 2
+
+
+@pytest.mark.postgres
+async def test_my_results_and_the_floors_reports_on_postgresql(postgres_server: Server) -> None:
+    """The same page and reports from PostgreSQL's rows (its own day grouping and the
+    reports' read on the async driver)."""
+    server = postgres_server
+    ann, bob = await ann_and_bob_seated(server, TABLE, (1, 2))
+    await asyncio.gather(play_along(ann, TABLE, 2), play_along(bob, TABLE, 2))
+    floor = await operator_headers(server)
+    async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
+        page = await eventually(
+            lambda: _agrees(http, ann.token, server, ann.account_id, Filters()),
+            "ann's page as her records recount it",
+        )
+        assert page["cash"]["overall"]["hands"] >= 1 and len(page["cash"]["by_day"]) == 1
+        reports = (await http.get("/api/floor/reports", headers=floor)).json()["reports"]
+        pair = sorted((ann.account_id, bob.account_id))
+        shared = reports["shared_connections"]["rows"]
+        assert any(sorted(row["accounts"]) == pair and row["hands"] for row in shared), shared
