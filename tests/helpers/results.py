@@ -1,5 +1,6 @@
 """A hand's facts as the store would write them: the hand written to its record and read
-back (what is stored is what is counted), then seen by one player."""
+back (what is stored is what is counted), then seen by one player; and a player's page
+recounted from a running room's records."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ from datetime import UTC, datetime
 
 from pokerroom.engine import Hand
 from pokerroom.history.record import hand_record, read_record
+from pokerroom.history.results import EVERY_HAND, Filters
 from pokerroom.history.stats import HandFacts, hand_facts
 from pokerroom.history.viewer import viewer_hand
+from pokerroom.store.db import Database
+from pokerroom.store.tables.results import scan_page_sync
 
 AT = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -35,3 +39,16 @@ def facts_of(
         table_id="t1",
         tournament=tournament,
     )
+
+
+async def recounted(url: str, account: int, filters: Filters = EVERY_HAND) -> dict[str, object]:
+    """``account``'s results page recounted from the stored records (every hand replayed by
+    the server's own ``scan_page_sync``), through a connection of its own: what the rows
+    the hands' ends wrote must add up to."""
+    db = Database(url)
+    try:
+        async with db.transaction() as session:
+            page = await session.run_sync(scan_page_sync, account, filters)
+        return page.as_json()
+    finally:
+        await db.close()

@@ -10,6 +10,7 @@ from pokerroom.engine import Action, ActionKind
 from pokerroom.history.record import hand_record
 from pokerroom.store.accounts.accounts import new_password
 from pokerroom.store.db import Database
+from pokerroom.store.tables.results import HandToCount
 from pokerroom.store.tables.store import RoomStore, TableSave
 from pokerroom.table import Table
 
@@ -82,3 +83,49 @@ async def seat_player(db: Database, table: Table, name: str, seat: int, amount: 
         sit=sit,
         now=NOW,
     )
+
+
+def _choose(table: Table, rng: random.Random) -> Action:
+    legal = table.hand.legal_actions()
+    roll = rng.random()
+    if roll < 0.2 and legal.call_amount:
+        return Action(ActionKind.FOLD)
+    if roll < 0.4 and legal.min_raise_to is not None:
+        return Action(ActionKind.BET_OR_RAISE, legal.min_raise_to)
+    return Action(ActionKind.CHECK_OR_CALL)
+
+
+async def play_counted_hand(
+    db: Database, table: Table, rng: random.Random, *, now: datetime, again: bool = False
+) -> None:
+    """One hand of table t1 through the store as the server plays it (folds, calls and
+    raises drawn from ``rng``), its players and their facts (``hand_results``) included;
+    ``again``: its end run twice, as a retried batch would."""
+    store = RoomStore(db)
+    before = table.to_json()
+    table.start_hand(0.0)
+    hand = table.hand
+    players = [
+        (int(table.seats[n].player), n, position, hand.starting_stacks[position])
+        for position, n in enumerate(table.hand_seats)
+    ]
+    started = await store.begin_hand(
+        "t1", number=table.hand_number, deck=list(hand.deck), before=before, now=now
+    )
+    while table.hand is not None:
+        seat = table.actor_seat()
+        table.act(table.seats[seat].player, _choose(table, rng), 1.0)
+    fields = {
+        "started": started,
+        "table_id": "t1",
+        "deck": list(hand.deck),
+        "record": hand_record(hand),
+        "rake": hand.rake,
+        "cancelled": False,
+        "snapshot_after": table.to_json(),
+        "now": now,
+        "players": [(a, s, p, b, hand.stacks[p]) for a, s, p, b in players],
+        "to_count": HandToCount(hand, [(a, p) for a, _, p, _ in players], "t1", False),
+    }
+    for _ in range(2 if again else 1):  # run again: the same end, nothing twice
+        await store.finish_hand(**fields)

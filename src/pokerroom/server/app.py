@@ -21,6 +21,7 @@ from pokerroom.server.http import (
     floor,
     hands,
     preferences,
+    results,
     socket,
     tournaments,
 )
@@ -150,7 +151,7 @@ def create_app(
     app.state.auth = auth
     app.state.tournaments = hall
     app.state.redis = redis  # the nodes' bus, None on a single node
-    for concern in (floor, accounts, hands, fairness, preferences, socket, tournaments):
+    for concern in (floor, accounts, hands, results, fairness, preferences, socket, tournaments):
         app.include_router(concern.router)
     errors.install(app)  # every error response carries a code and its params
 

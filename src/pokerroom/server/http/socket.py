@@ -3,6 +3,7 @@ messages to the tables' actors."""
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 from typing import Any
 
@@ -23,6 +24,8 @@ CLOSE_SECONDS = 2.0  # the longest a dropped connection's closing handshake may 
 SLOW_DOWN = protocol.error("slow down: too many messages (this one was refused)")  # encoded once
 
 router = APIRouter()
+# The connections being recorded (``_seen``): held until written, or the loop may drop them.
+_RECORDING: set[asyncio.Task[None]] = set()
 RAW_SEND = "pokerroom.asgi_send"  # where RawSocketSend puts the server's send in the scope
 
 
@@ -127,6 +130,7 @@ async def _read(room: Room, store: RoomStore, client: Client, websocket: WebSock
     """Read frames until the client leaves; refuse what is over the limits."""
     limits = room.limits
     bucket = RateLimit(limits)
+    device = device_of(websocket.headers.get("user-agent", ""))
     while True:
         # Idle: anonymous and watching nothing (a logged-in socket is accountable, and a
         # watching one is dropped if it stops reading).
@@ -160,7 +164,12 @@ async def _read(room: Room, store: RoomStore, client: Client, websocket: WebSock
                 return
             continue
         await _dispatch(
-            room, store, client, message, getattr(websocket.app.state, "tournaments", None)
+            room,
+            store,
+            client,
+            message,
+            getattr(websocket.app.state, "tournaments", None),
+            device=device,
         )
 
 
@@ -171,8 +180,40 @@ def origin_allowed(origin: str, host: str | None, limits: Limits) -> bool:
     return host is not None and origin in (f"http://{host}", f"https://{host}")
 
 
+def device_of(user_agent: str) -> str:
+    """The device a connection comes from, for the floor's shared-connections report: a
+    stable hash (SHA-256, hex, first 32 digits) of the User-Agent header the client sent,
+    so one browser on one machine gives one key and the header itself is not kept. Not an
+    identity: any client can send any User-Agent, and two like browsers share one."""
+    return hashlib.sha256(user_agent.encode("utf-8", "replace")).hexdigest()[:32]
+
+
+def _seen(store: RoomStore, account: int, address: str, device: str) -> None:
+    """The account seen from this address and device, written in the background (the
+    writer's next batch): the hello's answer does not wait for it, and a failure to write
+    it is logged, never the connection's."""
+
+    async def record() -> None:
+        try:
+            await store.record_connection(
+                account, address=address[:64], device=device, now=utcnow()
+            )
+        except Exception:  # the floor's report misses one sighting; the room goes on
+            log.warning("connection of account %s not recorded", account, exc_info=True)
+
+    task = asyncio.create_task(record())
+    _RECORDING.add(task)
+    task.add_done_callback(_RECORDING.discard)
+
+
 async def _dispatch(
-    room: Room, store: RoomStore, client: Client, message: Any, hall: Any = None
+    room: Room,
+    store: RoomStore,
+    client: Client,
+    message: Any,
+    hall: Any = None,
+    *,
+    device: str = "",
 ) -> None:
     if isinstance(message, protocol.Ping):
         client.deliver(protocol.frame(protocol.Pong()))
@@ -186,6 +227,7 @@ async def _dispatch(
         known = client.account_id == account.id  # a hello again: the owners know it
         client.account_id, client.name = account.id, account.display_name
         if not known:
+            _seen(store, account.id, client.address, device)
             log.info(
                 "connection %s is account %s (%s)",
                 client.address,

@@ -192,6 +192,9 @@ TEMPLATES: dict[str, str] = {
     "fairness.cancelled": "hand {hand} was cancelled: a cancelled hand's deck is never revealed",
     "fairness.unseeded": "hand {hand} was dealt before shuffles were seeded:"
     " it has nothing to check",
+    "results.position": "position '{position}' is not one of {known}",
+    "results.dates": "the dates run backwards: {since} is after {until}",
+    "floor.period": "a report's period is at most {days} days",
     "preferences.unknown": "unknown preference '{field}'",
     "preferences.invalid": "preference '{field}': {reason}",
     "request.too_large": "the request is too large (the limit is {limit} bytes)",

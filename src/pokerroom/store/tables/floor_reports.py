@@ -4,6 +4,7 @@ seen from, and the three reports of ``history.integrity`` over them."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select, update
@@ -44,10 +45,29 @@ def record_connection_sync(
     session.flush()
 
 
-def floor_hands_sync(session: Session, *, since: datetime, until: datetime) -> list[FloorHand]:
-    """The complete hands that ended in [since, until), each with its accounts by position."""
+@dataclass(frozen=True, slots=True)
+class StoredHands:
+    """What the reports are made from, as read from the store (no replay yet): each
+    complete hand of the period as (id, table, record) with its accounts by position, and
+    every address and device accounts were seen from."""
+
+    records: list[tuple[int, str, str]]
+    players: dict[int, dict[int, int]]
+    seen: list[Seen]
+
+
+def stored_hands_sync(session: Session, *, since: datetime, until: datetime) -> StoredHands:
+    """The complete hands that ended in [since, until), read only: replaying them is
+    ``floor_reports``' work, which a caller runs outside the transaction (off the event
+    loop, without holding the store's connection)."""
     rows = session.execute(
-        select(HandRecord, HandPlayer.account_id, HandPlayer.position)
+        select(
+            HandRecord.id,
+            HandRecord.table_id,
+            HandRecord.record,
+            HandPlayer.account_id,
+            HandPlayer.position,
+        )
         .join(HandPlayer, HandPlayer.hand_id == HandRecord.id)
         .where(
             HandRecord.status == "complete",
@@ -57,22 +77,32 @@ def floor_hands_sync(session: Session, *, since: datetime, until: datetime) -> l
         .order_by(HandRecord.id)
     )
     players: dict[int, dict[int, int]] = {}
-    records: dict[int, HandRecord] = {}
-    for record, account, position in rows:
-        records[record.id] = record
-        players.setdefault(record.id, {})[position] = account
+    records: dict[int, tuple[int, str, str]] = {}
+    for hand_id, table_id, record, account, position in rows:
+        records[hand_id] = (hand_id, table_id, record)
+        players.setdefault(hand_id, {})[position] = account
+    return StoredHands(list(records.values()), players, seen_sync(session))
+
+
+def floor_hands(stored: StoredHands) -> list[FloorHand]:
+    """The stored hands replayed, each with its accounts by position (CPU work)."""
     out = []
-    for hand_id, record in records.items():
+    for hand_id, table_id, record in stored.records:
         try:
-            hand = read_record(record.record)
+            hand = read_record(record)
         except RecordError:
             continue
-        by_position = players[hand_id]
+        by_position = stored.players[hand_id]
         if set(by_position) != set(range(hand.n)):
             continue  # not every seat's account stored: nothing to pair up
         accounts = tuple(by_position[p] for p in range(hand.n))
-        out.append(FloorHand(hand_id, hand, accounts, record.table_id))
+        out.append(FloorHand(hand_id, hand, accounts, table_id))
     return out
+
+
+def floor_hands_sync(session: Session, *, since: datetime, until: datetime) -> list[FloorHand]:
+    """The complete hands that ended in [since, until), each with its accounts by position."""
+    return floor_hands(stored_hands_sync(session, since=since, until=until))
 
 
 def seen_sync(session: Session) -> list[Seen]:
@@ -84,12 +114,18 @@ def seen_sync(session: Session) -> list[Seen]:
     ]
 
 
-def floor_reports_sync(session: Session, *, since: datetime, until: datetime) -> dict[str, Report]:
-    """The three reports over the hands that ended in [since, until). Replays each hand:
-    run it off the event loop (``Database.run``)."""
-    hands = floor_hands_sync(session, since=since, until=until)
+def floor_reports(stored: StoredHands) -> dict[str, Report]:
+    """The three reports over hands read by ``stored_hands_sync``. Replays each hand: CPU
+    work, for a worker thread."""
+    hands = floor_hands(stored)
     return {
         "chip_dumping": chip_dumping(hands),
         "soft_play": soft_play(hands),
-        "shared_connections": shared_connections(hands, seen_sync(session)),
+        "shared_connections": shared_connections(hands, stored.seen),
     }
+
+
+def floor_reports_sync(session: Session, *, since: datetime, until: datetime) -> dict[str, Report]:
+    """The three reports over the hands that ended in [since, until), in one call (the
+    server reads with ``stored_hands_sync`` and replays with ``floor_reports`` apart)."""
+    return floor_reports(stored_hands_sync(session, since=since, until=until))

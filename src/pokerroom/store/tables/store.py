@@ -4,6 +4,7 @@ that opens transactions. Each method is one transaction, as the server's actions
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Callable, Collection, Sequence
@@ -18,6 +19,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
+from pokerroom.history.integrity import Report
+from pokerroom.history.results import Filters, ResultsPage
 from pokerroom.store.accounts.accounts import (
     Attempt,
     LoggedIn,
@@ -55,6 +58,12 @@ from pokerroom.store.money.ledger import (
 )
 from pokerroom.store.nodes.leases import Lease, fenced
 from pokerroom.store.tables.floor import correct_hand, floor_acts, record_act, suspend_account
+from pokerroom.store.tables.floor_reports import (
+    StoredHands,
+    floor_reports,
+    record_connection_sync,
+    stored_hands_sync,
+)
 from pokerroom.store.tables.hands import (
     StartedHand,
     begin_hand_sync,
@@ -66,7 +75,7 @@ from pokerroom.store.tables.hands import (
     player_hands,
     save_table,
 )
-from pokerroom.store.tables.results import HandToCount, counting
+from pokerroom.store.tables.results import HandToCount, counting, results_page_sync
 
 T = TypeVar("T")
 log = logging.getLogger("pokerroom.store")
@@ -463,6 +472,22 @@ class RoomStore:
         seats = json.loads(table.config).get("seats")
         return table.name, seats if isinstance(seats, int) else None
 
+    async def results_page(self, account: int, filters: Filters) -> ResultsPage:
+        """My results: the player's page added up from their ``hand_results`` rows (a few
+        grouped queries, no replay)."""
+        return await self.db.run(lambda session: results_page_sync(session, account, filters))
+
+    async def record_connection(
+        self, account: int, *, address: str, device: str, now: datetime
+    ) -> None:
+        """An account seen from an address and a device, committed by the writer with its
+        next batch (``Database.grouped``): for the floor's shared-connections report."""
+        await self.db.grouped(
+            lambda session: record_connection_sync(
+                session, account, address=address, device=device, now=now
+            )
+        )
+
     # ------------------------------------------------------------ the floor
 
     async def record_act(
@@ -494,6 +519,15 @@ class RoomStore:
     async def floor_acts(self) -> list[FloorAct]:
         async with self.db.transaction() as session:
             return await floor_acts(session)
+
+    async def floor_reports(self, *, since: datetime, until: datetime) -> dict[str, Report]:
+        """The integrity reports over the hands that ended in [since, until): the hands read
+        in one transaction, then replayed on a worker thread (neither the event loop nor
+        the store's one writer waits for the replays)."""
+        stored: StoredHands = await self.db.run(
+            lambda session: stored_hands_sync(session, since=since, until=until)
+        )
+        return await asyncio.to_thread(floor_reports, stored)
 
 
 async def _save(session: Any, table_id: str, saved: TableSave, now: datetime) -> None:

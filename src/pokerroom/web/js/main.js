@@ -13,6 +13,7 @@ import { bindMyHands, renderMyHands } from "./myhands.js";
 import { closeTable, renderTabs, show } from "./nav.js";
 import { bindOptions } from "./options.js";
 import { loadHistory, renderReplay } from "./replayer.js";
+import { bindResults, renderResults } from "./results.js";
 import { connect, hello } from "./socket.js";
 import { bindMute, renderMute } from "./sound.js";
 import { app } from "./state.js";
@@ -74,6 +75,7 @@ function relabel() {
   renderLobby();
   renderTournaments();
   renderMyHands();
+  renderResults();
   refreshDeal(); // when open
   renderTabs();
   renderMe();
@@ -100,6 +102,9 @@ async function start() {
   bindTournaments();
   bindDeal();
   bindMyHands();
+  bindResults();
+  $("#results-open").addEventListener("click", (event) => { event.preventDefault(); show("results"); });
+  $("#results-back").addEventListener("click", () => show("lobby"));
   document.addEventListener("keydown", onKey);
   $(".brand").addEventListener("click", (event) => { event.preventDefault(); show("lobby"); });
   connect();

@@ -1,9 +1,10 @@
-// Which screen shows: sign-in, the lobby or the tables (one at a time or tiled), and the tabs.
+// Which screen shows: sign-in, the lobby, My results or the tables (one at a time or tiled), and the tabs.
 
 import { $, el } from "./dom.js";
 import { t } from "./i18n.js";
 import { refreshLobby } from "./lobby.js";
 import { loadMyHands } from "./myhands.js";
+import { loadResults } from "./results.js";
 import { send } from "./socket.js";
 import { updateTitle } from "./sound.js";
 import { app } from "./state.js";
@@ -13,7 +14,10 @@ export function show(which) {
   $("#auth").hidden = which !== "auth";
   $("#lobby").hidden = which !== "lobby";
   $("#tables").hidden = which !== "tables";
+  $("#results").hidden = which !== "results";
+  $("#results-open").hidden = !app.token; // a guest has no results
   if (which === "lobby") { app.active = null; refreshLobby(); loadMyHands(); }
+  if (which === "results") { app.active = null; loadResults(); }
   renderTabs();
   updateTitle(); // the table on screen names the browser's tab
 }

@@ -1,0 +1,184 @@
+// My results: the player's own hands added up by the room (GET /api/me/results), cash and
+// tournament apart: the profit over hands with its all-in adjusted line (uPlot, vendored,
+// loaded when first shown), the chart's numbers in a table beside it, and the statistics
+// overall and by position. Filters: kind, game, stakes, dates, position.
+
+import { api } from "./api.js";
+import { $, el } from "./dom.js";
+import { number, numberFormat, t } from "./i18n.js";
+import { chips, money, signedChips, signedMoney, stakesLabel } from "./format.js";
+import { app } from "./state.js";
+
+const UPLOT = "/static/vendor/uplot/uPlot.iife.min.js";
+const UPLOT_CSS = "/static/vendor/uplot/uPlot.min.css";
+// Position names are the same in every language (poker's own abbreviations), table order.
+const POSITIONS = ["SB", "BB", "UTG", "UTG+1", "UTG+2", "UTG+3", "LJ", "HJ", "CO", "BTN"];
+// PHH's game codes, by the lobby's variant and structure.
+const CODES = {
+  holdem: { fixed_limit: "FT", pot_limit: "PT", no_limit: "NT" },
+  omaha: { fixed_limit: "FO", pot_limit: "PO", no_limit: "NO" },
+  omaha_hilo: { fixed_limit: "FO/8", pot_limit: "PO/8", no_limit: "NO/8" },
+};
+// The statistics shown, each with its label's key: percentages, then amounts.
+const RATES = [
+  ["vpip", "results.vpip"], ["pfr", "results.pfr"], ["three_bet", "results.three_bet"],
+  ["fold_to_three_bet", "results.fold_to_three_bet"], ["cbet", "results.cbet"], ["wtsd", "results.wtsd"],
+  ["wsd", "results.wsd"], ["won_without_showdown", "results.won_without_showdown"],
+];
+const AMOUNTS = [["net", "results.net"], ["all_in_net", "results.all_in_net"], ["rake_paid", "results.rake_paid"]];
+
+let page = null; // the last page fetched: {cash|tournament: {...}}
+let chart = null;
+let loading = null;
+
+function loadUplot() {
+  if (window.uPlot) return Promise.resolve();
+  if (!loading) {
+    document.head.append(el("link", { rel: "stylesheet", href: UPLOT_CSS }));
+    loading = new Promise((resolve, reject) => {
+      const script = el("script", { src: UPLOT });
+      script.addEventListener("load", resolve);
+      script.addEventListener("error", () => { loading = null; reject(new Error(UPLOT)); });
+      document.head.append(script);
+    });
+  }
+  return loading;
+}
+
+const kind = () => $("#results-kind").value;
+const amount = (value) => (kind() === "tournament" ? chips(value) : money(value));
+const signed = (value) => (kind() === "tournament" ? signedChips(value) : signedMoney(value));
+const rate = (value) => (value === null || value === undefined
+  ? "\u2013" : `${numberFormat({ minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value)}%`);
+
+// The game and stakes choices, from the room's tables (the lobby's list).
+function fillChoices() {
+  const games = new Map();
+  const stakes = new Map();
+  for (const table of app.lobby || []) {
+    const code = CODES[table.variant]?.[table.structure];
+    if (code) games.set(code, table.game);
+    stakes.set(table.big_blind, stakesLabel(table));
+  }
+  refill($("#results-game"), [...games].sort((a, b) => a[1].localeCompare(b[1])));
+  refill($("#results-stakes"), [...stakes].sort((a, b) => a[0] - b[0]));
+  const position = $("#results-position");
+  if (position.options.length === 1) position.append(...POSITIONS.map((p) => el("option", { value: p, text: p })));
+}
+
+function refill(select, pairs) {
+  const current = select.value;
+  select.replaceChildren(select.options[0], ...pairs.map(([value, label]) => el("option", { value: String(value), text: label })));
+  select.value = pairs.some(([value]) => String(value) === current) ? current : "";
+}
+
+function query() {
+  const params = new URLSearchParams({ kind: kind() });
+  for (const name of ["game", "big_blind", "since", "until", "position"]) {
+    const value = $("#results-filters").elements[name].value;
+    if (value) params.set(name, value);
+  }
+  return params;
+}
+
+export async function loadResults() {
+  if (!app.token) { $("#results-error").textContent = t("history.log_in"); return; }
+  fillChoices();
+  $("#results-error").textContent = "";
+  try {
+    const [fetched] = await Promise.all([api(`/api/me/results?${query()}`), loadUplot()]);
+    page = fetched;
+  } catch (error) {
+    $("#results-error").textContent = error.message;
+    return;
+  }
+  renderResults();
+}
+
+export function renderResults() {
+  if (!page || $("#results").hidden) return;
+  const shown = page[kind()];
+  if (!shown) return;
+  const overall = shown.overall;
+  const facts = [
+    ["results.hands", number(overall.hands), "hands", overall.hands],
+    ["results.net", signed(overall.net), "net", overall.net],
+    ["results.all_in_net", signed(overall.all_in_net), "all_in_net", overall.all_in_net],
+    ["results.bb_per_100", overall.bb_per_100 === null ? "\u2013" : numberFormat({ maximumFractionDigits: 2 }).format(overall.bb_per_100), "bb_per_100", overall.bb_per_100],
+    ["results.vpip", rate(overall.vpip), "vpip", overall.vpip],
+    ["results.rake_paid", amount(overall.rake_paid), "rake_paid", overall.rake_paid],
+  ];
+  $("#results-summary").replaceChildren(...facts.flatMap(([key, text, name, value]) => [
+    el("dt", { text: t(key) }),
+    el("dd", { "data-stat": name, "data-value": value === null ? "" : String(value), text }),
+  ]));
+  renderData(shown.by_hands);
+  renderStats(shown);
+  drawChart(shown.by_hands);
+}
+
+// The chart's numbers: one row per point of the line (a point is one hand, or a run of
+// hands once there are more than the line has points).
+function renderData(points) {
+  $("#results-data-rows").replaceChildren(...(points.length
+    ? points.map((p) => el("tr", { "data-hands": String(p.hands) },
+      el("th", { scope: "row", text: number(p.hands) }),
+      el("td", { text: signed(p.net) }),
+      el("td", { text: signed(p.all_in_net) }),
+      el("td", { text: signed(p.net_showdown) })))
+    : [el("tr", { class: "empty" }, el("td", { colspan: "4", class: "muted", text: t("results.none") }))]));
+}
+
+function renderStats(shown) {
+  const columns = [["overall", t("results.overall"), shown.overall],
+    ...POSITIONS.filter((p) => shown.by_position[p]).map((p) => [p, p, shown.by_position[p]])];
+  $("#results-stats-head").replaceChildren(
+    el("th", { scope: "col", text: t("results.statistic") }),
+    ...columns.map(([id, label]) => el("th", { scope: "col", "data-column": id, text: label })),
+  );
+  const row = (key, name, show) => el("tr", { "data-stat": name },
+    el("th", { scope: "row", text: t(key) }),
+    ...columns.map(([id, , results]) => el("td", { "data-column": id, text: show(results[name]) })));
+  $("#results-stats-rows").replaceChildren(
+    row("results.hands", "hands", number),
+    ...RATES.map(([name, key]) => row(key, name, rate)),
+    ...AMOUNTS.map(([name, key]) => row(key, name, name === "rake_paid" ? amount : signed)),
+  );
+}
+
+function drawChart(points) {
+  const box = $("#results-chart");
+  if (chart) { chart.destroy(); chart = null; }
+  box.setAttribute("aria-label", t("results.chart_label", { points: points.length }));
+  if (!points.length || !window.uPlot) { box.replaceChildren(); return; }
+  const hands = [0, ...points.map((p) => p.hands)];
+  const net = [0, ...points.map((p) => p.net)];
+  const adjusted = [0, ...points.map((p) => p.all_in_net)];
+  const grid = { stroke: "#2c3742", width: 1 };
+  const axis = { stroke: "#a9b4bf", grid, ticks: grid };
+  chart = new window.uPlot({
+    width: chartWidth(box),
+    height: 260,
+    scales: { x: { time: false } },
+    legend: { live: false },
+    series: [
+      { label: t("results.hands") },
+      { label: t("results.net"), stroke: "#56d364", width: 2, value: (u, v) => (v === null ? "" : signed(v)) },
+      { label: t("results.all_in_net"), stroke: "#f2c94c", width: 2, dash: [6, 4], value: (u, v) => (v === null ? "" : signed(v)) },
+    ],
+    axes: [
+      { ...axis, label: t("results.hands"), values: (u, ticks) => ticks.map((v) => number(v)) },
+      { ...axis, size: 80, values: (u, ticks) => ticks.map((v) => amount(v)) },
+    ],
+  }, [hands, net, adjusted], box);
+}
+
+const chartWidth = (box) => Math.max(240, box.clientWidth || 320);
+
+export function bindResults() {
+  $("#results-filters").addEventListener("change", loadResults);
+  $("#results-filters").addEventListener("submit", (event) => { event.preventDefault(); loadResults(); });
+  window.addEventListener("resize", () => {
+    if (chart && !$("#results").hidden) chart.setSize({ width: chartWidth($("#results-chart")), height: 260 });
+  });
+}

@@ -1,0 +1,207 @@
+"""My results over HTTP: the logged-in player's own page (the same a replay of their
+records gives, whatever account a request names), its filters, a bad filter refused with a
+clear 422, and 401 without a session. The floor's integrity reports: operators only (401
+anonymous, 403 a player). A WebSocket's hello records the account's address and device."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import select
+from websockets.asyncio.client import connect
+
+from pokerroom.history.results import Filters
+from pokerroom.server.http.socket import device_of
+from pokerroom.store.db import Database
+from pokerroom.store.models import ConnectionSeen
+from tests.helpers.accounts import operator_headers
+from tests.helpers.audit import assert_books_balance
+from tests.helpers.results import recounted
+from tests.helpers.room_tables import ann_and_bob_seated, play_along
+from tests.helpers.waiting import eventually
+from tests.server.conftest import Server, person
+
+TABLE = "results-1"
+TODAY = datetime.now(UTC).date()  # the room counts days in UTC
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def _agrees(
+    http: httpx.AsyncClient, token: str, server: Server, account: int, filters: Filters
+) -> dict[str, Any] | None:
+    """The page the route gives, if a recount of the records gives the same (hands go on
+    at the table meanwhile: both read again until they agree)."""
+    params = {
+        name: str(value)
+        for name, value in (
+            ("position", filters.position),
+            ("since", filters.since),
+            ("game", filters.game),
+        )
+        if value is not None
+    }
+    response = await http.get("/api/me/results", params=params, headers=bearer(token))
+    assert response.status_code == 200, response.text
+    page: dict[str, Any] = response.json()
+    return page if page == await recounted(server.database, account, filters) else None
+
+
+async def test_my_results_are_my_own_filtered_and_as_the_records_recount(server: Server) -> None:
+    ann, bob = await ann_and_bob_seated(server, TABLE, (1, 2))
+    await asyncio.gather(play_along(ann, TABLE, 4), play_along(bob, TABLE, 4))
+    cy = await person(server.base, "cyd")  # played nothing
+    async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
+        page = await eventually(
+            lambda: _agrees(http, ann.token, server, ann.account_id, Filters()),
+            "ann's page as her records recount it",
+        )
+        cash = page["cash"]
+        assert cash["overall"]["hands"] >= 3 and page["tournament"]["overall"]["hands"] == 0
+        assert sum(p["hands"] for p in cash["by_position"].values()) == cash["overall"]["hands"]
+        assert cash["by_hands"][-1]["hands"] == cash["overall"]["hands"]
+        assert cash["by_hands"][-1]["net"] == cash["overall"]["net"]
+        # Another account's id in the query changes nothing: the page is the session's.
+        mine = await http.get(
+            "/api/me/results", params={"account": bob.account_id}, headers=bearer(ann.token)
+        )
+        assert mine.json()["cash"]["overall"]["hands"] >= cash["overall"]["hands"]
+        theirs = (await http.get("/api/me/results", headers=bearer(cy.token))).json()
+        assert theirs["cash"]["overall"]["hands"] == 0 and theirs["cash"]["by_hands"] == []
+        # Filters: a position (heads-up: BTN or BB), a day, a game; one kind only.
+        for filters in (
+            Filters(position="BTN"),
+            Filters(since=TODAY + timedelta(days=1)),
+            Filters(game="NT"),
+        ):
+            await eventually(
+                lambda f=filters: _agrees(http, ann.token, server, ann.account_id, f),  # type: ignore[misc]
+                f"ann's page filtered by {filters}",
+            )
+        later = (
+            await http.get(
+                "/api/me/results",
+                params={"since": str(TODAY + timedelta(days=1))},
+                headers=bearer(ann.token),
+            )
+        ).json()
+        assert later["cash"]["overall"]["hands"] == 0
+        cash_only = await http.get(
+            "/api/me/results", params={"kind": "cash"}, headers=bearer(ann.token)
+        )
+        assert set(cash_only.json()) == {"cash"}
+        # Bad filters: a clear 422, with the code a client shows in its language.
+        for params, code in (
+            ({"position": "DEALER"}, "results.position"),
+            ({"since": "2026-12-05", "until": "2026-12-01"}, "results.dates"),
+            ({"big_blind": "two"}, "request.invalid"),
+            ({"kind": "sit-and-go"}, "request.invalid"),
+            ({"since": "yesterday"}, "request.invalid"),
+        ):
+            bad = await http.get("/api/me/results", params=params, headers=bearer(ann.token))
+            assert bad.status_code == 422, (params, bad.text)
+            assert bad.json()["code"] == code, (params, bad.json())
+        position = await http.get(
+            "/api/me/results", params={"position": "DEALER"}, headers=bearer(ann.token)
+        )
+        assert "UTG+1" in position.json()["detail"]  # says which positions there are
+        assert (await http.get("/api/me/results")).status_code == 401
+        assert (await http.get("/api/me/results", headers=bearer("nonsense"))).status_code == 401
+    await assert_books_balance(server)
+
+
+async def test_the_floors_reports_are_for_operators_only(server: Server) -> None:
+    ann, bob = await ann_and_bob_seated(server, TABLE, (1, 2))
+    await asyncio.gather(play_along(ann, TABLE, 2), play_along(bob, TABLE, 2))
+    floor = await operator_headers(server)
+    async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
+        assert (await http.get("/api/floor/reports")).status_code == 401
+        assert (await http.get("/api/floor/reports", headers=bearer(ann.token))).status_code == 403
+        response = await http.get("/api/floor/reports", headers=floor)
+        assert response.status_code == 200, response.text
+        body = response.json()
+        reports = body["reports"]
+        assert set(reports) == {"chip_dumping", "soft_play", "shared_connections"}
+        # ann and bob played from one address (the loopback): the report pairs them.
+        shared = reports["shared_connections"]["rows"]
+        pair = sorted((ann.account_id, bob.account_id))
+        assert any(sorted(row["accounts"]) == pair and row["hands"] for row in shared), shared
+        assert body["until"] == TODAY.isoformat()
+        old = await http.get(
+            "/api/floor/reports",
+            params={"since": "2020-01-01", "until": "2020-01-02"},
+            headers=floor,
+        )
+        # No hand then: nothing flagged, no hand cited (shared connections still lists who
+        # shares an address, at a score of 0).
+        assert all(
+            r["flagged"] == 0 and all(row["hands"] == [] for row in r["rows"])
+            for r in old.json()["reports"].values()
+        )
+        too_long = await http.get(
+            "/api/floor/reports",
+            params={"since": "2020-01-01", "until": "2021-01-01"},
+            headers=floor,
+        )
+        assert too_long.status_code == 422 and too_long.json()["code"] == "floor.period"
+
+
+async def _seen(url: str, account: int) -> list[tuple[str, str]]:
+    db = Database(url)
+    try:
+        async with db.transaction() as session:
+            rows = await session.execute(
+                select(ConnectionSeen.address, ConnectionSeen.device).where(
+                    ConnectionSeen.account_id == account
+                )
+            )
+            return [(address, device) for address, device in rows]
+    finally:
+        await db.close()
+
+
+async def test_a_sockets_hello_records_its_address_and_device(server: Server) -> None:
+    ann = await person(server.base, "ann")
+    async with connect(
+        server.base.replace("http", "ws", 1) + "/ws", user_agent_header="Phone Browser 1.0"
+    ) as ws:
+        await ws.recv()  # welcome
+        await ws.send(f'{{"type": "hello", "token": "{ann.token}"}}')
+        await ws.recv()
+        await eventually(
+            lambda: _seen_both(server.database, ann.account_id),
+            "ann's second device recorded",
+        )
+    seen = await _seen(server.database, ann.account_id)
+    assert ("127.0.0.1", device_of("Phone Browser 1.0")) in seen
+    assert all(address == "127.0.0.1" and len(device) == 32 for address, device in seen)
+
+
+async def _seen_both(url: str, account: int) -> bool:
+    return len(await _seen(url, account)) == 2
+
+
+@pytest.mark.postgres
+async def test_my_results_and_the_floors_reports_on_postgresql(postgres_server: Server) -> None:
+    """The same page and reports from PostgreSQL's rows (its own day grouping and the
+    reports' read on the async driver)."""
+    server = postgres_server
+    ann, bob = await ann_and_bob_seated(server, TABLE, (1, 2))
+    await asyncio.gather(play_along(ann, TABLE, 2), play_along(bob, TABLE, 2))
+    floor = await operator_headers(server)
+    async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
+        page = await eventually(
+            lambda: _agrees(http, ann.token, server, ann.account_id, Filters()),
+            "ann's page as her records recount it",
+        )
+        assert page["cash"]["overall"]["hands"] >= 1 and len(page["cash"]["by_day"]) == 1
+        reports = (await http.get("/api/floor/reports", headers=floor)).json()["reports"]
+        pair = sorted((ann.account_id, bob.account_id))
+        shared = reports["shared_connections"]["rows"]
+        assert any(sorted(row["accounts"]) == pair and row["hands"] for row in shared), shared
