@@ -39,15 +39,20 @@ export async function loadMyHands() {
 
 // Each event played: its name (its id on hover), when it started, the place and the prize
 // (money, not chips) once final.
+// Texts carry their data-i18n key: a language chosen after the list came re-translates them.
 function renderMyTournaments(played) {
   const day = (iso) => new Date(iso).toLocaleDateString(locale());
   $("#my-tournaments-rows").replaceChildren(...(played.length
     ? played.map((p) => el("tr", { "data-tournament": p.id },
       el("td", { title: p.id, text: p.name }),
       el("td", {}, el("time", { datetime: p.started_at, text: day(p.started_at) })),
-      el("td", { text: p.place ? String(p.place) : t("myhands.in_play") }),
+      p.place
+        ? el("td", { text: String(p.place) })
+        : el("td", { "data-i18n": "myhands.in_play", text: t("myhands.in_play") }),
       el("td", { text: p.prize ? money(p.prize) : "" })))
-    : [el("tr", {}, el("td", { colspan: 4, class: "muted", text: t("myhands.tournaments_none") }))]));
+    : [el("tr", {}, el("td", {
+      colspan: 4, class: "muted", "data-i18n": "myhands.tournaments_none", text: t("myhands.tournaments_none"),
+    }))]));
 }
 
 // The hands of the kind chosen whose number, table, tournament (name or id), kind, game or
