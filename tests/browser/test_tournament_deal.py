@@ -110,9 +110,9 @@ async def test_propose_an_icm_deal_see_the_amounts_and_the_deal_made(
             await page.locator("#deal-icm").click()
             # The hand in play ends (the person folds; the bot may wait out its clock on a
             # loaded machine) before the amounts are shown.
-            deadline = time.monotonic() + 120
-            while (await http.get(f"{path}/deal")).json()["amounts"] is None:
-                assert time.monotonic() < deadline, "the deal's amounts never came"
+            deadline = time.monotonic() + 240
+            while (now := (await http.get(f"{path}/deal")).json())["amounts"] is None:
+                assert time.monotonic() < deadline, f"the deal's amounts never came: {now}"
                 await act(ann, f"{tid}-1", passive=True)
                 await asyncio.sleep(0.2)
             offered = (await http.get(f"{path}/deal")).json()
