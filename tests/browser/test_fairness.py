@@ -5,6 +5,7 @@ seed of her own to every shuffle, and the page checks each reveal (docs/fairness
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -14,7 +15,7 @@ from playwright.async_api import Browser
 from pokerroom.cards import FULL_DECK
 from pokerroom.fairness import verify
 from tests.browser.conftest import Room, new_player, screenshot
-from tests.helpers.browser import join, play
+from tests.helpers.browser import finished_hands, join, play
 from tests.helpers.fairness import CLIENT_SEEDS, KNOWN_DECK, SERVER_SEED
 
 SEEDED_DECK = """async ([seed, seeds]) => {
@@ -28,12 +29,19 @@ CHECKED = """([table, hand]) => {
 }"""
 
 
-async def shuffle_file(room: Room, token: str, table: str) -> dict[str, Any]:
-    """The verification file of the player's newest complete hand at ``table``."""
+async def shuffle_file(room: Room, token: str, table: str, number: int) -> dict[str, Any]:
+    """The verification file of hand ``number`` at ``table``, once its end is written (a hand's
+    end is group-committed: it may be listed a moment after its result frame)."""
     async with httpx.AsyncClient(base_url=room.base, timeout=10) as http:
         http.headers["Authorization"] = f"Bearer {token}"
-        hands = (await http.get("/api/hands", params={"table": table})).json()
-        hand = next(h for h in hands if h["status"] == "complete")
+        for _ in range(100):  # bounded: a group commit lands within a few hundred ms
+            hands = (await http.get("/api/hands", params={"table": table})).json()
+            hand = next((h for h in hands if h["number"] == number), None)
+            if hand is not None and hand["status"] == "complete":
+                break
+            await asyncio.sleep(0.2)
+        else:
+            raise AssertionError(f"hand {number} at {table} is not listed complete: {hands}")
         response = await http.get(f"/api/hands/{hand['id']}/shuffle.json")
     response.raise_for_status()
     return dict(response.json())
@@ -55,7 +63,10 @@ async def test_verify_this_shuffle_accepts_a_real_hand_and_rejects_a_tampered_on
     await page.click(f"{root} [data-side='history']")
     await page.check(f"{root} .vs-seed-on")
     await play([vera], table, hands=2)
-    document = await shuffle_file(room, await vera.token(), table)
+    # Her last hand was dealt after her seed for it arrived (the first may have been dealt
+    # before the switch, or before that seed came).
+    last = max(finished_hands(vera, table))
+    document = await shuffle_file(room, await vera.token(), table, last)
     verify(document)  # what the room serves checks out in Python too
     assert len(document["client_seeds"]) == 1, document  # hers: the bots add none
     # The page checked every hand's reveal as it came, her seed in each one it seeded (the
