@@ -35,6 +35,20 @@ from pokerroom.store.db import Database
 
 WEB = Path(__file__).resolve().parent.parent / "web"  # the browser client, no build step
 NO_CACHE = {"Cache-Control": "no-cache"}
+
+
+class ClientFiles(StaticFiles):
+    """The client's files, each revalidated on every load (``no-cache``: the browser keeps
+    it and asks with its ETag, a 304 when unchanged). The ES modules import each other by
+    plain names, with no hash to bust a cache, so a file kept without asking could pair a new
+    page with an old module after an upgrade."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers.update(NO_CACHE)
+        return response
+
+
 HOST = re.compile(r"^[A-Za-z0-9.:\[\]-]{1,255}$")  # a Host header fit to repeat in the CSP
 __all__ = ["WEB", "SecurityHeaders", "create_app"]
 
@@ -176,5 +190,5 @@ def create_app(
             raise HTTPException(403, "metrics are for the room's operators")
         return Response(room.metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
-    app.mount("/static", StaticFiles(directory=WEB), name="static")
+    app.mount("/static", ClientFiles(directory=WEB), name="static")
     return app
