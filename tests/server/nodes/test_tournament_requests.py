@@ -274,7 +274,7 @@ async def test_an_event_taken_over_before_its_creators_next_pass_stays_in_its_lo
     hall_a, hall_b = a.app.state.tournaments, b.app.state.tournaments
     await a.room.leases.stop()  # a makes no pass from here
     runner = await hall_a.create("sng_heads_up")
-    await eventually(lambda: runner.id in hall_b.runners, "b adopts the event")
+    await eventually(lambda: runner.id in hall_b.runners, "b adopts the event", seconds=60)
     ann = await person(a.base, "ann")
     assert (await register(a, ann, runner.id)).status_code == 409  # a's epoch is stale
     await eventually(lambda: runner.id not in hall_a.runners, "a stops the event")
