@@ -30,10 +30,6 @@ class BusLinks(Links):
     def __init__(self, url: str, node: str, *, prefix: str | None = None) -> None:
         self.bus = Bus(url, node, lambda: self.room.actors, prefix=prefix)
 
-    @property
-    def name(self) -> str:
-        return self.bus.name
-
     def bind(self, room: Room) -> None:
         self.room = room
         bus = self.bus

@@ -39,11 +39,6 @@ class Links:
     """How this node reaches the others (server/nodes: the Redis bus); this one: no other
     node reaches it, and it reaches none."""
 
-    @property
-    def name(self) -> str:
-        """This process among the nodes (room-wide notices name their sender)."""
-        return ""
-
     def bind(self, room: Any) -> None:
         """Called once by the room it links (server/tables/room.py)."""
 
