@@ -16,8 +16,7 @@ from pokerroom.store.tournaments.bounties import BountyPayment
 from pokerroom.store.tournaments.results import event_results_sync
 from pokerroom.store.tournaments.statements import Prize
 from pokerroom.store.tournaments.tickets import ticket_held_sync
-from tests.helpers.store_tournaments import NOW, Event, bounty_payments, play_out
-from tests.store.tournaments.test_ledger import new_player
+from tests.helpers.store_tournaments import NOW, Event, bounty_payments, new_player, play_out
 
 SEAT = 2200  # a seat in mtt_turbo6: its buy-in and fee
 

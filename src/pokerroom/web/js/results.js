@@ -216,7 +216,11 @@ function drawChart(points) {
   const box = $("#results-chart");
   if (chart) { chart.destroy(); chart = null; }
   box.setAttribute("aria-label", t(byDay() ? "results.chart_label_days" : "results.chart_label", { points: points.length }));
-  $("#results-chart-title").textContent = t(byDay() ? "results.chart_title_days" : "results.chart_title");
+  // The line's title, its table's caption and first column say hands or days (their keys
+  // change, so a language chosen later translates them too).
+  const title = byDay() ? "results.chart_title_days" : "results.chart_title";
+  for (const node of [$("#results-chart-title"), $("#results-data-caption")]) relabel(node, title);
+  relabel($("#results-data thead th"), byDay() ? "results.day" : "results.hands");
   if (!points.length || !window.uPlot) { box.replaceChildren(); return; }
   // Over hands the line starts at 0 before the first hand; by day each point is a day's end.
   const days = byDay();
@@ -251,6 +255,11 @@ function drawChart(points) {
     const point = k === null || k === undefined ? null : points[days ? k : k - 1];
     if (point) replay(point.hand, point.table);
   });
+}
+
+function relabel(node, key) {
+  node.dataset.i18n = key;
+  node.textContent = t(key);
 }
 
 const chartWidth = (box) => Math.max(240, box.clientWidth || 320);
