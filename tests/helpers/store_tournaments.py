@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules.house import STANDARD
 from pokerroom.rules.tournament import load_tournament_structure
+from pokerroom.store.accounts.accounts import sign_up
 from pokerroom.store.db import Database
 from pokerroom.store.tournaments.bounties import BountyPayment
 from pokerroom.store.tournaments.statements import Prices
@@ -16,6 +17,13 @@ from pokerroom.tournament.simulate import random_action
 from pokerroom.tournament.snapshot import tournament_to_json
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+
+async def new_player(db: Database, name: str) -> int:
+    """A signed-up player (password "correct horse"): their account id."""
+    async with db.transaction() as session:
+        account = await sign_up(session, name, "correct horse", now=NOW)
+        return account.id
 
 
 class Event:

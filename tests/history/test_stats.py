@@ -144,6 +144,9 @@ def test_the_page_adds_up_the_hands_and_keeps_cash_and_tournaments_apart():
     assert cash.net_showdown == 15 and cash.net_without_showdown == -6
     assert [p.net for p in page.cash.by_hands] == [-6, 9]
     assert [p.day for p in page.cash.by_day] == [date(2026, 11, 29), date(2026, 11, 30)]
+    # Each point names its last hand and that hand's table: the replayer opens it.
+    assert [(p.hand, p.table) for p in page.cash.by_hands] == [(0, "t1"), (1, "t1")]
+    assert [p.hand for p in results_page(facts, points=1).cash.by_hands] == [1]
     assert set(page.cash.by_position) == {"BTN"}
     only_first = results_page(facts, Filters(until=date(2026, 11, 29)))
     assert only_first.cash.overall.hands == 1

@@ -223,6 +223,8 @@ class Point:
     all_in_net: int
     net_showdown: int
     day: date | None = None
+    hand: int | None = None  # the last hand of the point's run (or day), for the replayer
+    table: str | None = None  # and its table
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +254,8 @@ def _point_json(point: Point) -> dict[str, object]:
     }
     if point.day is not None:
         shown["day"] = point.day.isoformat()
+    if point.hand is not None:
+        shown["hand"], shown["table"] = point.hand, point.table
     return shown
 
 
@@ -268,13 +272,16 @@ class ResultsPage:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """A run of consecutive hands (or one day's) added up: what a profit line is made of."""
+    """A run of consecutive hands (or one day's) added up: what a profit line is made of,
+    with its last hand (the highest id) and that hand's table."""
 
     hands: int
     net: int
     all_in_net: int
     net_showdown: int
     day: date | None = None
+    hand: int | None = None
+    table: str | None = None
 
 
 def bucket_size(hands: int, points: int = SERIES_POINTS) -> int:
@@ -290,7 +297,7 @@ def running(steps: Iterable[Step]) -> list[Point]:
         net += step.net
         adjusted += step.all_in_net
         showdown += step.net_showdown
-        points.append(Point(hands, net, adjusted, showdown, step.day))
+        points.append(Point(hands, net, adjusted, showdown, step.day, step.hand, step.table))
     return points
 
 
@@ -335,12 +342,15 @@ def results_page(
 
 
 def _step(facts: Sequence[HandFacts], day: date | None = None) -> Step:
+    last = max(facts, key=lambda f: f.hand_id)
     return Step(
         hands=len(facts),
         net=sum(f.net for f in facts),
         all_in_net=sum(f.all_in_net for f in facts),
         net_showdown=sum(f.net for f in facts if f.showdown),
         day=day,
+        hand=last.hand_id,
+        table=last.table_id,
     )
 
 

@@ -22,6 +22,8 @@ from tests.helpers.accounts import operator_headers
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.results import recounted
 from tests.helpers.room_tables import ann_and_bob_seated, play_along
+from tests.helpers.tournaments import Fast
+from tests.helpers.tournaments import person as tournament_player
 from tests.helpers.waiting import eventually
 from tests.server.conftest import Server, person
 
@@ -50,7 +52,8 @@ async def _agrees(
     response = await http.get("/api/me/results", params=params, headers=bearer(token))
     assert response.status_code == 200, response.text
     page: dict[str, Any] = response.json()
-    return page if page == await recounted(server.database, account, filters) else None
+    hands = {kind: {k: v for k, v in part.items() if k != "events"} for kind, part in page.items()}
+    return page if hands == await recounted(server.database, account, filters) else None
 
 
 async def test_my_results_are_my_own_filtered_and_as_the_records_recount(server: Server) -> None:
@@ -205,3 +208,106 @@ async def test_my_results_and_the_floors_reports_on_postgresql(postgres_server: 
         pair = sorted((ann.account_id, bob.account_id))
         shared = reports["shared_connections"]["rows"]
         assert any(sorted(row["accounts"]) == pair and row["hands"] for row in shared), shared
+
+
+async def _sit_and_go(server: Server, names: tuple[str, str]) -> tuple[list[Any], Any]:
+    """Two players play a heads-up sit & go to its end (the rule bot's choices, the
+    room's clock fast); gives them and the event's runner."""
+    players = [await person(server.base, name) for name in names]
+    hall = server.app.state.tournaments
+    hall.clock, hall.speed = Fast(30), 30
+    runner = await hall.create("sng_heads_up")
+    await asyncio.wait_for(
+        asyncio.gather(
+            *(tournament_player(server, runner.id, p.name, {"token": p.token}) for p in players)
+        ),
+        timeout=600,
+    )
+    return players, runner
+
+
+async def _events_recounted(http: httpx.AsyncClient, token: str, runner: Any, account: int) -> Any:
+    """The route's tournament results, once they are as the event's own record gives them:
+    the player's place and prize from the runner's places (the prizes paid) and the cost
+    from its structure (events finish a moment after their last hand's write)."""
+    events = (await http.get("/api/me/results", headers=bearer(token))).json()["tournament"]
+    mine = [p for e, p in runner.places.items() if runner.t.entries[e].player == str(account)]
+    s = runner.t.structure
+    if runner.status != "finished" or events["events"]["played"] != 1 or len(mine) != 1:
+        return None
+    (row,) = events["events"]["events"]
+    want = (runner.id, mine[0].place, 2, s.buy_in + s.fee, mine[0].prize)
+    got = (row["id"], row["place"], row["entries"], row["cost"], row["prize"])
+    return events if got == want else None
+
+
+async def test_my_tournament_results_are_the_events_finish_and_money(server: Server) -> None:
+    (ann, bob), runner = await _sit_and_go(server, ("ann_sng", "bob_sng"))
+    s = runner.t.structure
+    async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
+        for someone in (ann, bob):
+            part = await eventually(
+                lambda p=someone: _events_recounted(http, p.token, runner, p.account_id),  # type: ignore[misc]
+                f"{someone.name}'s finished sit & go in her results",
+            )
+            events = part["events"]
+            (row,) = events["events"]
+            won = row["place"] == 1
+            assert events["itm"] == int(won) and events["itm_rate"] == (100.0 if won else 0.0)
+            assert events["cost"] == s.buy_in + s.fee and row["bounties"] == 0
+            profit = row["prize"] - events["cost"]
+            assert events["roi"] == pytest.approx(100.0 * profit / events["cost"])
+            assert events["best"] == [runner.id]
+            # Tournament chips stay in the tournament part: they never reach the cash profit.
+            assert part["overall"]["hands"] >= 1
+            assert abs(part["overall"]["net"]) == s.starting_stack
+            cash = (await http.get("/api/me/results", headers=bearer(someone.token))).json()["cash"]
+            assert cash["overall"]["hands"] == 0 and cash["overall"]["net"] == 0
+            # The last hand of the event and each point of its line open in the replayer.
+            assert row["hand"] == part["by_hands"][-1]["hand"] and row["table"] == runner.id + "-1"
+            url = f"/api/hands/{row['hand']}/replay"
+            replay = await http.get(url, headers=bearer(someone.token))
+            assert replay.status_code == 200, replay.text
+        # The winner's prize is the whole pool: a heads-up sit & go pays one place.
+        rows = [await _row(http, p.token) for p in (ann, bob)]
+        assert sum(r["prize"] for r in rows) == 2 * s.buy_in
+        # Filters: the dates choose events by their end; a kind keeps its own part only.
+        later = await http.get(
+            "/api/me/results",
+            params={"since": str(TODAY + timedelta(days=1))},
+            headers=bearer(ann.token),
+        )
+        assert later.json()["tournament"]["events"]["played"] == 0
+        today = await http.get(
+            "/api/me/results",
+            params={"since": str(TODAY), "until": str(TODAY), "kind": "tournament"},
+            headers=bearer(ann.token),
+        )
+        assert set(today.json()) == {"tournament"}
+        assert today.json()["tournament"]["events"]["played"] == 1
+        cash_only = await http.get(
+            "/api/me/results", params={"kind": "cash"}, headers=bearer(ann.token)
+        )
+        assert "events" not in cash_only.json()["cash"]
+    await assert_books_balance(server)
+
+
+async def _row(http: httpx.AsyncClient, token: str) -> dict[str, Any]:
+    page = (await http.get("/api/me/results", headers=bearer(token))).json()
+    row: dict[str, Any] = page["tournament"]["events"]["events"][0]
+    return row
+
+
+@pytest.mark.postgres
+async def test_my_tournament_results_on_postgresql(postgres_server: Server) -> None:
+    """The same events read from PostgreSQL's ledger and records (its times come back in
+    the session's zone)."""
+    server = postgres_server
+    (ann, _), runner = await _sit_and_go(server, ("ann_pg", "bob_pg"))
+    async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
+        part = await eventually(
+            lambda: _events_recounted(http, ann.token, runner, ann.account_id),
+            "ann's finished sit & go in her results",
+        )
+        assert part["events"]["events"][0]["finished_at"].startswith(TODAY.isoformat())
+    await assert_books_balance(server)

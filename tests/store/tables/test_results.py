@@ -50,6 +50,11 @@ async def test_the_rows_give_the_page_a_replay_of_the_records_gives(database: Da
         page = await session.run_sync(results_page_sync, account)
         assert page.cash.overall.hands == 40 and page.tournament.overall.hands == 0
         assert len(page.cash.by_day) == 3
+        # Each point's last hand is the player's newest of its run (or day), at this table.
+        assert page.cash.by_day[-1].hand == await session.scalar(
+            select(func.max(HandResult.hand_id)).where(HandResult.account_id == account)
+        )
+        assert {p.table for p in (*page.cash.by_hands, *page.cash.by_day)} == {"t1"}
         # The rake each player paid adds up to the rake the hands took (S-AUDIT-2).
         paid = await session.scalar(select(func.sum(HandResult.rake_paid)))
         taken = await session.scalar(select(func.sum(HandRecord.rake)))

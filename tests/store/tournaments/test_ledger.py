@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from pokerroom.store.accounts.accounts import STARTING_GRANT, sign_up
+from pokerroom.store.accounts.accounts import STARTING_GRANT
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from pokerroom.store.money.ledger import KeyUsedError, balance
@@ -18,13 +18,7 @@ from pokerroom.store.tournaments.statements import (
     TournamentStoreError,
     pool_account,
 )
-from tests.helpers.store_tournaments import NOW, Event, play_out
-
-
-async def new_player(db: Database, name: str) -> int:
-    async with db.transaction() as session:
-        account = await sign_up(session, name, "correct horse", now=NOW)
-        return account.id
+from tests.helpers.store_tournaments import NOW, Event, new_player, play_out
 
 
 async def money(db: Database, *account: tuple[str, str]) -> list[int]:

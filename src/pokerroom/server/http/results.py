@@ -5,11 +5,12 @@ and, for operators, the three reports of ``history.integrity`` over a period."""
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any, Final, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from pokerroom.history.integrity import Report
 from pokerroom.history.results import Filters
 from pokerroom.history.stats import position_name
+from pokerroom.history.tournament_results import event_totals
 from pokerroom.server.clock import utcnow
 from pokerroom.server.http.deps import Operator, Player, Store
 from pokerroom.server.sockets.errors import ApiError
@@ -33,6 +34,7 @@ def _dates(since: date | None, until: date | None) -> None:
 async def my_results(
     account: Player,
     store: Store,
+    request: Request,
     game: Annotated[str | None, Query(pattern=r"^[A-Z0-9]{1,8}$")] = None,
     big_blind: Annotated[int | None, Query(ge=1, le=2**62)] = None,
     since: date | None = None,
@@ -44,12 +46,22 @@ async def my_results(
     each with its statistics overall and by position and its profit lines by hands and by
     day. Filters: ``game`` (PHH code, e.g. NT), ``big_blind`` (in the hand's units),
     ``since``/``until`` (days, both included, by the hand's end in UTC), ``position`` (SB,
-    BB, UTG, UTG+1.., LJ, HJ, CO, BTN), ``kind`` (cash or tournament: that kind only)."""
+    BB, UTG, UTG+1.., LJ, HJ, CO, BTN), ``kind`` (cash or tournament: that kind only).
+
+    The tournament part also holds ``events``: the finished events the player had an entry
+    in (by their end, within ``since``/``until``; the other filters are of hands), with
+    their finish, their money from the ledger, ITM and ROI (``history.tournament_results``).
+    Each point of a profit line names its last ``hand`` and its ``table`` (the replayer)."""
     if position is not None and position not in POSITIONS:
         raise ApiError(422, "results.position", position=position, known=KNOWN)
     _dates(since, until)
     filters = Filters(game=game, big_blind=big_blind, since=since, until=until, position=position)
     page = (await store.results_page(account.id, filters)).as_json()
+    hall = getattr(request.app.state, "tournaments", None)
+    events = [] if hall is None else await hall.store.event_results(account.id)
+    tournament = page["tournament"]
+    assert isinstance(tournament, dict)
+    tournament["events"] = event_totals(events, since, until).as_json()
     return page if kind is None else {kind: page[kind]}
 
 

@@ -13,7 +13,7 @@ before the table existed are counted once ``backfill_sync`` has written their ro
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime, time, timedelta
 from typing import Any, TypeVar
 
@@ -178,11 +178,9 @@ def results_page_sync(
     built = {}
     for tournament, by_position in positions.items():
         hands = sum(t.hands for t in by_position.values())
-        built[tournament] = kind_results(
-            by_position,
-            _runs(session, account, filters, tournament, bucket_size(hands, points)),
-            _days(session, account, filters, tournament),
-        )
+        runs = _runs(session, account, filters, tournament, bucket_size(hands, points))
+        days = _days(session, account, filters, tournament)
+        built[tournament] = kind_results(by_position, *_with_tables(session, account, runs, days))
     return ResultsPage(cash=built[False], tournament=built[True])
 
 
@@ -195,6 +193,7 @@ def _runs(
             HandResult.net,
             HandResult.all_in_net,
             HandResult.showdown,
+            HandResult.hand_id,
             (func.row_number().over(order_by=HandResult.hand_id) - 1).label("k"),
         ).where(HandResult.tournament == tournament),
         account,
@@ -207,13 +206,14 @@ def _runs(
             func.sum(numbered.c.net),
             func.sum(numbered.c.all_in_net),
             _showdown_net(numbered.c.net, numbered.c.showdown),
+            func.max(numbered.c.hand_id),
         )
         .group_by(run)
         .order_by(run)
     )
     return [
-        Step(hands=int(n), net=int(a), all_in_net=int(b), net_showdown=int(c))
-        for n, a, b, c in session.execute(query)
+        Step(hands=int(n), net=int(a), all_in_net=int(b), net_showdown=int(c), hand=int(h))
+        for n, a, b, c, h in session.execute(query)
     ]
 
 
@@ -227,6 +227,7 @@ def _days(session: Session, account: int, filters: Filters, tournament: bool) ->
                 func.sum(HandResult.net),
                 func.sum(HandResult.all_in_net),
                 _showdown_net(HandResult.net, HandResult.showdown),
+                func.max(HandResult.hand_id),
             ).where(HandResult.tournament == tournament),
             account,
             filters,
@@ -235,9 +236,33 @@ def _days(session: Session, account: int, filters: Filters, tournament: bool) ->
         .order_by(day)
     )
     return [
-        Step(hands=int(n), net=int(a), all_in_net=int(b), net_showdown=int(c), day=day_of(d))
-        for d, n, a, b, c in session.execute(query)
+        Step(
+            hands=int(n),
+            net=int(a),
+            all_in_net=int(b),
+            net_showdown=int(c),
+            day=day_of(d),
+            hand=int(h),
+        )
+        for d, n, a, b, c, h in session.execute(query)
     ]
+
+
+def _with_tables(session: Session, account: int, *lines: list[Step]) -> tuple[list[Step], ...]:
+    """The lines' steps with the table of each one's last hand (one query for them all)."""
+    ids = {s.hand for line in lines for s in line if s.hand is not None}
+    tables: dict[int, str] = {}
+    if ids:
+        rows = session.execute(
+            select(HandResult.hand_id, HandResult.table_id).where(
+                HandResult.account_id == account, HandResult.hand_id.in_(ids)
+            )
+        )
+        tables = {int(h): str(t) for h, t in rows}
+    return tuple(
+        [replace(s, table=tables.get(s.hand)) if s.hand is not None else s for s in line]
+        for line in lines
+    )
 
 
 # ------------------------------------------------------------------ from the records

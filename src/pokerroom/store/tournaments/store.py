@@ -14,6 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from pokerroom.history.tournament_results import EventResult
 from pokerroom.store.db import Database
 from pokerroom.store.models import TournamentEntry, TournamentRecord
 from pokerroom.store.nodes.leases import Lease, StaleEpochError, fenced
@@ -25,6 +26,7 @@ from pokerroom.store.tables.hands import (
 )
 from pokerroom.store.tables.results import HandToCount, counted
 from pokerroom.store.tables.store import StoreError
+from pokerroom.store.tournaments.results import event_results_sync
 from pokerroom.store.tournaments.statements import (
     Prize,
     Registration,
@@ -218,6 +220,11 @@ class TournamentStore:
 
     async def tournaments(self) -> list[TournamentRecord]:
         return await self.db.run(open_tournaments_sync)
+
+    async def event_results(self, account: int) -> list[EventResult]:
+        """My results in tournaments: every finished event of the player's, with their
+        finish and its money from the ledger."""
+        return await self.db.run(partial(event_results_sync, account=account))
 
     async def entries(self, tournament_id: str) -> list[TournamentEntry]:
         return await self.db.run(partial(entries_of_sync, tournament_id=tournament_id))
