@@ -477,11 +477,13 @@ async def _echo_server(
         running = loop.run_in_executor(
             None, in_processes, client, [(port, *share) for share in shares], (start, ready)
         )
+        empty = process_memory(server.pid).get("rss", 0)
         # The client processes start and connect (slowly on a busy machine; bounded).
         for _ in range(1200):
             if ready.value >= sockets or running.done():
                 break
             await asyncio.sleep(0.1)
+        connected = process_memory(server.pid).get("rss", 0)
         served = process_cpu_seconds(server.pid)
         start.value = time.monotonic()
         done = await running
@@ -490,6 +492,8 @@ async def _echo_server(
             "count": sum(d["count"] for d in done),
             "server_cpu": served / seconds,
             "client_cpu": sum(d["cpu"] for d in done) / seconds,
+            # What the server's resident memory grew by as the sockets opened, per socket.
+            "memory_per_connection_kb": (connected - empty) / 1024 / max(ready.value, 1),
         }
     finally:
         server.terminate()

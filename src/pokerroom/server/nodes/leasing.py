@@ -251,7 +251,7 @@ class NodeLeases:
         # Every table first (their snapshots read again only where changed since the last
         # pass): the renewals lock this node's lease rows, which its tables' writes wait
         # for, so they come last, just before the commit.
-        tables = tables_sync(session, known)
+        tables = tables_sync(session, known, now=now)
         rows = [] if events is None else tournaments_sync(session, events)
         # A draining node is not counted live: the others' shares grow to take its tables.
         live = heartbeat_sync(session, self.node, now=now, ttl=self.ttl, alive=not draining)
