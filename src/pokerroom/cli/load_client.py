@@ -29,6 +29,7 @@ from pokerroom.server.ops.process import free_port
 
 BUY_IN = 20_000
 CLIENTS = 2  # load client processes (each drives a share of the tables)
+OPEN_TIMEOUT = 60.0  # seconds a bot's handshake may take
 T = TypeVar("T")
 
 
@@ -103,8 +104,14 @@ async def play_seat(
 ) -> None:
     from websockets.asyncio.client import connect
 
-    # No protocol pings from the bots: a browser sends none (the room pings them).
-    opening = connect(url.replace("http", "ws", 1) + "/ws", max_size=2**20, ping_interval=None)
+    # No protocol pings from the bots: a browser sends none (the room pings them). A
+    # handshake may wait a while for a busy room (thousands of sockets opening at once).
+    opening = connect(
+        url.replace("http", "ws", 1) + "/ws",
+        max_size=2**20,
+        ping_interval=None,
+        open_timeout=OPEN_TIMEOUT,
+    )
     if stats.connecting is not None:
         async with stats.connecting:
             ws = await opening

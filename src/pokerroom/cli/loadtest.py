@@ -51,7 +51,7 @@ from pokerroom.server.ops.process import free_port, spawn_room
 
 TABLES_PER_ACCOUNT = 40  # 40 buy-ins fit in one account's starting balance
 SETUP_REQUESTS = 8  # the setup's HTTP requests in flight at once
-CONNECTING = 64  # a client process's WebSocket handshakes in flight at once
+CONNECTING = 32  # a client process's WebSocket handshakes in flight at once
 FILES_SPARE = 1024  # open files beyond the sockets: the database, logs, the listener
 
 
@@ -364,7 +364,13 @@ async def play_tables(
         await _finish(watching)
     started = next((s["since"] for s in shares if s["since"] is not None), None)
     if started is None:
-        raise RuntimeError(f"not all of the {total} bots got a seat")
+        failed = {k for s in shares for k in s["failed_kinds"]}
+        refused = {k for s in shares for k in s["error_kinds"]}
+        raise RuntimeError(
+            f"not all of the {total} bots got a seat: {sum(s['opened'] for s in shares)} "
+            f"sockets opened, {sum(s['failed'] for s in shares)} failed {sorted(failed)}, "
+            f"refused {sorted(refused)}"
+        )
     elapsed = time.monotonic() - started
     latencies = sorted(x for s in shares for x in s["latencies"]) or [0.0]
     kinds: dict[str, int] = {}
