@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 from sqlalchemy import text
+from tests.helpers.writer import NOW, Ended, play_out, tables_with_hands_over
 from tests.store.conftest import drop_postgres, fresh_postgres
-from tests.store.test_group_commit import NOW, Ended, play_out, tables_with_hands_over
 
 from benchmarks.report import Report, Row
 from pokerroom.store.db import Database, sqlite_url
