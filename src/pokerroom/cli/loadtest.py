@@ -441,23 +441,29 @@ def _memory(
 async def _room_gauges(url: str) -> dict[str, float]:
     """The room's own counts from /metrics: the WebSocket connections open, the players
     seated and the tables open."""
-    import httpx
-    from prometheus_client.parser import text_string_to_metric_families
-
-    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-        response = await http.get("/metrics")
-    if response.status_code != 200:
-        return {}
+    values = await _metric_values(url)
     names = {
         "pokerroom_websockets_open": "websockets_open",
         "pokerroom_players_seated": "players_seated",
         "pokerroom_tables": "tables_open",
     }
+    return {mine: values[name] for name, mine in names.items() if name in values}
+
+
+async def _metric_values(url: str) -> dict[str, float]:
+    """The room's /metrics samples without labels, by name (none from a room without)."""
+    import httpx
+    from prometheus_client.parser import text_string_to_metric_families
+
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        response = await http.get("/metrics")
+    if response.status_code != 200:  # a room without metrics (an older one, say)
+        return {}
     return {
-        names[sample.name]: sample.value
+        sample.name: sample.value
         for family in text_string_to_metric_families(response.text)
         for sample in family.samples
-        if sample.name in names and not sample.labels
+        if not sample.labels
     }
 
 
@@ -469,20 +475,7 @@ async def _finish(watching: asyncio.Task[None]) -> None:
 
 async def _room_metrics(url: str) -> dict[str, float]:
     """What the room's /metrics say of its writer: commits, their mean batch and time."""
-    import httpx
-    from prometheus_client.parser import text_string_to_metric_families
-
-    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-        response = await http.get("/metrics")
-    if response.status_code != 200:  # a room without metrics (an older one, say)
-        return {}
-    text = response.text
-    values = {
-        sample.name: sample.value
-        for family in text_string_to_metric_families(text)
-        for sample in family.samples
-        if not sample.labels
-    }
+    values = await _metric_values(url)
     commits = values.get("pokerroom_commit_seconds_count", 0.0)
     batches = values.get("pokerroom_write_batch_units_count", 0.0)
     return {
