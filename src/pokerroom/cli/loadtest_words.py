@@ -52,8 +52,9 @@ def one_node_in_words(result: dict[str, Any]) -> str:
         f"group commit: mean batch {result.get('mean_batch', 0):.1f} units, mean commit "
         f"{result.get('mean_commit_ms', 0):.1f} ms; "
         f"load average {result['load_average']:.1f} on {os.cpu_count()} cores",
-        sockets_in_words(result),
     ]
+    if "sockets_opened" in result:  # (a run's figures; a summary may leave them out)
+        lines.append(sockets_in_words(result))
     if "ceiling_actions_per_second" in result:
         lines += [
             f"table echo (the same sockets and frames, no poker), same client processes: "
