@@ -11,8 +11,8 @@ from typer.testing import CliRunner, Result
 
 from pokerroom.cli.app import app
 from pokerroom.server.app import create_app
-from pokerroom.server.nodes.leasing import LeaseSettings
 from pokerroom.store.db import sqlite_url
+from pokerroom.store.nodes.leases import LeaseSettings
 
 
 def test_a_node_of_several_on_sqlite_is_refused(tmp_path: Path) -> None:
@@ -53,7 +53,7 @@ def test_two_rooms_on_one_redis_database_keep_apart_by_their_prefixes(tmp_path: 
         create_app(sqlite_url(tmp_path / f"{n}.db"), demo=False, redis=redis, redis_prefix=p)
         for n, p in (("a", "room-a:"), ("b", "room-b:"), ("c", None))
     ]
-    keys = [room.state.room.bus.key("table:nlhe-1-2:in") for room in rooms]
+    keys = [room.state.room.links.bus.key("table:nlhe-1-2:in") for room in rooms]
     assert keys == [
         "room-a:table:nlhe-1-2:in",
         "room-b:table:nlhe-1-2:in",

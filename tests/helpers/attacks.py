@@ -24,8 +24,10 @@ GRANT = 1_000_000
 CLOCK = (("decision_seconds", 10), ("warning_after_seconds", 5), ("time_bank_seconds", 0))
 
 
-async def heads_up(server: Server, table: str) -> tuple[Person, Person]:
-    return await seat_two(server, table, CLOCK)
+async def heads_up(
+    server: Server, table: str, clock: tuple[tuple[str, int], ...] = CLOCK
+) -> tuple[Person, Person]:
+    return await seat_two(server, table, clock)
 
 
 async def play(
@@ -106,10 +108,12 @@ async def writes_held(server: Server) -> AsyncIterator[None]:
         await admin.close()
 
 
-async def first_act(server: Server) -> tuple[Any, tuple[Person, Person, Person], int, int]:
+async def first_act(
+    server: Server, clock: tuple[tuple[str, int], ...] = CLOCK
+) -> tuple[Any, tuple[Person, Person, Person], int, int]:
     """Table "fair" heads-up, its first hand dealt: the actor, Ann, Bob and the one to act,
     the hand's number and the mover's seat."""
-    ann, bob = await heads_up(server, "fair")
+    ann, bob = await heads_up(server, "fair", clock)
     mover, frame, _ = await first_turn(ann, bob)
     return server.room.actors["fair"], (ann, bob, mover), frame["hand"]["number"], frame["you"]
 

@@ -11,12 +11,12 @@ import uvicorn
 from sqlalchemy import select
 
 from pokerroom.server.app import create_app
-from pokerroom.server.nodes.leasing import LeaseSettings
 from pokerroom.server.ops.process import free_port
 from pokerroom.server.sockets.protocol import MAX_FRAME_BYTES
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from pokerroom.store.models import HandRecord, TableLease
+from pokerroom.store.nodes.leases import LeaseSettings
 from tests.server.conftest import Server
 from tests.store.conftest import drop_postgres, fresh_postgres
 

@@ -13,11 +13,11 @@ import pytest
 from sqlalchemy import func, select
 
 from pokerroom.server.app import create_app
-from pokerroom.server.nodes.leasing import LeaseSettings
 from pokerroom.server.tournaments.runner import TournamentRunner
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from pokerroom.store.models import HandRecord, TableLease, Transfer
+from pokerroom.store.nodes.leases import LeaseSettings
 from pokerroom.store.nodes.tournament_leases import lease_key
 from tests.helpers.nodes import Node, redis_db, room_prefix, stop_node
 from tests.helpers.waiting import WAIT, eventually
@@ -29,12 +29,14 @@ REDIS_DB = 6
 
 # Leases of 6 s: a loaded machine's lease passes can take a second or two, and an event
 # that must not change owner but when the test kills or pauses one needs more than 2 s.
-STEADY = LeaseSettings(ttl=6.0, renew=0.5)
+# 12 s: a lease pass slowed by a loaded machine (8.7 s seen at load 15: a test's nodes share
+# one process and database) must not hand the event to the other node mid-test.
+STEADY = LeaseSettings(ttl=12.0, renew=0.5)
 
 
 @pytest.fixture
 async def steady() -> AsyncIterator[tuple[Node, Node]]:
-    """Nodes ``ta`` and ``tb`` (no cash tables), leases of 6 s (``STEADY``): each test's
+    """Nodes ``ta`` and ``tb`` (no cash tables), leases of 12 s (``STEADY``): each test's
     event stays with its owner until the test kills or pauses it."""
     async with two_nodes(STEADY) as started:
         yield started
@@ -64,7 +66,7 @@ async def two_nodes(
                 own_tables=not only,
             )
             if redis is not None:
-                room_bus = app.state.room.bus
+                room_bus = app.state.room.links.bus
                 room_bus.alive_seconds, room_bus.beat_seconds, room_bus.reap_seconds = 3, 0.5, 1
             port, uv, task = await start_uvicorn(app)
             started.append(Node(base=f"http://127.0.0.1:{port}", app=app, database=url))
@@ -101,9 +103,10 @@ async def heads_up_in_play(node: Node) -> tuple[TournamentRunner, Person, Person
 
 async def watch_through(node: Node, someone: Person, table: str) -> None:
     """Watch the table from ``node`` once that node knows it (any node's table)."""
-    if node.room.bus is not None and table not in node.room.actors:
+    bus = getattr(node.room.links, "bus", None)  # (none: nodes without Redis)
+    if bus is not None and table not in node.room.actors:
         async with asyncio.timeout(WAIT):
-            while not await node.room.bus.has_table(table):
+            while not await node.room.links.has_table(table):
                 await asyncio.sleep(0.1)
     await someone.send(type="watch", table=table)
 
@@ -169,9 +172,9 @@ def die(node: Node) -> None:
     """The node dies as kill -9 would leave it: no renewal, no table dealing, its leases
     left to expire (nothing released), its sockets gone."""
     room = node.room
-    room.leases.task.cancel()
-    room.leases.watchdog.cancel()
-    room.leases.held.clear()  # its shutdown below releases nothing
+    room.placement.leases.task.cancel()
+    room.placement.leases.watchdog.cancel()
+    room.placement.leases.held.clear()  # its shutdown below releases nothing
     for actor in list(room.actors.values()):
         if actor.task is not None:
             actor.task.cancel()

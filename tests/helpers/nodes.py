@@ -30,7 +30,7 @@ class Node(Server):
 
     @property
     def bus(self) -> Bus:
-        bus = self.room.bus
+        bus = self.room.links.bus
         assert bus is not None
         return bus
 
@@ -73,7 +73,7 @@ async def start_node(database: str, redis: str, name: str, *, owner: bool, prefi
         own_tables=owner,
         node=name,
     )
-    bus = app.state.room.bus
+    bus = app.state.room.links.bus
     bus.alive_seconds, bus.beat_seconds, bus.reap_seconds = 3, 0.5, 1.0
     port, uv, task = await start_uvicorn(app)
     node = Node(base=f"http://127.0.0.1:{port}", app=app, database=database)

@@ -28,6 +28,7 @@ from tests.helpers.room_tables import decision
 from tests.server.conftest import Server, person
 
 FLOODERS = 48  # sockets of one address (the room allows 64 per address)
+PATIENT = (("decision_seconds", 60), ("warning_after_seconds", 50), ("time_bank_seconds", 0))
 
 
 async def drain(ws: ClientConnection, codes: list[str]) -> None:
@@ -43,7 +44,9 @@ async def test_S_ISOLATE_1_a_flood_of_one_address_never_refuses_another_players_
     postgres_server: Server,
 ) -> None:
     server = postgres_server
-    actor, (ann, bob, mover), number, seat = await first_act(server)
+    # A decision clock the honest players never meet: the test's own loop runs the flood
+    # beside them, and a player the clock acted for would see its late action refused.
+    actor, (ann, bob, mover), number, seat = await first_act(server, PATIENT)
     # Three accounts on the honest players' own address (127.0.0.1), 16 sockets each: the
     # address's share binds, and the honest players' accounts still get past it.
     flooders: list[ClientConnection] = []

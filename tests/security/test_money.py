@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from pokerroom.bots.client import run_bot
 from pokerroom.bots.strategy import RuleBot
 from pokerroom.cli.app import app
-from pokerroom.server.tables.room import Room, _config_json
+from pokerroom.server.tables.room import Room, config_json
 from pokerroom.store.accounts.accounts import sign_up
 from pokerroom.store.db import Database, sqlite_url
 from pokerroom.store.models import HandRecord, LedgerAccount, Sitting, TableRecord, Transfer
@@ -299,7 +299,7 @@ async def test_S_CRASH_1_a_player_leaving_during_a_hand_cut_off_by_a_crash_is_pa
         leaver = people[waiting - 1]
         assert table.leave(str(leaver.id), 0.0) == []  # not their turn: they go after the hand
         await save_table(
-            session, "m9", name="m9", config=_config_json(config), snapshot=table.to_json(), now=NOW
+            session, "m9", name="m9", config=config_json(config), snapshot=table.to_json(), now=NOW
         )
     await db.close()
     room = Room(Database(url))

@@ -351,7 +351,7 @@ def serve_command(
     # Bound here, before the app starts: a port in use is one line and status 1, not a
     # traceback after uvicorn's "startup complete". uvicorn serves on this very socket.
     listening = _listen(host, port)
-    from pokerroom.server.nodes.leasing import LeaseSettings
+    from pokerroom.store.nodes.leases import LeaseSettings
 
     app = create_app(
         database,

@@ -3,7 +3,7 @@ assembled from the routers in ``pokerroom.server.http``."""
 
 import os
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -25,16 +25,34 @@ from pokerroom.server.http import (
     socket,
     tournaments,
 )
-from pokerroom.server.nodes.leasing import LeaseSettings
+from pokerroom.server.nodes.placement import BusLinks, Leased, SocketsOnly
+from pokerroom.server.nodes.tournament_leases import TournamentLeases
+from pokerroom.server.ops.logs import node_id
 from pokerroom.server.ops.metrics import CONTENT_TYPE_LATEST, CountResponses, MetricsAccess
 from pokerroom.server.ops.request_ids import RequestIds
 from pokerroom.server.sockets import errors
+from pokerroom.server.tables.placement import Links, Placement
 from pokerroom.server.tables.room import Limits, Room
-from pokerroom.server.tournaments.hall import Tournaments
+from pokerroom.server.tournaments.hall import Events, Tournaments
 from pokerroom.store.db import Database
+from pokerroom.store.nodes.leases import LeaseSettings
 
 WEB = Path(__file__).resolve().parent.parent / "web"  # the browser client, no build step
 NO_CACHE = {"Cache-Control": "no-cache"}
+
+
+class ClientFiles(StaticFiles):
+    """The client's files, each revalidated on every load (``no-cache``: the browser keeps
+    it and asks with its ETag, a 304 when unchanged). The ES modules import each other by
+    plain names, with no hash to bust a cache, so a file kept without asking could pair a new
+    page with an old module after an upgrade."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers.update(NO_CACHE)
+        return response
+
+
 HOST = re.compile(r"^[A-Za-z0-9.:\[\]-]{1,255}$")  # a Host header fit to repeat in the CSP
 __all__ = ["WEB", "SecurityHeaders", "create_app"]
 
@@ -74,6 +92,22 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+def _placement(
+    links: Links, leases: LeaseSettings | None, *, own_tables: bool
+) -> tuple[Placement, Callable[[], Events | None]]:
+    """Where the tables run, and (once the room is built) where the events run: with
+    ``leases``, the tables and events whose leases this node holds; else with ``own_tables``
+    every table and event here (reached by other nodes' sockets over ``links``); else none,
+    a node that only holds sockets (its clients' commands carried over ``links``)."""
+    bus = links.bus if isinstance(links, BusLinks) else None
+    if leases is not None:
+        leased = Leased(leases, links)
+        return leased, lambda: TournamentLeases(leased.leases, bus)
+    if own_tables:
+        return Placement(links), lambda: None
+    return SocketsOnly(links), lambda: TournamentLeases(None, bus)
+
+
 def create_app(
     database_url: str,
     *,
@@ -106,29 +140,30 @@ def create_app(
         docs = os.environ.get("POKERROOM_DOCS", "").lower() in ("1", "true", "yes", "on")
     if leases is not None and not database_url.startswith("postgresql"):
         raise ValueError(f"several nodes share a PostgreSQL database, not {database_url!r}")
+    name = node_id() if node is None else node  # (the room's, as it names itself)
+    links = Links() if redis is None else BusLinks(redis, name, prefix=redis_prefix)
+    placement, events = _placement(links, leases, own_tables=own_tables)
     room = Room(
         Database(database_url, name=node),
         pause=pause,
         limits=Limits.from_env() if limits is None else limits,
         node=node,
-        leases=leases,
-        redis=redis,
-        redis_prefix=redis_prefix,
-        own_tables=own_tables,
+        placement=placement,
     )
     auth = Auth(room.store)
     hall = Tournaments(
-        room, repeat=repeat, schedule=None if schedule is None else load_schedule(schedule)
+        room,
+        repeat=repeat,
+        schedule=None if schedule is None else load_schedule(schedule),
+        events=events(),
     )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await room.start(demo=demo)
-        if own_tables:
-            await hall.start()
+        await hall.start()
         yield
-        if own_tables:
-            await hall.stop()
+        await hall.stop()
         await room.stop()
         auth.close()
 
@@ -150,7 +185,7 @@ def create_app(
     app.state.store = room.store
     app.state.auth = auth
     app.state.tournaments = hall
-    app.state.redis = redis  # the nodes' bus, None on a single node
+    app.state.redis = redis  # the nodes' Redis, None on a single node
     for concern in (floor, accounts, hands, results, fairness, preferences, socket, tournaments):
         app.include_router(concern.router)
     errors.install(app)  # every error response carries a code and its params
@@ -176,5 +211,5 @@ def create_app(
             raise HTTPException(403, "metrics are for the room's operators")
         return Response(room.metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
-    app.mount("/static", StaticFiles(directory=WEB), name="static")
+    app.mount("/static", ClientFiles(directory=WEB), name="static")
     return app

@@ -186,3 +186,17 @@ async def test_R_STAKE_1_adding_chips_between_hands_from_the_balance(server: Ser
     error = await ann.next("error")
     assert "during a hand" in error["message"]
     await assert_books_balance(server)
+
+
+async def test_the_clients_files_are_revalidated_on_every_load(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.base, timeout=10) as http:
+        page = await http.get("/")
+        assert page.headers["cache-control"] == "no-cache"
+        module = await http.get("/static/js/fairness.js")
+        assert module.status_code == 200
+        assert module.headers["cache-control"] == "no-cache"
+        # Kept by the browser, it is asked for again with its ETag: unchanged, a 304.
+        again = await http.get(
+            "/static/js/fairness.js", headers={"If-None-Match": module.headers["etag"]}
+        )
+        assert again.status_code == 304 and again.content == b""

@@ -26,10 +26,10 @@ from websockets.exceptions import ConnectionClosed
 
 from pokerroom.server.app import create_app
 from pokerroom.server.nodes.bus import GROUP
-from pokerroom.server.nodes.leasing import LeaseSettings
 from pokerroom.server.tables.room import Limits, TableConfig
 from pokerroom.store.db import Database
 from pokerroom.store.money.ledger import balance
+from pokerroom.store.nodes.leases import LeaseSettings
 from tests.helpers.accounts import person_again
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.nodes import Node, both, connection, kill, redis_db, seated_on, stop_node
@@ -62,7 +62,7 @@ class Cluster:
             node=name,
             **options,
         )
-        bus = app.state.room.bus
+        bus = app.state.room.links.bus
         bus.alive_seconds, bus.beat_seconds, bus.reap_seconds = 3, 0.5, 1.0
         port, uv, task = await start_uvicorn(app)
         node = Node(base=f"http://127.0.0.1:{port}", app=app, database=self.url)
@@ -485,7 +485,7 @@ async def test_a_cash_out_sent_while_the_table_changes_owner_is_made_once(
     await ann.send(type="watch", table="m1")
     await ann.send(type="join", table="m1", seat=1, buy_in=10_000, request="j")
     await ann.until(lambda f: f.get("you") == 1)
-    await a.room.leases.stop()  # no renewal, no watchdog: a runs the table on, stale
+    await a.room.placement.leases.stop()  # no renewal, no watchdog: a runs the table on, stale
     await eventually(lambda: "m1" in b.room.actors, "b adopts the table")
     await ann.send(type="leave", table="m1")
     actor = b.room.actors["m1"]

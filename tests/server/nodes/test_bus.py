@@ -255,7 +255,7 @@ async def test_with_leases_a_player_plays_through_another_node_and_follows_an_ad
     """Nodes as ``serve --node-id --redis`` runs them: each runs the tables whose leases it
     holds. Two people on the node that does not run their table play there over the bus;
     its owner stops, their node adopts the table, and they play on with their seats."""
-    from pokerroom.server.nodes.leasing import LeaseSettings
+    from pokerroom.store.nodes.leases import LeaseSettings
 
     redis = await redis_db(7)
     name, url = await fresh_postgres()

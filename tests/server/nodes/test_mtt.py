@@ -296,7 +296,9 @@ async def test_the_owner_dies_mid_event_and_the_other_node_plays_it_to_the_end(
     running = {runner.table_id(n): t.hand_number for n, t in runner.t.tables.items() if t.hand}
     before = chips_at_hand_start(runner)
     die(a)
-    await eventually(lambda: tid in hall_b.runners, "b adopts the event once the lease expires")
+    await eventually(
+        lambda: tid in hall_b.runners, "b adopts the event once the lease expires", seconds=60
+    )
     adopted = hall_b.runners[tid]
     after = {
         (number, n): seat.stack

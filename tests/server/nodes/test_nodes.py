@@ -71,7 +71,7 @@ async def test_a_stale_owners_write_is_refused_and_its_table_adopted(
             table_id = await kept_by(a, b)
             ann, bob, first, number = await seated_pair(a, table_id)
             assert table_id in a.room.actors and table_id not in b.room.actors
-            await a.room.leases.stop()  # a pauses: no renewal, its table still deals
+            await a.room.placement.leases.stop()  # a pauses: no renewal, its table still deals
             await eventually(lambda: table_id in b.room.actors, "b adopts the table")
             assert changes(b, "adopted") >= 1
             statuses = await hands(url, table_id)
@@ -118,7 +118,7 @@ async def test_a_dead_owners_tables_are_all_adopted_and_the_lobby_lists_every_ta
             # the lease's time) and a take a released table back, then release it again.
             assert changes(a, "released") - changes(a, "adopted") == 3
             ann, bob, _, number = await seated_pair(a, table_id)
-            await a.room.leases.stop()  # a dies: no renewal, no table runs
+            await a.room.placement.leases.stop()  # a dies: no renewal, no table runs
             for actor in a.room.actors.values():
                 assert actor.task is not None
                 actor.task.cancel()
@@ -155,6 +155,6 @@ async def test_the_lobby_lists_every_table_from_a_nodes_start_and_through_hand_o
             # released table back and release it again).
             assert counts == {(6, 6)}
             assert changes(a, "released") - changes(a, "adopted") == 3
-            await a.room.leases.tick()  # the next pass: the handed-over ones are b's
+            await a.room.placement.leases.tick()  # the next pass: the handed-over ones are b's
             mine = {e["id"] for e in a.room.lobby() if e["node"] == "b"}
             assert mine == set(b.room.actors)

@@ -54,7 +54,7 @@ async def test_a_draining_node_finishes_the_tournament_hand_and_hands_the_event_
     state = await books(a.database, tid, table)
     assert state["hands"][number] == ["complete"]  # finished, not voided
     assert state["lease"].node == "tb" and state["lease"].epoch == 2
-    assert a.room.leases is not None and not a.room.leases.held  # released while serving
+    assert not a.room.placement.leases.held  # released while serving
 
     adopted = hall_b.runners[tid].t.tables[1]
     ann, bob = await person_again(b.base, ann), await person_again(b.base, bob)

@@ -68,7 +68,7 @@ async def test_an_event_created_on_another_node_is_found_at_once(steady: tuple[N
     """b makes no pass after a creates the event: its page, a registration through b and
     the player's own entry are there at once (they were 404 until b's next pass)."""
     a, b = steady
-    await b.room.leases.stop()  # from here only a request can tell b of the event
+    await b.room.placement.leases.stop()  # from here only a request can tell b of the event
     runner = await a.app.state.tournaments.create("sng_heads_up")
     assert runner.id not in {e["id"] for e in b.app.state.tournaments.lobby()}
     ann = await person(b.base, "ann")
@@ -89,7 +89,7 @@ async def started_rebuy_event(a: Node, b: Node) -> tuple[Any, Person, Person]:
     dealing no hand (so that nothing but the requests moves a chip)."""
     hall = a.app.state.tournaments
     runner = await hall.create("mtt_rebuy")
-    await eventually(lambda: b.app.state.tournaments.nodes.shadow(runner.id), "b knows it")
+    await eventually(lambda: b.app.state.tournaments.events.shadow(runner.id), "b knows it")
     ann, bob = await person(b.base, "ann"), await person(b.base, "bob")
     for someone in (ann, bob):
         assert (await register(b, someone, runner.id)).status_code == 200
@@ -110,9 +110,10 @@ async def test_a_rebuy_and_the_add_on_through_another_node_are_applied_once(
     assert s.rebuy is not None and s.addon is not None
     entry = runner.entry_of(ann.account_id)
     seat = runner.t.tables[1].seat_of(entry)
-    shadow = lambda: b.app.state.tournaments.nodes.shadow(runner.id)  # noqa: E731
+    shadow = lambda: b.app.state.tournaments.events.shadow(runner.id)  # noqa: E731
     await eventually(lambda: shadow() is not None and shadow().t.started, "b reads it started")
-    await b.room.leases.stop()  # b reads the event no more: its view of it goes out of date
+    # b reads the event no more: its view of it goes out of date
+    await b.room.placement.leases.stop()
     path = f"/api/tournaments/{runner.id}/rebuy"
     async with httpx.AsyncClient(base_url=b.base, headers=auth(ann)) as http:
         done = await http.post(path, json={"number": 1, "request": "ann-1"})
@@ -133,8 +134,8 @@ async def test_a_rebuy_and_the_add_on_through_another_node_are_applied_once(
         assert again.status_code == 400 and "cannot rebuy" in again.text  # above the limit
     assert seat.stack == s.starting_stack + s.rebuy.chips
     # The same call read twice (a redelivery: its idempotency key the same) applies once.
-    bus = b.room.bus
-    applied = a.room.bus.duplicates
+    bus = b.room.links.bus
+    applied = a.room.links.bus.duplicates
     corr = secrets.token_hex(8)
     answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
     bus.replies[corr] = answer
@@ -144,7 +145,7 @@ async def test_a_rebuy_and_the_add_on_through_another_node_are_applied_once(
     for _ in range(2):
         await bus.xadd(lease_key(runner.id), fields)
     assert (await asyncio.wait_for(answer, WAIT))["number"] == 1  # bob's first rebuy
-    await eventually(lambda: a.room.bus.duplicates > applied, "the copy is read and dropped")
+    await eventually(lambda: a.room.links.bus.duplicates > applied, "the copy is read and dropped")
     async with httpx.AsyncClient(base_url=b.base) as http:
         skipped = await http.post(path, json={"number": 3}, headers=auth(bob))
         assert skipped.status_code == 400
@@ -188,7 +189,7 @@ async def test_a_deal_through_another_node_is_made_and_paid_once(
     a, b = steady
     runner = await a.app.state.tournaments.create("sng_heads_up")
     tid, table = runner.id, f"{runner.id}-1"
-    await eventually(lambda: b.app.state.tournaments.nodes.shadow(tid), "b knows it")
+    await eventually(lambda: b.app.state.tournaments.events.shadow(tid), "b knows it")
     ann, bob = await person(b.base, "ann"), await person(b.base, "bob")
     for someone in (ann, bob):
         assert (await register(b, someone, tid)).status_code == 200
@@ -256,7 +257,9 @@ async def test_without_redis_a_node_names_the_events_owner_and_changes_nothing()
         for someone in (ann, bob):
             assert (await register(a, someone, runner.id)).status_code == 200
         table = f"{runner.id}-1"
-        await eventually(lambda: b.room.leases.owner_of(table) == "ta", "b reads it started")
+        await eventually(
+            lambda: b.room.placement.leases.owner_of(table) == "ta", "b reads it started"
+        )
         await ann.send(type="watch", table=table)
         error = await ann.next("error")
         assert error["code"] == "table.elsewhere", error
@@ -272,9 +275,9 @@ async def test_an_event_taken_over_before_its_creators_next_pass_stays_in_its_lo
     listed by a's runner alone, gone until a's next pass)."""
     a, b = steady
     hall_a, hall_b = a.app.state.tournaments, b.app.state.tournaments
-    await a.room.leases.stop()  # a makes no pass from here
+    await a.room.placement.leases.stop()  # a makes no pass from here
     runner = await hall_a.create("sng_heads_up")
-    await eventually(lambda: runner.id in hall_b.runners, "b adopts the event")
+    await eventually(lambda: runner.id in hall_b.runners, "b adopts the event", seconds=60)
     ann = await person(a.base, "ann")
     assert (await register(a, ann, runner.id)).status_code == 409  # a's epoch is stale
     await eventually(lambda: runner.id not in hall_a.runners, "a stops the event")

@@ -117,7 +117,7 @@ async def test_a_stale_owners_hand_end_is_refused_and_its_tables_stop(
     tid, table = runner.id, f"{runner.id}-1"
     t = runner.t.tables[1]
     number = t.hand_number
-    await a.room.leases.stop()  # a pauses: nothing renewed, its table still deals
+    await a.room.placement.leases.stop()  # a pauses: nothing renewed, its table still deals
     await eventually(lambda: tid in hall_b.runners, "b adopts the event")
     assert (await books(a.database, tid, table))["hands"][number] == ["cancelled"]
     frame = await ann.until(lambda f: f.get("hand") and f["hand"]["actor"] is not None, 5)
@@ -137,14 +137,14 @@ async def test_a_stale_owners_registration_is_refused(steady: tuple[Node, Node])
     a, b = steady
     hall_a, hall_b = a.app.state.tournaments, b.app.state.tournaments
     runner = await hall_a.create("sng_heads_up")
-    await a.room.leases.stop()  # a pauses: nothing renewed
+    await a.room.placement.leases.stop()  # a pauses: nothing renewed
     await eventually(lambda: runner.id in hall_b.runners, "b adopts the event")
     ann = await person(b.base, "ann")
     # a still believes it runs the event: its registration is refused by the epoch.
     assert (await register(a, ann, runner.id)).status_code == 409
     await eventually(lambda: runner.id not in hall_a.runners, "a stops the event")
     assert (await register(b, ann, runner.id)).status_code == 200
-    await a.room.leases.tick()  # a comes back (a pass as its renewals would make)
+    await a.room.placement.leases.tick()  # a comes back (a pass as its renewals would make)
     assert hall_a.get(runner.id).t.entries and runner.id not in hall_a.runners
     async with httpx.AsyncClient(base_url=a.base) as http:  # a forwards them to b now
         headers = {"Authorization": f"Bearer {ann.token}"}

@@ -246,14 +246,19 @@ async def test_chat_is_escaped_stored_and_rate_limited(server: Server) -> None:
         await ann.send(type="chat", table="t6", text="spam")
     error = await ann.next("error")
     assert "too many chat messages" in error["message"]
+    # Lines are stored beside the broadcast, each in its own write: wait for the five.
     db = Database(server.database)
     try:
-        async with db.transaction() as session:
-            from sqlalchemy import select
+        for _ in range(100):  # bounded: the writes land within moments
+            async with db.transaction() as session:
+                from sqlalchemy import select
 
-            from pokerroom.store.models import ChatMessage
+                from pokerroom.store.models import ChatMessage
 
-            stored = (await session.scalars(select(ChatMessage.text))).all()
+                stored = (await session.scalars(select(ChatMessage.text))).all()
+            if len(stored) >= 5:
+                break
+            await asyncio.sleep(0.1)
     finally:
         await db.close()
     assert stored[0] == "&lt;script&gt;alert(1)&lt;/script&gt; gg" and len(stored) == 5

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from pokerroom.server.tables.inbox import Close
-from pokerroom.server.tables.room import Room, _config_json
+from pokerroom.server.tables.room import Room, config_json
 from pokerroom.server.tables.waiting import NO_CHIPS
 from pokerroom.store.accounts.accounts import sign_up
 from pokerroom.store.db import Database, sqlite_url
@@ -173,7 +173,7 @@ async def test_the_list_survives_a_restart_and_a_held_seat_keeps_its_wall_clock_
         made_at = time.monotonic()
         table.join_waiting_list(str(carl.id), time.time() - 10, name="carl")
         await save_table(
-            session, "w5", name="w5", config=_config_json(config), snapshot=table.to_json(), now=now
+            session, "w5", name="w5", config=config_json(config), snapshot=table.to_json(), now=now
         )
     await db.close()
     room = Room(Database(url))

@@ -10,8 +10,8 @@ from pydantic import BaseModel, Field
 from pokerroom.rules.errors import RulesError
 from pokerroom.server.clock import utcnow
 from pokerroom.server.http.deps import Operator, Store, TheRoom
-from pokerroom.server.nodes.bus import BusError
 from pokerroom.server.tables.inbox import Close, Void
+from pokerroom.server.tables.placement import ElsewhereError
 from pokerroom.server.tables.room import Room, TableConfig
 from pokerroom.store.tables.floor import FloorError
 from pokerroom.table import TableError
@@ -86,10 +86,10 @@ async def floor_close(
 
 async def _at_table(room: Room, table_id: str, kind: str, reason: str) -> dict[str, Any]:
     actor = room.actors.get(table_id)
-    if actor is None and room.bus is not None and await room.bus.has_table(table_id):
+    if actor is None and await room.links.has_table(table_id):
         try:  # another node owns the table: the floor's act goes to it (server/nodes/bus.py)
-            return await room.bus.call(table_id, kind, reason)
-        except BusError as error:
+            return await room.links.call(table_id, kind, reason)
+        except ElsewhereError as error:
             raise HTTPException(409, str(error)) from None
     if actor is None:
         raise HTTPException(404, f"no table {table_id!r}")

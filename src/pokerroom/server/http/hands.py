@@ -9,7 +9,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse
-from redis.exceptions import RedisError
 
 from pokerroom.history.phh import phh_fields, phh_text, to_toml
 from pokerroom.history.pokerstars import pokerstars_text
@@ -17,7 +16,6 @@ from pokerroom.history.record import RecordError, read_record
 from pokerroom.history.viewer import ViewerHand, viewer_hand
 from pokerroom.server.clock import utcnow
 from pokerroom.server.http.deps import Player, Store, TheRoom
-from pokerroom.server.nodes.lobby import lobby_elsewhere
 from pokerroom.server.tables.replayer import replay_frames
 from pokerroom.server.tournaments.exports import EventTable, event_table, played_by
 from pokerroom.server.tournaments.hall import Tournaments
@@ -41,13 +39,8 @@ async def lobby(
             viewer = (await store.authenticate(authorization[7:], now=utcnow())).id
         except AuthError:
             viewer = None
-    if room.bus is None or room.leases is not None:  # (leases: it lists every node's)
-        return room.lobby(viewer)
-    try:  # and the tables other nodes own
-        elsewhere = await lobby_elsewhere(room.bus, room.actors, viewer)
-    except (RedisError, OSError):
-        elsewhere = []  # Redis away: this node's own tables meanwhile
-    return room.lobby(viewer) + elsewhere
+    # and the tables other nodes own, as their owners publish them
+    return room.lobby(viewer) + await room.placement.lobby_elsewhere(viewer)
 
 
 @router.get("/hands")

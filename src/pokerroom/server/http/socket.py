@@ -10,11 +10,11 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 
 from pokerroom.server.clock import utcnow
-from pokerroom.server.nodes.bus import BusError
 from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.addresses import canonical_address
 from pokerroom.server.sockets.client import Client
 from pokerroom.server.tables.inbox import Gone, Said, Unwatching, Watching
+from pokerroom.server.tables.placement import ElsewhereError
 from pokerroom.server.tables.room import Limits, RateLimit, Room
 from pokerroom.store.accounts.accounts import AuthError
 from pokerroom.store.tables.store import RoomStore
@@ -122,8 +122,8 @@ async def _connection(room: Room, store: RoomStore, websocket: WebSocket) -> Non
             actor = room.actors.get(table_id)  # a tournament's table may have broken
             if actor is not None:
                 actor.post(Gone(client))
-            elif room.bus is not None:  # another node's table: its seat shows disconnected
-                room.bus.gone(client, table_id)
+            else:  # another node's table: its seat shows disconnected
+                room.links.gone(client, table_id)
 
 
 async def _read(room: Room, store: RoomStore, client: Client, websocket: WebSocket) -> None:
@@ -236,14 +236,11 @@ async def _dispatch(
                 extra={"account": account.id, "address": client.address},
             )
         client.token = message.token
-        if room.bus is not None and not known:  # its remote tables' owners learn who it is
+        if not known:  # its remote tables' owners learn who it is
             for table in client.tables - room.actors.keys():
-                room.bus.resync(client, table)
-        seated = room.seated(account.id)
-        if room.bus is not None:  # and at the tables other nodes own (as last stored)
-            elsewhere = await store.seated_at(account.id)
-            seated += [t for t in elsewhere if t not in room.actors]
-            seated += room.seated_elsewhere(account.id)
+                room.links.resync(client, table)
+        # and at the tables other nodes own (as last stored)
+        seated = room.seated(account.id) + await room.links.seated_elsewhere(account.id)
         client.deliver(
             protocol.frame(
                 protocol.HelloOk(account=account.id, name=account.display_name, seated=seated)
@@ -254,9 +251,9 @@ async def _dispatch(
         _unwatch(room, client, message.table)
         return
     actor = room.actors.get(message.table)
-    remote = actor is None and room.bus is not None and await room.bus.has_table(message.table)
+    remote = actor is None and await room.links.has_table(message.table)
     if actor is None and not remote:
-        owner = None if room.leases is None else room.leases.owner_of(message.table)
+        owner = room.placement.owner_of(message.table)
         text = f"no table {message.table!r}"
         ended = None if hall is None else hall.ended_event(message.table)
         if ended is not None:  # a finished event's table (after a restart, say): said so
@@ -306,17 +303,16 @@ def _unwatch(room: Room, client: Client, table: str) -> None:
     actor = room.actors.get(table)
     if actor is not None:
         actor.post(Unwatching(client))
-    elif room.bus is not None and table in client.tables:
-        room.bus.unwatch(client, table)  # its seat there, if any, still ends with the socket
+    elif table in client.tables:
+        room.links.unwatch(client, table)  # its seat there, if any, still ends with the socket
 
 
 async def _to_owner(room: Room, client: Client, message: Any) -> None:
     """A table another node owns: the message goes to it over the bus (server/nodes/bus.py)."""
-    assert room.bus is not None
     kind = "watch" if isinstance(message, protocol.Watch) else "said"
     try:
-        await room.bus.command(client, message.table, kind, message.model_dump_json())
-    except BusError as error:
+        await room.links.command(client, message.table, kind, message.model_dump_json())
+    except ElsewhereError as error:
         client.deliver(protocol.error(str(error), request=message.type, table=message.table))
         return
     client.tables.add(message.table)

@@ -9,12 +9,12 @@ from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, Field
 
 from pokerroom.server.http.deps import Player
-from pokerroom.server.nodes.bus import BusError, RefusedError
-from pokerroom.server.nodes.tournament_leases import perform
 from pokerroom.server.sockets.errors import ApiError
+from pokerroom.server.tables.placement import ElsewhereError, RefusedError
 from pokerroom.server.tournaments.deals import deal_view
 from pokerroom.server.tournaments.exports import summary_of
 from pokerroom.server.tournaments.hall import Tournaments
+from pokerroom.server.tournaments.requests import perform
 from pokerroom.server.tournaments.runner import TournamentRunner
 from pokerroom.store.money.ledger import LedgerError
 from pokerroom.store.nodes.leases import StaleEpochError
@@ -72,12 +72,12 @@ async def _request(
     the bus, server/nodes/tournament_leases.py): refused, 400; no owner to answer, 409."""
     hall, runner = _hall(http), await _runner(http, tournament_id)
     try:
-        if hall.nodes is not None and hall.remote(runner):
-            return await hall.nodes.forward(tournament_id, kind, account=account, **fields)
+        if hall.remote(runner):
+            return await hall.events.forward(tournament_id, kind, account=account, **fields)
         return await perform(runner, kind, account, fields)
     except (TournamentError, LedgerError, StoreError, RefusedError) as error:
         raise HTTPException(400, str(error)) from None
-    except (BusError, StaleEpochError) as error:  # its owner changes: try again
+    except (ElsewhereError, StaleEpochError) as error:  # its owner changes: try again
         raise HTTPException(409, str(error)) from None
 
 

@@ -23,30 +23,26 @@ import logging
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sqlalchemy import func, select, text
-from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.orm import Session
-
 from pokerroom.rng import SystemRandomSource
 from pokerroom.server.tables.views import lobby_entry
-from pokerroom.store.nodes.leases import Lease, LeaseError, hold_locks_sync
+from pokerroom.store.nodes.leases import Lease, LeaseSettings, at_db_now, try_taking
 from pokerroom.store.nodes.store import (
     Adopted,
+    Pass,
     TableRow,
     adopt_sync,
+    first_read_sync,
     heartbeat_sync,
     leave_sync,
     open_sync,
+    pass_sync,
     release_sync,
-    renew_all_sync,
-    tables_sync,
 )
-from pokerroom.store.nodes.tournament_leases import COORDINATOR, TournamentRow, tournaments_sync
+from pokerroom.store.nodes.tournament_leases import COORDINATOR
 from pokerroom.table import Table
 
 if TYPE_CHECKING:
@@ -59,65 +55,9 @@ WATCHDOG_SECONDS = 0.25  # how often the watchdog looks at the last renewal
 NO_FIGURES = {"hands_per_hour": 0, "average_pot": 0, "players_per_flop": 0}  # not run here
 
 
-@dataclass(frozen=True, slots=True)
-class LeaseSettings:
-    """``ttl``: how long a renewal holds a table; ``renew``: how often the node renews
-    (well under ``ttl``: a renewal may be late by one slow transaction)."""
-
-    ttl: float = 10.0
-    renew: float = 3.0
-
-    def __post_init__(self) -> None:
-        if not 0 < self.renew < self.ttl:
-            raise ValueError(
-                f"a lease is renewed more often than it lasts: renew every {self.renew} s,"
-                f" lasting {self.ttl} s"
-            )
-
-    @property
-    def hold(self) -> float:
-        """Longest a node's session may sit inside a transaction (then PostgreSQL ends
-        it): a node paused mid-write releases its table's lock well within a lease."""
-        return max(1.0, self.ttl / 4)
-
-    @property
-    def margin(self) -> float:
-        """A node stops dealing this long before its last renewal runs out."""
-        return min(self.renew, self.ttl / 4)
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """What one renewal pass read and did, in its one transaction."""
-
-    now: datetime
-    live: int
-    kept: list[Lease]
-    lost: list[Lease]
-    tables: list[TableRow]
-    began: float  # monotonic: when its transaction began (after waiting for a connection)
-    tournaments: list[TournamentRow] = field(default_factory=list)  # with their leases
-
-
-def _db_now(session: Session, *, wait: float = 1.0) -> datetime:
-    """The database's clock; a lock this transaction waits for longer than ``wait``
-    seconds fails it (a paused node's lock never stalls the renewals), and it is ended if
-    it sits idle as long (a node paused in it never holds lease rows)."""
-    session.execute(text(f"SET LOCAL lock_timeout = {max(1, round(wait * 1000))}"))
-    hold_locks_sync(session, max(1.0, wait))
-    moment = session.scalar(select(func.now()))
-    assert isinstance(moment, datetime)
-    return moment
-
-
-# A one-off write for a caller (a table opened, an event created) is not retried by the next
-# pass as renewals and adoptions are, so a busy loop between its statements must not fail
-# it: it may sit idle, or wait for a lock, as long as a lease lasts. Still bounded: a paused
-# node's open or create holds nothing longer (the rows are new; creates queue on one lock).
-
-
-def _release(session: Session, *, lease: Lease) -> None:
-    release_sync(session, lease, now=_db_now(session))
+def releasing(lease: Lease) -> Callable[[Any], None]:
+    """The lease given up at once, on the database's clock."""
+    return at_db_now(release_sync, lease=lease)
 
 
 class NodeLeases:
@@ -147,8 +87,9 @@ class NodeLeases:
         nodes started together count each other before taking their shares). Every table
         and event is read at once: the lobby lists them from the node's first answer, not
         only after its first pass, half a lease later."""
-        await self.room.db.run(self._heartbeat)
-        self.tables, events = await self.room.db.run(self._first_read)
+        await self.room.db.run(at_db_now(heartbeat_sync, node=self.node, ttl=self.ttl))
+        first = partial(first_read_sync, events=self.coordinators is not None)
+        self.tables, events = await self.room.db.run(first)
         if self.coordinators is not None and events is not None:
             self.coordinators.seen(events)
         self.task = asyncio.create_task(self._run(), name=f"leases of {self.node}")
@@ -166,17 +107,10 @@ class NodeLeases:
         held, self.held = list(self.held.values()), {}
         for lease in held:
             with contextlib.suppress(Exception):  # expiry gives it up anyway
-                await self.room.db.run(partial(_release, lease=lease))
+                await self.room.db.run(releasing(lease))
                 self._changed("released", lease.table_id, lease.epoch)
         with contextlib.suppress(Exception):  # no longer counted live: the others' shares
             await self.room.db.run(partial(leave_sync, node=self.node))
-
-    def _first_read(self, session: Session) -> tuple[list[TableRow], list[TournamentRow] | None]:
-        events = None if self.coordinators is None else tournaments_sync(session)
-        return tables_sync(session), events
-
-    def _heartbeat(self, session: Session) -> int:
-        return heartbeat_sync(session, self.node, now=_db_now(session), ttl=self.ttl)
 
     async def _run(self) -> None:
         # The first pass waits half a lease: nodes started together count each other
@@ -205,7 +139,17 @@ class NodeLeases:
         events = None if self.coordinators is None else self.coordinators.known()
         # On the database writer's loop: its round trips do not wait for the room's loop,
         # busy with hundreds of sockets (passes that took seconds let leases run out).
-        work = partial(self._pass, leases=leases, known=self.tables, events=events)
+        # A draining node is not counted live: the others' shares grow to take its tables.
+        work = partial(
+            pass_sync,
+            node=self.node,
+            leases=leases,
+            known=self.tables,
+            events=events,
+            ttl=self.ttl,
+            wait=self.settings.renew,
+            alive=not self.room.draining,
+        )
         done = await self.room.db.run_apart(work)
         took = time.monotonic() - started
         if took > self.settings.renew:  # (what lets leases run out: worth an operator's look)
@@ -224,7 +168,7 @@ class NodeLeases:
                 self.held[lease.table_id] = lease
                 self._hold_until(lease.table_id, started)
             else:  # handed over while the pass ran, which then renewed it: nobody runs it
-                await self.room.db.run(partial(_release, lease=lease))
+                await self.room.db.run(releasing(lease))
         for lease in done.lost:
             self._lose(lease.table_id, f"lease lost (epoch {lease.epoch})")
         self.live, self.tables = done.live, done.tables
@@ -236,27 +180,6 @@ class NodeLeases:
         """The table is dealt here until ``margin`` before its lease (renewed at the
         monotonic moment ``renewed``) runs out, unless renewed again meanwhile."""
         self.deadlines[table_id] = renewed + self.settings.ttl - self.settings.margin
-
-    def _pass(
-        self,
-        session: Session,
-        *,
-        leases: list[Lease],
-        known: list[TableRow],
-        events: dict[str, TournamentRow] | None,
-    ) -> Pass:
-        began = time.monotonic()
-        draining = self.room.draining
-        now = _db_now(session, wait=self.settings.renew)
-        # Every table first (their snapshots read again only where changed since the last
-        # pass): the renewals lock this node's lease rows, which its tables' writes wait
-        # for, so they come last, just before the commit.
-        tables = tables_sync(session, known, now=now)
-        rows = [] if events is None else tournaments_sync(session, events)
-        # A draining node is not counted live: the others' shares grow to take its tables.
-        live = heartbeat_sync(session, self.node, now=now, ttl=self.ttl, alive=not draining)
-        kept, lost = renew_all_sync(session, leases, now=now, ttl=self.ttl)
-        return Pass(now, live, kept, lost, tables, began, rows)
 
     async def _adopt(self, done: Pass) -> None:
         """Free tables, while this node has less than its share, for half a renewal's
@@ -282,24 +205,22 @@ class NodeLeases:
         """A table opened here (the floor): stored with its first lease, and run here;
         ValueError if a table of that id is stored already."""
         started = time.monotonic()
-        lease = await self.room.db.run(partial(self._open_one, table_id, adopted))
+        one_off = self.settings.ttl  # a one-off write's bound (store/nodes/leases.py)
+        work = at_db_now(
+            open_sync,
+            wait=one_off,
+            table_id=table_id,
+            node=self.node,
+            name=adopted.name,
+            config=adopted.config,
+            snapshot=adopted.snapshot,
+            ttl=self.ttl,
+        )
+        lease = await self.room.db.run(work)
         self.held[table_id] = lease
         self._hold_until(table_id, started)
         self.room.run_table(adopted, lease)
         self._changed("acquired", table_id, lease.epoch)
-
-    def _open_one(self, table_id: str, adopted: Adopted, session: Session) -> Lease:
-        now = _db_now(session, wait=self.settings.ttl)  # a one-off write: see above _release
-        return open_sync(
-            session,
-            table_id,
-            self.node,
-            name=adopted.name,
-            config=adopted.config,
-            snapshot=adopted.snapshot,
-            now=now,
-            ttl=self.ttl,
-        )
 
     async def _rebalance(self, share: int) -> None:
         """More tables than its share (a node joined, or this one adopted a dead node's):
@@ -323,7 +244,7 @@ class NodeLeases:
             lease = self.held.pop(table_id)
             self.deadlines.pop(table_id, None)
             self.room.depose(table_id, "handed over to another node")
-            await self.room.db.run(partial(_release, lease=lease))
+            await self.room.db.run(releasing(lease))
             self._changed("released", table_id, lease.epoch, reason)
         if self.coordinators is not None:  # a draining node's events too
             await self.coordinators.hand_over(reason=reason)
@@ -331,7 +252,16 @@ class NodeLeases:
     async def adopt(self, table_id: str) -> bool:
         """Take the table's lease and run it here; False if another node has it."""
         started = time.monotonic()
-        got = await self.take(table_id, partial(self._adopt_one, table_id=table_id))
+        restore = partial(self.room.restored, reason="node failover")
+        work = at_db_now(
+            adopt_sync,
+            table_id=table_id,
+            node=self.node,
+            restore=restore,
+            ttl=self.ttl,
+            reason="node failover",
+        )
+        got = await self.take(table_id, work)
         if got is None:
             return False
         lease, adopted = got
@@ -345,29 +275,11 @@ class NodeLeases:
         self._changed(change, table_id, lease.epoch, why, cut=bool(cut))
         return True
 
-    async def take(self, key: str, work: Callable[[Session], T | None]) -> T | None:
+    async def take(self, key: str, work: Callable[[Any], T | None]) -> T | None:
         """``work``, which takes the lease ``key`` to adopt what it names; None if another
         node was quicker (or took it first), or its row is locked by a writer (paused?):
         a later pass tries again."""
-        try:
-            return await self.room.db.run(work)
-        except (LeaseError, IntegrityError):
-            return None
-        except DBAPIError as error:
-            log.info("node %s could not adopt %s: %s", self.node, key, error)
-            return None
-
-    def _adopt_one(self, session: Session, *, table_id: str) -> tuple[Lease, Adopted] | None:
-        restore = partial(self.room.restored, reason="node failover")
-        return adopt_sync(
-            session,
-            table_id,
-            self.node,
-            restore,
-            now=_db_now(session),
-            ttl=self.ttl,
-            reason="node failover",
-        )
+        return await try_taking(self.room.db.run, key, self.node, work)
 
     def _lose(self, table_id: str, reason: str) -> None:
         lease = self.held.pop(table_id, None)

@@ -16,14 +16,13 @@ from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.client import Client
 from pokerroom.server.sockets.errors import TEMPLATES
 from pokerroom.server.tables.inbox import Gone, Said, Unwatching, Watching
+from pokerroom.server.tables.placement import ElsewhereError
+from pokerroom.server.tables.placement import RefusedError as RefusedError
 
-
-class BusError(RuntimeError):
-    """The bus could not carry a command (Redis unreachable) or got no answer."""
-
-
-class RefusedError(BusError):
-    """The owner refused a call (a player's error there: nothing changed)."""
+# The bus could not carry a command (Redis unreachable) or got no answer; RefusedError: the
+# owner refused a call (a player's error there). The room's own types (server/tables/
+# placement.py), so that the routes catch them without knowing the bus.
+BusError = ElsewhereError
 
 
 async def no_calls(stream: str, kind: str, message: str) -> dict[str, Any]:

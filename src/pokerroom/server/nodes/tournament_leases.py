@@ -22,57 +22,67 @@ import time
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.orm import Session
-
-from pokerroom.server.nodes.bus import BusError
-from pokerroom.server.nodes.leasing import _db_now, _release
+from pokerroom.server.nodes.bus import Bus, BusError
+from pokerroom.server.nodes.leasing import releasing
 from pokerroom.server.ops.drain import in_play
-from pokerroom.server.tournaments.deals import answer, deal_view, propose
+from pokerroom.server.tables.actor import TableActor
+from pokerroom.server.tournaments.hall import Events, Tournaments
+from pokerroom.server.tournaments.requests import REFUSED, perform
 from pokerroom.server.tournaments.runner import TournamentRunner
-from pokerroom.store.money.ledger import LedgerError
-from pokerroom.store.nodes.leases import Lease
+from pokerroom.store.nodes.leases import Lease, at_db_now
+from pokerroom.store.nodes.store import Pass
 from pokerroom.store.nodes.tournament_leases import (
     COORDINATOR,
     OPEN,
-    AdoptedTournament,
     TournamentRow,
     adopt_tournament_sync,
-    create_leased_sync,
+    create_and_read_sync,
     lease_key,
     tournament_sync,
     tournaments_sync,
 )
-from pokerroom.store.tables.store import StoreError
 from pokerroom.store.tournaments.store import TournamentStore
-from pokerroom.tournament.events import TournamentError
 
 if TYPE_CHECKING:
-    from pokerroom.server.nodes.leasing import NodeLeases, Pass
-    from pokerroom.server.tournaments.hall import Tournaments
+    from pokerroom.rules.schedule import Schedule
+    from pokerroom.server.nodes.leasing import NodeLeases
 
-REFUSED = (TournamentError, LedgerError, StoreError)  # a player's request refused: HTTP 400
 REFRESH_SECONDS = 1.0  # a sockets-only node reads the events again at most this often
 
 
-class TournamentLeases:
+class TournamentLeases(Events):
     """The events of a room of several nodes: those this node runs (the hall's runners)
-    and the others' as last read (shadows); adoption and forwarding. ``leases`` None: a
-    node that holds sockets only (``--sockets-only``), which runs no event and shows them
-    all, the events read again at most once a second when asked (``refresh``)."""
+    and the others' as last read (shadows); adoption and forwarding over ``bus`` (None:
+    nodes without Redis, whose players ask the owner). ``leases`` None: a node that holds
+    sockets only (``--sockets-only``), which runs no event and shows them all, the events
+    read again at most once a second when asked (``refresh``)."""
 
-    def __init__(self, hall: Tournaments, leases: NodeLeases | None) -> None:
-        self.hall, self._leases, self.room = hall, leases, hall.room
+    def __init__(self, leases: NodeLeases | None, bus: Bus | None) -> None:
+        self._leases, self.bus = leases, bus
         self.rows: list[TournamentRow] = []  # every event as the last pass read it
         self.shadows: dict[str, tuple[str, TournamentRunner]] = {}  # by id: (snapshot, runner)
         self.read_at = -math.inf  # (monotonic) the events' last read on a sockets-only node
-        if leases is not None:
-            leases.coordinators = self
+
+    def bind(self, hall: Tournaments) -> None:
+        super().bind(hall)
+        self.room = hall.room
+        if self._leases is not None:
+            self._leases.coordinators = self
         self.room.seated_elsewhere = self.seated
-        if self.room.bus is not None:
-            bus = self.room.bus
-            bus.coordinators = lambda: {lease_key(i) for i in self.hall.runners}
-            bus.on_call = self.handle
-            bus.tables_of = self.table_ids
+        if self.bus is not None:
+            self.bus.coordinators = lambda: {lease_key(i) for i in self.hall.runners}
+            self.bus.on_call = self.handle
+            self.bus.tables_of = self.table_ids
+
+    async def start(self) -> bool:
+        """The events come with their leases (a node that holds sockets only runs none)."""
+        return not self.viewer
+
+    async def keep_scheduled(self, schedule: Schedule, runners: list[TournamentRunner]) -> None:
+        """The room's schedule is kept on one node only (not yet on several)."""
+
+    def watch(self, runner: TournamentRunner, actor: TableActor) -> None:
+        actor.on_stale = self.on_stale(runner)
 
     @property
     def leases(self) -> NodeLeases:
@@ -129,25 +139,21 @@ class TournamentLeases:
 
         def make(tournament_id: str) -> tuple[str, dict[str, Any], str]:
             runner = self.hall.new_runner(tournament_id, structure, **fields)
-            made.append(runner)
+            made[:] = [runner]  # (a transaction run again makes it again)
             return runner.t.name, runner.config, runner.snapshot()
 
         prefix = f"{structure.replace('_', '-')}-"
         repeat = structure if fields.get("repeat") else None
 
-        def work(session: Session) -> tuple[Lease, TournamentRow | None] | None:
-            made.clear()
-            got = create_leased_sync(
-                session,
-                prefix=prefix,
-                make=make,
-                node=self.leases.node,
-                now=_db_now(session, wait=self.leases.settings.ttl),  # a one-off (leasing.py)
-                ttl=self.leases.ttl,
-                repeat=repeat,
-            )
-            return None if got is None else (got[1], tournament_sync(session, got[0]))
-
+        work = at_db_now(
+            create_and_read_sync,
+            wait=self.leases.settings.ttl,  # a one-off write (store/nodes/leases.py)
+            prefix=prefix,
+            make=make,
+            node=self.leases.node,
+            ttl=self.leases.ttl,
+            repeat=repeat,
+        )
         started = time.monotonic()
         got = await self.room.db.run(work)
         if got is None:
@@ -206,7 +212,7 @@ class TournamentLeases:
     async def _release(self, key: str, why: str = "the event is over") -> None:
         lease = self.leases.held.pop(key)
         self.leases.deadlines.pop(key, None)
-        await self.room.db.run(partial(_release, lease=lease))
+        await self.room.db.run(releasing(lease))
         self.leases._changed("released", key, lease.epoch, why)
 
     async def hand_over(self, *, reason: str) -> None:
@@ -230,16 +236,13 @@ class TournamentLeases:
         """Take the event's lease and run it here from its last committed state."""
         leases = self.leases
 
-        def work(session: Session) -> AdoptedTournament | None:
-            return adopt_tournament_sync(
-                session,
-                tournament_id,
-                leases.node,
-                now=_db_now(session),
-                ttl=leases.ttl,
-                reason="node failover",
-            )
-
+        work = at_db_now(
+            adopt_tournament_sync,
+            tournament_id=tournament_id,
+            node=leases.node,
+            ttl=leases.ttl,
+            reason="node failover",
+        )
         started = time.monotonic()
         got = await leases.take(lease_key(tournament_id), work)
         if got is None:
@@ -299,7 +302,7 @@ class TournamentLeases:
     async def forward(self, tournament_id: str, kind: str, **fields: Any) -> dict[str, Any]:
         """A player's request for an event another node runs, answered by its owner:
         RefusedError (the owner's refusal) or BusError (no owner answered)."""
-        bus = self.room.bus
+        bus = self.bus
         if bus is None:
             owner = self.owner_of(tournament_id)
             # Several nodes without Redis: the player must ask the owner (server/sockets/errors.py
@@ -319,34 +322,3 @@ class TournamentLeases:
             return await perform(runner, kind, account, fields)
         except REFUSED as error:
             return {"error": str(error), "refused": True}
-
-
-async def perform(
-    runner: TournamentRunner, kind: str, account: int, fields: dict[str, Any]
-) -> dict[str, Any]:
-    """A player's request to the event, on the node that runs it."""
-    match kind:
-        case "register":
-            entry = await runner.register(account, fields["name"], fields["request"])
-            return {"entry": entry}
-        case "unregister":
-            await runner.unregister(account)
-        case "rebuy" | "addon":
-            number, request = fields.get("number"), fields.get("request")
-            return await runner.buy_chips(
-                account,
-                addon=kind == "addon",
-                number=None if number is None else int(number),
-                request=None if request is None else str(request),
-            )
-        case "decline_rebuy":
-            await runner.decline_rebuy(account)
-        case "propose":
-            await propose(runner, account, fields["deal"], int(fields["keep"]))
-            return deal_view(runner)
-        case "accept" | "decline":
-            await answer(runner, account, accept=kind == "accept")
-            return deal_view(runner)
-        case _:
-            raise TournamentError(f"no tournament request {kind!r}")
-    return {}

@@ -59,8 +59,7 @@ async def drain(room: Room, seconds: float) -> list[str]:
     )
     deadline = time.monotonic() + seconds
     while True:
-        if room.leases is not None:
-            await room.leases.hand_over(reason="the node is draining")
+        await room.placement.hand_over(reason="the node is draining")
         left = busy(room)
         if not left:
             log.info("node %s drained: no hand in play", room.node)

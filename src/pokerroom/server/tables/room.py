@@ -19,15 +19,14 @@ from pokerroom.rng import SystemRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
 from pokerroom.server.clock import utcnow
-from pokerroom.server.nodes.bus import Bus
-from pokerroom.server.nodes.leasing import LeaseSettings, NodeLeases
 from pokerroom.server.ops.logs import node_id
 from pokerroom.server.ops.metrics import RoomMetrics
 from pokerroom.server.ops.refusal_log import RefusalLog
 from pokerroom.server.sockets.client import OUTBOX_FRAMES, Client
 from pokerroom.server.tables.account_limits import AccountLimits
 from pokerroom.server.tables.actor import INBOX_MESSAGES, TableActor
-from pokerroom.server.tables.inbox import AutoMuck, Close, Suspend, Void
+from pokerroom.server.tables.inbox import AutoMuck, Suspend
+from pokerroom.server.tables.placement import Placement
 from pokerroom.store.db import Database
 from pokerroom.store.nodes.leases import Lease
 from pokerroom.store.nodes.store import Adopted, first_tables_sync
@@ -144,24 +143,16 @@ class Room:
         pause: float = 1.5,
         limits: Limits | None = None,
         node: str | None = None,
-        leases: LeaseSettings | None = None,
-        redis: str | None = None,
-        redis_prefix: str | None = None,
-        own_tables: bool = True,
+        placement: Placement | None = None,
     ) -> None:
-        """``redis``: one node of several, reached by the others over this Redis
-        (server/nodes/bus.py); ``redis_prefix``: the room's keys and channels there (default
-        ``pokerroom:<db>:``). ``own_tables`` False (without ``leases``): a node that only
-        holds sockets."""
+        """``placement``: where the tables run (server/tables/placement.py; chosen in
+        server/app.py), by default every table on this node."""
         self.db = db
         self.store = RoomStore(db)
         self.pause = pause
         self.limits = Limits() if limits is None else limits
         self.actors: dict[str, TableActor] = {}
         self.node = node_id() if node is None else node
-        # On a node of several: the tables whose leases this node holds run
-        # here (``actors`` holds only those); the others are remote. None: one node.
-        self.leases = None if leases is None else NodeLeases(self, self.node, leases)
         self.metrics = RoomMetrics(
             node=self.node,
             tables=self.open_tables,
@@ -174,20 +165,13 @@ class Room:
         self.per_address: Counter[str] = Counter()
         # Refused clients' warnings, limited per address and reason (refusal_log.py).
         self.refusals = RefusalLog(logging.getLogger("pokerroom.server"))
-        self.own_tables = own_tables
         self.draining = False  # stopping: no new hand, tables handed over (server/ops/drain.py)
         # The tournament tables other nodes run where an account sits (tournament_nodes.py).
         self.seated_elsewhere: Callable[[int], list[str]] = lambda account: []
-        self.bus = (
-            None
-            if redis is None
-            else Bus(redis, self.node, lambda: self.actors, prefix=redis_prefix)
-        )
-        if self.bus is not None:
-            self.bus.tables_of = self.store.table_ids
-            self.bus.on_notice = self._notice
-            self.bus.on_floor = _floor_call
-            self.bus.on_lag = self.metrics.watch_bus(self.bus.figures)
+        # Which tables run here and how the other nodes are reached (one node: all, none).
+        self.placement = Placement() if placement is None else placement
+        self.links = self.placement.links
+        self.placement.bind(self)
 
     # ------------------------------------------------------------ connections
 
@@ -197,13 +181,11 @@ class Room:
             return f"too many connections from {client.address}"
         self.per_address[client.address] += 1
         self.clients.add(client)
-        if self.bus is not None:
-            self.bus.attach(client)
+        self.links.attach(client)
         return None
 
     def disconnect(self, client: Client) -> None:
-        if self.bus is not None:
-            self.bus.detach(client)
+        self.links.detach(client)
         if client in self.clients:
             self.clients.discard(client)
             self.per_address[client.address] -= 1
@@ -213,7 +195,7 @@ class Room:
     def connections_of(self, account_id: int) -> list[Client]:
         """Every open connection of an account (a seat offered to it is told on each), on
         this node and, for this node's tables, on the others."""
-        remote = [] if self.bus is None else list(self.bus.remotes.values())
+        remote = list(self.links.remotes())
         return [c for c in [*self.clients, *remote] if c.account_id == account_id and not c.closed]
 
     def seated(self, account_id: int) -> list[str]:
@@ -253,13 +235,10 @@ class Room:
 
     def tell_nodes(self, notice: dict[str, Any]) -> None:
         """Tell every other node something room-wide (on one node: nothing)."""
-        if self.bus is not None:
-            self.bus.notify({**notice, "from": self.bus.name})
+        self.links.notify(notice)
 
-    def _notice(self, notice: dict[str, Any]) -> None:
+    def notice(self, notice: dict[str, Any]) -> None:
         """Another node's room-wide notice (this node's own were done at once)."""
-        if self.bus is None or notice.get("from") == self.bus.name:
-            return
         if "revoke" in notice:
             self._close(lambda c: c.token == notice["revoke"], "logged out")
         elif "suspend" in notice:
@@ -283,8 +262,8 @@ class Room:
                 continue
             table = notice["table"]
             client.tables.add(table)
-            if self.bus is not None and table not in self.actors:
-                self.bus.resync(client, table)  # asks its owner for it (a watch)
+            if table not in self.actors:
+                self.links.resync(client, table)  # asks its owner for it (a watch)
 
     def _close(self, which: Any, reason: str) -> int:
         chosen = [c for c in self.clients if which(c)]
@@ -307,44 +286,40 @@ class Room:
                 if isinstance(event, SeatLeft):  # asked to leave during the hand
                     left.append((int(event.player), event.stack))
         table.hand_number = max(table.hand_number, last)
-        return Adopted((config, table), config.name, _config_json(config), table.to_json(), left)
+        return Adopted((config, table), config.name, config_json(config), table.to_json(), left)
 
     async def start(self, *, demo: bool = True) -> None:
         await self.db.migrate()
-        if self.leases is not None:  # one node of several: tables come with their leases
-            await self._first_tables(demo)
-            await self.leases.start()
-            if self.bus is not None:
-                await self.bus.start()
-            return
+        await self.placement.start(demo=demo)
+
+    async def reopen(self, *, demo: bool) -> None:
+        """Run every stored table here (a hand cut off by a restart cancelled), or the
+        demo tables if none is stored."""
         built: list[tuple[TableConfig, Table]] = []
 
         def restore(table_id: str, raw: dict[str, Any], snapshot: str, last: int) -> Reopened:
             adopted = self.restored(table_id, raw, snapshot, last, reason="server restart")
             config, table = adopted.table
             built.append((config, table))
-            return Reopened(_saved(config, table), adopted.leavers)
+            return Reopened(saved(config, table), adopted.leavers)
 
         def first() -> list[tuple[str, TableSave]]:
             tables = [(config, config.build()) for config in DEMO_TABLES] if demo else []
             built.extend(tables)
-            return [(config.id, _saved(config, table)) for config, table in tables]
+            return [(config.id, saved(config, table)) for config, table in tables]
 
-        if self.own_tables:
-            await self.store.reopen_tables(restore, first, now=utcnow())
+        await self.store.reopen_tables(restore, first, now=utcnow())
         for config, table in built:
             self._add(config, table)
         for actor in self.actors.values():
             _launch(actor)
-        if self.bus is not None:
-            await self.bus.start()
 
-    async def _first_tables(self, demo: bool) -> None:
+    async def first_tables(self, demo: bool) -> None:
         """The demo tables stored by the first node to start (the others find them)."""
 
         def tables() -> list[tuple[str, str, dict[str, Any], str]]:
             chosen = DEMO_TABLES if demo else ()
-            return [(c.id, c.name, _config_json(c), c.build().to_json()) for c in chosen]
+            return [(c.id, c.name, config_json(c), c.build().to_json()) for c in chosen]
 
         await self.db.run(partial(first_tables_sync, tables=tables, now=utcnow()))
 
@@ -354,7 +329,7 @@ class Room:
         self._add(config, table)
         actor = self.actors[config.id]
         actor.store.lease = lease
-        actor.store.hold = None if self.leases is None else self.leases.settings.hold
+        actor.store.hold = self.placement.hold
         _launch(actor)
         return actor
 
@@ -376,13 +351,11 @@ class Room:
         """Open a new table while the room runs."""
         if config.id in self.actors:
             raise ValueError(f"table {config.id!r} is already open")
-        table = config.build()
-        if self.leases is not None:  # stored with its lease in one transaction, run here
-            saved = _saved(config, table)
-            adopted = Adopted((config, table), saved.name, saved.config, saved.snapshot, [])
-            await self.leases.open(config.id, adopted)
-            return self.actors[config.id]
-        await self.store.save_table(config.id, _saved(config, table), now=utcnow())
+        return await self.placement.open_table(config, config.build())
+
+    async def open_here(self, config: TableConfig, table: Table) -> TableActor:
+        """A new table stored, then run on this node (no lease)."""
+        await self.store.save_table(config.id, saved(config, table), now=utcnow())
         self._add(config, table)
         actor = self.actors[config.id]
         _launch(actor)
@@ -390,19 +363,17 @@ class Room:
 
     def _add(self, config: TableConfig, table: Table) -> None:
         table.waiting.wall_offset = wall_offset()  # its holds' deadlines on the wall clock
-        actor = TableActor(self.db, config.id, table, _config_json(config), pause=self.pause)
+        actor = TableActor(self.db, config.id, table, config_json(config), pause=self.pause)
         actor.shares.limit = self.limits.inbox_messages
         actor.reach = self.connections_of
         actor.limits = self.account_limits
         actor.metrics = self.metrics
-        if self.leases is not None:
-            actor.on_stale = self.leases.stale
+        self.placement.added(actor)
         actor.moving = self.draining  # opened while the node drains: no hand to cancel
         self.actors[config.id] = actor
 
     async def stop(self) -> None:
-        if self.leases is not None:
-            await self.leases.stop()
+        await self.placement.stop()
         actors = list(self.actors.values())  # (a drain may still hand tables over)
         for actor in actors:
             if actor.task is not None:
@@ -415,10 +386,7 @@ class Room:
         # database closes: what the players saw end is stored, or cancelled on restart.
         writes = [a.ending.write for a in actors if a.ending is not None]
         await asyncio.gather(*writes, return_exceptions=True)
-        if self.leases is not None:  # another node adopts them at once, not after the TTL
-            await self.leases.release()
-        if self.bus is not None:
-            await self.bus.stop()
+        await self.placement.release()  # another node adopts them at once, not after the TTL
         await self.db.close()  # drains the writer's queue
 
     def lobby(self, viewer: int | None = None) -> list[dict[str, Any]]:
@@ -432,12 +400,8 @@ class Room:
             entry = actor.lobby_entry()
             waiting = actor.table.waiting
             entry["you_wait"] = None if viewer is None else waiting.position(str(viewer))
-            if self.leases is not None:
-                entry["node"] = self.node
             entries.append(entry)
-        if self.leases is not None:  # the other nodes' tables, as the last pass read them
-            entries.extend(self.leases.remote_entries(viewer, set(self.actors)))
-        return entries
+        return self.placement.lobby(entries, viewer, set(self.actors))
 
 
 def wall_offset() -> float:
@@ -445,13 +409,8 @@ def wall_offset() -> float:
     return time.time() - asyncio.get_running_loop().time()
 
 
-async def _floor_call(actor: TableActor, kind: str, reason: str) -> dict[str, Any]:
-    """The floor's void or close, asked by another node (server/nodes/bus.py)."""
-    return await actor.call(Close if kind == "close" else Void, reason)
-
-
-def _saved(config: TableConfig, table: Table) -> TableSave:
-    return TableSave(config.name, _config_json(config), table.to_json())
+def saved(config: TableConfig, table: Table) -> TableSave:
+    return TableSave(config.name, config_json(config), table.to_json())
 
 
 def _launch(actor: TableActor) -> None:
@@ -471,7 +430,7 @@ def _ended(task: asyncio.Task[None]) -> None:
         )
 
 
-def _config_json(config: TableConfig) -> dict[str, Any]:
+def config_json(config: TableConfig) -> dict[str, Any]:
     return {
         "id": config.id,
         "name": config.name,

@@ -19,7 +19,7 @@ from pokerroom.rules.house import STANDARD, HouseOptions
 from pokerroom.rules.schedule import Schedule
 from pokerroom.rules.tournament import TournamentStructure, load_tournament_structure
 from pokerroom.server.clock import aware, utcnow
-from pokerroom.server.nodes.tournament_leases import TournamentLeases
+from pokerroom.server.tables.placement import ElsewhereError
 from pokerroom.server.tournaments.deals import restarted
 from pokerroom.server.tournaments.runner import TournamentRunner
 from pokerroom.server.tournaments.schedule import keep_scheduled
@@ -30,6 +30,7 @@ from pokerroom.tournament.events import TournamentError
 from pokerroom.tournament.snapshot import tournament_from_json
 
 if TYPE_CHECKING:
+    from pokerroom.server.tables.actor import TableActor
     from pokerroom.server.tables.room import Room
 
 log = logging.getLogger("pokerroom.tournament")
@@ -46,6 +47,52 @@ def prices_of(s: TournamentStructure) -> Prices:
     )
 
 
+class Events:
+    """Where the room's events run (the placement's part for tournaments, chosen in
+    server/app.py; several nodes: server/nodes/tournament_leases.py); this one: every event
+    on this node, none leased."""
+
+    def bind(self, hall: Tournaments) -> None:
+        """Called once by the hall it places."""
+        self.hall = hall
+
+    async def start(self) -> bool:
+        """Resume every stored event (its hands in progress cancelled); True: this node
+        runs events (starts them at their time, keeps the repeating sit & gos open)."""
+        await self.hall.resume_stored()
+        return True
+
+    async def create(self, structure: str, **fields: Any) -> TournamentRunner | None:
+        """A new event run here (None: not made, another node keeps one open)."""
+        return await self.hall.create_here(structure, **fields)
+
+    async def keep_scheduled(self, schedule: Schedule, runners: list[TournamentRunner]) -> None:
+        """The room's schedule's next runs, each listed ahead of its time."""
+        await keep_scheduled(schedule, runners, self.hall.create, self.hall.clock())
+
+    def others(self) -> list[TournamentRunner]:
+        """The events other nodes run, as last read."""
+        return []
+
+    def shadow(self, tournament_id: str) -> TournamentRunner | None:
+        """Another node's event, as last read (None: not known)."""
+        return None
+
+    async def find(self, tournament_id: str) -> TournamentRunner | None:
+        """Another node's event read from the database (None: there is none)."""
+        return None
+
+    async def refresh(self) -> None:
+        """The other nodes' events read again, if no lease pass reads them here."""
+
+    def watch(self, runner: TournamentRunner, actor: TableActor) -> None:
+        """A table of the event, run here (a write refused by a lost lease deposes it)."""
+
+    async def forward(self, tournament_id: str, kind: str, **fields: Any) -> dict[str, Any]:
+        """A player's request for an event another node runs, answered by its owner."""
+        raise ElsewhereError(f"tournament {tournament_id} is not run on this node")
+
+
 class Tournaments:
     """Every tournament of the room; ``repeat`` names sit & go structures kept open."""
 
@@ -58,6 +105,7 @@ class Tournaments:
         speed: float = 1.0,
         pause: float | None = None,
         schedule: Schedule | None = None,
+        events: Events | None = None,
     ) -> None:
         self.room = room
         self.schedule = schedule  # recurring events, each run listed ahead of its time
@@ -72,25 +120,28 @@ class Tournaments:
         self._ids = count(1)
         self._task: asyncio.Task[None] | None = None
         self._changed = asyncio.Event()
-        # On a room of several nodes: the events' leases, adoption, forwarding (a node
-        # that holds sockets only shows and forwards, and runs none).
-        several = room.leases is not None or (room.bus is not None and not room.own_tables)
-        self.nodes = TournamentLeases(self, room.leases) if several else None
+        # Where the events run: on a room of several nodes, their leases, adoption and
+        # forwarding (a node that holds sockets only shows and forwards, and runs none).
+        self.events = Events() if events is None else events
+        self.events.bind(self)
 
     def changed(self) -> None:
         self._changed.set()
 
     async def start(self) -> None:
-        """Resume every stored event (its hands in progress cancelled) and keep going. On a
-        room of several nodes, the events come with their leases (tournament_nodes.py)."""
-        if self.nodes is None:
-            for record in await self.store.restart(now=utcnow()):
-                runner = self.runner_of(record, await self.store.names(record.id))
-                self.runners[record.id] = runner
-                if runner.status in ("registering", "running"):
-                    await self.resume(runner)
-            await self._keep_open()  # listed from the room's first answer on
-        self._task = asyncio.create_task(self._run(), name="tournaments")
+        """Resume the events this node runs and keep going. On a room of several nodes, the
+        events come with their leases (server/nodes/tournament_leases.py)."""
+        if await self.events.start():
+            self._task = asyncio.create_task(self._run(), name="tournaments")
+
+    async def resume_stored(self) -> None:
+        """Every stored event run here again (its hands in progress cancelled)."""
+        for record in await self.store.restart(now=utcnow()):
+            runner = self.runner_of(record, await self.store.names(record.id))
+            self.runners[record.id] = runner
+            if runner.status in ("registering", "running"):
+                await self.resume(runner)
+        await self._keep_open()  # listed from the room's first answer on
 
     def runner_of(self, record: Any, names: dict[str, str]) -> TournamentRunner:
         """The runner of a stored event (a ``TournamentRecord`` or a ``TournamentRow``),
@@ -145,10 +196,12 @@ class Tournaments:
         """A new event open for registration: a sit & go starts when full, a multi-table
         event at ``starts_at`` (the room's clock); the seed room ``preset``'s house options
         (or ``house``) apply at its tables (``fields``: ``new_runner``'s)."""
-        if self.nodes is not None:  # stored with its lease, run here
-            runner = await self.nodes.create(structure, **fields)
-            assert runner is not None
-            return runner
+        runner = await self.events.create(structure, **fields)
+        assert runner is not None
+        return runner
+
+    async def create_here(self, structure: str, **fields: Any) -> TournamentRunner:
+        """A new event stored and run on this node (no lease)."""
         s = load_tournament_structure(structure)
         runner = self.new_runner(
             f"{s.name.replace('_', '-')}-{next(self._ids)}", structure, **fields
@@ -211,10 +264,9 @@ class Tournaments:
                     await self._changed.wait()
 
     async def _keep_open(self) -> None:
-        others = [] if self.nodes is None else self.nodes.others()
-        if self.schedule is not None and self.nodes is None:
-            runners = [*self.runners.values(), *others]
-            await keep_scheduled(self.schedule, runners, self.create, self.clock())
+        others = self.events.others()
+        if self.schedule is not None:
+            await self.events.keep_scheduled(self.schedule, [*self.runners.values(), *others])
         for structure in self.repeat:
             open_ = [
                 r
@@ -225,10 +277,7 @@ class Tournaments:
             ]
             if open_:
                 continue
-            if self.nodes is not None:  # unless another node opened one meanwhile
-                await self.nodes.create(structure, repeat=True)
-            else:
-                await self.create(structure, repeat=True)
+            await self.events.create(structure, repeat=True)  # unless another node did
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -239,8 +288,8 @@ class Tournaments:
     def get(self, tournament_id: str) -> TournamentRunner:
         """The event's runner; another node's as last read (``remote`` says which)."""
         runner = self.runners.get(tournament_id)
-        if runner is None and self.nodes is not None:
-            runner = self.nodes.shadow(tournament_id)
+        if runner is None:
+            runner = self.events.shadow(tournament_id)
         if runner is None:
             raise TournamentError(f"no tournament {tournament_id!r}")
         return runner
@@ -252,7 +301,7 @@ class Tournaments:
         try:
             return self.get(tournament_id)
         except TournamentError:
-            runner = None if self.nodes is None else await self.nodes.find(tournament_id)
+            runner = await self.events.find(tournament_id)
             if runner is None:
                 raise
             return runner
@@ -260,12 +309,11 @@ class Tournaments:
     async def fresh(self) -> None:
         """On a node that holds sockets only, the events as they are now (at most a second
         old): no lease pass reads them there."""
-        if self.nodes is not None:
-            await self.nodes.refresh()
+        await self.events.refresh()
 
     def lobby(self) -> list[dict[str, Any]]:
         now = self.clock()
-        others = [] if self.nodes is None else self.nodes.others()
+        others = self.events.others()
         return [runner.view(now) for runner in [*self.runners.values(), *others]]
 
     def ended_event(self, table_id: str) -> str | None:

@@ -318,8 +318,7 @@ class TournamentRunner:
                 actor = TournamentTableActor(self, number, pause=self.hall.pause)
                 actor.limits = self.room.account_limits  # one account: one chat rate
                 actor.moving = self.room.draining  # opened while the node drains: no hand
-                if self.hall.nodes is not None:  # a write refused by the epoch: deposed
-                    actor.on_stale = self.hall.nodes.on_stale(self)
+                self.hall.events.watch(self, actor)  # a write refused by the epoch: deposed
                 self.actors[number] = actor
                 self.room.actors[actor.table_id] = actor
                 actor.task = asyncio.create_task(  # no request's (server/ops/request_ids.py)

@@ -12,23 +12,27 @@ a hand after another node took its table. A renewal only moves the expiry, so it
 waits for the owner's writes nor holds them up (under load, renewals that queued behind
 the writes' locks, and writes behind the renewal pass's, let leases run out).
 
-Not wired into serving yet: a single node (the default) holds every table without a lease.
+Lease times are the database's clock (``db_now_sync``, ``at_db_now``), so nodes' clocks
+need not agree. A single node (the default) holds every table without a lease.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, func, select, text, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from pokerroom.store.compiled import Compiled
 from pokerroom.store.models import TableLease
 
 T = TypeVar("T")
+log = logging.getLogger("pokerroom.leases")
 
 
 class LeaseError(RuntimeError):
@@ -51,6 +55,33 @@ class Lease:
     node: str
     epoch: int
     expires_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class LeaseSettings:
+    """``ttl``: how long a renewal holds a table; ``renew``: how often the node renews
+    (well under ``ttl``: a renewal may be late by one slow transaction)."""
+
+    ttl: float = 10.0
+    renew: float = 3.0
+
+    def __post_init__(self) -> None:
+        if not 0 < self.renew < self.ttl:
+            raise ValueError(
+                f"a lease is renewed more often than it lasts: renew every {self.renew} s,"
+                f" lasting {self.ttl} s"
+            )
+
+    @property
+    def hold(self) -> float:
+        """Longest a node's session may sit inside a transaction (then PostgreSQL ends
+        it): a node paused mid-write releases its table's lock well within a lease."""
+        return max(1.0, self.ttl / 4)
+
+    @property
+    def margin(self) -> float:
+        """A node stops dealing this long before its last renewal runs out."""
+        return min(self.renew, self.ttl / 4)
 
 
 def _aware(moment: datetime) -> datetime:
@@ -162,3 +193,51 @@ def fenced(
         return work(session)
 
     return run
+
+
+def db_now_sync(session: Session, *, wait: float = 1.0) -> datetime:
+    """The database's clock; a lock this transaction waits for longer than ``wait``
+    seconds fails it (a paused node's lock never stalls the renewals), and it is ended if
+    it sits idle as long (a node paused in it never holds lease rows)."""
+    session.execute(text(f"SET LOCAL lock_timeout = {max(1, round(wait * 1000))}"))
+    hold_locks_sync(session, max(1.0, wait))
+    moment = session.scalar(select(func.now()))
+    assert isinstance(moment, datetime)
+    return moment
+
+
+# A one-off write for a caller (a table opened, an event created) is not retried by the next
+# pass as renewals and adoptions are, so a busy loop between its statements must not fail
+# it: it may sit idle, or wait for a lock, as long as a lease lasts (its ``wait``). Still
+# bounded: a paused node's open or create holds nothing longer (the rows are new; creates
+# queue on one lock).
+
+
+def at_db_now(
+    work: Callable[..., T], *, wait: float = 1.0, **fields: Any
+) -> Callable[[Session], T]:
+    """``work(session, now=<the database's clock>, **fields)`` in one transaction (the
+    clock read as ``db_now_sync`` reads it, ``wait`` its bound)."""
+
+    def run(session: Session) -> T:
+        return work(session, now=db_now_sync(session, wait=wait), **fields)
+
+    return run
+
+
+async def try_taking(
+    run: Callable[[Callable[[Session], T | None]], Awaitable[T | None]],
+    key: str,
+    node: str,
+    work: Callable[[Session], T | None],
+) -> T | None:
+    """``work`` (which takes the lease ``key``) run by ``run`` (the database's); None if
+    another node was quicker (or took it first), or its row is locked by a writer (paused?):
+    a later pass tries again."""
+    try:
+        return await run(work)
+    except (LeaseError, IntegrityError):
+        return None
+    except DBAPIError as error:
+        log.info("node %s could not adopt %s: %s", node, key, error)
+        return None

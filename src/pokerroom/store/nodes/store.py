@@ -11,8 +11,9 @@ the leavers of that cancel cashed out. Until it commits, nothing of it is seen.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
@@ -27,7 +28,9 @@ from pokerroom.store.nodes.leases import (
     _aware,
     acquire_sync,
     check_sync,
+    db_now_sync,
 )
+from pokerroom.store.nodes.tournament_leases import TournamentRow, tournaments_sync
 from pokerroom.store.tables.hands import _cash_out_sync, _mark_cancelled, save_table_sync
 
 T = TypeVar("T")
@@ -339,3 +342,49 @@ def first_tables_sync(
     for table_id, name, config, snapshot in tables():
         save_table_sync(session, table_id, name=name, config=config, snapshot=snapshot, now=now)
     return True
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """What one renewal pass read and did, in its one transaction."""
+
+    now: datetime
+    live: int
+    kept: list[Lease]
+    lost: list[Lease]
+    tables: list[TableRow]
+    began: float  # monotonic: when its transaction began (after waiting for a connection)
+    tournaments: list[TournamentRow] = field(default_factory=list)  # with their leases
+
+
+def pass_sync(
+    session: Session,
+    *,
+    node: str,
+    leases: list[Lease],
+    known: list[TableRow],
+    events: Mapping[str, TournamentRow] | None,
+    ttl: timedelta,
+    wait: float,
+    alive: bool,
+) -> Pass:
+    """A node's renewal pass: every table (and, with ``events``, every event) with its
+    lease, the node's heartbeat (``alive`` False: a draining node is not counted live, so
+    the others' shares grow to take its tables), and its leases renewed."""
+    began = time.monotonic()
+    now = db_now_sync(session, wait=wait)
+    # Every table first (their snapshots read again only where changed since the last
+    # pass): the renewals lock this node's lease rows, which its tables' writes wait
+    # for, so they come last, just before the commit.
+    tables = tables_sync(session, known, now=now)
+    rows = [] if events is None else tournaments_sync(session, events)
+    live = heartbeat_sync(session, node, now=now, ttl=ttl, alive=alive)
+    kept, lost = renew_all_sync(session, leases, now=now, ttl=ttl)
+    return Pass(now, live, kept, lost, tables, began, rows)
+
+
+def first_read_sync(
+    session: Session, *, events: bool
+) -> tuple[list[TableRow], list[TournamentRow] | None]:
+    """Every table, and with ``events`` every event, as a starting node reads them."""
+    return tables_sync(session), tournaments_sync(session) if events else None

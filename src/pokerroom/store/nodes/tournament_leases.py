@@ -191,3 +191,12 @@ def create_leased_sync(
     )
     lease = acquire_sync(session, lease_key(tournament_id), node, now=now, ttl=ttl)
     return tournament_id, lease
+
+
+def create_and_read_sync(
+    session: Session, **fields: Any
+) -> tuple[Lease, TournamentRow | None] | None:
+    """``create_leased_sync(session, **fields)``, and the event as a pass reads it (a node
+    lists it at once, even if it loses it before its next pass)."""
+    got = create_leased_sync(session, **fields)
+    return None if got is None else (got[1], tournament_sync(session, got[0]))

@@ -222,6 +222,31 @@ def _payer(session: Session, tournament_id: str, row: TournamentEntry) -> tuple[
     return player_account(row.account_id)
 
 
+def _refund_sync(
+    session: Session,
+    record: TournamentRecord,
+    row: TournamentEntry,
+    why: str,
+    memo: str,
+    now: datetime,
+) -> None:
+    """An entry's buy-in and fee back from the pool and the fees to whoever paid them (its
+    ticket or its balance), once: ``why`` (unregister or cancel) names the transfer."""
+    tournament_id = record.id
+    prices = prices_of(record)
+    transfer_sync(
+        session,
+        f"t_{why}",
+        {
+            **prices.entry_moves(tournament_id, -1),
+            _payer(session, tournament_id, row): prices.buy_in + prices.fee,
+        },
+        now=now,
+        key=f"t:{tournament_id}:{why}:{row.id}",
+        memo=memo,
+    )
+
+
 def registered_entry(session: Session, tournament_id: str, account: int) -> TournamentEntry | None:
     """The player's registration that holds, the latest (re-)entry."""
     return session.scalars(
@@ -247,24 +272,13 @@ def unregister_sync(
     """Take the registration back (before the start: ``apply`` checks with the coordinator
     and gives the snapshot after): the buy-in and the fee are refunded."""
     record = _record(session, tournament_id)
-    prices = prices_of(record)
     row = registered_entry(session, tournament_id, account)
     if row is None:
         raise TournamentStoreError(f"player {account} is not registered in {record.name}")
     snapshot = apply()
     row.status, row.active = "unregistered", None
     session.flush()
-    transfer_sync(
-        session,
-        "t_unregister",
-        {
-            **prices.entry_moves(tournament_id, -1),
-            _payer(session, tournament_id, row): prices.buy_in + prices.fee,
-        },
-        now=now,
-        key=f"t:{tournament_id}:unregister:{row.id}",
-        memo=f"unregistered from {record.name}",
-    )
+    _refund_sync(session, record, row, "unregister", f"unregistered from {record.name}", now)
     save_state_sync(session, tournament_id, snapshot, status="registering", now=now)
 
 
@@ -279,7 +293,6 @@ def cancel_tournament_sync(
     registration's buy-in and fee refunded, in one transaction with the state ``apply``
     gives (the coordinator with no entries). Gives the accounts refunded."""
     record = _record(session, tournament_id)
-    prices = prices_of(record)
     rows = list(
         session.scalars(
             select(TournamentEntry)
@@ -295,17 +308,7 @@ def cancel_tournament_sync(
         row.status, row.active = "refunded", None
     session.flush()
     for row in rows:
-        transfer_sync(
-            session,
-            "t_cancel",
-            {
-                **prices.entry_moves(tournament_id, -1),
-                _payer(session, tournament_id, row): prices.buy_in + prices.fee,
-            },
-            now=now,
-            key=f"t:{tournament_id}:cancel:{row.id}",
-            memo=f"{record.name} was cancelled",
-        )
+        _refund_sync(session, record, row, "cancel", f"{record.name} was cancelled", now)
     save_state_sync(session, tournament_id, snapshot, status="cancelled", now=now)
     return [row.account_id for row in rows]
 
