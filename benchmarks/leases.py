@@ -1,7 +1,7 @@
 """What a node's lease pass and a lobby request cost as the room grows: 100, 1,000 and
 10,000 tables stored (six players seated at each), on SQLite and on PostgreSQL.
 
-The pass is the store's side of ``server/nodes/leasing.py``'s ``_pass``: the tables with
+The pass is the heart of ``store/nodes/store.py``'s ``pass_sync``: the tables with
 their leases brought up to date (``tables_sync``: the tables written since the last pass
 and the leases run out) and this node's leases renewed in one statement
 (``renew_all_sync``), half of the tables being this node's, the other half another live

@@ -373,8 +373,8 @@ def pass_sync(
     the others' shares grow to take its tables), and its leases renewed."""
     began = time.monotonic()
     now = db_now_sync(session, wait=wait)
-    # Every table first (their snapshots read again only where changed since the last
-    # pass): the renewals lock this node's lease rows, which its tables' writes wait
+    # The tables first (those written since the last pass and the leases run out; every
+    # table now and then): the renewals lock this node's lease rows, which its tables' writes wait
     # for, so they come last, just before the commit.
     tables = tables_sync(session, known, now=now)
     rows = [] if events is None else tournaments_sync(session, events)
