@@ -9,11 +9,13 @@ from benchmarks import (
     evaluation,
     frames,
     group_commit,
+    leases,
     nodes,
     results,
     room,
     sends,
     soak,
+    sockets,
     table,
 )
 
@@ -30,7 +32,9 @@ def main() -> None:
         results.run(),
         sends.run(),
         room.run(),
+        sockets.run(),
         nodes.run(),
+        leases.run(),
         soak.run(),
     ]
     for report in reports:

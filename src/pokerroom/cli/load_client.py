@@ -29,6 +29,7 @@ from pokerroom.server.ops.process import free_port
 
 BUY_IN = 20_000
 CLIENTS = 2  # load client processes (each drives a share of the tables)
+OPEN_TIMEOUT = 60.0  # seconds a bot's handshake may take
 T = TypeVar("T")
 
 
@@ -52,6 +53,13 @@ class Stats:
     # Client processes share the count of seated bots and the moment measuring starts
     # (a monotonic clock is the same for every process on the machine).
     shared: tuple[Any, Any] | None = None
+    # Sockets this process opened (handshake done). With ``open`` (a process of thousands
+    # of sockets) one task closes them all at the run's end, not one timer a socket, and
+    # ``connecting`` bounds the handshakes in flight (a storm of thousands at once times
+    # out in the room's accept queue).
+    opened: int = 0
+    open: set[Any] | None = None
+    connecting: asyncio.Semaphore | None = None
 
     def stop(self) -> float:
         since = self.since()
@@ -96,17 +104,47 @@ async def play_seat(
 ) -> None:
     from websockets.asyncio.client import connect
 
-    async with connect(url.replace("http", "ws", 1) + "/ws", max_size=2**20) as ws:
+    # No protocol pings from the bots: a browser sends none (the room pings them). A
+    # handshake may wait a while for a busy room (thousands of sockets opening at once).
+    opening = connect(
+        url.replace("http", "ws", 1) + "/ws",
+        max_size=2**20,
+        ping_interval=None,
+        open_timeout=OPEN_TIMEOUT,
+    )
+    if stats.connecting is not None:
+        async with stats.connecting:
+            ws = await opening
+    else:
+        ws = await opening
+    async with ws:
+        stats.opened += 1
         await ws.send(json.dumps({"type": "hello", "token": token}))
         await ws.send(json.dumps({"type": "watch", "table": table}))
         request = secrets.token_hex(16)  # a key names one join, never a later one (S-MONEY-3)
         join = {"type": "join", "table": table, "seat": seat, "buy_in": BUY_IN, "request": request}
         await ws.send(json.dumps(join))
+        if stats.open is not None:
+            stats.open.add(ws)
+            try:
+                await _play(ws, table, seat, stats, rng, think)
+            finally:
+                stats.open.discard(ws)
+            return
         closer = asyncio.create_task(_close_at_stop(ws, stats))
         try:
             await _play(ws, table, seat, stats, rng, think)
         finally:
             closer.cancel()
+
+
+async def close_all_at_stop(stats: Stats) -> None:
+    """Close every socket of ``stats.open`` still open once the run is over (bots waiting
+    for a frame then): one task a process."""
+    while (left := stats.stop() - time.monotonic()) > 0:
+        await asyncio.sleep(min(left, 0.5))  # the end moves when measuring starts
+    assert stats.open is not None
+    await asyncio.gather(*(ws.close() for ws in list(stats.open)), return_exceptions=True)
 
 
 async def _close_at_stop(ws: Any, stats: Stats) -> None:
@@ -228,6 +266,43 @@ def process_cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def process_memory(pid: int) -> dict[str, int]:
+    """Another process's resident memory now and at its peak, in bytes (Linux /proc: its
+    VmRSS and VmHWM; empty where there is none)."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return {}
+    fields = dict(line.split(":", 1) for line in lines if ":" in line)
+    return {
+        name: int(fields[key].split()[0]) * 1024
+        for name, key in (("rss", "VmRSS"), ("peak", "VmHWM"))
+        if key in fields
+    }
+
+
+def process_sockets(pid: int) -> int:
+    """How many sockets another process holds open (its /proc fd links to sockets)."""
+    folder = Path(f"/proc/{pid}/fd")
+    count = 0
+    with contextlib.suppress(OSError):
+        for entry in folder.iterdir():
+            with contextlib.suppress(OSError):
+                count += os.readlink(entry).startswith("socket:")
+    return count
+
+
+def raise_file_limit(wanted: int) -> int:
+    """This process's open-file limit raised towards ``wanted`` (as far as its hard limit
+    allows; the processes it starts inherit it): the limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < wanted:
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def in_processes(
@@ -409,11 +484,13 @@ async def _echo_server(
         running = loop.run_in_executor(
             None, in_processes, client, [(port, *share) for share in shares], (start, ready)
         )
+        empty = process_memory(server.pid).get("rss", 0)
         # The client processes start and connect (slowly on a busy machine; bounded).
         for _ in range(1200):
             if ready.value >= sockets or running.done():
                 break
             await asyncio.sleep(0.1)
+        connected = process_memory(server.pid).get("rss", 0)
         served = process_cpu_seconds(server.pid)
         start.value = time.monotonic()
         done = await running
@@ -422,6 +499,8 @@ async def _echo_server(
             "count": sum(d["count"] for d in done),
             "server_cpu": served / seconds,
             "client_cpu": sum(d["cpu"] for d in done) / seconds,
+            # What the server's resident memory grew by as the sockets opened, per socket.
+            "memory_per_connection_kb": (connected - empty) / 1024 / max(ready.value, 1),
         }
     finally:
         server.terminate()

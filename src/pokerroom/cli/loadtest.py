@@ -36,16 +36,23 @@ from pokerroom.cli.database_cpu import database_cpu
 from pokerroom.cli.load_client import (
     CLIENTS,
     Stats,
+    close_all_at_stop,
     cpu_seconds,
     in_processes,
     play_seat,
     process_cpu_seconds,
+    process_memory,
+    process_sockets,
+    raise_file_limit,
     run_client,
 )
 from pokerroom.cli.loadtest_words import beside_ceilings, one_node_in_words
 from pokerroom.server.ops.process import free_port, spawn_room
 
 TABLES_PER_ACCOUNT = 40  # 40 buy-ins fit in one account's starting balance
+SETUP_REQUESTS = 8  # the setup's HTTP requests in flight at once
+CONNECTING = 32  # a client process's WebSocket handshakes in flight at once
+FILES_SPARE = 1024  # open files beyond the sockets: the database, logs, the listener
 
 
 async def prepare_room(
@@ -82,29 +89,36 @@ async def prepare_room(
             await http.post("/api/login", json={"username": "loadfloor", "password": "load floor"})
         ).json()["token"]
         headers = {"Authorization": f"Bearer {floor}"}
-        for t in range(tables):
+        # A few requests in flight at once: thousands of tables open in seconds, not minutes.
+        at_once = asyncio.Semaphore(SETUP_REQUESTS)
+
+        async def open_table(t: int) -> None:
             where = url if not table_urls else table_urls[t % len(table_urls)]
-            response = await http.post(
-                f"{where}/api/floor/tables",
-                headers=headers,
-                json={
-                    "id": f"load-{t}",
-                    "name": f"Load {t}",
-                    "seats": max(players, 2) + spare_seats,
-                },
-            )
+            async with at_once:
+                response = await http.post(
+                    f"{where}/api/floor/tables",
+                    headers=headers,
+                    json={
+                        "id": f"load-{t}",
+                        "name": f"Load {t}",
+                        "seats": max(players, 2) + spare_seats,
+                    },
+                )
             if response.status_code != 200:
                 raise RuntimeError(f"table load-{t} was not opened: {response.text}")
+
+        async def sign_up(k: int) -> str:
+            async with at_once:
+                response = await http.post(
+                    "/api/signup", json={"username": f"load{k}", "password": "load player"}
+                )
+            return str(response.json()["token"])
+
+        await asyncio.gather(*(open_table(t) for t in range(tables)))
         # Accounts multi-table as people do (one seat per account per table), so the
         # setup is a few argon2 sign-ups, not one per seat.
         groups = -(-tables // TABLES_PER_ACCOUNT)
-        tokens = []
-        for k in range(players * groups):
-            response = await http.post(
-                "/api/signup", json={"username": f"load{k}", "password": "load player"}
-            )
-            tokens.append(response.json()["token"])
-        return tokens
+        return list(await asyncio.gather(*(sign_up(k) for k in range(players * groups))))
 
 
 async def run_loadtest(
@@ -123,10 +137,15 @@ async def run_loadtest(
     from pokerroom.store.audit import audit
     from pokerroom.store.db import Database
 
+    # The room holds a socket a bot and the client processes theirs (they inherit it).
+    raise_file_limit(tables * players + FILES_SPARE)
     async with fresh_database("load", database) as url_of_db:
         database_url, url, server = await start_room("load", url_of_db)
         try:
+            empty = process_memory(server.pid).get("rss", 0)
+            began = time.monotonic()
             tokens = await prepare_room(url, database_url, tables, players)
+            setup = time.monotonic() - began
             result = await play_tables(
                 url,
                 tokens,
@@ -138,6 +157,7 @@ async def run_loadtest(
                 server=server.pid,
                 profile=profile,
                 postgres=database_url if database_url.startswith("postgresql") else None,
+                empty_room_rss=empty,
             )
         finally:
             stop_room(server)
@@ -148,7 +168,7 @@ async def run_loadtest(
         finally:
             await db.close()
     engine = "postgresql" if database_url.startswith("postgresql") else "sqlite"
-    return {**result, "database": engine, "books_balance": report.ok}
+    return {**result, "setup_seconds": setup, "database": engine, "books_balance": report.ok}
 
 
 @contextlib.asynccontextmanager
@@ -217,9 +237,13 @@ async def _play_share(
 ) -> dict[str, Any]:
     """The bots of the tables in ``share``; what they measured."""
     cpu = cpu_seconds()
-    await asyncio.gather(
-        *(
-            play_seat(
+    stats.open, stats.connecting = set(), asyncio.Semaphore(CONNECTING)
+    closer = asyncio.create_task(close_all_at_stop(stats))
+    failed: list[str] = []
+
+    async def seat(t: int, p: int) -> None:
+        try:
+            await play_seat(
                 url,
                 tokens[(t // TABLES_PER_ACCOUNT) * players + p],
                 f"load-{t}",
@@ -228,13 +252,17 @@ async def _play_share(
                 random.Random(t * 100 + p),
                 think,
             )
-            for t in share
-            for p in range(players)
-        ),
-        return_exceptions=True,
-    )
+        except Exception as error:  # counted if the run was still on (not closed at its end)
+            if time.monotonic() < stats.stop():
+                failed.append(type(error).__name__)
+
+    await asyncio.gather(*(seat(t, p) for t in share for p in range(players)))
+    closer.cancel()
     return {
         "since": stats.since(),
+        "opened": stats.opened,
+        "failed": len(failed),
+        "failed_kinds": sorted(set(failed)),
         "actions": stats.actions,
         "latencies": stats.latencies,
         "hands": len(stats.hands),
@@ -268,7 +296,7 @@ def _client_process(
     results: Any,
 ) -> None:
     """One load client process: its share of the tables' bots."""
-    stats = Stats(players=total, seconds=seconds, seat_by=time.monotonic() + 120)
+    stats = Stats(players=total, seconds=seconds, seat_by=seat_by(total))
     stats.shared = (seated, since)
     results.put(run_client(_play_share(url, tokens, share, players, stats, think)))
 
@@ -285,14 +313,20 @@ async def play_tables(
     server: int | None = None,
     profile: Path | None = None,
     postgres: str | None = None,
+    empty_room_rss: int | None = None,
 ) -> dict[str, Any]:
     """The light bots at ``load-0`` ..: measured for ``seconds`` once all are seated, in
     this process or spread over ``processes`` client processes; with ``server`` (its pid)
-    the room's CPU over the same time is reported too, and with ``postgres`` (the room's
-    database URL) the PostgreSQL server's CPU for that database."""
+    the room's CPU over the same time is reported too, its resident memory (per table,
+    from ``empty_room_rss``, its memory before the tables opened; per connection, from the
+    moment before the bots connect to the measured time's end) and the sockets it holds;
+    and with ``postgres`` (the room's database URL) the PostgreSQL server's CPU for that
+    database."""
     total = tables * players
+    began = time.monotonic()
     served: list[float] = []
-    room: dict[str, float | None] = {"postgres_cpu": None, "postgres_background_cpu": None}
+    room: dict[str, Any] = {"postgres_cpu": None, "postgres_background_cpu": None}
+    tables_rss = None if server is None else process_memory(server).get("rss")
 
     async def watch_server(started: Callable[[], float | None]) -> None:
         if server is None:
@@ -303,15 +337,17 @@ async def play_tables(
             _profile(server, max(1.0, seconds - 2), profile)
         served.append(process_cpu_seconds(server))
         backends = None if postgres is None else await database_cpu(postgres)
+        room.update(server_sockets=process_sockets(server), **await _room_gauges(url))
         await asyncio.sleep(seconds)
         served.append(process_cpu_seconds(server))
+        room.update(_memory(process_memory(server), empty_room_rss, tables_rss, tables, total))
         if backends is not None and postgres is not None:
             ours, background = (await database_cpu(postgres)).since(backends)
             room.update(postgres_cpu=ours / seconds, postgres_background_cpu=background / seconds)
         room.update(await _room_metrics(url))
 
     if processes <= 1:
-        stats = Stats(players=total, seconds=seconds, seat_by=time.monotonic() + 120)
+        stats = Stats(players=total, seconds=seconds, seat_by=seat_by(total))
         watching = asyncio.create_task(watch_server(lambda: stats.measuring_since))
         shares = [await _play_share(url, tokens, range(tables), players, stats, think)]
         await _finish(watching)
@@ -328,20 +364,30 @@ async def play_tables(
         await _finish(watching)
     started = next((s["since"] for s in shares if s["since"] is not None), None)
     if started is None:
-        raise RuntimeError(f"not all of the {total} bots got a seat")
+        failed = {k for s in shares for k in s["failed_kinds"]}
+        refused = {k for s in shares for k in s["error_kinds"]}
+        raise RuntimeError(
+            f"not all of the {total} bots got a seat: {sum(s['opened'] for s in shares)} "
+            f"sockets opened, {sum(s['failed'] for s in shares)} failed {sorted(failed)}, "
+            f"refused {sorted(refused)}"
+        )
     elapsed = time.monotonic() - started
     latencies = sorted(x for s in shares for x in s["latencies"]) or [0.0]
     kinds: dict[str, int] = {}
     for share in shares:
         for kind, count in share["error_kinds"].items():
             kinds[kind] = kinds.get(kind, 0) + count
+    server_cpu = (served[1] - served[0]) / seconds if len(served) == 2 else None
+    actions_per_second = sum(s["actions"] for s in shares) / elapsed
     return {
         "tables": tables,
         "players": players,
         "think": think,
         "seconds": round(elapsed, 1),
+        # From the first connection to the last bot seated (a handshake, sign-in, buy-in each).
+        "seating_seconds": started - began,
         "hands_per_second": sum(s["hands"] for s in shares) / elapsed,
-        "actions_per_second": sum(s["actions"] for s in shares) / elapsed,
+        "actions_per_second": actions_per_second,
         "actions": len(latencies),
         "p50_ms": 1000 * statistics.median(latencies),
         "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
@@ -351,9 +397,73 @@ async def play_tables(
         "client_processes": max(processes, 1),
         # CPU in cores over the run (1.0: one core busy): the client's must leave room.
         "client_cpu": sum(s["cpu"] for s in shares) / elapsed,
-        "server_cpu": (served[1] - served[0]) / seconds if len(served) == 2 else None,
+        "server_cpu": server_cpu,
+        # The room's CPU milliseconds an action (the frames it broadcasts included).
+        "server_cpu_ms_per_action": (
+            None
+            if server_cpu is None or not actions_per_second
+            else 1000 * server_cpu / actions_per_second
+        ),
+        "sockets_opened": sum(s["opened"] for s in shares),
+        "sockets_failed": sum(s["failed"] for s in shares),
+        "failed_kinds": sorted({k for s in shares for k in s["failed_kinds"]}),
         "load_average": os.getloadavg()[0],
         **room,
+    }
+
+
+def seat_by(sockets: int) -> float:
+    """When every bot must have its seat (bounded, longer for more sockets: each is a
+    handshake, a sign-in and a buy-in)."""
+    return time.monotonic() + 120 + sockets / 50
+
+
+def _memory(
+    now: dict[str, int], empty: int | None, tables_open: int | None, tables: int, sockets: int
+) -> dict[str, Any]:
+    """The room's resident memory (MB) and what it grew by per table opened (KB, from the
+    room before any table to the room with its tables open, nobody connected) and per
+    connection (KB, from then to the measured time's end, a seated bot's socket, session,
+    seat and share of its hand each)."""
+    if not now:
+        return {}
+    mb, kb = 1024 * 1024, 1024
+    figures: dict[str, Any] = {"rss_mb": now["rss"] / mb, "rss_peak_mb": now["peak"] / mb}
+    if tables_open:
+        figures["rss_tables_open_mb"] = tables_open / mb
+        figures["memory_per_connection_kb"] = (now["rss"] - tables_open) / kb / sockets
+        if empty:
+            figures["rss_empty_mb"] = empty / mb
+            figures["memory_per_table_kb"] = (tables_open - empty) / kb / tables
+    return figures
+
+
+async def _room_gauges(url: str) -> dict[str, float]:
+    """The room's own counts from /metrics: the WebSocket connections open, the players
+    seated and the tables open."""
+    values = await _metric_values(url)
+    names = {
+        "pokerroom_websockets_open": "websockets_open",
+        "pokerroom_players_seated": "players_seated",
+        "pokerroom_tables": "tables_open",
+    }
+    return {mine: values[name] for name, mine in names.items() if name in values}
+
+
+async def _metric_values(url: str) -> dict[str, float]:
+    """The room's /metrics samples without labels, by name (none from a room without)."""
+    import httpx
+    from prometheus_client.parser import text_string_to_metric_families
+
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        response = await http.get("/metrics")
+    if response.status_code != 200:  # a room without metrics (an older one, say)
+        return {}
+    return {
+        sample.name: sample.value
+        for family in text_string_to_metric_families(response.text)
+        for sample in family.samples
+        if not sample.labels
     }
 
 
@@ -365,20 +475,7 @@ async def _finish(watching: asyncio.Task[None]) -> None:
 
 async def _room_metrics(url: str) -> dict[str, float]:
     """What the room's /metrics say of its writer: commits, their mean batch and time."""
-    import httpx
-    from prometheus_client.parser import text_string_to_metric_families
-
-    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-        response = await http.get("/metrics")
-    if response.status_code != 200:  # a room without metrics (an older one, say)
-        return {}
-    text = response.text
-    values = {
-        sample.name: sample.value
-        for family in text_string_to_metric_families(text)
-        for sample in family.samples
-        if not sample.labels
-    }
+    values = await _metric_values(url)
     commits = values.get("pokerroom_commit_seconds_count", 0.0)
     batches = values.get("pokerroom_write_batch_units_count", 0.0)
     return {
@@ -389,7 +486,7 @@ async def _room_metrics(url: str) -> dict[str, float]:
 
 
 def loadtest_command(
-    tables: Annotated[int, typer.Option(min=1, max=500)] = 10,
+    tables: Annotated[int, typer.Option(min=1)] = 10,
     players_per_table: Annotated[int, typer.Option(min=2, max=10)] = 6,
     seconds: Annotated[float, typer.Option(min=1, max=600)] = 20,
     think: Annotated[
@@ -397,10 +494,10 @@ def loadtest_command(
         typer.Option(
             min=0,
             max=30,
-            help="Mean seconds a bot thinks before acting (uniform, 0.5x to 1.5x); "
-            "0 plays flat out and measures the room's capacity.",
+            help="Mean seconds a bot thinks before acting (uniform, 0.5x to 1.5x), a "
+            "person's pace by default; 0 plays flat out and measures the room's capacity.",
         ),
-    ] = 1.0,
+    ] = 3.0,
     database: Annotated[
         str | None,
         typer.Option(
@@ -409,9 +506,22 @@ def loadtest_command(
         ),
     ] = None,
     clients: Annotated[
-        int, typer.Option(min=1, max=16, help="Load client processes driving the bots.")
+        int,
+        typer.Option(
+            min=1,
+            max=64,
+            help="Load client processes driving the bots, each holding its share of the "
+            "sockets (thousands each).",
+        ),
     ] = CLIENTS,
     json_output: Annotated[bool, typer.Option("--json", help="One JSON line.")] = False,
+    ceilings: Annotated[
+        bool,
+        typer.Option(
+            help="Measure the table echo and the bare echo after the run (as many sockets "
+            "again: skip them for a run of thousands of tables)."
+        ),
+    ] = True,
     profile: Annotated[
         Path | None,
         typer.Option(help="Sample the room with py-spy while measured (raw stacks file)."),
@@ -468,5 +578,6 @@ def loadtest_command(
             profile=profile,
         )
     )
-    result.update(beside_ceilings(result, min(seconds, 5.0), clients))
+    if ceilings:
+        result.update(beside_ceilings(result, min(seconds, 5.0), clients))
     typer.echo(json.dumps(result) if json_output else one_node_in_words(result))

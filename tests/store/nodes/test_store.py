@@ -10,10 +10,10 @@ from functools import partial
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from pokerroom.store.db import Database
-from pokerroom.store.models import HandRecord
+from pokerroom.store.models import HandRecord, TableRecord
 from pokerroom.store.nodes.leases import LeaseHeldError, acquire_sync
 from pokerroom.store.nodes.store import (
     Adopted,
@@ -135,3 +135,40 @@ async def test_a_pass_reads_again_only_the_snapshots_that_changed(db: Database) 
     again = {r.id: r for r in await db.run(partial(tables_sync, known=list(first.values())))}
     assert again["t1"].snapshot is first["t1"].snapshot  # unchanged: not read again
     assert again["t2"].snapshot == "s1" and again["t2"].updated_at != first["t2"].updated_at
+
+
+async def test_a_pass_with_its_time_reads_only_tables_written_since_and_leases_run_out(
+    db: Database,
+) -> None:
+    """Given the pass's time, a pass after a full read reads the tables written since
+    and the leases run out, not every table: a table untouched keeps its row (its snapshot
+    not read again, held), a table written since has its new snapshot, and a lease run out
+    makes its table free; a table closed meanwhile is dropped (every table read again)."""
+    for table in ("t1", "t2", "t3", "t4"):
+        save = partial(save_table_sync, table_id=table, name=table, config={}, snapshot="s0")
+        await db.run(partial(save, now=NOW))
+        await db.run(partial(acquire_sync, table_id=table, node="a", now=NOW, ttl=TTL))
+    first = {r.id: r for r in await db.run(partial(tables_sync, now=NOW))}
+    assert all(r.read_at == NOW and not r.free(NOW) for r in first.values())
+    # Ten seconds on: t1..t3 renewed by their node, t4's lease ran out; t2 written.
+    later = NOW + timedelta(seconds=10)
+    await db.run(partial(acquire_sync, table_id="t4", node="a", now=NOW, ttl=TTL))
+    for table in ("t1", "t2", "t3"):
+        await db.run(partial(acquire_sync, table_id=table, node="a", now=later - TTL / 2, ttl=TTL))
+    write = partial(save_table_sync, table_id="t2", name="t2", config={}, snapshot="s1")
+    await db.run(partial(write, now=later))
+    again = {
+        r.id: r for r in await db.run(partial(tables_sync, known=list(first.values()), now=later))
+    }
+    assert again["t1"].snapshot is first["t1"].snapshot and not again["t1"].free(later)
+    assert again["t1"].read_at == NOW  # not read whole again
+    assert again["t2"].snapshot == "s1" and again["t2"].owner == "a"
+    assert again["t4"].free(later) and not again["t3"].free(later)
+    # The floor closes t3: the count differs, every table is read again, t3 gone.
+
+    await db.run(
+        lambda s: s.execute(update(TableRecord).where(TableRecord.id == "t3").values(closed=True))
+    )
+    closed = await db.run(partial(tables_sync, known=list(again.values()), now=later))
+    assert [r.id for r in closed] == ["t1", "t2", "t4"]
+    assert all(r.read_at == later for r in closed)

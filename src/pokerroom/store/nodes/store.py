@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, func, select, text, tuple_, update
+from sqlalchemy import delete, func, or_, select, text, tuple_, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
@@ -48,6 +48,10 @@ class TableRow:
     epoch: int
     expires_at: datetime | None
     updated_at: datetime  # when its snapshot was written: unchanged, the same snapshot
+    # When every table was last read whole (tables_sync): a pass in between reads only the
+    # tables written since and the leases run out; a row not read again then keeps its
+    # owner, and as its lease was held at that pass's ``now``, ``expires_at`` is at least then.
+    read_at: datetime | None = None
 
     def free(self, now: datetime) -> bool:
         """Nobody holds it: never leased, or its lease expired."""
@@ -90,24 +94,108 @@ def leave_sync(session: Session, node: str) -> None:
     session.execute(delete(NodeRecord).where(NodeRecord.id == node))
 
 
-def tables_sync(session: Session, known: Sequence[TableRow] = ()) -> list[TableRow]:
+def tables_sync(
+    session: Session, known: Sequence[TableRow] = (), *, now: datetime | None = None
+) -> list[TableRow]:
     """Every open cash table with its lease (tournament tables are their events'). Each
-    pass of every node reads this, so the snapshots (the bulk) of those in ``known`` (the
-    last pass's rows) that are unchanged since are taken from there, not read again."""
+    pass of every node reads this, so with ``known`` (the last pass's rows) and ``now``
+    (the pass's database time) only what changed since is read: the tables written since
+    (a hand ended, a lease taken: an adoption or an opening saves its table) and the leases
+    run out by ``now``, not every table; every table is read whole at least every
+    ``FULL_READ_SECONDS`` (and when a table was closed meanwhile: the count differs).
+    Either way a snapshot (the bulk) unchanged since ``known`` is taken from there."""
+    now = None if now is None else _aware(now)
+    if now is not None and known:
+        oldest = min((row.read_at for row in known), default=None, key=_none_first)
+        if oldest is not None and _aware(oldest) > now - FULL_READ:
+            rows = _changed_since(session, known, now)
+            if rows is not None:
+                return rows
+    return _all_tables(session, known, now)
+
+
+FULL_READ = timedelta(seconds=30)  # every table read whole at least this often
+# A table written up to this long before the newest write seen is read again: a write
+# committed a while after its time was taken (and nodes' clocks a little apart).
+CHANGED_MARGIN = timedelta(seconds=5)
+_LIGHT = (  # a table and its lease, without the snapshot
+    TableRecord.id,
+    TableRecord.name,
+    TableRecord.updated_at,
+    TableLease.node,
+    TableLease.epoch,
+    TableLease.expires_at,
+)
+
+
+def _none_first(moment: datetime | None) -> tuple[bool, datetime | None]:
+    return (moment is not None, None if moment is None else _aware(moment))
+
+
+def _all_tables(
+    session: Session, known: Sequence[TableRow], now: datetime | None
+) -> list[TableRow]:
     rows = session.execute(
-        select(
-            TableRecord.id,
-            TableRecord.name,
-            TableRecord.updated_at,
-            TableLease.node,
-            TableLease.epoch,
-            TableLease.expires_at,
-        )
+        select(*_LIGHT)
         .outerjoin(TableLease, TableLease.table_id == TableRecord.id)
         .where(TableRecord.closed.is_(False))
         .order_by(TableRecord.id)
     ).all()
+    snapshots = _snapshots(session, rows, {row.id: row for row in known})
+    return [
+        TableRow(table_id, name, snapshots[table_id], node, epoch or 0, expires, updated, now)
+        for table_id, name, updated, node, epoch, expires in rows
+    ]
+
+
+def _changed_since(
+    session: Session, known: Sequence[TableRow], now: datetime
+) -> list[TableRow] | None:
+    """``known`` brought up to date from the tables written since and the leases run
+    out; None if a table was closed meanwhile (then every table is read again)."""
+    # Since the newest write seen or the last read of every table, whichever is later:
+    # anything committed before that read was in it.
+    newest = max(max(_aware(r.updated_at), _aware(r.read_at or r.updated_at)) for r in known)
+    since = newest - CHANGED_MARGIN
+    rows = session.execute(
+        select(*_LIGHT)
+        .outerjoin(TableLease, TableLease.table_id == TableRecord.id)
+        .where(
+            TableRecord.closed.is_(False),
+            or_(
+                TableRecord.updated_at > since,
+                TableLease.expires_at.is_(None),
+                TableLease.expires_at <= now,
+            ),
+        )
+    ).all()
     before = {row.id: row for row in known}
+    snapshots = _snapshots(session, rows, before)
+    merged = dict(before)
+    held = now + timedelta(microseconds=1)  # not run out at ``now`` (else read again)
+    for table_id, name, updated, node, epoch, expires in rows:
+        read = before[table_id].read_at if table_id in before else now
+        snapshot = snapshots[table_id]
+        merged[table_id] = TableRow(
+            table_id, name, snapshot, node, epoch or 0, expires, updated, read
+        )
+    again = {row[0] for row in rows}
+    for table_id, r in before.items():
+        if table_id not in again and r.expires_at is not None and _aware(r.expires_at) < held:
+            merged[table_id] = TableRow(  # (not ``replace``: a few times quicker, per table)
+                r.id, r.name, r.snapshot, r.owner, r.epoch, held, r.updated_at, r.read_at
+            )
+    count = session.scalar(select(func.count()).where(TableRecord.closed.is_(False)))
+    if count != len(merged):
+        return None
+    return [merged[table_id] for table_id in sorted(merged)]
+
+
+def _snapshots(
+    session: Session, rows: Sequence[Any], before: dict[str, TableRow]
+) -> dict[str, str]:
+    """The snapshots of ``rows``: those unchanged since ``before`` from there, the others
+    read (only they)."""
     snapshots: dict[str, str] = {}
     for table_id, _, updated_at, *_ in rows:
         last = before.get(table_id)
@@ -119,10 +207,7 @@ def tables_sync(session: Session, known: Sequence[TableRow] = ()) -> list[TableR
             select(TableRecord.id, TableRecord.snapshot).where(TableRecord.id.in_(wanted))
         )
         snapshots.update({str(t): str(snapshot) for t, snapshot in read})
-    return [
-        TableRow(table_id, name, snapshots[table_id], node, epoch or 0, expires, updated)
-        for table_id, name, updated, node, epoch, expires in rows
-    ]
+    return snapshots
 
 
 def renew_all_sync(
@@ -137,20 +222,37 @@ def renew_all_sync(
         return [], []
     expires = now + ttl
     mine = {(lease.table_id, lease.node, lease.epoch): lease for lease in leases}
-    held = tuple_(TableLease.table_id, TableLease.node, TableLease.epoch)
     try:
         with session.begin_nested():
-            rows = session.execute(
-                update(TableLease)
-                .where(held.in_(list(mine)), TableLease.expires_at > now)
-                .values(expires_at=expires)
-                .returning(TableLease.table_id, TableLease.node, TableLease.epoch)
-            ).all()
+            if session.connection().dialect.name == "postgresql":
+                # Three arrays, not a parameter a lease: the statement for thousands of
+                # leases is as short to build, send and plan as for one.
+                tables, nodes, epochs = (list(column) for column in zip(*mine, strict=True))
+                values = {"t": tables, "n": nodes, "e": epochs, "now": now, "until": expires}
+                rows = session.execute(_RENEW, values).all()
+            else:
+                held = tuple_(TableLease.table_id, TableLease.node, TableLease.epoch)
+                rows = session.execute(
+                    update(TableLease)
+                    .where(held.in_(list(mine)), TableLease.expires_at > now)
+                    .values(expires_at=expires)
+                    .returning(TableLease.table_id, TableLease.node, TableLease.epoch)
+                ).all()
     except DBAPIError:  # a lock wait cut short
         return [], []
     renewed = {(str(t), str(n), int(e)) for t, n, e in rows}
     kept = [Lease(*key, expires) for key in mine if key in renewed]
     return kept, [lease for key, lease in mine.items() if key not in renewed]
+
+
+_RENEW = text(
+    """UPDATE table_leases AS lease SET expires_at = :until
+    FROM unnest(CAST(:t AS varchar[]), CAST(:n AS varchar[]), CAST(:e AS bigint[]))
+        AS mine(table_id, node, epoch)
+    WHERE lease.table_id = mine.table_id AND lease.node = mine.node
+        AND lease.epoch = mine.epoch AND lease.expires_at > :now
+    RETURNING lease.table_id, lease.node, lease.epoch"""
+)
 
 
 def release_sync(session: Session, lease: Lease, *, now: datetime) -> None:
@@ -271,10 +373,10 @@ def pass_sync(
     the others' shares grow to take its tables), and its leases renewed."""
     began = time.monotonic()
     now = db_now_sync(session, wait=wait)
-    # Every table first (their snapshots read again only where changed since the last
-    # pass): the renewals lock this node's lease rows, which its tables' writes wait
+    # The tables first (those written since the last pass and the leases run out; every
+    # table now and then): the renewals lock this node's lease rows, which its tables' writes wait
     # for, so they come last, just before the commit.
-    tables = tables_sync(session, known)
+    tables = tables_sync(session, known, now=now)
     rows = [] if events is None else tournaments_sync(session, events)
     live = heartbeat_sync(session, node, now=now, ttl=ttl, alive=alive)
     kept, lost = renew_all_sync(session, leases, now=now, ttl=ttl)
