@@ -21,6 +21,7 @@ from pokerroom.server.http import (
     floor,
     hands,
     preferences,
+    private_games,
     results,
     socket,
     tournaments,
@@ -30,12 +31,14 @@ from pokerroom.server.nodes.tournament_leases import TournamentLeases
 from pokerroom.server.ops.logs import node_id
 from pokerroom.server.ops.metrics import CONTENT_TYPE_LATEST, CountResponses, MetricsAccess
 from pokerroom.server.ops.request_ids import RequestIds
+from pokerroom.server.private.games import PrivateGames
 from pokerroom.server.sockets import errors
 from pokerroom.server.tables.placement import Links, Placement
 from pokerroom.server.tables.room import Limits, Room
 from pokerroom.server.tournaments.hall import Events, Tournaments
 from pokerroom.store.db import Database
 from pokerroom.store.nodes.leases import LeaseSettings
+from pokerroom.store.tables.private_games import PrivateGamesStore
 
 WEB = Path(__file__).resolve().parent.parent / "web"  # the browser client, no build step
 NO_CACHE = {"Cache-Control": "no-cache"}
@@ -151,6 +154,8 @@ def create_app(
         placement=placement,
     )
     auth = Auth(room.store)
+    # Before the room starts: its private tables are restored dealing through their games.
+    private = PrivateGames(room, PrivateGamesStore(room.db))
     hall = Tournaments(
         room,
         repeat=repeat,
@@ -162,7 +167,11 @@ def create_app(
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await room.start(demo=demo)
         await hall.start()
+        if own_tables:  # a node that runs tables runs the private games' too
+            await private.start()
         yield
+        if own_tables:
+            await private.stop()
         await hall.stop()
         await room.stop()
         auth.close()
@@ -185,8 +194,19 @@ def create_app(
     app.state.store = room.store
     app.state.auth = auth
     app.state.tournaments = hall
+    app.state.private = private
     app.state.redis = redis  # the nodes' Redis, None on a single node
-    for concern in (floor, accounts, hands, results, fairness, preferences, socket, tournaments):
+    for concern in (
+        floor,
+        accounts,
+        hands,
+        results,
+        fairness,
+        preferences,
+        socket,
+        tournaments,
+        private_games,
+    ):
         app.include_router(concern.router)
     errors.install(app)  # every error response carries a code and its params
 

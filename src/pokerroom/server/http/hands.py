@@ -39,8 +39,9 @@ async def lobby(
             viewer = (await store.authenticate(authorization[7:], now=utcnow())).id
         except AuthError:
             viewer = None
-    # and the tables other nodes own, as their owners publish them
-    return room.lobby(viewer) + await room.placement.lobby_elsewhere(viewer)
+    # and the tables other nodes own, as their owners publish them (private games unlisted)
+    elsewhere = await room.placement.lobby_elsewhere(viewer)
+    return room.lobby(viewer) + [e for e in elsewhere if not room.unlisted(e["id"])]
 
 
 @router.get("/hands")
