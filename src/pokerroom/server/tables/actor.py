@@ -7,7 +7,9 @@ The actor is one object written in five modules: this one (the task, its inbox a
 dealing, chat and the broadcast), ``hand_ends`` (a hand's end, group-committed),
 ``seat_requests`` (sitting down, adding chips, seat options, the floor's suspension),
 ``waiting`` (the waiting list) and ``recovery`` (a failed write, a fault of the table:
-S-CRASH-1)."""
+S-CRASH-1). What differs between a cash table and a tournament's is one part of it, its
+``TablePolicy`` (``cash.CashPolicy``; server/tournaments/table.py), chosen where the actor is
+built; the other part that differs, how hands are dealt, is its ``Dealing``."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import html
 import logging
 import time
 from collections.abc import Callable, Container, Iterable
-from typing import Any
+from typing import Any, Protocol
 
 from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.errors import HandError
@@ -37,11 +39,13 @@ from pokerroom.server.tables.inbox import (
     FromClient,
     Gone,
     Item,
+    Retire,
     Said,
     Shares,
     Suspend,
     Unwatching,
     Void,
+    Wake,
     Watching,
 )
 from pokerroom.server.tables.recovery import RECOVERING, RETRY_SECONDS, Recovers, Recovery
@@ -74,9 +78,78 @@ BROADCAST_TICK = 0.02  # seconds: at most one table frame per viewer this often
 OPTIONS_TICK = 1.0  # seconds: seat options (the player's own) reach the others this often
 CLOCK_SLACK = 0.05  # seconds: the shortest sleep after a clock turn that changed nothing
 INBOX_MESSAGES = 1000  # clients' messages waiting for one table before more are refused
-__all__ = ["CLIENT_WAITING", "INBOX_MESSAGES", "TableActor"]
+__all__ = ["CLIENT_WAITING", "INBOX_MESSAGES", "TableActor", "TablePolicy"]
 
 log = logging.getLogger("pokerroom.table")
+
+
+class TablePolicy(Protocol):
+    """What differs between a cash table and a tournament's table: the actor's part that
+    decides, with its own state (a tournament's: its runner and table number)."""
+
+    def now(self, now: float) -> float:
+        """The table's clock for a turn (``now``: the event loop's)."""
+        ...
+
+    def next_wakeup(self, actor: TableActor, now: float) -> float | None:
+        """Seconds until the clock must turn (0: due now), None if nothing waits."""
+        ...
+
+    async def on_clock(self, actor: TableActor, now: float) -> bool:
+        """A clock turn: what is due now (decisions timed out...); whether the table changed."""
+        ...
+
+    async def route(self, actor: TableActor, events: list[Any], now: float) -> None:
+        """A deal's, an action's or the clock's events to where they are settled."""
+        ...
+
+    async def store_hand(
+        self, actor: TableActor, finished: HandFinished, leavers: list[SeatLeft], now: float
+    ) -> None:
+        """A hand's end (and the seats left with it) stored."""
+        ...
+
+    async def fault(self, actor: TableActor, error: Exception, now: float) -> bool:
+        """A fault of the table (S-CRASH-1), its hand cancelled; whether the table changed."""
+        ...
+
+    def seat_holder(self, actor: TableActor, account_id: int | None) -> str | None:
+        """Who the account sits here as (None: no seat)."""
+        ...
+
+    def player(self, actor: TableActor, client: Client) -> str:
+        """Who the client plays here as, or a ``TableError``."""
+        ...
+
+    def refusal(self, actor: TableActor, payload: protocol.ClientMessage) -> str | None:
+        """Why the table takes no request of this kind (None: it does)."""
+        ...
+
+    def act(self, actor: TableActor, player: str, action: Action, now: float) -> list[Any]:
+        """A player's action at the hand in progress; its events."""
+        ...
+
+    async def suspend(self, actor: TableActor, player: str, now: float) -> bool:
+        """The floor suspended the account (S-AUTH-2); whether the table changed."""
+        ...
+
+    async def floor(
+        self, actor: TableActor, close: bool, reason: str, now: float
+    ) -> dict[str, Any]:
+        """The floor voids the hand or closes the table (R-FLOOR-1): the answer."""
+        ...
+
+    def watched(self, actor: TableActor, client: Client) -> None:
+        """A client came to watch the table (and was sent it)."""
+        ...
+
+    def public(self, actor: TableActor, public: dict[str, Any], now: float) -> dict[str, Any]:
+        """The table's state as everyone sees it, with what this kind of table adds."""
+        ...
+
+    def stopped(self, actor: TableActor) -> None:
+        """The table retired (closed, its task ending): who lists it forgets it."""
+        ...
 
 
 class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
@@ -88,9 +161,11 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         config: dict[str, Any],
         *,
         pause: float,
+        policy: TablePolicy,
         dealing: Dealing | None = None,
     ) -> None:
         self.store = RoomStore(db)
+        self.policy = policy  # what differs between a cash table and a tournament's
         # How hands are dealt and recorded (a cash table's own, or its tournament's).
         self.dealing: Dealing = CashDealing(self.store) if dealing is None else dealing
         self.table_id = table_id
@@ -173,6 +248,12 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         self.inbox.put_nowait(kind(reason, answer))
         return await answer
 
+    def wake(self) -> None:
+        self.inbox.put_nowait(Wake())
+
+    def retire(self) -> None:
+        self.inbox.put_nowait(Retire())
+
     def lobby_entry(self) -> dict[str, Any]:
         figures = self.stats.figures(time.monotonic())
         return lobby_entry(self.table, self.table_id, closed=self.closed, figures=figures)
@@ -213,7 +294,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                 try:
                     await self._turn(item, loop.time())
                 except Exception as error:  # even a failed fault handler must not end the task
-                    await self._fault(error, loop.time())
+                    await self.policy.fault(self, error, loop.time())
             except StaleEpochError as error:  # another node runs the table now: stop at once
                 self._deposed(error)
                 return
@@ -222,6 +303,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
 
     async def _turn(self, item: Item | None, now: float) -> None:
         changed = moved = False
+        now = self.policy.now(now)
         self.turn_now = now
         if isinstance(item, Said) and isinstance(item.message, protocol.Act):
             self.acted_at = item.at if self.acted_at is None else self.acted_at
@@ -242,7 +324,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
             changed = await self._free_sat_out(now) or changed
             changed = await self._offer_seats(now) or changed
         except Exception as error:
-            changed = await self._fault(error, now)
+            changed = await self.policy.fault(self, error, now)
         self.clock_idle = item is None and not (changed or moved)
         if changed:
             self._changed(now)
@@ -253,36 +335,10 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
 
     def _next_wakeup(self, now: float) -> float | None:
         """Seconds until the next thing the clock must do (0 when it is due), None if none."""
-        if self.recovering is not None:  # only the retry is due: the table waits for it
-            return max(0.0, self.recovering.retry_at - now)
-        table = self.table
-        moments = [] if table.deadline is None else [table.deadline]
-        if table.warning_at is not None and not table.warned:
-            moments.append(table.warning_at)
-        if not self.closed and table.hand is None and table.can_start():
-            moments.append(self.next_hand_at)
-        sat_out = table.sit_out_deadline()
-        if sat_out is not None:  # a seat sat out the house's limit: cashed out and freed
-            moments.append(sat_out)
-        held = table.waiting.next_deadline() if table.waiting.offers else None
-        if held is not None:  # a seat held for the waiting list: passed on when time is up
-            moments.append(held)
-        if not moments:
-            return None
-        wait = max(0.0, min(moments) - now)
-        if self.clock_idle:  # the last due moment changed nothing: never spin on it
-            wait = max(wait, CLOCK_SLACK)
-        return wait
+        return self.policy.next_wakeup(self, now)
 
     async def _on_clock(self, now: float) -> bool:
-        if self.recovering is not None:
-            if now >= self.recovering.retry_at:
-                await self._recover(now)
-                return True
-            return False
-        events = self.table.tick(now)
-        await self._after(events, now)
-        return bool(events)
+        return await self.policy.on_clock(self, now)
 
     async def _maybe_start(self, now: float) -> bool:
         if self.closed or self.moving or self.table.hand is not None or now < self.next_hand_at:
@@ -315,7 +371,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
 
     async def _route(self, events: list[Any], now: float) -> None:
         """A deal's events to the table's handling (a tournament's also go to its runner)."""
-        await self._after(events, now)
+        await self.policy.route(self, events, now)
 
     async def _free_sat_out(self, now: float) -> bool:
         """Seats that sat out longer than the house allows, cashed out and freed."""
@@ -353,7 +409,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
             elif isinstance(event, WaitingListChanged):
                 waiting = True  # someone on the list sat down
         if finished is not None:
-            await self._store_hand(finished, leavers, now)
+            await self.policy.store_hand(self, finished, leavers, now)
         if waiting:
             self._tell_waiting(now)
 
@@ -366,7 +422,9 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
     async def _handle(self, item: Item, now: float) -> bool:
         match item:
             case Watching(client):
-                return await self._watch(client, now)
+                changed = await self._watch(client, now)
+                self.policy.watched(self, client)
+                return changed
             case Gone(client):
                 return await self._gone(client, now)
             case Unwatching(client):
@@ -379,7 +437,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                 answer.set_exception(TableError(RECOVERING.format(self.table_id)))
                 return False
             case Suspend(player):
-                return await self._suspend(player, now)
+                return await self.policy.suspend(self, player, now)
             case AutoMuck(account, on):
                 holder = self.seat_holder(int(account))
                 if holder is None:
@@ -388,14 +446,30 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                 return True
             case Void(reason, answer) | Close(reason, answer):
                 try:
-                    answer.set_result(await self._floor(isinstance(item, Close), reason, now))
+                    close = isinstance(item, Close)
+                    answer.set_result(await self.policy.floor(self, close, reason, now))
                 except Exception as error:
                     answer.set_exception(error)
                 return True
             case Said(client, message):
                 return await self._said(client, message, now)
+            case Wake():
+                return True
+            case Retire():
+                self.closed = True
+                self.policy.stopped(self)
+                if self.task is not None:
+                    asyncio.get_running_loop().call_soon(self.task.cancel)
+                return False
             case Alarm():  # ``run`` makes it a clock turn: never handled as a message
                 return False
+
+    def seat_holder(self, account_id: int | None) -> str | None:
+        """Who the account sits here as (None: no seat); a tournament's: its entry (7#2)."""
+        return self.policy.seat_holder(self, account_id)
+
+    def _player(self, client: Client) -> str:
+        return self.policy.player(self, client)
 
     async def _watch(self, client: Client, now: float) -> bool:
         if client.closed:  # dropped while the request waited
@@ -433,6 +507,10 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         return False
 
     async def _said(self, client: Client, payload: protocol.ClientMessage, now: float) -> bool:
+        refused = self.policy.refusal(self, payload)
+        if refused is not None:
+            client.deliver(protocol.error(refused, request=payload.type, table=self.table_id))
+            return False
         try:
             if self.recovering is not None and not isinstance(payload, protocol.Chat):
                 raise TableError(RECOVERING.format(self.table_id))
@@ -489,8 +567,8 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         if message.hand != self.table.hand_number or self.table.hand is None:
             raise TableError(f"hand {message.hand} is not the hand in progress")
         action = Action(ActionKind(message.action), message.amount)
-        events = self.table.act(player, action, now)
-        await self._after(events, now)
+        events = self.policy.act(self, player, action, now)
+        await self._route(events, now)
 
     async def _chat(self, client: Client, message: protocol.Chat, now: float) -> None:
         """Sent at once; stored by the writer with its next batch, never waited for here (the
@@ -515,7 +593,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
     # ------------------------------------------------------------ broadcast
 
     def _public(self, now: float) -> dict[str, Any]:
-        return public_state(
+        public = public_state(
             self.table,
             table_id=self.table_id,
             version=self.version,
@@ -526,6 +604,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
             next_seed=self.shuffles.next_commitment,
             fixed=self.fixed,
         )
+        return self.policy.public(self, public, now)
 
     def _state_for(self, client: Client, now: float, public: dict[str, Any] | None = None) -> str:
         public = self._public(now) if public is None else public

@@ -88,9 +88,22 @@ class Alarm:
     """The table's own clock: a moment it waits for has come (``TableActor._wait``)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Wake:
+    """Something changed elsewhere (a tournament's move, a round of hand-for-hand over, its
+    start): look again whether to deal, and show the table."""
+
+
+@dataclass(frozen=True, slots=True)
+class Retire:
+    """The table is done here (a tournament's table broke, or its event is over): stop."""
+
+
 ALARM = Alarm()
 FromClient = Watching | Said
-Item = Watching | Said | Gone | Unwatching | Suspend | AutoMuck | Void | Close | Alarm
+Item = (
+    Watching | Said | Gone | Unwatching | Suspend | AutoMuck | Void | Close | Alarm | Wake | Retire
+)
 
 CLIENT_WAITING = 32  # one connection's messages waiting at all its tables
 BUSY = "table {table!r} is busy: try again in a moment"

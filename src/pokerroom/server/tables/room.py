@@ -25,6 +25,7 @@ from pokerroom.server.ops.refusal_log import RefusalLog
 from pokerroom.server.sockets.client import OUTBOX_FRAMES, Client
 from pokerroom.server.tables.account_limits import AccountLimits
 from pokerroom.server.tables.actor import INBOX_MESSAGES, TableActor
+from pokerroom.server.tables.cash import CashPolicy
 from pokerroom.server.tables.inbox import AutoMuck, Suspend
 from pokerroom.server.tables.placement import Placement
 from pokerroom.store.db import Database
@@ -367,7 +368,9 @@ class Room:
 
     def _add(self, config: TableConfig, table: Table) -> None:
         table.waiting.wall_offset = wall_offset()  # its holds' deadlines on the wall clock
-        actor = TableActor(self.db, config.id, table, config_json(config), pause=self.pause)
+        actor = TableActor(
+            self.db, config.id, table, config_json(config), pause=self.pause, policy=CashPolicy()
+        )
         actor.shares.limit = self.limits.inbox_messages
         actor.reach = self.connections_of
         actor.limits = self.account_limits

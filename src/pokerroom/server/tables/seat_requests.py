@@ -30,19 +30,13 @@ class SeatRequests(Recovers):
 
         def _tell_waiting(self, now: float, notes: dict[str, str] | None = None) -> None: ...
 
-    def seat_holder(self, account_id: int | None) -> str | None:
-        """Who the account sits here as (None: no seat); a tournament's: its entry (7#2)."""
-        player = None if account_id is None else str(account_id)
-        return player if player and self.table.seat_number(player) is not None else None
+        def seat_holder(self, account_id: int | None) -> str | None: ...
+
+        def _player(self, client: Client) -> str: ...
 
     def _seat_for(self, client: Client) -> int | None:
         holder = self.seat_holder(client.account_id)
         return None if holder is None else self.table.seat_number(holder)
-
-    def _player(self, client: Client) -> str:
-        if client.player is None:
-            raise TableError("log in first (send a hello with your session token)")
-        return client.player
 
     async def _join(self, client: Client, message: protocol.Join, now: float) -> None:
         """Sit down with a buy-in; the request key names this one sitting (S-MONEY-3)."""

@@ -1,7 +1,8 @@
 """Tournaments in the room: each event is a ``TournamentRunner`` that owns the
 pure coordinator (``pokerroom.tournament``) and one table task per tournament table
-(``TournamentTableActor``); ``Tournaments`` holds them all, starts multi-table events at
-their time and keeps a sit & go of each repeating structure open for registration.
+(a ``TableActor`` with the tournament's parts: ``tournament_table``); ``Tournaments`` holds
+them all, starts multi-table events at their time and keeps a sit & go of each repeating
+structure open for registration.
 
 Money goes through the ledger with the coordinator's change in one transaction
 (``store.tournaments.statements``): a registration, its refund, a rebuy or add-on, each
@@ -22,6 +23,7 @@ from pokerroom.rules.tournament import TournamentStructure
 from pokerroom.server.clock import utcnow
 from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.errors import describe
+from pokerroom.server.tables.actor import TableActor
 from pokerroom.server.tables.inbox import Watching
 from pokerroom.server.tournaments.bounties import (
     bounties_due,
@@ -30,7 +32,7 @@ from pokerroom.server.tournaments.bounties import (
     seat_bounties,
 )
 from pokerroom.server.tournaments.buys import buy_chips
-from pokerroom.server.tournaments.table import TournamentTableActor
+from pokerroom.server.tournaments.table import tournament_table
 from pokerroom.store.tournaments.bounties import BountyPayment
 from pokerroom.store.tournaments.statements import Prize
 from pokerroom.table import Table
@@ -73,7 +75,7 @@ class TournamentRunner:
         self.paid: set[str] = paid or set()
         self.names: dict[str, str] = names or {}
         self.places: dict[str, Place] = {}
-        self.actors: dict[int, TournamentTableActor] = {}
+        self.actors: dict[int, TableActor] = {}
         self.lock = asyncio.Lock()  # registrations and rebuys, one at a time
         # The state is written in the order it is taken (else an older one could overwrite
         # a newer one: a late registration lost from the state, its money paid).
@@ -315,7 +317,7 @@ class TournamentRunner:
         """A table task for every table the coordinator has, and none for a broken one."""
         for number in self.t.tables:
             if number not in self.actors:
-                actor = TournamentTableActor(self, number, pause=self.hall.pause)
+                actor = tournament_table(self, number, pause=self.hall.pause)
                 actor.limits = self.room.account_limits  # one account: one chat rate
                 actor.moving = self.room.draining  # opened while the node drains: no hand
                 self.hall.events.watch(self, actor)  # a write refused by the epoch: deposed

@@ -1,7 +1,8 @@
-"""A tournament table's task: the cash table's actor (its inbox, clock, watchers,
-broadcast and hole-card privacy) with the tournament's coordinator dealing the hands.
+"""A tournament table's task: the table actor (its inbox, clock, watchers, broadcast and
+hole-card privacy) with the tournament's parts: its coordinator dealing the hands
+(``TournamentDealing``) and the tournament's policy (``TournamentPolicy``).
 
-The coordinator owns the table; this task asks it to deal (``TournamentDealing``: at the level
+The coordinator owns the table; the task asks it to deal (``TournamentDealing``: at the level
 of the moment, hand for hand when it says so, from the table's verifiable shuffle as a cash
 table deals, docs/fairness.md), passes the players' actions and the clock's time-outs through it,
 and stores each hand's end with the event's state after it (busts, moves, places paid) in
@@ -11,14 +12,12 @@ deadlines that survive a restart)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from pokerroom.engine.actions import Action, ActionKind
+from pokerroom.engine.actions import Action
 from pokerroom.fairness import Shuffle
 from pokerroom.history.record import hand_record
 from pokerroom.server.clock import utcnow
@@ -26,7 +25,6 @@ from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.client import Client
 from pokerroom.server.tables.actor import CLOCK_SLACK, TableActor
 from pokerroom.server.tables.dealing import Dealt, dealt_in
-from pokerroom.server.tables.inbox import Close, Item, Suspend, Void
 from pokerroom.server.tournaments.deals import open_proposal, tell_restarted
 from pokerroom.store.nodes.leases import StaleEpochError
 from pokerroom.store.tables.hands import StartedHand
@@ -44,17 +42,6 @@ log = logging.getLogger("pokerroom.tournament")
 TOURNAMENT_EVENTS = tuple(
     v for v in vars(tev).values() if isinstance(v, type) and v.__module__ == tev.__name__
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Wake:
-    """Something changed elsewhere in the tournament (a move, a round of hand-for-hand over,
-    the start): look again whether to deal, and show the table."""
-
-
-@dataclass(frozen=True, slots=True)
-class Retire:
-    """The table broke (its players were redrawn) or the event is over: stop."""
 
 
 class TournamentDealing:
@@ -88,37 +75,22 @@ class TournamentDealing:
         )
 
 
-class TournamentTableActor(TableActor):
-    def __init__(self, runner: TournamentRunner, number: int, *, pause: float) -> None:
-        super().__init__(
-            runner.db,
-            runner.table_id(number),
-            runner.t.tables[number],
-            {},
-            pause=pause,
-            dealing=TournamentDealing(runner, number),
-        )
-        self.runner = runner
-        self.number = number
+class TournamentPolicy:
+    """A tournament table's policy: the runner's clock, its coordinator's table number."""
 
-    # ------------------------------------------------------------ from the runner
-
-    def wake(self) -> None:
-        self.inbox.put_nowait(cast(Item, Wake()))
-
-    def retire(self) -> None:
-        self.inbox.put_nowait(cast(Item, Retire()))
+    def __init__(self, runner: TournamentRunner, number: int) -> None:
+        self.runner, self.number = runner, number
 
     # ------------------------------------------------------------ the clock: the runner's
 
-    async def _turn(self, item: Item | None, now: float) -> None:
-        await super()._turn(item, self.runner.now())
+    def now(self, now: float) -> float:
+        return self.runner.now()
 
-    def _next_wakeup(self, now: float) -> float | None:
+    def next_wakeup(self, actor: TableActor, now: float) -> float | None:
         now = self.runner.now()
-        if self.closed:
+        if actor.closed:
             return None
-        table, t = self.table, self.runner.t
+        table, t = actor.table, self.runner.t
         moments = [] if table.deadline is None else [table.deadline]
         if table.warning_at is not None and not table.warned:
             moments.append(table.warning_at)
@@ -129,8 +101,8 @@ class TournamentTableActor(TableActor):
             # A proposal made void by the hand that just ended (a bust changed the players)
             # is cleared here, not left to hold the table until the next level.
             proposal = open_proposal(self.runner) if self.runner.proposal is not None else None
-            if t.can_start(self.number, now) and proposal is None and not self.moving:
-                moments.append(self.next_hand_at)  # (moving: the node drains, none dealt)
+            if t.can_start(self.number, now) and proposal is None and not actor.moving:
+                moments.append(actor.next_hand_at)  # (moving: the node drains, none dealt)
             else:  # a break, a deal being agreed, or the other tables (they wake this one)
                 upcoming = t.clock.next_change(now)
                 if upcoming is not None:
@@ -140,9 +112,9 @@ class TournamentTableActor(TableActor):
         if not moments:
             return None
         wait = max(0.0, min(moments) - now) / self.runner.hall.speed  # in real seconds
-        return max(wait, CLOCK_SLACK) if self.clock_idle else wait
+        return max(wait, CLOCK_SLACK) if actor.clock_idle else wait
 
-    async def _on_clock(self, now: float) -> bool:
+    async def on_clock(self, actor: TableActor, now: float) -> bool:
         t = self.runner.t
         lapsed = t.expire_offers(self.number, now)  # rebuys not taken in time: out
         if lapsed:
@@ -151,23 +123,23 @@ class TournamentTableActor(TableActor):
         if self.runner.proposal is not None:
             open_proposal(self.runner)  # a deal not agreed in time lapses
         events = t.tick_table(self.number, now)
-        await self._route(events, now)
+        await self.route(actor, events, now)
         return bool(events or lapsed)
 
     # ------------------------------------------------------------ hands
 
-    async def _route(self, events: list[Any], now: float) -> None:
+    async def route(self, actor: TableActor, events: list[Any], now: float) -> None:
         """The table's events to the actor (a hand's end is stored), the tournament's to the
         runner. Seats left by busts and moves are tournament chips: no cash-out."""
-        await self._after(
+        await actor._after(
             [e for e in events if not isinstance(e, (SeatLeft, *TOURNAMENT_EVENTS))], now
         )
         self.runner.after([e for e in events if isinstance(e, TOURNAMENT_EVENTS)])
 
-    async def _store_hand(
-        self, finished: HandFinished, leavers: list[SeatLeft], now: float
+    async def store_hand(
+        self, actor: TableActor, finished: HandFinished, leavers: list[SeatLeft], now: float
     ) -> None:
-        started, hand, runner = self.started, self.table.last_hand, self.runner
+        started, hand, runner = actor.started, actor.table.last_hand, self.runner
         if started is None or hand is None:
             return
         due, bounties, overlay = runner.prizes_due(now), runner.bounties_due(), runner.overlay_due()
@@ -180,7 +152,7 @@ class TournamentTableActor(TableActor):
                 cancelled=finished.cancelled,
                 players=[
                     (account, seat, position, before, hand.stacks[position])
-                    for account, seat, position, before in self.participants
+                    for account, seat, position, before in actor.participants
                 ],
                 snapshot=runner.snapshot(),
                 status=runner.status,
@@ -190,111 +162,98 @@ class TournamentTableActor(TableActor):
                 now=utcnow(),
                 to_count=HandToCount(
                     hand,
-                    [(account, position) for account, _, position, _ in self.participants],
-                    self.table_id,
+                    [(account, position) for account, _, position, _ in actor.participants],
+                    actor.table_id,
                     tournament=True,
                 ),
             )
         runner.overlay_paid = runner.overlay_paid or bool(overlay)
-        self.started = None
-        self._announce(hand, finished, self.hand_events)
+        actor.started = None
+        actor._announce(hand, finished, actor.hand_events)
         runner.bounties_paid(bounties)
-        self._reveal(finished, started, self.participants)
+        actor._reveal(finished, started, actor.participants)
         runner.prizes_paid(paid, due)
-        self.hand_events = []
-        self.next_hand_at = now + self.pause * self.runner.hall.speed
+        actor.hand_events = []
+        actor.next_hand_at = now + actor.pause * self.runner.hall.speed
 
-    async def _fault(self, error: Exception, now: float) -> bool:
+    async def fault(self, actor: TableActor, error: Exception, now: float) -> bool:
         """A fault at this table: its hand goes back to its start (R-DECK-5), the rest of
         the tournament goes on. A write refused by the event's lease epoch is no fault:
         another node runs the event now, and this table stops (raised on to the task)."""
         if isinstance(error, StaleEpochError):
             raise error
-        self.faults += 1
+        actor.faults += 1
         log.error(
             "tournament table %s: fault: %s",
-            self.table_id,
+            actor.table_id,
             error,
             exc_info=(type(error), error, error.__traceback__),
         )
         self.runner.t.cancel_hand(self.number, f"server fault: {type(error).__name__}")
-        self.shuffles.cancelled()  # its deck is never revealed (R-DECK-5)
-        started, self.started = self.started, None
-        self.hand_events = []
-        self.next_hand_at = self.runner.now() + self.pause * self.runner.hall.speed
+        actor.shuffles.cancelled()  # its deck is never revealed (R-DECK-5)
+        started, actor.started = actor.started, None
+        actor.hand_events = []
+        actor.next_hand_at = self.runner.now() + actor.pause * self.runner.hall.speed
         if started is not None:
             try:
                 await self.runner.store.cancel_hand(
-                    self.table_id, started.hand_id, "server fault", now=utcnow()
+                    actor.table_id, started.hand_id, "server fault", now=utcnow()
                 )
             except Exception:  # the restart cancels it
-                log.exception("tournament table %s: the cancel was not stored", self.table_id)
+                log.exception("tournament table %s: the cancel was not stored", actor.table_id)
         return True
 
     # ------------------------------------------------------------ players
 
-    def seat_holder(self, account_id: int | None) -> str | None:
+    def seat_holder(self, actor: TableActor, account_id: int | None) -> str | None:
         """The account's entry in play when it sits here (a re-entry is ``7#2``)."""
         entry = self.runner.entry_of(account_id)
-        return entry if entry is not None and self.table.seat_number(entry) is not None else None
+        return entry if entry is not None and actor.table.seat_number(entry) is not None else None
 
-    def _player(self, client: Client) -> str:
-        entry = self.seat_holder(client.account_id)
+    def player(self, actor: TableActor, client: Client) -> str:
+        entry = self.seat_holder(actor, client.account_id)
         if entry is None:
-            raise TableError(f"you have no seat at {self.table_id}")
+            raise TableError(f"you have no seat at {actor.table_id}")
         return entry
 
-    async def _handle(self, item: Item, now: float) -> bool:
-        thing: object = item
-        if isinstance(thing, Wake):
-            return True
-        if isinstance(thing, Retire):
-            self._stop()
-            return False
-        match item:
-            case Suspend():
-                return False  # a suspended player is blinded off like an absent one
-            case Void(_, answer) | Close(_, answer):
-                answer.set_exception(TableError("a tournament table is run by its tournament"))
-                return False
-        return await super()._handle(item, now)
-
-    async def _watch(self, client: Client, now: float) -> bool:
-        changed = await super()._watch(client, now)
-        tell_restarted(self.runner, client.account_id)  # a deal a restart cancelled
-        return changed
-
-    async def _said(self, client: Client, payload: protocol.ClientMessage, now: float) -> bool:
+    def refusal(self, actor: TableActor, payload: protocol.ClientMessage) -> str | None:
         if isinstance(payload, (protocol.Act, protocol.Chat, protocol.Seed)):
-            return await super()._said(client, payload, now)
-        client.deliver(
-            protocol.error(
-                f"{self.table_id} is a tournament table: its seats are drawn by the tournament",
-                request=payload.type,
-                table=self.table_id,
-            )
-        )
-        return False
+            return None
+        return f"{actor.table_id} is a tournament table: its seats are drawn by the tournament"
 
-    async def _act(self, client: Client, message: protocol.Act, now: float) -> None:
-        entry = self._player(client)
-        if message.hand != self.table.hand_number or self.table.hand is None:
-            raise TableError(f"hand {message.hand} is not the hand in progress")
-        action = Action(ActionKind(message.action), message.amount)
+    def act(self, actor: TableActor, player: str, action: Action, now: float) -> list[Any]:
         try:
-            events = self.runner.t.act(entry, action, now)
+            return self.runner.t.act(player, action, now)
         except TournamentError as error:
             raise TableError(str(error)) from None
-        await self._route(events, now)
 
-    def _public(self, now: float) -> dict[str, Any]:
-        public = super()._public(now)
-        public["tournament"] = self.runner.table_info(self.table, now)
+    async def suspend(self, actor: TableActor, player: str, now: float) -> bool:
+        return False  # a suspended player is blinded off like an absent one
+
+    async def floor(
+        self, actor: TableActor, close: bool, reason: str, now: float
+    ) -> dict[str, Any]:
+        raise TableError("a tournament table is run by its tournament")
+
+    def watched(self, actor: TableActor, client: Client) -> None:
+        tell_restarted(self.runner, client.account_id)  # a deal a restart cancelled
+
+    def public(self, actor: TableActor, public: dict[str, Any], now: float) -> dict[str, Any]:
+        public["tournament"] = self.runner.table_info(actor.table, now)
         return public
 
-    def _stop(self) -> None:
-        self.closed = True
-        self.runner.room.actors.pop(self.table_id, None)
-        task = self.task
-        if task is not None:
-            asyncio.get_running_loop().call_soon(task.cancel)
+    def stopped(self, actor: TableActor) -> None:
+        self.runner.room.actors.pop(actor.table_id, None)
+
+
+def tournament_table(runner: TournamentRunner, number: int, *, pause: float) -> TableActor:
+    """The task of the tournament's table ``number``."""
+    return TableActor(
+        runner.db,
+        runner.table_id(number),
+        runner.t.tables[number],
+        {},
+        pause=pause,
+        policy=TournamentPolicy(runner, number),
+        dealing=TournamentDealing(runner, number),
+    )
