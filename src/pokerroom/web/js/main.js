@@ -13,6 +13,7 @@ import { bindMyHands, renderMyHands } from "./myhands.js";
 import { closeTable, renderTabs, show } from "./nav.js";
 import { bindOptions } from "./options.js";
 import { loadHistory, renderReplay } from "./replayer.js";
+import { bindPrivate, readRoute, renderPrivate, resumePrivate } from "./private.js";
 import { bindResults, renderResults } from "./results.js";
 import { connect, hello } from "./socket.js";
 import { bindMute, renderMute } from "./sound.js";
@@ -54,6 +55,7 @@ function setupAuth() {
       await accountPreferences(); // the account's language and options follow it to this page
       show("lobby");
       hello(); // its answer opens the tables where the player sits
+      resumePrivate(); // an invite link opened before logging in
     } catch (error) {
       $("#auth-error").textContent = error.message;
     }
@@ -76,6 +78,7 @@ function relabel() {
   renderTournaments();
   renderMyHands();
   renderResults();
+  renderPrivate();
   refreshDeal(); // when open
   renderTabs();
   renderMe();
@@ -103,6 +106,8 @@ async function start() {
   bindDeal();
   bindMyHands();
   bindResults();
+  bindPrivate();
+  readRoute();
   $("#results-open").addEventListener("click", (event) => { event.preventDefault(); show("results"); });
   $("#results-back").addEventListener("click", () => show("lobby"));
   document.addEventListener("keydown", onKey);
@@ -114,6 +119,7 @@ async function start() {
     // The hello's answer may already have reopened the player's tables: keep them shown.
     if (!app.token) show("auth");
     else if ($("#tables").hidden) show("lobby");
+    resumePrivate();
   } else {
     show("auth");
   }
