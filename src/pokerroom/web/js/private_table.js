@@ -28,7 +28,8 @@ export function renderBars(id = null) {
 function renderBar(view, game) {
   let bar = $(".private-bar", view.root);
   if (!bar) {
-    bar = el("section", { class: "private-bar", "aria-label": t("private.bar_label") });
+    bar = el("section", { class: "private-bar" },
+      el("div", { class: "row pb-head" }), el("div", { class: "pb-host-box" }), el("ol", { class: "pb-log" }));
     $(".controls", view.root).prepend(bar);
     // New: the game's log (its players read it) and, for its host, who asked to sit.
     if (["host", "approved", "removed"].includes(game.you)) loadLog(game.id);
@@ -41,25 +42,21 @@ function renderBar(view, game) {
   if (game.ended) state.unshift(t("private.status_ended"));
   else if (game.paused) state.unshift(t("private.paused"));
   if (!game.ended && game.bomb_pot_next) state.push(t("private.bomb_next", { bb: number(game.bomb_pot_next) }));
-  const head = el("div", { class: "row pb-head" },
+  $(".pb-head", bar).replaceChildren(
     el("span", { class: "badge private-badge", text: t("private.badge") }),
     el("span", { class: "pb-state", role: "status", text: state.join(" \u00b7 ") }),
     el("button", { type: "button", class: "link pb-page", onclick: () => openPrivate(game.id), text: t("private.game_page") }));
-  const acts = (logOf.get(game.id) || []).slice(-LAST_ACTS);
-  const log = el("ol", { class: "pb-log", "aria-label": t("private.log") },
-    ...acts.map((act) => el("li", { "data-act": act.act }, actTime(act), actLine(act))));
-  const parts = [head];
-  if (game.you === "host" && !game.ended) {
-    // Kept as it is while the host types in it: a frame's redraw would lose the amount.
-    const old = $(".pb-host", bar);
-    if (old && old.contains(document.activeElement) && document.activeElement.tagName === "INPUT") parts.push(old);
-    else {
-      const details = el("details", { class: "pb-host", open: old ? old.open || null : true },
-        el("summary", { text: t("private.host_controls") }),
-        hostControls(game, requestsOf.get(game.id) || [], { players: true }));
-      parts.push(details);
-    }
-  }
-  parts.push(log);
-  bar.replaceChildren(...parts);
+  const log = $(".pb-log", bar);
+  log.setAttribute("aria-label", t("private.log"));
+  log.replaceChildren(...(logOf.get(game.id) || []).slice(-LAST_ACTS)
+    .map((act) => el("li", { "data-act": act.act }, actTime(act), actLine(act))));
+  const box = $(".pb-host-box", bar);
+  if (game.you !== "host" || game.ended) { box.replaceChildren(); return; }
+  // Kept as it is while the host types in it: a redraw would lose the amount being typed.
+  const typing = box.contains(document.activeElement) && document.activeElement.tagName === "INPUT";
+  if (typing) return;
+  const old = $(".pb-host", box);
+  box.replaceChildren(el("details", { class: "pb-host", open: old ? old.open || null : true },
+    el("summary", { text: t("private.host_controls") }),
+    hostControls(game, requestsOf.get(game.id) || [], { players: true })));
 }
