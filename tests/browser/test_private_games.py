@@ -64,13 +64,13 @@ async def test_a_private_game_from_creation_to_its_ledger(
     room = quiet_room
     ann = await new_player(browser, room, "ann")
     bob = await new_player(browser, room, "bob")
-    cy = await new_player(browser, room, "cy", width=PHONE["width"])  # at phone width
+    cora = await new_player(browser, room, "cora", width=PHONE["width"])  # at phone width
     errors: list[str] = []
-    for player in (ann, bob, cy):
+    for player in (ann, bob, cora):
         player.page.on("pageerror", lambda error: errors.append(str(error)))
     await ann.page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    ids = {p.name: (await account(room, p))[0] for p in (ann, bob, cy)}
-    before = {p.name: (await account(room, p))[1] for p in (ann, bob, cy)}
+    ids = {p.name: (await account(room, p))[0] for p in (ann, bob, cora)}
+    before = {p.name: (await account(room, p))[1] for p in (ann, bob, cora)}
     page = ann.page
 
     # A setting the room refuses is said next to its field; nothing is created.
@@ -102,46 +102,46 @@ async def test_a_private_game_from_creation_to_its_ledger(
     await expect(page.locator("#pg-copied")).not_to_be_empty()
     assert await page.evaluate("navigator.clipboard.readText()") == link
 
-    # Bob opens the link, Cy types the code: each waits for the host.
+    # Bob opens the link, Cora types the code: each waits for the host.
     await bob.page.goto(link)
     await wait_status(bob.page, "pending")
     assert "invite=" not in bob.page.url  # the link is not left in the address
-    await cy.page.click("#private-open")
-    await cy.page.wait_for_selector("#private-form")
-    assert await wide(cy) <= PHONE["width"]  # the form fits a phone
-    await cy.page.fill("#private-code", code.lower())  # read case-insensitively
-    await cy.page.click("#private-code-ask")
-    await wait_status(cy.page, "pending")
-    assert not await cy.page.is_visible("#pg-sit")
+    await cora.page.click("#private-open")
+    await cora.page.wait_for_selector("#private-form")
+    assert await wide(cora) <= PHONE["width"]  # the form fits a phone
+    await cora.page.fill("#private-code", code.lower())  # read case-insensitively
+    await cora.page.click("#private-code-ask")
+    await wait_status(cora.page, "pending")
+    assert not await cora.page.is_visible("#pg-sit")
 
-    # The host approves Bob from the prompt, Cy from the game's page.
+    # The host approves Bob from the prompt, Cora from the game's page.
     prompt = f".private-request[data-account='{ids['bob']}']"
     await page.wait_for_selector(prompt)
     await page.click(f"{prompt} .approve")
     await page.wait_for_selector(prompt, state="detached")
-    cy_row = f"#pg-host .ph-player-list li[data-account='{ids['cy']}']"
-    await page.wait_for_selector(f"{cy_row}[data-status='pending']")
-    await page.click(f"{cy_row} .approve")
-    await page.wait_for_selector(f"{cy_row}[data-status='approved']")
+    cora_row = f"#pg-host .ph-player-list li[data-account='{ids['cora']}']"
+    await page.wait_for_selector(f"{cora_row}[data-status='pending']")
+    await page.click(f"{cora_row} .approve")
+    await page.wait_for_selector(f"{cora_row}[data-status='approved']")
     await wait_status(bob.page, "approved")
-    await wait_status(cy.page, "approved")
+    await wait_status(cora.page, "approved")
 
     # Everyone sits (the host too) and plays.
     await take_seat(bob, game)
-    await take_seat(cy, game)
+    await take_seat(cora, game)
     await take_seat(ann, game)  # the host too, from the game's page
-    players = [ann, bob, cy]
+    players = [ann, bob, cora]
     await play(players, game, hands=2, seconds=240)
     await screenshot(page, "private-host-table")
-    await screenshot(cy.page, "private-phone-table")
+    await screenshot(cora.page, "private-phone-table")
 
     # Paused (the hand in play goes on, no new one is dealt), a bomb pot marked and taken
     # back, the stakes changed from the next hand, resumed: the players see each act.
     host_bar = bar(game)
     changed_at = max(f["hand"]["number"] for f in ann.tables(game) if f["hand"])
     await page.click(f"{host_bar} .ph-pause")
-    await cy.page.wait_for_selector(f"{bar(game)}[data-paused='true']")
-    await cy.page.wait_for_selector(f"{bar(game)} .pb-log li[data-act='pause']")
+    await cora.page.wait_for_selector(f"{bar(game)}[data-paused='true']")
+    await cora.page.wait_for_selector(f"{bar(game)} .pb-log li[data-act='pause']")
     await page.fill(f"{host_bar} .ph-bomb-amount", "3")
     await page.click(f"{host_bar} .ph-bomb-set")
     await expect(bob.page.locator(f"{bar(game)} .pb-state")).to_contain_text("3")
@@ -161,13 +161,13 @@ async def test_a_private_game_from_creation_to_its_ledger(
     later = [f for f in ann.tables(game) if f["hand"] and f["hand"]["number"] > changed_at + 1]
     assert later and all(f["big_blind"] == 400 for f in later), later[:1]
 
-    # Cy is removed (asked first), then the game ends (asked first).
+    # Cora is removed (asked first), then the game ends (asked first).
     question = await confirm(
-        page, f"{host_bar} .ph-player-list li[data-account='{ids['cy']}'] .remove"
+        page, f"{host_bar} .ph-player-list li[data-account='{ids['cora']}'] .remove"
     )
-    assert "cy" in question
-    await cy.page.click(f"{bar(game)} .pb-page")
-    await wait_status(cy.page, "removed")
+    assert "cora" in question
+    await cora.page.click(f"{bar(game)} .pb-page")
+    await wait_status(cora.page, "removed")
     await confirm(page, f"{host_bar} .ph-end")
     await page.wait_for_selector(f"{bar(game)}[data-ended='true']")
     ended = await api(room, ann, f"/api/private-games/{game}")
@@ -185,7 +185,7 @@ async def test_a_private_game_from_creation_to_its_ledger(
         if rows == len(book["players"]):
             break
         await page.wait_for_timeout(200)
-    assert {p["name"] for p in book["players"]} == {"ann", "bob", "cy"}
+    assert {p["name"] for p in book["players"]} == {"ann", "bob", "cora"}
     for entry in book["players"]:
         row = f"#pg-ledger-rows tr[data-account='{entry['account']}']"
         for field in ("buy_ins", "top_ups", "cash_outs", "net"):
@@ -213,7 +213,7 @@ async def test_a_private_game_from_creation_to_its_ledger(
 
     # The page in Hungarian: no English left, nothing but the catalogue's texts and data.
     await switch(page, "hu")
-    names = await data_names(room, "ann", "bob", "cy", SETTINGS["name"], code, link)
+    names = await data_names(room, "ann", "bob", "cora", SETTINGS["name"], code, link)
     assert await untranslated(page, "#private", Checker("hu", names)) == []
     await screenshot(page, "private-ledger-hu")
     await switch(page, "en")
@@ -236,8 +236,8 @@ async def test_a_private_game_from_creation_to_its_ledger(
     await screenshot(page, "private-replay")
 
     # The phone-width page is readable: nothing wider than the screen.
-    assert await wide(cy) <= PHONE["width"]
-    await screenshot(cy.page, "private-phone-page")
+    assert await wide(cora) <= PHONE["width"]
+    await screenshot(cora.page, "private-phone-page")
 
     report = await audit_database(room.database)
     assert report.ok, report.problems
