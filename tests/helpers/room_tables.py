@@ -3,11 +3,17 @@ along until some hands are over."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
+from websockets.asyncio.client import connect
+
+from pokerroom.server.app import create_app
 from pokerroom.server.tables.room import TableConfig
-from tests.server.conftest import Person, Server, person
+from tests.server.conftest import Person, Server, person, start_uvicorn
 
 FAST = (("decision_seconds", 2), ("warning_after_seconds", 1), ("time_bank_seconds", 0))
 
@@ -129,3 +135,26 @@ async def play_at(someone: Person, table: str, hands: int) -> None:
         numbers.add(hand["number"])
         if hand["actor"] == frame["you"] and hand["legal"] is not None:
             await someone.send(type="act", table=table, action="check_or_call", hand=hand["number"])
+
+
+@contextlib.asynccontextmanager
+async def room_on(url: str) -> AsyncIterator[Server]:
+    """The room on ``url``, served until the block ends (then stopped as on a shutdown)."""
+    app = create_app(url, demo=False, pause=0.05)
+    port, uv, task = await start_uvicorn(app)
+    try:
+        yield Server(base=f"http://127.0.0.1:{port}", app=app, database=url)
+    finally:
+        uv.should_exit = True
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, timeout=30)
+
+
+async def back(server: Server, someone: Person) -> Person:
+    """``someone`` on a new socket to ``server``, logged in with their session."""
+    ws = await connect(server.base.replace("http", "ws", 1) + "/ws")
+    again = Person(someone.name, someone.token, someone.account_id, ws)
+    await again.next("welcome")
+    await again.send(type="hello", token=again.token)
+    await again.next("hello")
+    return again

@@ -21,6 +21,7 @@ from pokerroom.server.http import (
     floor,
     hands,
     preferences,
+    private_games,
     results,
     socket,
     tournaments,
@@ -28,10 +29,12 @@ from pokerroom.server.http import (
 from pokerroom.server.nodes.leasing import LeaseSettings
 from pokerroom.server.ops.metrics import CONTENT_TYPE_LATEST, CountResponses, MetricsAccess
 from pokerroom.server.ops.request_ids import RequestIds
+from pokerroom.server.private.games import PrivateGames
 from pokerroom.server.sockets import errors
 from pokerroom.server.tables.room import Limits, Room
 from pokerroom.server.tournaments.hall import Tournaments
 from pokerroom.store.db import Database
+from pokerroom.store.tables.private_games import PrivateGamesStore
 
 WEB = Path(__file__).resolve().parent.parent / "web"  # the browser client, no build step
 NO_CACHE = {"Cache-Control": "no-cache"}
@@ -117,6 +120,8 @@ def create_app(
         own_tables=own_tables,
     )
     auth = Auth(room.store)
+    # Before the room starts: its private tables are restored dealing through their games.
+    private = PrivateGames(room, PrivateGamesStore(room.db))
     hall = Tournaments(
         room, repeat=repeat, schedule=None if schedule is None else load_schedule(schedule)
     )
@@ -126,8 +131,10 @@ def create_app(
         await room.start(demo=demo)
         if own_tables:
             await hall.start()
+            await private.start()
         yield
         if own_tables:
+            await private.stop()
             await hall.stop()
         await room.stop()
         auth.close()
@@ -150,8 +157,19 @@ def create_app(
     app.state.store = room.store
     app.state.auth = auth
     app.state.tournaments = hall
+    app.state.private = private
     app.state.redis = redis  # the nodes' bus, None on a single node
-    for concern in (floor, accounts, hands, results, fairness, preferences, socket, tournaments):
+    for concern in (
+        floor,
+        accounts,
+        hands,
+        results,
+        fairness,
+        preferences,
+        socket,
+        tournaments,
+        private_games,
+    ):
         app.include_router(concern.router)
     errors.install(app)  # every error response carries a code and its params
 

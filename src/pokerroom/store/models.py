@@ -345,3 +345,50 @@ class ConnectionSeen(Base):
     device: Mapped[str] = mapped_column(String(64))
     first_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PrivateGame(Base):
+    """R-PRIV-1: a cash table a player (the host) set up, found only by its invite token or
+    its code. ``table_id`` is its table's (``tables``) id; ``settings`` is the host's choice
+    as JSON; ``big_blind`` and ``bomb_pot_next`` are what the next hand is dealt with."""
+
+    __tablename__ = "private_games"
+
+    table_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    host_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True)
+    invite: Mapped[str] = mapped_column(String(64), unique=True)
+    settings: Mapped[str] = mapped_column(Text)
+    big_blind: Mapped[int] = mapped_column(BigInteger)
+    paused: Mapped[bool] = mapped_column(Boolean, default=False)
+    bomb_pot_next: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PrivateMember(Base):
+    """A player who asked to sit in a private game, and what the host decided: ``pending``,
+    ``approved``, ``denied`` or ``removed``."""
+
+    __tablename__ = "private_members"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("private_games.table_id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    status: Mapped[str] = mapped_column(String(16))
+    asked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PrivateAct(Base):
+    """A host's act in a private game (or the room's: ``host_id`` None), with its time and
+    target, shown to the game's players."""
+
+    __tablename__ = "private_acts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("private_games.table_id"), index=True)
+    host_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    act: Mapped[str] = mapped_column(String(16))
+    target_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    detail: Mapped[str] = mapped_column(Text, default="{}")  # JSON
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

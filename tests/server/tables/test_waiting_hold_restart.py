@@ -6,43 +6,15 @@ sockets; the audit reconciles, S-AUDIT-2)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-from websockets.asyncio.client import connect
-
-from pokerroom.server.app import create_app
 from pokerroom.store.db import sqlite_url
 from tests.helpers.audit import assert_books_balance
+from tests.helpers.room_tables import back, room_on
 from tests.helpers.waiting_list import full_two_seats, in_line, stored_table, waiting
-from tests.server.conftest import Person, Server, start_uvicorn
 
 HOLD_SECONDS = 5.0  # long enough that a fresh hold after the restart would still run
-
-
-@contextlib.asynccontextmanager
-async def room_on(url: str) -> AsyncIterator[Server]:
-    """The room on ``url``, served until the block ends (then stopped as on a shutdown)."""
-    app = create_app(url, demo=False, pause=0.05)
-    port, uv, task = await start_uvicorn(app)
-    try:
-        yield Server(base=f"http://127.0.0.1:{port}", app=app, database=url)
-    finally:
-        uv.should_exit = True
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.wait_for(task, timeout=30)
-
-
-async def back(server: Server, someone: Person) -> Person:
-    """``someone`` on a new socket to ``server``, logged in with their session."""
-    ws = await connect(server.base.replace("http", "ws", 1) + "/ws")
-    again = Person(someone.name, someone.token, someone.account_id, ws)
-    await again.next("welcome")
-    await again.send(type="hello", token=again.token)
-    await again.next("hello")
-    return again
 
 
 async def test_a_hold_that_ran_out_while_the_room_was_down_is_passed_on_at_once(

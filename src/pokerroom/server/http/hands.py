@@ -47,7 +47,7 @@ async def lobby(
         elsewhere = await lobby_elsewhere(room.bus, room.actors, viewer)
     except (RedisError, OSError):
         elsewhere = []  # Redis away: this node's own tables meanwhile
-    return room.lobby(viewer) + elsewhere
+    return room.lobby(viewer) + [e for e in elsewhere if not room.unlisted(e["id"])]
 
 
 @router.get("/hands")

@@ -170,6 +170,7 @@ async def _read(room: Room, store: RoomStore, client: Client, websocket: WebSock
             message,
             getattr(websocket.app.state, "tournaments", None),
             device=device,
+            private=getattr(websocket.app.state, "private", None),
         )
 
 
@@ -214,6 +215,7 @@ async def _dispatch(
     hall: Any = None,
     *,
     device: str = "",
+    private: Any = None,
 ) -> None:
     if isinstance(message, protocol.Ping):
         client.deliver(protocol.frame(protocol.Pong()))
@@ -252,6 +254,11 @@ async def _dispatch(
         return
     if isinstance(message, protocol.Unwatch):
         _unwatch(room, client, message.table)
+        return
+    # A private game's table: to whoever the game does not let in, as if there were none.
+    refused = None if private is None else private.refusal(client.account_id, message)
+    if refused is not None:
+        client.deliver(protocol.error(refused, request=message.type, table=message.table))
         return
     actor = room.actors.get(message.table)
     remote = actor is None and room.bus is not None and await room.bus.has_table(message.table)

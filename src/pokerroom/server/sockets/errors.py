@@ -90,6 +90,19 @@ TEMPLATES: dict[str, str] = {
     "waiting.no_chips": "your balance is below the table's minimum buy-in",
     "waiting.lapsed": "the seat was not taken in time",
     "waiting.table_closed": "the table was closed",
+    # private games (server/private/games.py, docs/private-games.md)
+    "private.not_found": "no private game '{game}'",
+    "private.bad_code": "no private game has this code or link",
+    "private.slow_down": "too many wrong codes: try again in {seconds} s",
+    "private.invalid": "not possible in a private game: {reason}",
+    "private.too_many": "you host {count} open private games: end one first",
+    "private.hosts_only": "only the host of this game may do this",
+    "private.host_stays": "the host cannot be removed or denied",
+    "private.ended": "this private game has ended",
+    "private.paused": "the game is already paused",
+    "private.not_paused": "the game is not paused",
+    "private.no_request": "player {account} has not asked to sit in this game",
+    "private.not_approved": "the host has not approved you at this game",
     # tournaments (tournament/*, server/tournaments/runner.py,
     # store/tournaments/statements.py): the errors of the lobby's requests, then the notes
     # of a ``tournament`` frame (its ``kind``)

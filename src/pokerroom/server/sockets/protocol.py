@@ -469,6 +469,25 @@ class TournamentNotice(_Frame):
     prize: int | None = None
 
 
+class PrivateGameFrame(_Frame):
+    """A private game as this viewer sees it, after a host's act (docs/private-games.md);
+    ``act``: the logged act that changed it."""
+
+    type: Literal["private_game"] = "private_game"
+    table: str
+    game: dict[str, Any]
+    act: dict[str, Any] | None = None
+
+
+class PrivateRequestFrame(_Frame):
+    """To a private game's host: a player asks to sit."""
+
+    type: Literal["private_request"] = "private_request"
+    table: str
+    account: int
+    name: str
+
+
 ServerFrame = Annotated[
     Welcome
     | HelloOk
@@ -479,7 +498,9 @@ ServerFrame = Annotated[
     | TableFrame
     | DeckReveal
     | WaitingFrame
-    | TournamentNotice,
+    | TournamentNotice
+    | PrivateGameFrame
+    | PrivateRequestFrame,
     Field(discriminator="type"),
 ]
 SERVER_FRAMES: tuple[type[_Frame], ...] = (
@@ -493,6 +514,8 @@ SERVER_FRAMES: tuple[type[_Frame], ...] = (
     DeckReveal,
     WaitingFrame,
     TournamentNotice,
+    PrivateGameFrame,
+    PrivateRequestFrame,
 )
 _SERVER_ADAPTER: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
 

@@ -178,6 +178,10 @@ class Room:
         self.draining = False  # stopping: no new hand, tables handed over (server/ops/drain.py)
         # The tournament tables other nodes run where an account sits (tournament_nodes.py).
         self.seated_elsewhere: Callable[[int], list[str]] = lambda account: []
+        # Tables another concern runs its own way (server/private/): each actor as it is
+        # added, before its task starts; and the tables the lobby never lists.
+        self.prepare: Callable[[TableActor], None] | None = None
+        self.unlisted: Callable[[str], bool] = lambda table_id: False
         self.bus = (
             None
             if redis is None
@@ -398,6 +402,8 @@ class Room:
         if self.leases is not None:
             actor.on_stale = self.leases.stale
         actor.moving = self.draining  # opened while the node drains: no hand to cancel
+        if self.prepare is not None:
+            self.prepare(actor)
         self.actors[config.id] = actor
 
     async def stop(self) -> None:
@@ -423,11 +429,11 @@ class Room:
 
     def lobby(self, viewer: int | None = None) -> list[dict[str, Any]]:
         """Every cash table as the lobby lists it (tournament tables are listed by their
-        event); ``you_wait`` is the ``viewer``'s place on its waiting list (None: not on it,
-        or not logged in)."""
+        event, private games' not at all); ``you_wait`` is the ``viewer``'s place on its
+        waiting list (None: not on it, or not logged in)."""
         entries = []
         for actor in self.actors.values():
-            if actor.table.tournament:
+            if actor.table.tournament or self.unlisted(actor.table_id):
                 continue
             entry = actor.lobby_entry()
             waiting = actor.table.waiting
@@ -437,7 +443,7 @@ class Room:
             entries.append(entry)
         if self.leases is not None:  # the other nodes' tables, as the last pass read them
             entries.extend(self.leases.remote_entries(viewer, set(self.actors)))
-        return entries
+        return [e for e in entries if not self.unlisted(e["id"])]
 
 
 def wall_offset() -> float:
