@@ -340,11 +340,21 @@ function formBody(form) {
   return body;
 }
 
-// The field a refusal names: the request's validation names it ("big_blind"), the room's own
-// check says it first ("straddle: not in fixed-limit").
-function fieldOf(error) {
-  const named = error.params?.field || String(error.params?.reason || "").split(":")[0].trim();
-  return named.split(".").pop();
+// The field a refusal names: the request's validation names it ({field: "big_blind"}); the
+// room's own check says the setting first ("straddle: ...") or names the option its rules
+// refuse ("house multipoker: no straddle in fixed-limit"). The options first: a refusal of
+// an option names the game's structure too.
+const NAMED = ["straddle", "run_it_twice", "bomb_pot", "spectators", "approve_seats", "seats",
+  "big_blind", "min_buy_in", "max_buy_in", "decision_seconds", "time_bank_seconds", "preset", "variant", "structure"];
+
+function fieldOf(error, form) {
+  if (error.params?.field) return String(error.params.field).split(".").pop();
+  const reason = String(error.params?.reason || "").toLowerCase();
+  const lead = reason.split(":")[0].trim();
+  if (form.elements[lead]) return lead;
+  const named = NAMED.find((name) => new RegExp(`\\b${name.replace(/_/g, "[ _-]")}`).test(reason));
+  if (!named) return "";
+  return form.elements[named] ? named : `${named}_bb`;
 }
 
 function clearFieldErrors(form) {
@@ -368,7 +378,7 @@ async function create(event) {
     openPrivate(game.id);
     loadLog(game.id);
   } catch (error) {
-    const field = fieldOf(error);
+    const field = fieldOf(error, form);
     if (form.elements[field]) showFieldError(form, field, error.message);
     $("#private-form-error").textContent = error.message;
   } finally {
