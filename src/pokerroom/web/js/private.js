@@ -11,7 +11,7 @@ import { stakesLabel, toCents } from "./format.js";
 import { locale, number, t } from "./i18n.js";
 import { openTable, show } from "./nav.js";
 import { actLine, hostControls } from "./private_host.js";
-import { bindLedger, renderHands, renderLedger } from "./private_ledger.js";
+import { bindLedger, renderHands, renderLedger, rerenderLedger } from "./private_ledger.js";
 import { renderBars } from "./private_table.js";
 import { app } from "./state.js";
 
@@ -317,10 +317,13 @@ export const inviteLink = (invite) => `${location.origin}/?invite=${encodeURICom
 
 /** A new language: what this page wrote, written again. */
 export function renderPrivate() {
-  if ($("#private").hidden) return;
-  if (shown === null) loadMine(); else renderGame();
+  renderBars();
   for (const prompt of document.querySelectorAll(".private-request")) prompt.remove();
   for (const game of games.values()) if (game.you === "host" && !game.ended) loadRequests(game.id);
+  if ($("#private").hidden) return;
+  if (shown === null) { loadMine(); return; }
+  renderGame();
+  rerenderLedger();
 }
 
 // ------------------------------------------------------------------------ the forms

@@ -12,10 +12,12 @@ import { openReplay } from "./replayer.js";
 import { app } from "./state.js";
 
 const FIELDS = ["buy_ins", "top_ups", "cash_outs", "net"];
+const last = { book: null, hands: null, game: null }; // as last drawn: drawn again in a new language
 const time = (iso) => new Date(iso).toLocaleTimeString(locale(), { hour: "2-digit", minute: "2-digit" });
 
 /** ``book``: GET /ledger's answer, null when the player may not read it. */
 export function renderLedger(book) {
+  last.book = book;
   const rows = book ? book.players : [];
   $("#pg-ledger-rows").replaceChildren(...(rows.length
     ? rows.map((p) => el("tr", { "data-account": String(p.account), "data-name": p.name },
@@ -38,6 +40,8 @@ export function renderLedger(book) {
 
 /** ``hands``: GET /hands's list, newest first (null: not the player's to read). */
 export function renderHands(hands, game) {
+  last.hands = hands;
+  last.game = game;
   const list = $("#pg-hands");
   if (!hands || !hands.length) {
     list.replaceChildren(el("li", { class: "muted", text: t(hands ? "private.no_hands" : "private.members_only") }));
@@ -55,6 +59,12 @@ export function renderHands(hands, game) {
         ? el("span", { class: `hl-net ${mine.net > 0 ? "won" : mine.net < 0 ? "lost" : "muted"}`, text: signedMoney(mine.net) })
         : null);
   }));
+}
+
+/** A new language: the books and hands drawn again from what the room last said. */
+export function rerenderLedger() {
+  renderLedger(last.book);
+  if (last.game) renderHands(last.hands, last.game);
 }
 
 function replay(game, handId) {
