@@ -130,6 +130,7 @@ async def test_a_private_game_from_creation_to_its_ledger(
     await take_seat(bob, game)
     await take_seat(cora, game)
     await take_seat(ann, game)  # the host too, from the game's page
+    await page.click(f"{bar(game)} .pb-host summary")  # folded at first: the actions first
     players = [ann, bob, cora]
     await play(players, game, hands=2, seconds=240)
     await screenshot(page, "private-host-table")

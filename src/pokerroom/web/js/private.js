@@ -264,10 +264,14 @@ function facts(game) {
     gameLabel(game),
     t("private.stakes_next", { stakes: stakesLabel(game) }),
     t("private.seats_count", { seats: number(s.seats) }),
-    t("private.buy_in_range", { min: number(s.min_buy_in_bb), max: number(s.max_buy_in_bb) }),
-    t("private.clock", { seconds: number(s.decision_seconds), bank: number(s.time_bank_seconds) }),
     t(`private.preset_${s.preset}`),
   ];
+  // A setting left to the house's default may come as null: the house rules say it then.
+  if (s.min_buy_in_bb != null && s.max_buy_in_bb != null) {
+    parts.push(t("private.buy_in_range", { min: number(s.min_buy_in_bb), max: number(s.max_buy_in_bb) }));
+  }
+  if (s.decision_seconds != null) parts.push(t("private.seconds_to_act", { seconds: number(s.decision_seconds) }));
+  if (s.time_bank_seconds != null) parts.push(t("private.time_bank", { bank: number(s.time_bank_seconds) }));
   for (const option of ["straddle", "run_it_twice", "bomb_pots", "spectators"]) {
     if (s[option === "bomb_pots" ? "bomb_pot" : option]) parts.push(t(`private.${option}`));
   }

@@ -1,4 +1,4 @@
-// A private game's table: a bar above its controls saying it is private, paused, what the
+// A private game's table: a bar below its controls (the actions stay first) saying it is private, paused, what the
 // next hand's stakes and bomb pot are, the host's last acts (every player sees them), a link
 // to the game's page, and for the host the host's controls.
 
@@ -30,7 +30,7 @@ function renderBar(view, game) {
   if (!bar) {
     bar = el("section", { class: "private-bar" },
       el("div", { class: "row pb-head" }), el("div", { class: "pb-host-box" }), el("ol", { class: "pb-log" }));
-    $(".controls", view.root).prepend(bar);
+    $(".controls", view.root).append(bar);
     // New: the game's log (its players read it) and, for its host, who asked to sit.
     if (["host", "approved", "removed"].includes(game.you)) loadLog(game.id);
     if (game.you === "host" && !game.ended) loadRequests(game.id);
@@ -56,7 +56,8 @@ function renderBar(view, game) {
   const typing = box.contains(document.activeElement) && document.activeElement.tagName === "INPUT";
   if (typing) return;
   const old = $(".pb-host", box);
-  box.replaceChildren(el("details", { class: "pb-host", open: old ? old.open || null : true },
+  // Folded at first: the table's own buttons keep the first screen.
+  box.replaceChildren(el("details", { class: "pb-host", open: old?.open || null },
     el("summary", { text: t("private.host_controls") }),
     hostControls(game, requestsOf.get(game.id) || [], { players: true })));
 }
