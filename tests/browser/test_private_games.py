@@ -243,3 +243,55 @@ async def test_a_private_game_from_creation_to_its_ledger(
     report = await audit_database(room.database)
     assert report.ok, report.problems
     assert not errors, errors
+
+
+async def test_a_link_opened_before_logging_in_asks_after_it_and_a_denied_player_asks_again(
+    browser: Browser, quiet_room: Room
+) -> None:
+    room = quiet_room
+    hal = await new_player(browser, room, "hal")
+    page = hal.page
+    await fill_form(page, SETTINGS)
+    await page.click("#private-create")
+    assert await status(page) == "host"
+    link = await page.input_value("#pg-link")
+
+    # Where the clipboard is refused, the link is selected for the keyboard's copy.
+    await page.evaluate("Object.defineProperty(navigator, 'clipboard', { value: undefined })")
+    await page.click("#pg-copy")
+    await expect(page.locator("#pg-copied")).not_to_be_empty()
+    selected = await page.evaluate(
+        "(() => { const box = document.querySelector('#pg-link');"
+        " return box.value.slice(box.selectionStart, box.selectionEnd); })()"
+    )
+    assert selected == link
+
+    # A guest opens the link, signs up, and is asking: the link outlived the log-in.
+    context = await browser.new_context(viewport={"width": 1360, "height": 900})
+    guest = await context.new_page()
+    guest.set_default_timeout(15_000)
+    await guest.goto(link)
+    await guest.wait_for_selector("#auth:not([hidden])")
+    await guest.fill("#username", "gus")
+    await guest.fill("#password", "correct horse battery")
+    await guest.click("#signup")
+    await wait_status(guest, "pending")
+    assert not await guest.is_visible("#pg-sit")
+
+    # A wrong code is refused beside the code box.
+    await guest.click("#private-home-open")
+    await guest.fill("#private-code", "ZZZZ-ZZZ")
+    await guest.click("#private-code-ask")
+    await expect(guest.locator("#private-code-error")).to_have_text(
+        "no private game has this code or link"
+    )
+    await guest.click("#private-games li >> button")  # back to the game from my list
+    await wait_status(guest, "pending")
+
+    # Denied from the prompt: the guest sees it and asks again, with the link kept.
+    await page.click(".private-request .deny")
+    await wait_status(guest, "denied")
+    await guest.click("#pg-ask")
+    await wait_status(guest, "pending")
+    await page.wait_for_selector("#pg-host .ph-player-list li[data-status='pending']")
+    await context.close()

@@ -102,8 +102,8 @@ async function ask(body, errorNode) {
   try {
     const game = await api("/api/private-games/ask", { body });
     remember(game.id, body);
+    openPrivate(game.id); // first: the page shown is drawn at once from the answer
     setGame(game);
-    openPrivate(game.id);
   } catch (error) {
     errorNode.textContent = error.message;
   }
@@ -381,9 +381,8 @@ async function create(event) {
   $("#private-create").disabled = true;
   try {
     const game = await api("/api/private-games", { body: formBody(form) });
-    setGame(game);
     openPrivate(game.id);
-    loadLog(game.id);
+    setGame(game);
   } catch (error) {
     const field = fieldOf(error, form);
     if (form.elements[field]) showFieldError(form, field, error.message);
