@@ -13,7 +13,7 @@ import { bindMyHands, renderMyHands } from "./myhands.js";
 import { closeTable, renderTabs, show } from "./nav.js";
 import { bindOptions } from "./options.js";
 import { loadHistory, renderReplay } from "./replayer.js";
-import { bindPrivate, readRoute, renderPrivate, resumePrivate } from "./private.js";
+import { bindPrivate, forgetPrivate, readRoute, renderPrivate, resumePrivate } from "./private.js";
 import { bindResults, renderResults } from "./results.js";
 import { connect, hello } from "./socket.js";
 import { bindMute, renderMute } from "./sound.js";
@@ -65,6 +65,7 @@ function setupAuth() {
     try { await api("/api/logout", { method: "POST" }); } catch { /* already gone */ }
     for (const id of [...app.tables.keys()]) closeTable(id); // the next log-in reopens them
     forgetSession();
+    forgetPrivate();
     accountPreferences(); // logged out: the defaults (the language chosen here stays)
     if (app.socket) app.socket.close();
   });

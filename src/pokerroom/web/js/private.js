@@ -319,6 +319,17 @@ export const actTime = (act) => el("time", { datetime: act.at, text: `${new Date
 
 export const inviteLink = (invite) => `${location.origin}/?invite=${encodeURIComponent(invite)}`;
 
+/** Logged out: nothing of the last player's games stays on the page. */
+export function forgetPrivate() {
+  games.clear();
+  requestsOf.clear();
+  logOf.clear();
+  hostErrors.clear();
+  for (const prompt of document.querySelectorAll(".private-request")) prompt.remove();
+  renderLedger(null);
+  shown = null;
+}
+
 /** A new language: what this page wrote, written again. */
 export function renderPrivate() {
   renderBars();
