@@ -22,6 +22,7 @@ export const hostErrors = new Map(); // game id -> why the host's last act was r
 const INVITE = "pokerroom.invite"; // an invite link opened before logging in
 const ASKED = "pokerroom.private_asked"; // game id -> the code or invite the player asked with
 const REFRESH_MS = 4000;
+const later = new Set(); // "game:account": requests the host put off (asked again: shown again)
 const MEMBERS = new Set(["host", "approved", "removed"]); // who reads the log, ledger, hands
 
 let shown = null; // the game whose page is open, or null for the list
@@ -176,6 +177,7 @@ export function setGame(game, { quiet = false } = {}) {
 /** A frame of the socket about a private game. */
 export function onPrivateFrame(message) {
   if (message.type === "private_request") {
+    later.delete(`${message.table}:${message.account}`);
     promptRequest(message);
     loadRequests(message.table);
     return;
@@ -205,7 +207,7 @@ export async function hostAct(id, rest, body, errorNode) {
 
 function promptRequest({ table, account, name }) {
   const key = `${table}:${account}`;
-  if ($(`.private-request[data-key="${CSS.escape(key)}"]`)) return;
+  if (later.has(key) || $(`.private-request[data-key="${CSS.escape(key)}"]`)) return;
   const game = games.get(table);
   const error = el("p", { class: "error", role: "alert" });
   const close = () => prompt.remove();
@@ -217,7 +219,7 @@ function promptRequest({ table, account, name }) {
     el("div", { class: "row" },
       el("button", { type: "button", class: "primary approve", onclick: () => answer("approve"), text: t("private.approve") }),
       el("button", { type: "button", class: "deny", onclick: () => answer("deny"), text: t("private.deny") }),
-      el("button", { type: "button", class: "link later", onclick: close, text: t("private.later") })));
+      el("button", { type: "button", class: "link later", onclick: () => { later.add(key); close(); }, text: t("private.later") })));
   let stack = $("#private-requests");
   if (!stack) { stack = el("div", { id: "private-requests", class: "private-requests" }); document.body.append(stack); }
   stack.append(prompt);
@@ -325,6 +327,7 @@ export function forgetPrivate() {
   requestsOf.clear();
   logOf.clear();
   hostErrors.clear();
+  later.clear();
   for (const prompt of document.querySelectorAll(".private-request")) prompt.remove();
   renderLedger(null);
   shown = null;
