@@ -15,7 +15,8 @@ stored state (empty once it is finished); a guaranteed event's pool holds the ho
 its state has, and the house's overlay account minus all of them. A satellite's seats are
 paid from its pool as tickets, each worth a seat of its target event, and each ticket
 account holds its tickets issued less those used to register (plus those refunded), for an
-event that exists. Each
+event that exists. A private game's table is reconciled as any table's, and an ended game's
+table is closed and holds no chip. Each
 difference is named with its table, hand, tournament or account; so is a stored state the
 audit cannot read (it goes on with the rest, never stopping at it).
 """
@@ -33,6 +34,7 @@ from pokerroom.store.models import (
     HandRecord,
     LedgerAccount,
     Posting,
+    PrivateGame,
     Sitting,
     TableRecord,
     TournamentEntry,
@@ -109,6 +111,7 @@ async def audit(session: AsyncSession, *, reconcile: bool = True) -> AuditReport
         await _reconcile_sittings(session, report)
         await _reconcile_tournaments(session, report)
         await _reconcile_tickets(session, report)
+        await _reconcile_private_games(session, report)
     return report
 
 
@@ -161,6 +164,27 @@ async def _reconcile_tables(session: AsyncSession, report: AuditReport) -> None:
     )
     for owner, balance in orphans:
         report.problems.append(f"table {owner}: the ledger holds {balance} chips for no table")
+
+
+async def _reconcile_private_games(session: AsyncSession, report: AuditReport) -> None:
+    """A private game's table is reconciled as any table (above); an ended game's is also
+    closed, and every chip of it cashed out (R-PRIV-1)."""
+    rows = await session.execute(
+        select(PrivateGame.table_id, TableRecord.closed, LedgerAccount.balance)
+        .outerjoin(TableRecord, TableRecord.id == PrivateGame.table_id)
+        .outerjoin(
+            LedgerAccount,
+            and_(LedgerAccount.kind == "table", LedgerAccount.owner == PrivateGame.table_id),
+        )
+        .where(PrivateGame.ended_at.is_not(None))
+    )
+    for table_id, closed, balance in rows:
+        if closed is False:
+            report.problems.append(f"private game {table_id}: ended, but its table is open")
+        if balance:
+            report.problems.append(
+                f"private game {table_id}: ended, but its table holds {balance} chips"
+            )
 
 
 async def _reconcile_rake(session: AsyncSession, report: AuditReport) -> None:

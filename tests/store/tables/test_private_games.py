@@ -130,5 +130,12 @@ async def test_R_PRIV_1_the_game_ledger_is_the_rooms_ledger_and_the_end_closes_t
         report = await audit(session)
     assert closed is True
     assert report.ok, report.problems
+    async with database.transaction() as session:  # an ended game whose table is open
+        record = await session.get(TableRecord, TABLE)
+        assert record is not None
+        record.closed = False
+    async with database.transaction() as session:
+        report = await audit(session)
+    assert report.problems == [f"private game {TABLE}: ended, but its table is open"]
     acts = await games.acts(TABLE)
     assert (acts[-1].act, acts[-1].host) == ("idle_close", None)
