@@ -229,6 +229,9 @@ async def test_a_private_game_from_creation_to_its_ledger(
     # The game's hands, each opening in the replayer.
     hands = (await api(room, ann, f"/api/private-games/{game}/hands"))["hands"]
     assert len(hands) >= 5
+    # What went onto the table and did not come off is the rake of its hands, to the chip.
+    kept = sum(p["buy_ins"] + p["top_ups"] - p["cash_outs"] for p in book["players"])
+    assert kept == sum(h["rake"] for h in hands), (kept, hands)
     await expect(page.locator("#pg-hands li[data-hand]")).to_have_count(len(hands))
     newest = hands[0]["id"]
     await page.click(f"#pg-hands button[data-hand='{newest}']")
