@@ -205,6 +205,16 @@ async def _until_entries(server: Server, who: Person, game: dict[str, Any], n: i
 async def test_R_PRIV_1_ending_the_game_cashes_everyone_out_and_closes_its_table(
     server: Server,
 ) -> None:
+    await ended_in_play(server)
+
+
+async def test_R_PRIV_1_ending_the_game_on_postgresql(postgres_server: Server) -> None:
+    await ended_in_play(postgres_server)
+
+
+async def ended_in_play(server: Server) -> None:
+    """The host ends the game with a hand in play: it is cancelled (every chip back), each
+    player cashed out through the ledger, the table closed, the game ended for its players."""
     ann, bob, game = await two_seated(server)
     table = game["id"]
     await host_act(server, ann, game, "resume")

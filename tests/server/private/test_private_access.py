@@ -53,11 +53,15 @@ async def test_R_PRIV_1_a_private_game_is_unlisted_and_a_stranger_or_a_guessed_c
     nothing = await call(server, eve, "GET", "/p_000000000000")
     assert nothing.status_code == 404 and nothing.json()["code"] == "private.not_found"
     # Guessed codes and invites: the same answer as for no game.
-    for body in ({"code": "ABCDEFG"}, {"code": game["code"][::-1]}, {"invite": "x" * 43}):
-        if body.get("code") == game["code"]:
-            continue
+    wrong = [{"code": "ABCDEFG"}, {"code": game["code"][::-1]}, {"invite": "x" * 43}]
+    wrong += [{"code": f"WRONG{k}Z"} for k in range(10)]
+    wrong = [body for body in wrong if body.get("code") != game["code"]][:10]
+    for body in wrong:
         guessed = await call(server, eve, "POST", "/ask", body)
         assert guessed.status_code == 404 and guessed.json()["code"] == "private.bad_code"
+    # After 10 wrong codes in 10 minutes, the account waits: even the right code is refused.
+    slowed = await call(server, eve, "POST", "/ask", {"code": game["code"]})
+    assert slowed.status_code == 429 and slowed.json()["code"] == "private.slow_down"
     # The socket: no table, whatever is sent.
     for message in (
         {"type": "watch"},
