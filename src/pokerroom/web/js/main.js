@@ -13,6 +13,7 @@ import { bindMyHands, renderMyHands } from "./myhands.js";
 import { closeTable, renderTabs, show } from "./nav.js";
 import { bindOptions } from "./options.js";
 import { loadHistory, renderReplay } from "./replayer.js";
+import { bindPrivate, forgetPrivate, readRoute, renderPrivate, resumePrivate } from "./private.js";
 import { bindResults, renderResults } from "./results.js";
 import { connect, hello } from "./socket.js";
 import { bindMute, renderMute } from "./sound.js";
@@ -54,6 +55,7 @@ function setupAuth() {
       await accountPreferences(); // the account's language and options follow it to this page
       show("lobby");
       hello(); // its answer opens the tables where the player sits
+      resumePrivate(); // an invite link opened before logging in
     } catch (error) {
       $("#auth-error").textContent = error.message;
     }
@@ -63,6 +65,7 @@ function setupAuth() {
     try { await api("/api/logout", { method: "POST" }); } catch { /* already gone */ }
     for (const id of [...app.tables.keys()]) closeTable(id); // the next log-in reopens them
     forgetSession();
+    forgetPrivate();
     accountPreferences(); // logged out: the defaults (the language chosen here stays)
     if (app.socket) app.socket.close();
   });
@@ -76,6 +79,7 @@ function relabel() {
   renderTournaments();
   renderMyHands();
   renderResults();
+  renderPrivate();
   refreshDeal(); // when open
   renderTabs();
   renderMe();
@@ -103,6 +107,8 @@ async function start() {
   bindDeal();
   bindMyHands();
   bindResults();
+  bindPrivate();
+  readRoute();
   $("#results-open").addEventListener("click", (event) => { event.preventDefault(); show("results"); });
   $("#results-back").addEventListener("click", () => show("lobby"));
   document.addEventListener("keydown", onKey);
@@ -114,6 +120,7 @@ async function start() {
     // The hello's answer may already have reopened the player's tables: keep them shown.
     if (!app.token) show("auth");
     else if ($("#tables").hidden) show("lobby");
+    resumePrivate();
   } else {
     show("auth");
   }

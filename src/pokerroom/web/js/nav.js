@@ -4,6 +4,8 @@ import { $, el } from "./dom.js";
 import { t } from "./i18n.js";
 import { refreshLobby } from "./lobby.js";
 import { loadMyHands } from "./myhands.js";
+import { privateShown } from "./private.js";
+import { decorate } from "./private_table.js";
 import { loadResults } from "./results.js";
 import { send } from "./socket.js";
 import { updateTitle } from "./sound.js";
@@ -18,6 +20,9 @@ export function show(which) {
   $("#results-open").hidden = !app.token; // a guest has no results
   if (which === "lobby") { app.active = null; refreshLobby(); loadMyHands(); }
   if (which === "results") { app.active = null; loadResults(); }
+  $("#private").hidden = which !== "private";
+  if (which === "private") app.active = null;
+  privateShown(which === "private");
   renderTabs();
   updateTitle(); // the table on screen names the browser's tab
 }
@@ -50,6 +55,7 @@ export function openTable(id, { focus = true } = {}) {
     const view = new TableView(id);
     app.tables.set(id, view);
     $("#tables").append(view.root);
+    decorate(view); // a private game's bar
     view.resubscribe();
   }
   if (focus) focusTable(id);

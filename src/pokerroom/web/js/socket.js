@@ -6,6 +6,7 @@ import { $, showToast } from "./dom.js";
 import { onReveal, onTable } from "./fairness.js";
 import { refreshLobby, renderLobby } from "./lobby.js";
 import { reopenSeats } from "./nav.js";
+import { onPrivateFrame } from "./private.js";
 import { app } from "./state.js";
 import { t } from "./i18n.js";
 import { errorText } from "./texts.js";
@@ -87,6 +88,7 @@ function onMessage(message) {
     case "chat": if (view) view.chat(message); break;
     case "waiting": onWaiting(message, () => { renderLobby(); refreshLobby(); if (view) view.render(); }); break;
     case "tournament": onTournamentNotice(message); break;
+    case "private_game": case "private_request": onPrivateFrame(message); break;
     case "error":
       if (message.request === "hello") { forgetSession(); break; }
       // An error about a table shows on that table (S-INPUT-1), never on another one open.
