@@ -1,6 +1,7 @@
 """The ASGI app: REST (accounts, balance, lobby; OpenAPI at /openapi.json) and the WebSocket,
 assembled from the routers in ``pokerroom.server.http``."""
 
+import asyncio
 import os
 import re
 from collections.abc import AsyncIterator
@@ -17,6 +18,7 @@ from pokerroom.rules.schedule import load_schedule
 from pokerroom.server.accounts.auth import Auth
 from pokerroom.server.http import (
     accounts,
+    backoffice,
     fairness,
     floor,
     hands,
@@ -26,6 +28,7 @@ from pokerroom.server.http import (
     tournaments,
 )
 from pokerroom.server.nodes.leasing import LeaseSettings
+from pokerroom.server.ops.metric_history import MetricHistory
 from pokerroom.server.ops.metrics import CONTENT_TYPE_LATEST, CountResponses, MetricsAccess
 from pokerroom.server.ops.request_ids import RequestIds
 from pokerroom.server.sockets import errors
@@ -121,12 +124,16 @@ def create_app(
         room, repeat=repeat, schedule=None if schedule is None else load_schedule(schedule)
     )
 
+    history = MetricHistory(room.metrics.registry)  # the back office's charts
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await room.start(demo=demo)
         if own_tables:
             await hall.start()
+        sampling = asyncio.create_task(history.run(), name="metric history")
         yield
+        sampling.cancel()
         if own_tables:
             await hall.stop()
         await room.stop()
@@ -150,8 +157,19 @@ def create_app(
     app.state.store = room.store
     app.state.auth = auth
     app.state.tournaments = hall
+    app.state.metric_history = history
     app.state.redis = redis  # the nodes' bus, None on a single node
-    for concern in (floor, accounts, hands, results, fairness, preferences, socket, tournaments):
+    for concern in (
+        floor,
+        backoffice,
+        accounts,
+        hands,
+        results,
+        fairness,
+        preferences,
+        socket,
+        tournaments,
+    ):
         app.include_router(concern.router)
     errors.install(app)  # every error response carries a code and its params
 

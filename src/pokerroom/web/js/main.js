@@ -2,6 +2,7 @@
 // sign-up / log-in, then the lobby, tables over one WebSocket, and the hand history replayer.
 
 import { api, forgetSession, refreshMe, renderMe } from "./api.js";
+import { bindBackoffice, renderBackoffice } from "./backoffice.js";
 import { buildPresets, onKey } from "./controls.js";
 import { $ } from "./dom.js";
 import { clearShuffle } from "./fairness.js";
@@ -79,6 +80,7 @@ function relabel() {
   refreshDeal(); // when open
   renderTabs();
   renderMe();
+  renderBackoffice();
   for (const view of app.tables.values()) {
     $(".announcer", view.root).replaceChildren(); // what was said, said in the old language
     resetTournamentLog(view);
@@ -103,6 +105,7 @@ async function start() {
   bindDeal();
   bindMyHands();
   bindResults();
+  bindBackoffice();
   $("#results-open").addEventListener("click", (event) => { event.preventDefault(); show("results"); });
   $("#results-back").addEventListener("click", () => show("lobby"));
   document.addEventListener("keydown", onKey);
