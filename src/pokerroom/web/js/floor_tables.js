@@ -51,9 +51,9 @@ export function renderFloorTables() {
   renderView();
 }
 
-function choose(id) {
+async function choose(id) {
   chosen = id;
-  renderFloorTables();
+  await loadFloorTables(); // the table as it is now: its hand may have moved on
   $("#floor-table-view").scrollIntoView({ block: "nearest" });
 }
 
