@@ -13,21 +13,18 @@ from typing import Any
 
 import httpx
 from playwright.async_api import Browser, Page
-from sqlalchemy import update
-from sqlalchemy.exc import OperationalError
 from typer.testing import CliRunner
 
 from pokerroom.cli import app as cli
-from pokerroom.store.db import Database
-from pokerroom.store.models import LedgerAccount
 from tests.browser.conftest import BOT_TABLES, Player, Room, new_player, screenshot
 from tests.helpers.audit import assert_books_balance
+from tests.helpers.backoffice import BACK_OFFICE_ROUTES, bearer, shift_balance
 from tests.helpers.browser import join
 
 TABLE = BOT_TABLES[0]
 PASSWORD = "correct horse battery"
 PHONE = 390
-ROUTES = (
+ROUTES = (  # the floor's routes before the back office, then the back office's own
     ("GET", "/api/floor/tables", None),
     ("POST", f"/api/floor/tables/{TABLE}/void", {"reason": "test"}),
     ("POST", f"/api/floor/tables/{TABLE}/close", {"reason": "test"}),
@@ -35,13 +32,7 @@ ROUTES = (
     ("POST", "/api/floor/hands/1/correct", {"account_id": 1, "amount": 1, "reason": "test"}),
     ("GET", "/api/floor/acts", None),
     ("GET", "/api/floor/reports", None),
-    ("GET", "/api/floor/audit", None),
-    ("GET", "/api/floor/metrics", None),
-    ("GET", "/api/floor/hands/1/replay", None),
-    ("GET", "/api/floor/tournaments/structures", None),
-    ("POST", "/api/floor/tournaments", {"structure": "sng6"}),
-    ("POST", "/api/floor/tournaments/any-1/start", None),
-    ("POST", "/api/floor/tournaments/any-1/cancel", {"reason": "test"}),
+    *BACK_OFFICE_ROUTES,
 )
 
 
@@ -113,38 +104,13 @@ async def cancelled_hand(room: Room, token: str) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=room.base, timeout=10) as http:
         for _ in range(100):  # bounded: the void's write lands within moments
             hands = (
-                await http.get(
-                    "/api/hands",
-                    params={"table": TABLE},
-                    headers={"Authorization": f"Bearer {token}"},
-                )
+                await http.get("/api/hands", params={"table": TABLE}, headers=bearer(token))
             ).json()
             cancelled = [h for h in hands if h["status"] == "cancelled"]
             if cancelled:
                 return dict(cancelled[0])
             await asyncio.sleep(0.1)
     raise AssertionError("no cancelled hand of ann's was stored")
-
-
-async def shift_balance(room: Room, account: int, cents: int) -> None:
-    """Chips from nowhere in (or back out of) an account's balance, past the ledger."""
-    db = Database(room.database)
-    try:
-        for attempt in range(20):  # bounded: the room's own writes may hold SQLite's lock
-            try:
-                async with db.transaction() as session:
-                    await session.execute(
-                        update(LedgerAccount)
-                        .where(LedgerAccount.kind == "player", LedgerAccount.owner == str(account))
-                        .values(balance=LedgerAccount.balance + cents)
-                    )
-                return
-            except OperationalError:
-                if attempt == 19:
-                    raise
-                await asyncio.sleep(0.5)
-    finally:
-        await db.close()
 
 
 async def run_audit(page: Page) -> int:
@@ -196,7 +162,7 @@ async def test_an_operator_voids_a_hand_suspends_an_account_and_audits_from_the_
     assert [a["act"] for a in acts] == ["void_hand", "suspend_account"]
 
     # The audit from the page: a difference made in the books is named and linked to ann.
-    await shift_balance(room, ann_id, 5)
+    await shift_balance(room.database, ann_id, 5)
     try:
         assert await run_audit(page) >= 1
         problems = await page.inner_text("#floor-audit-problems")
@@ -206,15 +172,11 @@ async def test_an_operator_voids_a_hand_suspends_an_account_and_audits_from_the_
         )
         assert await link.count() >= 1
     finally:
-        await shift_balance(room, ann_id, -5)
+        await shift_balance(room.database, ann_id, -5)
     assert await run_audit(page) == 0
     assert await page.is_visible("#floor-audit-result .floor-verdict.ok")
     await screenshot(page, "backoffice_phone")
     await assert_books_balance(room)
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 async def _headers(page: Page) -> dict[str, str]:

@@ -10,29 +10,14 @@ import asyncio
 from typing import Any
 
 import httpx
-from sqlalchemy import update
 
-from pokerroom.store.db import Database
-from pokerroom.store.models import LedgerAccount
 from tests.helpers.accounts import operator_headers
 from tests.helpers.audit import assert_books_balance
+from tests.helpers.backoffice import BACK_OFFICE_ROUTES, bearer, shift_balance
 from tests.helpers.room_tables import ann_and_bob_seated, play_along
 from tests.server.conftest import PASSWORD_SECONDS, Server, person
 
 TABLE = "bo-1"
-ROUTES = (
-    ("GET", "/api/floor/audit", None),
-    ("GET", "/api/floor/metrics", None),
-    ("GET", "/api/floor/hands/1/replay", None),
-    ("GET", "/api/floor/tournaments/structures", None),
-    ("POST", "/api/floor/tournaments", {"structure": "mtt_freezeout"}),
-    ("POST", "/api/floor/tournaments/any-1/start", None),
-    ("POST", "/api/floor/tournaments/any-1/cancel", {"reason": "no"}),
-)
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 async def _events(server: Server) -> list[dict[str, Any]]:
@@ -44,7 +29,7 @@ async def test_every_back_office_route_is_for_operators_only(server: Server) -> 
     ann = await person(server.base, "ann")
     floor = await operator_headers(server)
     async with httpx.AsyncClient(base_url=server.base, timeout=PASSWORD_SECONDS) as http:
-        for method, path, body in ROUTES:
+        for method, path, body in BACK_OFFICE_ROUTES:
             anonymous = await http.request(method, path, json=body)
             assert anonymous.status_code == 401, (path, anonymous.text)
             refused = await http.request(method, path, json=body, headers=bearer(ann.token))
@@ -68,11 +53,11 @@ async def test_the_audit_from_the_page_names_each_difference_and_what_it_is_abou
         seated = {a["id"] for a in tables[0]["accounts"]}
         assert seated == {ann.account_id, bob.account_id}
         # Five cents appear in ann's balance from nowhere: the books no longer add up.
-        await _shift_balance(server, ann.account_id, 5)
+        await shift_balance(server.database, ann.account_id, 5)
         try:
             broken = (await http.get("/api/floor/audit")).json()
         finally:
-            await _shift_balance(server, ann.account_id, -5)
+            await shift_balance(server.database, ann.account_id, -5)
         again = (await http.get("/api/floor/audit")).json()
     assert not broken["ok"]
     about_ann = [p for p in broken["problems"] if f"player {ann.account_id}:" in p["text"]]
@@ -80,19 +65,6 @@ async def test_the_audit_from_the_page_names_each_difference_and_what_it_is_abou
     assert any(p["text"].startswith("the books do not balance") for p in broken["problems"])
     assert again["ok"] and again["problems"] == []
     await assert_books_balance(server)
-
-
-async def _shift_balance(server: Server, account: int, cents: int) -> None:
-    db = Database(server.database)
-    try:
-        async with db.transaction() as session:
-            await session.execute(
-                update(LedgerAccount)
-                .where(LedgerAccount.kind == "player", LedgerAccount.owner == str(account))
-                .values(balance=LedgerAccount.balance + cents)
-            )
-    finally:
-        await db.close()
 
 
 async def test_the_floor_replays_any_finished_hand_with_every_card(server: Server) -> None:

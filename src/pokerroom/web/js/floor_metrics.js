@@ -10,6 +10,7 @@ import { loadUplot } from "./uplot.js";
 
 const SERIES = ["players", "tables", "sockets", "hands", "http", "faults", "action_ms", "commit_ms"];
 const HEIGHT = 120;
+const HOUR = 3600;
 let history = null;
 let failure = "";
 const charts = new Map();
@@ -36,7 +37,8 @@ export async function loadMetrics() {
   renderMetrics();
 }
 
-const clock = (seconds) => new Date(seconds * 1000).toLocaleTimeString(locale(), { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+const time = (seconds, second) => new Date(seconds * 1000).toLocaleTimeString(locale(), { hour: "2-digit", minute: "2-digit", second });
+const clock = (seconds) => time(seconds, "2-digit");
 const value = (v) => (v === null ? "\u2013" : numberFormat({ maximumFractionDigits: 2 }).format(v));
 
 export function renderMetrics() {
@@ -65,6 +67,8 @@ function draw(name, box, times, values) {
     legend: { show: false },
     cursor: { show: false },
     series: [{}, { stroke: "#56d364", width: 2, spanGaps: true }],
-    axes: [{ ...axis, values: (u, ticks) => ticks.map(clock) }, { ...axis, values: (u, ticks) => ticks.map(value) }],
+    // The whole last hour, however few samples there are yet.
+    scales: { x: { time: true, range: (u, low, high) => [Math.min(low, high - HOUR), high] } },
+    axes: [{ ...axis, space: 70, values: (u, ticks) => ticks.map((tick) => time(tick)) }, { ...axis, values: (u, ticks) => ticks.map(value) }],
   }, [times, values], box));
 }
