@@ -18,7 +18,7 @@ from pokerroom.server.clock import utcnow
 EVERY: Final = 30.0  # seconds between samples
 KEEP: Final = 3600.0  # seconds of samples kept
 
-# name -> (how it is shown, the registry's sample it is read from)
+# Each series' name -> the registry's sample it is read from.
 GAUGES: Final = {
     "players": "pokerroom_players_seated",
     "tables": "pokerroom_tables",
