@@ -35,6 +35,7 @@ export function confirmAct(title, what, run) {
     const cancel = () => done(null);
     const submit = async (event) => {
       event.preventDefault();
+      $("#floor-act-error").textContent = ""; // this try's error only
       const reason = $("#floor-act-reason").value.trim();
       if (!reason) { $("#floor-act-error").textContent = t("backoffice.reason_needed"); return; }
       try {
