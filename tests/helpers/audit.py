@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from pokerroom.store.audit import AuditReport, audit
+from pokerroom.store.audit import AuditReport
+from pokerroom.store.audit import audit_database as audit_of
 from pokerroom.store.db import Database
 
 
@@ -14,8 +15,7 @@ async def audit_database(url: str) -> AuditReport:
     """Run the audit on a database (a running room's, through a connection of its own)."""
     db = Database(url)
     try:
-        async with db.transaction() as session:
-            return await audit(session)
+        return await audit_of(db)
     finally:
         await db.close()
 

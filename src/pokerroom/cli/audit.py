@@ -21,15 +21,14 @@ def audit_command(
 ) -> None:
     """Print the chip totals and every difference, named with its table, hand or account;
     exit 1 if the books do not balance or do not match the tables and hands."""
-    from pokerroom.store.audit import AuditReport, audit
+    from pokerroom.store.audit import AuditReport, audit_database
     from pokerroom.store.db import Database
 
     async def run() -> AuditReport:
         db = Database(database)
         try:
             await db.migrate()
-            async with db.transaction() as session:
-                return await audit(session)
+            return await audit_database(db)
         finally:
             await db.close()
 

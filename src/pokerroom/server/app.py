@@ -1,6 +1,7 @@
 """The ASGI app: REST (accounts, balance, lobby; OpenAPI at /openapi.json) and the WebSocket,
 assembled from the routers in ``pokerroom.server.http``."""
 
+import asyncio
 import os
 import re
 from collections.abc import AsyncIterator, Callable
@@ -17,6 +18,7 @@ from pokerroom.rules.schedule import load_schedule
 from pokerroom.server.accounts.auth import Auth
 from pokerroom.server.http import (
     accounts,
+    backoffice,
     fairness,
     floor,
     hands,
@@ -29,6 +31,7 @@ from pokerroom.server.http import (
 from pokerroom.server.nodes.placement import BusLinks, Leased, SocketsOnly
 from pokerroom.server.nodes.tournament_leases import TournamentLeases
 from pokerroom.server.ops.logs import node_id
+from pokerroom.server.ops.metric_history import MetricHistory
 from pokerroom.server.ops.metrics import CONTENT_TYPE_LATEST, CountResponses, MetricsAccess
 from pokerroom.server.ops.request_ids import RequestIds
 from pokerroom.server.private.games import PrivateGames
@@ -163,13 +166,17 @@ def create_app(
         events=events(),
     )
 
+    history = MetricHistory(room.metrics.registry)  # the back office's charts
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await room.start(demo=demo)
         await hall.start()
         if own_tables:  # a node that runs tables runs the private games' too
             await private.start()
+        sampling = asyncio.create_task(history.run(), name="metric history")
         yield
+        sampling.cancel()
         if own_tables:
             await private.stop()
         await hall.stop()
@@ -195,9 +202,11 @@ def create_app(
     app.state.auth = auth
     app.state.tournaments = hall
     app.state.private = private
+    app.state.metric_history = history
     app.state.redis = redis  # the nodes' Redis, None on a single node
     for concern in (
         floor,
+        backoffice,
         accounts,
         hands,
         results,

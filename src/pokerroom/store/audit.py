@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import and_, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pokerroom.store.db import Database
 from pokerroom.store.models import (
     FloorAct,
     HandRecord,
@@ -113,6 +114,13 @@ async def audit(session: AsyncSession, *, reconcile: bool = True) -> AuditReport
         await _reconcile_tickets(session, report)
         await _reconcile_private_games(session, report)
     return report
+
+
+async def audit_database(db: Database) -> AuditReport:
+    """The whole audit in one transaction of ``db`` (what ``pokerroom audit`` and the
+    floor's back office run)."""
+    async with db.transaction() as session:
+        return await audit(session)
 
 
 def _seated(snapshot: str) -> int:

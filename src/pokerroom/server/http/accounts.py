@@ -28,6 +28,7 @@ class MeOut(BaseModel):
     username: str
     display_name: str
     balance: int
+    role: str  # "player" or "operator" (the back office shows for an operator)
 
 
 def _auth(request: Request) -> Auth:
@@ -77,4 +78,5 @@ async def me(account: Player, store: Store) -> MeOut:
         username=account.username,
         display_name=account.display_name,
         balance=await store.balance(account.id),
+        role=account.role,
     )

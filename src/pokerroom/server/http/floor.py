@@ -43,8 +43,20 @@ class Correction(BaseModel):
 
 @router.get("/tables")
 async def floor_tables(_: Operator, room: TheRoom) -> list[dict[str, Any]]:
-    """Live tables, with the hand in progress and the faults each table's task has logged."""
-    return [{**actor.lobby_entry(), "faults": actor.faults} for actor in room.actors.values()]
+    """Live tables, with the hand in progress, the faults each table's task has logged and
+    who sits where (``accounts``: account id, name and stack, for the floor's acts)."""
+    return [
+        {
+            **actor.lobby_entry(),
+            "faults": actor.faults,
+            "accounts": [
+                {"id": int(s.player), "name": s.name, "seat": s.number, "stack": s.stack}
+                for s in sorted(actor.table.seats.values(), key=lambda s: s.number)
+                if s.player.isdigit()
+            ],
+        }
+        for actor in room.actors.values()
+    ]
 
 
 @router.post("/tables")

@@ -28,7 +28,7 @@ from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.pots import build_pots
 from pokerroom.engine.views import view_for
 from pokerroom.history.record import cancel_reason
-from pokerroom.history.viewer import ViewerHand
+from pokerroom.history.viewer import EVERYONE, ViewerHand
 from pokerroom.server.tables.views import hand_result, note_action
 
 _FORCED = {
@@ -163,7 +163,8 @@ def narrate(hand: Hand, event: Event) -> str | None:
 def _frame(
     hand: Hand, viewer: int | None, items: list[Line], last: dict[int, dict[str, Any]]
 ) -> dict[str, Any]:
-    view = view_for(hand, viewer)
+    everyone = viewer == EVERYONE  # the floor's replay: every hand, mucked ones included
+    view = view_for(hand, None if everyone else viewer)
     over = hand.is_over
     # The pots in the middle without this round's bets (in front of the seats), as the
     # table's own frames count them (server/tables/views.py).
@@ -188,7 +189,11 @@ def _frame(
                 "stack": s.stack,
                 "bet": s.bet if not hand.is_over else 0,
                 "folded": s.folded,
-                "cards": None if s.cards is None else [str(c) for c in s.cards],
+                "cards": [str(c) for c in hand.hole_cards(s.position)]
+                if everyone
+                else None
+                if s.cards is None
+                else [str(c) for c in s.cards],
                 "card_count": s.card_count,
                 "you": s.position == viewer,
                 "all_in": s.stack == 0 and not s.folded and not over,
@@ -206,10 +211,13 @@ def _frame(
 
 
 def replay_frames(view: ViewerHand) -> dict[str, Any]:
-    """Every step of a finished hand as ``view``'s viewer saw it."""
+    """Every step of a finished hand as ``view``'s viewer saw it (EVERYONE: the floor, who
+    sees every card)."""
     viewer = view.viewer
-    if viewer is not None and not 0 <= viewer < view.hand.n:  # EVERYONE: not a player's view
-        raise ValueError(f"the replayer shows a hand to a player or a spectator, not {viewer}")
+    if viewer not in (None, EVERYONE) and not 0 <= viewer < view.hand.n:
+        raise ValueError(
+            f"the replayer shows a hand to a player, a spectator or the floor, not {viewer}"
+        )
     ended = view.hand
     steps = Hand.steps(ended.setup, ended.log)
     hand = next(steps)

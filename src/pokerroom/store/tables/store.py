@@ -463,6 +463,12 @@ class RoomStore:
             return None
         return record, player
 
+    async def finished_hand(self, hand_id: int) -> HandRecord | None:
+        """A finished hand whoever played it (for the floor); None if none."""
+        async with self.db.transaction() as session:
+            record = await session.get(HandRecord, hand_id)
+        return None if record is None or record.status == "running" else record
+
     async def table_seats(self, table_id: str) -> tuple[str, int | None] | None:
         """A table's name and number of seats, for hand histories; None if never stored."""
         async with self.db.transaction() as session:

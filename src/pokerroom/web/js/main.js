@@ -2,6 +2,7 @@
 // sign-up / log-in, then the lobby, tables over one WebSocket, and the hand history replayer.
 
 import { api, forgetSession, refreshMe, renderMe } from "./api.js";
+import { bindBackoffice, renderBackoffice } from "./backoffice.js";
 import { buildPresets, onKey } from "./controls.js";
 import { $ } from "./dom.js";
 import { clearShuffle } from "./fairness.js";
@@ -83,6 +84,7 @@ function relabel() {
   refreshDeal(); // when open
   renderTabs();
   renderMe();
+  renderBackoffice();
   for (const view of app.tables.values()) {
     $(".announcer", view.root).replaceChildren(); // what was said, said in the old language
     resetTournamentLog(view);
@@ -109,6 +111,7 @@ async function start() {
   bindResults();
   bindPrivate();
   readRoute();
+  bindBackoffice();
   $("#results-open").addEventListener("click", (event) => { event.preventDefault(); show("results"); });
   $("#results-back").addEventListener("click", () => show("lobby"));
   document.addEventListener("keydown", onKey);

@@ -1,5 +1,6 @@
 // Which screen shows: sign-in, the lobby, My results or the tables (one at a time or tiled), and the tabs.
 
+import { isOperator, loadBackoffice } from "./backoffice.js";
 import { $, el } from "./dom.js";
 import { t } from "./i18n.js";
 import { refreshLobby } from "./lobby.js";
@@ -17,12 +18,14 @@ export function show(which) {
   $("#lobby").hidden = which !== "lobby";
   $("#tables").hidden = which !== "tables";
   $("#results").hidden = which !== "results";
+  $("#backoffice").hidden = which !== "backoffice" || !isOperator();
   $("#results-open").hidden = !app.token; // a guest has no results
   if (which === "lobby") { app.active = null; refreshLobby(); loadMyHands(); }
   if (which === "results") { app.active = null; loadResults(); }
   $("#private").hidden = which !== "private";
   if (which === "private") app.active = null;
   privateShown(which === "private");
+  if (which === "backoffice") { app.active = null; loadBackoffice(); }
   renderTabs();
   updateTitle(); // the table on screen names the browser's tab
 }
@@ -37,6 +40,12 @@ export function renderTabs() {
     tabs.push(el("button", {
       type: "button", class: `tab${view.yourTurn ? " your-turn" : ""}`, "data-tab": id,
       "aria-current": current ? "page" : null, onclick: () => focusTable(id), text: view.shortName(),
+    }));
+  }
+  if (isOperator()) { // the floor's own tab: an operator's account only
+    tabs.push(el("button", {
+      type: "button", class: "tab backoffice-tab", "aria-current": $("#backoffice").hidden ? null : "page",
+      onclick: () => show("backoffice"), text: t("backoffice.title"),
     }));
   }
   if (app.tables.size > 1) {

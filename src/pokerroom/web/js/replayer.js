@@ -41,10 +41,11 @@ export async function loadHistory(view) {
   list.replaceChildren(...hands.filter((h) => h.status !== "running").map((h) => handRow(h, () => openReplay(view, h.id))));
 }
 
-export async function openReplay(view, handId) {
+// ``floor``: the back office's replay of any hand, every card shown (operators only).
+export async function openReplay(view, handId, { floor = false } = {}) {
   let replay;
   try {
-    replay = await api(`/api/hands/${handId}/replay`);
+    replay = await api(floor ? `/api/floor/hands/${handId}/replay` : `/api/hands/${handId}/replay`);
   } catch (error) {
     view.error(error.message);
     return;

@@ -13,9 +13,8 @@ import { chips, money, signedChips, signedMoney, stakesLabel } from "./format.js
 import { app } from "./state.js";
 import { openTable } from "./nav.js";
 import { openReplay } from "./replayer.js";
+import { loadUplot } from "./uplot.js";
 
-const UPLOT = "/static/vendor/uplot/uPlot.iife.min.js";
-const UPLOT_CSS = "/static/vendor/uplot/uPlot.min.css";
 // Position names are the same in every language (poker's own abbreviations), table order.
 const POSITIONS = ["SB", "BB", "UTG", "UTG+1", "UTG+2", "UTG+3", "LJ", "HJ", "CO", "BTN"];
 // PHH's game codes, by the lobby's variant and structure.
@@ -34,21 +33,6 @@ const AMOUNTS = [["net", "results.net"], ["all_in_net", "results.all_in_net"], [
 
 let page = null; // the last page fetched: {cash|tournament: {...}}
 let chart = null;
-let loading = null;
-
-function loadUplot() {
-  if (window.uPlot) return Promise.resolve();
-  if (!loading) {
-    document.head.append(el("link", { rel: "stylesheet", href: UPLOT_CSS }));
-    loading = new Promise((resolve, reject) => {
-      const script = el("script", { src: UPLOT });
-      script.addEventListener("load", resolve);
-      script.addEventListener("error", () => { loading = null; reject(new Error(UPLOT)); });
-      document.head.append(script);
-    });
-  }
-  return loading;
-}
 
 const kind = () => $("#results-kind").value;
 const amount = (value) => (kind() === "tournament" ? chips(value) : money(value));
