@@ -2,7 +2,9 @@
 twice (a wrong setting is refused next to the form, nothing created), shares the link and the
 code; two friends ask to sit by the link and by the code, wait for the host and are approved
 (from the prompt and from the game's page), sit and play; the host pauses and resumes, marks
-a bomb pot and takes it back, changes the stakes (the next hand is dealt at them), removes a
+a bomb pot and takes it back, marks it again and changes the stakes (the next hand is the bomb
+pot, dealt at them: marked on the felt, everyone dealt in puts it in: R-BOMB-1); everyone
+agrees to run it twice and goes all-in (both boards on the felt: R-RIT-1); the host removes a
 player and ends the game, each asked to confirm and each logged where the players see it. The
 game's ledger page matches the room's ledger to the chip, and each player's balance; its CSV
 says the same; its hands open in the replayer; the audit reconciles."""
@@ -26,6 +28,9 @@ from tests.helpers.browser_private import (
     bar,
     confirm,
     fill_form,
+    play_until,
+    root,
+    shove_until,
     status,
     take_seat,
     wait_status,
@@ -45,6 +50,11 @@ SETTINGS = {
     "spectators": False,
     "approve_seats": True,
 }
+
+
+# The two boards on the felt's middle, each as its cards.
+BOARDS = """(root) => ['.board', '.second-board'].map((b) =>
+  [...document.querySelectorAll(`${root} .center ${b} .card`)].map((c) => c.dataset.card))"""
 
 
 async def account(room: Room, player: Player) -> tuple[int, int]:
@@ -137,7 +147,8 @@ async def test_a_private_game_from_creation_to_its_ledger(
     await screenshot(cora.page, "private-phone-table")
 
     # Paused (the hand in play goes on, no new one is dealt), a bomb pot marked and taken
-    # back, the stakes changed from the next hand, resumed: the players see each act.
+    # back, then marked again, the stakes changed from the next hand, resumed: the players
+    # see each act.
     host_bar = bar(game)
     changed_at = max(f["hand"]["number"] for f in ann.tables(game) if f["hand"])
     await page.click(f"{host_bar} .ph-pause")
@@ -150,17 +161,61 @@ async def test_a_private_game_from_creation_to_its_ledger(
     await page.click(f"{host_bar} .ph-bomb-clear")
     await bob.page.wait_for_selector(f"{bar(game)} .pb-log li[data-act='bomb_pot'] >> nth=1")
     assert (await api(room, bob, f"/api/private-games/{game}"))["bomb_pot_next"] == 0
+    await page.fill(f"{host_bar} .ph-bomb-amount", "3")
+    await page.click(f"{host_bar} .ph-bomb-set")
+    await bob.page.wait_for_selector(f"{bar(game)} .pb-log li[data-act='bomb_pot'] >> nth=2")
+    assert (await api(room, bob, f"/api/private-games/{game}"))["bomb_pot_next"] == 3
     await page.fill(f"{host_bar} .ph-stakes-amount", "4")
     await page.click(f"{host_bar} .ph-stakes-set")
     await bob.page.wait_for_selector(f"{bar(game)} .pb-log li[data-act='stakes']")
     assert (await api(room, bob, f"/api/private-games/{game}"))["big_blind"] == 400
     await page.click(f"{host_bar} .ph-resume")
     await bob.page.wait_for_selector(f"{bar(game)}[data-paused='false']")
+
+    # The next hand dealt is the bomb pot (R-BOMB-1), at the new stakes: marked on the felt,
+    # and every player dealt in put its amount in before the flop, with no pre-flop betting.
+    marked = await play_until(players, game, ".bomb-pot-mark:not([hidden])", 240)
+    await expect(marked.page.locator(f"{root(game)} .bomb-pot-mark")).to_contain_text("3")
+    await screenshot(marked.page, "private-bomb-pot")
+    frames = marked.tables(game)
+    first = next(i for i, f in enumerate(frames) if f["hand"] and f["hand"].get("bomb_pot"))
+    bombed, before_bomb = frames[first], frames[first - 1]
+    assert bombed["hand"]["bomb_pot"] == {"big_blinds": 3, "amount": 1200}, bombed["hand"]
+    bomb_hand = bombed["hand"]["number"]
+    in_bomb = [f["hand"] for f in frames if f["hand"] and f["hand"]["number"] == bomb_hand]
+    assert all(h["street"] != "preflop" or h["actor"] is None for h in in_bomb), in_bomb
+    assert bombed["big_blind"] == 400
+    dealt_in = [s for s in bombed["seats"] if s.get("in_hand")]
+    assert len(dealt_in) == 3, bombed["seats"]
+    for seat in dealt_in:
+        stack = before_bomb["seats"][seat["seat"] - 1]["stack"]
+        assert stack - seat["stack"] == min(1200, stack), (seat, stack)
+    assert sum(bombed["hand"]["pots"]) + sum(s.get("bet") or 0 for s in dealt_in) == 3 * 1200
+
     played = max(len(finished_hands(p, game)) for p in players)
-    await play(players, game, hands=played + 3, seconds=240)
+    await play(players, game, hands=played + 2, seconds=240)
     # The hand in play when paused (or one dealt as the pause was clicked) kept its stakes.
     later = [f for f in ann.tables(game) if f["hand"] and f["hand"]["number"] > changed_at + 1]
     assert later and all(f["big_blind"] == 400 for f in later), later[:1]
+    bombs = {
+        f["hand"]["number"] for f in ann.tables(game) if f["hand"] and f["hand"].get("bomb_pot")
+    }
+    assert bombs == {bomb_hand}  # the marked hand only
+    (bomb_result,) = [r for r in marked.results(game) if r["hand"] == bomb_hand]
+    assert bomb_result["bomb_pot"] == 3, bomb_result
+
+    # Everyone agrees to run it twice (R-RIT-1) and goes all-in: the felt shows both boards.
+    for player in players:
+        box = f"{root(game)} [data-option='run_it_twice']"
+        await player.page.check(box)
+        await player.page.wait_for_function("(box) => document.querySelector(box).checked", arg=box)
+    twice = await shove_until(players, game, ".center.two-boards", 240)
+    shown = await twice.page.evaluate(BOARDS, root(game))  # at once: the next hand follows
+    await screenshot(twice.page, "private-run-twice")
+    result = [r for r in twice.results(game) if r["second_board"]][-1]
+    assert shown == [result["board"], result["second_board"]], (shown, result)
+    assert len(result["second_board"]) == 5 and result["second_board"] != result["board"]
+    assert sorted({p["run"] for p in result["pots"]}) == [1, 2], result["pots"]
 
     # Cora is removed (asked first), then the game ends (asked first).
     question = await confirm(

@@ -12,6 +12,7 @@ import httpx
 from playwright.async_api import Page
 
 from tests.browser.conftest import Player, Room
+from tests.helpers.browser import take_turn
 
 GAME_PAGE = "#private-game:not([hidden])"
 
@@ -81,3 +82,59 @@ async def confirm(page: Page, selector: str) -> str:
 def bar(game: str) -> str:
     """The private bar of the game's table."""
     return f".table-view[data-table='{game}'] .private-bar"
+
+
+def root(game: str) -> str:
+    """The game's table on the page."""
+    return f".table-view[data-table='{game}']"
+
+
+async def play_until(players: list[Player], game: str, shown: str, seconds: float) -> Player:
+    """Play by clicking (``take_turn``) until ``shown`` (a selector in the game's table) is
+    on one player's page; that player. Bounded by ``seconds``."""
+    deadline = time.monotonic() + seconds
+    turn = 0
+    while time.monotonic() < deadline:
+        for player in players:
+            if await player.page.is_visible(f"{root(game)} {shown}"):
+                return player
+        acted = False
+        for player in players:
+            if await take_turn(player, game, turn):
+                turn += 1
+                acted = True
+        if not acted:
+            await asyncio.sleep(0.1)
+    raise AssertionError(f"{shown} was not shown within {seconds} s")
+
+
+async def shove_until(players: list[Player], game: str, shown: str, seconds: float) -> Player:
+    """Each player at their turn all-in when a raise is open to them (the Max preset), else
+    check or call, until ``shown`` (a selector in the game's table) is on one player's page;
+    that player. Bounded by ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for player in players:
+            if await player.page.is_visible(f"{root(game)} {shown}"):
+                return player
+        acted = False
+        for player in players:
+            page = player.page
+            if not await page.is_visible(f"{root(game)} .actions"):
+                continue
+            frames = player.tables(game)
+            hand = frames[-1].get("hand") if frames else None
+            legal = hand and hand.get("legal")
+            if not legal:
+                continue
+            if legal.get("min_raise_to") and await page.is_visible(
+                f"{root(game)} [data-preset='max']"
+            ):
+                await page.click(f"{root(game)} [data-preset='max']")
+                await page.click(f"{root(game)} .raise")
+            else:
+                await page.click(f"{root(game)} .call")
+            acted = True
+        if not acted:
+            await asyncio.sleep(0.1)
+    raise AssertionError(f"{shown} was not shown within {seconds} s")

@@ -283,6 +283,13 @@ async def run_bot(
                 if hands is not None and seen > hands:
                     await ws.send(json.dumps({"type": "leave", "table": table}))
                     return
+            if hand is not None and hand.runout_prompt and acted_in != (hand.number, "runout"):
+                # R-RIT-1: a bot agrees to run it twice (a person may still say no)
+                acted_in = (hand.number, "runout")
+                await send(
+                    {"type": "act", "table": table, "action": "run_twice", "hand": hand.number}
+                )
+                continue
             situation = situation_from_state(state)
             if situation is None or hand is None:
                 continue

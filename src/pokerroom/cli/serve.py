@@ -32,6 +32,7 @@ BOTS_PER_TABLE = {
     "o8-2-4": 3,
     "hu-nlhe": 2,
     "casino-nlhe": 4,
+    "nlhe-options": 3,
 }
 
 

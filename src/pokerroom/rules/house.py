@@ -74,6 +74,8 @@ class HouseOptions:
     # turns it on:
     straddle: bool = False  # R-STRADDLE-1: a live straddle left of the big blind
     run_it_twice: bool = False  # R-RIT-1: all-in players may agree to two run-outs
+    # R-RIT-1: "a prompt with a few seconds to answer; no answer is no" (no time bank)
+    runout_seconds: int = 5
     bomb_pot: bool = False  # R-BOMB-1: the host may mark a hand a bomb pot
     max_bomb_pot_bb: int = 20  # R-BOMB-1: the most big blinds a bomb pot may take
     notes: tuple[str, ...] = field(default=(), compare=False)
@@ -104,6 +106,8 @@ class HouseOptions:
             raise RulesError(f"house {self.name}: the warning must come within the time limit")
         if not self.games:
             raise RulesError(f"house {self.name}: no games")
+        if self.runout_seconds < 1:
+            raise RulesError(f"house {self.name}: runout_seconds must be at least 1")
         if self.max_bomb_pot_bb < 1:
             raise RulesError(f"house {self.name}: max_bomb_pot_bb must be at least 1")
         if self.rake is not None:

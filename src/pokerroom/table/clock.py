@@ -23,6 +23,7 @@ class TurnClock:
         self._bank_seconds = float(house.time_bank_seconds)
         self._refill_seconds = float(house.time_bank_refill_seconds)
         self._refill_every = max(house.time_bank_refill_hands, 1)
+        self._prompt_seconds = float(house.runout_seconds)
         self.deadline: float | None = None
         self.warning_at: float | None = None
         self.warned = False
@@ -37,11 +38,21 @@ class TurnClock:
             seat=number, deadline=deadline, warning_at=warning, time_bank=seat.time_bank
         )
 
+    def start_prompt(self, number: int, seat: Seat, now: float) -> TimerStarted:
+        """R-RIT-1: seat ``number`` is asked whether to run it twice: a few seconds, no
+        warning, and never the time bank (``tick`` with ``bank=False``)."""
+        self.deadline = self.warning_at = deadline = now + self._prompt_seconds
+        self.warned, self.extra_given = True, False
+        return TimerStarted(seat=number, deadline=deadline, warning_at=deadline, time_bank=0.0)
+
     def stop(self) -> None:
         self.deadline = self.warning_at = None
 
-    def tick(self, number: int, seat: Seat, now: float, events: list[Event]) -> bool:
-        """The warning, then the time bank; True when the turn has run out (R-TIME-2)."""
+    def tick(
+        self, number: int, seat: Seat, now: float, events: list[Event], *, bank: bool = True
+    ) -> bool:
+        """The warning, then the time bank (unless ``bank`` is False: a prompt); True when
+        the turn has run out (R-TIME-2)."""
         deadline, warning_at = self.deadline, self.warning_at
         if deadline is None or warning_at is None:
             return False
@@ -50,7 +61,7 @@ class TurnClock:
             events.append(TimerWarning(seat=number, seconds_left=max(0.0, deadline - now)))
         if now < deadline:
             return False
-        if seat.time_bank > 0:
+        if bank and seat.time_bank > 0:
             used = seat.time_bank
             seat.time_bank = 0.0
             self.deadline = deadline = deadline + used

@@ -395,7 +395,7 @@ class Table(SeatedTable):
                 if seat.run_it_twice or seat.leave_after:
                     events += self._act_for(number, _RUN_TWICE if seat.run_it_twice else _ONCE)
                     continue
-                events.append(self.clock.start(number, seat, now))
+                events.append(self.clock.start_prompt(number, seat, now))
                 break
             if hand.phase is Phase.SHOWDOWN:
                 # R-SHOW-4: a hand that must be shown or can win is shown; a losing hand that
@@ -503,9 +503,10 @@ class Table(SeatedTable):
         if number is None:
             return events
         seat = self.seats[number]
-        if not self.clock.tick(number, seat, now, events):
+        prompt = self.hand is not None and self.hand.phase is Phase.RUNOUT
+        if not self.clock.tick(number, seat, now, events, bank=not prompt):
             return events
-        if self.hand is None or self.hand.phase is not Phase.RUNOUT:
+        if not prompt:
             seat.timeouts += 1  # not answering whether to run it twice is a "no" (R-RIT-1)
         events += self._act_for(number, Action(ActionKind.TIMEOUT))
         return events + self._after_change(now)

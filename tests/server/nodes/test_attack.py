@@ -26,7 +26,7 @@ from websockets.exceptions import ConnectionClosed
 
 from pokerroom.server.app import create_app
 from pokerroom.server.nodes.bus import GROUP
-from pokerroom.server.tables.room import Limits, TableConfig
+from pokerroom.server.tables.room import DEMO_TABLES, Limits, TableConfig
 from pokerroom.store.db import Database
 from pokerroom.store.money.ledger import balance
 from pokerroom.store.nodes.leases import LeaseSettings
@@ -121,7 +121,7 @@ async def test_a_table_back_with_its_former_owner_is_watched_again_there(
     anew (announce it, claim what b left pending) or its new actor has no watchers and the
     two never see their table again (before: they waited for frames that never came)."""
     a = await cluster.start("a", demo=True, leases=FAST)
-    await eventually(lambda: len(a.room.actors) == 6, "a runs every table")
+    await eventually(lambda: len(a.room.actors) == len(DEMO_TABLES), "a runs every table")
     b = await cluster.start("b", demo=True, leases=FAST)
     await eventually(lambda: len(b.room.actors) == 3, "a hands b its share")
     # (which tables b gets varies; the casino's table needs four players to deal)

@@ -14,6 +14,7 @@ import pytest
 import pytest_asyncio
 
 from pokerroom.cli.loadtest_nodes import forget_room
+from pokerroom.server.tables.room import DEMO_TABLES
 from tests.helpers.node_processes import WAIT, Cluster, books_balance, deal_on, play
 from tests.helpers.nodes import redis_db, room_prefix
 from tests.helpers.waiting import eventually
@@ -51,7 +52,7 @@ async def two_nodes(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[C
         async def shared() -> bool:
             owners = await running.owners()
             mine = {n for n, _, live in owners.values() if live}
-            return len(owners) == 6 and mine == set(NODES)
+            return len(owners) == len(DEMO_TABLES) and mine == set(NODES)
 
         await eventually(shared, "both nodes hold tables")
         owners = await running.owners()

@@ -12,11 +12,15 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from pokerroom.server.tables.room import DEMO_TABLES
 from tests.helpers.accounts import closed_with, person_again
 from tests.helpers.leased_nodes import TABLE, fresh_database, hands, node
 from tests.helpers.room_tables import first_turn
 from tests.helpers.waiting import eventually
 from tests.server.conftest import Person, Server, person
+
+DEMO = len(DEMO_TABLES)  # every demo table; the node that joins takes the smaller half
+B_SHARE = DEMO // 2
 
 pytestmark = pytest.mark.postgres
 WAIT = 30.0  # bounded waits: far above the lease's time on a busy machine
@@ -49,7 +53,7 @@ async def back_on(b: Server, someone: Person, table: str = TABLE) -> Person:
 async def kept_by(a: Server, b: Server) -> str:
     """Once b runs its share (which tables a hands over varies from run to run), a table
     that a kept and that two people are enough to deal at."""
-    await eventually(lambda: len(b.room.actors) == 3, "b runs its share")
+    await eventually(lambda: len(b.room.actors) == B_SHARE, "b runs its share")
     return next(t for t, x in sorted(a.room.actors.items()) if x.table.house.min_players <= 2)
 
 
@@ -66,7 +70,7 @@ async def test_a_stale_owners_write_is_refused_and_its_table_adopted(
     fold that ends the hand) is refused by the epoch: a stops the table at once and closes
     its clients' sockets with 1012 (reconnect); the hand stays cancelled, never settled."""
     async with node(url, "a") as a:
-        await eventually(lambda: len(a.room.actors) == 6, "a holds every table")
+        await eventually(lambda: len(a.room.actors) == DEMO, "a holds every table")
         async with node(url, "b") as b:
             table_id = await kept_by(a, b)
             ann, bob, first, number = await seated_pair(a, table_id)
@@ -106,23 +110,23 @@ async def test_a_dead_owners_tables_are_all_adopted_and_the_lobby_lists_every_ta
     reconnect to b get their seats back and play on. Both lobbies list every table with
     its node."""
     async with node(url, "a") as a:
-        await eventually(lambda: len(a.room.actors) == 6, "a holds every table")
+        await eventually(lambda: len(a.room.actors) == DEMO, "a holds every table")
         async with node(url, "b") as b:
-            await eventually(lambda: len(b.room.lobby()) == 6, "b lists every table")
+            await eventually(lambda: len(b.room.lobby()) == DEMO, "b lists every table")
             for lobby in (a.room.lobby(), b.room.lobby()):  # local or remote, with its node
-                assert len({e["id"] for e in lobby}) == 6
+                assert len({e["id"] for e in lobby}) == DEMO
                 assert {e["node"] for e in lobby} <= {"a", "b"}
             # a hands tables over to b until each runs its share (between hands)
             table_id = await kept_by(a, b)
             # Its surplus, net: on a busy machine a pass of b can fail (its transaction past
             # the lease's time) and a take a released table back, then release it again.
-            assert changes(a, "released") - changes(a, "adopted") == 3
+            assert changes(a, "released") - changes(a, "adopted") == B_SHARE
             ann, bob, _, number = await seated_pair(a, table_id)
             await a.room.placement.leases.stop()  # a dies: no renewal, no table runs
             for actor in a.room.actors.values():
                 assert actor.task is not None
                 actor.task.cancel()
-            await eventually(lambda: len(b.room.actors) == 6, "b adopts every table")
+            await eventually(lambda: len(b.room.actors) == DEMO, "b adopts every table")
             assert {e["node"] for e in b.room.lobby()} == {"b"}
             assert (await hands(url, table_id))[number][1] == "cancelled"
             table = b.room.actors[table_id].table
@@ -143,18 +147,18 @@ async def test_the_lobby_lists_every_table_from_a_nodes_start_and_through_hand_o
     half a lease later); while a hands tables over to b, each between two hands, both list
     all six at every moment, each handed-over table on the old node's lobby too."""
     async with node(url, "a") as a:
-        await eventually(lambda: len(a.room.actors) == 6, "a holds every table")
+        await eventually(lambda: len(a.room.actors) == DEMO, "a holds every table")
         async with node(url, "b") as b:
-            assert {e["node"] for e in b.room.lobby()} == {"a"} and len(b.room.lobby()) == 6
+            assert {e["node"] for e in b.room.lobby()} == {"a"} and len(b.room.lobby()) == DEMO
             counts = set()
             async with asyncio.timeout(WAIT):
-                while len(b.room.actors) < 3 or len(a.room.actors) > 3:
+                while len(b.room.actors) < B_SHARE or len(a.room.actors) > DEMO - B_SHARE:
                     counts.add(tuple(len({e["id"] for e in n.room.lobby()}) for n in (a, b)))
                     await asyncio.sleep(0.01)
             # Its surplus, net (as above: a pass of b failing on a busy machine lets a take a
             # released table back and release it again).
-            assert counts == {(6, 6)}
-            assert changes(a, "released") - changes(a, "adopted") == 3
+            assert counts == {(DEMO, DEMO)}
+            assert changes(a, "released") - changes(a, "adopted") == B_SHARE
             await a.room.placement.leases.tick()  # the next pass: the handed-over ones are b's
             mine = {e["id"] for e in a.room.lobby() if e["node"] == "b"}
             assert mine == set(b.room.actors)

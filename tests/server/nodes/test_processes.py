@@ -22,6 +22,7 @@ import pytest
 import pytest_asyncio
 
 from pokerroom.cli.loadtest_nodes import forget_room
+from pokerroom.server.tables.room import DEMO_TABLES
 from tests.helpers.node_processes import TTL, WAIT, Cluster, books_balance, deal_on, play
 from tests.helpers.nodes import both, log_in_again, redis_db, room_prefix
 from tests.helpers.waiting import eventually
@@ -61,7 +62,7 @@ async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Clu
 
         async def all_owned() -> bool:
             owners = await running.owners()
-            return len(owners) == 6 and all(live for _, _, live in owners.values())
+            return len(owners) == len(DEMO_TABLES) and all(live for _, _, live in owners.values())
 
         await eventually(all_owned, "every table has an owner", WAIT)
         tables = sorted(await running.owners())

@@ -24,7 +24,9 @@ FIELDS = {
     "act": (
         {
             "table": TABLE,
-            "action": st.sampled_from(["fold", "check", "call", "check_or_call", "bet_or_raise"]),
+            "action": st.sampled_from(
+                ["fold", "check", "call", "check_or_call", "bet_or_raise", "run_twice", "run_once"]
+            ),
             "hand": st.integers(1, 10**9),
         },
         {"amount": st.integers(0, 10**12)},
@@ -40,6 +42,8 @@ FIELDS = {
             "sit_out_next": st.booleans(),
             "leave_after": st.booleans(),
             "pre_action": st.sampled_from(["check_fold", "call_any", "none"]),
+            "straddle": st.booleans(),
+            "run_it_twice": st.booleans(),
         },
     ),
     "chat": ({"table": TABLE, "text": st.text(TEXT, min_size=1, max_size=protocol.MAX_CHAT)}, {}),
@@ -53,7 +57,10 @@ BAD = {
     "buy_in": (0, "Input should be greater than 0"),
     "request": (7, "Input should be a valid string"),
     "amount": (-1, "Input should be greater than"),
-    "action": ("dance", "Input should be 'fold', 'check', 'call', 'check_or_call' or"),
+    "action": (
+        "dance",
+        "Input should be 'fold', 'check', 'call', 'check_or_call', 'bet_or_raise',",
+    ),
     "hand": ("one", "Input should be a valid integer, unable to parse string as an integer"),
     "text": ("x" * (protocol.MAX_CHAT + 1), "String should have at most 200 characters"),
     "auto_post": ("perhaps", "Input should be a valid boolean, unable to interpret input"),
@@ -61,6 +68,8 @@ BAD = {
     "sit_out_next": ({}, "Input should be a valid boolean"),
     "leave_after": (2, "Input should be a valid boolean, unable to interpret input"),
     "pre_action": ("fold", "Input should be 'check_fold', 'call_any' or 'none'"),
+    "straddle": ("always", "Input should be a valid boolean, unable to interpret input"),
+    "run_it_twice": ([], "Input should be a valid boolean"),
 }
 
 
@@ -174,8 +183,8 @@ def test_examples_from_the_protocol_document_parse() -> None:
         ("[1]", 'a message is a JSON object with a "type"'),
         (
             '{"type": "act", "table": "t", "action": "dance", "hand": 1}',
-            "'act' message: action: Input should be 'fold', 'check', 'call', 'check_or_call'"
-            " or 'bet_or_raise'",
+            "'act' message: action: Input should be 'fold', 'check', 'call', 'check_or_call',"
+            " 'bet_or_raise', 'run_twice' or 'run_once'",
         ),
         (
             '{"type": "join", "table": "t", "seat": 1, "buy_in": -5, "request": "r"}',

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Final
 
-from pokerroom.rules import RulesError
+from pokerroom.rules import HouseOptions, RulesError, Structure, Variant, load_preset
 from pokerroom.server.clock import utcnow
 from pokerroom.server.private.dealing import PrivateDealing
 from pokerroom.server.sockets import protocol
@@ -36,6 +37,19 @@ from pokerroom.store.tables.private_games import (
 )
 from pokerroom.table import TableError
 
+# The settings a host may leave out (null): the preset's value is in force.
+DEFAULTED: Final = ("min_buy_in_bb", "max_buy_in_bb", "decision_seconds", "time_bank_seconds")
+# The host's options in the order a refusal is pinned on one: the buy-in's top before its
+# bottom (a range is refused by the bottom that passes the top).
+OPTIONS: Final = (
+    "max_buy_in_bb",
+    "min_buy_in_bb",
+    "decision_seconds",
+    "time_bank_seconds",
+    "straddle",
+    "run_it_twice",
+    "bomb_pot",
+)
 PREFIX: Final = "p_"  # a private table's id; the floor's ids ([a-z0-9-]) never have "_"
 # Codes people read out and type: no 0/O, 1/I/L.
 ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -103,19 +117,7 @@ class Game:
 def config_of(table_id: str, settings: dict[str, Any]) -> TableConfig:
     """The table a game's settings make: the preset with the host's options (its house
     carries straddle, run it twice and bomb pots: R-STRADDLE-1, R-RIT-1, R-BOMB-1)."""
-    overrides = {
-        name: settings[name]
-        for name in (
-            "min_buy_in_bb",
-            "max_buy_in_bb",
-            "decision_seconds",
-            "time_bank_seconds",
-            "straddle",
-            "run_it_twice",
-            "bomb_pot",
-        )
-        if settings.get(name) is not None
-    }
+    overrides = {name: settings[name] for name in OPTIONS if settings.get(name) is not None}
     warning = overrides.get("decision_seconds")
     if warning is not None:  # the warning comes within the time limit (R-TIME-1)
         overrides["warning_after_seconds"] = min(10, int(warning))
@@ -129,6 +131,56 @@ def config_of(table_id: str, settings: dict[str, Any]) -> TableConfig:
         int(settings["seats"]),
         tuple(sorted(overrides.items())),
     )
+
+
+@functools.cache
+def preset_house(preset: str) -> HouseOptions:
+    return load_preset(preset)
+
+
+def in_force(settings: dict[str, Any], house: HouseOptions | None) -> dict[str, Any]:
+    """The settings with those the host left out filled with the values in force: the
+    table's house's (``house``), or the preset's once the table is gone."""
+    if house is None:
+        house = preset_house(settings["preset"])
+    filled = dict(settings)
+    for name in DEFAULTED:
+        if filled.get(name) is None:
+            filled[name] = getattr(house, name)
+    return filled
+
+
+def refused_setting(settings: dict[str, Any]) -> str:
+    """The setting a refused game's settings are refused for (the ``field`` of
+    ``private.invalid``): the first of the game, its stakes, its seats and then the host's
+    options, added one at a time, that the house does not take."""
+    house = preset_house(settings["preset"])
+    variant, structure = Variant(settings["variant"]), Structure(settings["structure"])
+    if (variant, structure) not in house.games:
+        return "structure" if any(v is variant for v, _ in house.games) else "variant"
+    seats = int(settings["seats"])
+    try:
+        spec = house.game(variant, structure, int(settings["big_blind"]))
+    except (RulesError, ValueError):
+        return "big_blind"
+    if seats not in house.seat_choices:
+        return "seats"
+    try:
+        house.check_table(spec, seats)
+    except RulesError:
+        return "big_blind"  # the rake's schedule has no such stakes
+    chosen: dict[str, Any] = {}
+    for name in OPTIONS:
+        if settings.get(name) is None:
+            continue
+        chosen[name] = settings[name]
+        if name == "decision_seconds":
+            chosen["warning_after_seconds"] = min(10, int(settings[name]))
+        try:
+            house.with_options(**chosen).check_table(spec, seats)
+        except (RulesError, ValueError, TypeError):
+            return name
+    return "preset"
 
 
 def draw_code() -> str:
@@ -275,7 +327,8 @@ class PrivateGames:
         try:
             config.build()  # the preset, the game, the seats and the options, checked
         except (RulesError, TableError, ValueError, TypeError) as error:
-            raise ApiError(422, "private.invalid", reason=str(error)) from None
+            field = refused_setting(settings)
+            raise ApiError(422, "private.invalid", reason=str(error), field=field) from None
         now = utcnow()
         for _ in range(5):  # a code drawn twice (27 billion): draw again
             try:
@@ -394,7 +447,7 @@ class PrivateGames:
                 raise RulesError(f"a big blind of {big_blind} is out of range")
             spec = table.house.game(table.spec.variant, table.spec.structure, big_blind)
         except RulesError as error:
-            raise ApiError(422, "private.invalid", reason=str(error)) from None
+            raise ApiError(422, "private.invalid", reason=str(error), field="big_blind") from None
         detail = {"big_blind": big_blind, "small_blind": spec.stakes.small_blind}
         async with game.lock:
             self._open(game)
@@ -411,10 +464,11 @@ class PrivateGames:
         game = self.hosted(table_id, host)
         house = self._actor(game).table.house
         if big_blinds and not house.bomb_pot:
-            raise ApiError(422, "private.invalid", reason="the game has no bomb pots")
+            reason = "the game has no bomb pots"
+            raise ApiError(422, "private.invalid", reason=reason, field="big_blinds")
         if not 0 <= big_blinds <= house.max_bomb_pot_bb:
             reason = f"a bomb pot is 1 to {house.max_bomb_pot_bb} big blinds"
-            raise ApiError(422, "private.invalid", reason=reason)
+            raise ApiError(422, "private.invalid", reason=reason, field="big_blinds")
         async with game.lock:
             self._open(game)
             await self.store.change(
@@ -471,7 +525,7 @@ class PrivateGames:
             "table": game.table_id,
             "name": game.settings.get("name"),
             "host": {"account": host, "name": host_name},
-            "settings": game.settings,
+            "settings": in_force(game.settings, house),
             "small_blind": small,
             "big_blind": game.big_blind,
             "paused": game.paused,

@@ -81,6 +81,10 @@ TEMPLATES: dict[str, str] = {
     "seat.no_sit_out": "seat {seat} cannot sit out of a tournament: an absent player is dealt"
     " in and blinded off (TDA 71)",
     "seat.waiting_already": "'{player}' is already on the waiting list",
+    # the table options' seat settings (R-STRADDLE-1, R-RIT-1)
+    "seat.no_straddle": "seat {seat} cannot straddle: the table offers no straddle",
+    "seat.no_straddle_limit": "seat {seat} cannot straddle: not in fixed-limit",
+    "seat.no_run_it_twice": "seat {seat}: the table does not run it twice",
     # the waiting list (table/waiting.py, server/tables/waiting.py); the last three are the notes of
     # a ``waiting`` frame (why a player left the list without a seat)
     "waiting.held": "seat {seat} is held for the first on the waiting list",
@@ -198,6 +202,9 @@ TEMPLATES: dict[str, str] = {
     "hand.limit": "{name} cannot {action} {amount}: the limit bet is to {max}",
     "hand.above_maximum": "{name} cannot {action} {amount}: maximum is {max}",
     "hand.cannot_muck": "{name} cannot muck: {reason}",
+    # R-RIT-1: an answer to run it twice with no prompt, or an action during the prompt
+    "hand.no_runout": "{name} cannot {action}: there is no run-out to choose",
+    "hand.runout_asked": "{name} cannot {action}: the players are choosing whether to run it twice",
     "hand.cannot_raise": "{name} cannot {action}: {reason}",
     # the HTTP API (routes/*)
     "hands.not_found": "no finished hand {hand} of yours",

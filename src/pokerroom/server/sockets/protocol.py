@@ -62,7 +62,10 @@ class AddChips(_Message):
 class Act(_Message):
     type: Literal["act"]
     table: str = Field(min_length=1, max_length=64)
-    action: Literal["fold", "check", "call", "check_or_call", "bet_or_raise"]
+    # run_twice / run_once: the answer to the run-it-twice prompt (R-RIT-1)
+    action: Literal[
+        "fold", "check", "call", "check_or_call", "bet_or_raise", "run_twice", "run_once"
+    ]
     amount: int = Field(default=0, ge=0, le=10**12)
     hand: int = Field(ge=1)  # the hand the player acts in: stale clicks are refused
 
@@ -87,6 +90,10 @@ class Options(_Message):
     sit_out_next: bool | None = None
     leave_after: bool | None = None
     pre_action: Literal["check_fold", "call_any", "none"] | None = None
+    # where the table offers them: straddle whenever left of the big blind (R-STRADDLE-1),
+    # and agree ahead to run it twice (R-RIT-1)
+    straddle: bool | None = None
+    run_it_twice: bool | None = None
 
 
 class Chat(_Message):
@@ -301,6 +308,7 @@ class PotResult(_Frame):
     share: str
     hand: str
     winners: list[Winner]
+    run: int = 0  # R-RIT-1: the board this half was won on (1 or 2); 0: the board ran once
 
 
 class HandResult(_Frame):
@@ -312,6 +320,8 @@ class HandResult(_Frame):
     pots: list[PotResult]
     rake: int
     cancelled: bool
+    second_board: list[str] = Field(default_factory=list)  # R-RIT-1: run twice
+    bomb_pot: int = 0  # R-BOMB-1: big blinds each in a bomb pot (0: an ordinary hand)
 
 
 class LastAction(_Frame):
@@ -349,6 +359,8 @@ class SeatOptions(_Frame):
     leave_after: bool
     pre_action: str | None
     auto_muck: bool = True  # the account's preference, applied by the server at showdown
+    straddle: bool = False  # R-STRADDLE-1: straddle whenever left of the big blind
+    run_it_twice: bool = False  # R-RIT-1: agreed ahead to run it twice
 
 
 class BuyInRange(_Frame):
@@ -370,6 +382,20 @@ class Legal(_Frame):
     pot_raise_to: int | None
 
 
+class Straddle(_Frame):
+    """R-STRADDLE-1: the live straddle of the hand."""
+
+    seat: int
+    amount: int
+
+
+class BombPotMark(_Frame):
+    """R-BOMB-1: the hand is a bomb pot, ``big_blinds`` (``amount`` chips) from each."""
+
+    big_blinds: int
+    amount: int
+
+
 class HandState(_Frame):
     number: int
     phase: str
@@ -387,6 +413,12 @@ class HandState(_Frame):
     legal: Legal | None
     commitment: str | None = None  # SHA-256(server seed + deck), published as it is dealt
     seed_commitment: str | None = None  # SHA-256(server seed), published before it
+    straddle: Straddle | None = None
+    bomb_pot: BombPotMark | None = None
+    second_board: list[str] = Field(default_factory=list)  # R-RIT-1: the second run's board
+    # R-RIT-1: you are asked whether to run it twice (``run_twice`` / ``run_once``) within
+    # ``seconds_left``; no answer is no. Only in the frame of the seat asked.
+    runout_prompt: bool = False
 
 
 class TournamentInfo(_Frame):
@@ -411,6 +443,14 @@ class TournamentInfo(_Frame):
     bounties: list[list[int]] = Field(default_factory=list)  # knockout: [seat, bounty]
 
 
+class TableOffers(_Frame):
+    """The table options beyond the seeds that this table offers (RULES.md)."""
+
+    straddle: bool = False
+    run_it_twice: bool = False
+    bomb_pot: bool = False
+
+
 class TableFrame(_Frame):
     type: Literal["table"] = "table"
     table: str
@@ -425,6 +465,7 @@ class TableFrame(_Frame):
     min_buy_in: int
     max_buy_in: int
     decision_seconds: float
+    offers: TableOffers = Field(default_factory=TableOffers)
     ready: int = 0  # players seated and able to be dealt in ...
     needed: int = 2  # ... of those the table needs to deal
     waiting: list[str] = Field(default_factory=list)  # names on the waiting list, in order

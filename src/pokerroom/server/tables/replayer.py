@@ -13,6 +13,7 @@ from typing import Any
 from pokerroom.engine.events import (
     ActionTaken,
     BoardDealt,
+    BombPot,
     CardsShown,
     Event,
     ForcedBet,
@@ -22,6 +23,8 @@ from pokerroom.engine.events import (
     PotAwarded,
     PotShare,
     RakeTaken,
+    RunoutAnswered,
+    SecondBoardDealt,
     UncalledBetReturned,
 )
 from pokerroom.engine.hand import Hand, Phase
@@ -67,6 +70,13 @@ LINES = {
     "replay.bet_all_in": "{who} bets {amount} and is all-in",
     "replay.raise_all_in": "{who} raises to {amount} and is all-in",
     "replay.board": "{street}: {cards}",
+    # the table options (R-BOMB-1, R-RIT-1)
+    "replay.bomb_pot": "Bomb pot: {amount} from each player",
+    "replay.run_twice": "{who} agrees to run it twice",
+    "replay.run_once": "{who} runs it once",
+    "replay.run_timeout": "{who} does not answer: run it once",
+    "replay.second_board": "Second run, {street}: {cards}",
+    "replay.on_run": "{line} on run {run}",
     "replay.uncalled": "{amount} uncalled, returned to {who}",
     "replay.shows": "{who} shows {cards}",
     "replay.shows_high": "{who} shows {cards} ({high})",
@@ -131,6 +141,14 @@ def narration(hand: Hand, event: Event) -> Line | None:
     if isinstance(event, BoardDealt):
         cards = " ".join(str(c) for c in event.cards)
         return "replay.board", {"street": event.street, "cards": cards}
+    if isinstance(event, SecondBoardDealt):
+        cards = " ".join(str(c) for c in event.cards)
+        return "replay.second_board", {"street": event.street, "cards": cards}
+    if isinstance(event, BombPot):
+        return "replay.bomb_pot", {"amount": event.amount}
+    if isinstance(event, RunoutAnswered):
+        answer = "run_twice" if event.agreed else "run_timeout" if event.timed_out else "run_once"
+        return f"replay.{answer}", {"who": who(event.position)}
     if isinstance(event, UncalledBetReturned):
         return "replay.uncalled", {"amount": event.amount, "who": who(event.position)}
     if isinstance(event, CardsShown):
@@ -150,7 +168,9 @@ def narration(hand: Hand, event: Event) -> Line | None:
         share = "" if event.share is PotShare.WHOLE else f"_{event.share}"
         winners = [{"who": who(p), "amount": a} for p, a in event.winners]
         line: Line = (pot + share, {"winners": winners, "pot": event.pot})
-        return ("replay.with_hand", {"line": line, "hand": event.hand}) if event.hand else line
+        if event.hand:
+            line = ("replay.with_hand", {"line": line, "hand": event.hand})
+        return ("replay.on_run", {"line": line, "run": event.run}) if event.run else line
     return None
 
 
@@ -179,6 +199,7 @@ def _frame(
         "items": [{"key": key, "params": params} for key, params in items],
         "street": view.street,
         "board": [str(c) for c in view.board],
+        "second_board": [str(c) for c in view.second_board],  # R-RIT-1: run twice
         "pots": list(view.pots) if not over else [],
         "collected": [p.amount for p in collected if p.amount] if not over else [],
         "actor": view.actor_seat if not over else None,

@@ -113,7 +113,8 @@ class RateLimit:
         return self.strikes > self.flood
 
 
-# One table per preset and game on first start, so hands are dealt at once.
+# One table per preset and game on first start, so hands are dealt at once, and one with
+# the table options.
 DEMO_TABLES = (
     TableConfig("nlhe-1-2", "Oslo (NL Hold'em $1/$2)", "multipoker", "holdem", "no_limit", 200, 6),
     TableConfig(
@@ -132,6 +133,18 @@ DEMO_TABLES = (
     TableConfig("hu-nlhe", "Stockholm (Heads-up NL $1/$2)", "sweden", "holdem", "no_limit", 200, 2),
     TableConfig(
         "casino-nlhe", "Budapest (Casino NL $1/$2)", "casino", "holdem", "no_limit", 200, 10
+    ),
+    # The table options of the large rooms, for everyone (RULES.md "Beyond the seeds"): a
+    # straddle left of the big blind and the board run twice when all agree.
+    TableConfig(
+        "nlhe-options",
+        "Reykjavik (NL Hold'em $1/$2, straddle, run it twice)",
+        "multipoker",
+        "holdem",
+        "no_limit",
+        200,
+        6,
+        (("straddle", True), ("run_it_twice", True)),
     ),
 )
 

@@ -128,6 +128,8 @@ class SeatRequests(Recovers):
             pre_action="unchanged"
             if message.pre_action is None
             else (None if message.pre_action == "none" else message.pre_action),
+            straddle=message.straddle,
+            run_it_twice=message.run_it_twice,
         )
 
     async def _suspend(self, player: str, now: float) -> bool:

@@ -147,6 +147,7 @@ def hand_result(
             share=e.share,
             hand=e.hand,
             winners=[protocol.Winner(seat=seats[p], amount=a) for p, a in e.winners],
+            run=e.run,
         )
         for e in events
         if isinstance(e, PotAwarded)
@@ -159,6 +160,8 @@ def hand_result(
         pots=pots,
         rake=rake,
         cancelled=cancelled,
+        second_board=[str(c) for c in hand.second_board_cards()],
+        bomb_pot=hand.bomb_pot,
     )
 
 
@@ -248,7 +251,36 @@ def fixed_fields(table: Table) -> dict[str, Any]:
         "min_buy_in": table.min_buy_in,
         "max_buy_in": table.max_buy_in,
         "decision_seconds": table.house.decision_seconds,
+        "offers": offers(table),
     }
+
+
+def offers(table: Table) -> dict[str, bool]:
+    """The options beyond the seeds that the table offers (a straddle never in fixed limit,
+    nor at a tournament's table, where ``Table.straddler`` never lets one be posted)."""
+    house = table.house
+    straddle = (
+        house.straddle
+        and table.spec.structure is not Structure.FIXED_LIMIT
+        and not table.tournament
+    )
+    return {"straddle": straddle, "run_it_twice": house.run_it_twice, "bomb_pot": house.bomb_pot}
+
+
+def options_marks(hand: Hand) -> dict[str, Any]:
+    """What the table options made of the hand in play, for everyone to see: its straddle
+    (the third blind: R-STRADDLE-1), its bomb pot (R-BOMB-1) and its second board (R-RIT-1)."""
+    marks: dict[str, Any] = {}
+    posters = [i for i, b in enumerate(hand.blinds) if b]
+    if len(posters) > 2:
+        third = posters[2]
+        marks["straddle"] = {"seat": hand.seats[third], "amount": hand.blinds[third]}
+    if hand.bomb_pot:
+        big_blinds = hand.bomb_pot
+        marks["bomb_pot"] = {"big_blinds": big_blinds, "amount": big_blinds * hand.big_blind}
+    if hand.second_board:
+        marks["second_board"] = [CARD_TEXT[c] for c in hand.second_board_cards()]
+    return marks
 
 
 class FixedFields:
@@ -387,6 +419,8 @@ def public_state(
             "commitment": commitment,
             "seed_commitment": seed_commitment,
         }
+        if hand.house.straddle or hand.bomb_pot or hand.second_board:
+            state["hand"].update(options_marks(hand))  # (most hands have none)
     return state
 
 
@@ -403,6 +437,8 @@ def state_for_seat(table: Table, public: dict[str, Any], viewer_seat: int) -> di
         "leave_after": seat.leave_after,
         "pre_action": None if seat.pre_action is None else seat.pre_action.value,
         "auto_muck": seat.auto_muck,
+        "straddle": seat.straddle,
+        "run_it_twice": seat.run_it_twice,
     }
     state["buy_in"] = buy_in_range(table, seat.stack)
     hand = table.hand
@@ -414,6 +450,10 @@ def state_for_seat(table: Table, public: dict[str, Any], viewer_seat: int) -> di
     mine["cards"] = [CARD_TEXT[c] for c in hand.hole_cards(position)]  # a player sees their own
     seats[viewer_seat - 1] = mine
     state["seats"] = seats
+    if hand.actor == position and hand.phase is Phase.RUNOUT:  # R-RIT-1: asked, by name
+        state["hand"] = dict(public["hand"])
+        state["hand"]["runout_prompt"] = True
+        return state
     legal = hand.legal_actions() if hand.actor == position else None
     if legal is not None and hand.phase is Phase.BETTING:
         state["hand"] = dict(public["hand"])

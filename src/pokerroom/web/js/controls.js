@@ -43,6 +43,23 @@ export function bindControls(view) {
   for (const box of $$("[data-option]", r)) {
     box.addEventListener("change", () => send({ type: "options", table: view.id, [box.dataset.option]: box.checked }));
   }
+  // R-STRADDLE-1: a toggle, kept until switched off (the server posts it left of the big blind).
+  $(".straddle-toggle", r).addEventListener("click", () => {
+    send({ type: "options", table: view.id, straddle: !view.state?.options?.straddle });
+  });
+  // R-RIT-1: the answer to the prompt; no answer in time is no (the server's clock).
+  $(".runout-yes", r).addEventListener("click", () => answerRunout(view, "run_twice"));
+  $(".runout-no", r).addEventListener("click", () => answerRunout(view, "run_once"));
+}
+
+function answerRunout(view, action) {
+  const hand = view.state?.hand;
+  if (!hand || !hand.runout_prompt) return;
+  if (!send({ type: "act", table: view.id, action, hand: hand.number })) {
+    view.error(t("connection.not_sent"), { keep: true });
+    return;
+  }
+  $(".runout-prompt", view.root).hidden = true; // until the server's next frame
 }
 
 export function renderControls(view) {
@@ -72,7 +89,14 @@ export function renderControls(view) {
   if (me) $(".sitout", r).textContent = me.status === "sitting_out" ? t("table.sit_in") : t("table.sit_out");
   const legal = legalOf(view);
   $(".actions", r).hidden = !legal;
+  $(".runout-prompt", r).hidden = !s.hand?.runout_prompt;
   $(".preactions", r).hidden = !me;
+  // The table options this table offers (RULES.md "Beyond the seeds"), the player's own.
+  for (const offer of $$("[data-offer]", r)) offer.hidden = !me || !s.offers?.[offer.dataset.offer];
+  const straddle = $(".straddle-toggle", r);
+  const straddling = Boolean(s.options?.straddle);
+  straddle.setAttribute("aria-pressed", String(straddling));
+  straddle.classList.toggle("on", straddling);
   if (me && s.options) {
     for (const box of $$("[data-option]", r)) box.checked = Boolean(s.options[box.dataset.option]);
     // Waiting for the big blind only means something to a player who owes one.

@@ -61,6 +61,7 @@ const MARKERS = {
   big: ["blind", "badge.big_blind", "badge.big_blind_title"],
   missedBig: ["missed", "badge.missed_big", "badge.missed_big_title"],
   missedSmall: ["missed", "badge.missed_small", "badge.missed_small_title"],
+  straddle: ["straddle", "badge.straddle", "badge.straddle_title"], // R-STRADDLE-1
 };
 
 function badge(which) {
@@ -74,6 +75,7 @@ function badgesOf(hand, seat) {
   if (hand && hand.button === seat.seat) marks.push("dealer");
   if (hand && hand.small_blind_seat === seat.seat) marks.push("small");
   if (hand && hand.big_blind_seat === seat.seat) marks.push("big");
+  if (hand?.straddle && hand.straddle.seat === seat.seat) marks.push("straddle");
   if (seat.missed_big) marks.push("missedBig");
   if (seat.missed_small) marks.push("missedSmall");
   return marks.map(badge);
@@ -174,6 +176,7 @@ export function renderCenter(view) {
   const board = $(".board", view.root);
   const banner = $(".banner", view.root);
   pots.classList.remove("result");
+  renderOptionMarks(view, hand, result);
   if (hand) {
     const collected = hand.collected || [];
     // The pots in the middle; one main pot alone is the "Pot" line above, not said twice.
@@ -189,6 +192,10 @@ export function renderCenter(view) {
     const dealtBefore = view.previous?.hand?.number === hand.number ? view.previous.hand.board.length : 0;
     board.replaceChildren(...hand.board.map((c, n) => cardEl(c, n >= dealtBefore ? "dealt" : "")));
     banner.textContent = hand.actor && hand.actor === s.you ? t("table.your_turn") : "";
+    // R-RIT-1: the players still in are asked in turn whether to run it twice.
+    if (hand.phase === "runout" && hand.actor && hand.actor !== s.you) {
+      banner.textContent = t("runout.asking", { name: s.seats[hand.actor - 1]?.name || t("table.seat", { seat: hand.actor }) });
+    }
   } else if (result) {
     potTotal.hidden = true;
     const awarded = shownSoFar(view);
@@ -209,4 +216,28 @@ export function renderCenter(view) {
     // A table that cannot deal says how many more it needs, never the last result forever.
     banner.textContent = waitingForPlayers(s) || t("table.next_hand");
   }
+}
+
+// The table options' marks in the middle: a bomb pot (R-BOMB-1), and the second board when the
+// board ran twice (R-RIT-1), each board named by its run.
+function renderOptionMarks(view, hand, result) {
+  const center = $(".center", view.root);
+  let bomb = $(".bomb-pot-mark", center);
+  let second = $(".second-board", center);
+  if (!bomb) { bomb = el("div", { class: "bomb-pot-mark", hidden: true }); $(".board", center).before(bomb); }
+  if (!second) { second = el("div", { class: "second-board", hidden: true }); $(".board", center).after(second); }
+  const source = hand || result;
+  const bombPot = hand ? hand.bomb_pot?.big_blinds : result?.bomb_pot;
+  bomb.hidden = !bombPot;
+  bomb.textContent = bombPot ? t("table.bomb_pot", { big_blinds: bombPot }) : "";
+  const cards = (source?.second_board || []);
+  const twice = cards.length > 0 && !result?.cancelled;
+  center.classList.toggle("two-boards", twice);
+  second.hidden = !twice;
+  const board = $(".board", center);
+  board.dataset.label = twice ? t("runout.run", { run: 1 }) : "";
+  second.dataset.label = twice ? t("runout.run", { run: 2 }) : "";
+  if (!twice) { second.replaceChildren(); return; }
+  // Only the first run's cards are lit: the shown hands' best five are the first board's.
+  second.replaceChildren(...cards.map((c) => cardEl(c)));
 }

@@ -361,21 +361,10 @@ function formBody(form) {
   return body;
 }
 
-// The field a refusal names: the request's validation names it ({field: "big_blind"}); the
-// room's own check says the setting first ("straddle: ...") or names the option its rules
-// refuse ("house multipoker: no straddle in fixed-limit"). The options first: a refusal of
-// an option names the game's structure too.
-const NAMED = ["straddle", "run_it_twice", "bomb_pot", "spectators", "approve_seats", "seats",
-  "big_blind", "min_buy_in", "max_buy_in", "decision_seconds", "time_bank_seconds", "preset", "variant", "structure"];
-
-function fieldOf(error, form) {
-  if (error.params?.field) return String(error.params.field).split(".").pop();
-  const reason = String(error.params?.reason || "").toLowerCase();
-  const lead = reason.split(":")[0].trim();
-  if (form.elements[lead]) return lead;
-  const named = NAMED.find((name) => new RegExp(`\\b${name.replace(/_/g, "[ _-]")}`).test(reason));
-  if (!named) return "";
-  return form.elements[named] ? named : `${named}_bb`;
+// The field a refusal names: the request's validation names it ({field: "big_blind"} or
+// "body.big_blind"), and so does the room's own check of the settings (private.invalid).
+function fieldOf(error) {
+  return error.params?.field ? String(error.params.field).split(".").pop() : "";
 }
 
 function clearFieldErrors(form) {
@@ -398,7 +387,7 @@ async function create(event) {
     openPrivate(game.id);
     setGame(game);
   } catch (error) {
-    const field = fieldOf(error, form);
+    const field = fieldOf(error);
     if (form.elements[field]) showFieldError(form, field, error.message);
     $("#private-form-error").textContent = error.message;
   } finally {

@@ -86,7 +86,9 @@ function replayFelt() {
       el("div", { class: "center" },
         el("div", { class: "pot-total", hidden: true }),
         el("div", { class: "pots" }),
+        el("div", { class: "bomb-pot-mark", hidden: true }),
         el("div", { class: "board" }),
+        el("div", { class: "second-board", hidden: true }),
         el("div", { class: "banner", role: "status", "aria-live": "polite" })),
       el("div", { class: "seats" })));
 }
@@ -104,7 +106,7 @@ function tableFrame(view, replay, frame) {
     };
   }
   const hand = frame.result ? null : {
-    number: replay.number, board: frame.board, pots: frame.pots, collected: frame.collected,
+    number: replay.number, board: frame.board, second_board: frame.second_board || [], pots: frame.pots, collected: frame.collected,
     button: replay.button, small_blind_seat: replay.small_blind_seat, big_blind_seat: replay.big_blind_seat,
     actor: frame.actor, legal: null,
   };

@@ -11,11 +11,13 @@ import { handName } from "./texts.js";
 
 const STEP_MS = 900;
 const SHARE_ORDER = { whole: 0, high: 0, low: 1 };
+const runTag = (award) => (award.run ? t("runout.run", { run: award.run }) : "");
 export const potLabel = (n) => (n === 0 ? t("award.main_pot") : t("award.side_pot", { pot: n }));
 const TAGS = { high: "award.high", low: "award.low" };
 
 export function awardsOf(result) {
-  return [...(result?.pots || [])].sort((a, b) => b.pot - a.pot || SHARE_ORDER[a.share] - SHARE_ORDER[b.share]);
+  // Run twice (R-RIT-1): each pot's first run's half, then its second's.
+  return [...(result?.pots || [])].sort((a, b) => b.pot - a.pot || (a.run || 0) - (b.run || 0) || SHARE_ORDER[a.share] - SHARE_ORDER[b.share]);
 }
 
 // Start showing ``result``: the first award now, the next ones a step apart.
@@ -53,6 +55,7 @@ export function shownSoFar(view) {
   const high = new Set();
   const low = new Set();
   for (const award of lit) {
+    if (award.run === 2) continue; // the shown hands' best five are the first board's
     for (const w of award.winners) {
       const shown = byseat.get(w.seat);
       if (!shown) continue;
@@ -77,8 +80,9 @@ export function renderAwards(view, pots, banner) {
   pots.replaceChildren(...awards.map((award, n) => {
     const state = n < done - 1 || (n === done - 1 && done === awards.length) ? "awarded" : n === done - 1 ? "awarded current" : "pending";
     const who = award.winners.map((w) => `${name(w.seat)} ${show(w.amount)}`).join(", ");
-    return el("div", { class: `pot award ${state}`, "data-chips": award.amount, "data-pot": award.pot, "data-share": award.share, title: sentence(award, name, show) },
+    return el("div", { class: `pot award ${state}`, "data-chips": award.amount, "data-pot": award.pot, "data-share": award.share, "data-run": award.run || 0, title: sentence(award, name, show) },
       el("span", { class: "label", text: potLabel(award.pot) }),
+      award.run ? el("span", { class: "tag run", text: runTag(award) }) : null,
       TAGS[award.share] ? el("span", { class: `tag ${award.share}`, text: t(TAGS[award.share]) }) : null,
       el("span", { class: "amount", text: show(award.amount) }),
       n < done ? el("span", { class: "who", text: `\u2192 ${who}${award.hand ? ` \u00b7 ${handName(award.hand)}` : ""}` }) : null);
@@ -88,7 +92,8 @@ export function renderAwards(view, pots, banner) {
 }
 
 function sentence(award, name, show) {
-  const pot = TAGS[award.share] ? t("award.pot_half", { pot: potLabel(award.pot), half: t(TAGS[award.share]) }) : potLabel(award.pot);
+  let pot = TAGS[award.share] ? t("award.pot_half", { pot: potLabel(award.pot), half: t(TAGS[award.share]) }) : potLabel(award.pot);
+  if (award.run) pot = `${pot} (${runTag(award)})`;
   const who = award.winners.map((w) => t("award.wins", { name: name(w.seat), amount: show(w.amount) })).join(", ");
   return award.hand ? t("award.sentence_hand", { pot, who, hand: handName(award.hand) }) : t("award.sentence", { pot, who });
 }
@@ -98,7 +103,7 @@ function flyChips(view, award) {
   const felt = $(".felt", view.root);
   if (!felt || !award) return;
   const rows = [...view.root.querySelectorAll(".pots .award")];
-  const row = rows.find((r) => Number(r.dataset.pot) === award.pot && r.dataset.share === award.share) || $(".center", view.root);
+  const row = rows.find((r) => Number(r.dataset.pot) === award.pot && r.dataset.share === award.share && Number(r.dataset.run) === (award.run || 0)) || $(".center", view.root);
   const from = row.getBoundingClientRect();
   const base = felt.getBoundingClientRect();
   for (const w of award.winners) {

@@ -229,8 +229,10 @@ export class TableView {
     const onBank = Boolean(hand.time_bank);
     if (!onBank) this.bankTotal = 0;
     else this.bankTotal = Math.max(this.bankTotal || 0, hand.seconds_left);
-    const total = onBank ? this.bankTotal : Math.max(this.state.decision_seconds, hand.seconds_left);
-    const bank = Math.round(this.state.seats[hand.actor - 1]?.time_bank || 0); // what is left to start
+    // A run-it-twice prompt (R-RIT-1) has a few seconds of its own and never the time bank.
+    const prompt = hand.phase === "runout";
+    const total = onBank ? this.bankTotal : Math.max(prompt ? 0 : this.state.decision_seconds, hand.seconds_left);
+    const bank = prompt ? 0 : Math.round(this.state.seats[hand.actor - 1]?.time_bank || 0); // what is left to start
     const tick = () => {
       const at = performance.now();
       const left = Math.max(0, (deadline - at) / 1000);
@@ -245,6 +247,7 @@ export class TableView {
       }
       const text = onBank ? t("clock.time_bank", { seconds: Math.ceil(left) }) : bank ? t("clock.seconds_bank", { seconds: Math.ceil(left), bank }) : t("clock.seconds", { seconds: Math.ceil(left) });
       for (const clock of $$(".seat.acting .clock, .actions .clock", this.root)) clock.textContent = text;
+      for (const clock of $$(".runout-prompt .clock", this.root)) clock.textContent = t("clock.seconds", { seconds: Math.ceil(left) });
       this.timer = left > 0 ? requestAnimationFrame(tick) : null;
     };
     if (this.yourTurn && !this.warned && hand.warning_left === 0) this.warn();
