@@ -288,7 +288,8 @@ async def test_a_private_game_from_creation_to_its_ledger(
     kept = sum(p["buy_ins"] + p["top_ups"] - p["cash_outs"] for p in book["players"])
     assert kept == sum(h["rake"] for h in hands), (kept, hands)
     await expect(page.locator("#pg-hands li[data-hand]")).to_have_count(len(hands))
-    newest = hands[0]["id"]
+    # A player replays the hands they were dealt into (S-EXPORT-1): the host's newest one.
+    newest = next(h["id"] for h in hands if any(p["name"] == "ann" for p in h["players"]))
     await page.click(f"#pg-hands button[data-hand='{newest}']")
     replayer = f".table-view[data-table='{game}'] .replayer[data-hand='{newest}']"
     await page.wait_for_selector(replayer)
