@@ -7,7 +7,7 @@ BUILT := $(VENV)/.compiled
 # The modules mypyc compiles, as listed in pyproject.toml ([tool.pokerroom] compiled).
 COMPILED := $(shell sed -n '/^compiled = \[/,/^\]/p' pyproject.toml | grep -o 'src/[^"]*')
 
-.PHONY: test test-all lint lock bench serve clean chromium nginx
+.PHONY: test test-all lint lock bench serve clean chromium nginx node
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,14 +34,21 @@ $(BUILT): $(COMPILED) setup.py pyproject.toml | $(STAMP)
 	$(BIN)/python setup.py --quiet build_ext --inplace > $(VENV)/compile.log 2>&1 || { cat $(VENV)/compile.log; exit 1; }
 	touch src/*__mypyc.*.so $(BUILT)  # built from the sources as they are now (tests check)
 
-lint: $(STAMP)
+lint: $(STAMP) node_modules/.installed
 	$(BIN)/ruff check setup.py src tests benchmarks
 	$(BIN)/ruff format --check setup.py src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-logo  # the layer order and the I/O-free core: pyproject.toml [tool.importlinter]
+	node_modules/.bin/tsc -p tsconfig.json  # the browser client's JSDoc types (tsconfig.json); it emits nothing
+
+# TypeScript, only to check the client (the page is served as written): the version and its
+# hash pinned by package-lock.json, installed by `npm ci` into node_modules.
+node_modules/.installed: package.json package-lock.json | node
+	npm ci --no-audit --no-fund
+	touch $@
 
 # Debian packages the tests drive, installed when missing (never a downloaded build):
-# chromium for the browser tests; nginx, openssl and curl for tests/cli/test_deploy_nginx.py
+# node and npm for the client's type check (`make lint`); chromium for the browser tests; nginx, openssl and curl for tests/cli/test_deploy_nginx.py
 # (docs/deploy.md's balancer: the package's own service is not started, the test runs one).
 define apt_install
 	@test -x $(1) || { echo "installing Debian's $(2) for the tests"; \
@@ -51,6 +58,10 @@ endef
 
 chromium:
 	$(call apt_install,/usr/bin/chromium,chromium)
+
+node:
+	$(call apt_install,/usr/bin/node,nodejs)
+	$(call apt_install,/usr/bin/npm,npm)
 
 nginx:
 	$(call apt_install,/usr/sbin/nginx,nginx)
@@ -74,5 +85,5 @@ bench: $(BUILT)
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) node_modules build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
 	find src -name '*.so' -delete

@@ -9,6 +9,7 @@ from pokerroom.cli.equity import equity_command
 from pokerroom.cli.loadtest import loadtest_command
 from pokerroom.cli.migrate import migrate_app
 from pokerroom.cli.operator import operator_command
+from pokerroom.cli.protocol_types import protocol_types_command
 from pokerroom.cli.replay import replay_command
 from pokerroom.cli.serve import bots_command, serve_command
 from pokerroom.cli.tournament import tournament_app
@@ -30,6 +31,7 @@ app.command("loadtest")(loadtest_command)
 app.add_typer(tournament_app, name="tournament")
 app.add_typer(migrate_app, name="migrate")
 app.command("verify")(verify_command)
+app.command("protocol-types")(protocol_types_command)
 
 
 @app.callback()

@@ -1,10 +1,10 @@
+// @ts-check
 // The room's REST API: requests with the session's token, the account, downloads.
 
 import { $, el, showToast } from "./dom.js";
 import { money } from "./format.js";
 import { t } from "./i18n.js";
-import { show } from "./nav.js";
-import { app } from "./state.js";
+import { app, endSession, setMe } from "./state.js";
 import { apiError } from "./texts.js";
 
 export async function api(path, options = {}) {
@@ -17,7 +17,7 @@ export async function api(path, options = {}) {
     body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
   });
   if (response.status === 401 && app.token && !options.anonymous) {
-    forgetSession();
+    endSession();
   }
   if (!response.ok) {
     let body = null;
@@ -37,7 +37,7 @@ export async function api(path, options = {}) {
 export async function refreshMe() {
   if (!app.token) return;
   try {
-    app.me = await api("/api/me");
+    setMe(await api("/api/me"));
   } catch {
     return;
   }
@@ -52,15 +52,6 @@ export function renderMe() {
   const balance = $("#balance");
   balance.textContent = money(app.me.balance);
   balance.dataset.chips = String(app.me.balance);
-}
-
-export function forgetSession() {
-  app.token = null;
-  app.me = null;
-  app.seated = new Set();
-  localStorage.removeItem("pokerroom.token");
-  $("#account").hidden = true;
-  show("auth");
 }
 
 export async function download(path, filename) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The back office: the floor in the browser, for operators only (the tab shows for an
 // account whose role is "operator"; every route behind it answers 403 to anyone else).
 // One page of parts, each its own module: live tables and the floor's acts, the audit,
@@ -5,7 +6,7 @@
 
 import { $, el } from "./dom.js";
 import { t } from "./i18n.js";
-import { app } from "./state.js";
+import { isOperator } from "./state.js";
 import { said } from "./floor_ui.js";
 import { auditPart } from "./floor_audit.js";
 import { eventsPart, loadEvents, renderEvents } from "./floor_events.js";
@@ -16,7 +17,6 @@ import { actsPart, loadFloorTables, renderFloorTables, tablesPart } from "./floo
 const REFRESH_MS = 5000;
 let built = false;
 
-export const isOperator = () => app.me?.role === "operator";
 
 function build() {
   const parts = [

@@ -1,3 +1,4 @@
+// @ts-check
 // The buy-in dialog: sit down, or add chips to (rebuy) a stack already at the table. The range
 // is the server's: the table's minimum and maximum to sit down, and for adding chips the
 // seated frame's `buy_in` (what the table accepts on top of the stack). Only the balance the
@@ -9,7 +10,7 @@ import { money, toCents, toDollars } from "./format.js";
 import { t } from "./i18n.js";
 import { show } from "./nav.js";
 import { send } from "./socket.js";
-import { app } from "./state.js";
+import { app, nextJoinRequest } from "./state.js";
 
 const TABLE_WAIT_MS = 10_000; // the longest a buy-in waits for its table's first frame
 let pending = null; // {tableId, timer}: a buy-in submitted before its table had loaded
@@ -78,8 +79,7 @@ export function askBuyIn(tableId, seat, topUp = false) {
       return;
     }
     $("#buyin-error").textContent = "";
-    app.joinRequests += 1;
-    const request = `web-${Date.now()}-${app.joinRequests}`;
+    const request = `web-${Date.now()}-${nextJoinRequest()}`;
     if (topUp) {
       send({ type: "add_chips", table: tableId, amount: cents, request });
       dialog.close("ok");

@@ -1,3 +1,4 @@
+// @ts-check
 // A seated player's controls: Fold / Check-Call / Bet-Raise, the raise slider and its presets,
 // pre-actions and table options, and the keyboard shortcuts. Every amount offered is the
 // server's (`legal` in the frame): the client computes no bet size and no all-in.

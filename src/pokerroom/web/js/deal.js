@@ -1,10 +1,11 @@
+// @ts-check
 // The deal at the final table: the room's two offers side by side (ICM and chip
 // chop, computed by the room: GET /deal/offers), a proposal with who accepted and who is
 // awaited (GET /deal), Propose, Accept and Decline, and the deal made. Kept current by the
 // room's "deal" notices while it is open.
 
 import { api } from "./api.js";
-import { $, el } from "./dom.js";
+import { $, $$, el } from "./dom.js";
 import { chips, money } from "./format.js";
 import { t } from "./i18n.js";
 import { app } from "./state.js";
@@ -92,8 +93,8 @@ function render() {
   // Made: what each takes; else the two offers.
   $("#deal-made-col").hidden = !view.made;
   $("#deal-icm-col").hidden = $("#deal-chip-col").hidden = view.made;
-  for (const cell of document.querySelectorAll("#deal-rows td.agreed")) cell.hidden = !view.made;
-  for (const cell of document.querySelectorAll("#deal-rows td.offer")) cell.hidden = view.made;
+  for (const cell of $$("#deal-rows td.agreed")) cell.hidden = !view.made;
+  for (const cell of $$("#deal-rows td.offer")) cell.hidden = view.made;
   const waiting = proposal ? proposal.waiting : [];
   const status = view.made
     ? t("deal.made", { amount: mine?.entry && view.amounts[mine.entry] !== undefined ? money(view.amounts[mine.entry]) : "" })

@@ -1,8 +1,13 @@
+// @ts-check
 // Building the page: element shorthands and a card's element.
 
 import { t } from "./i18n.js";
 
+// The page's elements are of many kinds (inputs, dialogs, templates): each caller knows which
+// it asked for, so these two answer `any` rather than a bare `Element`.
+/** @param {string} selector @param {ParentNode} [root] @returns {any} */
 export const $ = (selector, root = document) => root.querySelector(selector);
+/** @param {string} selector @param {ParentNode} [root] @returns {any[]} */
 export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
 
 const SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };

@@ -1,3 +1,4 @@
+// @ts-check
 // "Verify this shuffle" (the scheme in docs/fairness.md): recompute a finished
 // hand's seed commitment, deck and deck commitment in the browser with Web Crypto, exactly as
 // pokerroom/fairness.py and `pokerroom verify` do, and show the deck in the order dealt.
@@ -5,7 +6,7 @@
 import { api, download } from "./api.js";
 import { $, cardEl, el, showToast } from "./dom.js";
 import { t } from "./i18n.js";
-import { app } from "./state.js";
+import { app, recordShuffle } from "./state.js";
 
 export const FORMAT = "pokerroom-shuffle-1";
 const DOMAIN = "pokerroom shuffle v1";
@@ -195,9 +196,7 @@ const KEEP = 200; // hands remembered per map (a watcher sees commitments but no
 const dealt = new Map(); // "table:hand" -> the deck commitment its table frames showed
 const mine = new Map(); // seed commitment -> the client seed this page sent for it
 const seededFor = new Map(); // table -> the seed commitment last seeded there
-// Each revealed hand checked as it ends: {table, hand, seeded} or {..., problem}.
-export const shuffles = { verified: [], failed: [] };
-app.shuffles = shuffles; // for the browser console and the browser tests
+// Each revealed hand checked as it ends: {table, hand, seeded} or {..., problem} (state.js).
 
 const seeding = () => localStorage.getItem(SEEDING) === "1";
 
@@ -231,12 +230,11 @@ export async function onReveal(message) {
     if (shown && shown !== message.commitment) throw new Error(t("verify.commitment_changed"));
     if (seed && !message.client_seeds.includes(seed)) throw new Error(t("verify.seed_left_out", { seed }));
     await verifyShuffle(message);
-    shuffles.verified.push(entry);
+    recordShuffle(true, entry);
   } catch (error) {
-    shuffles.failed.push({ ...entry, problem: error.message });
+    recordShuffle(false, { ...entry, problem: error.message });
     showToast(t("verify.failed_toast", { hand: message.hand_id, problem: error.message }));
   }
-  for (const list of [shuffles.verified, shuffles.failed]) if (list.length > KEEP) list.shift();
 }
 
 /** The "add my own seed" switch, at the top of a table's hand history. */

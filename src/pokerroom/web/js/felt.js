@@ -1,3 +1,4 @@
+// @ts-check
 // The felt of one table: seats round an ellipse with cards, stacks, bets and markers; the pots,
 // board and banner in the middle; at the end the awards one at a time (showdown.js). Shown
 // hands, their names and their best five cards are the server's (`hand_result.shown`).

@@ -1,3 +1,4 @@
+// @ts-check
 // The audit from the page (GET /api/floor/audit: what `pokerroom audit` checks, on the
 // room's database now): the chip totals and every difference, each linked to the table,
 // account, hand or tournament it names.

@@ -1,3 +1,4 @@
+// @ts-check
 // The tournament hall from the back office: create an event from a shipped structure, start
 // a registering event now (with its minimum of entrants), cancel one not started (every
 // buy-in and fee refunded), each act recorded by the floor.

@@ -1,3 +1,4 @@
+// @ts-check
 // The room's metrics of the last hour (GET /api/floor/metrics: sampled by the server every
 // 30 s): players, tables, sockets, hands, HTTP responses and faults per minute, the mean
 // time of an action and of a commit, each a small chart (uPlot) with its numbers in a table.

@@ -1,3 +1,4 @@
+// @ts-check
 // The floor's integrity reports (GET /api/floor/reports, the last 7 days): chip dumping,
 // shared address or device, soft play, each a ranked list of pairs of accounts with the
 // numbers behind the rank and its supporting hands, each opening in the replayer.

@@ -1,3 +1,4 @@
+// @ts-check
 // The back office's live tables (GET /api/floor/tables): hands per hour, players and faults
 // of each; a table's live view with who sits there and the floor's acts on it (void the hand
 // in progress, close the table, suspend a player), and the acts by number (suspend an

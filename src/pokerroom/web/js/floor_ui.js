@@ -1,3 +1,4 @@
+// @ts-check
 // What the back office's parts share: a text element that follows the page's language,
 // the floor's act dialog (a reason and a confirmation before any act), and the links from
 // a finding to its table, account or hand.

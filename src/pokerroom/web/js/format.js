@@ -1,3 +1,4 @@
+// @ts-check
 // Money, in ONE formatter for the whole client. Amounts are integer cents everywhere; only
 // what is shown (and what a number box holds) divides by 100. Shown in the page's language
 // with Intl: "$1,234.50", "1 234,50 $", "1.234,50 $"; a result is signed before the amount

@@ -1,3 +1,4 @@
+// @ts-check
 // One line of the hand history list: the hand's number (the one its downloads carry), when,
 // where, which game, the player's own cards and the result, signed by the one formatter of
 // its amounts: money at a cash table ("-$6.00", never "$-6"), chips in a tournament ("-1,510").

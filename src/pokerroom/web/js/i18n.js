@@ -1,3 +1,4 @@
+// @ts-check
 // The client's languages: English, Norwegian Bokmål, Danish, Swedish and Hungarian.
 // Every text the page shows is a key of the message catalogues in /static/i18n/<lang>.json,
 // looked up with t(key, params): "{name}" in a message is params.name. Static HTML names its
@@ -71,8 +72,9 @@ export function t(key, params = {}) {
 export const has = (key) => key in state.messages || key in state.english;
 
 /** Every static text of ``root`` in the current language, by its data-i18n* attributes. */
+/** @param {ParentNode} [root] */
 export function translatePage(root = document) {
-  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n]"))) node.textContent = t(node.dataset.i18n);
   for (const attribute of ATTRIBUTES) {
     for (const node of root.querySelectorAll(`[data-i18n-${attribute}]`)) {
       node.setAttribute(attribute, t(node.getAttribute(`data-i18n-${attribute}`)));

@@ -1,3 +1,4 @@
+// @ts-check
 // The language selector in the header: the account's saved language after log-in,
 // this browser's choice before it, else the browser's own languages. A choice is kept in this
 // browser and, logged in, saved for the account (PUT /api/preferences).

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: every table with its game, stakes, seats, waiting list and the last 15 minutes'
 // figures; filters, sortable columns, Watch, Join and the waiting list.
 
@@ -7,14 +8,14 @@ import { $, $$, el, replaceKeepingFocus } from "./dom.js";
 import { money, stakesLabel } from "./format.js";
 import { number, t as i18n } from "./i18n.js";
 import { openTable } from "./nav.js";
-import { app } from "./state.js";
+import { app, setLobby, sortBy } from "./state.js";
 import { refreshTournaments } from "./tournaments.js";
 import { joinList, leaveList, TEXT, waitingForPlayers } from "./waitlist.js";
 
 export async function refreshLobby() {
   refreshTournaments();
   try {
-    app.lobby = await api("/api/lobby");
+    setLobby(await api("/api/lobby"));
   } catch {
     return;
   }
@@ -49,9 +50,7 @@ const SORT_KEYS = {
 export function bindLobbySort() {
   for (const th of $$(".lobby-table th[data-sort]")) {
     $("button", th).addEventListener("click", () => {
-      const sort = app.lobbySort;
-      sort.dir = sort.key === th.dataset.sort ? -sort.dir : 1;
-      sort.key = th.dataset.sort;
+      sortBy("lobby", th.dataset.sort);
       renderLobby();
     });
   }

@@ -1,8 +1,9 @@
+// @ts-check
 // The pokerroom browser client, native ES modules with no build step, served by the room:
 // sign-up / log-in, then the lobby, tables over one WebSocket, and the hand history replayer.
 
-import { api, forgetSession, refreshMe, renderMe } from "./api.js";
-import { bindBackoffice, renderBackoffice } from "./backoffice.js";
+import { api, refreshMe, renderMe } from "./api.js";
+import { bindBackoffice, loadBackoffice, renderBackoffice } from "./backoffice.js";
 import { buildPresets, onKey } from "./controls.js";
 import { $ } from "./dom.js";
 import { clearShuffle } from "./fairness.js";
@@ -10,15 +11,18 @@ import { onLanguage } from "./i18n.js";
 import { accountPreferences, startLanguage } from "./language.js";
 import { bindDeal, refreshDeal } from "./deal.js";
 import { bindLobbySort, renderLobby, refreshLobby } from "./lobby.js";
-import { bindMyHands, renderMyHands } from "./myhands.js";
-import { closeTable, renderTabs, show } from "./nav.js";
+import { registerFrameHandlers } from "./frames.js";
+import { bindMyHands, loadMyHands, renderMyHands } from "./myhands.js";
+import { closeTable, configureNav, renderTabs, show } from "./nav.js";
 import { bindOptions } from "./options.js";
 import { loadHistory, renderReplay } from "./replayer.js";
-import { bindPrivate, forgetPrivate, readRoute, renderPrivate, resumePrivate } from "./private.js";
-import { bindResults, renderResults } from "./results.js";
+import { bindPrivate, forgetPrivate, onPrivateChange, privateShown, readRoute, renderPrivate, resumePrivate } from "./private.js";
+import { decorate, renderBars } from "./private_table.js";
+import { bindResults, loadResults, renderResults } from "./results.js";
 import { connect, hello } from "./socket.js";
 import { bindMute, renderMute } from "./sound.js";
-import { app } from "./state.js";
+import { app, endSession, onSessionEnd, startSession } from "./state.js";
+import { TableView } from "./table.js";
 import { resetTournamentLog } from "./tournament_table.js";
 import { bindTournaments, renderTournaments } from "./tournaments.js";
 
@@ -50,8 +54,7 @@ function setupAuth() {
         body: { username: $("#username").value.trim(), password: $("#password").value },
         anonymous: true,
       });
-      app.token = session.token;
-      localStorage.setItem("pokerroom.token", session.token);
+      startSession(session.token);
       await refreshMe();
       await accountPreferences(); // the account's language and options follow it to this page
       show("lobby");
@@ -65,7 +68,7 @@ function setupAuth() {
   $("#logout").addEventListener("click", async () => {
     try { await api("/api/logout", { method: "POST" }); } catch { /* already gone */ }
     for (const id of [...app.tables.keys()]) closeTable(id); // the next log-in reopens them
-    forgetSession();
+    endSession();
     forgetPrivate();
     accountPreferences(); // logged out: the defaults (the language chosen here stays)
     if (app.socket) app.socket.close();
@@ -96,8 +99,29 @@ function relabel() {
   }
 }
 
+// The screens and the table's view, given to the navigation (nav.js sits below them).
+function wireNavigation() {
+  configureNav({
+    newTable: (id) => new TableView(id),
+    opened: decorate, // a private game's bar
+    loaders: {
+      lobby: () => { refreshLobby(); loadMyHands(); },
+      results: loadResults,
+      backoffice: loadBackoffice,
+    },
+    shown: (which) => privateShown(which === "private"),
+  });
+  onPrivateChange(renderBars); // a private game's bar on its open table
+  onSessionEnd(() => {
+    $("#account").hidden = true;
+    show("auth");
+  });
+}
+
 async function start() {
   window.pokerroom = app; // for the browser console and the browser tests
+  wireNavigation();
+  registerFrameHandlers();
   await startLanguage();
   onLanguage(relabel);
   setupAuth();

@@ -1,3 +1,4 @@
+// @ts-check
 // All my hands, in the lobby: every hand the player played, at every table and in every
 // tournament (its amounts in chips), searched by table, tournament, game, cards or number and
 // shown by kind (cash, tournament); the hands shown download as one PokerStars-style file and

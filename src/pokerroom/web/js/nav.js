@@ -1,18 +1,32 @@
+// @ts-check
 // Which screen shows: sign-in, the lobby, My results or the tables (one at a time or tiled), and the tabs.
+// The screens and the table's view sit above this module: the page's entry (main.js) gives
+// their parts to `configureNav`, so that any view may open a table or a screen.
 
-import { isOperator, loadBackoffice } from "./backoffice.js";
 import { $, el } from "./dom.js";
 import { t } from "./i18n.js";
-import { refreshLobby } from "./lobby.js";
-import { loadMyHands } from "./myhands.js";
-import { privateShown } from "./private.js";
-import { decorate } from "./private_table.js";
-import { loadResults } from "./results.js";
 import { send } from "./socket.js";
 import { updateTitle } from "./sound.js";
-import { app } from "./state.js";
-import { TableView } from "./table.js";
+import { addTable, app, isOperator, removeTable, setActive, toggleTiled } from "./state.js";
 
+/** @typedef {import("./table.js").TableView} TableView */
+/** @typedef {"auth" | "lobby" | "tables" | "results" | "private" | "backoffice"} Screen */
+
+/**
+ * @typedef {object} NavParts
+ * @property {(id: string) => TableView} newTable a table's view, built (not yet in the page)
+ * @property {(view: TableView) => void} opened told of a table's view once it is in the page
+ * @property {Partial<Record<Screen, () => void>>} loaders what a screen loads when it is shown
+ * @property {(which: Screen) => void} shown told of every screen shown
+ */
+
+/** @type {NavParts} */
+let parts = { newTable: () => { throw new Error("configureNav first"); }, opened: () => {}, loaders: {}, shown: () => {} };
+
+/** @param {NavParts} given */
+export function configureNav(given) { parts = given; }
+
+/** @param {Screen} which */
 export function show(which) {
   $("#auth").hidden = which !== "auth";
   $("#lobby").hidden = which !== "lobby";
@@ -20,12 +34,10 @@ export function show(which) {
   $("#results").hidden = which !== "results";
   $("#backoffice").hidden = which !== "backoffice" || !isOperator();
   $("#results-open").hidden = !app.token; // a guest has no results
-  if (which === "lobby") { app.active = null; refreshLobby(); loadMyHands(); }
-  if (which === "results") { app.active = null; loadResults(); }
   $("#private").hidden = which !== "private";
-  if (which === "private") app.active = null;
-  privateShown(which === "private");
-  if (which === "backoffice") { app.active = null; loadBackoffice(); }
+  if (which !== "tables" && which !== "auth") setActive(null);
+  parts.loaders[which]?.();
+  parts.shown(which);
   renderTabs();
   updateTitle(); // the table on screen names the browser's tab
 }
@@ -51,7 +63,7 @@ export function renderTabs() {
   if (app.tables.size > 1) {
     tabs.push(el("button", {
       type: "button", class: "tab tile-toggle", "aria-pressed": String(app.tiled),
-      onclick: () => { app.tiled = !app.tiled; layoutTables(); }, text: app.tiled ? t("tabs.one_table") : t("tabs.tile"),
+      onclick: () => { toggleTiled(); layoutTables(); }, text: app.tiled ? t("tabs.one_table") : t("tabs.tile"),
     }));
   }
   $("#tabs").replaceChildren(...tabs);
@@ -61,10 +73,10 @@ export function renderTabs() {
 
 export function openTable(id, { focus = true } = {}) {
   if (!app.tables.has(id)) {
-    const view = new TableView(id);
-    app.tables.set(id, view);
+    const view = parts.newTable(id);
+    addTable(id, view);
     $("#tables").append(view.root);
-    decorate(view); // a private game's bar
+    parts.opened(view);
     view.resubscribe();
   }
   if (focus) focusTable(id);
@@ -80,7 +92,7 @@ export function reopenSeats(ids) {
 }
 
 export function focusTable(id) {
-  app.active = id;
+  setActive(id);
   show("tables");
   layoutTables();
   updateTitle();
@@ -104,8 +116,7 @@ export function closeTable(id) {
   send({ type: "unwatch", table: id });
   view.root.remove();
   view.dispose();
-  app.tables.delete(id);
+  removeTable(id);
   updateTitle();
-  if (app.active === id) app.active = app.tables.keys().next().value ?? null;
   if (app.active) layoutTables(); else show("lobby");
 }

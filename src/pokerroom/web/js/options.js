@@ -1,3 +1,4 @@
+// @ts-check
 // The player's options, saved with the account by preferences.js: the deck's
 // colours, auto-muck (the server applies it at the showdowns of the player's seats), keyboard
 // shortcuts, and the bet-size buttons in percent of the pot. The server checks every value.

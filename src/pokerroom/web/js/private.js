@@ -1,3 +1,4 @@
+// @ts-check
 // Private games (R-PRIV-1, docs/private-games.md): the page where a player creates one, asks
 // to sit with a code or an invite link, and the game's own page: the link and code to share,
 // the player's status ("waiting for the host"), the seat, the host's controls, what the host
@@ -6,19 +7,19 @@
 
 import { api } from "./api.js";
 import { askBuyIn } from "./buyin.js";
-import { $, el, showToast } from "./dom.js";
+import { $, $$, el, showToast } from "./dom.js";
 import { stakesLabel, toCents } from "./format.js";
 import { locale, number, t } from "./i18n.js";
 import { openTable, show } from "./nav.js";
 import { actLine, hostControls } from "./private_host.js";
 import { bindLedger, renderHands, renderLedger, rerenderLedger } from "./private_ledger.js";
-import { renderBars } from "./private_table.js";
-import { app } from "./state.js";
+import { app, forgetPrivateGames, setHostError, setPrivateGame, setPrivateLog, setPrivateRequests } from "./state.js";
 
-export const games = new Map(); // game id -> the game as this player sees it
-export const requestsOf = new Map(); // game id -> its requests (the host's)
-export const logOf = new Map(); // game id -> its host's acts, oldest first
-export const hostErrors = new Map(); // game id -> why the host's last act was refused
+const games = app.privateGames;
+const requestsOf = app.privateRequests;
+const logOf = app.privateLogs;
+/** @type {Array<(id: string | null) => void>} */
+const changed = [];
 const INVITE = "pokerroom.invite"; // an invite link opened before logging in
 const ASKED = "pokerroom.private_asked"; // game id -> the code or invite the player asked with
 const REFRESH_MS = 4000;
@@ -30,6 +31,11 @@ let timer = null;
 let route; // the page the address named at start: a game's id, null for the list
 
 export const path = (id, rest = "") => `/api/private-games/${encodeURIComponent(id)}${rest}`;
+
+/** Call `listener(id)` when a game, its requests or its log changed (null: any of them may have). */
+export const onPrivateChange = (listener) => { changed.push(listener); };
+/** @param {string | null} id */
+const tell = (id) => { for (const listener of changed) listener(id); };
 
 // ------------------------------------------------------------------------ routes
 
@@ -125,7 +131,7 @@ async function loadMine() {
 export async function loadRequests(id) {
   try {
     const found = await api(path(id, "/requests"));
-    requestsOf.set(id, found.requests);
+    setPrivateRequests(id, found.requests);
   } catch {
     return;
   }
@@ -133,17 +139,17 @@ export async function loadRequests(id) {
     if (request.status === "pending") promptRequest({ table: id, account: request.account, name: request.name });
   }
   if (shown === id) renderGame();
-  renderBars(id);
+  tell(id);
 }
 
 export async function loadLog(id) {
   try {
-    logOf.set(id, (await api(path(id, "/log"))).acts);
+    setPrivateLog(id, (await api(path(id, "/log"))).acts);
   } catch {
     return;
   }
   if (shown === id) renderGame();
-  renderBars(id);
+  tell(id);
 }
 
 async function loadGame(id) {
@@ -165,13 +171,12 @@ async function loadGame(id) {
 
 /** A game as the room last described it; a player's approval is told at once. */
 export function setGame(game, { quiet = false } = {}) {
-  const before = games.get(game.id);
-  games.set(game.id, game);
+  const before = setPrivateGame(game);
   if (!quiet && before && before.you === "pending" && game.you === "approved") {
     showToast(t("private.approved_you", { game: game.name }), { info: true });
   }
   if (shown === game.id) renderGame();
-  renderBars(game.id);
+  tell(game.id);
 }
 
 /** A frame of the socket about a private game. */
@@ -190,14 +195,14 @@ export function onPrivateFrame(message) {
 /** The host's act, done: the game as it is after it. */
 export async function hostAct(id, rest, body, errorNode) {
   if (errorNode) errorNode.textContent = "";
-  hostErrors.delete(id);
+  setHostError(id, null);
   try {
     const game = await api(path(id, rest), { method: "POST", body });
     setGame(game);
     await Promise.all([loadLog(id), loadRequests(id)]);
     return true;
   } catch (error) {
-    hostErrors.set(id, error.message); // kept over the controls' redraws until the next act
+    setHostError(id, error.message); // kept over the controls' redraws until the next act
     if (errorNode) errorNode.textContent = error.message; else showToast(error.message);
     return false;
   }
@@ -228,7 +233,7 @@ function promptRequest({ table, account, name }) {
 /** A request answered elsewhere (another tab, the game page): its prompt goes. */
 function dropAnsweredPrompts(id) {
   const pending = new Set((requestsOf.get(id) || []).filter((r) => r.status === "pending").map((r) => String(r.account)));
-  for (const prompt of document.querySelectorAll(`.private-request[data-table="${CSS.escape(id)}"]`)) {
+  for (const prompt of $$(`.private-request[data-table="${CSS.escape(id)}"]`)) {
     if (!pending.has(prompt.dataset.account)) prompt.remove();
   }
 }
@@ -309,7 +314,7 @@ function renderGame() {
     const box = $("#pg-host .pg-host-controls");
     // Rebuilt only when nothing in it is being typed in (the refresh comes every few seconds).
     if (!box.contains(document.activeElement) || document.activeElement.tagName === "BUTTON") {
-      box.replaceChildren(hostControls(game, requestsOf.get(game.id) || [], { players: true }));
+      box.replaceChildren(hostControls(game, requestsOf.get(game.id) || [], hostAct, { players: true }));
     }
     dropAnsweredPrompts(game.id);
   }
@@ -323,10 +328,7 @@ export const inviteLink = (invite) => `${location.origin}/?invite=${encodeURICom
 
 /** Logged out: nothing of the last player's games stays on the page. */
 export function forgetPrivate() {
-  games.clear();
-  requestsOf.clear();
-  logOf.clear();
-  hostErrors.clear();
+  forgetPrivateGames();
   later.clear();
   for (const prompt of document.querySelectorAll(".private-request")) prompt.remove();
   renderLedger(null);
@@ -335,7 +337,7 @@ export function forgetPrivate() {
 
 /** A new language: what this page wrote, written again. */
 export function renderPrivate() {
-  renderBars();
+  tell(null);
   for (const prompt of document.querySelectorAll(".private-request")) prompt.remove();
   for (const game of games.values()) if (game.you === "host" && !game.ended) loadRequests(game.id);
   if ($("#private").hidden) return;

@@ -1,3 +1,4 @@
+// @ts-check
 // A private game's host's controls, the same on the game's page and at its table: pause or
 // resume (between hands), the stakes from the next hand, a bomb pot for the next hand, the
 // players (approve, turn down, remove: asked to confirm) and ending the game (confirmed). The
@@ -6,7 +7,9 @@
 import { $, el } from "./dom.js";
 import { money, stakesLabel, toCents, toDollars } from "./format.js";
 import { number, t } from "./i18n.js";
-import { hostAct, hostErrors } from "./private.js";
+import { app } from "./state.js";
+
+/** @typedef {(id: string, rest: string, body: any, errorNode: HTMLElement | null) => Promise<boolean>} HostAct */
 
 const BOMB_MAX = 20; // big blinds (docs/private-games.md)
 
@@ -21,10 +24,14 @@ export function confirmAct(text) {
   });
 }
 
-/** The controls for ``game``; ``players``: with the list of who asked and who plays. */
-export function hostControls(game, requests, { players = false } = {}) {
+/**
+ * The controls for ``game``, acting with ``hostAct`` (private.js); ``players``: with the list of
+ * who asked and who plays.
+ * @param {any} game @param {readonly any[]} requests @param {HostAct} hostAct @param {{ players?: boolean }} [options]
+ */
+export function hostControls(game, requests, hostAct, { players = false } = {}) {
   const id = game.id;
-  const error = el("p", { class: "error ph-error", role: "alert", text: hostErrors.get(id) || "" });
+  const error = el("p", { class: "error ph-error", role: "alert", text: app.hostErrors.get(id) || "" });
   const act = (rest, body) => hostAct(id, rest, body, error);
   const pause = el("button", {
     type: "button", class: game.paused ? "ph-resume primary" : "ph-pause",

@@ -1,3 +1,4 @@
+// @ts-check
 // A private game's books on its page: each player's buy-ins, top-ups, cash-outs and net (the
 // room's ledger, to the chip), every entry, what is on the table now, the CSV download; and
 // the game's hands, each opening in the replayer beside the table.
@@ -7,7 +8,6 @@ import { $, el } from "./dom.js";
 import { money, signedMoney } from "./format.js";
 import { locale, t } from "./i18n.js";
 import { openTable } from "./nav.js";
-import { games } from "./private.js";
 import { openReplay } from "./replayer.js";
 import { app } from "./state.js";
 
@@ -76,6 +76,6 @@ export function bindLedger(current) {
   $("#pg-csv").addEventListener("click", (event) => {
     event.preventDefault();
     const id = current();
-    if (id && games.has(id)) download(`/api/private-games/${encodeURIComponent(id)}/ledger.csv`, `${id}-ledger.csv`);
+    if (id && app.privateGames.has(id)) download(`/api/private-games/${encodeURIComponent(id)}/ledger.csv`, `${id}-ledger.csv`);
   });
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // A private game's table: a bar below its controls (the actions stay first) saying it is private, paused, what the
 // next hand's stakes and bomb pot are, the host's last acts (every player sees them), a link
 // to the game's page, and for the host the host's controls.
@@ -6,7 +7,7 @@ import { $, el } from "./dom.js";
 import { stakesLabel } from "./format.js";
 import { number, t } from "./i18n.js";
 import { actLine, hostControls } from "./private_host.js";
-import { actTime, games, loadLog, loadRequests, logOf, openPrivate, requestsOf } from "./private.js";
+import { actTime, hostAct, loadLog, loadRequests, openPrivate } from "./private.js";
 import { app } from "./state.js";
 
 const LAST_ACTS = 3;
@@ -20,7 +21,7 @@ export function decorate(view) {
 export function renderBars(id = null) {
   for (const [tableId, view] of app.tables) {
     if (id !== null && tableId !== id) continue;
-    const game = games.get(tableId);
+    const game = app.privateGames.get(tableId);
     if (game) renderBar(view, game);
   }
 }
@@ -48,7 +49,7 @@ function renderBar(view, game) {
     el("button", { type: "button", class: "link pb-page", onclick: () => openPrivate(game.id), text: t("private.game_page") }));
   const log = $(".pb-log", bar);
   log.setAttribute("aria-label", t("private.log"));
-  log.replaceChildren(...(logOf.get(game.id) || []).slice(-LAST_ACTS)
+  log.replaceChildren(...(app.privateLogs.get(game.id) || []).slice(-LAST_ACTS)
     .map((act) => el("li", { "data-act": act.act }, actTime(act), actLine(act))));
   const box = $(".pb-host-box", bar);
   if (game.you !== "host" || game.ended) { box.replaceChildren(); return; }
@@ -59,5 +60,5 @@ function renderBar(view, game) {
   // Folded at first: the table's own buttons keep the first screen.
   box.replaceChildren(el("details", { class: "pb-host", open: old?.open || null },
     el("summary", { text: t("private.host_controls") }),
-    hostControls(game, requestsOf.get(game.id) || [], { players: true })));
+    hostControls(game, app.privateRequests.get(game.id) || [], hostAct, { players: true })));
 }

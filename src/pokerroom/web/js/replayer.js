@@ -1,3 +1,4 @@
+// @ts-check
 // A table's hand history: the player's hands here in the side panel, and a replayer that
 // plays one of them back on a felt of its own, drawn by the table's own felt.js from frames
 // the server built (/api/hands/{id}/replay): step back and forward, play and pause, speed.
@@ -97,6 +98,7 @@ function replayFelt() {
 // the hand in progress, or at the end the result with its shown hands and awards.
 function tableFrame(view, replay, frame) {
   const count = Math.max(replay.max_seats || 0, view.state?.seats.length || 0, ...frame.seats.map((s) => s.seat));
+  /** @type {any[]} the seats as a table frame lists them */
   const seats = Array.from({ length: count }, (_, k) => ({ seat: k + 1, empty: true }));
   for (const s of frame.seats) {
     seats[s.seat - 1] = {

@@ -1,3 +1,4 @@
+// @ts-check
 // My results: the player's own hands added up by the room (GET /api/me/results), cash and
 // tournament apart: the profit over hands or by day with its all-in adjusted line (uPlot,
 // vendored, loaded when first shown), the chart's numbers in a table beside it, and the

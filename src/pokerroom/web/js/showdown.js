@@ -1,3 +1,4 @@
+// @ts-check
 // The end of a hand, one award at a time: side pots first (the last one first),
 // then the main pot, the high half of a hi-lo pot before the low. Each step names the pot,
 // tags the half (Hi / Lo), flies the chips to the winners and highlights the winning five

@@ -1,10 +1,11 @@
+// @ts-check
 // Table sounds as short tones made with Web Audio (no sound files), a mute switch saved in
 // this browser, and the page title that tells a player in another tab that a table needs them.
 // Nothing here waits: a sound is scheduled and the game goes on.
 
 import { $ } from "./dom.js";
 import { t } from "./i18n.js";
-import { app } from "./state.js";
+import { app, recordSound, toggleMuted } from "./state.js";
 
 // Each sound: [frequency in Hz, seconds] notes played one after another.
 const TONES = {
@@ -21,8 +22,7 @@ let context = null;
 export function playSound(name) {
   const notes = TONES[name];
   if (!notes || app.muted) return;
-  app.sounds.push(name); // what was played, for the browser tests and the console
-  if (app.sounds.length > 200) app.sounds.splice(0, 100);
+  recordSound(name);
   try {
     context ??= new AudioContext();
     if (context.state === "suspended") context.resume().catch(() => {});
@@ -53,8 +53,7 @@ export function renderMute() {
 
 export function bindMute() {
   $("#mute").addEventListener("click", () => {
-    app.muted = !app.muted;
-    localStorage.setItem("pokerroom.muted", app.muted ? "1" : "0");
+    toggleMuted();
     renderMute();
   });
   renderMute();

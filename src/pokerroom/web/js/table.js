@@ -1,3 +1,4 @@
+// @ts-check
 // One open table: its frames from the server, what it renders, its buttons, chat and clock.
 
 import { refreshMe } from "./api.js";
@@ -12,14 +13,35 @@ import { bindReplayer, disposeReplay, loadHistory } from "./replayer.js";
 import { startAwards, stopAwards } from "./showdown.js";
 import { send } from "./socket.js";
 import { playSound, updateTitle } from "./sound.js";
-import { app } from "./state.js";
+import { app, setActive } from "./state.js";
 import { answerRebuy, followSeat, levelLine, renderTournamentInfo } from "./tournament_table.js";
 
+/** @typedef {import("./protocol").TableFrame} TableFrame */
+/** @typedef {import("./protocol").HandResult} HandResult */
+
 export class TableView {
+  /** @param {string} id */
   constructor(id) {
     this.id = id;
+    /** @type {TableFrame | null} the table as its last frame showed it */
     this.state = null;
+    /** @type {HandResult | null} */
     this.lastResult = null;
+    // Kept here, written by the modules that draw the table's parts:
+    /** @type {number | undefined} awards shown so far (showdown.js) */
+    this.awardStep = undefined;
+    /** @type {ReturnType<typeof setTimeout> | null | undefined} */
+    this.awardTimer = undefined;
+    /** @type {string | null | undefined} the decision the buttons' amounts were set for (controls.js) */
+    this.legalKey = undefined;
+    /** @type {boolean | undefined} an action sent and not yet answered (controls.js) */
+    this.pendingAct = undefined;
+    /** @type {string | undefined} the decision a fold with nothing to call was asked at (controls.js) */
+    this.foldAsked = undefined;
+    /** @type {number | undefined} the frame version and time the tournament clock was read (tournament_table.js) */
+    this.tournamentVersion = undefined;
+    /** @type {number | undefined} */
+    this.tournamentAt = undefined;
     this.yourTurn = false;
     this.timer = null;
     this.joined = null; // {seat, buyIn} to reconnect with after a dropped socket
@@ -27,7 +49,7 @@ export class TableView {
     this.replay = null;
     this.root = $("#table-template").content.firstElementChild.cloneNode(true);
     this.root.dataset.table = id;
-    this.root.addEventListener("pointerdown", () => { if (app.active !== id) { app.active = id; layoutTables(); } });
+    this.root.addEventListener("pointerdown", () => { if (app.active !== id) { setActive(id); layoutTables(); } });
     this.bind();
     bindControls(this);
     bindReplayer(this);

@@ -1,3 +1,4 @@
+// @ts-check
 // What the server says in English, said in the page's language: error frames and responses
 // (by their `code` and `params`, server/sockets/errors.py), the replayer's lines (`items`, the keys of
 // server/tables/replayer.py) and the names of shown hands ("Full House, Kings over Sevens").
@@ -11,6 +12,7 @@ const SINGULAR = Object.fromEntries(RANKS.map((r) => [r, r.toLowerCase()]));
 const R = RANKS.join("|");
 const P = Object.keys(PLURALS).join("|");
 // The names pokerroom/evaluation/classes.py gives, each with its key and which ranks it names.
+/** @type {Array<[RegExp, string, string[]]>} */
 const HANDS = [
   [/^Royal Flush$/, "hand.royal_flush", []],
   [new RegExp(`^Straight Flush, (${R}) high$`), "hand.straight_flush", ["rank"]],
@@ -65,8 +67,14 @@ export function errorText(error) {
   return t(`error.${code}`, params);
 }
 
-/** An Error for a refused HTTP request: its message in the page's language, its code kept. */
+/** @typedef {Error & { code?: string, params?: object, status?: number }} RequestError */
+
+/**
+ * An Error for a refused HTTP request: its message in the page's language, its code kept.
+ * @returns {RequestError}
+ */
 export function apiError(body, status) {
+  /** @type {RequestError} */
   const error = new Error(body ? errorText(body) : status);
   error.code = body?.code;
   error.params = body?.params;

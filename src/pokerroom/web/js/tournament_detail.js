@@ -1,13 +1,14 @@
+// @ts-check
 // The selected tournament in the lobby: its structure (levels and breaks), entrants,
 // prize pool and payouts, the level now with a live countdown to the next, players left,
 // average stack, its tables (to watch) and its players with their stacks, places and prizes
 // (sortable); the player's buttons (Register, Unregister, Rebuy, Add-on, Open my table).
 
-import { $, el } from "./dom.js";
+import { $, $$, el } from "./dom.js";
 import { chips, money } from "./format.js";
 import { locale, number, t } from "./i18n.js";
 import { openTable } from "./nav.js";
-import { app } from "./state.js";
+import { app, sortBy } from "./state.js";
 
 const clock = { deadline: null, timer: null }; // the countdown to the next level
 
@@ -143,7 +144,7 @@ function myTable(e) {
 function playerRows(e) {
   const { key, dir } = app.tournamentSort;
   const value = PLAYER_SORT[key] || PLAYER_SORT.place;
-  for (const th of document.querySelectorAll("#td-players-table th[data-sort]")) {
+  for (const th of $$("#td-players-table th[data-sort]")) {
     if (th.dataset.sort === key) th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
     else th.removeAttribute("aria-sort");
   }
@@ -168,12 +169,10 @@ function playerRows(e) {
 
 /** Click a column of the players' list to sort by it, again to reverse (aria-sort says so). */
 export function bindPlayerSort(render) {
-  for (const th of document.querySelectorAll("#td-players-table th[data-sort]")) {
+  for (const th of $$("#td-players-table th[data-sort]")) {
     $("button", th).addEventListener("click", () => {
-      const sort = app.tournamentSort;
       const ascending = th.dataset.sort === "name" || th.dataset.sort === "table" || th.dataset.sort === "place";
-      sort.dir = sort.key === th.dataset.sort ? -sort.dir : ascending ? 1 : -1;
-      sort.key = th.dataset.sort;
+      sortBy("tournament", th.dataset.sort, ascending ? 1 : -1);
       render();
     });
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // At a tournament table: under the level line (level, blinds and ante, the next
 // level, your place / players left, which ticks every second between frames) the payouts,
 // hand-for-hand, and the room's last message for this event in a live region (you were

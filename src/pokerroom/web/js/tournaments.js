@@ -1,3 +1,4 @@
+// @ts-check
 // Tournaments in the lobby: each event with its buy-in, entrants, prize pool,
 // level and players left; Details opens its panel (tournament_detail.js). Register,
 // Unregister, Rebuy, Add-on (when the room allows them now, with their price) and Open my
@@ -7,18 +8,18 @@
 
 import { api, refreshMe } from "./api.js";
 import { refreshDeal } from "./deal.js";
-import { $, el, replaceKeepingFocus, showToast } from "./dom.js";
+import { $, $$, el, replaceKeepingFocus, showToast } from "./dom.js";
 import { chips, money } from "./format.js";
 import { t as tr } from "./i18n.js";
 import { openTable } from "./nav.js";
-import { app } from "./state.js";
+import { addTournamentNote, app, setTournament, setTournamentMine, setTournaments } from "./state.js";
 import { errorText } from "./texts.js";
 import { bindPlayerSort, renderDetail } from "./tournament_detail.js";
 import { moveTo, renderTournamentInfo, viewsOf } from "./tournament_table.js";
 
 export async function refreshTournaments() {
   try {
-    app.tournaments = await api("/api/tournaments");
+    setTournaments(await api("/api/tournaments"));
   } catch {
     return;
   }
@@ -28,11 +29,11 @@ export async function refreshTournaments() {
 
 async function refreshMine() {
   const id = app.tournament;
-  if (!id || !app.token) { app.tournamentMine = null; return; }
+  if (!id || !app.token) { setTournamentMine(null); return; }
   try {
-    app.tournamentMine = await api(`/api/tournaments/${id}/me`);
+    setTournamentMine(await api(`/api/tournaments/${id}/me`));
   } catch {
-    app.tournamentMine = null;
+    setTournamentMine(null);
   }
 }
 
@@ -137,14 +138,14 @@ function startsIn(at) {
 }
 
 setInterval(() => {
-  for (const node of document.querySelectorAll("#tournament-rows [data-starts-at]")) {
+  for (const node of $$("#tournament-rows [data-starts-at]")) {
     const text = startsIn(Number(node.dataset.startsAt));
     if (node.textContent !== text) node.textContent = text;
   }
 }, 1000);
 
 function select(id) {
-  app.tournament = app.tournament === id ? null : id;
+  setTournament(app.tournament === id ? null : id);
   renderTournaments();
   refreshTournaments(); // the player's own entry (/me) for the buttons
   if (app.tournament) $("#tournament-detail").scrollIntoView({ block: "nearest" });
@@ -156,7 +157,7 @@ const ORDER = { running: 0, registering: 1, finished: 2, cancelled: 3 };
 
 export function renderTournaments() {
   const events = [...(app.tournaments || [])].sort((a, b) => (ORDER[a.status] ?? 1) - (ORDER[b.status] ?? 1));
-  if (app.tournament && !events.some((e) => e.id === app.tournament)) app.tournament = null;
+  if (app.tournament && !events.some((e) => e.id === app.tournament)) setTournament(null);
   const rows = events.map((t) => {
     const level = t.level ? `${t.level} (${chips(t.blinds[0])}/${chips(t.blinds[1])})` : "";
     const open = app.tournament === t.id;
@@ -190,10 +191,7 @@ export function bindTournaments() {
 export function onTournamentNotice(notice) {
   const said = { message: notice.text, code: notice.code, params: notice.params };
   const text = errorText(said);
-  const notes = app.tournamentNotes.get(notice.tournament) || [];
-  app.noteCount += 1;
-  notes.push({ kind: notice.kind, said, id: app.noteCount }); // said again in a new language
-  app.tournamentNotes.set(notice.tournament, notes.slice(-3)); // the last few, newest last
+  addTournamentNote(notice.tournament, notice.kind, said); // said again in a new language
   const views = viewsOf(notice.tournament);
   const seen = !$("#tables").hidden && views.some((v) => !v.root.hidden);
   if (!seen) showToast(text, { info: true });

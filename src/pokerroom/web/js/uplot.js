@@ -1,3 +1,4 @@
+// @ts-check
 // uPlot (vendored in /static/vendor/uplot), loaded once when a chart is first drawn.
 
 import { el } from "./dom.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The waiting list: join or leave a table's list from the lobby, your place in
 // line, and the seat held for you when one opens (a prompt with its countdown: take it with a
 // buy-in, or let it go). The words the lobby and the waiting list show are all here, in TEXT
@@ -8,7 +9,7 @@ import { $, el, showToast } from "./dom.js";
 import { number, t } from "./i18n.js";
 import { openTable } from "./nav.js";
 import { send } from "./socket.js";
-import { app } from "./state.js";
+import { app, setLobbyWaiting, setOffer } from "./state.js";
 import { errorText } from "./texts.js";
 
 export const TEXT = {
@@ -42,13 +43,12 @@ export function offerAt(tableId) {
 
 // A `waiting` frame: your place on one table's list changed.
 export function onWaiting(frame, rerender) {
-  const entry = app.lobby.find((t) => t.id === frame.table);
-  if (entry) entry.you_wait = frame.position;
+  setLobbyWaiting(frame.table, frame.position);
   if (frame.offer) {
-    app.offers.set(frame.table, { seat: frame.offer.seat, until: performance.now() + frame.offer.seconds * 1000 });
+    setOffer(frame.table, { seat: frame.offer.seat, until: performance.now() + frame.offer.seconds * 1000 });
     showOffer(frame.table);
   } else {
-    app.offers.delete(frame.table);
+    setOffer(frame.table, null);
     closeOffer(frame.table);
   }
   if (frame.note) showToast(errorText({ message: frame.note, code: frame.code, params: frame.params }), { info: true });
