@@ -6,7 +6,7 @@
 import { api, download } from "./api.js";
 import { $, cardEl, el, showToast } from "./dom.js";
 import { t } from "./i18n.js";
-import { app, recordShuffle } from "./state.js";
+import { recordShuffle } from "./state.js";
 
 export const FORMAT = "pokerroom-shuffle-1";
 const DOMAIN = "pokerroom shuffle v1";
