@@ -39,7 +39,7 @@ def _ts(annotation: Any, models: dict[str, type[BaseModel]]) -> str:
     if annotation is type(None) or annotation is None:
         return "null"
     if annotation is Any:
-        return "unknown"
+        return "any"  # the model leaves it open (a private game is the REST API's shape)
     if annotation is str:
         return "string"
     if annotation in (int, float):

@@ -207,6 +207,7 @@ function remember(map, key, value) {
 
 /** A table frame: note the hand's deck commitment; add a seed to the next shuffle if the
  * player asked to (once per next_seed, bound to it: docs/fairness.md). */
+/** @param {import("./protocol").TableFrame} message @param {(message: import("./protocol").ClientMessage) => boolean} send */
 export function onTable(message, send) {
   const hand = message.hand;
   if (hand && hand.commitment) remember(dealt, `${message.table}:${hand.number}`, hand.commitment);
@@ -219,6 +220,7 @@ export function onTable(message, send) {
 
 /** A hand's reveal (after its result): the commitment is the one shown during the hand, our
  * seed is in it, and the seeds make the deck; a warning if anything differs. */
+/** @param {import("./protocol").DeckReveal} message */
 export async function onReveal(message) {
   const key = `${message.table}:${message.hand}`;
   const shown = dealt.get(key);

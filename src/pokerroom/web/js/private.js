@@ -179,7 +179,10 @@ export function setGame(game, { quiet = false } = {}) {
   tell(game.id);
 }
 
-/** A frame of the socket about a private game. */
+/**
+ * A frame of the socket about a private game.
+ * @param {import("./protocol").PrivateGameFrame | import("./protocol").PrivateRequestFrame} message
+ */
 export function onPrivateFrame(message) {
   if (message.type === "private_request") {
     later.delete(`${message.table}:${message.account}`);

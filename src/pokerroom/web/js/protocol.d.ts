@@ -209,8 +209,8 @@ export interface PotResult {
 export interface PrivateGameFrame {
   type: "private_game";
   table: string;
-  game: Record<string, unknown>;
-  act?: Record<string, unknown> | null;
+  game: Record<string, any>;
+  act?: Record<string, any> | null;
 }
 
 /** To a private game's host: a player asks to sit. */

@@ -142,6 +142,7 @@ export class TableView {
 
   // -------------------------------------------------------------- frames from the server
 
+  /** @param {TableFrame} state */
   update(state) {
     const last = this.state ? this.state.version : -1;
     if (state.version < last) return; // stale frame
@@ -180,6 +181,7 @@ export class TableView {
     if (state.tournament) followSeat(state.tournament.id); // last: it may close this view
   }
 
+  /** @param {HandResult} message */
   result(message) {
     this.lastResult = message;
     startAwards(this, message, () => this.render()); // one award at a time (showdown.js)
@@ -187,6 +189,7 @@ export class TableView {
     if (you && message.pots.some((pot) => pot.winners.some((w) => w.seat === you))) playSound("win");
   }
 
+  /** @param {import("./protocol").ChatFrame} message */
   chat(message) {
     const log = $(".chat-log", this.root);
     // The server sends chat escaped; show it as text so nothing in it becomes markup.

@@ -188,6 +188,7 @@ export function bindTournaments() {
   bindPlayerSort(renderTournaments);
 }
 
+/** @param {import("./protocol").TournamentNotice} notice */
 export function onTournamentNotice(notice) {
   const said = { message: notice.text, code: notice.code, params: notice.params };
   const text = errorText(said);

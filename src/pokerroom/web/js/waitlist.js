@@ -42,6 +42,7 @@ export function offerAt(tableId) {
 }
 
 // A `waiting` frame: your place on one table's list changed.
+/** @param {import("./protocol").WaitingFrame} frame @param {() => void} rerender */
 export function onWaiting(frame, rerender) {
   setLobbyWaiting(frame.table, frame.position);
   if (frame.offer) {
