@@ -41,7 +41,6 @@ RANDOM_ALLOWED = {"pokerroom/rng.py": {"Random"}}
 # test fails until you do); never raise one, and a contract not named here may ignore nothing.
 IGNORED_IMPORTS = {
     "server-layers": 2,
-    "store-layers": 2,
     "acyclic": 13,
     "redis-only-in-nodes": 1,
     "nodes-only-from-app": 1,

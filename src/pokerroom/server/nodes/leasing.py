@@ -11,7 +11,7 @@ the last committed snapshot with the hand in progress cancelled (R-DECK-5).
 
 A node that cannot renew in time stops dealing its tables before the lease runs out (the
 watchdog): another node may adopt them, and this node's writes would be refused by the
-epoch anyway (``store/nodes/leases.py``); it adopts tables again once it has its database back.
+epoch anyway (``store/fence.py``); it adopts tables again once it has its database back.
 Lease times are the database's clock (``now()``), so nodes' clocks need not agree.
 """
 
@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pokerroom.rng import SystemRandomSource
 from pokerroom.server.tables.views import lobby_entry
-from pokerroom.store.nodes.leases import Lease, LeaseSettings, at_db_now, try_taking
+from pokerroom.store.fence import Lease
+from pokerroom.store.nodes.leases import LeaseSettings, at_db_now, try_taking
 from pokerroom.store.nodes.store import (
     Adopted,
     Pass,

@@ -29,7 +29,8 @@ from pokerroom.server.tables.actor import TableActor
 from pokerroom.server.tournaments.hall import Events, Tournaments
 from pokerroom.server.tournaments.requests import REFUSED, perform
 from pokerroom.server.tournaments.runner import TournamentRunner
-from pokerroom.store.nodes.leases import Lease, at_db_now
+from pokerroom.store.fence import Lease
+from pokerroom.store.nodes.leases import at_db_now
 from pokerroom.store.nodes.store import Pass
 from pokerroom.store.nodes.tournament_leases import (
     COORDINATOR,
