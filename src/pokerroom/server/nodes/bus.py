@@ -1,5 +1,5 @@
 """Several nodes: the Redis bus between the node a client's socket is on and the
-node that owns the client's table (lila-ws and lila are the model; docs/architecture.md).
+node that owns the client's table (lila-ws and lila are the model; docs/nodes.md).
 
 - Commands (watch, a message, a closed socket, the floor's void and close) go to the table's
   stream ``table:<id>:in``, read by whichever node owns the table through the consumer group

@@ -1,4 +1,4 @@
-"""Tournaments on a room of several nodes (docs/architecture.md).
+"""Tournaments on a room of several nodes (docs/nodes.md).
 
 Each event is run whole (its coordinator and every table of it) by the node holding its
 lease (``store/nodes/tournament_leases.py``, renewed with the node's table leases by
