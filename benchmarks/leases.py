@@ -36,8 +36,8 @@ from benchmarks.report import Report, Row
 from pokerroom.server.nodes.leasing import NO_FIGURES
 from pokerroom.server.tables.views import lobby_entry
 from pokerroom.store.db import Database, sqlite_url
+from pokerroom.store.fence import Lease
 from pokerroom.store.models import TableLease, TableRecord
-from pokerroom.store.nodes.leases import Lease
 from pokerroom.store.nodes.store import TableRow, renew_all_sync, tables_sync
 
 SIZES = (100, 1_000, 10_000)

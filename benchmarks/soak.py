@@ -41,7 +41,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from benchmarks.report import Report, Row
-from pokerroom.cli.loadtest import play_tables, prepare_room, start_room, stop_room
+from pokerroom.cli.load_room import prepare_room, start_room, stop_room
+from pokerroom.cli.loadtest import play_tables
 
 TABLES, PLAYERS, SECONDS, THINK = 8, 6, 30.0, 1.0
 FLOODERS = 2  # flooding connections at once (each connects again once closed)

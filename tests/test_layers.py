@@ -6,9 +6,9 @@ import contract can't see ``datetime.now()`` (``datetime`` is also a plain value
 call on the ``random`` module, so these tests read the core's source for them. Time and
 randomness are passed in (DESIGN.md, "The shape"): that is what makes a hand replayable.
 
-The contracts inside ``server`` and ``store`` describe the shape they are being re-cut to
-(DESIGN.md, "one folder per concept"), with today's breaches listed as ignored imports. The
-last tests here hold that list to a ratchet: a line may be taken away, never added.
+The contracts inside ``server`` and ``store`` hold the shape of DESIGN.md ("one folder per
+concept") with no exception: the last test here fails if a contract ignores an import (a
+breach is fixed in the code: a Protocol or a type moved down, a module split).
 """
 
 from __future__ import annotations
@@ -35,17 +35,6 @@ CLOCK_CALLS = {
 }
 # rng.py's seeded source is the one place the ``random`` module is used (never for live deals).
 RANDOM_ALLOWED = {"pokerroom/rng.py": {"Random"}}
-
-
-# The ignored imports each contract may still list. Lower a number when you cut a knot (the
-# test fails until you do); never raise one, and a contract not named here may ignore nothing.
-IGNORED_IMPORTS = {
-    "server-layers": 2,
-    "store-layers": 2,
-    "acyclic": 13,
-    "redis-only-in-nodes": 1,
-    "nodes-only-from-app": 1,
-}
 
 
 def contracts() -> list[dict[str, Any]]:
@@ -156,34 +145,6 @@ def test_scan_finds_each_clock_read_and_each_random_use() -> None:
     assert in_rng == ["pokerroom/rng.py:2: uses the random module: random.random"]
 
 
-def test_ignored_imports_only_ever_fall() -> None:
-    counts = {c["id"]: len(c.get("ignore_imports", [])) for c in contracts()}
-    grown = {
-        name: f"{n} (at most {IGNORED_IMPORTS.get(name, 0)})"
-        for name, n in counts.items()
-        if n > IGNORED_IMPORTS.get(name, 0)
-    }
-    assert not grown, f"contracts ignore more imports than before: {grown}; fix the import instead"
-    fallen = {name: n for name, n in counts.items() if n < IGNORED_IMPORTS.get(name, 0)}
-    gone = {name: 0 for name in IGNORED_IMPORTS if name not in counts}
-    assert not fallen and not gone, (
-        f"fewer ignored imports now: lower IGNORED_IMPORTS to {fallen | gone} (the ratchet holds)"
-    )
-
-
-def test_each_ignored_import_names_one_import_that_still_exists() -> None:
-    # A wildcard would also let in the next breach of its kind; and lint-imports reports an
-    # ignored import that no longer exists (its default), so a cut knot leaves no stale line.
-    wildcards = [
-        f"{c['id']}: {line}"
-        for c in contracts()
-        for line in c.get("ignore_imports", [])
-        if "*" in line
-    ]
-    assert not wildcards, f"ignored imports name one import each, not a pattern: {wildcards}"
-    lenient = [
-        c["id"]
-        for c in contracts()
-        if c.get("unmatched_ignore_imports_alerting", "error") != "error"
-    ]
-    assert not lenient, f"contracts that let stale ignored imports pass: {lenient}"
+def test_no_contract_ignores_an_import() -> None:
+    ignoring = {c["id"]: c["ignore_imports"] for c in contracts() if c.get("ignore_imports")}
+    assert not ignoring, f"contracts that let a breach through: {ignoring}; fix the import instead"

@@ -7,7 +7,6 @@ from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
 from pokerroom.table import Table, TableError
 from pokerroom.table.events import PassedOver, SeatOffered, WaitingListChanged
-from pokerroom.table.snapshot import table_from_json
 from pokerroom.table.waiting import OFFER_SECONDS
 from tests.helpers.tables import BB, make_table
 
@@ -105,7 +104,7 @@ def test_the_list_and_its_offers_survive_a_snapshot() -> None:
     table.join_waiting_list("bob", 0.0)
     table.leave("p2", 5.0)
     table.offer_seats(5.0)
-    restored = table_from_json(table.to_json())
+    restored = Table.from_json(table.to_json())
     assert restored.waiting.players == ["ann", "bob"]
     assert restored.waiting.entries[0].name == "Ann"
     assert restored.waiting.reserved_for(2) == "ann"

@@ -27,7 +27,8 @@ from typing import Any
 import httpx
 
 from pokerroom.cli.load_client import Stats, play_seat, process_cpu_seconds
-from pokerroom.cli.loadtest import TABLES_PER_ACCOUNT, fresh_database, prepare_room, stop_room
+from pokerroom.cli.load_room import TABLES_PER_ACCOUNT, fresh_database, prepare_room, stop_room
+from pokerroom.server.app import forget_room
 from pokerroom.server.ops.process import free_port, spawn_node
 
 LEASE_SECONDS, RENEW_SECONDS = 5.0, 0.5  # the nodes' leases: a failover in seconds
@@ -253,24 +254,6 @@ async def _adopted(owners: Owners, killed: dict[str, Any]) -> None:
         if not orphans or time.monotonic() > deadline:
             return
         await asyncio.sleep(RENEW_SECONDS)
-
-
-async def forget_room(url: str, prefix: str | None = None) -> None:
-    """A fresh room on the nodes' Redis: the keys an earlier run left (its tables' streams
-    have the same names) are deleted, only the room's (under ``prefix``, by default the
-    database's ``pokerroom:<db>:``), in that Redis database."""
-    from redis import asyncio as aioredis
-
-    from pokerroom.server.nodes.remote import prefix_of
-
-    client = aioredis.from_url(url)
-    prefix = prefix_of(url) if prefix is None else prefix
-    try:
-        keys = [key async for key in client.scan_iter(match=f"{prefix}*", count=500)]
-        if keys:
-            await client.delete(*keys)
-    finally:
-        await client.aclose()
 
 
 async def _kill_owner(

@@ -28,6 +28,7 @@ from pokerroom.server.http import (
     socket,
     tournaments,
 )
+from pokerroom.server.nodes.bus import forget_room as forget_room_keys
 from pokerroom.server.nodes.placement import BusLinks, Leased, SocketsOnly
 from pokerroom.server.nodes.tournament_leases import TournamentLeases
 from pokerroom.server.ops.logs import node_id
@@ -96,6 +97,12 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+async def forget_room(url: str, prefix: str | None = None) -> None:
+    """The room's keys on the nodes' Redis at ``url`` deleted, for a fresh room (a load
+    test's, a test's): ``server/nodes/bus.py``, reached, as all of nodes/, from here."""
+    await forget_room_keys(url, prefix)
 
 
 def _placement(

@@ -168,7 +168,7 @@ class TableRecord(Base):
 class TableLease(Base):
     """Which node owns a table, under which ``epoch``, until ``expires_at``.
     A new owner takes the next epoch; every write of an owner is fenced on its epoch
-    (``store/nodes/leases.py``), so a stale owner can never write after another took over."""
+    (``store/fence.py``), so a stale owner can never write after another took over."""
 
     __tablename__ = "table_leases"
     __table_args__ = (CheckConstraint("epoch > 0", name="epoch_positive"),)

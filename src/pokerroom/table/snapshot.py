@@ -1,10 +1,13 @@
-"""A table as JSON and back, a hand in progress included (the server stores it after every
-change and restores it after a restart).
+"""The JSON forms of what a table's snapshot holds (``Table.to_json``, ``Table.from_json``;
+the server stores it after every change and restores it after a restart), which a hand's
+record and a tournament's state write too: the game, the house options, a hand's setup and
+its log of actions, and the text they are written as.
 
-The hand is written as its setup (``HandSetup``, less the game and house, which are the
-table's) and its log of actions, and read back with ``Hand.replay``. ``version`` 2 writes
-the whole setup; snapshots written before it (no version) name only the positions, stacks,
-blinds, posts and deck, and the rest is the table's defaults, as when they were dealt.
+A hand in progress is written as its setup (``HandSetup``, less the game and house, which
+are the table's) and its log of actions, and read back with ``Hand.replay``. ``version`` 2
+writes the whole setup; snapshots written before it (no version) name only the positions,
+stacks, blinds, posts and deck, and the rest is the table's defaults, as when they were
+dealt.
 """
 
 from __future__ import annotations
@@ -16,15 +19,10 @@ from typing import Any
 import orjson
 
 from pokerroom.engine.actions import Action, ActionKind
-from pokerroom.engine.errors import HandError
 from pokerroom.engine.hand import Hand
 from pokerroom.engine.setup import ExtraPost, HandSetup, Player
-from pokerroom.rng import RandomSource
 from pokerroom.rules.game import GameSpec, Stakes, Structure, Variant
-from pokerroom.rules.house import HouseOptions, parse_house
-from pokerroom.table.seats import Seat, TableError
-from pokerroom.table.table import Table
-from pokerroom.table.waiting import WaitingList
+from pokerroom.rules.house import HouseOptions
 
 VERSION = 2
 
@@ -40,77 +38,6 @@ def json_text(data: Any) -> str:
         return orjson.dumps(data).decode()
     except orjson.JSONEncodeError:
         return json.dumps(data)
-
-
-def table_to_json(table: Table) -> str:
-    spec = table.spec
-    hand = table.hand
-    data = {
-        "version": VERSION,
-        "spec": spec_json(spec),
-        "house": house_json(table.house),
-        "max_seats": table.max_seats,
-        "name": table.name,
-        "tournament": table.tournament,
-        "seats": [s.to_json() for s in table.seats.values()],
-        "waiting_list": table.waiting.to_json(),
-        "hand_number": table.hand_number,
-        "previous": [table.previous_big, table.previous_small, table.previous_button],
-        "rake_total": table.rake_total,
-        "bomb_pot_next": table.bomb_pot_next,
-        "joined": table.joined,
-        "first_again": table.first_again,
-        "timer": table.clock.to_json(),
-        "hand": (
-            {
-                "setup": setup_json(hand.setup),
-                "before": table.hand_before,
-                "log": log_json(hand.log),
-            }
-            if hand is not None and not hand.is_over
-            else None
-        ),
-    }
-    return json_text(data)
-
-
-def table_from_json(text: str, *, rng: RandomSource | None = None) -> Table:
-    data = json.loads(text)
-    spec = spec_from_json(data["spec"])
-    house = parse_house(data["house"], data["house"].get("name", "restored"))
-    table = Table(
-        spec=spec,
-        house=house,
-        seats=data["max_seats"],
-        rng=rng,
-        name=data["name"],
-        tournament=bool(data.get("tournament", False)),  # absent before tournaments
-    )
-    for raw in data["seats"]:
-        seat = Seat.from_json(raw)
-        table.seats[seat.number] = seat
-        table._seat_by_player[seat.player] = seat
-    table.waiting = WaitingList.from_json(data["waiting_list"])
-    table.hand_number = data["hand_number"]
-    table.previous_big, table.previous_small, table.previous_button = data["previous"]
-    table.rake_total = data["rake_total"]
-    table.bomb_pot_next = data.get("bomb_pot_next", 0)  # absent before R-BOMB-1
-    table.joined = data["joined"]
-    table.first_again = data.get("first_again")  # absent in tables saved before it
-    table.clock.restore(data["timer"])
-    raw_hand = data["hand"]
-    if raw_hand is not None:
-        raw_setup = raw_hand["setup"]
-        # Before version 2 the cancel record sat inside the setup.
-        table.hand_before = raw_hand.get("before", raw_setup.get("before"))
-        setup = _setup_from_json(raw_setup, table, spec, house)
-        table.hand_seats = list(setup.seats)
-        log = log_from_json(raw_hand["log"])
-        try:
-            table.hand = Hand.replay(setup, log)
-        except HandError as error:  # pragma: no cover - a corrupt file
-            raise TableError(f"cannot restore the hand: {error}") from None
-    return table
 
 
 def spec_json(spec: GameSpec) -> dict[str, Any]:
@@ -187,13 +114,13 @@ def _posts(raw: dict[str, Any]) -> tuple[ExtraPost, ...]:
     return tuple([ExtraPost(position=p, live=lv, dead=d) for p, lv, d in raw["posts"]])
 
 
-def _setup_from_json(
-    raw: dict[str, Any], table: Table, spec: GameSpec, house: HouseOptions
+def restored_setup(
+    raw: dict[str, Any], spec: GameSpec, house: HouseOptions, names: list[str]
 ) -> HandSetup:
-    names = raw.get("names") or [table.seats[n].name for n in raw["positions"]]
+    """The setup a table's snapshot holds for its hand in progress (``setup_json``), or an
+    older snapshot's, dealt with the defaults it was dealt with then."""
     if "antes" in raw:
         return setup_from_json(raw, spec, house, names)
-    # An older snapshot: the hand the table dealt then, with the defaults it dealt it with.
     return Hand(
         spec=spec,
         players=_players(raw, names),

@@ -11,17 +11,20 @@ restored (``table.snapshot``); the hand in progress is rebuilt from its setup an
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any, Final
 
 from pokerroom.cards import FULL_DECK
 from pokerroom.engine.actions import Action, ActionKind
+from pokerroom.engine.errors import HandError
 from pokerroom.engine.events import Event
 from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.setup import ExtraPost, Player
 from pokerroom.engine.showdown import shows_automatically
 from pokerroom.rng import RandomSource, shuffled_codes
 from pokerroom.rules.game import Structure
+from pokerroom.rules.house import parse_house
 from pokerroom.table.blinds import BlindPlan, clockwise, plan_first_hand, plan_hand, rotate_plan
 from pokerroom.table.events import (
     BlindMissed,
@@ -31,6 +34,18 @@ from pokerroom.table.events import (
 )
 from pokerroom.table.seating import SeatedTable
 from pokerroom.table.seats import PreAction, Seat, SeatStatus, TableError
+from pokerroom.table.snapshot import (
+    VERSION,
+    house_json,
+    json_text,
+    log_from_json,
+    log_json,
+    restored_setup,
+    setup_json,
+    spec_from_json,
+    spec_json,
+)
+from pokerroom.table.waiting import WaitingList
 
 _TIMEOUT: Final = ActionKind.TIMEOUT
 _SHOW: Final = Action(ActionKind.SHOW)
@@ -542,12 +557,73 @@ class Table(SeatedTable):
 
     def to_json(self) -> str:
         """The whole table, a hand in progress included, as JSON (``table.snapshot``)."""
-        from pokerroom.table.snapshot import table_to_json  # the snapshot reads the table
-
-        return table_to_json(self)
+        spec = self.spec
+        hand = self.hand
+        data = {
+            "version": VERSION,
+            "spec": spec_json(spec),
+            "house": house_json(self.house),
+            "max_seats": self.max_seats,
+            "name": self.name,
+            "tournament": self.tournament,
+            "seats": [s.to_json() for s in self.seats.values()],
+            "waiting_list": self.waiting.to_json(),
+            "hand_number": self.hand_number,
+            "previous": [self.previous_big, self.previous_small, self.previous_button],
+            "rake_total": self.rake_total,
+            "bomb_pot_next": self.bomb_pot_next,
+            "joined": self.joined,
+            "first_again": self.first_again,
+            "timer": self.clock.to_json(),
+            "hand": (
+                {
+                    "setup": setup_json(hand.setup),
+                    "before": self.hand_before,
+                    "log": log_json(hand.log),
+                }
+                if hand is not None and not hand.is_over
+                else None
+            ),
+        }
+        return json_text(data)
 
     @staticmethod
     def from_json(text: str, *, rng: RandomSource | None = None) -> Table:
-        from pokerroom.table.snapshot import table_from_json
-
-        return table_from_json(text, rng=rng)
+        """The table ``to_json`` wrote, a hand in progress replayed to where it was."""
+        data = json.loads(text)
+        spec = spec_from_json(data["spec"])
+        house = parse_house(data["house"], data["house"].get("name", "restored"))
+        table = Table(
+            spec=spec,
+            house=house,
+            seats=data["max_seats"],
+            rng=rng,
+            name=data["name"],
+            tournament=bool(data.get("tournament", False)),  # absent before tournaments
+        )
+        for raw in data["seats"]:
+            seat = Seat.from_json(raw)
+            table.seats[seat.number] = seat
+            table._seat_by_player[seat.player] = seat
+        table.waiting = WaitingList.from_json(data["waiting_list"])
+        table.hand_number = data["hand_number"]
+        table.previous_big, table.previous_small, table.previous_button = data["previous"]
+        table.rake_total = data["rake_total"]
+        table.bomb_pot_next = data.get("bomb_pot_next", 0)  # absent before R-BOMB-1
+        table.joined = data["joined"]
+        table.first_again = data.get("first_again")  # absent in tables saved before it
+        table.clock.restore(data["timer"])
+        raw_hand = data["hand"]
+        if raw_hand is not None:
+            raw_setup = raw_hand["setup"]
+            # Before version 2 the cancel record sat inside the setup.
+            table.hand_before = raw_hand.get("before", raw_setup.get("before"))
+            names = raw_setup.get("names") or [table.seats[n].name for n in raw_setup["positions"]]
+            setup = restored_setup(raw_setup, spec, house, names)
+            table.hand_seats = list(setup.seats)
+            log = log_from_json(raw_hand["log"])
+            try:
+                table.hand = Hand.replay(setup, log)
+            except HandError as error:  # pragma: no cover - a corrupt file
+                raise TableError(f"cannot restore the hand: {error}") from None
+        return table

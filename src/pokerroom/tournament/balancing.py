@@ -12,8 +12,12 @@ deals no hand until it is balanced (``Tournament.short``), whatever else waits.
 from __future__ import annotations
 
 from math import ceil
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from pokerroom.rng import RandomSource
+from pokerroom.rules.tournament import TournamentStructure
+from pokerroom.table import Table
+from pokerroom.tournament.entries import Entry, RebuyOffer
 from pokerroom.tournament.events import Balanced, Moved, TableBroken
 from pokerroom.tournament.seats import (
     draw_seat,
@@ -23,12 +27,30 @@ from pokerroom.tournament.seats import (
     worst_seat,
 )
 
-if TYPE_CHECKING:
-    from pokerroom.table import Table
-    from pokerroom.tournament.coordinator import Tournament
+
+class Field(Protocol):
+    """What balancing reads and sets of the event (``Tournament``, coordinator.py)."""
+
+    held: set[int]  # idle tables waiting for a balancing partner
+    moves: int
+
+    @property
+    def structure(self) -> TournamentStructure: ...
+
+    @property
+    def rng(self) -> RandomSource: ...
+
+    @property
+    def tables(self) -> dict[int, Table]: ...
+
+    @property
+    def entries(self) -> dict[str, Entry]: ...
+
+    @property
+    def offers(self) -> dict[str, RebuyOffer]: ...  # a busted player deciding on a rebuy
 
 
-def balance(t: Tournament) -> list[Any]:
+def balance(t: Field) -> list[Any]:
     """Every move that can be made now; ``Balanced`` when the tables are within one."""
     events: list[Any] = []
     size = t.structure.table_size
@@ -49,12 +71,12 @@ def balance(t: Tournament) -> list[Any]:
         events += step
 
 
-def _idle_first(t: Tournament, numbers: list[int]) -> list[int]:
+def _idle_first(t: Field, numbers: list[int]) -> list[int]:
     idle = [n for n in numbers if t.tables[n].hand is None]
     return idle or numbers
 
 
-def _exposes(t: Tournament, table: Table, entry: str) -> bool:
+def _exposes(t: Field, table: Table, entry: str) -> bool:
     """Would moving ``entry`` (the next big blind) make a player post the big blind twice in
     a row: themselves, or the player after them, moved here after posting it?"""
     after = next_big_blind(table, skip=entry)
@@ -63,9 +85,7 @@ def _exposes(t: Tournament, table: Table, entry: str) -> bool:
     )
 
 
-def _balance_step(
-    t: Tournament, counts: dict[int, int], most: int, fewest: int
-) -> list[Any] | None:
+def _balance_step(t: Field, counts: dict[int, int], most: int, fewest: int) -> list[Any] | None:
     target = _idle_first(t, [n for n, c in counts.items() if c == fewest])[0]
     sources = _idle_first(t, [n for n, c in counts.items() if c == most])
     movers = {n: next_big_blind(t.tables[n]) for n in sources}
@@ -92,7 +112,7 @@ def _balance_step(
     return _move(t, entry, source, target, seat, "balance")
 
 
-def _break_step(t: Tournament, breaking: int, counts: dict[int, int]) -> list[Any] | None:
+def _break_step(t: Field, breaking: int, counts: dict[int, int]) -> list[Any] | None:
     table = t.tables[breaking]
     if table.hand is not None or any(s.player in t.offers for s in table.seats.values()):
         t.held.add(breaking)  # its hand, or a busted player's rebuy decision, first
@@ -131,7 +151,7 @@ def _break_step(t: Tournament, breaking: int, counts: dict[int, int]) -> list[An
 
 
 def _move(
-    t: Tournament,
+    t: Field,
     entry: str,
     source: int,
     target: int,

@@ -12,7 +12,6 @@ number; a player at a table by their entry id (``p7``, a re-entry ``p7#2``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from math import ceil
 from typing import Any
 
@@ -30,6 +29,7 @@ from pokerroom.tournament import rebuys, results
 from pokerroom.tournament.balancing import balance
 from pokerroom.tournament.bounties import knockers, share_bounty
 from pokerroom.tournament.clock import LevelClock
+from pokerroom.tournament.entries import Entry, RebuyOffer
 from pokerroom.tournament.events import (
     BountyWon,
     Eliminated,
@@ -47,37 +47,6 @@ from pokerroom.tournament.events import (
 )
 from pokerroom.tournament.places import Bust, Place, prizes, satellite_prizes
 from pokerroom.tournament.seats import draw_seat, shuffle
-
-
-@dataclass
-class Entry:
-    id: str
-    player: str
-    name: str = ""  # shown at the tables (the player's id when none)
-    table: int | None = None
-    rebuys: int = 0
-    addon: bool = False
-    out: bool = False
-    big_blind_last: bool = False  # posted the big blind in the last hand dealt to them
-    moved: bool = False  # moved since that hand
-    bounty: int = 0  # a knockout event: the bounty on this entry now (money, not chips)
-    bounties_won: int = 0  # the bounty cash this entry has won
-
-    @property
-    def owes_no_big_blind(self) -> bool:
-        """Moved after posting the big blind: the next hand must not make them post it."""
-        return self.moved and self.big_blind_last
-
-
-@dataclass
-class RebuyOffer:
-    """A busted entry's rebuy on offer until ``until``; declined or lapsed, they are out in
-    the hand they busted in (its elimination group, their chips and position at its start)."""
-
-    until: float
-    group: int
-    chips: int
-    order: tuple[int, ...]
 
 
 class Tournament:

@@ -17,6 +17,7 @@ share is within those bounds already).
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -26,6 +27,21 @@ if TYPE_CHECKING:
     from pokerroom.tournament.coordinator import Tournament
 
 DealKind = Literal["icm", "chip"]
+
+
+@dataclass
+class Proposal:
+    """A deal proposed at the final table (the room holds the one open), until every
+    player left accepts it, one declines, or it lapses or is void."""
+
+    kind: DealKind
+    keep: int
+    by: str  # the entry that proposed it
+    players: tuple[str, ...]  # the entries left when it was proposed
+    accepted: set[str] = field(default_factory=set)
+    # When it lapses (the room's clock): the decision time from when its amounts were
+    # shown (None while the hand in play, which decides them, goes on).
+    until: float | None = None
 
 
 def _whole(shares: Sequence[Fraction], total: int) -> list[int]:

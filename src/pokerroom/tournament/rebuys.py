@@ -6,16 +6,47 @@ meanwhile. And a late entry taken back when the room could not store it (``withd
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from pokerroom.tournament.balancing import balance
+from pokerroom.table import Table
+from pokerroom.tournament.balancing import Field, balance
+from pokerroom.tournament.clock import LevelClock
 from pokerroom.tournament.events import Rebought, TournamentError
 
-if TYPE_CHECKING:
-    from pokerroom.tournament.coordinator import Tournament
+
+class Buying(Field, Protocol):
+    """What rebuys, the add-on and a withdrawn entry read and set of the event
+    (``Tournament``, coordinator.py), beyond what balancing does."""
+
+    left: int  # entries still in
+    rebuys: int
+    addons: int
+    chips_issued: int
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def clock(self) -> LevelClock: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def auto_rebuy(self) -> set[str]: ...
+
+    # Registration's own books (player -> their entry in play; entries bought), which a
+    # withdrawn entry takes back.
+    @property
+    def _current(self) -> dict[str, str]: ...
+
+    @property
+    def _used(self) -> dict[str, int]: ...
+
+    def table_of(self, entry: str) -> Table: ...
 
 
-def can_rebuy(t: Tournament, entry: str, now: float) -> bool:
+def can_rebuy(t: Buying, entry: str, now: float) -> bool:
     rebuy = t.structure.rebuy
     e = t.entries.get(entry)
     if rebuy is None or e is None or e.out or e.rebuys >= rebuy.max or e.table is None:
@@ -29,7 +60,7 @@ def can_rebuy(t: Tournament, entry: str, now: float) -> bool:
     return not table.in_hand(seat.number) and seat.stack <= rebuy.at_or_below
 
 
-def rebuy(t: Tournament, entry: str, now: float) -> list[Any]:
+def rebuy(t: Buying, entry: str, now: float) -> list[Any]:
     rule = t.structure.rebuy
     if rule is None or not can_rebuy(t, entry, now):
         raise TournamentError(f"entry {entry} cannot rebuy now in {t.name}")
@@ -37,7 +68,7 @@ def rebuy(t: Tournament, entry: str, now: float) -> list[Any]:
     return _add(t, entry, rule.chips, rule.price, addon=False)
 
 
-def can_addon(t: Tournament, entry: str, now: float) -> bool:
+def can_addon(t: Buying, entry: str, now: float) -> bool:
     rule = t.structure.addon
     e = t.entries.get(entry)
     if rule is None or e is None or e.out or e.addon or e.table is None or t.finished:
@@ -48,14 +79,14 @@ def can_addon(t: Tournament, entry: str, now: float) -> bool:
     return not table.in_hand(table.seat_of(entry).number)
 
 
-def addon(t: Tournament, entry: str, now: float) -> list[Any]:
+def addon(t: Buying, entry: str, now: float) -> list[Any]:
     rule = t.structure.addon
     if rule is None or not can_addon(t, entry, now):
         raise TournamentError(f"entry {entry} cannot take the add-on now in {t.name}")
     return _add(t, entry, rule.chips, rule.price, addon=True)
 
 
-def _add(t: Tournament, entry: str, chips: int, price: int, *, addon: bool) -> list[Any]:
+def _add(t: Buying, entry: str, chips: int, price: int, *, addon: bool) -> list[Any]:
     e = t.entries[entry]
     events: list[Any] = list(t.table_of(entry).add_chips(entry, chips))
     if addon:
@@ -69,7 +100,7 @@ def _add(t: Tournament, entry: str, chips: int, price: int, *, addon: bool) -> l
     return events
 
 
-def withdraw(t: Tournament, entry: str) -> list[Any]:
+def withdraw(t: Buying, entry: str) -> list[Any]:
     """Take back a late entry (or re-entry) whose registration the room could not store, as
     if it had never been made: its seat, chips, place in the pool and count of entries.
     Refused once the entry has played a hand or bought chips (nothing changed then)."""

@@ -10,17 +10,72 @@ is. A deal's amounts replace the prizes of the players who made it.
 
 from __future__ import annotations
 
+from collections.abc import Sized
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from pokerroom.rules.tournament import TournamentStructure
+from pokerroom.tournament.clock import LevelClock
 from pokerroom.tournament.events import TournamentError
-from pokerroom.tournament.places import Place, eliminated_amounts, final_places
-
-if TYPE_CHECKING:
-    from pokerroom.tournament.coordinator import Tournament
+from pokerroom.tournament.places import Bust, Place, eliminated_amounts, final_places
 
 
-def places(t: Tournament) -> list[Place]:
+class Placing(Protocol):
+    """What the places read of the event (``Tournament``, coordinator.py)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def structure(self) -> TournamentStructure: ...
+
+    @property
+    def clock(self) -> LevelClock: ...
+
+    @property
+    def entries(self) -> Sized: ...
+
+    @property
+    def closed(self) -> bool: ...  # registration
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def winner(self) -> str | None: ...
+
+    @property
+    def seat_winners(self) -> list[str]: ...  # a satellite's seats, best first
+
+    @property
+    def groups(self) -> list[list[Bust]]: ...  # eliminated, by hand, first out first
+
+    @property
+    def offers(self) -> Sized: ...  # rebuys on offer
+
+    @property
+    def hand_for_hand(self) -> bool: ...
+
+    @property
+    def round(self) -> int: ...  # hand-for-hand's
+
+    @property
+    def deal(self) -> dict[str, int] | None: ...
+
+    @property
+    def deal_keep(self) -> int: ...
+
+    # The hands in play (each with its elimination group's key) and each key's group.
+    @property
+    def _hand(self) -> dict[int, tuple[str, dict[str, int], dict[str, tuple[int, ...]]]]: ...
+
+    @property
+    def _group_of(self) -> dict[str, int]: ...
+
+    def prizes(self) -> list[int]: ...
+
+
+def places(t: Placing) -> list[Place]:
     """Every place from 1 to the number of entries, with its prize (when finished)."""
     if not t.finished or t.winner is None:
         raise TournamentError(f"{t.name} has not finished")
@@ -28,7 +83,7 @@ def places(t: Tournament) -> list[Place]:
     return _with_deal(t, final_places(t.groups, left, len(t.entries), t.prizes()))
 
 
-def places_so_far(t: Tournament) -> list[Place]:
+def places_so_far(t: Placing) -> list[Place]:
     """The places of the entries eliminated so far, with their prizes (the field is final
     once registration is closed; the pool too when there are no rebuys or add-on)."""
     if not t.closed:
@@ -36,7 +91,7 @@ def places_so_far(t: Tournament) -> list[Place]:
     return _with_deal(t, eliminated_amounts(t.groups, len(t.entries), t.prizes()))
 
 
-def pool_final(t: Tournament, now: float) -> bool:
+def pool_final(t: Placing, now: float) -> bool:
     """Is the prize pool final: registration closed, no rebuy or add-on still to come?"""
     if t.finished:
         return True
@@ -48,7 +103,7 @@ def pool_final(t: Tournament, now: float) -> bool:
     return s.addon is None or level > s.addon.after_level
 
 
-def groups_settled(t: Tournament, now: float) -> int:
+def groups_settled(t: Placing, now: float) -> int:
     """How many elimination groups, first out first, have final places and prizes."""
     if t.finished:
         return len(t.groups)
@@ -60,7 +115,7 @@ def groups_settled(t: Tournament, now: float) -> int:
     return min((t._group_of[key] for key in open_keys if key in t._group_of), default=len(t.groups))
 
 
-def settled_places(t: Tournament, now: float) -> list[Place]:
+def settled_places(t: Placing, now: float) -> list[Place]:
     """The places and prizes of the eliminated that are final now, a deal's included."""
     if t.finished:
         return places(t)
@@ -70,7 +125,7 @@ def settled_places(t: Tournament, now: float) -> list[Place]:
     return _with_deal(t, eliminated_amounts(t.groups[:settled], len(t.entries), t.prizes()))
 
 
-def _with_deal(t: Tournament, found: list[Place]) -> list[Place]:
+def _with_deal(t: Placing, found: list[Place]) -> list[Place]:
     deal = t.deal
     if deal is None:
         return found

@@ -14,7 +14,8 @@ from pokerroom.rules.house import parse_house
 from pokerroom.rules.tournament import TournamentStructure, load_tournament_structure
 from pokerroom.table import Table
 from pokerroom.table.snapshot import house_json
-from pokerroom.tournament.coordinator import Entry, RebuyOffer, Tournament
+from pokerroom.tournament.coordinator import Tournament
+from pokerroom.tournament.entries import Entry, RebuyOffer
 from pokerroom.tournament.events import BountyWon
 from pokerroom.tournament.places import Bust
 

@@ -22,7 +22,7 @@ import httpx
 import pytest
 import pytest_asyncio
 
-from pokerroom.cli.loadtest_nodes import forget_room
+from pokerroom.server.app import forget_room
 from pokerroom.server.tables.room import DEMO_TABLES
 from tests.helpers.node_processes import TTL, WAIT, Cluster, books_balance, deal_on, play
 from tests.helpers.nodes import both, log_in_again, redis_db, room_prefix

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from pokerroom.cli.loadtest_nodes import forget_room
+from pokerroom.server.app import forget_room
 from pokerroom.server.ops.process import free_port, spawn_node
 from pokerroom.store.db import Database
 from pokerroom.store.models import HandRecord, TableLease

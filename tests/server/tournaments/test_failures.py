@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from pokerroom.server.tables.actor import CLOCK_SLACK
-from pokerroom.server.tournaments.deals import Proposal
 from pokerroom.store.accounts.accounts import STARTING_GRANT
 from pokerroom.store.tournaments import statements as tournament_rows
+from pokerroom.tournament.deals import Proposal
 from tests.helpers.accounts import signup
 from tests.helpers.audit import assert_books_balance
 from tests.server.conftest import Server

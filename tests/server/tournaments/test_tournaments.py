@@ -13,6 +13,7 @@ import httpx
 
 from pokerroom.bots.strategy import RuleBot
 from pokerroom.bots.tournament import run_tournament_bot
+from pokerroom.server.tournaments.buys import buy_chips
 from pokerroom.store.accounts.accounts import STARTING_GRANT
 from pokerroom.tournament.deals import chip_split
 from tests.helpers.accounts import signup
@@ -146,7 +147,7 @@ async def test_a_rebuy_pays_the_pool_and_adds_chips_between_hands(server: Server
         actor.next_hand_at = float("inf")
     ann = people[0]["account_id"]
     rule = runner.t.structure.rebuy
-    await runner.buy_chips(ann, addon=False)
+    await buy_chips(runner, ann, addon=False)
     seat = runner.t.tables[1].seat_of(str(ann))
     assert seat.stack == runner.t.structure.starting_stack + rule.chips
     assert runner.t.prize_pool == 2 * runner.t.structure.buy_in + rule.price

@@ -14,16 +14,9 @@ import pytest
 from sqlalchemy.orm import Session
 
 from pokerroom.store.db import Database
+from pokerroom.store.fence import Lease, StaleEpochError, check_sync, fenced
 from pokerroom.store.models import TableRecord
-from pokerroom.store.nodes.leases import (
-    Lease,
-    LeaseHeldError,
-    StaleEpochError,
-    acquire_sync,
-    check_sync,
-    fenced,
-    renew_sync,
-)
+from pokerroom.store.nodes.leases import LeaseHeldError, acquire_sync, renew_sync
 from pokerroom.store.tables.hands import save_table_sync
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

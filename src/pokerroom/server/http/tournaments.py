@@ -16,8 +16,8 @@ from pokerroom.server.tournaments.exports import summary_of
 from pokerroom.server.tournaments.hall import Tournaments
 from pokerroom.server.tournaments.requests import perform
 from pokerroom.server.tournaments.runner import TournamentRunner
+from pokerroom.store.fence import StaleEpochError
 from pokerroom.store.money.ledger import LedgerError
-from pokerroom.store.nodes.leases import StaleEpochError
 from pokerroom.store.tables.store import StoreError
 from pokerroom.tournament.deals import deal_offer
 from pokerroom.tournament.events import TournamentError

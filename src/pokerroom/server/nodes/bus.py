@@ -1,5 +1,5 @@
 """Several nodes: the Redis bus between the node a client's socket is on and the
-node that owns the client's table (lila-ws and lila are the model; docs/architecture.md).
+node that owns the client's table (lila-ws and lila are the model; docs/nodes.md).
 
 - Commands (watch, a message, a closed socket, the floor's void and close) go to the table's
   stream ``table:<id>:in``, read by whichever node owns the table through the consumer group
@@ -494,3 +494,17 @@ class Bus:
         except Exception as error:
             result = {"error": str(error)}
         self.post(node, Frame((), corr, None, "reply", json.dumps(result)))
+
+
+async def forget_room(url: str, prefix: str | None = None) -> None:
+    """A fresh room on the nodes' Redis: the keys an earlier run left (its tables' streams
+    have the same names) are deleted, only the room's (under ``prefix``, by default the
+    database's ``pokerroom:<db>:``), in that Redis database."""
+    client = aioredis.from_url(url)
+    prefix = prefix_of(url) if prefix is None else prefix
+    try:
+        keys = [key async for key in client.scan_iter(match=f"{prefix}*", count=500)]
+        if keys:
+            await client.delete(*keys)
+    finally:
+        await client.aclose()

@@ -11,7 +11,7 @@ the last committed snapshot with the hand in progress cancelled (R-DECK-5).
 
 A node that cannot renew in time stops dealing its tables before the lease runs out (the
 watchdog): another node may adopt them, and this node's writes would be refused by the
-epoch anyway (``store/nodes/leases.py``); it adopts tables again once it has its database back.
+epoch anyway (``store/fence.py``); it adopts tables again once it has its database back.
 Lease times are the database's clock (``now()``), so nodes' clocks need not agree.
 """
 
@@ -25,11 +25,12 @@ import time
 from collections.abc import Callable
 from datetime import timedelta
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from pokerroom.rng import SystemRandomSource
 from pokerroom.server.tables.views import lobby_entry
-from pokerroom.store.nodes.leases import Lease, LeaseSettings, at_db_now, try_taking
+from pokerroom.store.fence import Lease
+from pokerroom.store.nodes.leases import LeaseSettings, at_db_now, try_taking
 from pokerroom.store.nodes.store import (
     Adopted,
     Pass,
@@ -42,17 +43,33 @@ from pokerroom.store.nodes.store import (
     pass_sync,
     release_sync,
 )
-from pokerroom.store.nodes.tournament_leases import COORDINATOR
+from pokerroom.store.nodes.tournament_leases import COORDINATOR, TournamentRow
 from pokerroom.table import Table
 
 if TYPE_CHECKING:
-    from pokerroom.server.nodes.tournament_leases import TournamentLeases
     from pokerroom.server.tables.room import Room
 
 T = TypeVar("T")
 log = logging.getLogger("pokerroom.leases")
 WATCHDOG_SECONDS = 0.25  # how often the watchdog looks at the last renewal
 NO_FIGURES = {"hands_per_hour": 0, "average_pot": 0, "players_per_flop": 0}  # not run here
+
+
+class EventLeases(Protocol):
+    """The tournaments' side of the leases (server/nodes/tournament_leases.py), which the
+    node's pass reads, renews and loses with the tables'."""
+
+    def seen(self, rows: list[TournamentRow]) -> None: ...
+
+    def known(self) -> dict[str, TournamentRow]: ...
+
+    async def after_pass(self, done: Pass) -> None: ...
+
+    async def hand_over(self, *, reason: str) -> None: ...
+
+    def lost(self, key: str, reason: str) -> bool: ...
+
+    def table_owner(self, table_id: str) -> str | None: ...
 
 
 def releasing(lease: Lease) -> Callable[[Any], None]:
@@ -76,7 +93,7 @@ class NodeLeases:
         self._entries: dict[str, tuple[str, dict[str, Any], Table]] = {}  # remote tables
         # The tournaments' leases (keys ``tournament:<id>``) are held, renewed and lost
         # with the tables'; what they mean is the hall's (server/nodes/tournament_leases.py).
-        self.coordinators: TournamentLeases | None = None
+        self.coordinators: EventLeases | None = None
 
     @property
     def ttl(self) -> timedelta:

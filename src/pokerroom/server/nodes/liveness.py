@@ -7,20 +7,37 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
-from pokerroom.server.nodes.lobby import publish_lobby
-from pokerroom.server.nodes.remote import apply_to_actor
-
-if TYPE_CHECKING:
-    from pokerroom.server.nodes.bus import Bus
+from pokerroom.server.nodes.lobby import Publishing, publish_lobby
+from pokerroom.server.nodes.remote import Remote, apply_to_actor
 
 log = logging.getLogger("pokerroom.bus")
 
 
-async def beat(bus: Bus) -> None:
+class Beating(Publishing, Protocol):
+    """What the liveness beat and the reaper take of the bus (server/nodes/bus.py)."""
+
+    @property
+    def name(self) -> str: ...  # this process: its liveness key
+
+    @property
+    def beat_seconds(self) -> float: ...
+
+    @property
+    def reap_seconds(self) -> float: ...
+
+    @property
+    def owned(self) -> Callable[[], Mapping[str, Any]]: ...  # this node's actors
+
+    @property
+    def remotes(self) -> dict[tuple[str, str], Remote]: ...  # (node, conn): others' clients
+
+
+async def beat(bus: Beating) -> None:
     """This node is alive (``alive:<name>``, expiring), and its tables' lobby entries."""
     while True:
         with contextlib.suppress(RedisError, OSError):
@@ -29,7 +46,7 @@ async def beat(bus: Bus) -> None:
         await asyncio.sleep(bus.beat_seconds)
 
 
-async def reap(bus: Bus) -> None:
+async def reap(bus: Beating) -> None:
     """Clients of a node that died (its liveness key expired, seen twice in a row: a
     flushed Redis is written again within ``BEAT_SECONDS``) are gone from their tables:
     their seats show disconnected, and wait for them to come back through another node."""

@@ -6,13 +6,33 @@ from __future__ import annotations
 
 import json
 from collections.abc import Container, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from pokerroom.server.nodes.bus import Bus
+import redis.asyncio as aioredis
 
 
-async def publish_lobby(bus: Bus, owned: Mapping[str, Any]) -> None:
+class Publishing(Protocol):
+    """What writing the lobby entries takes of the bus (server/nodes/bus.py)."""
+
+    @property
+    def redis(self) -> aioredis.Redis: ...
+
+    @property
+    def alive_seconds(self) -> int: ...  # an entry expires with its node's liveness
+
+    def key(self, what: str) -> str: ...
+
+
+class Listing(Publishing, Protocol):
+    """What listing the other nodes' entries takes of the bus."""
+
+    @property
+    def known(self) -> set[str]: ...  # every table of the room, any node's
+
+    async def has_table(self, table_id: str) -> bool: ...
+
+
+async def publish_lobby(bus: Publishing, owned: Mapping[str, Any]) -> None:
     """This node's cash tables' entries (with who waits, to answer each viewer's place)."""
     pipe = bus.redis.pipeline(transaction=False)
     count = 0
@@ -27,7 +47,7 @@ async def publish_lobby(bus: Bus, owned: Mapping[str, Any]) -> None:
 
 
 async def lobby_elsewhere(
-    bus: Bus, local: Container[str], viewer: int | None
+    bus: Listing, local: Container[str], viewer: int | None
 ) -> list[dict[str, Any]]:
     """The entries of the tables other nodes own, as the lobby lists them."""
     await bus.has_table("")  # the room's table ids, looked up again at most once a second

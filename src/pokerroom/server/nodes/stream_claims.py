@@ -5,18 +5,38 @@ former owner's blocking read under way at the hand-over, or a paused one) and le
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+import redis.asyncio as aioredis
 from redis.exceptions import ResponseError
-
-if TYPE_CHECKING:
-    from pokerroom.server.nodes.bus import Bus
 
 GROUP = "owner"
 CALLS = object()  # what reads a tournament coordinator's stream of calls (no table actor)
 
 
-async def adopt_stream(bus: Bus, table: str, actor: Any) -> None:
+class Claiming(Protocol):
+    """What taking over a table's stream takes of the bus (server/nodes/bus.py)."""
+
+    @property
+    def redis(self) -> aioredis.Redis: ...
+
+    @property
+    def name(self) -> str: ...  # this process's consumer name
+
+    @property
+    def adopted(self) -> dict[str, Any]: ...  # the actor each table was announced for
+
+    @property
+    def claim_seconds(self) -> float: ...
+
+    def key(self, what: str) -> str: ...
+
+    def notify(self, notice: dict[str, Any]) -> None: ...
+
+    async def apply(self, table: str, entry: bytes, fields: dict[bytes, bytes]) -> None: ...
+
+
+async def adopt_stream(bus: Claiming, table: str, actor: Any) -> None:
     """Start reading a table's stream as its owner (``actor`` runs it here): the group
     made if missing (from the stream's start: commands sent while nobody owned it are
     read), and what a former owner read but did not acknowledge taken over and applied
@@ -42,7 +62,7 @@ async def adopt_stream(bus: Bus, table: str, actor: Any) -> None:
             break
 
 
-async def claim_stranded(bus: Bus, table: str) -> None:
+async def claim_stranded(bus: Claiming, table: str) -> None:
     """Commands another node read from this table's stream and never acknowledged, for
     ``claim_seconds``: a former owner's, read after this node had taken the table over
     (its blocking read was under way, or it was paused) and then left (not its table

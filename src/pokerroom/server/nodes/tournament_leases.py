@@ -1,4 +1,4 @@
-"""Tournaments on a room of several nodes (docs/architecture.md).
+"""Tournaments on a room of several nodes (docs/nodes.md).
 
 Each event is run whole (its coordinator and every table of it) by the node holding its
 lease (``store/nodes/tournament_leases.py``, renewed with the node's table leases by
@@ -29,7 +29,8 @@ from pokerroom.server.tables.actor import TableActor
 from pokerroom.server.tournaments.hall import Events, Tournaments
 from pokerroom.server.tournaments.requests import REFUSED, perform
 from pokerroom.server.tournaments.runner import TournamentRunner
-from pokerroom.store.nodes.leases import Lease, at_db_now
+from pokerroom.store.fence import Lease
+from pokerroom.store.nodes.leases import at_db_now
 from pokerroom.store.nodes.store import Pass
 from pokerroom.store.nodes.tournament_leases import (
     COORDINATOR,

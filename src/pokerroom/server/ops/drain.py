@@ -15,19 +15,61 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 import uvicorn
 
-if TYPE_CHECKING:
-    from pokerroom.server.tables.actor import TableActor
-    from pokerroom.server.tables.room import Room
+from pokerroom.table import Table
 
 log = logging.getLogger("pokerroom.server")
 LOOK_SECONDS = 0.1  # how often the drain looks for tables whose hand has ended
 
 
-def in_play(actor: TableActor) -> bool:
+class DrainedTable(Protocol):
+    """What the drain reads and sets of a table's actor (server/tables/actor.py)."""
+
+    moving: bool  # set: the table deals no new hand
+
+    @property
+    def table_id(self) -> str: ...
+
+    @property
+    def table(self) -> Table: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    @property
+    def started(self) -> object | None: ...  # a hand begun, its start not durable yet
+
+    @property
+    def ending(self) -> object | None: ...  # a hand's end not durable yet
+
+    @property
+    def recovering(self) -> object | None: ...  # a fault's cancel not durable yet
+
+
+class HandsOver(Protocol):
+    async def hand_over(self, *, reason: str) -> None: ...
+
+
+class DrainedRoom(Protocol):
+    """What the drain reads and sets of the room (server/tables/room.py)."""
+
+    draining: bool
+
+    @property
+    def node(self) -> str: ...
+
+    @property
+    def actors(self) -> Mapping[str, DrainedTable]: ...
+
+    @property
+    def placement(self) -> HandsOver: ...
+
+
+def in_play(actor: DrainedTable) -> bool:
     """A hand is in play at the table, or its end (or a fault's cancel) is not durable yet."""
     return not actor.closed and (
         actor.table.hand is not None
@@ -37,12 +79,12 @@ def in_play(actor: TableActor) -> bool:
     )
 
 
-def busy(room: Room) -> list[str]:
+def busy(room: DrainedRoom) -> list[str]:
     """The tables here (cash and tournament) with a hand in play, or its end not durable."""
     return sorted(actor.table_id for actor in list(room.actors.values()) if in_play(actor))
 
 
-async def drain(room: Room, seconds: float) -> list[str]:
+async def drain(room: DrainedRoom, seconds: float) -> list[str]:
     """Drain ``room`` for at most ``seconds``; the tables whose hands were still in play
     then (cancelled and refunded when the node stops, R-DECK-5)."""
     room.draining = True
@@ -80,7 +122,7 @@ class DrainingServer(uvicorn.Server):
     """uvicorn, but the first SIGTERM or SIGINT drains the room (server/ops/drain.py) before
     uvicorn stops as usual (sockets closed, the room stopped); a second stops it at once."""
 
-    def __init__(self, config: uvicorn.Config, room: Room, seconds: float) -> None:
+    def __init__(self, config: uvicorn.Config, room: DrainedRoom, seconds: float) -> None:
         super().__init__(config)
         self.room = room
         self.seconds = seconds

@@ -61,8 +61,8 @@ from pokerroom.server.tables.views import (
 )
 from pokerroom.server.tables.waiting import WaitingRequests
 from pokerroom.store.db import Database
+from pokerroom.store.fence import StaleEpochError
 from pokerroom.store.money.ledger import LedgerError
-from pokerroom.store.nodes.leases import StaleEpochError
 from pokerroom.store.tables.hands import StartedHand
 from pokerroom.store.tables.store import RoomStore, TableSave
 from pokerroom.table import Table, TableError

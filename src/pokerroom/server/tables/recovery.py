@@ -26,7 +26,7 @@ from pokerroom.server.sockets.client import Client
 from pokerroom.server.tables.inbox import Item
 from pokerroom.server.tables.shuffles import TableShuffles
 from pokerroom.server.tables.views import hand_result
-from pokerroom.store.nodes.leases import StaleEpochError
+from pokerroom.store.fence import StaleEpochError
 from pokerroom.store.tables.hands import StartedHand
 from pokerroom.store.tables.store import RoomStore, StoreError
 from pokerroom.table import Table, TableError

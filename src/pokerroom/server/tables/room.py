@@ -29,7 +29,7 @@ from pokerroom.server.tables.cash import CashPolicy
 from pokerroom.server.tables.inbox import AutoMuck, Suspend
 from pokerroom.server.tables.placement import Placement
 from pokerroom.store.db import Database
-from pokerroom.store.nodes.leases import Lease
+from pokerroom.store.fence import Lease
 from pokerroom.store.nodes.store import Adopted, first_tables_sync
 from pokerroom.store.tables.store import Reopened, RoomStore, TableSave
 from pokerroom.table import Table

@@ -10,26 +10,13 @@ proposal is stored with the event: a restart cancels it (``restarted``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pokerroom.tournament.deals import DealKind, deal_offer, make_deal
+from pokerroom.tournament.deals import DealKind, Proposal, deal_offer, make_deal
 from pokerroom.tournament.events import TournamentError
 
 if TYPE_CHECKING:
     from pokerroom.server.tournaments.runner import TournamentRunner
-
-
-@dataclass
-class Proposal:
-    kind: DealKind
-    keep: int
-    by: str  # the entry that proposed it
-    players: tuple[str, ...]  # the entries left when it was proposed
-    accepted: set[str] = field(default_factory=set)
-    # When it lapses (the room's clock): the decision time from when its amounts were
-    # shown (None while the hand in play, which decides them, goes on).
-    until: float | None = None
 
 
 RESTARTED = "the deal being agreed was cancelled by a restart of the room: propose it again"

@@ -23,6 +23,7 @@ from pokerroom.server.tables.placement import ElsewhereError
 from pokerroom.server.tournaments.deals import restarted
 from pokerroom.server.tournaments.runner import TournamentRunner
 from pokerroom.server.tournaments.schedule import keep_scheduled
+from pokerroom.server.tournaments.table import tournament_table
 from pokerroom.store.tournaments.statements import Prices
 from pokerroom.store.tournaments.store import TournamentStore
 from pokerroom.tournament.coordinator import Tournament
@@ -127,6 +128,10 @@ class Tournaments:
 
     def changed(self) -> None:
         self._changed.set()
+
+    def table_for(self, runner: TournamentRunner, number: int) -> TableActor:
+        """The task of the event's table ``number`` (a ``TableActor`` with its parts)."""
+        return tournament_table(runner, number, pause=self.pause)
 
     async def start(self) -> None:
         """Resume the events this node runs and keep going. On a room of several nodes, the

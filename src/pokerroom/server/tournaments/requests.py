@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pokerroom.server.tournaments.buys import buy_chips
 from pokerroom.server.tournaments.deals import answer, deal_view, propose
 from pokerroom.store.money.ledger import LedgerError
 from pokerroom.store.tables.store import StoreError
@@ -28,7 +29,8 @@ async def perform(
             await runner.unregister(account)
         case "rebuy" | "addon":
             number, request = fields.get("number"), fields.get("request")
-            return await runner.buy_chips(
+            return await buy_chips(
+                runner,
                 account,
                 addon=kind == "addon",
                 number=None if number is None else int(number),

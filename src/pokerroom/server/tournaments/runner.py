@@ -16,7 +16,8 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from pokerroom.rules.errors import RulesError
 from pokerroom.rules.tournament import TournamentStructure
@@ -25,18 +26,19 @@ from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.errors import describe
 from pokerroom.server.tables.actor import TableActor
 from pokerroom.server.tables.inbox import Watching
+from pokerroom.server.tables.room import Room
 from pokerroom.server.tournaments.bounties import (
     bounties_due,
     bounty_texts,
     bounty_view,
     seat_bounties,
 )
-from pokerroom.server.tournaments.buys import buy_chips
-from pokerroom.server.tournaments.table import tournament_table
 from pokerroom.store.tournaments.bounties import BountyPayment
 from pokerroom.store.tournaments.statements import Prize
+from pokerroom.store.tournaments.store import TournamentStore
 from pokerroom.table import Table
 from pokerroom.tournament.coordinator import Tournament
+from pokerroom.tournament.deals import Proposal
 from pokerroom.tournament.events import (
     Eliminated,
     Finished,
@@ -50,18 +52,46 @@ from pokerroom.tournament.events import (
 from pokerroom.tournament.places import Place
 from pokerroom.tournament.snapshot import tournament_to_json
 
-if TYPE_CHECKING:
-    from pokerroom.server.tournaments.deals import Proposal
-    from pokerroom.server.tournaments.hall import Tournaments
-
 log = logging.getLogger("pokerroom.tournament")
 LINGER_SECONDS = 30.0  # a finished event's last table stays open this long
+
+
+class TableWatch(Protocol):
+    def watch(self, runner: TournamentRunner, actor: TableActor) -> None: ...
+
+
+class Hall(Protocol):
+    """What an event's runner takes of the hall that places it (``Tournaments``,
+    server/tournaments/hall.py): the room, the store, the clock, its tables' making."""
+
+    @property
+    def room(self) -> Room: ...
+
+    @property
+    def store(self) -> TournamentStore: ...
+
+    @property
+    def clock(self) -> Callable[[], float]: ...
+
+    @property
+    def speed(self) -> float: ...  # the clock's seconds per real second
+
+    @property
+    def events(self) -> TableWatch: ...  # where the events run
+
+    def changed(self) -> None: ...
+
+    async def find(self, tournament_id: str) -> TournamentRunner: ...
+
+    async def reload(self, runner: TournamentRunner) -> None: ...
+
+    def table_for(self, runner: TournamentRunner, number: int) -> TableActor: ...
 
 
 class TournamentRunner:
     def __init__(
         self,
-        hall: Tournaments,
+        hall: Hall,
         tournament_id: str,
         t: Tournament,
         config: dict[str, Any],
@@ -268,12 +298,6 @@ class TournamentRunner:
         self.bounties_paid(bounties)
         self.prizes_paid(paid, due)
 
-    async def buy_chips(
-        self, account: int, *, addon: bool, number: int | None = None, request: str | None = None
-    ) -> dict[str, Any]:
-        """A rebuy or the add-on, applied once however often it is sent (tournament_buys)."""
-        return await buy_chips(self, account, addon=addon, number=number, request=request)
-
     # ------------------------------------------------------------ running
 
     async def maybe_start(self) -> None:
@@ -317,7 +341,7 @@ class TournamentRunner:
         """A table task for every table the coordinator has, and none for a broken one."""
         for number in self.t.tables:
             if number not in self.actors:
-                actor = tournament_table(self, number, pause=self.hall.pause)
+                actor = self.hall.table_for(self, number)
                 actor.limits = self.room.account_limits  # one account: one chat rate
                 actor.moving = self.room.draining  # opened while the node drains: no hand
                 self.hall.events.watch(self, actor)  # a write refused by the epoch: deposed

@@ -26,7 +26,7 @@ from pokerroom.server.sockets.client import Client
 from pokerroom.server.tables.actor import CLOCK_SLACK, TableActor
 from pokerroom.server.tables.dealing import Dealt, dealt_in
 from pokerroom.server.tournaments.deals import open_proposal, tell_restarted
-from pokerroom.store.nodes.leases import StaleEpochError
+from pokerroom.store.fence import StaleEpochError
 from pokerroom.store.tables.hands import StartedHand
 from pokerroom.store.tables.results import HandToCount
 from pokerroom.table import Table, TableError

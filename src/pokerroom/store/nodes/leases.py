@@ -2,7 +2,8 @@
 
 A node takes a table's lease (``acquire_sync``) when nobody holds it or the holder's lease
 has expired; each new owner gets the next epoch. The owner renews it (``renew_sync``)
-every few seconds. Every write an owner makes is wrapped by ``fenced``: in the write's own
+every few seconds. Every write an owner makes is wrapped by ``fenced`` (``store/fence.py``,
+in the store's base, as the tables' and events' stores use it): in the write's own
 transaction the lease row is read and locked against a change of owner (``FOR KEY
 SHARE`` on PostgreSQL), and if its epoch is no longer the writer's, the write is refused
 with ``StaleEpochError`` and nothing of it is stored. Because taking the next epoch locks
@@ -24,37 +25,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, func, select, text, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
-from pokerroom.store.compiled import Compiled
+from pokerroom.store.fence import Lease, LeaseError, StaleEpochError, hold_locks_sync
 from pokerroom.store.models import TableLease
 
 T = TypeVar("T")
 log = logging.getLogger("pokerroom.leases")
 
 
-class LeaseError(RuntimeError):
-    """A lease could not be taken or kept."""
-
-
 class LeaseHeldError(LeaseError):
     """Another node holds the table's lease and it has not expired."""
-
-
-class StaleEpochError(LeaseError):
-    """A write under an epoch that is no longer the table's: refused, nothing stored."""
-
-
-@dataclass(frozen=True, slots=True)
-class Lease:
-    """A node's hold on a table: the epoch its writes are fenced on, and until when."""
-
-    table_id: str
-    node: str
-    epoch: int
-    expires_at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,55 +127,6 @@ def renew_sync(session: Session, lease: Lease, *, now: datetime, ttl: timedelta)
             f"node {lease.node} lost table {lease.table_id}'s lease (epoch {lease.epoch})"
         )
     return Lease(lease.table_id, lease.node, lease.epoch, expires)
-
-
-def check_sync(session: Session, lease: Lease) -> None:
-    """In the caller's transaction: the table's lease row locked, and still under the
-    lease's epoch and node; else StaleEpochError (the caller's transaction rolls back)."""
-    # A row, not an ORM object, by a statement built once: this runs before every write of
-    # a table on several nodes, each hand's start and end among them.
-    row = _HELD.execute(session.connection(), {"table": lease.table_id}).first()
-    if row is None or row.epoch != lease.epoch or row.node != lease.node:
-        now_held = "nobody" if row is None else f"node {row.node} under epoch {row.epoch}"
-        raise StaleEpochError(
-            f"a write of node {lease.node} under epoch {lease.epoch} to table "
-            f"{lease.table_id} was refused: the table is held by {now_held}"
-        )
-
-
-_HELD = Compiled(  # check_sync's read: the lease row locked against a change of owner
-    select(TableLease.epoch, TableLease.node)
-    .where(TableLease.table_id == bindparam("table"))
-    .with_for_update(read=True, key_share=True)
-)
-
-
-def hold_locks_sync(session: Session, seconds: float | None) -> None:
-    """On PostgreSQL, this transaction is ended (and its locks let go) if it sits idle
-    longer than ``seconds``: a node paused in the middle of a fenced write would otherwise
-    hold the table's lease row locked, and no node could adopt the table."""
-    if seconds is None:
-        return
-    connection = session.connection()
-    if connection.dialect.name == "postgresql":
-        milliseconds = max(1, round(seconds * 1000))
-        connection.exec_driver_sql(
-            f"SET LOCAL idle_in_transaction_session_timeout = {milliseconds}"
-        )
-
-
-def fenced(
-    lease: Lease, work: Callable[[Session], T], *, hold: float | None = None
-) -> Callable[[Session], T]:
-    """``work`` that first checks ``lease`` in its own transaction (``check_sync``): a
-    write with a stale epoch is refused and stores nothing. ``hold``: hold_locks_sync."""
-
-    def run(session: Session) -> T:
-        hold_locks_sync(session, hold)
-        check_sync(session, lease)
-        return work(session)
-
-    return run
 
 
 def db_now_sync(session: Session, *, wait: float = 1.0) -> datetime:

@@ -22,14 +22,9 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
+from pokerroom.store.fence import Lease, check_sync
 from pokerroom.store.models import HandRecord, NodeRecord, TableLease, TableRecord
-from pokerroom.store.nodes.leases import (
-    Lease,
-    _aware,
-    acquire_sync,
-    check_sync,
-    db_now_sync,
-)
+from pokerroom.store.nodes.leases import _aware, acquire_sync, db_now_sync
 from pokerroom.store.nodes.tournament_leases import TournamentRow, tournaments_sync
 from pokerroom.store.tables.hands import _cash_out_sync, _mark_cancelled, save_table_sync
 

@@ -1,6 +1,6 @@
 """Tournaments on a room of several nodes: each event's coordinator, and with it
 all of its tables, is run by the one node holding its lease, a row of ``table_leases`` keyed
-``tournament:<id>`` (the table leases' epoch fencing, ``store/nodes/leases.py``, unchanged).
+``tournament:<id>`` (the table leases' epoch fencing, ``store/fence.py``, unchanged).
 
 - ``tournaments_sync``: every event with its lease, as each node's renewal pass reads them
   (the lobby of every node lists them all; a free one is adopted); ``tournament_sync`` one
@@ -25,9 +25,10 @@ from typing import Any
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
+from pokerroom.store.fence import Lease
 from pokerroom.store.models import Account, HandRecord, TableLease, TournamentEntry
 from pokerroom.store.models import TournamentRecord as Record
-from pokerroom.store.nodes.leases import Lease, _aware, acquire_sync
+from pokerroom.store.nodes.leases import _aware, acquire_sync
 from pokerroom.store.tables.hands import cancel_running_sync
 from pokerroom.store.tournaments.statements import (
     create_tournament_sync,

@@ -36,6 +36,7 @@ from pokerroom.store.accounts.accounts import (
 )
 from pokerroom.store.accounts.preferences import read_preferences, update_preferences
 from pokerroom.store.db import Database
+from pokerroom.store.fence import Lease, fenced
 from pokerroom.store.models import (
     Account,
     ChatMessage,
@@ -56,7 +57,6 @@ from pokerroom.store.money.ledger import (
     repeated_request,
     top_up,
 )
-from pokerroom.store.nodes.leases import Lease, fenced
 from pokerroom.store.tables.floor import correct_hand, floor_acts, record_act, suspend_account
 from pokerroom.store.tables.floor_reports import (
     StoredHands,

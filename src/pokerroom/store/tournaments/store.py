@@ -1,7 +1,7 @@
 """The tournament runner's storage: one transaction per method, each the
 ``*_sync`` operation of ``store.tournaments.statements`` (money and the event's state
 together). On a room of several nodes, each write of the event's owner is fenced on the epoch of
-its lease (``store/nodes/leases.py``): a stale owner's write is refused whole (StaleEpochError)."""
+its lease (``store/fence.py``): a stale owner's write is refused whole (StaleEpochError)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from sqlalchemy.orm import Session
 
 from pokerroom.history.tournament_results import EventResult
 from pokerroom.store.db import Database
+from pokerroom.store.fence import Lease, StaleEpochError, fenced
 from pokerroom.store.models import TournamentEntry, TournamentRecord
-from pokerroom.store.nodes.leases import Lease, StaleEpochError, fenced
 from pokerroom.store.tables.hands import (
     StartedHand,
     begin_hand_sync,
@@ -54,7 +54,7 @@ class TournamentStore:
     def __init__(self, db: Database, *, lease: Lease | None = None) -> None:
         self.db = db
         self.lease = lease  # several nodes: the event's lease, every write fenced on it
-        self.hold: float | None = None  # (store/nodes/leases.py: hold_locks_sync)
+        self.hold: float | None = None  # (store/fence.py: hold_locks_sync)
         self.on_stale: Callable[[str], None] | None = None  # told of a write refused
 
     def _fenced(self, work: Callable[[Session], T]) -> Callable[[Session], T]:
