@@ -4,7 +4,7 @@
 import { api, forgetSession, refreshMe, renderMe } from "./api.js";
 import { bindBackoffice, renderBackoffice } from "./backoffice.js";
 import { buildPresets, onKey } from "./controls.js";
-import { $ } from "./dom.js";
+import { $, relabelToasts } from "./dom.js";
 import { clearShuffle } from "./fairness.js";
 import { onLanguage } from "./i18n.js";
 import { accountPreferences, startLanguage } from "./language.js";
@@ -16,7 +16,7 @@ import { bindOptions } from "./options.js";
 import { loadHistory, renderReplay } from "./replayer.js";
 import { bindPrivate, forgetPrivate, readRoute, renderPrivate, resumePrivate } from "./private.js";
 import { bindResults, renderResults } from "./results.js";
-import { connect, hello } from "./socket.js";
+import { connect, hello, relabelConnection } from "./socket.js";
 import { bindMute, renderMute } from "./sound.js";
 import { app } from "./state.js";
 import { resetTournamentLog } from "./tournament_table.js";
@@ -85,7 +85,10 @@ function relabel() {
   renderTabs();
   renderMe();
   renderBackoffice();
+  relabelConnection(); // what is shown for a while, said again in the new language
+  relabelToasts();
   for (const view of app.tables.values()) {
+    view.relabelError();
     $(".announcer", view.root).replaceChildren(); // what was said, said in the old language
     resetTournamentLog(view);
     buildPresets(view);

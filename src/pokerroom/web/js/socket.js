@@ -51,19 +51,24 @@ function renderConnection() {
   document.body.classList.toggle("offline", !app.socketReady);
   if (!app.socketReady) {
     banner.dataset.state = "lost";
-    banner.textContent = t("connection.lost");
     banner.hidden = false;
   } else if (app.everDown) {
     banner.dataset.state = "back";
-    banner.textContent = t("connection.back");
     banner.hidden = false;
     app.connectionTimer = setTimeout(() => { banner.hidden = true; }, 3000);
   }
+  relabelConnection();
   for (const view of app.tables.values()) {
-    if (!app.socketReady && view.pendingAct) view.error(t("connection.maybe_lost"), { keep: true });
+    if (!app.socketReady && view.pendingAct) view.error(() => t("connection.maybe_lost"), { keep: true });
     view.pendingAct = false;
     view.connectionChanged();
   }
+}
+
+// The connection's banner in the page's language (again after a change of language).
+export function relabelConnection() {
+  const banner = $("#connection");
+  if (banner.dataset.state) banner.textContent = t(banner.dataset.state === "lost" ? "connection.lost" : "connection.back");
 }
 
 export function hello() {
@@ -92,9 +97,9 @@ function onMessage(message) {
     case "error":
       if (message.request === "hello") { forgetSession(); break; }
       // An error about a table shows on that table (S-INPUT-1), never on another one open.
-      if (view) view.error(errorText(message));
-      else if (!message.table && app.active && app.tables.get(app.active)) app.tables.get(app.active).error(errorText(message));
-      else showToast(errorText(message));
+      if (view) view.error(() => errorText(message));
+      else if (!message.table && app.active && app.tables.get(app.active)) app.tables.get(app.active).error(() => errorText(message));
+      else showToast(() => errorText(message));
       break;
     default: break;
   }

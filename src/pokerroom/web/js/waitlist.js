@@ -51,7 +51,7 @@ export function onWaiting(frame, rerender) {
     app.offers.delete(frame.table);
     closeOffer(frame.table);
   }
-  if (frame.note) showToast(errorText({ message: frame.note, code: frame.code, params: frame.params }), { info: true });
+  if (frame.note) showToast(() => errorText({ message: frame.note, code: frame.code, params: frame.params }), { info: true });
   rerender();
 }
 
