@@ -208,6 +208,14 @@ async def test_a_refused_request_is_shown_in_the_language_by_its_code(
         "async (frame) => (await import('/static/js/texts.js')).errorText(frame)", unknown
     )
     assert shown == frame["message"]
+    # The connection's banner, said again when the language changes (as a table's error and
+    # a toast are: each shown a few seconds, too short to check on a busy machine).
+    await page.evaluate("() => window.pokerroom.socket.close()")
+    await page.wait_for_function("() => document.querySelector('#connection').dataset.state")
+    await switch(page, "nb")
+    said = await page.text_content("#connection")
+    nb = catalogue("nb")
+    assert said in (nb["connection.lost"], nb["connection.back"]), said
     await page.context.close()
 
 

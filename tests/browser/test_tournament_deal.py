@@ -46,6 +46,16 @@ main()
 """
 
 
+def overlap(a: Any, b: Any) -> bool:
+    """Whether two bounding boxes (x, y, width, height) share any area."""
+    return bool(
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
 def dollars(cents: int) -> str:
     return f"${cents // 100:,}" if cents % 100 == 0 else f"${cents / 100:,.2f}"
 
@@ -108,11 +118,16 @@ async def test_propose_an_icm_deal_see_the_amounts_and_the_deal_made(
             await page.locator("#deal p", has_text=catalogue("en")["deal.capped"]).wait_for()
             await page.fill("#deal-keep", "1")  # $1 kept back, played on for with the title
             await page.locator("#deal-icm").click()
-            # The hand in play ends (the person folds; the bot may wait out its clock on a
-            # loaded machine) before the amounts are shown.
+            # The hand in play ends (the person checks or folds, the bot acts) before the
+            # amounts are shown.
             deadline = time.monotonic() + 240
+            actions = view.locator(".actions")
             while (now := (await http.get(f"{path}/deal")).json())["amounts"] is None:
                 assert time.monotonic() < deadline, f"the deal's amounts never came: {now}"
+                # The open dialog leaves the person's buttons clear (she acts in time).
+                if (shown := await actions.bounding_box()) is not None:
+                    dialog = await page.locator("#deal").bounding_box()
+                    assert dialog is not None and not overlap(dialog, shown), (dialog, shown)
                 await act(ann, f"{tid}-1", passive=True)
                 await asyncio.sleep(0.2)
             offered = (await http.get(f"{path}/deal")).json()

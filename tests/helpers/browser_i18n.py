@@ -67,12 +67,15 @@ class Checker:
             return f"English: {text!r}"
         if any(pattern.match(text) for pattern in self.whole):
             return None
+        # Names first, the bots' too: a message's word inside a name ("ti" in
+        # "bot_nlhe_options_0") must not cut it so that the rest looks like a word.
         rest = text
         for name in self.names:
             rest = rest.replace(name, " ")
+        rest = BOTS.sub(" ", rest)
         for pattern in self.parts:
             rest = pattern.sub(" ", rest)
-        rest = BOTS.sub(" ", CARDS.sub(" ", MONEY.sub(" ", rest)))
+        rest = CARDS.sub(" ", MONEY.sub(" ", rest))
         left = WORD.findall(rest)
         names = [name for name in self.names if name in text]
         return f"not in the catalogue: {text!r} (left: {left}, names: {names})" if left else None

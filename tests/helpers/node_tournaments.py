@@ -48,7 +48,8 @@ async def two_nodes(
 ) -> AsyncIterator[tuple[Node, Node]]:
     """Nodes ``ta`` and ``tb`` (no cash tables) on a fresh database and Redis database 6
     (``bus`` False: no Redis; ``sockets_only``: ``tb`` holds sockets only, no lease)."""
-    redis = await redis_db(REDIS_DB) if bus else None
+    # Not flushed: other files share database 6 and may run meanwhile (keys under a prefix).
+    redis = await redis_db(REDIS_DB, flush=False) if bus else None
     name, url = await fresh_postgres()
     prefix = room_prefix()
     started: list[Node] = []

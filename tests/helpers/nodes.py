@@ -94,7 +94,7 @@ async def nodes(request: pytest.FixtureRequest) -> AsyncIterator[Callable[..., A
     databases: list[str] = []
 
     async def make(number: int) -> tuple[Node, Node, Node]:
-        redis = await redis_db(number)
+        redis = await redis_db(number, flush=False)  # (the room's keys under its prefix)
         name, url = await fresh_postgres()
         databases.append(name)
         prefix = room_prefix()

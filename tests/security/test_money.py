@@ -153,6 +153,15 @@ async def test_S_MONEY_3_a_restarted_bot_does_not_reuse_its_keys(room: Server) -
             break
         await asyncio.sleep(0.05)
     assert not actor.table.seats and actor.ending is None
+    # A leave between hands frees the seat, then awaits its cash-out in the same turn: the
+    # turn is over once the task has come round again (woken, so that it does).
+    turn = actor.turns
+    actor.wake()
+    for _ in range(600):  # bounded (30 s)
+        if actor.turns > turn:
+            break
+        await asyncio.sleep(0.05)
+    assert actor.turns > turn
     keys = await column(
         room, select(Transfer.idempotency_key).where(Transfer.idempotency_key.like("join:%"))
     )

@@ -57,7 +57,7 @@ function answerRunout(view, action) {
   const hand = view.state?.hand;
   if (!hand || !hand.runout_prompt) return;
   if (!send({ type: "act", table: view.id, action, hand: hand.number })) {
-    view.error(t("connection.not_sent"), { keep: true });
+    view.error(() => t("connection.not_sent"), { keep: true });
     return;
   }
   $(".runout-prompt", view.root).hidden = true; // until the server's next frame
@@ -206,7 +206,7 @@ export function act(view, action, amount = 0) {
   const hand = view.state?.hand;
   if (!hand || !hand.legal) return;
   if (!send({ type: "act", table: view.id, action, amount, hand: hand.number })) {
-    view.error(t("connection.not_sent"), { keep: true });
+    view.error(() => t("connection.not_sent"), { keep: true });
     return;
   }
   view.pendingAct = true;
@@ -221,7 +221,7 @@ function foldKey(view, legal) {
   const decision = `${view.state.hand.number}:${view.state.version}`;
   if (view.foldAsked === decision) { act(view, "fold"); return; }
   view.foldAsked = decision;
-  view.error(t("table.free_check_ask"), { notice: true });
+  view.error(() => t("table.free_check_ask"), { notice: true });
 }
 
 // The table the shortcuts act on: the one last clicked or shown; when tiled and that one

@@ -59,8 +59,17 @@ export function replaceKeepingFocus(container, rows, key) {
 
 // ``info``: a notice (a tournament started, a seat held), shown as information, not in the
 // error's red.
+// ``text``: a string, or a function that says it in the page's language of the moment (said
+// again by ``relabelToasts`` if the language changes while it shows).
+const toasts = new Map(); // a toast shown -> what says it
 export function showToast(text, { info = false } = {}) {
-  const toast = el("div", { class: info ? "toast info" : "toast", role: info ? "status" : "alert", text });
+  const say = typeof text === "function" ? text : null;
+  const toast = el("div", { class: info ? "toast info" : "toast", role: info ? "status" : "alert", text: say ? say() : text });
+  if (say) toasts.set(toast, say);
   document.body.append(toast);
-  setTimeout(() => toast.remove(), 4000);
+  setTimeout(() => { toast.remove(); toasts.delete(toast); }, 4000);
+}
+
+export function relabelToasts() {
+  for (const [toast, say] of toasts) toast.textContent = say();
 }

@@ -46,9 +46,9 @@ export function registerFrameHandlers() {
     if (frame.request === "hello") { endSession(); return; }
     // An error about a table shows on that table (S-INPUT-1), never on another one open.
     const view = viewOf(frame);
-    if (view) view.error(errorText(frame));
-    else if (!frame.table && app.active && app.tables.get(app.active)) app.tables.get(app.active).error(errorText(frame));
-    else showToast(errorText(frame));
+    if (view) view.error(() => errorText(frame));
+    else if (!frame.table && app.active && app.tables.get(app.active)) app.tables.get(app.active).error(() => errorText(frame));
+    else showToast(() => errorText(frame));
   });
 }
 
@@ -63,17 +63,22 @@ function renderConnection() {
   document.body.classList.toggle("offline", !app.socketReady);
   if (!app.socketReady) {
     banner.dataset.state = "lost";
-    banner.textContent = t("connection.lost");
     banner.hidden = false;
   } else if (app.everDown) {
     banner.dataset.state = "back";
-    banner.textContent = t("connection.back");
     banner.hidden = false;
     bannerTimer = setTimeout(() => { banner.hidden = true; }, 3000);
   }
+  relabelConnection();
   for (const view of app.tables.values()) {
-    if (!app.socketReady && view.pendingAct) view.error(t("connection.maybe_lost"), { keep: true });
+    if (!app.socketReady && view.pendingAct) view.error(() => t("connection.maybe_lost"), { keep: true });
     view.pendingAct = false;
     view.connectionChanged();
   }
+}
+
+// The connection's banner in the page's language (again after a change of language).
+export function relabelConnection() {
+  const banner = $("#connection");
+  if (banner.dataset.state) banner.textContent = t(banner.dataset.state === "lost" ? "connection.lost" : "connection.back");
 }

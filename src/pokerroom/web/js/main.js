@@ -5,13 +5,13 @@
 import { api, refreshMe, renderMe } from "./api.js";
 import { bindBackoffice, loadBackoffice, renderBackoffice } from "./backoffice.js";
 import { buildPresets, onKey } from "./controls.js";
-import { $ } from "./dom.js";
+import { $, relabelToasts } from "./dom.js";
 import { clearShuffle } from "./fairness.js";
 import { onLanguage } from "./i18n.js";
 import { accountPreferences, startLanguage } from "./language.js";
 import { bindDeal, refreshDeal } from "./deal.js";
 import { bindLobbySort, renderLobby, refreshLobby } from "./lobby.js";
-import { registerFrameHandlers } from "./frames.js";
+import { registerFrameHandlers, relabelConnection } from "./frames.js";
 import { bindMyHands, loadMyHands, renderMyHands } from "./myhands.js";
 import { closeTable, configureNav, renderTabs, show } from "./nav.js";
 import { bindOptions } from "./options.js";
@@ -88,7 +88,10 @@ function relabel() {
   renderTabs();
   renderMe();
   renderBackoffice();
+  relabelConnection(); // what is shown for a while, said again in the new language
+  relabelToasts();
   for (const view of app.tables.values()) {
+    view.relabelError();
     $(".announcer", view.root).replaceChildren(); // what was said, said in the old language
     resetTournamentLog(view);
     buildPresets(view);

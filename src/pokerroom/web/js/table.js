@@ -130,14 +130,22 @@ export class TableView {
     return this.state.seats[this.state.you - 1];
   }
 
-  // ``keep``: shown until the next message (what happened to an action is not to vanish);
-  // ``notice``: information, not an error (not in the error's red).
+  // ``text``: a string, or a function that says it in the page's language of the moment (said
+  // again if the language changes while it shows). ``keep``: shown until the next message
+  // (what happened to an action is not to vanish); ``notice``: information, not an error.
   error(text, { keep = false, notice = false } = {}) {
     const node = $(".table-error", this.root);
-    node.textContent = text;
+    this.errorSay = typeof text === "function" ? text : null;
+    node.textContent = this.errorSay ? this.errorSay() : text;
     node.dataset.kind = notice ? "notice" : "error";
     clearTimeout(this.errorTimer);
-    if (!keep) this.errorTimer = setTimeout(() => { node.textContent = ""; }, 5000);
+    if (!keep) this.errorTimer = setTimeout(() => { node.textContent = ""; this.errorSay = null; }, 5000);
+  }
+
+  // The error or notice shown, said again in the page's new language.
+  relabelError() {
+    const node = $(".table-error", this.root);
+    if (this.errorSay && node.textContent) node.textContent = this.errorSay();
   }
 
   // -------------------------------------------------------------- frames from the server

@@ -75,7 +75,7 @@ async function openMine(event) {
     return;
   }
   if (mine.table) openTable(mine.table);
-  else showToast(tr("tournaments.no_seat", { name: event.name }), { info: true });
+  else showToast(() => tr("tournaments.no_seat", { name: event.name }), { info: true });
 }
 
 /** The structure in words, in the page's language (the data file's English description is
@@ -191,11 +191,10 @@ export function bindTournaments() {
 /** @param {import("./protocol").TournamentNotice} notice */
 export function onTournamentNotice(notice) {
   const said = { message: notice.text, code: notice.code, params: notice.params };
-  const text = errorText(said);
   addTournamentNote(notice.tournament, notice.kind, said); // said again in a new language
   const views = viewsOf(notice.tournament);
   const seen = !$("#tables").hidden && views.some((v) => !v.root.hidden);
-  if (!seen) showToast(text, { info: true });
+  if (!seen) showToast(() => errorText(said), { info: true });
   // The table follows the player: the new one opens, the one they sat at closes.
   if (notice.table && notice.kind === "moved") moveTo(notice.tournament, notice.table);
   else if (notice.table && notice.kind === "started") openTable(notice.table);

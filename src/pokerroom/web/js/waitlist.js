@@ -52,7 +52,7 @@ export function onWaiting(frame, rerender) {
     setOffer(frame.table, null);
     closeOffer(frame.table);
   }
-  if (frame.note) showToast(errorText({ message: frame.note, code: frame.code, params: frame.params }), { info: true });
+  if (frame.note) showToast(() => errorText({ message: frame.note, code: frame.code, params: frame.params }), { info: true });
   rerender();
 }
 
