@@ -437,14 +437,14 @@ async def test_an_action_through_a_socket_node_near_the_deadline_is_applied_or_r
     await asyncio.sleep(max(0.0, since + late - time.monotonic()))
     await me.send(type="act", table=table, action="check_or_call", hand=number)
     after = await decision(me, seat, number)
-    done = after["seats"][seat - 1]["last_action"]["text"]
+    done = after["seats"][seat - 1]["last_action"]["action"]
     await me.send(type="chat", table=table, text="done")  # handled after the act, in turn
     await me.next("chat")
     errors = [f for f in me.frames if f.get("type") == "error"]
-    if done == "Call":
+    if done == "call":
         assert errors == [] and after["hand"]["number"] == number
     else:
-        assert done == "Fold" and [e["code"] for e in errors] == ["hand.stale"], errors
+        assert done == "fold" and [e["code"] for e in errors] == ["hand.stale"], errors
     await assert_books_balance(owner)
 
 
