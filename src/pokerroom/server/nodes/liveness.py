@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from redis.exceptions import RedisError
 
 from pokerroom.server.nodes.lobby import publish_lobby
-from pokerroom.server.nodes.remote import apply_to_actor
+from pokerroom.server.tables.inbox import Gone
 
 if TYPE_CHECKING:
     from pokerroom.server.nodes.bus import Bus
@@ -52,4 +52,4 @@ async def reap(bus: Bus) -> None:
                 for table in remote.tables:
                     actor = bus.owned().get(table)
                     if actor is not None:
-                        apply_to_actor(actor, remote, "gone", "", table, None)
+                        actor.post(Gone(remote))

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import ResponseError
 
+from pokerroom.server.nodes import messages
+
 if TYPE_CHECKING:
     from pokerroom.server.nodes.bus import Bus
 
@@ -25,7 +27,7 @@ async def adopt_stream(bus: Bus, table: str, actor: Any) -> None:
     stream = bus.key(f"table:{table}:in")
     if bus.adopted.get(table) is not actor:  # (not after a lost connection: resync)
         bus.adopted[table] = actor
-        bus.notify({"adopted": table})  # every node's watchers of it watch again
+        bus.notify(messages.Adopted(table=table))  # every node's watchers of it watch again
     try:
         await bus.redis.xgroup_create(stream, GROUP, id="0", mkstream=True)
     except ResponseError as error:
