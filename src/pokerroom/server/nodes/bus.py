@@ -441,6 +441,11 @@ class Bus:
             self.malformed += 1
             ack()
             return
+        if call != isinstance(command, messages.EventCall):  # a table's or an event's stream
+            log.warning("a %s command to %s dropped: not one it takes", command.kind, table)
+            self.malformed += 1
+            ack()
+            return
         key = command.key
         age = time.time() - command.at
         if key in self.seen or age > (CALL_SECONDS if call else COMMAND_SECONDS):
@@ -459,10 +464,6 @@ class Bus:
             self.seen.popitem(last=False)
         self.applied += 1
         if isinstance(command, messages.FloorCall | messages.EventCall):
-            if call != isinstance(command, messages.EventCall):  # on the wrong kind of stream
-                log.warning("a %s call to %s dropped: not a call it takes", command.kind, table)
-                ack()
-                return
             answer: Answer
             if isinstance(command, messages.EventCall):
                 answer = partial(self.on_call, table, command)
@@ -472,10 +473,6 @@ class Bus:
             task = asyncio.create_task(self._floor(answer, command.node, command.call))
             self.tasks.append(task)
             task.add_done_callback(self._forget)
-            ack()
-            return
-        if call:  # a client's command on an event's stream of calls: no table reads it
-            log.warning("a %s command to %s dropped: it takes calls only", command.kind, table)
             ack()
             return
         remote = self._remote(command)
