@@ -72,7 +72,7 @@ def test_each_notice_and_reply_is_read_back_as_it_was_sent() -> None:
         ({"message": json.dumps({**SENDER, "kind": "gone", "at": "soon"})}, "at"),
         ({"message": json.dumps({**SENDER, "kind": "gone", "extra": 1})}, "extra"),
         ({"message": json.dumps({**SENDER, "kind": "said"})}, "text"),
-        ({"message": json.dumps({**SENDER, "kind": "void", "reason": "r"})}, "kind"),
+        ({"message": json.dumps({"kind": "void", "key": "k", "node": "n", "at": 1})}, "reason"),
     ],
 )
 def test_a_command_that_cannot_be_read_is_a_message_error(
