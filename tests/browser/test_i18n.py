@@ -228,9 +228,9 @@ async def test_every_hand_name_and_a_replayer_line_in_each_language(
     puts its seat, amount, pot and hand in the language too."""
     from pokerroom.evaluation.classes import CLASS_COUNT
 
-    named = {protocol.HandName.of(s) for s in range(1, CLASS_COUNT + 1)}
-    english = sorted(name.english() for name in named)
+    named = [protocol.HandName.of(s) for s in range(1, CLASS_COUNT + 1)]
     by_english = {name.english(): name.model_dump(mode="json") for name in named}
+    english = sorted(by_english)
     names = [by_english[text] for text in english]
     full_house = by_english["Full House, Kings over Sevens"]
     line = [
