@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 from playwright.async_api import Browser, Page
 
+from pokerroom.server.sockets import protocol
 from tests.browser.conftest import BOT_TABLES, Room, new_player, screenshot
 from tests.helpers.browser_i18n import (
     ENGLISH,
@@ -230,11 +231,16 @@ NAMED = """async ([language, names, line]) => {
 async def test_every_hand_name_and_a_replayer_line_in_each_language(
     browser: Browser, room: Room
 ) -> None:
-    """Each name the evaluator gives a hand ("Full House, Kings over Sevens") is said in each
-    language; a replayer line puts its seat, amount, pot and hand in the language too."""
-    from pokerroom.evaluation.classes import CLASS_COUNT, describe
+    """Each name the server gives a hand (its category and ranks: "Full House, Kings over
+    Sevens") is said in each language, in English as the evaluator says it; a replayer line
+    puts its seat, amount, pot and hand in the language too."""
+    from pokerroom.evaluation.classes import CLASS_COUNT
 
-    names = sorted({describe(strength) for strength in range(1, CLASS_COUNT + 1)})
+    named = [protocol.HandName.of(s) for s in range(1, CLASS_COUNT + 1)]
+    by_english = {name.english(): name.model_dump(mode="json") for name in named}
+    english = sorted(by_english)
+    names = [by_english[text] for text in english]
+    full_house = by_english["Full House, Kings over Sevens"]
     line = [
         "replay.with_hand",
         {
@@ -242,7 +248,7 @@ async def test_every_hand_name_and_a_replayer_line_in_each_language(
                 "replay.main_pot",
                 {"winners": [{"who": "seat 2", "amount": 350}], "pot": 0},
             ],
-            "hand": "Full House, Kings over Sevens",
+            "hand": full_house,
         },
     ]
     page = await page_in(browser, room, "en-US", "en")
@@ -253,12 +259,14 @@ async def test_every_hand_name_and_a_replayer_line_in_each_language(
         "sv": ("Kåk, kungar över sjuor", "Plats 2 vinner 3,50\xa0$ från huvudpotten med"),
         "hu": ("Full, királyok és hetesek", "2. hely nyer: 3,50\xa0$ – főkassza, lap:"),
     }
-    for language, (full_house, said) in expected.items():
+    for language, (kings_over_sevens, said) in expected.items():
         shown, text = await page.evaluate(
             NAMED, [language, names, {"key": line[0], "params": line[1]}]
         )
-        assert shown[names.index("Full House, Kings over Sevens")] == full_house
-        assert text == f"{said} {full_house}", text
-        if language != "en":
-            assert [n for n, s in zip(names, shown, strict=True) if s == n] == []
+        assert shown[names.index(full_house)] == kings_over_sevens
+        assert text == f"{said} {kings_over_sevens}", text
+        if language == "en":
+            assert shown == english
+        else:
+            assert [n for n, s in zip(english, shown, strict=True) if s == n] == []
     await page.context.close()

@@ -363,7 +363,9 @@ async def test_a_hi_lo_showdown_awards_each_pot_in_turn_names_hands_and_marks_bo
     ]
     for award, row in zip(sorted_awards(result), await rows.all(), strict=True):
         who = await row.locator(".who").inner_text()
-        assert award["hand"] in who, (award, who)
+        hand = award["hand"] and protocol.HandName.model_validate(award["hand"]).english()
+        named = hand or award["low"]
+        assert named in who, (award, who)
     # The rows do not overlap each other (one line each).
     boxes = [await r.bounding_box() for r in await rows.all()]
     for upper, lower in itertools.pairwise(boxes):
@@ -371,7 +373,8 @@ async def test_a_hi_lo_showdown_awards_each_pot_in_turn_names_hands_and_marks_bo
     # Every shown hand is named at its seat, its low too.
     for seat, hand in shown.items():
         plate = f"{root} .seat[data-seat='{seat}']"
-        assert await page.inner_text(f"{plate} .shown-name") == hand["high"]
+        named = protocol.HandName.model_validate(hand["high"]).english()
+        assert await page.inner_text(f"{plate} .shown-name") == named
         if hand["low"]:
             assert hand["low"] in await page.inner_text(f"{plate} .shown-low")
     # At the end the high winners' five and the low winners' five are lit, each its colour.

@@ -289,7 +289,7 @@ def seat(n: int, name: str, cards: int, *, you: bool = False) -> dict[str, Any]:
         "cards": faces if you else None,
         "card_count": cards,
         "shown": False,
-        "last_action": {"text": "Call", "amount": 200} if n % 3 == 0 else None,
+        "last_action": {"action": "call", "amount": 200} if n % 3 == 0 else None,
     }
 
 

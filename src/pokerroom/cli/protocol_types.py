@@ -7,6 +7,7 @@ The file is committed; a test fails when it differs from what this writes from t
 
 from __future__ import annotations
 
+import enum
 import types
 import typing
 from pathlib import Path
@@ -46,6 +47,12 @@ def _ts(annotation: Any, models: dict[str, type[BaseModel]]) -> str:
         return "number"
     if annotation is bool:
         return "boolean"
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        # The wire carries an enum's values (an action, a hand's category, a rank).
+        return " | ".join(
+            f'"{member.value}"' if isinstance(member.value, str) else str(member.value)
+            for member in annotation
+        )
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         models.setdefault(annotation.__name__, annotation)
         return annotation.__name__

@@ -10,7 +10,14 @@ True
 """
 
 from pokerroom.evaluation.batch import evaluate7_batch, omaha_high_batch, omaha_low_batch
-from pokerroom.evaluation.classes import CLASS_COUNT, Category, category_of, describe
+from pokerroom.evaluation.classes import (
+    CLASS_COUNT,
+    Category,
+    category_of,
+    describe,
+    name_in_english,
+    named_ranks,
+)
 from pokerroom.evaluation.equity import (
     EquityError,
     EquityResult,
@@ -53,6 +60,8 @@ __all__ = [
     "evaluate7",
     "evaluate7_batch",
     "evaluate_codes",
+    "name_in_english",
+    "named_ranks",
     "omaha_best_hand",
     "omaha_high_batch",
     "omaha_low",

@@ -130,10 +130,23 @@ def plural_rank(rank: int) -> str:
     return name + ("es" if name == "Six" else "s")
 
 
+def named_ranks(strength: int) -> tuple[Category, tuple[int, ...]]:
+    """What a hand's name says: its category and the ranks it names (one; two for two pair
+    and a full house), e.g. ``(Category.FULL_HOUSE, (11, 5))`` for Kings over Sevens. The
+    server sends this and each client names it in its own language; ``describe`` in English."""
+    sig = signatures()[strength - 1]
+    category = Category(sig[0])
+    named = 2 if category in (Category.FULL_HOUSE, Category.TWO_PAIR) else 1
+    return category, sig[1 : 1 + named]
+
+
 def describe(strength: int) -> str:
     """A player-facing name: ``"Full House, Kings over Sevens"``."""
-    sig = signatures()[strength - 1]
-    category, ranks = Category(sig[0]), sig[1:]
+    return name_in_english(*named_ranks(strength))
+
+
+def name_in_english(category: Category, ranks: tuple[int, ...]) -> str:
+    """The English name of a category and its named ranks (``named_ranks``)."""
     name = RANK_NAMES
     match category:
         case Category.STRAIGHT_FLUSH if ranks[0] == ACE:

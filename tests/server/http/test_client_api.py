@@ -139,24 +139,25 @@ async def test_a_second_connection_takes_over_the_seat_without_a_disconnect(
 
 
 def test_the_replayer_names_a_shown_hand_only_when_it_is_made() -> None:
-    """Cards shown before an all-in runout have no hand yet: no empty brackets."""
+    """Cards shown before an all-in runout have no hand yet: no empty brackets. A made hand
+    is named from its cards on the board (the line's item by category and ranks)."""
     from pokerroom.cards import parse_cards
-    from pokerroom.engine import Hand, Player
     from pokerroom.engine.events import CardsShown
-    from pokerroom.rules.game import GameSpec, Stakes, Structure, Variant
-    from pokerroom.server.tables.replayer import money, narrate
+    from pokerroom.server.tables.replayer import money, narrate, narration
+    from tests.helpers.frames import hilo_all_in_hand
 
-    stakes = Stakes(small_blind=100, big_blind=200)
-    spec = GameSpec(variant=Variant.HOLDEM, structure=Structure.NO_LIMIT, stakes=stakes)
-    hand = Hand(
-        spec=spec, players=[Player(seat=1, stack=10_000, name="ann"), Player(seat=2, stack=10_000)]
+    hand = hilo_all_in_hand()  # over: the board 5h 6s 8c Ks Qh is out
+    cards = tuple(parse_cards("As2d9c9h"))
+    early = CardsShown(0, 1, cards, "", "")
+    made = CardsShown(0, 1, cards, "Pair of Nines", "")
+    split = CardsShown(0, 1, cards, "Pair of Nines", "8-6-5-2-A")
+    assert narrate(hand, early) == "p1 shows As 2d 9c 9h"
+    assert narrate(hand, made) == "p1 shows As 2d 9c 9h (Pair of Nines)"
+    assert narrate(hand, split) == "p1 shows As 2d 9c 9h (Pair of Nines, low 8-6-5-2-A)"
+    assert narration(hand, made) == (
+        "replay.shows_high",
+        {"who": "p1", "cards": "As 2d 9c 9h", "high": {"category": "pair", "ranks": ["nine"]}},
     )
-    early = CardsShown(0, 1, tuple(parse_cards("JhJc")), "", "")
-    made = CardsShown(0, 1, tuple(parse_cards("JhJc")), "Pair of Jacks", "")
-    split = CardsShown(0, 1, tuple(parse_cards("As2d")), "Ace high", "8-5-3-2-A")
-    assert narrate(hand, early) == "ann shows Jh Jc"
-    assert narrate(hand, made) == "ann shows Jh Jc (Pair of Jacks)"
-    assert narrate(hand, split) == "ann shows As 2d (Ace high, low 8-5-3-2-A)"
     assert (money(1920), money(200), money(123456700)) == ("$19.20", "$2", "$1,234,567")
 
 

@@ -25,6 +25,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from pokerroom.server.app import create_app
+from pokerroom.server.nodes import messages
 from pokerroom.server.nodes.bus import GROUP
 from pokerroom.server.tables.room import DEMO_TABLES, Limits, TableConfig
 from pokerroom.store.db import Database
@@ -156,9 +157,16 @@ async def test_a_cash_out_a_former_owner_read_and_never_acknowledged_is_applied_
     await ann.until(lambda f: f.get("you") == 1)
     conn = connection(sockets, ann.account_id).conn
     leave = json.dumps({"type": "leave", "table": "t2"})
-    fields = {"key": f"{sockets.bus.name}:{conn}:ghost", "kind": "said", "node": sockets.bus.name}
-    fields |= {"conn": conn, "account": str(ann.account_id), "name": "ann"}
-    fields |= {"at": repr(time.time()), "message": leave}
+    said = messages.Said(
+        key=f"{sockets.bus.name}:{conn}:ghost",
+        node=sockets.bus.name,
+        at=time.time(),
+        conn=conn,
+        account=ann.account_id,
+        name="ann",
+        text=leave,
+    )
+    fields = messages.encode_command(said)
     stream = owner.bus.key("table:t2:in")
     async with owner.bus.redis.pipeline(transaction=True) as both_at_once:  # read by a ghost
         both_at_once.xadd(stream, fields)
@@ -437,14 +445,14 @@ async def test_an_action_through_a_socket_node_near_the_deadline_is_applied_or_r
     await asyncio.sleep(max(0.0, since + late - time.monotonic()))
     await me.send(type="act", table=table, action="check_or_call", hand=number)
     after = await decision(me, seat, number)
-    done = after["seats"][seat - 1]["last_action"]["text"]
+    done = after["seats"][seat - 1]["last_action"]["action"]
     await me.send(type="chat", table=table, text="done")  # handled after the act, in turn
     await me.next("chat")
     errors = [f for f in me.frames if f.get("type") == "error"]
-    if done == "Call":
+    if done == "call":
         assert errors == [] and after["hand"]["number"] == number
     else:
-        assert done == "Fold" and [e["code"] for e in errors] == ["hand.stale"], errors
+        assert done == "fold" and [e["code"] for e in errors] == ["hand.stale"], errors
     await assert_books_balance(owner)
 
 

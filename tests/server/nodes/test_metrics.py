@@ -12,6 +12,7 @@ import time
 
 import redis.asyncio as aioredis
 
+from pokerroom.server.nodes import messages
 from pokerroom.server.nodes.bus import COMMAND_SECONDS
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.metrics import scrape
@@ -105,9 +106,16 @@ async def test_a_command_read_too_late_is_not_applied_and_its_sender_is_told(nod
     client = connection(first, ann.account_id)
     chat = json.dumps({"type": "chat", "table": "late", "text": "stale"})
     sent = time.time() - COMMAND_SECONDS - 5
-    fields = {"key": "late-1", "kind": "said", "node": first.bus.name, "conn": client.conn}
-    fields |= {"account": str(ann.account_id), "name": "ann", "at": repr(sent), "message": chat}
-    await first.bus.xadd("late", fields)
+    said = messages.Said(
+        key="late-1",
+        node=first.bus.name,
+        at=sent,
+        conn=client.conn,
+        account=ann.account_id,
+        name="ann",
+        text=chat,
+    )
+    await first.bus.xadd("late", messages.encode_command(said))
     error = await ann.next("error")
     assert error["code"] == "table.too_late" and error["table"] == "late", error
     assert error["request"] == "chat" and int(error["params"]["seconds"]) >= COMMAND_SECONDS
@@ -117,4 +125,30 @@ async def test_a_command_read_too_late_is_not_applied_and_its_sender_is_told(nod
     await scraped_until(
         owner, lambda s: s["pokerroom_bus_commands_expired_total"] == 1, "one command expired"
     )
+    await assert_books_balance(owner)
+
+
+async def test_a_message_a_node_cannot_read_is_dropped_and_the_nodes_play_on(nodes) -> None:  # type: ignore[no-untyped-def]
+    """A command, a notice or a batch of frames that cannot be read (another version's, a
+    stray writer's) is logged and dropped: no node stops reading, the next message is done."""
+    owner, first, _ = await nodes(DB)
+    await owner.room.open_table(table_config("junk"))
+    ann, bob = await seated_on(first, "junk", ("ann", "bob"))
+    await bob.until(lambda f: f["seats"][0].get("name") == "ann")
+    client = connection(first, ann.account_id)
+    for fields in (
+        {"kind": "said", "node": first.bus.name, "message": "{}"},  # no command in it
+        {"message": '{"kind": "shout", "key": "k1", "node": "n", "at": 1}'},  # unknown kind
+        {"message": '{"kind": "said", "key": "k2"'},  # cut short
+        messages.encode_command(  # a tournament's call, on a table's stream
+            messages.EventCall(key="k3", node="n", at=time.time(), kind="rebuy", account=1)
+        ),
+    ):
+        await first.bus.xadd("junk", fields)
+    await first.bus.redis.publish(first.bus.key("room"), b'{"kind": "revoke"}')  # no token
+    await owner.bus.redis.publish(first.bus.key(f"node:{first.bus.name}"), b'[[["1"]]]\nx')
+    chat = json.dumps({"type": "chat", "table": "junk", "text": "still here"})
+    await first.bus.command(client, "junk", "said", chat)
+    assert (await bob.next("chat"))["text"] == "still here"
+    assert owner.bus.malformed == 4 and owner.bus.applied >= 1
     await assert_books_balance(owner)

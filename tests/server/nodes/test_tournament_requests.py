@@ -9,7 +9,6 @@ process (the fixture of test_nodes_tournaments.py, its Redis database 6)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
 import time
 from typing import Any
@@ -18,6 +17,7 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
+from pokerroom.server.nodes import messages
 from pokerroom.store.accounts.accounts import STARTING_GRANT
 from pokerroom.store.db import Database
 from pokerroom.store.models import Transfer
@@ -139,9 +139,15 @@ async def test_a_rebuy_and_the_add_on_through_another_node_are_applied_once(
     corr = secrets.token_hex(8)
     answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
     bus.replies[corr] = answer
-    fields = {"key": f"{bus.name}:floor:{corr}", "kind": "rebuy", "node": bus.name}
-    fields |= {"conn": corr, "account": "", "name": "", "at": repr(time.time())}
-    fields["message"] = json.dumps({"account": bob.account_id})
+    rebuy = messages.EventCall(
+        key=f"{bus.name}:floor:{corr}",
+        node=bus.name,
+        at=time.time(),
+        call=corr,
+        kind="rebuy",
+        account=bob.account_id,
+    )
+    fields = messages.encode_command(rebuy)
     for _ in range(2):
         await bus.xadd(lease_key(runner.id), fields)
     assert (await asyncio.wait_for(answer, WAIT))["number"] == 1  # bob's first rebuy

@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 import pytest
 
 from pokerroom.server.app import WEB
-from pokerroom.server.sockets import errors
+from pokerroom.server.sockets import errors, protocol
 from pokerroom.server.tables.replayer import LINES
 
 LANGUAGES = ("en", "nb", "da", "sv", "hu")
@@ -54,6 +54,18 @@ def test_every_error_code_the_server_can_send_is_in_every_catalogue(language: st
         assert f"error.{code}" in messages, (language, code)
     for key in LINES:
         assert key in messages, (language, key)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_action_and_hand_name_the_server_sends_is_in_every_catalogue(language: str) -> None:
+    """The table frames send what a seat did and a shown hand's name as enum values; each
+    value has its message in each language (``action.<value>``, ``hand.<value>``, a rank's
+    ``rank.<value>`` and its plural ``ranks.<value>``)."""
+    messages = catalogue(language)
+    wanted = [f"action.{action}" for action in protocol.ActionKind]
+    wanted += [f"hand.{category}" for category in protocol.HandCategory]
+    wanted += [f"{kind}.{rank}" for rank in protocol.Rank for kind in ("rank", "ranks")]
+    assert [key for key in wanted if key not in messages] == [], language
 
 
 def test_english_says_what_the_server_says() -> None:

@@ -30,7 +30,7 @@ async def act_late(server: Server, table: str, overrides: Any, late: float) -> N
     after = await decision(me, seat, number)
     # Before the fix the call waited in the inbox until the time-out folded the player.
     assert after["hand"] is not None and after["hand"]["number"] == number, after
-    assert after["seats"][seat - 1]["last_action"]["text"] == "Call"
+    assert after["seats"][seat - 1]["last_action"]["action"] == "call"
     assert not [f for f in me.frames if f.get("type") == "error"]
     await assert_books_balance(server)
 
@@ -85,14 +85,14 @@ async def test_R_TIME_2_an_action_right_at_the_deadline_is_applied_or_refused_ne
     await asyncio.sleep(max(0.0, since + 2.0 - time.monotonic()))
     await me.send(type="act", table="late5", action="check_or_call", hand=number)
     after = await decision(me, seat, number)
-    done = after["seats"][seat - 1]["last_action"]["text"]
+    done = after["seats"][seat - 1]["last_action"]["action"]
     await me.send(type="chat", table="late5", text="done")  # handled in turn, after the act
     await me.next("chat")  # so any answer to the act has arrived before it
     errors = [f for f in me.frames if f.get("type") == "error"]
-    if done == "Call":  # applied in time: nothing refused, the hand goes on
+    if done == "call":  # applied in time: nothing refused, the hand goes on
         assert errors == [] and after["hand"]["number"] == number
     else:  # the time-out came first (a fold, R-TIME-2): the late call is refused, clearly
-        assert done == "Fold"
+        assert done == "fold"
         assert [e["request"] for e in errors] == ["act"], errors
         assert "not" in errors[0]["message"]
     await assert_books_balance(server)

@@ -210,7 +210,7 @@ async def test_R_STRADDLE_1_straddle_posted_left_of_the_big_blind_acts_last_pref
     left_of_big = next((s for s in in_hand if s > big), in_hand[0])
     assert seat == left_of_big
     seats = {s["seat"]: s for s in straddled["frame"]["seats"]}
-    assert seats[seat]["last_action"] == {"text": "Straddle", "amount": 400}
+    assert seats[seat]["last_action"] == {"action": "straddle", "amount": 400}
     preflop = [
         (who, legal) for n, street, who, legal in decisions if n == number and street == "preflop"
     ]

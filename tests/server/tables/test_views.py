@@ -7,7 +7,15 @@ from typing import Any
 
 from pokerroom.cards import parse_cards
 from pokerroom.engine.actions import Action, ActionKind
-from pokerroom.engine.events import ActionTaken, BoardDealt, ForcedBet, ForcedBetKind, Move
+from pokerroom.engine.events import (
+    ActionTaken,
+    BoardDealt,
+    ForcedBet,
+    ForcedBetKind,
+    Move,
+    PotAwarded,
+    PotShare,
+)
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Structure, Variant
@@ -37,22 +45,22 @@ def test_last_action_labels_name_what_each_seat_did_this_street() -> None:
     ]:
         labels = note_action(labels, event)
     assert labels == {
-        1: {"text": "Call", "amount": 500},
-        2: {"text": "Fold", "amount": None},
-        3: {"text": "All-in", "amount": 1100},
-        4: {"text": "Raise to", "amount": 600},
+        1: {"action": "call", "amount": 500},
+        2: {"action": "fold", "amount": None},
+        3: {"action": "all_in", "amount": 1100},
+        4: {"action": "raise_to", "amount": 600},
     }
     # A new street: only the folds stay marked.
     labels = note_action(labels, BoardDealt(street="flop", cards=tuple(parse_cards("Ks7d2c"))))
-    assert labels == {2: {"text": "Fold", "amount": None}}
+    assert labels == {2: {"action": "fold", "amount": None}}
     labels = note_action(
         labels, ActionTaken(position=0, seat=1, action=Move.BET, added=300, to=300, all_in=False)
     )
-    assert labels[1] == {"text": "Bet", "amount": 300}
+    assert labels[1] == {"action": "bet", "amount": 300}
     labels = note_action(
         labels, ActionTaken(position=3, seat=4, action=Move.CHECK, added=0, to=0, all_in=False)
     )
-    assert labels[4] == {"text": "Check", "amount": None}
+    assert labels[4] == {"action": "check", "amount": None}
 
 
 def test_R_SHOW_7_best_five_only_from_a_full_enough_board() -> None:
@@ -115,13 +123,39 @@ def test_R_HILO_1_hands_shown_at_an_all_in_are_named_with_their_high_and_low_fiv
     with the five cards of its high and of its qualifying low, for the page to highlight."""
     hand = hilo_all_in_hand()
     shown = {s.seat: s for s in hand_result("t", 1, hand=hand, events=hand.events).shown}
-    assert shown[2].high == "Three of a Kind, Kings" and shown[2].low == ""
+    high = {seat: s.high and s.high.english() for seat, s in shown.items()}
+    assert shown[2].high == protocol.HandName(category="three_of_a_kind", ranks=["king"])
+    assert high[2] == "Three of a Kind, Kings" and shown[2].low == ""
     assert shown[2].low_best == []  # no low: two low cards of its own are needed
-    assert (shown[3].high, shown[3].low) == ("Pair of Tens", "8-6-5-4-3")
+    assert (high[3], shown[3].low) == ("Pair of Tens", "8-6-5-4-3")
     assert shown[3].low_best == ["8c", "6s", "5h", "4d", "3c"]
-    assert (shown[1].high, shown[1].low) == ("Pair of Nines", "8-6-5-2-A")
+    assert (high[1], shown[1].low) == ("Pair of Nines", "8-6-5-2-A")
     assert shown[1].low_best == ["8c", "6s", "5h", "2d", "As"]
     assert shown[1].best == ["Ks", "Qh", "9h", "9c", "8c"]
+
+
+def test_every_hand_name_on_the_wire_says_what_the_evaluator_says() -> None:
+    """A hand's name goes out as its category and ranks, read back to the same English."""
+    from pokerroom.evaluation.classes import CLASS_COUNT, describe
+
+    for strength in range(1, CLASS_COUNT + 1):
+        assert protocol.HandName.of(strength).english() == describe(strength), strength
+    assert protocol.HandName.of(CLASS_COUNT).category is protocol.HandCategory.ROYAL_FLUSH
+
+
+def test_R_HILO_1_each_award_names_the_hand_the_engine_paid_by_category_and_ranks() -> None:
+    """Each pot's award names its winning high hand (category and ranks) or its low, as the
+    engine's record names it in English."""
+    hand = hilo_all_in_hand()
+    awards = [e for e in hand.events if isinstance(e, PotAwarded)]
+    pots = hand_result("t", 1, hand=hand, events=hand.events).pots
+    assert len(pots) == len(awards) == 4
+    for award, pot in zip(awards, pots, strict=True):
+        if award.share is PotShare.LOW:
+            assert (pot.hand, pot.low) == (None, award.hand)
+        else:
+            assert pot.hand is not None and (pot.hand.english(), pot.low) == (award.hand, "")
+    assert {p.low for p in pots if p.share == "low"} == {"8-6-5-2-A", "8-6-5-4-3"}
 
 
 def test_shared_encoding_writes_each_viewers_frame_exactly_as_encoding_it_whole() -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 import secrets
 import time
@@ -31,6 +30,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError, ResponseError
 
+from pokerroom.server.nodes import messages
 from pokerroom.server.nodes.liveness import beat, reap
 from pokerroom.server.nodes.remote import (
     Batch,
@@ -49,6 +49,7 @@ from pokerroom.server.nodes.remote import RefusedError as RefusedError
 from pokerroom.server.nodes.stream_claims import CALLS, GROUP, adopt_stream, claim_stranded
 from pokerroom.server.sockets.client import Client
 from pokerroom.server.tables.inbox import Watching
+from pokerroom.server.tables.notices import RoomNotice
 
 log = logging.getLogger("pokerroom.bus")
 STREAM_LENGTH = 10_000  # commands kept per table stream (trimmed approximately)
@@ -63,7 +64,7 @@ CALL_SECONDS = 10.0  # the floor waits this long for a remote table's answer
 CLAIM_SECONDS = 2.0  # an owner takes over commands another node read this long ago, unacked
 
 Owned = Callable[[], Mapping[str, Any]]  # the room's actors (TableActor), by table id
-Answer = Callable[[str, str], Awaitable[dict[str, Any]]]  # (kind, message): the answer
+Answer = Callable[[], Awaitable[messages.Reply]]  # a call's answer
 
 
 class Bus:
@@ -78,21 +79,22 @@ class Bus:
         self.versions: dict[tuple[str, str], int] = {}  # (conn, table): last version seen
         self.asked: set[tuple[str, str]] = set()  # resyncs asked and not answered yet
         self.remotes: dict[tuple[str, str], Remote] = {}  # (node, conn): clients of others
-        self.seen: OrderedDict[bytes, None] = OrderedDict()  # idempotency keys applied
+        self.seen: OrderedDict[str, None] = OrderedDict()  # idempotency keys applied
         self.pending: dict[str, list[Frame]] = {}  # frames to send, by node
         self.outgoing: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self.acks: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self.replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self.on_notice: Callable[[dict[str, Any]], None] = lambda notice: None
-        self.on_floor: Callable[[Any, str, str], Awaitable[dict[str, Any]]] | None = None
+        self.on_notice: Callable[[RoomNotice], None] = lambda notice: None
+        self.on_floor: Callable[[Any, str, str], Awaitable[messages.Reply]] | None = None
         self.coordinators: Callable[[], set[str]] = set  # more streams: calls (on_call)
-        self.on_call: Callable[[str, str, str], Awaitable[dict[str, Any]]] = no_calls
+        self.on_call: Callable[[str, messages.EventCall], Awaitable[messages.Reply]] = no_calls
         self.tasks: list[asyncio.Task[None]] = []
         self.flushing = False
         self.sent = 0  # commands sent (tests and metrics)
         self.applied = 0  # commands applied as owner
         self.duplicates = 0  # commands whose key was already applied
         self.expired = 0  # commands older than COMMAND_SECONDS when read: not applied
+        self.malformed = 0  # commands that could not be read: dropped
         self.resyncs = 0  # snapshots asked for after a gap or a reconnection
         self.reconnections = 0
         self.subscribed = False  # whether this node's channels are listened to now
@@ -175,19 +177,18 @@ class Bus:
         self, client: Client, table: str, kind: str, message: str = "", key: str | None = None
     ) -> None:
         """Send a command to the table's owner; sent again (same key) while Redis is away,
-        then BusError. ``key`` names the command (a retry of it is applied once)."""
-        fields = {
-            "key": key or f"{self.name}:{client.conn}:{secrets.token_hex(6)}",
-            "kind": kind,
-            "node": self.name,
-            "conn": client.conn,
-            "account": "" if client.account_id is None else str(client.account_id),
-            "name": client.name,
-            "address": client.address,  # the owner counts its share of the inbox by it too
-            "at": repr(time.time()),
-            "message": message,
-        }
-        await self.xadd(table, fields)
+        then BusError. ``kind`` is "watch", "said" (``message``: the client's), "gone" or
+        "unwatch"; ``key`` names the command (a retry of it is applied once)."""
+        sender = messages.Sender(
+            key=key or f"{self.name}:{client.conn}:{secrets.token_hex(6)}",
+            node=self.name,
+            at=time.time(),
+            conn=client.conn,
+            account=client.account_id,
+            name=client.name,
+            address=client.address,
+        )
+        await self.xadd(table, messages.encode_command(messages.from_client(kind, sender, message)))
 
     async def xadd(self, table: str, fields: Mapping[str, str]) -> None:
         stream = self.key(f"table:{table}:in")
@@ -202,15 +203,17 @@ class Bus:
                 await asyncio.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
         raise BusError(f"table {table!r} cannot be reached just now: try again in a moment")
 
-    async def call(self, table: str, kind: str, reason: str) -> dict[str, Any]:
-        """The floor's void or close of a table another node owns: its answer, or BusError."""
+    async def call(self, table: str, call: messages.Call) -> dict[str, Any]:
+        """The floor's void or close of a table another node owns, or a request to an event
+        it runs (``table``: the event's stream of calls): its answer, or BusError."""
         corr = secrets.token_hex(8)
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.replies[corr] = answer
-        fields = {"key": f"{self.name}:floor:{corr}", "kind": kind, "node": self.name}
-        fields |= {"conn": corr, "account": "", "name": "", "at": repr(time.time())}
+        sent = {"key": f"{self.name}:floor:{corr}", "node": self.name, "at": time.time()}
         try:
-            await self.xadd(table, {**fields, "message": reason})
+            await self.xadd(
+                table, messages.encode_command(call.model_copy(update=sent | {"call": corr}))
+            )
             async with asyncio.timeout(CALL_SECONDS):
                 return await answer
         except TimeoutError:
@@ -218,21 +221,26 @@ class Bus:
         finally:
             self.replies.pop(corr, None)
 
-    def notify(self, notice: dict[str, Any]) -> None:
+    def notify(self, notice: messages.Notice) -> None:
         """Tell every node (this one too) something room-wide: a revoked session..."""
-        self.outgoing.put_nowait((self.key("room"), json.dumps(notice).encode()))
+        self.outgoing.put_nowait((self.key("room"), messages.encode_notice(notice)))
 
     def _received(self, batch: Batch) -> None:
         for frame in batch:
             if frame.kind == "reply":
                 answer = self.replies.get(frame.table)
                 if answer is not None and not answer.done():
-                    result = json.loads(frame.text)
-                    if "error" in result:
-                        refused = RefusedError if result.get("refused") else BusError
-                        answer.set_exception(refused(result["error"]))
+                    try:
+                        reply = messages.decode_reply(frame.text)
+                    except messages.MessageError as error:
+                        log.warning("a reply from another node dropped: %s", error)
+                        answer.set_exception(BusError(f"{error}"))
+                        continue
+                    if reply.error is not None:
+                        refused = RefusedError if reply.refused else BusError
+                        answer.set_exception(refused(reply.error))
                     else:
-                        answer.set_result(result)
+                        answer.set_result(reply.result)
                 continue
             for conn in frame.conns:
                 client = self.local.get(conn)
@@ -287,9 +295,9 @@ class Bus:
         self.tasks.append(task)
         task.add_done_callback(self._forget)
 
-    def _notice(self, notice: dict[str, Any]) -> None:
-        if "adopted" in notice:  # a table has a new owner: it knows none of our watchers
-            table = notice["adopted"]
+    def _notice(self, notice: messages.Notice) -> None:
+        if isinstance(notice, messages.Adopted):  # a new owner: it knows none of our watchers
+            table = notice.table
             actor = self.owned().get(table)  # this node, maybe: then they watch it here
             for client in list(self.local.values()):
                 if table not in client.tables or client.closed:
@@ -323,10 +331,7 @@ class Bus:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5)
                     if message is None:
                         continue
-                    if message["channel"] == self.key("room").encode():
-                        self._notice(json.loads(message["data"]))
-                    else:
-                        self._received(decode_batch(message["data"]))
+                    self._heard(message["channel"], message["data"])
             except (RedisError, OSError) as error:
                 self.subscribed = False
                 log.warning("bus subscription lost (%r): reconnecting", error)
@@ -335,6 +340,17 @@ class Bus:
             finally:
                 with contextlib.suppress(RedisError, OSError):
                     await pubsub.aclose()
+
+    def _heard(self, channel: bytes, data: bytes) -> None:
+        """A message on one of this node's channels: what cannot be read is logged and
+        dropped (frames lost so are repaired by the versions' resync)."""
+        try:
+            if channel == self.key("room").encode():
+                self._notice(messages.decode_notice(data))
+            else:
+                self._received(decode_batch(data))
+        except messages.MessageError as error:
+            log.warning("a message on %s dropped: %s", channel.decode(errors="replace"), error)
 
     # ------------------------------------------------------------ the owner's node
 
@@ -417,15 +433,27 @@ class Bus:
                 await self.redis.xadd(stream, {**fields}, maxlen=STREAM_LENGTH)  # type: ignore
                 await self.redis.xack(stream, GROUP, entry)
             return
-        key = fields.get(b"key", b"")
         ack = partial(self.acks.put_nowait, (stream, entry))
-        age = time.time() - float(fields.get(b"at", b"0"))
+        try:
+            command = messages.decode_command(fields)
+        except messages.MessageError as error:  # another version's, a stray writer's
+            log.warning("a command to %s dropped: %s", table, error)
+            self.malformed += 1
+            ack()
+            return
+        if call != isinstance(command, messages.EventCall):  # a table's or an event's stream
+            log.warning("a %s command to %s dropped: not one it takes", command.kind, table)
+            self.malformed += 1
+            ack()
+            return
+        key = command.key
+        age = time.time() - command.at
         if key in self.seen or age > (CALL_SECONDS if call else COMMAND_SECONDS):
             if key in self.seen:
                 self.duplicates += 1
             else:  # its moment passed: not applied, and its sender told so (nobody waits
                 self.expired += 1  # for a closed socket's "gone"; a call's caller gave up)
-                late = None if call else too_late(table, fields, age)
+                late = None if call else too_late(table, command, age)
                 if late is not None:
                     self.post(*late)
             ack()
@@ -435,19 +463,22 @@ class Bus:
         if len(self.seen) > SEEN_KEYS:
             self.seen.popitem(last=False)
         self.applied += 1
-        kind = fields[b"kind"].decode()
-        node, conn = fields[b"node"].decode(), fields[b"conn"].decode()
-        text = fields.get(b"message", b"").decode()
-        if call or kind in ("void", "close"):
-            assert self.on_floor is not None
-            handler = partial(self.on_call, table) if call else partial(self.on_floor, actor)
-            task = asyncio.create_task(self._floor(handler, kind, text, node, conn))
+        if isinstance(command, messages.FloorCall | messages.EventCall):
+            answer: Answer
+            if isinstance(command, messages.EventCall):
+                answer = partial(self.on_call, table, command)
+            else:
+                assert self.on_floor is not None
+                answer = partial(self.on_floor, actor, command.kind, command.reason)
+            task = asyncio.create_task(self._floor(answer, command.node, command.call))
             self.tasks.append(task)
             task.add_done_callback(self._forget)
             ack()
             return
-        remote = self._remote(node, conn, fields)
-        apply_to_actor(actor, remote, kind, text, table, ack)
+        remote = self._remote(command)
+        apply_to_actor(actor, remote, command, table, ack)
+        kind = command.kind
+        node, conn = command.node, command.conn
         if kind == "gone":
             remote.tables.discard(table)
             if not remote.tables:  # its socket closed: nothing more is sent to it
@@ -473,27 +504,26 @@ class Bus:
                 with contextlib.suppress(RedisError, OSError):
                     await self.redis.xack(stream, GROUP, *entries)
 
-    def _remote(self, node: str, conn: str, fields: dict[bytes, bytes]) -> Remote:
-        remote = self.remotes.get((node, conn))
+    def _remote(self, sender: messages.Sender) -> Remote:
+        remote = self.remotes.get((sender.node, sender.conn))
         if remote is None:
-            remote = remote_client(node, conn, self.post, self._lose)
-            self.remotes[(node, conn)] = remote
-        account = fields.get(b"account", b"").decode()
-        remote.account_id = int(account) if account else None  # it said hello there
-        remote.name = fields.get(b"name", b"").decode()
-        remote.address = fields.get(b"address", b"").decode()
+            remote = remote_client(sender.node, sender.conn, self.post, self._lose)
+            self.remotes[(sender.node, sender.conn)] = remote
+        remote.account_id = sender.account  # as it said hello there
+        remote.name = sender.name
+        remote.address = sender.address
         return remote
 
     def _lose(self, remote: Remote) -> None:
         self.remotes.pop((remote.node, remote.conn), None)
 
-    async def _floor(self, handler: Answer, kind: str, reason: str, node: str, corr: str) -> None:
+    async def _floor(self, answer: Answer, node: str, corr: str) -> None:
         """A call (the floor's, a tournament's) answered on the asking node's channel."""
         try:
-            result: dict[str, Any] = await handler(kind, reason)
+            reply = await answer()
         except Exception as error:
-            result = {"error": str(error)}
-        self.post(node, Frame((), corr, None, "reply", json.dumps(result)))
+            reply = messages.Reply(error=str(error))
+        self.post(node, Frame((), corr, None, "reply", messages.encode_reply(reply)))
 
 
 async def forget_room(url: str, prefix: str | None = None) -> None:

@@ -14,6 +14,7 @@ from redis.exceptions import RedisError
 
 from pokerroom.server.nodes.lobby import Publishing, publish_lobby
 from pokerroom.server.nodes.remote import Remote, apply_to_actor
+from pokerroom.server.tables.inbox import Gone
 
 log = logging.getLogger("pokerroom.bus")
 
@@ -69,4 +70,4 @@ async def reap(bus: Beating) -> None:
                 for table in remote.tables:
                     actor = bus.owned().get(table)
                     if actor is not None:
-                        apply_to_actor(actor, remote, "gone", "", table, None)
+                        actor.post(Gone(remote))

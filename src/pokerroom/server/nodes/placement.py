@@ -10,12 +10,14 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from pokerroom.server.nodes import messages
 from pokerroom.server.nodes.bus import Bus
 from pokerroom.server.nodes.leasing import NodeLeases
 from pokerroom.server.nodes.lobby import lobby_elsewhere
 from pokerroom.server.sockets.client import Client
 from pokerroom.server.tables.actor import TableActor
 from pokerroom.server.tables.inbox import Close, Void
+from pokerroom.server.tables.notices import RoomNotice
 from pokerroom.server.tables.placement import Links, Placement
 from pokerroom.server.tables.room import Room, TableConfig, config_json
 from pokerroom.store.nodes.leases import LeaseSettings
@@ -38,8 +40,8 @@ class BusLinks(Links):
         bus.on_floor = _floor_call
         bus.on_lag = room.metrics.watch_bus(bus.figures)
 
-    def _notice(self, notice: dict[str, Any]) -> None:
-        if notice.get("from") != self.bus.name:  # this node's own were done at once
+    def _notice(self, notice: RoomNotice) -> None:
+        if notice.sender != self.bus.name:  # this node's own were done at once
             self.room.notice(notice)
 
     async def start(self) -> None:
@@ -57,8 +59,8 @@ class BusLinks(Links):
     def remotes(self) -> Iterable[Client]:
         return self.bus.remotes.values()
 
-    def notify(self, notice: dict[str, Any]) -> None:
-        self.bus.notify({**notice, "from": self.bus.name})
+    def notify(self, notice: RoomNotice) -> None:
+        self.bus.notify(notice.model_copy(update={"sender": self.bus.name}))
 
     async def has_table(self, table_id: str) -> bool:
         return await self.bus.has_table(table_id)
@@ -67,7 +69,8 @@ class BusLinks(Links):
         await self.bus.command(client, table, kind, text)
 
     async def call(self, table: str, kind: str, reason: str) -> dict[str, Any]:
-        return await self.bus.call(table, kind, reason)
+        call = messages.FloorCall.model_validate({"kind": kind, "reason": reason})
+        return await self.bus.call(table, call)
 
     def resync(self, client: Client, table: str) -> None:
         self.bus.resync(client, table)
@@ -153,6 +156,6 @@ class SocketsOnly(Placement):
         await self.links.start()
 
 
-async def _floor_call(actor: TableActor, kind: str, reason: str) -> dict[str, Any]:
+async def _floor_call(actor: TableActor, kind: str, reason: str) -> messages.Reply:
     """The floor's void or close, asked by another node (server/nodes/bus.py)."""
-    return await actor.call(Close if kind == "close" else Void, reason)
+    return messages.Reply(result=await actor.call(Close if kind == "close" else Void, reason))

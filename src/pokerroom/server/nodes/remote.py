@@ -5,13 +5,15 @@ frame is already JSON: it is not escaped into another JSON string)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlparse
 
+from pydantic import NonNegativeInt, TypeAdapter, ValidationError
+
+from pokerroom.server.nodes import messages
 from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.client import Client
 from pokerroom.server.sockets.errors import TEMPLATES
@@ -25,7 +27,7 @@ from pokerroom.server.tables.placement import RefusedError as RefusedError
 BusError = ElsewhereError
 
 
-async def no_calls(stream: str, kind: str, message: str) -> dict[str, Any]:
+async def no_calls(stream: str, call: messages.EventCall) -> messages.Reply:
     raise BusError(f"{stream} is not run here")
 
 
@@ -50,6 +52,10 @@ class Frame:
 
 
 Batch = list[Frame]
+# A batch's header: each group's connections, table, version, kind and text's length in bytes.
+_HEADER = TypeAdapter(
+    list[tuple[list[str], str, int | None, Literal["frame", "drop", "reply"], NonNegativeInt]]
+)
 
 
 def encode_batch(frames: list[Frame]) -> bytes:
@@ -81,11 +87,22 @@ def encode_batch(frames: list[Frame]) -> bytes:
 
 
 def decode_batch(payload: bytes) -> Batch:
+    """The frames of one message; MessageError (none of them) if it cannot be read."""
     head, _, body = payload.partition(b"\n")
+    try:
+        header = _HEADER.validate_json(head)
+    except ValidationError as error:
+        raise messages.MessageError(f"a batch of frames that cannot be read: {error}") from None
+    if sum(length for *_, length in header) != len(body):
+        raise messages.MessageError("a batch of frames whose texts are not as long as it says")
     frames: Batch = []
     at = 0
-    for conns, table, version, kind, length in json.loads(head):
-        frames.append(Frame(tuple(conns), table, version, kind, body[at : at + length].decode()))
+    for conns, table, version, kind, length in header:
+        try:
+            text = body[at : at + length].decode()
+        except UnicodeDecodeError as error:
+            raise messages.MessageError(f"a frame that is not UTF-8: {error}") from None
+        frames.append(Frame(tuple(conns), table, version, kind, text))
         at += length
     return frames
 
@@ -122,27 +139,33 @@ async def _never(text: str) -> None:
 
 
 def apply_to_actor(
-    actor: Any, remote: Remote, kind: str, text: str, table: str, ack: Callable[[], None] | None
+    actor: Any,
+    remote: Remote,
+    command: messages.Command,
+    table: str,
+    ack: Callable[[], None] | None,
 ) -> None:
-    """A command from another node, as the actor takes a local client's (same inbox, same
-    limits); a message is parsed again here, at this node's edge (S-INPUT-1)."""
-    if kind == "gone":
+    """A client's command from another node, as the actor takes a local client's (same inbox,
+    same limits); a message is parsed again here, at this node's edge (S-INPUT-1)."""
+    if isinstance(command, messages.Gone):
         actor.post(Gone(remote))
         return
-    if kind == "unwatch":
+    if isinstance(command, messages.Unwatch):
         actor.post(Unwatching(remote))
         return
-    if kind == "watch":
+    if isinstance(command, messages.Watch):
         item: Watching | Said = Watching(remote, done=ack)
-    else:
+    elif isinstance(command, messages.Said):
         try:
-            message = protocol.parse(text)
+            message = protocol.parse(command.text)
         except protocol.ProtocolError as error:
             remote.deliver(protocol.error(str(error)))
             if ack is not None:
                 ack()
             return
         item = Said(remote, message, done=ack)
+    else:
+        raise ValueError(f"a {command.kind} call is not a client's command")
     refused = actor.offer(item)
     if refused is not None:
         remote.deliver(protocol.error(refused, table=table))
@@ -150,18 +173,12 @@ def apply_to_actor(
             ack()
 
 
-def too_late(table: str, fields: dict[bytes, bytes], age: float) -> tuple[str, Frame] | None:
+def too_late(table: str, command: messages.Command, age: float) -> tuple[str, Frame] | None:
     """The error frame for the sender of a command read ``age`` seconds after it was sent,
     too late to apply (an owner far behind its streams, a stalled Redis), and its node;
     None for a command nobody waits for (a closed socket's "gone", the floor's call)."""
-    kind = fields.get(b"kind", b"").decode()
-    if kind not in ("said", "watch"):
+    if not isinstance(command, messages.Said | messages.Watch):
         return None
-    request = "watch"
-    if kind == "said":
-        with contextlib.suppress(ValueError, AttributeError):
-            request = str(json.loads(fields.get(b"message", b"{}")).get("type", "said"))
     late = TEMPLATES["table.too_late"].format(table=table, seconds=int(age))
-    text = protocol.error(late, request=request, table=table)
-    conn = fields[b"conn"].decode()
-    return fields[b"node"].decode(), Frame((conn,), "", None, "frame", text)
+    text = protocol.error(late, request=messages.request_type(command), table=table)
+    return command.node, Frame((command.conn,), "", None, "frame", text)

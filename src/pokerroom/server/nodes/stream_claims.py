@@ -10,6 +10,8 @@ from typing import Any, Protocol
 import redis.asyncio as aioredis
 from redis.exceptions import ResponseError
 
+from pokerroom.server.nodes import messages
+
 GROUP = "owner"
 CALLS = object()  # what reads a tournament coordinator's stream of calls (no table actor)
 
@@ -45,7 +47,7 @@ async def adopt_stream(bus: Claiming, table: str, actor: Any) -> None:
     stream = bus.key(f"table:{table}:in")
     if bus.adopted.get(table) is not actor:  # (not after a lost connection: resync)
         bus.adopted[table] = actor
-        bus.notify({"adopted": table})  # every node's watchers of it watch again
+        bus.notify(messages.Adopted(table=table))  # every node's watchers of it watch again
     try:
         await bus.redis.xgroup_create(stream, GROUP, id="0", mkstream=True)
     except ResponseError as error:

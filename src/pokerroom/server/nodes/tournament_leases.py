@@ -16,12 +16,12 @@ floor's calls are. Play itself goes to the event's tables' streams like any tabl
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from pokerroom.server.nodes import messages
 from pokerroom.server.nodes.bus import Bus, BusError
 from pokerroom.server.nodes.leasing import releasing
 from pokerroom.server.ops.drain import in_play
@@ -309,17 +309,21 @@ class TournamentLeases(Events):
             # Several nodes without Redis: the player must ask the owner (server/sockets/errors.py
             # names it, "tournament.elsewhere", with the node).
             raise BusError(f"tournament {tournament_id} runs on node {owner}: ask that node")
-        return await bus.call(lease_key(tournament_id), kind, json.dumps(fields))
+        account = fields.pop("account")
+        call = messages.EventCall.model_validate(
+            {"kind": kind, "account": account, "fields": fields}
+        )
+        return await bus.call(lease_key(tournament_id), call)
 
-    async def handle(self, key: str, kind: str, message: str) -> dict[str, Any]:
+    async def handle(self, key: str, call: messages.EventCall) -> messages.Reply:
         """As the event's owner: a request forwarded by another node; ``refused`` names a
         player's error (an HTTP 400 there)."""
         runner = self.hall.runners.get(key[len(COORDINATOR) :])
         if runner is None:
             raise BusError(f"{key} is not run here any more: try again")
-        fields = json.loads(message)
-        account = int(fields["account"])
         try:
-            return await perform(runner, kind, account, fields)
+            return messages.Reply(
+                result=await perform(runner, call.kind, call.account, call.fields)
+            )
         except REFUSED as error:
-            return {"error": str(error), "refused": True}
+            return messages.Reply(error=str(error), refused=True)

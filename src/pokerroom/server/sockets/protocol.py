@@ -5,10 +5,12 @@ never reaches a table. See docs/protocol.md for every message with an example.""
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from pokerroom.evaluation import Category, name_in_english, named_ranks
 from pokerroom.server.sockets.errors import describe
 
 PROTOCOL_VERSION = 1
@@ -288,11 +290,73 @@ class WaitingFrame(_Frame):
     params: dict[str, str | int] = Field(default_factory=dict)
 
 
+class HandCategory(StrEnum):
+    """A hand's category on the wire; the client names it from its catalogues (key
+    ``hand.<value>``). A royal flush is named apart from the other straight flushes."""
+
+    HIGH_CARD = "high_card"
+    PAIR = "pair"
+    TWO_PAIR = "two_pair"
+    THREE_OF_A_KIND = "three_of_a_kind"
+    STRAIGHT = "straight"
+    FLUSH = "flush"
+    FULL_HOUSE = "full_house"
+    FOUR_OF_A_KIND = "four_of_a_kind"
+    STRAIGHT_FLUSH = "straight_flush"
+    ROYAL_FLUSH = "royal_flush"
+
+
+class Rank(StrEnum):
+    """A rank a hand's name says (catalogue keys ``rank.<value>``, plural ``ranks.<value>``)."""
+
+    TWO = "two"
+    THREE = "three"
+    FOUR = "four"
+    FIVE = "five"
+    SIX = "six"
+    SEVEN = "seven"
+    EIGHT = "eight"
+    NINE = "nine"
+    TEN = "ten"
+    JACK = "jack"
+    QUEEN = "queen"
+    KING = "king"
+    ACE = "ace"
+
+
+RANKS = tuple(Rank)  # by the evaluator's rank index, deuce 0 .. ace 12
+_CATEGORIES = {category: HandCategory(category.name.lower()) for category in Category}
+
+
+class HandName(_Frame):
+    """A shown hand's name: its category and the ranks the name says, in the order it says
+    them (``{"category": "full_house", "ranks": ["king", "seven"]}``: Kings over Sevens;
+    one rank for the others, none for a royal flush)."""
+
+    category: HandCategory
+    ranks: list[Rank]
+
+    @classmethod
+    def of(cls, strength: int) -> HandName:
+        """The name of a high hand's strength (1..7462, pokerroom.evaluation)."""
+        category, ranks = named_ranks(strength)
+        if category is Category.STRAIGHT_FLUSH and RANKS[ranks[0]] is Rank.ACE:
+            return cls(category=HandCategory.ROYAL_FLUSH, ranks=[])
+        return cls(category=_CATEGORIES[category], ranks=[RANKS[r] for r in ranks])
+
+    def english(self) -> str:
+        """The name in English, as the hand histories write it: "Full House, Kings over Sevens"."""
+        if self.category is HandCategory.ROYAL_FLUSH:
+            return name_in_english(Category.STRAIGHT_FLUSH, (RANKS.index(Rank.ACE),))
+        ranks = tuple(RANKS.index(rank) for rank in self.ranks)
+        return name_in_english(Category[self.category.name], ranks)
+
+
 class ShownHand(_Frame):
     seat: int
     cards: list[str]
-    high: str
-    low: str
+    high: HandName | None  # None before a full board
+    low: str  # a qualifying low, "8-6-4-2-A" (hi-lo), else ""
     best: list[str]
     low_best: list[str] = Field(default_factory=list)  # the five of a qualifying low (hi-lo)
 
@@ -306,7 +370,8 @@ class PotResult(_Frame):
     pot: int
     amount: int
     share: str
-    hand: str
+    hand: HandName | None  # the winning high hand, when it was shown
+    low: str  # the winning low, "8-6-4-2-A", when it was shown (hi-lo), else ""
     winners: list[Winner]
     run: int = 0  # R-RIT-1: the board this half was won on (1 or 2); 0: the board ran once
 
@@ -324,8 +389,26 @@ class HandResult(_Frame):
     bomb_pot: int = 0  # R-BOMB-1: big blinds each in a bomb pot (0: an ordinary hand)
 
 
+class ActionKind(StrEnum):
+    """What a seat last did, on the wire; the client names it (catalogue key
+    ``action.<value>``)."""
+
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE_TO = "raise_to"
+    ALL_IN = "all_in"
+    SMALL_BLIND = "sb"
+    BIG_BLIND = "bb"
+    ANTE = "ante"
+    BIG_BLIND_ANTE = "bb_ante"
+    STRADDLE = "straddle"
+    POST = "post"
+
+
 class LastAction(_Frame):
-    text: str
+    action: ActionKind
     amount: int | None
 
 

@@ -183,7 +183,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         self.version = int(time.time() * 1000)  # above a former owner's (gaps: resync)
         self.started: StartedHand | None = None
         self.hand_events: list[Event] = []
-        self.last_actions: dict[int, dict[str, Any]] = {}  # seat -> {"text": "Raise to", ...}
+        self.last_actions: dict[int, dict[str, Any]] = {}  # seat -> {"action": "raise_to", ...}
         self.on_time_bank = False  # the turn running now has gone on to the time bank
         self.participants: list[tuple[int, int, int, int]] = []  # account, seat, position, stack
         self.ending: Ending | None = None  # the last hand's end, until the store has it

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pokerroom.server.sockets.client import Client
+from pokerroom.server.tables.notices import RoomNotice
 
 if TYPE_CHECKING:
     from pokerroom.server.tables.actor import TableActor
@@ -58,7 +59,7 @@ class Links:
         """The connections of other nodes at this node's tables."""
         return ()
 
-    def notify(self, notice: dict[str, Any]) -> None:
+    def notify(self, notice: RoomNotice) -> None:
         """Tell every other node something room-wide."""
 
     async def has_table(self, table_id: str) -> bool:

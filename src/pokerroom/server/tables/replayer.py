@@ -32,7 +32,8 @@ from pokerroom.engine.pots import build_pots
 from pokerroom.engine.views import view_for
 from pokerroom.history.record import cancel_reason
 from pokerroom.history.viewer import EVERYONE, ViewerHand
-from pokerroom.server.tables.views import hand_result, note_action
+from pokerroom.server.sockets import protocol
+from pokerroom.server.tables.views import hand_result, high_name, note_action, pot_hand
 
 _FORCED = {
     ForcedBetKind.SMALL_BLIND: "small_blind",
@@ -92,6 +93,7 @@ LINES = {
     "replay.side_pot_high": "{winners} from side pot {pot} (high half)",
     "replay.side_pot_low": "{winners} from side pot {pot} (low half)",
     "replay.with_hand": "{line} with {hand}",
+    "replay.with_low": "{line}, low {low}",
     "street.preflop": "Preflop",
     "street.flop": "Flop",
     "street.turn": "Turn",
@@ -118,6 +120,8 @@ def english(key: str, params: dict[str, Any]) -> str:
             value = ", ".join(english("replay.wins", winner) for winner in value)
         elif name == "line":
             value = english(*value)
+        elif name in ("high", "hand"):
+            value = protocol.HandName.model_validate(value).english()
         shown[name] = value
     return LINES[key].format(**shown)
 
@@ -153,8 +157,9 @@ def narration(hand: Hand, event: Event) -> Line | None:
         return "replay.uncalled", {"amount": event.amount, "who": who(event.position)}
     if isinstance(event, CardsShown):
         params = {"who": who(event.position), "cards": " ".join(str(c) for c in event.cards)}
-        if event.high:
-            params["high"] = event.high
+        high = high_name(event.cards, hand.board_cards()) if event.high else None
+        if high is not None:
+            params["high"] = high.model_dump(mode="json")
         if event.low:
             params["low"] = event.low
         suffix = "_high" * bool(event.high) + "_low" * bool(event.low)
@@ -168,8 +173,11 @@ def narration(hand: Hand, event: Event) -> Line | None:
         share = "" if event.share is PotShare.WHOLE else f"_{event.share}"
         winners = [{"who": who(p), "amount": a} for p, a in event.winners]
         line: Line = (pot + share, {"winners": winners, "pot": event.pot})
-        if event.hand:
-            line = ("replay.with_hand", {"line": line, "hand": event.hand})
+        named, low = pot_hand(hand, event)
+        if named is not None:
+            line = ("replay.with_hand", {"line": line, "hand": named.model_dump(mode="json")})
+        if low:
+            line = ("replay.with_low", {"line": line, "low": low})
         return ("replay.on_run", {"line": line, "run": event.run}) if event.run else line
     return None
 

@@ -23,6 +23,7 @@ from pokerroom.server.ops.logs import node_id
 from pokerroom.server.ops.metrics import RoomMetrics
 from pokerroom.server.ops.refusal_log import RefusalLog
 from pokerroom.server.sockets.client import OUTBOX_FRAMES, Client
+from pokerroom.server.tables import notices
 from pokerroom.server.tables.account_limits import AccountLimits
 from pokerroom.server.tables.actor import INBOX_MESSAGES, TableActor
 from pokerroom.server.tables.cash import CashPolicy
@@ -232,13 +233,13 @@ class Room:
     def revoke(self, token: str) -> int:
         """A session was revoked (log-out): close the sockets that logged in with it (on
         every node: the count is this node's)."""
-        self.tell_nodes({"revoke": token})
+        self.tell_nodes(notices.Revoke(token=token))
         return self._close(lambda c: c.token == token, "logged out")
 
     def suspend(self, account_id: int) -> int:
         """An account was suspended: close its sockets and tell every table (the floor's
         rule there: sat out, cashed out after the hand), on every node."""
-        self.tell_nodes({"suspend": account_id})
+        self.tell_nodes(notices.Suspend(account=account_id))
         closed = self._close(lambda c: c.account_id == account_id, "account suspended")
         for actor in self.actors.values():
             actor.post(Suspend(str(account_id)))
@@ -247,41 +248,37 @@ class Room:
     def auto_muck(self, account_id: int, on: bool) -> None:
         """The account's auto-muck preference changed: its seats follow it from the next
         showdown (each table's own task sets it, between two of its messages)."""
-        self.tell_nodes({"auto_muck": account_id, "on": on})
+        self.tell_nodes(notices.AutoMuck(account=account_id, on=on))
         for actor in self.actors.values():
             actor.post(AutoMuck(str(account_id), on))
 
-    def tell_nodes(self, notice: dict[str, Any]) -> None:
+    def tell_nodes(self, notice: notices.RoomNotice) -> None:
         """Tell every other node something room-wide (on one node: nothing)."""
         self.links.notify(notice)
 
-    def notice(self, notice: dict[str, Any]) -> None:
+    def notice(self, notice: notices.RoomNotice) -> None:
         """Another node's room-wide notice (this node's own were done at once)."""
-        if "revoke" in notice:
-            self._close(lambda c: c.token == notice["revoke"], "logged out")
-        elif "suspend" in notice:
-            account = int(notice["suspend"])
-            self._close(lambda c: c.account_id == account, "account suspended")
-            for actor in self.actors.values():
-                actor.post(Suspend(str(account)))
-        elif "auto_muck" in notice:
-            for actor in self.actors.values():
-                actor.post(AutoMuck(str(notice["auto_muck"]), bool(notice["on"])))
-        elif "deliver" in notice or "follow" in notice:  # a tournament's, to its player
-            self._to_player(notice)
+        match notice:
+            case notices.Revoke(token=token):
+                self._close(lambda c: c.token == token, "logged out")
+            case notices.Suspend(account=account):
+                self._close(lambda c: c.account_id == account, "account suspended")
+                for actor in self.actors.values():
+                    actor.post(Suspend(str(account)))
+            case notices.AutoMuck(account=account, on=on):
+                for actor in self.actors.values():
+                    actor.post(AutoMuck(str(account), on))
+            case notices.Deliver(account=account, line=line):  # a tournament's, to its player
+                for client in self._sockets_of(account):
+                    client.deliver(line)
+            case notices.Follow(account=account, table=table):  # the table the player sits at
+                for client in self._sockets_of(account):
+                    client.tables.add(table)
+                    if table not in self.actors:
+                        self.links.resync(client, table)  # asks its owner for it (a watch)
 
-    def _to_player(self, notice: dict[str, Any]) -> None:
-        """A tournament's notice to a player (``deliver``: a frame) or the table the player
-        now sits at (``follow``: watched), from the node that runs the event."""
-        account = int(notice.get("deliver") or notice["follow"])
-        for client in [c for c in self.clients if c.account_id == account and not c.closed]:
-            if "deliver" in notice:
-                client.deliver(notice["line"])
-                continue
-            table = notice["table"]
-            client.tables.add(table)
-            if table not in self.actors:
-                self.links.resync(client, table)  # asks its owner for it (a watch)
+    def _sockets_of(self, account: int) -> list[Client]:
+        return [c for c in self.clients if c.account_id == account and not c.closed]
 
     def _close(self, which: Any, reason: str) -> int:
         chosen = [c for c in self.clients if which(c)]

@@ -21,6 +21,7 @@ from pokerroom.engine.events import (
     ForcedBetKind,
     Move,
     PotAwarded,
+    PotShare,
 )
 from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.pots import build_pots
@@ -32,14 +33,25 @@ from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.errors import describe
 from pokerroom.table import SeatStatus, Table
 
-FORCED_LABELS = {
-    ForcedBetKind.SMALL_BLIND: "SB",
-    ForcedBetKind.BIG_BLIND: "BB",
-    ForcedBetKind.ANTE: "Ante",
-    ForcedBetKind.BIG_BLIND_ANTE: "BB ante",
-    ForcedBetKind.STRADDLE: "Straddle",
+# What a seat last did, as the wire names it (protocol.ActionKind's values: a dict of plain
+# strings, looked up at every action).
+FORCED_ACTIONS = {
+    ForcedBetKind.SMALL_BLIND: protocol.ActionKind.SMALL_BLIND.value,
+    ForcedBetKind.BIG_BLIND: protocol.ActionKind.BIG_BLIND.value,
+    ForcedBetKind.ANTE: protocol.ActionKind.ANTE.value,
+    ForcedBetKind.BIG_BLIND_ANTE: protocol.ActionKind.BIG_BLIND_ANTE.value,
+    ForcedBetKind.STRADDLE: protocol.ActionKind.STRADDLE.value,
 }
-ACTION_LABELS = {Move.CALL: "Call", Move.BET: "Bet", Move.RAISE: "Raise to"}
+MOVE_ACTIONS = {
+    Move.FOLD: protocol.ActionKind.FOLD.value,
+    Move.CHECK: protocol.ActionKind.CHECK.value,
+    Move.CALL: protocol.ActionKind.CALL.value,
+    Move.BET: protocol.ActionKind.BET.value,
+    Move.RAISE: protocol.ActionKind.RAISE_TO.value,
+}
+POST = protocol.ActionKind.POST.value
+ALL_IN = protocol.ActionKind.ALL_IN.value
+FOLD = protocol.ActionKind.FOLD.value
 # An enum's ``value`` is a Python property and ``Card.__str__`` a Python method: a dict
 # lookup costs a fraction (frames are built at every action).
 STATUS_TEXT = {status: status.value for status in SeatStatus}
@@ -58,20 +70,20 @@ def tenths(seconds: Any) -> Any:
 def note_action(
     last_actions: dict[int, dict[str, Any]], event: ActionTaken | ForcedBet | BoardDealt
 ) -> dict[int, dict[str, Any]]:
-    """What each seat last did this street, shown beside it ("Raise to" 600): ``last_actions``
+    """What each seat last did this street, shown beside it (``raise_to`` 600): ``last_actions``
     after ``event`` (a new mapping on a new street, else the same one updated)."""
     if isinstance(event, BoardDealt):  # a new street: only folds stay marked
-        return {s: a for s, a in last_actions.items() if a["text"] == "Fold"}
+        return {s: a for s, a in last_actions.items() if a["action"] == FOLD}
     if isinstance(event, ForcedBet):
-        label = FORCED_LABELS.get(event.what, "Post")
-        last_actions[event.seat] = {"text": label, "amount": event.amount}
+        action = FORCED_ACTIONS.get(event.what, POST)
+        last_actions[event.seat] = {"action": action, "amount": event.amount}
     elif event.all_in:
-        last_actions[event.seat] = {"text": "All-in", "amount": event.to}
+        last_actions[event.seat] = {"action": ALL_IN, "amount": event.to}
     elif event.action is Move.FOLD or event.action is Move.CHECK:
-        last_actions[event.seat] = {"text": event.action.title(), "amount": None}
+        last_actions[event.seat] = {"action": MOVE_ACTIONS[event.action], "amount": None}
     else:
         amount = event.added if event.action is Move.CALL else event.to
-        last_actions[event.seat] = {"text": ACTION_LABELS.get(event.action, ""), "amount": amount}
+        last_actions[event.seat] = {"action": MOVE_ACTIONS[event.action], "amount": amount}
     return last_actions
 
 
@@ -84,13 +96,19 @@ def best_five(hole: tuple[Card, ...], board: tuple[Card, ...]) -> tuple[Card, ..
     return best_hand([*hole, *board]).best_five
 
 
-def high_name(hole: tuple[Card, ...], board: tuple[Card, ...]) -> str:
-    """A shown high hand's name on a full board ("" before it)."""
+def high_strength(hole: tuple[Card, ...], board: tuple[Card, ...]) -> int:
+    """A shown high hand's strength on a full board (0 before it)."""
     if len(board) < 5:
-        return ""
+        return 0
     if len(hole) == 4:
-        return omaha_best_hand(hole, board).description
-    return best_hand([*hole, *board]).description
+        return omaha_best_hand(hole, board).strength
+    return best_hand([*hole, *board]).strength
+
+
+def high_name(hole: tuple[Card, ...], board: tuple[Card, ...]) -> protocol.HandName | None:
+    """A shown high hand's name on a full board (None before it)."""
+    strength = high_strength(hole, board)
+    return protocol.HandName.of(strength) if strength else None
 
 
 def low_five(hole: tuple[Card, ...], board: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -107,6 +125,20 @@ def low_name(hole: tuple[Card, ...], board: tuple[Card, ...]) -> str:
         return ""
     low = omaha_low(hole, board)
     return "" if low is None else low.description
+
+
+def pot_hand(hand: Hand, award: PotAwarded) -> tuple[protocol.HandName | None, str]:
+    """The winning hand a pot's award names when it was shown, from the cards (the event
+    names it in English, for the hand histories): its high name and its low."""
+    if not award.hand:
+        return None, ""
+    hole = hand.hole_cards(award.winners[0][0])
+    board = hand.second_board_cards() if award.run == 2 else hand.board_cards()
+    if award.share is PotShare.LOW:
+        return None, low_name(hole, board)
+    # A whole pot in hi-lo names a low only when it had one contender, who had one.
+    low = low_name(hole, board) if award.share is PotShare.WHOLE else ""
+    return high_name(hole, board), low
 
 
 def hand_result(
@@ -132,7 +164,7 @@ def hand_result(
             seat=e.seat,
             cards=[str(c) for c in e.cards],
             # Cards shown at an all-in before the river are named once the board is out.
-            high=e.high or high_name(e.cards, board),
+            high=high_name(e.cards, board),
             low=e.low or (low_name(e.cards, board) if hi_lo else ""),
             best=[str(c) for c in best_five(e.cards, board)],
             low_best=[str(c) for c in low_five(e.cards, board)] if hi_lo else [],
@@ -145,12 +177,14 @@ def hand_result(
             pot=e.pot,
             amount=e.amount,
             share=e.share,
-            hand=e.hand,
+            hand=high,
+            low=low,
             winners=[protocol.Winner(seat=seats[p], amount=a) for p, a in e.winners],
             run=e.run,
         )
         for e in events
         if isinstance(e, PotAwarded)
+        for high, low in (pot_hand(hand, e),)
     ]
     return protocol.HandResult(
         table=table_id,

@@ -24,6 +24,7 @@ from pokerroom.rules.tournament import TournamentStructure
 from pokerroom.server.clock import utcnow
 from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.errors import describe
+from pokerroom.server.tables import notices
 from pokerroom.server.tables.actor import TableActor
 from pokerroom.server.tables.inbox import Watching
 from pokerroom.server.tables.room import Room
@@ -442,7 +443,7 @@ class TournamentRunner:
         line = protocol.frame(notice)
         for client in self._clients(account):
             client.deliver(line)
-        self.room.tell_nodes({"deliver": account, "line": line})  # the player's other nodes
+        self.room.tell_nodes(notices.Deliver(account=account, line=line))  # their other nodes
 
     def tell(self, entry: str, kind: str, text: str) -> None:
         self._tell(self.account_of(entry), kind, text)
@@ -458,7 +459,8 @@ class TournamentRunner:
         actor = None if table is None else self.room.actors.get(table)
         if actor is None:
             return
-        self.room.tell_nodes({"follow": account, "table": table})  # there they watch it too
+        # The player's other nodes: there they watch it too.
+        self.room.tell_nodes(notices.Follow(account=account, table=actor.table_id))
         for client in self._clients(account):
             if actor.offer(Watching(client)) is None:
                 client.tables.add(actor.table_id)

@@ -60,16 +60,10 @@ export function stakesLabel(table) {
   return `${bare.map((part) => part.value).join("")}/${money(high)}`;
 }
 
-// What a seat last did ("Raise to" 600, from the server in English) in the page's language.
-const ACTIONS = {
-  Fold: "action.fold", Check: "action.check", Call: "action.call", Bet: "action.bet",
-  "Raise to": "action.raise_to", "All-in": "action.all_in", SB: "action.sb", BB: "action.bb",
-  Ante: "action.ante", "BB ante": "action.bb_ante", Straddle: "action.straddle", Post: "action.post",
-};
-
+// What a seat last did (its `action`, protocol.ActionKind: "raise_to" 600) in the page's language.
 export function actionLabel(action, show = money) {
   if (!action) return "";
-  const text = ACTIONS[action.text] ? t(ACTIONS[action.text]) : action.text;
+  const text = t(`action.${action.action}`);
   return action.amount === null || action.amount === undefined ? text : `${text} ${show(action.amount)}`;
 }
 

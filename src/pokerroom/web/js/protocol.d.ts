@@ -95,6 +95,12 @@ export interface ErrorFrame {
   table?: string | null;
 }
 
+/** A shown hand's name: its category and the ranks the name says, in the order it says them (``{"category": "full_house", "ranks": ["king", "seven"]}``: Kings over Sevens; one rank for the others, none for a royal flush). */
+export interface HandName {
+  category: "high_card" | "pair" | "two_pair" | "three_of_a_kind" | "straight" | "flush" | "full_house" | "four_of_a_kind" | "straight_flush" | "royal_flush";
+  ranks: ("two" | "three" | "four" | "five" | "six" | "seven" | "eight" | "nine" | "ten" | "jack" | "queen" | "king" | "ace")[];
+}
+
 export interface HandResult {
   type: "hand_result";
   table: string;
@@ -152,7 +158,7 @@ export interface Join {
 }
 
 export interface LastAction {
-  text: string;
+  action: "fold" | "check" | "call" | "bet" | "raise_to" | "all_in" | "sb" | "bb" | "ante" | "bb_ante" | "straddle" | "post";
   amount: number | null;
 }
 
@@ -200,7 +206,8 @@ export interface PotResult {
   pot: number;
   amount: number;
   share: string;
-  hand: string;
+  hand: HandName | null;
+  low: string;
   winners: Winner[];
   run?: number;
 }
@@ -271,7 +278,7 @@ export interface Seed {
 export interface ShownHand {
   seat: number;
   cards: string[];
-  high: string;
+  high: HandName | null;
   low: string;
   best: string[];
   low_best?: string[];

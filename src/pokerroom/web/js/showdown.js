@@ -86,7 +86,7 @@ export function renderAwards(view, pots, banner) {
       award.run ? el("span", { class: "tag run", text: runTag(award) }) : null,
       TAGS[award.share] ? el("span", { class: `tag ${award.share}`, text: t(TAGS[award.share]) }) : null,
       el("span", { class: "amount", text: show(award.amount) }),
-      n < done ? el("span", { class: "who", text: `\u2192 ${who}${award.hand ? ` \u00b7 ${handName(award.hand)}` : ""}` }) : null);
+      n < done ? el("span", { class: "who", text: `\u2192 ${who}${awardHand(award) ? ` \u00b7 ${awardHand(award)}` : ""}` }) : null);
   }));
   const current = awards[done - 1];
   banner.textContent = current ? sentence(current, name, show) : "";
@@ -96,7 +96,14 @@ function sentence(award, name, show) {
   let pot = TAGS[award.share] ? t("award.pot_half", { pot: potLabel(award.pot), half: t(TAGS[award.share]) }) : potLabel(award.pot);
   if (award.run) pot = `${pot} (${runTag(award)})`;
   const who = award.winners.map((w) => t("award.wins", { name: name(w.seat), amount: show(w.amount) })).join(", ");
-  return award.hand ? t("award.sentence_hand", { pot, who, hand: handName(award.hand) }) : t("award.sentence", { pot, who });
+  const hand = awardHand(award);
+  return hand ? t("award.sentence_hand", { pot, who, hand }) : t("award.sentence", { pot, who });
+}
+
+// The winning hand an award names, when it was shown: its high hand's name, its low
+// ("8-6-4-2-A"), or both.
+function awardHand(award) {
+  return [award.hand ? handName(award.hand) : "", award.low || ""].filter(Boolean).join(", ");
 }
 
 // A chip with the amount flies from the pot's row to each winner's seat (under the text).

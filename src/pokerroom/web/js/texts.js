@@ -1,45 +1,29 @@
 // @ts-check
 // What the server says in English, said in the page's language: error frames and responses
 // (by their `code` and `params`, server/sockets/errors.py), the replayer's lines (`items`, the keys of
-// server/tables/replayer.py) and the names of shown hands ("Full House, Kings over Sevens").
+// server/tables/replayer.py) and the names of shown hands (their category and ranks).
 
 import { money } from "./format.js";
 import { has, t } from "./i18n.js";
 
-const RANKS = ["Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King", "Ace"];
-const PLURALS = Object.fromEntries(RANKS.map((r) => [r === "Six" ? "Sixes" : `${r}s`, r.toLowerCase()]));
-const SINGULAR = Object.fromEntries(RANKS.map((r) => [r, r.toLowerCase()]));
-const R = RANKS.join("|");
-const P = Object.keys(PLURALS).join("|");
-// The names pokerroom/evaluation/classes.py gives, each with its key and which ranks it names.
-/** @type {Array<[RegExp, string, string[]]>} */
-const HANDS = [
-  [/^Royal Flush$/, "hand.royal_flush", []],
-  [new RegExp(`^Straight Flush, (${R}) high$`), "hand.straight_flush", ["rank"]],
-  [new RegExp(`^Four of a Kind, (${P})$`), "hand.four_of_a_kind", ["ranks"]],
-  [new RegExp(`^Full House, (${P}) over (${P})$`), "hand.full_house", ["ranks", "over"]],
-  [new RegExp(`^Flush, (${R}) high$`), "hand.flush", ["rank"]],
-  [new RegExp(`^Straight, (${R}) high$`), "hand.straight", ["rank"]],
-  [new RegExp(`^Three of a Kind, (${P})$`), "hand.three_of_a_kind", ["ranks"]],
-  [new RegExp(`^Two Pair, (${P}) and (${P})$`), "hand.two_pair", ["ranks", "and"]],
-  [new RegExp(`^Pair of (${P})$`), "hand.pair", ["ranks"]],
-  [new RegExp(`^(?:High Card, )?(${R}) high$`), "hand.high_card", ["rank"]],
-];
+// The parameters each category's catalogue message takes, in the order of the name's
+// `ranks` (server/sockets/protocol.py HandName): a rank ("{rank} high") or ranks ("{ranks}").
+/** @type {Record<string, string[]>} */
+const HAND_PARAMS = {
+  royal_flush: [], straight_flush: ["rank"], four_of_a_kind: ["ranks"], full_house: ["ranks", "over"],
+  flush: ["rank"], straight: ["rank"], three_of_a_kind: ["ranks"], two_pair: ["ranks", "and"],
+  pair: ["ranks"], high_card: ["rank"],
+};
 
-/** A shown hand's name in the page's language (a name it does not know, as sent). */
+/** A shown hand's name ({category, ranks} from the server) in the page's language. */
 export function handName(name) {
-  if (!name) return "";
-  for (const [pattern, key, names] of HANDS) {
-    const found = pattern.exec(name);
-    if (!found) continue;
-    const params = {};
-    names.forEach((param, k) => {
-      const word = found[k + 1];
-      params[param] = param === "rank" ? t(`rank.${SINGULAR[word]}`) : t(`ranks.${PLURALS[word]}`);
-    });
-    return t(key, params);
-  }
-  return name;
+  const names = HAND_PARAMS[name?.category];
+  if (!names) return "";
+  const params = {};
+  names.forEach((param, k) => {
+    params[param] = t(`${param === "rank" ? "rank" : "ranks"}.${name.ranks[k]}`);
+  });
+  return t(`hand.${name.category}`, params);
 }
 
 // "seat 3" as the engine names a seat with no player's name.
