@@ -79,3 +79,20 @@ async def test_0007_keeps_every_stored_hand_exportable_through_its_record(
     assert back[0][0] == phh and json.loads(back[1][1]) == json.loads(crashed)
     assert back[2][0] == write_phh(hand)  # written back as PHH by the room's code
     await database.migrate()
+
+
+async def test_0017_indexes_tables_by_update_time_and_takes_it_back(database: Database) -> None:
+    """The lease pass's read of the tables written since its last pass has an index on
+    both databases; going back to 0016 drops only that index."""
+
+    def indexes(connection):  # type: ignore[no-untyped-def]
+        return {i["name"]: i["column_names"] for i in inspect(connection).get_indexes("tables")}
+
+    async with database.engine.connect() as connection:
+        assert (await connection.run_sync(indexes)).get("ix_tables_updated_at") == ["updated_at"]
+    await database.migrate("0016_private_games", down=True)
+    async with database.engine.connect() as connection:
+        assert "ix_tables_updated_at" not in await connection.run_sync(indexes)
+    await database.migrate()
+    async with database.engine.connect() as connection:
+        assert (await connection.run_sync(indexes)).get("ix_tables_updated_at") == ["updated_at"]

@@ -433,14 +433,21 @@ async def echo_ceiling(
 
 
 async def table_echo_ceiling(
-    seconds: float, tables: int = 100, players: int = 6, processes: int = CLIENTS
+    seconds: float,
+    tables: int = 100,
+    players: int = 6,
+    processes: int = CLIENTS,
+    cpus: set[int] | None = None,
 ) -> dict[str, Any]:
     """The WebSocket ceiling for actions: ``tables`` x ``players`` sockets on an
     echo server that answers a message as the room answers an action, with no poker in
     between (``server.ops.echo.tables``: a frame of a table frame's size to each socket of the
-    table, the next in turn acting on it as a bot does); its actions/s, and CPU in cores."""
+    table, the next in turn acting on it as a bot does); its actions/s, and CPU in cores.
+    ``cpus``: the cores the echo server may run on (by default this process's)."""
     shares = [(len(range(k, tables, processes)), players, seconds, k) for k in range(processes)]
-    figures = await _echo_server("tables", _table_echo_client, shares, seconds, tables * players)
+    figures = await _echo_server(
+        "tables", _table_echo_client, shares, seconds, tables * players, cpus=cpus
+    )
     figures["actions_per_second"] = figures.pop("count") / seconds
     return figures
 
@@ -451,6 +458,7 @@ async def _echo_server(
     shares: list[tuple[Any, ...]],
     seconds: float,
     sockets: int,
+    cpus: set[int] | None = None,
 ) -> dict[str, Any]:
     """``pokerroom.server.ops.echo:<app>`` under uvicorn, driven by one ``client`` process a
     share for ``seconds`` from a shared start, once all their ``sockets`` are open: the
@@ -470,6 +478,8 @@ async def _echo_server(
             "false",
         ],
     )
+    if cpus is not None:
+        os.sched_setaffinity(server.pid, cpus)
     try:
         for _ in range(100):
             with (

@@ -137,7 +137,10 @@ async def run_nodes_loadtest(
     database: str,
     kill_owner: bool,
     redis: str | None = None,
+    cpus: set[int] | None = None,
 ) -> dict[str, Any]:
+    """The run (see the module's docstring); ``cpus``: the cores every node may run on (by
+    default this process's)."""
     from pokerroom.store.audit import audit
     from pokerroom.store.db import Database
 
@@ -146,7 +149,9 @@ async def run_nodes_loadtest(
         if redis is not None:
             await forget_room(redis)
         processes = {
-            node: spawn_node(url, node, port, lease=LEASE_SECONDS, renew=RENEW_SECONDS, redis=redis)
+            node: spawn_node(
+                url, node, port, lease=LEASE_SECONDS, renew=RENEW_SECONDS, redis=redis, cpus=cpus
+            )
             for node, port in ports.items()
         }
         try:

@@ -162,7 +162,8 @@ class TableRecord(Base):
     config: Mapped[str] = mapped_column(Text)  # JSON: game, stakes, house, seats
     snapshot: Mapped[str] = mapped_column(Text)  # JSON: the table as it was before the hand
     closed: Mapped[bool] = mapped_column(Boolean, default=False)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # indexed: each lease pass reads the tables written since its last one
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class TableLease(Base):

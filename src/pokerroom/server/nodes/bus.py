@@ -62,6 +62,7 @@ BACKOFF = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)  # seconds between reconnection attem
 SEND_TRIES = 4  # a command is sent this many times (same key) before the client is told
 CALL_SECONDS = 10.0  # the floor waits this long for a remote table's answer
 CLAIM_SECONDS = 2.0  # an owner takes over commands another node read this long ago, unacked
+PUBLISH_BATCH = 500  # payloads sent in one round trip at most
 
 Owned = Callable[[], Mapping[str, Any]]  # the room's actors (TableActor), by table id
 Answer = Callable[[], Awaitable[messages.Reply]]  # a call's answer
@@ -369,17 +370,25 @@ class Bus:
             self.outgoing.put_nowait((self.key(f"node:{node}"), encode_batch(frames)))
 
     async def _publish(self) -> None:
-        """One sender, so a node's frames go in order; a payload is sent again while the
-        connection comes back (for ``BACKOFF`` in all: after that the receivers' resync)."""
+        """One sender, so a node's frames go in order: the payloads queued meanwhile in one
+        round trip (a pipeline), not one each (a busy owner's Redis calls are most of the
+        bus's cost); sent again while the connection comes back (for ``BACKOFF`` in all:
+        after that the receivers' resync)."""
         while True:
-            channel, payload = await self.outgoing.get()
+            batch = [await self.outgoing.get()]
+            while not self.outgoing.empty() and len(batch) < PUBLISH_BATCH:
+                batch.append(self.outgoing.get_nowait())
             for attempt in range(len(BACKOFF) + 1):
                 try:
-                    await self.redis.publish(channel, payload)
+                    pipe = self.redis.pipeline(transaction=False)
+                    for channel, payload in batch:
+                        pipe.publish(channel, payload)
+                    await pipe.execute()
                     break
                 except (RedisError, OSError) as error:
                     if attempt == len(BACKOFF):
-                        log.warning("frames to %s lost (%r)", channel, error)
+                        channels = sorted({channel for channel, _ in batch})
+                        log.warning("frames to %s lost (%r)", ", ".join(channels), error)
                     else:
                         await asyncio.sleep(BACKOFF[attempt])
 
@@ -491,8 +500,9 @@ class Bus:
             remote.tables.add(table)
 
     async def _acknowledge(self) -> None:
-        """Acknowledge handled commands, those handled meanwhile in one call per stream; a
-        failed one stays pending (its key keeps a new owner from applying it twice)."""
+        """Acknowledge handled commands, those handled meanwhile in one call per stream and
+        the calls in one round trip (a pipeline); a failed one stays pending (its key keeps
+        a new owner from applying it twice)."""
         while True:
             done = [await self.acks.get()]
             while not self.acks.empty():
@@ -500,9 +510,11 @@ class Bus:
             by_stream: dict[str, list[bytes]] = {}
             for stream, entry in done:
                 by_stream.setdefault(stream, []).append(entry)
+            pipe = self.redis.pipeline(transaction=False)
             for stream, entries in by_stream.items():
-                with contextlib.suppress(RedisError, OSError):
-                    await self.redis.xack(stream, GROUP, *entries)
+                pipe.xack(stream, GROUP, *entries)
+            with contextlib.suppress(RedisError, OSError):
+                await pipe.execute(raise_on_error=False)  # (each stream's as it went)
 
     def _remote(self, sender: messages.Sender) -> Remote:
         remote = self.remotes.get((sender.node, sender.conn))

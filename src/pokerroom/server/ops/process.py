@@ -26,15 +26,17 @@ def spawn_node(
     redis_prefix: str | None = None,
     sockets_only: bool = False,
     drain: float = 0.0,
+    cpus: set[int] | None = None,
 ) -> subprocess.Popen[bytes]:
     """``pokerroom serve --node-id node`` on 127.0.0.1:``port``, without bots,
     its leases lasting ``lease`` seconds and renewed every ``renew``, on the nodes' ``redis``
     if given, under ``redis_prefix`` if given (a test's room of its own on a Redis database
     that another run may use at the same time); ``sockets_only``: a node that runs no table;
     its output (JSON log lines) to ``output``; ``drain``: its ``--drain-seconds`` (none by
-    default: a load test or a test's teardown stops it at once, as a crash would). Returns
-    at once (the caller waits for it to answer)."""
-    return subprocess.Popen(
+    default: a load test or a test's teardown stops it at once, as a crash would); ``cpus``:
+    the cores it may run on (by default those of this process). Returns at once (the caller
+    waits for it to answer)."""
+    process = subprocess.Popen(
         [
             sys.executable,
             "-m",
@@ -63,6 +65,9 @@ def spawn_node(
         stderr=output,
         env={**os.environ, "POKERROOM_CONNECTIONS_PER_ADDRESS": "100000"},
     )
+    if cpus is not None:  # set before Python starts its threads: they inherit it
+        os.sched_setaffinity(process.pid, cpus)
+    return process
 
 
 def free_port() -> int:
