@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from redis.exceptions import RedisError
 
 from pokerroom.server.nodes.lobby import Publishing, publish_lobby
-from pokerroom.server.nodes.remote import Remote, apply_to_actor
+from pokerroom.server.nodes.remote import Remote
 from pokerroom.server.tables.inbox import Gone
 
 log = logging.getLogger("pokerroom.bus")
