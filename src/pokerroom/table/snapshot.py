@@ -22,7 +22,8 @@ from pokerroom.engine.setup import ExtraPost, HandSetup, Player
 from pokerroom.rng import RandomSource
 from pokerroom.rules.game import GameSpec, Stakes, Structure, Variant
 from pokerroom.rules.house import HouseOptions, parse_house
-from pokerroom.table.seats import Seat, TableError
+from pokerroom.table.errors import TableError
+from pokerroom.table.seats import Seat
 from pokerroom.table.table import Table
 from pokerroom.table.waiting import WaitingList
 

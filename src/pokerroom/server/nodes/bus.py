@@ -31,6 +31,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError, ResponseError
 
+from pokerroom.errors import code_of
 from pokerroom.server.nodes.liveness import beat, reap
 from pokerroom.server.nodes.remote import (
     Batch,
@@ -214,7 +215,7 @@ class Bus:
             async with asyncio.timeout(CALL_SECONDS):
                 return await answer
         except TimeoutError:
-            raise BusError(f"table {table!r}: its node did not answer") from None
+            raise BusError(code="table.no_answer", table=table) from None
         finally:
             self.replies.pop(corr, None)
 
@@ -230,7 +231,8 @@ class Bus:
                     result = json.loads(frame.text)
                     if "error" in result:
                         refused = RefusedError if result.get("refused") else BusError
-                        answer.set_exception(refused(result["error"]))
+                        # the error as raised on its node: its code and params
+                        answer.set_exception(refused(code=result["code"], **result["params"]))
                     else:
                         answer.set_result(result)
                 continue
@@ -492,5 +494,6 @@ class Bus:
         try:
             result: dict[str, Any] = await handler(kind, reason)
         except Exception as error:
-            result = {"error": str(error)}
+            code, params = code_of(error)
+            result = {"error": str(error), "code": code, "params": params}
         self.post(node, Frame((), corr, None, "reply", json.dumps(result)))

@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 
 from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.client import Client
-from pokerroom.server.sockets.errors import TEMPLATES
+from pokerroom.server.sockets.errors import RefusalError
 from pokerroom.server.tables.inbox import Gone, Said, Unwatching, Watching
 from pokerroom.server.tables.placement import ElsewhereError
 from pokerroom.server.tables.placement import RefusedError as RefusedError
@@ -138,7 +138,7 @@ def apply_to_actor(
         try:
             message = protocol.parse(text)
         except protocol.ProtocolError as error:
-            remote.deliver(protocol.error(str(error)))
+            remote.deliver(protocol.error(error))
             if ack is not None:
                 ack()
             return
@@ -161,7 +161,7 @@ def too_late(table: str, fields: dict[bytes, bytes], age: float) -> tuple[str, F
     if kind == "said":
         with contextlib.suppress(ValueError, AttributeError):
             request = str(json.loads(fields.get(b"message", b"{}")).get("type", "said"))
-    late = TEMPLATES["table.too_late"].format(table=table, seconds=int(age))
+    late = RefusalError(code="table.too_late", table=table, seconds=int(age))
     text = protocol.error(late, request=request, table=table)
     conn = fields[b"conn"].decode()
     return fields[b"node"].decode(), Frame((conn,), "", None, "frame", text)

@@ -22,6 +22,7 @@ import time
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from pokerroom.errors import code_of
 from pokerroom.server.nodes.bus import Bus, BusError
 from pokerroom.server.nodes.leasing import releasing
 from pokerroom.server.ops.drain import in_play
@@ -305,9 +306,8 @@ class TournamentLeases(Events):
         bus = self.bus
         if bus is None:
             owner = self.owner_of(tournament_id)
-            # Several nodes without Redis: the player must ask the owner (server/sockets/errors.py
-            # names it, "tournament.elsewhere", with the node).
-            raise BusError(f"tournament {tournament_id} runs on node {owner}: ask that node")
+            # Several nodes without Redis: the player must ask the owner.
+            raise BusError(code="tournament.elsewhere", tournament=tournament_id, node=str(owner))
         return await bus.call(lease_key(tournament_id), kind, json.dumps(fields))
 
     async def handle(self, key: str, kind: str, message: str) -> dict[str, Any]:
@@ -321,4 +321,5 @@ class TournamentLeases(Events):
         try:
             return await perform(runner, kind, account, fields)
         except REFUSED as error:
-            return {"error": str(error), "refused": True}
+            code, params = code_of(error)
+            return {"error": str(error), "refused": True, "code": code, "params": params}
