@@ -14,7 +14,7 @@ import httpx
 import pokerroom
 from pokerroom import errors
 from tests.helpers.room_tables import ann_and_bob_seated
-from tests.server.conftest import PASSWORD_SECONDS, Server
+from tests.server.conftest import PASSWORD_SECONDS, Server, person
 
 SLOW = (("decision_seconds", 120), ("warning_after_seconds", 110), ("time_bank_seconds", 0))
 # A code as the sources name it where an error is raised or a notice told: ``code="seat.taken"``,
@@ -69,9 +69,9 @@ async def test_socket_errors_carry_their_code_and_params(server: Server) -> None
         ),
         (waiting, json.dumps({**act, "action": "fold"}), "hand.not_your_turn", {}),
     ]
-    for person, sent, code, params in cases:
-        await person.ws.send(sent)
-        error = await person.next("error")
+    for someone, sent, code, params in cases:
+        await someone.ws.send(sent)
+        error = await someone.next("error")
         assert error["code"] == code, (sent, error)
         said_as_coded(error)
         assert params.items() <= error["params"].items(), (sent, error)
@@ -82,6 +82,33 @@ async def test_socket_errors_carry_their_code_and_params(server: Server) -> None
     assert error["code"] == "hand.below_minimum", error
     said_as_coded(error)
     assert isinstance(error["params"]["min"], int) and error["params"]["min"] > 1
+
+
+async def test_a_newcomers_refused_requests_reach_them_by_their_own_codes(server: Server) -> None:
+    """Refusals raised in the table, the seat requests and the shuffle reach the client with
+    the code they were raised with (none as ``error.unknown``), their English agreeing."""
+    await ann_and_bob_seated(server, "t2", (1, 2), overrides=SLOW)
+    cy = await person(server.base, "cy")
+    await cy.send(type="watch", table="t2")
+    await cy.next("table")
+    join = {"type": "join", "table": "t2", "request": "c1"}
+    cases = [
+        ({**join, "seat": 1, "buy_in": 10_000}, "seat.taken", {"seat": "1"}),
+        ({**join, "seat": 3, "buy_in": 1}, "chips.below_minimum", {"amount": 1}),
+        ({"type": "options", "table": "t2", "auto_post": True}, "seat.take_first", {}),
+        ({"type": "waiting_list", "table": "t2", "action": "leave"}, "waiting.not_on_list", {}),
+        (
+            {"type": "seed", "table": "t2", "seed": "ab" * 8, "commitment": "cd" * 32},
+            "seed.take_seat_first",
+            {},
+        ),
+    ]
+    for sent, code, params in cases:
+        await cy.ws.send(json.dumps(sent))
+        error = await cy.next("error")
+        assert error["code"] == code, (sent, error)
+        said_as_coded(error)
+        assert params.items() <= error["params"].items(), (sent, error)
 
 
 async def test_http_errors_carry_their_code_and_params(server: Server) -> None:

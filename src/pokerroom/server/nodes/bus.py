@@ -232,7 +232,9 @@ class Bus:
                     if "error" in result:
                         refused = RefusedError if result.get("refused") else BusError
                         # the error as raised on its node: its code and params
-                        answer.set_exception(refused(code=result["code"], **result["params"]))
+                        code = result.get("code", "error.unknown")
+                        params = result.get("params", {"message": result["error"]})
+                        answer.set_exception(refused(code=code, **params))
                     else:
                         answer.set_result(result)
                 continue
