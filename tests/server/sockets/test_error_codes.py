@@ -88,7 +88,7 @@ async def test_a_newcomers_refused_requests_reach_them_by_their_own_codes(server
     """Refusals raised in the table, the seat requests and the shuffle reach the client with
     the code they were raised with (none as ``error.unknown``), their English agreeing."""
     await ann_and_bob_seated(server, "t2", (1, 2), overrides=SLOW)
-    cy = await person(server.base, "cy")
+    cy = await person(server.base, "cyd")
     await cy.send(type="watch", table="t2")
     await cy.next("table")
     join = {"type": "join", "table": "t2", "request": "c1"}
