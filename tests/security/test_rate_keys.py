@@ -14,7 +14,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from pokerroom.server.accounts.auth import AuthLimits, Refused, TokenBuckets
+from pokerroom.server.accounts.auth import AuthLimits, TokenBuckets, TryLaterError
 from pokerroom.server.sockets.addresses import canonical_address
 from pokerroom.server.tables.account_limits import CHAT_BURST
 from pokerroom.server.tables.room import Limits
@@ -66,7 +66,7 @@ def test_S_RATE_1_the_per_username_limit_holds_across_spellings() -> None:
     for spelling, address in zip(ANN[:2], ("192.0.2.1", "192.0.2.2"), strict=True):
         limits.check(limits.log_ins_per_address, address, spelling)
     for spelling in ANN[2:]:
-        with pytest.raises(Refused):
+        with pytest.raises(TryLaterError):
             limits.check(limits.log_ins_per_address, "192.0.2.3", spelling)
 
 
@@ -79,7 +79,7 @@ def test_S_RATE_1_the_per_address_limits_hold_across_spellings(spellings: list[s
         for k, address in enumerate(spellings[:2]):
             limits.check(by_address, address, f"name_{id(by_address)}_{k}")
         for k, address in enumerate(spellings[2:]):
-            with pytest.raises(Refused):
+            with pytest.raises(TryLaterError):
                 limits.check(by_address, address, f"other_{id(by_address)}_{k}")
 
 

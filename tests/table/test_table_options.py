@@ -8,7 +8,7 @@ import pytest
 from pokerroom.engine import Action, ActionKind, Phase
 from pokerroom.engine.events import BombPot, ForcedBet, RunoutAnswered
 from pokerroom.table import Table
-from pokerroom.table.seats import TableError
+from pokerroom.table.errors import TableError
 from tests.helpers.tables import BB, finish_hand, make_table
 
 STACKS = {1: 100 * BB, 2: 100 * BB, 3: 100 * BB, 4: 100 * BB, 5: 100 * BB}

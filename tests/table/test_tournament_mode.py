@@ -12,8 +12,8 @@ from pokerroom.rng import SeededRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.game import Stakes, Structure, Variant
 from pokerroom.table import Table
+from pokerroom.table.errors import TableError
 from pokerroom.table.events import HandStarting, SeatLeft
-from pokerroom.table.seats import TableError
 from tests.helpers.tables import finish_hand, posts
 
 

@@ -1,7 +1,10 @@
-"""The engine's errors: each says who tried what, and why it is not allowed."""
+"""The engine's errors: each says who tried what, and why it is not allowed; those a player
+is sent carry their ``code`` (pokerroom/errors.py)."""
+
+from pokerroom.errors import CodedError
 
 
-class HandError(ValueError):
+class HandError(CodedError, ValueError):
     """Base of every error the hand engine raises."""
 
 

@@ -324,40 +324,42 @@ class Hand(HandState):
         name = self._name(who)
         verb = kind.value.replace("_", " ")
         if self.is_over:
-            raise HandOverError(f"{name} cannot {verb}: the hand is {self.phase.value}")
+            raise HandOverError(code="hand.over", name=name, action=verb, phase=self.phase.value)
         if self.actor is None:
-            raise NotYourTurnError(f"{name} cannot {verb}: no one is to act")
+            raise NotYourTurnError(code="hand.no_one_to_act", name=name, action=verb)
         if who != self.actor:
             raise NotYourTurnError(
-                f"{name} cannot {verb}: it is seat {self.seats[self.actor]}'s turn"
+                code="hand.not_your_turn", name=name, action=verb, seat=self.seats[self.actor]
             )
         i = self.actor
         runout = kind is ActionKind.RUN_TWICE or kind is ActionKind.RUN_ONCE
         if self.phase is Phase.RUNOUT:
             if runout or kind is ActionKind.TIMEOUT:
                 return
-            raise IllegalActionError(
-                f"{name} cannot {verb}: the players are choosing whether to run it twice"
-            )
+            raise IllegalActionError(code="hand.runout_asked", name=name, action=verb)
         if runout:
-            raise IllegalActionError(f"{name} cannot {verb}: there is no run-out to choose")
+            raise IllegalActionError(code="hand.no_runout", name=name, action=verb)
         if self.phase is Phase.SHOWDOWN:
             if kind is ActionKind.SHOW:
                 return
             if kind is ActionKind.MUCK:
                 if not may_muck(self, i):
-                    raise IllegalActionError(f"{name} cannot muck: {must_show_reason(self, i)}")
+                    raise IllegalActionError(
+                        code="hand.cannot_muck", name=name, reason=str(must_show_reason(self, i))
+                    )
                 return
-            raise IllegalActionError(f"{name} cannot {verb} at showdown: show or muck")
+            raise IllegalActionError(code="hand.showdown", name=name, action=verb)
         if kind in (ActionKind.SHOW, ActionKind.MUCK):
-            raise IllegalActionError(f"{name} cannot {verb}: the {self.street_name} betting is on")
+            raise IllegalActionError(
+                code="hand.betting", name=name, action=verb, street=self.street_name
+            )
         to_call = self._owed(i)
         if kind is ActionKind.CHECK and to_call > 0:
             raise IllegalActionError(
-                f"{name} cannot check: facing a bet of {self.current_bet} (to call: {to_call})"
+                code="hand.cannot_check", name=name, bet=self.current_bet, call=to_call
             )
         if kind is ActionKind.CALL and to_call <= 0:
-            raise IllegalActionError(f"{name} cannot call: there is no bet to call (check instead)")
+            raise IllegalActionError(code="hand.nothing_to_call", name=name)
         if kind is ActionKind.BET_OR_RAISE:
             self._verify_raise(i, action.amount, name)
 
@@ -454,16 +456,26 @@ class Hand(HandState):
     def _verify_raise(self, i: int, to: int, name: str) -> None:
         verb = "bet" if self.current_bet == 0 else "raise to"
         if not isinstance(to, int) or isinstance(to, bool):
-            raise InvalidAmountError(f"{name} cannot {verb} {to!r}: amounts are whole chips")
+            raise InvalidAmountError(
+                code="hand.whole_chips", name=name, action=verb, amount=repr(to)
+            )
         low, high, why = raise_bounds(self, i)
         if low is None or high is None:
-            raise IllegalActionError(f"{name} cannot {verb.split()[0]}: {why}")
+            raise IllegalActionError(
+                code="hand.cannot_raise", name=name, action=verb.split()[0], reason=why
+            )
         if to < low:
-            raise InvalidAmountError(f"{name} cannot {verb} {to}: minimum is {low}")
+            raise InvalidAmountError(
+                code="hand.below_minimum", name=name, action=verb, amount=to, min=low
+            )
         if to > high:
             if self.structure is Structure.FIXED_LIMIT:
-                raise InvalidAmountError(f"{name} cannot {verb} {to}: the limit bet is to {high}")
-            raise InvalidAmountError(f"{name} cannot {verb} {to}: maximum is {high}")
+                raise InvalidAmountError(
+                    code="hand.limit", name=name, action=verb, amount=to, max=high
+                )
+            raise InvalidAmountError(
+                code="hand.above_maximum", name=name, action=verb, amount=to, max=high
+            )
 
     def _no_raise_reason(self, i: int) -> str:
         """Why player i may not bet or raise ("" when they may)."""

@@ -13,6 +13,7 @@ from pokerroom.rules.game import GameSpec, Stakes, Structure
 from pokerroom.rules.house import HouseOptions
 from pokerroom.table.blinds import BlindPlan
 from pokerroom.table.clock import TurnClock
+from pokerroom.table.errors import TableError
 from pokerroom.table.events import (
     ChipsAdded,
     ConnectionChanged,
@@ -23,7 +24,7 @@ from pokerroom.table.events import (
     SeatTaken,
     WaitingListChanged,
 )
-from pokerroom.table.seats import PreAction, Seat, SeatStatus, TableError
+from pokerroom.table.seats import PreAction, Seat, SeatStatus
 from pokerroom.table.waiting import WaitingList
 
 
@@ -111,7 +112,7 @@ class SeatedTable:
     def seat_of(self, player: str) -> Seat:
         seat = self._seat_by_player.get(player)
         if seat is None:
-            raise TableError(f"{player!r} is not seated at this table")
+            raise TableError(code="seat.not_seated", player=player)
         return seat
 
     def in_hand(self, seat: int) -> bool:
@@ -189,16 +190,16 @@ class SeatedTable:
 
     def _check_seat_free(self, player: str, seat: int) -> None:
         if not 1 <= seat <= self.max_seats:
-            raise TableError(f"seat {seat} does not exist (seats 1..{self.max_seats})")
+            raise TableError(code="seat.no_such", seat=seat, seats=self.max_seats)
         if seat in self.seats:
-            raise TableError(f"seat {seat} is taken")
+            raise TableError(code="seat.taken", seat=seat)
         if player in self._seat_by_player:
-            raise TableError(f"{player!r} already has a seat at this table")
+            raise TableError(code="seat.player_seated", player=player)
         held = self.waiting.reserved_for(seat)
         if held is not None and held != player:
-            raise TableError(f"seat {seat} is held for the first on the waiting list")
+            raise TableError(code="waiting.held", seat=seat)
         if player not in self.waiting and self.waiting.unoffered():
-            raise TableError(f"{len(self.waiting)} waiting for a seat here: join the waiting list")
+            raise TableError(code="waiting.join_the_list", count=len(self.waiting))
 
     def remove(self, player: str, reason: str) -> list[Event]:
         """Take a player and their chips off the table between their hands (a tournament move
@@ -222,25 +223,21 @@ class SeatedTable:
 
     def _check_buy_in(self, amount: int, stack: int) -> None:
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-            raise TableError(f"a buy-in must be a positive whole number of chips, got {amount!r}")
+            raise TableError(code="chips.not_whole", amount=_shown(amount))
         if stack + amount < self.min_buy_in:
             raise TableError(
-                f"buy-in of {amount} leaves {stack + amount} chips:"
-                f" the minimum is {self.min_buy_in}"
+                code="chips.below_minimum", amount=amount, total=stack + amount, min=self.min_buy_in
             )
         if stack + amount > self.max_buy_in:
             raise TableError(
-                f"buy-in of {amount} would make {stack + amount} chips: the maximum is"
-                f" {self.max_buy_in}"
+                code="chips.above_maximum", amount=amount, total=stack + amount, max=self.max_buy_in
             )
 
     def add_chips(self, player: str, amount: int) -> list[Event]:
         """Top up or rebuy, only between hands for a player in the hand (R-STAKE-1)."""
         seat = self.seat_of(player)
         if self.in_hand(seat.number):
-            raise TableError(
-                f"seat {seat.number} cannot add chips during a hand (table stakes, R-STAKE-1)"
-            )
+            raise TableError(code="chips.during_hand", seat=seat.number)
         if not self.tournament:
             self._check_buy_in(amount, seat.stack)
         else:
@@ -270,13 +267,12 @@ class SeatedTable:
     def join_waiting_list(self, player: str, now: float, *, name: str = "") -> list[Event]:
         """Join the end of the waiting list (``waiting``); a free seat is offered at once."""
         if self.tournament:
-            raise TableError("a tournament table has no waiting list: the event seats you")
+            raise TableError(code="waiting.tournament")
         if player in self._seat_by_player:
-            raise TableError(f"{name or player!r} already has a seat at this table")
-        try:
-            self.waiting.join(player, name)
-        except ValueError as error:
-            raise TableError(str(error)) from None
+            raise TableError(code="seat.player_seated", player=name or player)
+        if player in self.waiting:
+            raise TableError(code="seat.waiting_already", player=name or player)
+        self.waiting.join(player, name)
         events: list[Event] = []
         self._emit(events, WaitingListChanged(players=tuple(self.waiting.players)))
         return events + self.offer_seats(now)
@@ -284,7 +280,7 @@ class SeatedTable:
     def leave_waiting_list(self, player: str, now: float) -> list[Event]:
         """Leave the waiting list; a seat held for the player goes to the next in line."""
         if not self.waiting.remove(player):
-            raise TableError("you are not on this table's waiting list")
+            raise TableError(code="waiting.not_on_list")
         events: list[Event] = []
         self._emit(events, WaitingListChanged(players=tuple(self.waiting.players)))
         return events + self.offer_seats(now)
@@ -323,10 +319,7 @@ class SeatedTable:
         """Sit out (R-SEAT-5): at once between hands, else from the next hand."""
         seat = self.seat_of(player)
         if self.tournament:
-            raise TableError(
-                f"seat {seat.number} cannot sit out of a tournament: an absent player is dealt"
-                " in and blinded off (TDA 71)"
-            )
+            raise TableError(code="seat.no_sit_out", seat=seat.number)
         events: list[Event] = []
         if self.in_hand(seat.number):
             seat.sit_out_next = True
@@ -367,13 +360,11 @@ class SeatedTable:
         seat = self.seat_of(player)
         if straddle:
             if not self.house.straddle:
-                raise TableError(
-                    f"seat {seat.number} cannot straddle: the table offers no straddle"
-                )
+                raise TableError(code="seat.no_straddle", seat=seat.number)
             if self.spec.structure is Structure.FIXED_LIMIT:
-                raise TableError(f"seat {seat.number} cannot straddle: not in fixed-limit")
+                raise TableError(code="seat.no_straddle_limit", seat=seat.number)
         if run_it_twice and not self.house.run_it_twice:
-            raise TableError(f"seat {seat.number}: the table does not run it twice")
+            raise TableError(code="seat.no_run_it_twice", seat=seat.number)
         if straddle is not None:
             seat.straddle = straddle
         if run_it_twice is not None:
@@ -419,3 +410,8 @@ class SeatedTable:
 def _check_chips(amount: int, what: str) -> None:
     if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
         raise TableError(f"{what} must be a positive whole number of chips, got {amount!r}")
+
+
+def _shown(amount: object) -> str | int:
+    """A buy-in as its error names it: a whole number as it is, anything else as written."""
+    return amount if type(amount) is int else repr(amount)

@@ -1,14 +1,10 @@
-"""A seat's state between and during hands, and the table's errors."""
+"""A seat's state between and during hands."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
-
-
-class TableError(ValueError):
-    """A table request that the rules or the table's state do not allow. Nothing changed."""
 
 
 class SeatStatus(StrEnum):

@@ -26,6 +26,7 @@ from pokerroom.rng import RandomSource, shuffled_codes
 from pokerroom.rules.game import Structure
 from pokerroom.rules.house import parse_house
 from pokerroom.table.blinds import BlindPlan, clockwise, plan_first_hand, plan_hand, rotate_plan
+from pokerroom.table.errors import TableError
 from pokerroom.table.events import (
     BlindMissed,
     ButtonDrawn,
@@ -33,7 +34,7 @@ from pokerroom.table.events import (
     HandStarting,
 )
 from pokerroom.table.seating import SeatedTable
-from pokerroom.table.seats import PreAction, Seat, SeatStatus, TableError
+from pokerroom.table.seats import PreAction, Seat, SeatStatus
 from pokerroom.table.snapshot import (
     VERSION,
     house_json,
@@ -125,7 +126,7 @@ class Table(SeatedTable):
     def start_hand(self, now: float, *, deck: Sequence[int] | None = None) -> list[Event]:
         """Deal the next hand if enough players are ready; events say who posts what."""
         if self.hand is not None and not self.hand.is_over:
-            raise TableError("a hand is already in progress")
+            raise TableError(code="hand.in_progress")
         events: list[Event] = []
         busted, waiting = SeatStatus.BUSTED, SeatStatus.WAITING  # read once, not per seat
         for seat in list(self.seats.values()):
@@ -360,7 +361,7 @@ class Table(SeatedTable):
         if hand is not None and actor is not None and self.hand_seats[actor] == seat.number:
             position = actor  # the usual case: the player to act acts
         elif hand is None or seat.number not in self.hand_seats:
-            raise TableError(f"seat {seat.number} cannot act: it is not in a hand in progress")
+            raise TableError(code="hand.not_in_hand", seat=seat.number)
         else:
             position = self.hand_seats.index(seat.number)  # the engine says why it may not
         events = hand.apply(action, position)  # the engine refuses illegal actions unchanged
@@ -464,7 +465,7 @@ class Table(SeatedTable):
         obligation the hand settled: the next hand has the same button, blinds and posts,
         and each player has the time bank they had when it was dealt."""
         if self.hand is None or self.hand.is_over:
-            raise TableError("no hand is in progress")
+            raise TableError(code="hand.none")
         events = self.hand.cancel(reason)
         before = self.hand_before
         if before is not None:

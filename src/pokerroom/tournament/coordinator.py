@@ -23,8 +23,8 @@ from pokerroom.rules.game import GameSpec
 from pokerroom.rules.house import HouseOptions
 from pokerroom.rules.tournament import TournamentStructure
 from pokerroom.table import Table
+from pokerroom.table.errors import TableError
 from pokerroom.table.events import HandStarting
-from pokerroom.table.seats import TableError
 from pokerroom.tournament import rebuys, results
 from pokerroom.tournament.balancing import balance
 from pokerroom.tournament.bounties import knockers, share_bounty
@@ -197,17 +197,23 @@ class Tournament:
         the buy-in goes to the prize pool, the fee to the house."""
         s = self.structure
         if not self.registration_open(now):
-            raise TournamentError(f"{self.name}: registration is closed")
+            raise TournamentError(code="tournament.registration_closed", event=self.name)
         current = self._current.get(player)
         if current is not None and not self.entries[current].out:
-            raise TournamentError(f"{player!r} is already in {self.name} (entry {current})")
+            raise TournamentError(
+                code="tournament.already_in", player=player, event=self.name, entry=current
+            )
         used = self.entries_used(player)
         if used and used > s.re_entries:
             raise TournamentError(
-                f"{player!r} has used {used - 1} of {s.re_entries} re-entries in {self.name}"
+                code="tournament.re_entries_used",
+                player=player,
+                used=used - 1,
+                limit=s.re_entries,
+                event=self.name,
             )
         if len(self.entries) >= s.max_entrants:
-            raise TournamentError(f"{self.name} is full ({s.max_entrants} entries)")
+            raise TournamentError(code="tournament.full", event=self.name, limit=s.max_entrants)
         entry = Entry(
             id=player if not used else f"{player}#{used + 1}",
             player=player,
@@ -229,9 +235,11 @@ class Tournament:
         """Take an entry back before the start (the room refunds the buy-in and the fee)."""
         entry = self._current.get(player)
         if entry is None:
-            raise TournamentError(f"{player!r} is not registered in {self.name}")
+            raise TournamentError(code="tournament.not_registered", player=player, event=self.name)
         if self.started:
-            raise TournamentError(f"{self.name} has started: {player!r} cannot unregister")
+            raise TournamentError(
+                code="tournament.cannot_unregister", event=self.name, player=player
+            )
         del self.entries[entry], self._current[player]
         self._used[player] -= 1
         self.left -= 1
@@ -269,7 +277,7 @@ class Tournament:
         """TDA 7: every entry to a random seat; as many tables as needed, within one player."""
         s = self.structure
         if self.started:
-            raise TournamentError(f"{self.name} has started")
+            raise TournamentError(code="tournament.started", event=self.name)
         if len(self.entries) < s.min_entrants:
             raise TournamentError(
                 f"{self.name} needs {s.min_entrants} entries to start, has {len(self.entries)}"
@@ -302,7 +310,7 @@ class Tournament:
     def decline_rebuy(self, entry: str, now: float) -> list[Any]:
         """A busted entry refuses the rebuy offered: out, in the hand they busted in."""
         if entry not in self.offers:
-            raise TournamentError(f"entry {entry} has no rebuy offered in {self.name}")
+            raise TournamentError(code="tournament.no_rebuy_offer", entry=entry, event=self.name)
         return self._eliminate(entry, self.offers.pop(entry)) + self._settle()
 
     def expire_offers(self, number: int, now: float) -> list[Any]:

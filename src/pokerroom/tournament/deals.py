@@ -114,19 +114,19 @@ def deal_offer(t: Tournament, kind: DealKind, keep: int = 0) -> dict[str, int]:
     left would take of the prizes still to be paid, ``keep`` played on for with the title."""
     left = t.remaining()
     if t.deal is not None:
-        raise TournamentError(f"{t.name}: a deal has been made")
+        raise TournamentError(code="tournament.deal_done", event=t.name)
     if len(t.tables) != 1 or len(left) < 2 or not t.closed or t.finished:
-        raise TournamentError(f"{t.name}: a deal is made at the final table only")
+        raise TournamentError(code="tournament.deal_final_table", event=t.name)
     rebuy, addon = t.structure.rebuy, t.structure.addon
     last = max(rebuy.until_level if rebuy else 0, addon.after_level if addon else 0)
     if t.level_shown <= last:
-        raise TournamentError(f"{t.name}: the prize pool is not final yet")
+        raise TournamentError(code="tournament.deal_pool", event=t.name)
     table = next(iter(t.tables.values()))
     if table.hand is not None:
-        raise TournamentError(f"{t.name}: a deal is made between hands")
+        raise TournamentError(code="tournament.deal_between_hands", event=t.name)
     prizes = (t.prizes() + [0] * len(left))[: len(left)]
     if not 0 <= keep <= prizes[0] - prizes[1]:
-        raise TournamentError(f"{t.name}: {keep} cannot be kept back for the title")
+        raise TournamentError(code="tournament.deal_keep", event=t.name, amount=keep)
     prizes[0] -= keep
     stacks = [table.seat_of(entry).stack for entry in left]
     split = icm_split(stacks, prizes) if kind == "icm" else chip_split(stacks, prizes)
@@ -139,6 +139,8 @@ def make_deal(t: Tournament, kind: DealKind, agreed: Collection[str], keep: int 
     offer = deal_offer(t, kind, keep)
     missing = sorted(set(offer) - set(agreed))
     if missing:
-        raise TournamentError(f"{t.name}: no deal without {', '.join(missing)}")
+        raise TournamentError(
+            code="tournament.deal_missing", event=t.name, players=", ".join(missing)
+        )
     t.deal, t.deal_keep = offer, keep
     return [DealMade(kind, tuple(offer.items()), keep)]

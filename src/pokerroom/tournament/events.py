@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pokerroom.errors import CodedError
 
-class TournamentError(ValueError):
+
+class TournamentError(CodedError, ValueError):
     """A tournament request the structure or the tournament's state does not allow; nothing
-    changed."""
+    changed. Those a player is sent carry their ``code`` (pokerroom/errors.py)."""
 
 
 @dataclass(frozen=True, slots=True)

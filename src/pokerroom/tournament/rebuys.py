@@ -63,7 +63,7 @@ def can_rebuy(t: Buying, entry: str, now: float) -> bool:
 def rebuy(t: Buying, entry: str, now: float) -> list[Any]:
     rule = t.structure.rebuy
     if rule is None or not can_rebuy(t, entry, now):
-        raise TournamentError(f"entry {entry} cannot rebuy now in {t.name}")
+        raise TournamentError(code="tournament.cannot_rebuy", entry=entry, event=t.name)
     t.offers.pop(entry, None)
     return _add(t, entry, rule.chips, rule.price, addon=False)
 
@@ -82,7 +82,7 @@ def can_addon(t: Buying, entry: str, now: float) -> bool:
 def addon(t: Buying, entry: str, now: float) -> list[Any]:
     rule = t.structure.addon
     if rule is None or not can_addon(t, entry, now):
-        raise TournamentError(f"entry {entry} cannot take the add-on now in {t.name}")
+        raise TournamentError(code="tournament.cannot_addon", entry=entry, event=t.name)
     return _add(t, entry, rule.chips, rule.price, addon=True)
 
 

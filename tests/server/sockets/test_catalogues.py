@@ -11,9 +11,11 @@ from html.parser import HTMLParser
 
 import pytest
 
+from pokerroom import errors
 from pokerroom.server.app import WEB
-from pokerroom.server.sockets import errors, protocol
+from pokerroom.server.sockets import protocol
 from pokerroom.server.tables.replayer import LINES
+from pokerroom.table import TableError
 
 LANGUAGES = ("en", "nb", "da", "sv", "hu")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -84,17 +86,28 @@ def sample(template: str) -> dict[str, str | int]:
 
 
 @pytest.mark.parametrize("code", sorted(errors.TEMPLATES))
-def test_each_message_is_named_by_its_own_code(code: str) -> None:
+def test_an_error_says_the_english_of_the_code_it_carries(code: str) -> None:
     params = sample(errors.TEMPLATES[code])
-    message = errors.TEMPLATES[code].format(**params)
-    assert errors.describe(message) == (code, params)
+    error = errors.CodedError(code=code, **params)
+    assert str(error) == errors.TEMPLATES[code].format(**params)
+    assert errors.code_of(error) == (code, params)
 
 
-def test_a_message_no_template_knows_is_sent_as_it_is() -> None:
-    assert errors.describe("the moon is made of cheese") == (
-        "error.unknown",
-        {"message": "the moon is made of cheese"},
+def test_an_error_raised_with_no_code_is_sent_as_it_is() -> None:
+    for error in (
+        ValueError("the moon is made of cheese"),
+        TableError("the moon is made of cheese"),
+    ):
+        assert errors.code_of(error) == ("error.unknown", {"message": "the moon is made of cheese"})
+
+
+def test_amounts_go_as_integers_and_the_rest_as_text() -> None:
+    error = TableError(code="chips.below_minimum", amount=50, total=50, min=100)
+    assert errors.code_of(error) == (
+        "chips.below_minimum",
+        {"amount": 50, "total": 50, "min": 100},
     )
+    assert errors.code_of(TableError(code="seat.taken", seat=3)) == ("seat.taken", {"seat": "3"})
 
 
 # ---------------------------------------------------------------- nothing left untranslated

@@ -4,7 +4,7 @@ share of it; an account with nothing waiting gets past its address's share."""
 from __future__ import annotations
 
 from pokerroom.server.sockets.client import Client
-from pokerroom.server.tables.inbox import BUSY, CLIENT_WAITING, YOURS_WAITING, Shares
+from pokerroom.server.tables.inbox import CLIENT_WAITING, Shares
 
 
 async def _never(text: str) -> None:
@@ -13,6 +13,16 @@ async def _never(text: str) -> None:
 
 def client(account: int | None, address: str = "10.0.0.1") -> Client:
     return Client(send=_never, account_id=account, address=address)
+
+
+def refused(shares: Shares, who: Client) -> tuple[str, dict[str, str | int]] | None:
+    """The code and params of the refusal of ``who``'s next message at table "t", if any."""
+    refusal = shares.refusal(who, "t")
+    return None if refusal is None else (refusal.code, refusal.params)
+
+
+YOURS_WAITING = ("table.yours_waiting", {"table": "t"})
+BUSY = ("table.busy", {"table": "t"})
 
 
 def fill(shares: Shares, who: Client, count: int) -> None:
@@ -25,7 +35,7 @@ async def test_one_connection_holds_at_most_its_share() -> None:
     shares = Shares(1000)
     one = client(7)
     fill(shares, one, CLIENT_WAITING)
-    assert shares.refusal(one, "t") == YOURS_WAITING.format(table="t")
+    assert refused(shares, one) == YOURS_WAITING
     assert shares.refusal(client(8), "t") is None
 
 
@@ -34,7 +44,7 @@ async def test_one_account_on_many_connections_holds_at_most_its_share() -> None
     for _ in range(shares.per_account // CLIENT_WAITING):
         fill(shares, client(7), CLIENT_WAITING)
     fill(shares, client(7), shares.per_account % CLIENT_WAITING)
-    assert shares.refusal(client(7), "t") == YOURS_WAITING.format(table="t")
+    assert refused(shares, client(7)) == YOURS_WAITING
     assert shares.refusal(client(8), "t") is None
 
 
@@ -48,7 +58,7 @@ async def test_a_full_address_lets_in_an_account_with_nothing_waiting_once() -> 
     assert shares.refusal(client(account), "t") is not None  # has messages waiting
     neighbour = client(5)  # behind the same address (a shared NAT), nothing waiting
     fill(shares, neighbour, 1)
-    assert shares.refusal(neighbour, "t") == YOURS_WAITING.format(table="t")
+    assert refused(shares, neighbour) == YOURS_WAITING
     assert shares.refusal(client(6, "10.0.0.2"), "t") is None  # another address
 
 
@@ -57,7 +67,7 @@ async def test_the_table_limit_still_holds_and_release_counts_what_was_taken() -
     first, second = client(None, "a"), client(2, "b")
     fill(shares, first, CLIENT_WAITING)
     fill(shares, second, 40 - CLIENT_WAITING)
-    assert shares.refusal(client(3, "c"), "t") == BUSY.format(table="t")
+    assert refused(shares, client(3, "c")) == BUSY
     first.account_id = 9  # it logged in while its watch waited
     for _ in range(40):
         shares.release()
@@ -72,7 +82,7 @@ async def test_past_a_full_address_one_message_per_connection_whatever_its_accou
     switcher = client(3)
     fill(shares, switcher, 1)  # an account with nothing waiting: let past the full share
     switcher.account_id = 4  # the same socket says hello as another account
-    assert shares.refusal(switcher, "t") == YOURS_WAITING.format(table="t")
+    assert refused(shares, switcher) == YOURS_WAITING
     assert shares.refusal(client(5), "t") is None  # a neighbour's own connection
 
 

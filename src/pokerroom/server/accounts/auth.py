@@ -26,12 +26,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from fastapi import HTTPException
-
 from pokerroom.server.clock import utcnow
 from pokerroom.server.sockets.addresses import canonical_address
+from pokerroom.server.sockets.errors import ApiError
 from pokerroom.store.accounts.accounts import (
-    WRONG,
     AuthError,
     LoggedIn,
     NewPassword,
@@ -50,14 +48,12 @@ OLD_BOT_PASSWORD = "bot password"
 LOOPBACK = frozenset({"127.0.0.1", "::1"})
 
 
-class Refused(HTTPException):
+class TryLaterError(ApiError):
     """Too many requests (429) or too busy (503): try again after ``retry_after`` seconds."""
 
-    def __init__(self, status: int, message: str, retry_after: float) -> None:
-        seconds = max(1, math.ceil(retry_after))
-        super().__init__(
-            status, f"{message}: try again in {seconds} s", {"Retry-After": str(seconds)}
-        )
+    def __init__(self, status: int, code: str, retry_after: float) -> None:
+        seconds = str(max(1, math.ceil(retry_after)))
+        super().__init__(status, code, headers={"Retry-After": seconds}, seconds=seconds)
 
 
 class TokenBuckets:
@@ -117,7 +113,7 @@ class AuthLimits:
         if address not in self.exempt:
             waits.append(by_address.wait(address))
         if max(waits) > 0:
-            raise Refused(429, "too many log-in or sign-up requests", max(waits))
+            raise TryLaterError(429, "auth.rate_limited", max(waits))
 
 
 class PasswordWorker:
@@ -135,7 +131,7 @@ class PasswordWorker:
     @contextmanager
     def admit(self) -> Iterator[None]:
         if self._admitted >= self.workers + self.queue:
-            raise Refused(503, "the server is busy checking passwords", 1)
+            raise TryLaterError(503, "auth.busy", 1)
         self._admitted += 1
         try:
             yield
@@ -191,7 +187,7 @@ class Auth:
             # Counted as a failure (and committed) before the check: parallel guesses see it.
             attempt = await self.store.start_log_in(username, now=utcnow())
             if not await self.passwords.verify(attempt.password_hash, password):
-                raise AuthError(WRONG)
+                raise AuthError(code="auth.wrong_password")
             rehashed = None
             if attempt.password_hash is not None and needs_rehash(attempt.password_hash):
                 rehashed = await self.passwords.new(password)

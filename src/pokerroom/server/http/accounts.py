@@ -2,11 +2,12 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header, HTTPException, Request
+from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, Field
 
 from pokerroom.server.accounts.auth import Auth
 from pokerroom.server.http.deps import Player, Store, TheRoom
+from pokerroom.server.sockets.errors import ApiError
 from pokerroom.store.accounts.accounts import AuthError, canonical_username
 
 router = APIRouter(prefix="/api")
@@ -48,7 +49,7 @@ async def signup(body: Credentials, request: Request) -> SessionOut:
             _address(request), body.username, body.password
         )
     except AuthError as error:
-        raise HTTPException(400, str(error)) from None
+        raise ApiError.of(400, error) from None
     return SessionOut(account_id=account_id, username=username, token=token)
 
 
@@ -58,7 +59,7 @@ async def login(body: Credentials, request: Request) -> SessionOut:
     try:
         logged = await _auth(request).log_in(_address(request), body.username, body.password)
     except AuthError as error:
-        raise HTTPException(401, str(error)) from None
+        raise ApiError.of(401, error) from None
     return SessionOut(
         account_id=logged.account_id, username=canonical_username(body.username), token=logged.token
     )

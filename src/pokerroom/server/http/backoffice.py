@@ -19,6 +19,7 @@ from pokerroom.server.clock import utcnow
 from pokerroom.server.http.deps import Operator, Store
 from pokerroom.server.http.floor import FloorReason
 from pokerroom.server.ops.metric_history import MetricHistory
+from pokerroom.server.sockets.errors import ApiError
 from pokerroom.server.tables.replayer import replay_frames
 from pokerroom.server.tournaments.hall import Tournaments
 from pokerroom.server.tournaments.runner import TournamentRunner
@@ -78,7 +79,7 @@ async def floor_replay(hand_id: HandId, _: Operator, store: Store) -> dict[str, 
     try:
         hand = read_record(record.record)
     except RecordError as error:  # pragma: no cover - our own records replay
-        raise HTTPException(500, f"hand {hand_id} does not replay: {error}") from None
+        raise ApiError(500, "hands.broken", hand=str(hand_id), reason=str(error)) from None
     frames = await asyncio.to_thread(lambda: replay_frames(viewer_hand(hand, EVERYONE)))
     return {"id": record.id, "table": record.table_id, "number": record.number, **frames}
 
@@ -99,7 +100,7 @@ async def _local(request: Request, tournament_id: str) -> TournamentRunner:
     try:
         runner = await hall.find(tournament_id)
     except TournamentError as error:
-        raise HTTPException(404, str(error)) from None
+        raise ApiError.of(404, error) from None
     if hall.remote(runner):
         raise HTTPException(409, f"tournament {tournament_id!r} runs on another node")
     return runner
@@ -120,7 +121,7 @@ async def floor_create_event(
     try:
         runner = await _hall(request).create(body.structure, name=body.name)
     except (RulesError, TournamentError, ValueError) as error:
-        raise HTTPException(409, str(error)) from None
+        raise ApiError.of(409, error) from None
     await store.record_act(
         who.id, "create_tournament", f"tournament {runner.id}", "created", now=utcnow()
     )

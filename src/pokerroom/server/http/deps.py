@@ -2,9 +2,10 @@
 
 from typing import Annotated, Any
 
-from fastapi import Depends, Header, HTTPException, Request
+from fastapi import Depends, Header, Request
 
 from pokerroom.server.clock import utcnow
+from pokerroom.server.sockets.errors import ApiError
 from pokerroom.server.tables.room import Room
 from pokerroom.store.accounts.accounts import AuthError
 from pokerroom.store.tables.store import RoomStore
@@ -22,16 +23,16 @@ def store(request: Request) -> RoomStore:
 
 async def current(request: Request, authorization: Annotated[str | None, Header()] = None) -> Any:
     if not authorization or not authorization.startswith("Bearer "):
-        raise HTTPException(401, "send 'Authorization: Bearer <token>'")
+        raise ApiError(401, "auth.no_token")
     try:
         return await store(request).authenticate(authorization[7:], now=utcnow())
     except AuthError as error:
-        raise HTTPException(401, str(error)) from None
+        raise ApiError.of(401, error) from None
 
 
 async def operator(account: Annotated[Any, Depends(current)]) -> Any:
     if account.role != "operator":
-        raise HTTPException(403, "the floor is for operators")
+        raise ApiError(403, "auth.operators_only")
     return account
 
 

@@ -12,6 +12,7 @@ from pokerroom.fairness import Shuffle
 from pokerroom.history.record import read_record
 from pokerroom.server.http.deps import Player, Store
 from pokerroom.server.http.hands import HandId
+from pokerroom.server.sockets.errors import ApiError
 from pokerroom.store.models import HandPlayer, HandRecord
 
 router = APIRouter(prefix="/api")
@@ -21,14 +22,10 @@ def shuffle_document(record: HandRecord, player: HandPlayer) -> dict[str, Any]:
     """The reveal of a finished hand with the player's own cards and the board, which the
     check finds at their places in the deck. Replays the hand: call it off the event loop."""
     if record.status == "cancelled":
-        raise HTTPException(
-            409, f"hand {record.id} was cancelled: a cancelled hand's deck is never revealed"
-        )
+        raise ApiError(409, "fairness.cancelled", hand=str(record.id))
     stored = json.loads(record.deck_reveal or "{}")
     if "client_seeds" not in stored:
-        raise HTTPException(
-            409, f"hand {record.id} was dealt before shuffles were seeded: it has nothing to check"
-        )
+        raise ApiError(409, "fairness.unseeded", hand=str(record.id))
     shuffle = Shuffle(
         bytes.fromhex(stored["salt"]), tuple(stored["client_seeds"]), tuple(stored["deck"])
     )
@@ -56,5 +53,5 @@ async def hand_shuffle(hand_id: HandId, account: Player, store: Store) -> dict[s
     """The verification file of one finished hand of the player's."""
     found = await store.viewer_hand(account.id, hand_id)
     if found is None:
-        raise HTTPException(404, f"no finished hand {hand_id} of yours")
+        raise ApiError(404, "hands.not_found", hand=str(hand_id))
     return await asyncio.to_thread(shuffle_document, *found)

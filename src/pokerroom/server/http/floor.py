@@ -3,13 +3,14 @@
 import logging
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 
 from pokerroom.rules.errors import RulesError
 from pokerroom.server.clock import utcnow
 from pokerroom.server.http.deps import Operator, Store, TheRoom
+from pokerroom.server.sockets.errors import ApiError
 from pokerroom.server.tables.inbox import Close, Void
 from pokerroom.server.tables.placement import ElsewhereError
 from pokerroom.server.tables.room import Room, TableConfig
@@ -68,7 +69,7 @@ async def floor_open(body: NewTable, who: Operator, room: TheRoom, store: Store)
     try:
         actor = await room.open_table(config)
     except (ValueError, RulesError) as error:
-        raise HTTPException(409, str(error)) from None
+        raise ApiError.of(409, error) from None
     await store.record_act(who.id, "open_table", f"table {body.id}", "opened", now=utcnow())
     _logged(who.id, "open_table", f"table {body.id}", "opened", table=body.id)
     return actor.lobby_entry()
@@ -102,13 +103,13 @@ async def _at_table(room: Room, table_id: str, kind: str, reason: str) -> dict[s
         try:  # another node owns the table: the floor's act goes to it (server/nodes/bus.py)
             return await room.links.call(table_id, kind, reason)
         except ElsewhereError as error:
-            raise HTTPException(409, str(error)) from None
+            raise ApiError.of(409, error) from None
     if actor is None:
-        raise HTTPException(404, f"no table {table_id!r}")
+        raise ApiError(404, "table.not_found", table=table_id)
     try:
         result = await actor.call(Close if kind == "close" else Void, reason)
     except TableError as error:
-        raise HTTPException(409, str(error)) from None
+        raise ApiError.of(409, error) from None
     return result
 
 
@@ -122,7 +123,7 @@ async def floor_correct(
             who.id, hand_id, body.account_id, body.amount, body.reason, now=utcnow()
         )
     except FloorError as error:
-        raise HTTPException(409, str(error)) from None
+        raise ApiError.of(409, error) from None
     what = f"hand {hand_id}: {body.amount:+d} to account {body.account_id}"
     _logged(who.id, "correct_hand", what, body.reason, hand_id=hand_id)
     return {"act": act.id}
@@ -135,7 +136,7 @@ async def floor_suspend(
     try:
         act = await store.suspend(who.id, account_id, body.reason, now=utcnow())
     except FloorError as error:
-        raise HTTPException(404, str(error)) from None
+        raise ApiError.of(404, error) from None
     room.suspend(account_id)  # S-AUTH-2: its sockets close now, its seats follow the floor
     _logged(who.id, "suspend_account", f"account {account_id}", body.reason, account=account_id)
     return {"act": act.id}

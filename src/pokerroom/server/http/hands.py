@@ -16,6 +16,7 @@ from pokerroom.history.record import RecordError, read_record
 from pokerroom.history.viewer import ViewerHand, viewer_hand
 from pokerroom.server.clock import utcnow
 from pokerroom.server.http.deps import Player, Store, TheRoom
+from pokerroom.server.sockets.errors import ApiError
 from pokerroom.server.tables.replayer import replay_frames
 from pokerroom.server.tournaments.exports import EventTable, event_table, played_by
 from pokerroom.server.tournaments.hall import Tournaments
@@ -130,14 +131,14 @@ def seen_by(record: HandRecord, player: HandPlayer) -> ViewerHand:
     try:
         hand = read_record(record.record)
     except RecordError as error:  # pragma: no cover - our own records replay
-        raise HTTPException(500, f"hand {record.id} does not replay: {error}") from None
+        raise ApiError(500, "hands.broken", hand=str(record.id), reason=str(error)) from None
     return viewer_hand(hand, player.position)
 
 
 async def _viewer_hand(store: RoomStore, account: Any, hand_id: int) -> tuple[HandRecord, Any]:
     found = await store.viewer_hand(account.id, hand_id)
     if found is None:
-        raise HTTPException(404, f"no finished hand {hand_id} of yours")
+        raise ApiError(404, "hands.not_found", hand=str(hand_id))
     return found
 
 

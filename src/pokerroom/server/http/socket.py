@@ -13,6 +13,7 @@ from pokerroom.server.clock import utcnow
 from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.addresses import canonical_address
 from pokerroom.server.sockets.client import Client
+from pokerroom.server.sockets.errors import RefusalError
 from pokerroom.server.tables.inbox import Gone, Said, Unwatching, Watching
 from pokerroom.server.tables.placement import ElsewhereError
 from pokerroom.server.tables.room import Limits, RateLimit, Room
@@ -21,7 +22,7 @@ from pokerroom.store.tables.store import RoomStore
 
 log = logging.getLogger("pokerroom.server")
 CLOSE_SECONDS = 2.0  # the longest a dropped connection's closing handshake may take
-SLOW_DOWN = protocol.error("slow down: too many messages (this one was refused)")  # encoded once
+SLOW_DOWN = protocol.error(RefusalError(code="protocol.slow_down"))  # encoded once
 
 router = APIRouter()
 # The connections being recorded (``_seen``): held until written, or the loop may drop them.
@@ -157,7 +158,7 @@ async def _read(room: Room, store: RoomStore, client: Client, websocket: WebSock
         try:
             message = protocol.parse_frame(frame.get("text"), frame.get("bytes"))
         except protocol.ProtocolError as error:
-            client.deliver(protocol.error(str(error)))
+            client.deliver(protocol.error(error))
             if error.fatal:  # binary or nested past reason: say so and close cleanly
                 code = 1003 if frame.get("bytes") is not None else 1007
                 client.drop(code, str(error)[:100], flush=True)
@@ -224,7 +225,7 @@ async def _dispatch(
         try:
             account = await store.authenticate(message.token, now=utcnow())
         except AuthError as error:
-            client.deliver(protocol.error(str(error), request="hello"))
+            client.deliver(protocol.error(error, request="hello"))
             return
         known = client.account_id == account.id  # a hello again: the owners know it
         client.account_id, client.name = account.id, account.display_name
@@ -261,13 +262,13 @@ async def _dispatch(
     remote = actor is None and await room.links.has_table(message.table)
     if actor is None and not remote:
         owner = room.placement.owner_of(message.table)
-        text = f"no table {message.table!r}"
+        missing = RefusalError(code="table.not_found", table=message.table)
         ended = None if hall is None else hall.ended_event(message.table)
         if ended is not None:  # a finished event's table (after a restart, say): said so
-            text = f"{ended} has finished: its tables are closed"
+            missing = RefusalError(code="tournament.table_ended", event=ended)
         elif owner is not None:  # several nodes without Redis: nothing carries it there
-            text = f"table {message.table!r} runs on node {owner}: connect to that node"
-        client.deliver(protocol.error(text, request=message.type, table=message.table))
+            missing = RefusalError(code="table.elsewhere", table=message.table, node=owner)
+        client.deliver(protocol.error(missing, request=message.type, table=message.table))
         return
     if isinstance(message, protocol.Watch):
         if (
@@ -277,7 +278,7 @@ async def _dispatch(
         ):
             client.deliver(
                 protocol.error(
-                    "too many spectators: log in to watch",
+                    RefusalError(code="table.too_many_watchers"),
                     request=message.type,
                     table=message.table,
                 )
@@ -286,7 +287,7 @@ async def _dispatch(
     elif client.account_id is None:
         client.deliver(
             protocol.error(
-                "log in first (send a hello with your session token)",
+                RefusalError(code="auth.log_in_first"),
                 request=message.type,
                 table=message.table,
             )
@@ -320,6 +321,6 @@ async def _to_owner(room: Room, client: Client, message: Any) -> None:
     try:
         await room.links.command(client, message.table, kind, message.model_dump_json())
     except ElsewhereError as error:
-        client.deliver(protocol.error(str(error), request=message.type, table=message.table))
+        client.deliver(protocol.error(error, request=message.type, table=message.table))
         return
     client.tables.add(message.table)

@@ -4,7 +4,7 @@ makes a retry harmless), unregister, rebuy, add-on, and the table the player sit
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, Field
 
@@ -48,7 +48,7 @@ async def _runner(request: Request, tournament_id: str) -> TournamentRunner:
     try:
         return await _hall(request).find(tournament_id)
     except TournamentError as error:
-        raise HTTPException(404, str(error)) from None
+        raise ApiError.of(404, error) from None
 
 
 @router.get("")
@@ -76,9 +76,9 @@ async def _request(
             return await hall.events.forward(tournament_id, kind, account=account, **fields)
         return await perform(runner, kind, account, fields)
     except (TournamentError, LedgerError, StoreError, RefusedError) as error:
-        raise HTTPException(400, str(error)) from None
+        raise ApiError.of(400, error) from None
     except (ElsewhereError, StaleEpochError) as error:  # its owner changes: try again
-        raise HTTPException(409, str(error)) from None
+        raise ApiError.of(409, error) from None
 
 
 @router.post("/{tournament_id}/register", response_model=EntryOut)
@@ -219,7 +219,7 @@ async def deal_offers(tournament_id: str, request: Request) -> dict[str, Any]:
     try:
         offers = {kind: deal_offer(t, kind) for kind in ("icm", "chip")}
     except TournamentError as error:
-        raise HTTPException(400, str(error)) from None
+        raise ApiError.of(400, error) from None
     table = next(iter(t.tables.values()))
     return {
         **offers,

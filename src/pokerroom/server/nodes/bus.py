@@ -218,7 +218,7 @@ class Bus:
             async with asyncio.timeout(CALL_SECONDS):
                 return await answer
         except TimeoutError:
-            raise BusError(f"table {table!r}: its node did not answer") from None
+            raise BusError(code="table.no_answer", table=table) from None
         finally:
             self.replies.pop(corr, None)
 
@@ -239,7 +239,9 @@ class Bus:
                         continue
                     if reply.error is not None:
                         refused = RefusedError if reply.refused else BusError
-                        answer.set_exception(refused(reply.error))
+                        # the error as raised on its node: its code and params
+                        params = reply.params or {"message": reply.error}
+                        answer.set_exception(refused(code=reply.code, **params))
                     else:
                         answer.set_result(reply.result)
                 continue
@@ -534,7 +536,7 @@ class Bus:
         try:
             reply = await answer()
         except Exception as error:
-            reply = messages.Reply(error=str(error))
+            reply = messages.error_reply(error)
         self.post(node, Frame((), corr, None, "reply", messages.encode_reply(reply)))
 
 

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from pokerroom.errors import code_of
 from pokerroom.server.tables.notices import AutoMuck, Deliver, Follow, Revoke, Suspend
 
 FIELD = "message"  # the one field of a command's stream entry: the command as JSON
@@ -123,6 +124,14 @@ class Reply(_Message):
     result: dict[str, Any] = Field(default_factory=dict)
     error: str | None = None
     refused: bool = False
+    code: str = "error.unknown"  # the error's code and params, as raised on its node
+    params: dict[str, str | int] = Field(default_factory=dict)
+
+
+def error_reply(error: BaseException, *, refused: bool = False) -> Reply:
+    """The reply that carries ``error`` to the asking node: its text, code and params."""
+    code, params = code_of(error)
+    return Reply(error=str(error), refused=refused, code=code, params=params)
 
 
 def encode_command(command: Command) -> dict[str, str]:

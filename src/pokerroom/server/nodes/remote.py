@@ -16,7 +16,7 @@ from pydantic import NonNegativeInt, TypeAdapter, ValidationError
 from pokerroom.server.nodes import messages
 from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.client import Client
-from pokerroom.server.sockets.errors import TEMPLATES
+from pokerroom.server.sockets.errors import RefusalError
 from pokerroom.server.tables.inbox import Gone, Said, Unwatching, Watching
 from pokerroom.server.tables.placement import ElsewhereError
 from pokerroom.server.tables.placement import RefusedError as RefusedError
@@ -159,7 +159,7 @@ def apply_to_actor(
         try:
             message = protocol.parse(command.text)
         except protocol.ProtocolError as error:
-            remote.deliver(protocol.error(str(error)))
+            remote.deliver(protocol.error(error))
             if ack is not None:
                 ack()
             return
@@ -179,6 +179,6 @@ def too_late(table: str, command: messages.Command, age: float) -> tuple[str, Fr
     None for a command nobody waits for (a closed socket's "gone", the floor's call)."""
     if not isinstance(command, messages.Said | messages.Watch):
         return None
-    late = TEMPLATES["table.too_late"].format(table=table, seconds=int(age))
+    late = RefusalError(code="table.too_late", table=table, seconds=int(age))
     text = protocol.error(late, request=messages.request_type(command), table=table)
     return command.node, Frame((command.conn,), "", None, "frame", text)

@@ -306,9 +306,8 @@ class TournamentLeases(Events):
         bus = self.bus
         if bus is None:
             owner = self.owner_of(tournament_id)
-            # Several nodes without Redis: the player must ask the owner (server/sockets/errors.py
-            # names it, "tournament.elsewhere", with the node).
-            raise BusError(f"tournament {tournament_id} runs on node {owner}: ask that node")
+            # Several nodes without Redis: the player must ask the owner.
+            raise BusError(code="tournament.elsewhere", tournament=tournament_id, node=str(owner))
         account = fields.pop("account")
         call = messages.EventCall.model_validate(
             {"kind": kind, "account": account, "fields": fields}
@@ -326,4 +325,4 @@ class TournamentLeases(Events):
                 result=await perform(runner, call.kind, call.account, call.fields)
             )
         except REFUSED as error:
-            return messages.Reply(error=str(error), refused=True)
+            return messages.error_reply(error, refused=True)

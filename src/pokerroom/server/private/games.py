@@ -25,7 +25,7 @@ from pokerroom.rules import HouseOptions, RulesError, Structure, Variant, load_p
 from pokerroom.server.clock import utcnow
 from pokerroom.server.private.dealing import PrivateDealing
 from pokerroom.server.sockets import protocol
-from pokerroom.server.sockets.errors import ApiError
+from pokerroom.server.sockets.errors import ApiError, RefusalError
 from pokerroom.server.tables.actor import TableActor
 from pokerroom.server.tables.inbox import Close, Suspend
 from pokerroom.server.tables.room import Room, TableConfig
@@ -63,7 +63,6 @@ MEMBERS: Final = frozenset({"host", "approved"})
 READERS: Final = frozenset({"host", "approved", "removed"})  # the ledger, hands and log
 # What a player may send a table only once approved; the rest follows watching.
 APPROVED_ONLY = (protocol.Join, protocol.AddChips, protocol.Chat, protocol.WaitingList)
-NOT_APPROVED: Final = "the host has not approved you at this game"
 
 log = logging.getLogger("pokerroom.private")
 
@@ -261,7 +260,7 @@ class PrivateGames:
                         ended.append(game.table_id)
         return ended
 
-    def refusal(self, account: int | None, message: Any) -> str | None:
+    def refusal(self, account: int | None, message: Any) -> RefusalError | None:
         """Why the socket refuses a message to a private table (None: it goes on). Without
         a status, or watching a game whose spectators are off without approval: as if the
         table did not exist."""
@@ -271,13 +270,13 @@ class PrivateGames:
         game = self.games.get(table)
         status = None if game is None else game.status_of(account)
         if game is None or status is None:
-            return f"no table {table!r}"
+            return RefusalError(code="table.not_found", table=table)
         if status in MEMBERS:
             return None
         if not game.settings.get("spectators"):
-            return f"no table {table!r}"
+            return RefusalError(code="table.not_found", table=table)
         if isinstance(message, APPROVED_ONLY):
-            return NOT_APPROVED
+            return RefusalError(code="private.not_approved")
         return None
 
     # ------------------------------------------------------------ finding a game

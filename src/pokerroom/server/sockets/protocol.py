@@ -10,8 +10,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from pokerroom.errors import CodedError, code_of
 from pokerroom.evaluation import Category, name_in_english, named_ranks
-from pokerroom.server.sockets.errors import describe
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 4096  # UTF-8 bytes of one frame, not characters
@@ -146,12 +146,13 @@ ClientMessage = Annotated[
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
-class ProtocolError(ValueError):
-    """A message that is not one of the protocol's, with the reason. ``fatal`` ones (binary or
-    deeply nested frames: no client of ours sends them) close the connection after the error."""
+class ProtocolError(CodedError, ValueError):
+    """A message that is not one of the protocol's, with the reason (its ``code``). ``fatal``
+    ones (binary or deeply nested frames: no client of ours sends them) close the connection
+    after the error."""
 
-    def __init__(self, message: str, *, fatal: bool = False) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, *, fatal: bool = False, **params: str | int) -> None:
+        super().__init__(code=code, **params)
         self.fatal = fatal
 
 
@@ -159,10 +160,7 @@ def parse_frame(text: str | None, data: bytes | None) -> ClientMessage:
     """A WebSocket frame (text or binary) to a typed message."""
     if text is None:
         size = 0 if data is None else len(data)
-        raise ProtocolError(
-            f"binary frames are not part of the protocol ({size} bytes): send JSON text",
-            fatal=True,
-        )
+        raise ProtocolError("protocol.binary", fatal=True, size=size)
     return parse(text)
 
 
@@ -170,15 +168,15 @@ def parse(raw: str | bytes) -> ClientMessage:
     """One client frame to a typed message, or a ProtocolError saying what is wrong."""
     size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
     if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError(f"message too long ({size} bytes; the limit is {MAX_MESSAGE_BYTES})")
+        raise ProtocolError("protocol.too_long", size=size, limit=MAX_MESSAGE_BYTES)
     if isinstance(raw, str) and nesting(raw) > MAX_DEPTH:
-        raise ProtocolError(f"message nested too deeply (more than {MAX_DEPTH} levels)", fatal=True)
+        raise ProtocolError("protocol.too_deep", fatal=True, limit=MAX_DEPTH)
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
-        raise ProtocolError(f"not JSON: {error}") from None
+        raise ProtocolError("protocol.not_json", reason=str(error)) from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise ProtocolError('a message is a JSON object with a "type"')
+        raise ProtocolError("protocol.no_type")
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as error:
@@ -187,7 +185,9 @@ def parse(raw: str | bytes) -> ClientMessage:
         if loc and loc[0] == data.get("type"):  # the union's tag, not a field
             loc = loc[1:]
         where = ".".join(str(p) for p in loc) or "message"
-        raise ProtocolError(f"{data.get('type')!r} message: {where}: {first['msg']}") from None
+        raise ProtocolError(
+            "protocol.invalid", type=str(data.get("type")), field=where, reason=first["msg"]
+        ) from None
 
 
 def nesting(raw: str) -> int:
@@ -214,13 +214,13 @@ def nesting(raw: str) -> int:
     return deepest
 
 
-def error(message: str, *, request: str | None = None, table: str | None = None) -> str:
+def error(failure: Exception, *, request: str | None = None, table: str | None = None) -> str:
     """An error; one about a table names it, so the client shows it on that table. Its
-    ``code`` and ``params`` name the message (server/sockets/errors.py), for the client's
-    language."""
-    code, params = describe(message)
+    ``code`` and ``params`` are the error's own (pokerroom/errors.py), for the client's
+    language; an exception with none is ``error.unknown``."""
+    code, params = code_of(failure)
     return frame(
-        ErrorFrame(message=message, code=code, params=params, request=request, table=table)
+        ErrorFrame(message=str(failure), code=code, params=params, request=request, table=table)
     )
 
 
@@ -257,7 +257,7 @@ class Pong(_Frame):
 class ErrorFrame(_Frame):
     type: Literal["error"] = "error"
     message: str  # in English, as before codes
-    # server/sockets/errors.py: a key ``error.<code>`` of every catalogue
+    # pokerroom/errors.py: a key ``error.<code>`` of every catalogue
     code: str = "error.unknown"
     params: dict[str, str | int] = Field(default_factory=dict)
     request: str | None = None
@@ -286,7 +286,7 @@ class WaitingFrame(_Frame):
     length: int  # players on the list
     offer: SeatOffer | None = None  # a seat held for you: sit down in it before the time is up
     note: str | None = None  # why you left the list without a seat (passed over), in English
-    code: str | None = None  # the note's code (server/sockets/errors.py), for the client's language
+    code: str | None = None  # the note's code (pokerroom/errors.py), for the client's language
     params: dict[str, str | int] = Field(default_factory=dict)
 
 
@@ -586,7 +586,7 @@ class TournamentNotice(_Frame):
     tournament: str
     kind: str  # started, moved, hand_for_hand, final_table, eliminated, finished, won, ...
     text: str  # in English
-    code: str | None = None  # the text's code (server/sockets/errors.py), for the client's language
+    code: str | None = None  # the text's code (pokerroom/errors.py), for the client's language
     params: dict[str, str | int] = Field(default_factory=dict)
     table: str | None = None
     place: int | None = None

@@ -11,6 +11,7 @@ from collections import deque
 from collections.abc import Hashable
 
 from pokerroom.server.sockets import protocol
+from pokerroom.server.sockets.errors import RefusalError
 
 CHAT_BURST = 5  # chat messages of one account at one table ...
 CHAT_WINDOW = 10.0  # ... per this many seconds
@@ -19,11 +20,6 @@ CHANGE_RATE = 10.0  # seat changes (``CHANGES``) of one account at one table a s
 CHANGE_BURST = 20  # ... and at once
 PRUNE_AT = 10_000  # keys kept before the quiet ones are forgotten
 CHANGES = (protocol.Options, protocol.SitOut, protocol.WaitingList, protocol.Seed)
-
-CHAT_SLOW_DOWN = "slow down: too many chat messages"
-CHANGE_SLOW_DOWN = (
-    "slow down: your account sends too many changes to table {table!r} (this one was refused)"
-)
 
 
 class Window:
@@ -86,7 +82,7 @@ class AccountLimits:
 
     def refusal(
         self, account: int | None, table: str, message: protocol.ClientMessage, now: float
-    ) -> str | None:
+    ) -> RefusalError | None:
         """Why the account may not send ``message`` to ``table`` now, None if it may (and
         then it is counted)."""
         if account is None:
@@ -94,9 +90,9 @@ class AccountLimits:
         if isinstance(message, protocol.Chat):
             here = (table, account)
             if self.chat_at_table.full(here, now) or self.chat_in_room.full(account, now):
-                return CHAT_SLOW_DOWN
+                return RefusalError(code="chat.slow_down")
             self.chat_at_table.take(here, now)
             self.chat_in_room.take(account, now)
         elif isinstance(message, CHANGES) and not self.changes.take((table, account), now):
-            return CHANGE_SLOW_DOWN.format(table=table)
+            return RefusalError(code="protocol.account_slow_down", table=table)
         return None

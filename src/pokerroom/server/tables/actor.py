@@ -27,6 +27,7 @@ from pokerroom.server.clock import utcnow
 from pokerroom.server.ops.metrics import RoomMetrics
 from pokerroom.server.sockets import encoding, protocol
 from pokerroom.server.sockets.client import Client
+from pokerroom.server.sockets.errors import RefusalError
 from pokerroom.server.tables.account_limits import AccountLimits
 from pokerroom.server.tables.alarm import Alarmed
 from pokerroom.server.tables.dealing import CashDealing, Dealing
@@ -48,7 +49,7 @@ from pokerroom.server.tables.inbox import (
     Wake,
     Watching,
 )
-from pokerroom.server.tables.recovery import RECOVERING, RETRY_SECONDS, Recovers, Recovery
+from pokerroom.server.tables.recovery import RETRY_SECONDS, Recovers, Recovery
 from pokerroom.server.tables.seat_requests import SeatRequests
 from pokerroom.server.tables.shuffles import TableShuffles
 from pokerroom.server.tables.stats import TableStats
@@ -121,7 +122,7 @@ class TablePolicy(Protocol):
         """Who the client plays here as, or a ``TableError``."""
         ...
 
-    def refusal(self, actor: TableActor, payload: protocol.ClientMessage) -> str | None:
+    def refusal(self, actor: TableActor, payload: protocol.ClientMessage) -> TableError | None:
         """Why the table takes no request of this kind (None: it does)."""
         ...
 
@@ -231,7 +232,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         """Clients' messages in the inbox."""
         return self.shares.queued
 
-    def offer(self, item: FromClient) -> str | None:
+    def offer(self, item: FromClient) -> RefusalError | None:
         """Queue a client's message; or why not (the table or its sender's share is full)."""
         refused = self.shares.refusal(item.client, self.table_id)
         if refused is None and isinstance(item, Said):
@@ -434,7 +435,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                 self.deferred.append(item)  # held until the table is back (it moves money)
                 return False
             case Void(_, answer) | Close(_, answer) if self.recovering is not None:
-                answer.set_exception(TableError(RECOVERING.format(self.table_id)))
+                answer.set_exception(TableError(code="table.recovering", table=self.table_id))
                 return False
             case Suspend(player):
                 return await self.policy.suspend(self, player, now)
@@ -513,7 +514,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
             return False
         try:
             if self.recovering is not None and not isinstance(payload, protocol.Chat):
-                raise TableError(RECOVERING.format(self.table_id))
+                raise TableError(code="table.recovering", table=self.table_id)
             match payload:
                 case protocol.Join():
                     await self._join(client, payload, now)
@@ -541,7 +542,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                     self.shuffles.add_seed(self.seat_holder(client.account_id), payload)
                     return False
         except (TableError, HandError, LedgerError) as error:
-            client.deliver(protocol.error(str(error), request=payload.type, table=self.table_id))
+            client.deliver(protocol.error(error, request=payload.type, table=self.table_id))
             return False
         return True
 
@@ -554,7 +555,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
             await self._after(events, now)
         if not close:
             if voided is None:
-                raise TableError("no hand is in progress")
+                raise TableError(code="hand.none")
             return {"voided": voided}
         for seat in list(self.table.seats.values()):
             await self._after(self.table.leave(seat.player, now), now)
@@ -565,7 +566,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
     async def _act(self, client: Client, message: protocol.Act, now: float) -> None:
         player = self._player(client)
         if message.hand != self.table.hand_number or self.table.hand is None:
-            raise TableError(f"hand {message.hand} is not the hand in progress")
+            raise TableError(code="hand.stale", hand=message.hand)
         action = Action(ActionKind(message.action), message.amount)
         events = self.policy.act(self, player, action, now)
         await self._route(events, now)

@@ -72,10 +72,10 @@ class CashPolicy:
 
     def player(self, actor: TableActor, client: Client) -> str:
         if client.player is None:
-            raise TableError("log in first (send a hello with your session token)")
+            raise TableError(code="auth.log_in_first")
         return client.player
 
-    def refusal(self, actor: TableActor, payload: protocol.ClientMessage) -> str | None:
+    def refusal(self, actor: TableActor, payload: protocol.ClientMessage) -> TableError | None:
         return None
 
     def act(self, actor: TableActor, player: str, action: Action, now: float) -> list[Any]:

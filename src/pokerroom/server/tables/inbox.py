@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pokerroom.server.sockets import protocol
+from pokerroom.server.sockets.errors import RefusalError
 
 if TYPE_CHECKING:
     from pokerroom.server.sockets.client import Client
@@ -106,8 +107,6 @@ Item = (
 )
 
 CLIENT_WAITING = 32  # one connection's messages waiting at all its tables
-BUSY = "table {table!r} is busy: try again in a moment"
-YOURS_WAITING = "too many of your messages wait at table {table!r}: this one was refused"
 
 
 class Shares:
@@ -135,22 +134,22 @@ class Shares:
     def per_address(self) -> int:
         return max(CLIENT_WAITING, self.limit // 10)
 
-    def refusal(self, client: Client, table: str) -> str | None:
+    def refusal(self, client: Client, table: str) -> RefusalError | None:
         """Why ``client``'s next message cannot wait here now, None if it can."""
         if client.waiting >= CLIENT_WAITING or self.held[client] >= CLIENT_WAITING:
-            return YOURS_WAITING.format(table=table)
+            return RefusalError(code="table.yours_waiting", table=table)
         account = self.held[("account", client.account_id)] if client.account_id else 0
         if account >= self.per_account:
-            return YOURS_WAITING.format(table=table)
+            return RefusalError(code="table.yours_waiting", table=table)
         address_full = bool(client.address) and (
             self.held[("address", client.address)] >= self.per_address
         )
         # Past a full address: an account and its connection with nothing waiting here (a
         # socket may say hello as one account after another: one message, not one each).
         if address_full and (account or client.account_id is None or self.held[client]):
-            return YOURS_WAITING.format(table=table)
+            return RefusalError(code="table.yours_waiting", table=table)
         if self.queued >= self.limit:
-            return BUSY.format(table=table)
+            return RefusalError(code="table.busy", table=table)
         return None
 
     def take(self, client: Client) -> None:

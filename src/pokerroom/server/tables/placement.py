@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pokerroom.errors import CodedError
 from pokerroom.server.sockets.client import Client
 from pokerroom.server.tables.notices import RoomNotice
 
@@ -27,7 +28,7 @@ class Placed(Protocol):
     async def open_here(self, config: Any, table: Table) -> TableActor: ...
 
 
-class ElsewhereError(RuntimeError):
+class ElsewhereError(CodedError, RuntimeError):
     """A request for a table or an event another node runs did not reach its owner, or got
     no answer (its owner changing, Redis unreachable, no bus): nothing changed."""
 

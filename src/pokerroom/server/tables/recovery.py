@@ -34,7 +34,6 @@ from pokerroom.table.events import SeatLeft
 
 RETRY_SECONDS = 0.5  # after a fault whose cancel the store refused: the first wait ...
 RETRY_MAX_SECONDS = 30.0  # ... doubling up to this
-RECOVERING = "table {} is recovering from a fault: try again in a moment"
 
 log = logging.getLogger("pokerroom.table")
 
@@ -92,7 +91,7 @@ class Recovers:
             yield
         except StoreError as error:  # nothing changed anywhere: the player may try again
             self.table = Table.from_json(before, rng=self.table.rng)
-            raise TableError(f"{error}: nothing changed, try again") from error
+            raise TableError(code=error.code, **error.params) from error
         except Exception:
             self.table = Table.from_json(before, rng=self.table.rng)
             raise

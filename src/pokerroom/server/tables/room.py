@@ -33,7 +33,7 @@ from pokerroom.store.db import Database
 from pokerroom.store.fence import Lease
 from pokerroom.store.nodes.store import Adopted, first_tables_sync
 from pokerroom.store.tables.store import Reopened, RoomStore, TableSave
-from pokerroom.table import Table
+from pokerroom.table import Table, TableError
 from pokerroom.table.events import SeatLeft
 
 
@@ -365,7 +365,7 @@ class Room:
     async def open_table(self, config: TableConfig) -> TableActor:
         """Open a new table while the room runs."""
         if config.id in self.actors:
-            raise ValueError(f"table {config.id!r} is already open")
+            raise TableError(code="table.already_open", table=config.id)
         return await self.placement.open_table(config, config.build())
 
     async def open_here(self, config: TableConfig, table: Table) -> TableActor:

@@ -42,7 +42,7 @@ class SeatRequests(Recovers):
         """Sit down with a buy-in; the request key names this one sitting (S-MONEY-3)."""
         player = self._player(client)
         if self.closed:
-            raise TableError("this table is closed")
+            raise TableError(code="table.closed")
         if client not in self.watchers:
             self.watchers.append(client)
         seated = self.table.seat_number(player)
@@ -85,7 +85,7 @@ class SeatRequests(Recovers):
             await self._after(self.table.reconnect(player, now), now)
             return
         if seated != message.seat:
-            raise TableError(f"you already have a seat at this table (seat {seated})")
+            raise TableError(code="seat.already_seated", seat=str(seated))
         # already sitting there (a retry, or a client that reconnected): nothing to do
 
     async def _add_chips(self, client: Client, message: protocol.AddChips, now: float) -> None:
@@ -118,7 +118,7 @@ class SeatRequests(Recovers):
     def _options(self, client: Client, message: protocol.Options) -> None:
         player = self._player(client)
         if self.table.seat_number(player) is None:
-            raise TableError("take a seat first")
+            raise TableError(code="seat.take_first")
         self.table.set_options(
             player,
             auto_post=message.auto_post,

@@ -41,12 +41,12 @@ class TableShuffles:
         """A seated player's seed for the next shuffle (``player`` None: the sender has no
         seat), if sent after that shuffle's commitment."""
         if player is None:
-            raise TableError("take a seat first: only players add seeds to the shuffle")
+            raise TableError(code="seed.take_seat_first")
         if message.commitment != self.next_commitment:
             raise TableError(
-                f"your seed was sent for the shuffle committed as {message.commitment[:12]}..."
-                f" but the next hand's is {self.next_commitment[:12]}...: send it again with"
-                " the latest table frame's next_seed"
+                code="seed.stale",
+                sent=message.commitment[:12],
+                next=self.next_commitment[:12],
             )
         self.client_seeds[player] = message.seed
 

@@ -26,11 +26,11 @@ from pokerroom.engine.events import (
 from pokerroom.engine.hand import Hand, Phase
 from pokerroom.engine.pots import build_pots
 from pokerroom.engine.views import view_for
+from pokerroom.errors import message
 from pokerroom.evaluation import best_hand, omaha_best_hand, omaha_low
 from pokerroom.fairness import Shuffle
 from pokerroom.rules.game import GameSpec, Structure
 from pokerroom.server.sockets import protocol
-from pokerroom.server.sockets.errors import describe
 from pokerroom.table import SeatStatus, Table
 
 # What a seat last did, as the wire names it (protocol.ActionKind's values: a dict of plain
@@ -220,10 +220,10 @@ def waiting_name(table: Table, player: str) -> str:
 def waiting_frame(
     table: Table, table_id: str, player: str, *, now: float, note: str | None = None
 ) -> protocol.WaitingFrame:
-    """The player's place on the table's waiting list, and the seat held for them if any."""
+    """The player's place on the table's waiting list, and the seat held for them if any;
+    ``note`` is the code of why they left it without a seat (``waiting.*``)."""
     waiting = table.waiting
     offer = waiting.offers.get(player)
-    code, params = (None, {}) if note is None else describe(note)
     return protocol.WaitingFrame(
         table=table_id,
         position=waiting.position(player),
@@ -233,9 +233,8 @@ def waiting_frame(
         else protocol.SeatOffer(
             seat=offer.seat, seconds=round(max(0.0, waiting.expires(offer) - now), 1)
         ),
-        note=note,
-        code=code,
-        params=params,
+        note=None if note is None else message(note),
+        code=note,
     )
 
 

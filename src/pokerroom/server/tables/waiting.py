@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from pokerroom.engine.events import Event
+from pokerroom.errors import message
 from pokerroom.server.clock import utcnow
 from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.client import Client
@@ -19,7 +20,8 @@ from pokerroom.store.tables.store import TableSave
 from pokerroom.table import TableError
 from pokerroom.table.events import PassedOver, SeatOffered
 
-NO_CHIPS = "your balance is below the table's minimum buy-in"  # errors: waiting.no_chips
+# The passed-over event's reason (the hand history's English) for a player who cannot buy in.
+NO_CHIPS = message("waiting.no_chips")
 
 
 class WaitingRequests(Recovers):
@@ -42,7 +44,7 @@ class WaitingRequests(Recovers):
         seated, not on it, or the table is closed."""
         player = self._player(client)
         if message.action == "join" and self.closed:
-            raise TableError("this table is closed")
+            raise TableError(code="table.closed")
         async with self._as_it_was_on_failure():
             if message.action == "join":
                 events = self.table.join_waiting_list(player, now, name=client.name)
@@ -60,7 +62,7 @@ class WaitingRequests(Recovers):
         players = self.table.waiting.players
         for player in players:
             self.table.waiting.remove(player)
-        self._tell_waiting(now, dict.fromkeys(players, "the table was closed"))
+        self._tell_waiting(now, dict.fromkeys(players, "waiting.table_closed"))
 
     async def _offer_seats(self, now: float) -> bool:
         """After every turn: offers that ran out are passed on and free seats offered."""
@@ -78,18 +80,23 @@ class WaitingRequests(Recovers):
 
     async def _pass_over_the_broke(self, events: list[Event], now: float) -> dict[str, str]:
         """A player offered a seat they cannot buy into is passed over at once (the seat goes
-        on down the line); the notes say why each player passed over left the list."""
+        on down the line); the notes say why each player passed over left the list (the
+        code of a ``waiting`` frame's note)."""
         notes: dict[str, str] = {}
+        broke: set[str] = set()
         checked = 0
         while checked < len(events):
             event = events[checked]
             checked += 1
             if isinstance(event, PassedOver):
-                notes[event.player] = event.reason
+                notes[event.player] = (
+                    "waiting.no_chips" if event.player in broke else "waiting.lapsed"
+                )
             elif (
                 isinstance(event, SeatOffered)
                 and await self.store.balance(int(event.player)) < self.table.min_buy_in
             ):
+                broke.add(event.player)
                 events.extend(self.table.pass_over(event.player, NO_CHIPS, now))
         return notes
 

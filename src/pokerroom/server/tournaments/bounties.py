@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pokerroom.errors import Params
 from pokerroom.store.tournaments.bounties import BountyPayment
 from pokerroom.table import Table
 from pokerroom.tournament.coordinator import Tournament
@@ -26,18 +27,18 @@ def bounties_due(
     ]
 
 
-def bounty_texts(t: Tournament, paid: list[BountyPayment]) -> list[tuple[str, str]]:
-    """(knocker entry, what they are told) for each payment stored."""
-    told = []
+def bounty_notes(t: Tournament, paid: list[BountyPayment]) -> list[tuple[str, str, Params]]:
+    """(knocker entry, the code and params of what they are told) for each payment stored."""
+    told: list[tuple[str, str, Params]] = []
     for p in paid:
         if p.amount <= 0:
             continue
         if p.busted == p.knocker:
-            told.append((p.knocker, f"you won your own bounty of {p.amount}"))
+            told.append((p.knocker, "tournament.bounty_own", {"amount": p.amount}))
         else:
             busted = t.entries[p.busted]
             name = busted.name or busted.player
-            told.append((p.knocker, f"you won {p.amount} for eliminating {name}"))
+            told.append((p.knocker, "tournament.bounty_won", {"amount": p.amount, "busted": name}))
     return told
 
 

@@ -62,22 +62,25 @@ async def buy_chips(
     async with runner.lock:
         entry, now = runner.entry_of(account), runner.now()
         if entry is None:
-            raise TournamentError(f"you are not in {t.name}")
+            raise TournamentError(code="tournament.not_in", event=t.name)
         e = t.entries[entry]
         last = t.requests.get(entry)
         if _retried(last, request, addon, number):
             assert last is not None
             return bought(runner, entry, last[1])
         if addon and e.addon:
-            raise TournamentError(f"entry {entry} has taken the add-on in {t.name}: one per entry")
+            raise TournamentError(code="tournament.addon_taken", entry=entry, event=t.name)
         if not addon and number is not None and number != e.rebuys + 1:
             raise TournamentError(
-                f"entry {entry} has made {e.rebuys} rebuys in {t.name}:"
-                f" rebuy {number} is not the next, nothing was bought"
+                code="tournament.rebuy_not_next",
+                entry=entry,
+                done=e.rebuys,
+                event=t.name,
+                number=number,
             )
         if not (t.can_addon(entry, now) if addon else t.can_rebuy(entry, now)):
-            what = "take the add-on" if addon else "rebuy"
-            raise TournamentError(f"entry {entry} cannot {what} now in {t.name}")
+            code = "tournament.cannot_addon" if addon else "tournament.cannot_rebuy"
+            raise TournamentError(code=code, entry=entry, event=t.name)
         made = "addon" if addon else f"rebuy:{e.rebuys + 1}"
 
         def apply() -> str:

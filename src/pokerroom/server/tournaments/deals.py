@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pokerroom.errors import message
 from pokerroom.tournament.deals import DealKind, Proposal, deal_offer, make_deal
 from pokerroom.tournament.events import TournamentError
 
@@ -19,8 +20,8 @@ if TYPE_CHECKING:
     from pokerroom.server.tournaments.runner import TournamentRunner
 
 
-RESTARTED = "the deal being agreed was cancelled by a restart of the room: propose it again"
-LAPSED = "the deal lapsed: not every player answered in time"
+RESTARTED = "tournament.deal_restarted"
+LAPSED = "tournament.deal_lapsed"
 
 
 def restarted(runner: TournamentRunner) -> None:
@@ -85,7 +86,7 @@ def deal_view(runner: TournamentRunner) -> dict[str, Any]:
     if p is None:
         view: dict[str, Any] = {"made": False, "amounts": None, "keep": 0, "proposal": None}
         if runner.deal_cancelled:  # until a new one is proposed
-            view["cancelled"] = RESTARTED
+            view["cancelled"] = message(RESTARTED)
         return view
     return {
         "made": False,
@@ -105,7 +106,7 @@ def deal_view(runner: TournamentRunner) -> dict[str, Any]:
 def _player_left(runner: TournamentRunner, account: int) -> str:
     entry = runner.entry_of(account)
     if entry is None or entry not in runner.t.remaining():
-        raise TournamentError(f"you are not in {runner.t.name}")
+        raise TournamentError(code="tournament.not_in", event=runner.t.name)
     return entry
 
 
@@ -114,12 +115,10 @@ async def propose(runner: TournamentRunner, account: int, kind: DealKind, keep: 
     async with runner.lock:
         entry = _player_left(runner, account)
         if open_proposal(runner) is not None:
-            raise TournamentError(f"{t.name}: a deal is already proposed")
+            raise TournamentError(code="tournament.deal_open", event=t.name)
         level = t.clock.level_number(runner.now())
         if t.deals_asked.get(entry) == level:  # (one never shown, void first, does not count)
-            raise TournamentError(
-                f"{t.name}: you proposed a deal in level {level}: one proposal a level"
-            )
+            raise TournamentError(code="tournament.deal_once_a_level", event=t.name, level=level)
         p = Proposal(kind, keep, entry, tuple(t.remaining()), {entry})
         _offer(runner, p)  # a deal that cannot be made is refused now
         runner.proposal = p
@@ -133,7 +132,7 @@ async def propose(runner: TournamentRunner, account: int, kind: DealKind, keep: 
             raise
         who = runner.names.get(t.entries[entry].player, entry)
         for other in p.players:
-            runner.tell(other, "deal", f"{who} proposes a deal ({kind})")
+            runner.tell(other, "deal", "tournament.deal_proposed", {"who": who, "kind": kind})
 
 
 async def answer(runner: TournamentRunner, account: int, *, accept: bool) -> None:
@@ -142,17 +141,17 @@ async def answer(runner: TournamentRunner, account: int, *, accept: bool) -> Non
         entry = _player_left(runner, account)
         p = open_proposal(runner)
         if p is None:
-            raise TournamentError(f"{t.name}: no deal is proposed")
+            raise TournamentError(code="tournament.no_deal", event=t.name)
         who = runner.names.get(t.entries[entry].player, entry)
         if not accept:
             runner.proposal = None
             await runner.save()
             runner.wake_all()
             for other in p.players:
-                runner.tell(other, "deal", f"{who} declined the deal")
+                runner.tell(other, "deal", "tournament.deal_declined", {"who": who})
             return
         if _offer(runner, p) is None:
-            raise TournamentError(f"{t.name}: the deal's amounts come when the hand ends")
+            raise TournamentError(code="tournament.deal_wait", event=t.name)
         p.accepted.add(entry)
         if p.accepted != set(p.players):
             return
@@ -162,4 +161,4 @@ async def answer(runner: TournamentRunner, account: int, *, accept: bool) -> Non
         runner.wake_all()
         for other in p.players:
             amount = (t.deal or {})[other]
-            runner.tell(other, "deal", f"the deal is made: you take {amount}")
+            runner.tell(other, "deal", "tournament.deal_made", {"amount": amount})

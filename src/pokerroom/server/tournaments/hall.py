@@ -296,7 +296,7 @@ class Tournaments:
         if runner is None:
             runner = self.events.shadow(tournament_id)
         if runner is None:
-            raise TournamentError(f"no tournament {tournament_id!r}")
+            raise TournamentError(code="tournament.not_found", tournament=tournament_id)
         return runner
 
     async def find(self, tournament_id: str) -> TournamentRunner:

@@ -19,18 +19,18 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from pokerroom.errors import Params, message, wire_params
 from pokerroom.rules.errors import RulesError
 from pokerroom.rules.tournament import TournamentStructure
 from pokerroom.server.clock import utcnow
 from pokerroom.server.sockets import protocol
-from pokerroom.server.sockets.errors import describe
 from pokerroom.server.tables import notices
 from pokerroom.server.tables.actor import TableActor
 from pokerroom.server.tables.inbox import Watching
 from pokerroom.server.tables.room import Room
 from pokerroom.server.tournaments.bounties import (
     bounties_due,
-    bounty_texts,
+    bounty_notes,
     bounty_view,
     seat_bounties,
 )
@@ -203,15 +203,15 @@ class TournamentRunner:
     def bounties_paid(self, paid: list[BountyPayment]) -> None:
         """Stored: tell each knocker what they won."""
         self.bounties_sent.update((p.busted, p.knocker) for p in paid)
-        for entry, text in bounty_texts(self.t, paid):
-            self._tell(self.account_of(entry), "bounty", text)
+        for entry, code, params in bounty_notes(self.t, paid):
+            self._tell(self.account_of(entry), "bounty", code, params)
 
     # ------------------------------------------------------------ requests
 
     async def register(self, account: int, name: str, request: str) -> str:
         async with self.lock:
             if self.cancelled:
-                raise TournamentError(f"{self.t.name} was cancelled")
+                raise TournamentError(code="tournament.cancelled", event=self.t.name)
             player, now = str(account), self.now()
             applied: list[Any] = []
 
@@ -268,7 +268,7 @@ class TournamentRunner:
         async with self.lock:
             entry = self.entry_of(account)
             if entry is None:
-                raise TournamentError(f"you are not in {self.t.name}")
+                raise TournamentError(code="tournament.not_in", event=self.t.name)
             events = self.t.decline_rebuy(entry, self.now())
             try:
                 await self.settle()
@@ -318,7 +318,7 @@ class TournamentRunner:
         self.launch()
         self.after(events)
         for entry in t.entries:
-            self.follow(self.account_of(entry), "started", f"{t.name} has started")
+            self.follow(self.account_of(entry), "started", "tournament.started", {"event": t.name})
         self.hall.changed()
 
     async def cancel(self) -> None:
@@ -335,7 +335,7 @@ class TournamentRunner:
             refunded = await self.store.cancel(self.id, apply=apply, now=utcnow())
         self.cancelled = True
         for account in refunded:
-            self._tell(account, "cancelled", f"{t.name} was cancelled: your buy-in is refunded")
+            self._tell(account, "cancelled", "tournament.cancelled_refunded", {"event": t.name})
         self.hall.changed()
 
     def launch(self) -> None:
@@ -366,30 +366,31 @@ class TournamentRunner:
         for event in events:
             match event:
                 case Seated(entry, number, _, "late"):  # a late entry: to their table
-                    self.follow(self.account_of(entry), "started", f"you sit at table {number}")
-                case Moved(entry, _, to_table, _, reason):
-                    text = f"you were moved to table {to_table}" + (
-                        " (your table broke)" if reason == "break" else ""
+                    self.follow(
+                        self.account_of(entry), "started", "tournament.late_seat", {"table": number}
                     )
-                    self.follow(self.account_of(entry), "moved", text)
+                case Moved(entry, _, to_table, _, reason):
+                    code = "tournament.moved_break" if reason == "break" else "tournament.moved"
+                    self.follow(self.account_of(entry), "moved", code, {"table": to_table})
                 case TableBroken(_, final):
                     if final is not None:
-                        self.tell_all("final_table", f"the final table is table {final}")
+                        self.tell_all("final_table", "tournament.final_table", {"table": final})
                 case HandForHand(on):
-                    on_text = "hand-for-hand: every table deals together"
-                    self.tell_all("hand_for_hand", on_text if on else "hand-for-hand is over")
+                    said = "tournament.hand_for_hand" if on else "tournament.hand_for_hand_over"
+                    self.tell_all("hand_for_hand", said)
                 case RebuyOffered(entry, until):
                     seconds = max(0, round(until - self.now()))
                     self._tell(
                         self.account_of(entry),
                         "rebuy_offered",
-                        f"you are out of chips: rebuy within {seconds} s or you are out",
+                        "tournament.rebuy_offered",
+                        {"seconds": seconds},
                     )
                 case Eliminated(entry, _, _):
-                    self._tell(self.account_of(entry), "eliminated", "you are out")
+                    self._tell(self.account_of(entry), "eliminated", "tournament.eliminated")
                 case Finished(winner):
                     self.finished_at = self.now()
-                    self._tell(self.account_of(winner), "won", f"you won {t.name}")
+                    self._tell(self.account_of(winner), "won", "tournament.won", {"event": t.name})
                     asyncio.get_running_loop().call_later(LINGER_SECONDS, self.close)
         self.wake_all()
 
@@ -407,12 +408,17 @@ class TournamentRunner:
             if place is None:
                 continue
             won = amounts.get(entry, 0)
-            tie = f" (tied for places {place.tie[0]}-{place.tie[1]})" if place.tie else ""
+            params: Params = {"place": place.place, "entrants": len(self.t.entries)}
+            if place.tie:
+                params.update(first=place.tie[0], last=place.tie[1])
+            if won:
+                params["amount"] = won
+            code = "tournament.place" + ("_tied" if place.tie else "") + ("_prize" if won else "")
             self._tell(
                 self.account_of(entry),
                 "finished",
-                f"you finished in place {place.place} of {len(self.t.entries)}{tie}"
-                + (f" and won {won}" if won else ""),
+                code,
+                params,
                 place=place.place,
                 prize=won,
             )
@@ -429,14 +435,18 @@ class TournamentRunner:
     def _clients(self, account: int) -> list[Any]:
         return [c for c in self.room.clients if c.account_id == account and not c.closed]
 
-    def _tell(self, account: int, kind: str, text: str, **more: Any) -> None:
-        code, params = describe(text)  # for the player's language (server/sockets/errors.py)
+    def _tell(
+        self, account: int, kind: str, code: str, params: Params | None = None, **more: Any
+    ) -> None:
+        """A notice to the player: its ``code`` and ``params`` (pokerroom/errors.py), for the
+        player's language, and its English text."""
+        params = params or {}
         notice = protocol.TournamentNotice(
             tournament=self.id,
             kind=kind,
-            text=text,
+            text=message(code, **params),
             code=code,
-            params=params,
+            params=wire_params(params),
             table=self.my_table(account),
             **more,
         )
@@ -445,16 +455,16 @@ class TournamentRunner:
             client.deliver(line)
         self.room.tell_nodes(notices.Deliver(account=account, line=line))  # their other nodes
 
-    def tell(self, entry: str, kind: str, text: str) -> None:
-        self._tell(self.account_of(entry), kind, text)
+    def tell(self, entry: str, kind: str, code: str, params: Params | None = None) -> None:
+        self._tell(self.account_of(entry), kind, code, params)
 
-    def tell_all(self, kind: str, text: str) -> None:
+    def tell_all(self, kind: str, code: str, params: Params | None = None) -> None:
         for entry in self.t.remaining():
-            self._tell(self.account_of(entry), kind, text)
+            self._tell(self.account_of(entry), kind, code, params)
 
-    def follow(self, account: int, kind: str, text: str) -> None:
+    def follow(self, account: int, kind: str, code: str, params: Params | None = None) -> None:
         """Tell the player and open their (new) table on their screens."""
-        self._tell(account, kind, text)
+        self._tell(account, kind, code, params)
         table = self.my_table(account)
         actor = None if table is None else self.room.actors.get(table)
         if actor is None:

@@ -213,19 +213,19 @@ class TournamentPolicy:
     def player(self, actor: TableActor, client: Client) -> str:
         entry = self.seat_holder(actor, client.account_id)
         if entry is None:
-            raise TableError(f"you have no seat at {actor.table_id}")
+            raise TableError(code="seat.no_seat_here", table=actor.table_id)
         return entry
 
-    def refusal(self, actor: TableActor, payload: protocol.ClientMessage) -> str | None:
+    def refusal(self, actor: TableActor, payload: protocol.ClientMessage) -> TableError | None:
         if isinstance(payload, (protocol.Act, protocol.Chat, protocol.Seed)):
             return None
-        return f"{actor.table_id} is a tournament table: its seats are drawn by the tournament"
+        return TableError(code="tournament.table_seats", table=actor.table_id)
 
     def act(self, actor: TableActor, player: str, action: Action, now: float) -> list[Any]:
         try:
             return self.runner.t.act(player, action, now)
         except TournamentError as error:
-            raise TableError(str(error)) from None
+            raise TableError(code=error.code, **error.params) from None
 
     async def suspend(self, actor: TableActor, player: str, now: float) -> bool:
         return False  # a suspended player is blinded off like an absent one
@@ -233,7 +233,7 @@ class TournamentPolicy:
     async def floor(
         self, actor: TableActor, close: bool, reason: str, now: float
     ) -> dict[str, Any]:
-        raise TableError("a tournament table is run by its tournament")
+        raise TableError(code="tournament.table_floor")
 
     def watched(self, actor: TableActor, client: Client) -> None:
         tell_restarted(self.runner, client.account_id)  # a deal a restart cancelled

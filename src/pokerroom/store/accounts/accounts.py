@@ -35,6 +35,7 @@ from sqlalchemy import case, delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pokerroom.errors import CodedError
 from pokerroom.store.models import Account, AuthSession, LoginFailures
 from pokerroom.store.money.ledger import BANK, transfer
 
@@ -46,19 +47,20 @@ FAILURE_WINDOW = timedelta(hours=24)  # failures older than this (after the last
 SESSION_LIFETIME = timedelta(days=30)
 USERNAME = re.compile(r"^[a-z0-9_]{3,32}$")
 MIN_PASSWORD = 8
+WRONG = "auth.wrong_password"  # the one refusal of a log-in, whatever was wrong
 NO_PASSWORD = "!"  # a password hash no password matches (a bot's: it cannot log in)
-WRONG = "unknown username or wrong password"
 
 _hasher = PasswordHasher()  # argon2id with the library's current recommended parameters
 
 
-class AuthError(ValueError):
-    """Sign-up or log-in refused, with the reason a person can act on."""
+class AuthError(CodedError, ValueError):
+    """Sign-up or log-in refused, with the reason a person can act on (its ``code``,
+    pokerroom/errors.py)."""
 
 
 class AccountLockedError(AuthError):
     def __init__(self, until: datetime) -> None:
-        super().__init__(f"too many failed log-ins: try again after {until.isoformat()}")
+        super().__init__(code="auth.locked", until=until.isoformat())
         self.until = until
 
 
@@ -106,14 +108,14 @@ def check_username(username: str) -> str:
     """The username as stored (its canonical spelling), if it meets the rules."""
     name = canonical_username(username)
     if not USERNAME.match(name):
-        raise AuthError("a username has 3 to 32 letters, digits or underscores")
+        raise AuthError(code="auth.bad_username")
     return name
 
 
 def new_password(password: str) -> NewPassword:
     """Hash a password for a new account (CPU-bound: the server calls it on a worker thread)."""
     if len(password) < MIN_PASSWORD:
-        raise AuthError(f"a password has at least {MIN_PASSWORD} characters")
+        raise AuthError(code="auth.short_password", min_length=MIN_PASSWORD)
     return NewPassword(_hasher.hash(password))
 
 
@@ -146,7 +148,7 @@ async def sign_up(
     name = check_username(username)
     hashed = new_password(password) if isinstance(password, str) else password
     if await session.scalar(select(Account.id).where(Account.username == name)) is not None:
-        raise AuthError(f"the username {name!r} is taken")
+        raise AuthError(code="auth.username_taken", name=name)
     return await _create(session, name, hashed.hash, now, display_name or username, role, grant)
 
 
@@ -205,12 +207,12 @@ async def start_log_in(session: AsyncSession, username: str, *, now: datetime) -
     before checking the password, so that parallel attempts see each other's counts."""
     name = canonical_username(username)
     if not USERNAME.match(name):
-        raise AuthError(WRONG)  # no account can have this name: nothing to count
+        raise AuthError(code=WRONG)  # no account can have this name: nothing to count
     failures = await _count_failure(session, name, now)
     if failures is None:  # the row was deleted (pruned, a log-in) since the insert: anew
         failures = await _count_failure(session, name, now)
     if failures is None:  # deleted again by yet another request: refused, nothing checked
-        raise AuthError(WRONG)  # pragma: no cover
+        raise AuthError(code=WRONG)  # pragma: no cover
     if failures > FREE_FAILURES:
         lock = min(FIRST_LOCK * (2 ** (failures - FREE_FAILURES - 1)), LONGEST_LOCK)
         await session.execute(
@@ -287,13 +289,13 @@ async def finish_log_in(
 ) -> LoggedIn:
     """After the password matched: clear the failures and open a session."""
     if attempt.account_id is None or attempt.password_hash is None:
-        raise AuthError(WRONG)  # pragma: no cover - no password matches such an attempt
+        raise AuthError(code=WRONG)  # pragma: no cover - no password matches such an attempt
     await session.execute(delete(LoginFailures).where(LoginFailures.username == attempt.username))
     account = await session.get(Account, attempt.account_id)
     if account is None:
-        raise AuthError(WRONG)  # pragma: no cover - accounts are never deleted
+        raise AuthError(code=WRONG)  # pragma: no cover - accounts are never deleted
     if account.suspended:
-        raise AuthError("this account is suspended")
+        raise AuthError(code="auth.suspended")
     if rehashed is not None:
         account.password_hash = rehashed.hash
     return await open_session(session, account.id, now=now)
@@ -304,7 +306,7 @@ async def log_in(session: AsyncSession, username: str, password: str, *, now: da
     A failure is counted only if the caller commits after the ``AuthError``."""
     attempt = await start_log_in(session, username, now=now)
     if not verify_password(attempt.password_hash, password):
-        raise AuthError(WRONG)
+        raise AuthError(code=WRONG)
     old = attempt.password_hash
     rehashed = new_password(password) if old is not None and needs_rehash(old) else None
     return await finish_log_in(session, attempt, now=now, rehashed=rehashed)
@@ -340,10 +342,10 @@ async def authenticate(session: AsyncSession, token: str, *, now: datetime) -> A
         select(AuthSession).where(AuthSession.token_hash == _token_hash(token))
     )
     if found is None or found.revoked or _aware(found.expires_at) <= now:
-        raise AuthError("not logged in (the session is unknown, expired or revoked)")
+        raise AuthError(code="auth.not_logged_in")
     account = await session.get(Account, found.account_id)
     if account is None or account.suspended:
-        raise AuthError("this account is suspended")
+        raise AuthError(code="auth.suspended")
     return account
 
 

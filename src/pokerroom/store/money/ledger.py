@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
+from pokerroom.errors import CodedError
 from pokerroom.store.compiled import Compiled
 from pokerroom.store.db import on_async_session
 from pokerroom.store.models import LedgerAccount, Posting, Sitting, Transfer
@@ -43,8 +44,9 @@ NON_NEGATIVE = frozenset(
 )  # the house may owe after a correction
 
 
-class LedgerError(ValueError):
-    """A transfer that cannot be made. The ledger is unchanged."""
+class LedgerError(CodedError, ValueError):
+    """A transfer that cannot be made. The ledger is unchanged. Those a player is sent carry
+    their ``code`` (pokerroom/errors.py)."""
 
 
 class InsufficientChipsError(LedgerError):
@@ -138,6 +140,13 @@ def _check_funds(accounts: Mapping[Account, Held], amounts: Mapping[Account, int
     for account, amount in amounts.items():
         row = accounts[account]
         if row.kind in NON_NEGATIVE and row.balance + amount < 0:
+            if row.kind == "player":
+                raise InsufficientChipsError(
+                    code="chips.insufficient",
+                    account=row.owner,
+                    balance=row.balance,
+                    amount=-amount,
+                )
             raise InsufficientChipsError(
                 f"{row.kind} {row.owner} has {row.balance} chips, cannot pay {-amount}"
             )
@@ -356,18 +365,15 @@ def repeated_request_sync(
     if existing is None:
         return False
     if not seated or existing.sitting_id != (None if sitting is None else sitting.id):
-        raise KeyUsedError(
-            f"request key {key!r} was already used in a sitting that has ended:"
-            " it cannot buy in or seat again (send a new request key)"
-        )
+        raise KeyUsedError(code="chips.key_used", key=key)
     posted = _table_posting(session, existing)
     if posted != amount:
         raise IdempotencyConflictError(
-            f"request key {key!r} moved {posted} chips, not {amount}: a key names one request"
+            code="chips.key_amount", key=key, posted=posted, amount=amount
         )
     if seat is not None and sitting is not None and sitting.seat != seat:
         raise IdempotencyConflictError(
-            f"request key {key!r} seated you at seat {sitting.seat}, not seat {seat}"
+            code="chips.key_seat", key=key, seated=sitting.seat, seat=seat
         )
     return True
 

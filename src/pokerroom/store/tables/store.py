@@ -19,6 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
+from pokerroom.errors import CodedError
 from pokerroom.history.integrity import Report
 from pokerroom.history.results import Filters, ResultsPage
 from pokerroom.store.accounts.accounts import (
@@ -81,7 +82,7 @@ T = TypeVar("T")
 log = logging.getLogger("pokerroom.store")
 
 
-class StoreError(RuntimeError):
+class StoreError(CodedError, RuntimeError):
     """The database refused or lost a player's request; its transaction was rolled back."""
 
 
@@ -131,7 +132,9 @@ class RoomStore:
             async with self.db.transaction() as session:
                 yield session
         except SQLAlchemyError as error:
-            raise StoreError(f"{what} was not stored ({type(error).__name__})") from error
+            raise StoreError(
+                code="table.not_stored", what=what, reason=type(error).__name__
+            ) from error
 
     @asynccontextmanager
     async def _landed(

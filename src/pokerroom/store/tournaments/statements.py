@@ -165,7 +165,7 @@ def register_sync(
     the first (the unique ``active`` key) and is refused."""
     record = _record(session, tournament_id)
     if record.status == "cancelled":
-        raise TournamentStoreError(f"{record.name} was cancelled")
+        raise TournamentStoreError(code="tournament.cancelled", event=record.name)
     prices = prices_of(record)
     done = session.scalar(
         select(TournamentEntry).where(
@@ -176,14 +176,13 @@ def register_sync(
     )
     if done is not None:
         if done.status != "registered":
-            raise KeyUsedError(
-                f"request key {request!r} registered an entry that was taken back:"
-                " send a new request key to register again"
-            )
+            raise KeyUsedError(code="tournament.key_taken_back", key=request)
         return Registration(done.entry, repeated=True)
     active = f"{tournament_id}:{account}:{number}"
     if session.scalar(select(TournamentEntry.id).where(TournamentEntry.active == active)):
-        raise TournamentStoreError(f"entry {number} of player {account} is already registered")
+        raise TournamentStoreError(
+            code="tournament.already_registered", number=number, account=account
+        )
     # A ticket to this event pays for it (store/tickets.py); else the player's balance.
     cost = prices.buy_in + prices.fee
     payer = ticket_account(tournament_id, account)
@@ -274,7 +273,9 @@ def unregister_sync(
     record = _record(session, tournament_id)
     row = registered_entry(session, tournament_id, account)
     if row is None:
-        raise TournamentStoreError(f"player {account} is not registered in {record.name}")
+        raise TournamentStoreError(
+            code="tournament.account_not_registered", account=account, event=record.name
+        )
     snapshot = apply()
     row.status, row.active = "unregistered", None
     session.flush()

@@ -98,7 +98,7 @@ class TournamentStore:
         except SQLAlchemyError as error:  # rolled back: nothing paid (the runner undoes the rest)
             reason = type(error).__name__
             raise StoreError(
-                f"the registration was not stored ({reason}): nothing changed, try again"
+                code="table.not_stored", what="the registration", reason=reason
             ) from error
 
     async def unregister(
