@@ -20,6 +20,17 @@ SETTINGS: dict[str, Any] = {
     "decision_seconds": 5,
     "time_bank_seconds": 0,
 }
+# A sit & go's settings (beside SETTINGS): 3 seats, $10 + $1, 15 big blinds, 1-minute levels.
+SIT_AND_GO: dict[str, Any] = {
+    "kind": "sit_and_go",
+    "big_blind": None,
+    "seats": 3,
+    "buy_in": 1000,
+    "fee": 100,
+    "starting_stack": 1500,
+    "blinds": "hyper",
+    "level_minutes": 1,
+}
 
 
 def api(server: Server, who: Person | None = None) -> httpx.AsyncClient:

@@ -46,9 +46,12 @@ def _hall(request: Request) -> Tournaments:
 
 async def _runner(request: Request, tournament_id: str) -> TournamentRunner:
     try:
-        return await _hall(request).find(tournament_id)
+        runner = await _hall(request).find(tournament_id)
     except TournamentError as error:
         raise HTTPException(404, str(error)) from None
+    if runner.config.get("private"):  # a private sit & go: only through its game's routes
+        raise HTTPException(404, f"no tournament {tournament_id!r}")
+    return runner
 
 
 @router.get("")
