@@ -97,6 +97,10 @@ TEMPLATES: dict[str, str] = {
     "private.not_paused": "the game is not paused",
     "private.no_request": "player {account} has not asked to sit in this game",
     "private.not_approved": "the host has not approved you at this game",
+    "private.cash_only": "a sit & go has no such act: its blinds are its levels",
+    "private.sit_and_go_only": "this private game is a cash game, not a sit & go",
+    "private.running": "the sit & go has started: it is played to its end",
+    "private.too_few": "a sit & go starts with 2 players or more ({count} registered)",
     # tournaments (tournament/*, server/tournaments/runner.py,
     # store/tournaments/statements.py): the errors of the lobby's requests, then the notes
     # of a ``tournament`` frame (its ``kind``)

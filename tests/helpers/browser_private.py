@@ -37,7 +37,7 @@ async def fill_form(page: Page, settings: dict[str, Any]) -> None:
         box = f"#private-form [name='{name}']"
         if isinstance(value, bool):
             await page.set_checked(box, value)
-        elif name in ("preset", "variant", "structure"):
+        elif name in ("kind", "preset", "variant", "structure", "blinds"):
             await page.select_option(box, value)
         else:
             await page.fill(box, str(value))

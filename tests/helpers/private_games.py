@@ -4,9 +4,15 @@ code, seated, and what the routes answer each of them."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
+import json
+import socket
 from typing import Any
 
 import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from tests.server.conftest import PASSWORD_SECONDS, Person, Server
 
@@ -19,6 +25,17 @@ SETTINGS: dict[str, Any] = {
     "seats": 6,
     "decision_seconds": 5,
     "time_bank_seconds": 0,
+}
+# A sit & go's settings (beside SETTINGS): 3 seats, $10 + $1, 15 big blinds, 1-minute levels.
+SIT_AND_GO: dict[str, Any] = {
+    "kind": "sit_and_go",
+    "big_blind": None,
+    "seats": 3,
+    "buy_in": 1000,
+    "fee": 100,
+    "starting_stack": 1500,
+    "blinds": "hyper",
+    "level_minutes": 1,
 }
 
 
@@ -103,3 +120,44 @@ async def hands_of(server: Server, who: Person, game: dict[str, Any], at_least: 
             return hands
         await asyncio.sleep(0.05)
     raise AssertionError(f"fewer than {at_least} hands stored: {hands}")
+
+
+async def sent_and_dropped(server: Server, who: Person, method: str, path: str, body: Any) -> None:
+    """``who``'s request to a private game's route, written whole on a connection that is
+    closed at once: the client never reads the answer (a host whose network drops right after
+    clicking)."""
+    host, port = server.base.removeprefix("http://").split(":")
+    data = json.dumps(body).encode()
+    head = (
+        f"{method} /api/private-games{path} HTTP/1.1\r\nHost: {host}\r\n"
+        f"Authorization: Bearer {who.token}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(data)}\r\nConnection: close\r\n\r\n"
+    )
+    _, writer = await asyncio.open_connection(host, int(port))
+    writer.write(head.encode() + data)
+    await writer.drain()
+    writer.transport.abort()  # no FIN handshake, no answer read: the connection just goes
+
+
+async def never_reader(server: Server, who: Person) -> ClientConnection:
+    """``who``'s second connection, logged in, that will never read: a tiny receive buffer,
+    a short queue on the server and (for this connection only) no rate limit."""
+    room = server.room
+    limits = room.limits
+    room.limits = dataclasses.replace(limits, outbox_frames=16, rate=1e9, burst=10**9)
+    try:
+        raw = socket.create_connection(("127.0.0.1", int(server.base.rsplit(":", 1)[1])))
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        ws = await connect(server.base.replace("http", "ws", 1) + "/ws", sock=raw, max_queue=1)
+    finally:
+        room.limits = limits
+    await ws.send(json.dumps({"type": "hello", "token": who.token}))
+    return ws
+
+
+async def never_read(ws: ClientConnection, table: str) -> None:
+    """Ask for the table's whole state again and again, reading nothing."""
+    frame = json.dumps({"type": "watch", "table": table})
+    with contextlib.suppress(ConnectionClosed):
+        for _ in range(20_000):
+            await ws.send(frame)

@@ -25,12 +25,14 @@ RECONNECT_TRIES = 120
 QUIET_SECONDS = 2.0  # no frame this long: ask the lobby whether the bot's place is final
 
 
-async def register(base_url: str, token: str, tournament: str) -> str:
-    """Register (the request key makes a retry harmless); the entry's id."""
+async def register(base_url: str, token: str, tournament: str, path: str | None = None) -> str:
+    """Register (the request key makes a retry harmless) at the event's ``path`` (its routes:
+    ``/api/tournaments/<id>``, or a private sit & go's game's); the entry's id."""
     key = secrets.token_hex(16)
+    path = f"/api/tournaments/{tournament}" if path is None else path
     async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
         response = await http.post(
-            f"/api/tournaments/{tournament}/register",
+            f"{path}/register",
             json={"request": key},
             headers={"Authorization": f"Bearer {token}"},
         )
@@ -48,8 +50,11 @@ async def run_tournament_bot(
     tournament: str,
     token: str | None = None,
     on_frame: Callable[[dict[str, Any]], None] | None = None,
+    private: bool = False,
 ) -> protocol.TournamentNotice:
-    """Register for ``tournament`` and play it to the end: the notice of the bot's place."""
+    """Register for ``tournament`` and play it to the end: the notice of the bot's place
+    (``private``: a private sit & go, registered and read through its game's routes)."""
+    path = f"/api/private-games/{tournament}" if private else f"/api/tournaments/{tournament}"
     if token is None:
         async with httpx.AsyncClient(base_url=base_url, timeout=SIGN_UP_SECONDS) as http:
             token = (await account(http, name, secrets.token_urlsafe(24)))["token"]
@@ -60,8 +65,10 @@ async def run_tournament_bot(
                 await ws.send(json.dumps({"type": "hello", "token": token}))
                 if entry is None:  # after the hello: the start's notice reaches this socket
                     await ws.recv()  # welcome
-                    entry = await register(base_url, token, tournament)
-                finished = await _play(ws, Seat(base_url, tournament, entry), strategy, on_frame)
+                    entry = await register(base_url, token, tournament, path)
+                view = f"{path}/event" if private else path
+                seat = Seat(base_url, tournament, entry, view, token)
+                finished = await _play(ws, seat, strategy, on_frame)
                 if finished is not None:
                     return finished
         except (ConnectionClosed, OSError, httpx.HTTPError):
@@ -75,11 +82,13 @@ class Seat:
     base_url: str
     tournament: str
     entry: str
+    view: str  # the route of the event's view (as the lobby lists it)
+    token: str
 
     async def place(self) -> protocol.TournamentNotice | None:
         """The entry's place from the lobby, once final (a notice missed while away)."""
         async with httpx.AsyncClient(base_url=self.base_url, timeout=30) as http:
-            response = await http.get(f"/api/tournaments/{self.tournament}")
+            response = await http.get(self.view, headers={"Authorization": f"Bearer {self.token}"})
         response.raise_for_status()
         # (None if not listed yet: through a node that does not run the event, the view
         # is that node's last read, which may be from before the bot's registration)

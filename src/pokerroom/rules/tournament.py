@@ -435,6 +435,15 @@ def tournament_structure_names() -> list[str]:
     )
 
 
+def structure_of(config: dict[str, Any]) -> TournamentStructure:
+    """An event's structure from its stored config: one a host composed for a private sit &
+    go (``structure_data``, checked as a data file is), else the shipped one it names."""
+    data = config.get("structure_data")
+    if data is not None:
+        return parse_tournament_structure(data, str(config["structure"]))
+    return load_tournament_structure(str(config["structure"]))
+
+
 @cache
 def load_tournament_structure(name: str) -> TournamentStructure:
     """One of the shipped structures (``tournament_structure_names()``)."""

@@ -172,6 +172,7 @@ def create_app(
         schedule=None if schedule is None else load_schedule(schedule),
         events=events(),
     )
+    private.hall = hall  # a private sit & go is one of the hall's events
 
     history = MetricHistory(room.metrics.registry)  # the back office's charts
 

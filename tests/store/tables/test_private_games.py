@@ -16,13 +16,19 @@ from pokerroom.store.accounts.accounts import new_password
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from pokerroom.store.models import TableRecord
-from pokerroom.store.tables.private_games import CodeTakenError, PrivateGamesStore
+from pokerroom.store.tables.private_games import (
+    CodeTakenError,
+    PrivateGamesStore,
+    PrivateSettings,
+)
 from pokerroom.store.tables.store import RoomStore, TableSave
 from pokerroom.table import Table
 
 NOW = datetime(2026, 12, 5, 15, 0, tzinfo=UTC)
 TABLE = "p_0123456789ab"
-SETTINGS = {"name": "Friday", "preset": "titan", "big_blind": 200, "spectators": False}
+SETTINGS = PrivateSettings(
+    name="Friday", preset="titan", variant="holdem", structure="no_limit", seats=6, big_blind=200
+)
 
 
 async def account(store: RoomStore, name: str) -> int:
@@ -42,12 +48,18 @@ async def test_R_PRIV_1_a_game_its_code_its_requests_and_its_acts(database: Data
     room, games = RoomStore(database), PrivateGamesStore(database)
     ann, bob = await account(room, "ann"), await account(room, "bob")
     made = await games.create(
-        TABLE, host=ann, code="K7QM2XP", invite="i" * 43, settings=SETTINGS, now=NOW
+        TABLE, host=ann, code="K7QM2XP", invite="i" * 43, settings=SETTINGS, big_blind=200, now=NOW
     )
     assert made.host_name == "ann" and made.big_blind == 200 and not made.paused
     with pytest.raises(CodeTakenError):  # the code is another game's: nothing is stored
         await games.create(
-            "p_other", host=bob, code="K7QM2XP", invite="j" * 43, settings=SETTINGS, now=NOW
+            "p_other",
+            host=bob,
+            code="K7QM2XP",
+            invite="j" * 43,
+            settings=SETTINGS,
+            big_blind=200,
+            now=NOW,
         )
     assert await games.game("p_other") is None
     assert await games.find(code="K7QM2XP") == TABLE
@@ -94,7 +106,9 @@ async def test_R_PRIV_1_the_game_ledger_is_the_rooms_ledger_and_the_end_closes_t
 ) -> None:
     room, games = RoomStore(database), PrivateGamesStore(database)
     ann = await account(room, "ann")
-    await games.create(TABLE, host=ann, code="ABCDEFG", invite="k" * 43, settings=SETTINGS, now=NOW)
+    await games.create(
+        TABLE, host=ann, code="ABCDEFG", invite="k" * 43, settings=SETTINGS, big_blind=200, now=NOW
+    )
     table = a_table()
     await room.save_table(TABLE, TableSave("Friday", {}, table.to_json()), now=NOW)
 

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pokerroom.server.http.deps import Player
 from pokerroom.server.private.games import PrivateGames, act_json
 from pokerroom.server.sockets.errors import ApiError
+from pokerroom.store.tables.private_games import PrivateSettings
 
 router = APIRouter(prefix="/api/private-games")
 
@@ -32,10 +33,11 @@ class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=40)
+    kind: Literal["cash", "sit_and_go"] = "cash"
     preset: Literal["multipoker", "fortune", "titan", "sweden", "casino"]
     variant: Literal["holdem", "omaha", "omaha_hilo"]
     structure: Literal["no_limit", "pot_limit", "fixed_limit"]
-    big_blind: int = Field(ge=2, le=10**9)
+    big_blind: int | None = Field(default=None, ge=2, le=10**9)  # a cash game's (required)
     seats: int = Field(ge=2, le=10)
     min_buy_in_bb: int | None = Field(default=None, ge=1, le=1000)
     max_buy_in_bb: int | None = Field(default=None, ge=1, le=1000)
@@ -46,6 +48,12 @@ class NewGame(BaseModel):
     bomb_pot: bool = False
     spectators: bool = False
     approve_seats: bool = True
+    # a sit & go's: its buy-in and fee (0 and 0: free), stack, blind levels and their minutes
+    buy_in: int = Field(default=0, ge=0, le=10**9)
+    fee: int = Field(default=0, ge=0, le=10**8)
+    starting_stack: int = Field(default=1500, ge=100, le=10**7)
+    blinds: Literal["regular", "turbo", "hyper"] = "regular"
+    level_minutes: int = Field(default=10, ge=1, le=60)
 
 
 class Ask(BaseModel):
@@ -67,9 +75,13 @@ class Target(BaseModel):
     account: int
 
 
+class RegisterIn(BaseModel):
+    request: str = Field(min_length=1, max_length=64)  # the idempotency key of the buy-in
+
+
 @router.post("", status_code=201)
 async def create(body: NewGame, account: Player, private: Games) -> dict[str, Any]:
-    game = await private.create(account.id, body.model_dump())
+    game = await private.create(account.id, PrivateSettings(**body.model_dump()))
     return private.view(game, account.id)
 
 
@@ -164,6 +176,42 @@ async def remove(game_id: GameId, body: Target, account: Player, private: Games)
 @router.post("/{game_id}/end")
 async def end(game_id: GameId, account: Player, private: Games) -> dict[str, Any]:
     return private.view(await private.end(game_id, account.id), account.id)
+
+
+@router.post("/{game_id}/register")
+async def register(
+    game_id: GameId, body: RegisterIn, account: Player, private: Games
+) -> dict[str, Any]:
+    """A sit & go's registration (its buy-in and fee paid; the request key makes a retry
+    harmless): the approved players' and the host's only."""
+    try:
+        entry = await private.register(game_id, account.id, account.display_name, body.request)
+    except ValueError as error:  # the event's or the ledger's refusal (full, no balance...)
+        raise ApiError.of(400, error) from None
+    return {"game": game_id, "entry": entry}
+
+
+@router.post("/{game_id}/unregister", status_code=204)
+async def unregister(game_id: GameId, account: Player, private: Games) -> None:
+    try:
+        await private.unregister(game_id, account.id)
+    except ValueError as error:
+        raise ApiError.of(400, error) from None
+
+
+@router.post("/{game_id}/start")
+async def start(game_id: GameId, account: Player, private: Games) -> dict[str, Any]:
+    return private.view(await private.start_event(game_id, account.id), account.id)
+
+
+@router.get("/{game_id}/event")
+async def event(game_id: GameId, account: Player, private: Games) -> dict[str, Any]:
+    """A sit & go's event as the tournament lobby lists it (levels, entrants, places and
+    prizes): its members' only."""
+    view = private.event_view(game_id, account.id)
+    if view is None:
+        raise ApiError(409, "private.sit_and_go_only")
+    return view
 
 
 @router.get("/{game_id}/log")

@@ -46,9 +46,12 @@ def _hall(request: Request) -> Tournaments:
 
 async def _runner(request: Request, tournament_id: str) -> TournamentRunner:
     try:
-        return await _hall(request).find(tournament_id)
+        runner = await _hall(request).find(tournament_id)
     except TournamentError as error:
         raise ApiError.of(404, error) from None
+    if runner.config.get("private"):  # a private sit & go: only through its game's routes
+        raise ApiError(404, "tournament.not_found", tournament=tournament_id)
+    return runner
 
 
 @router.get("")

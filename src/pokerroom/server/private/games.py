@@ -24,6 +24,14 @@ from typing import Any, Final
 from pokerroom.rules import HouseOptions, RulesError, Structure, Variant, load_preset
 from pokerroom.server.clock import utcnow
 from pokerroom.server.private.dealing import PrivateDealing
+from pokerroom.server.private.sit_and_go import (
+    Event,
+    Hall,
+    RefusedSettingError,
+    event_house,
+    structure,
+    structure_data,
+)
 from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.errors import ApiError, RefusalError
 from pokerroom.server.tables.actor import TableActor
@@ -33,23 +41,11 @@ from pokerroom.store.tables.private_games import (
     Act,
     CodeTakenError,
     PrivateGamesStore,
+    PrivateSettings,
     StoredGame,
 )
 from pokerroom.table import TableError
 
-# The settings a host may leave out (null): the preset's value is in force.
-DEFAULTED: Final = ("min_buy_in_bb", "max_buy_in_bb", "decision_seconds", "time_bank_seconds")
-# The host's options in the order a refusal is pinned on one: the buy-in's top before its
-# bottom (a range is refused by the bottom that passes the top).
-OPTIONS: Final = (
-    "max_buy_in_bb",
-    "min_buy_in_bb",
-    "decision_seconds",
-    "time_bank_seconds",
-    "straddle",
-    "run_it_twice",
-    "bomb_pot",
-)
 PREFIX: Final = "p_"  # a private table's id; the floor's ids ([a-z0-9-]) never have "_"
 # Codes people read out and type: no 0/O, 1/I/L.
 ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -80,7 +76,7 @@ class Game:
     host_name: str
     code: str
     invite: str
-    settings: dict[str, Any]
+    settings: PrivateSettings
     big_blind: int
     paused: bool
     bomb_pot_next: int
@@ -113,21 +109,25 @@ class Game:
         return self.members.get(account)
 
 
-def config_of(table_id: str, settings: dict[str, Any]) -> TableConfig:
-    """The table a game's settings make: the preset with the host's options (its house
+def config_of(table_id: str, settings: PrivateSettings) -> TableConfig:
+    """The table a cash game's settings make: the preset with the host's options (its house
     carries straddle, run it twice and bomb pots: R-STRADDLE-1, R-RIT-1, R-BOMB-1)."""
-    overrides = {name: settings[name] for name in OPTIONS if settings.get(name) is not None}
+    overrides = {
+        name: getattr(settings, name)
+        for name in PrivateSettings.OPTIONS
+        if getattr(settings, name) is not None
+    }
     warning = overrides.get("decision_seconds")
     if warning is not None:  # the warning comes within the time limit (R-TIME-1)
         overrides["warning_after_seconds"] = min(10, int(warning))
     return TableConfig(
         table_id,
-        settings["name"],
-        settings["preset"],
-        settings["variant"],
-        settings["structure"],
-        int(settings["big_blind"]),
-        int(settings["seats"]),
+        settings.name,
+        settings.preset,
+        settings.variant,
+        settings.structure,
+        int(settings.big_blind or 0),
+        settings.seats,
         tuple(sorted(overrides.items())),
     )
 
@@ -137,29 +137,29 @@ def preset_house(preset: str) -> HouseOptions:
     return load_preset(preset)
 
 
-def in_force(settings: dict[str, Any], house: HouseOptions | None) -> dict[str, Any]:
+def in_force(settings: PrivateSettings, house: HouseOptions | None) -> dict[str, Any]:
     """The settings with those the host left out filled with the values in force: the
     table's house's (``house``), or the preset's once the table is gone."""
     if house is None:
-        house = preset_house(settings["preset"])
-    filled = dict(settings)
-    for name in DEFAULTED:
+        house = preset_house(settings.preset)
+    filled = settings.as_json()
+    for name in PrivateSettings.DEFAULTED:
         if filled.get(name) is None:
             filled[name] = getattr(house, name)
     return filled
 
 
-def refused_setting(settings: dict[str, Any]) -> str:
-    """The setting a refused game's settings are refused for (the ``field`` of
+def refused_setting(settings: PrivateSettings) -> str:
+    """The setting a refused cash game's settings are refused for (the ``field`` of
     ``private.invalid``): the first of the game, its stakes, its seats and then the host's
     options, added one at a time, that the house does not take."""
-    house = preset_house(settings["preset"])
-    variant, structure = Variant(settings["variant"]), Structure(settings["structure"])
+    house = preset_house(settings.preset)
+    variant, structure = Variant(settings.variant), Structure(settings.structure)
     if (variant, structure) not in house.games:
         return "structure" if any(v is variant for v, _ in house.games) else "variant"
-    seats = int(settings["seats"])
+    seats = settings.seats
     try:
-        spec = house.game(variant, structure, int(settings["big_blind"]))
+        spec = house.game(variant, structure, int(settings.big_blind or 0))
     except (RulesError, ValueError):
         return "big_blind"
     if seats not in house.seat_choices:
@@ -169,12 +169,13 @@ def refused_setting(settings: dict[str, Any]) -> str:
     except RulesError:
         return "big_blind"  # the rake's schedule has no such stakes
     chosen: dict[str, Any] = {}
-    for name in OPTIONS:
-        if settings.get(name) is None:
+    for name in PrivateSettings.OPTIONS:
+        value = getattr(settings, name)
+        if value is None:
             continue
-        chosen[name] = settings[name]
+        chosen[name] = value
         if name == "decision_seconds":
-            chosen["warning_after_seconds"] = min(10, int(settings[name]))
+            chosen["warning_after_seconds"] = min(10, int(value))
         try:
             house.with_options(**chosen).check_table(spec, seats)
         except (RulesError, ValueError, TypeError):
@@ -198,6 +199,9 @@ class PrivateGames:
         self.games: dict[str, Game] = {}  # open games, by their table's id
         self.wrong: dict[int, deque[float]] = {}  # wrong codes per account (monotonic)
         self.sweeper: asyncio.Task[None] | None = None
+        # The room's tournaments, handed over by the composition root: a sit & go is their
+        # event (None: this room makes no private sit & gos).
+        self.hall: Hall | None = None
         # The room's hooks: private tables deal through the game and are never listed.
         room.prepare = self._prepare
         room.unlisted = private_table
@@ -224,7 +228,9 @@ class PrivateGames:
             game.members = {m.account: m.status for m in await self.store.members(game.table_id)}
             game.empty_since = now
             self.games[game.table_id] = game
-            if game.table_id not in self.room.actors:  # its table is gone (closed by the floor)
+            if game.settings.sit_and_go:
+                await self._event_over(game, now)  # its event ended while the room was down
+            elif game.table_id not in self.room.actors:  # its table is gone (closed by the floor)
                 await self._end(game, None, "end", now)
         self.sweeper = asyncio.create_task(self._sweep_forever(), name="private games")
 
@@ -247,6 +253,10 @@ class PrivateGames:
         in); the games ended."""
         ended = []
         for game in list(self.games.values()):
+            if game.settings.sit_and_go:  # no idle hour: it ends with its event
+                if await self._event_over(game, now):
+                    ended.append(game.table_id)
+                continue
             actor = self.room.actors.get(game.table_id)
             if actor is not None and actor.table.seats:
                 game.empty_since = None
@@ -267,19 +277,30 @@ class PrivateGames:
         table = message.table
         if not private_table(table):
             return None
-        game = self.games.get(table)
+        game = self.game_of_table(table)
         status = None if game is None else game.status_of(account)
         if game is None or status is None:
             return RefusalError(code="table.not_found", table=table)
         if status in MEMBERS:
             return None
-        if not game.settings.get("spectators"):
+        if not game.settings.spectators:
             return RefusalError(code="table.not_found", table=table)
         if isinstance(message, APPROVED_ONLY):
             return RefusalError(code="private.not_approved")
         return None
 
     # ------------------------------------------------------------ finding a game
+
+    def game_of_table(self, table_id: str) -> Game | None:
+        """The open game a table is of: a cash game's own, or a sit & go's (its event's
+        tables are ``<game>-<number>``)."""
+        game = self.games.get(table_id)
+        if game is None:
+            event, _, number = table_id.rpartition("-")
+            game = self.games.get(event) if number.isdigit() else None
+            if game is not None and not game.settings.sit_and_go:
+                game = None
+        return game
 
     def game_for(self, table_id: str, account: int, *, readers: bool = False) -> Game:
         """The open game ``account`` has a status in (``readers``: one that reads its books);
@@ -317,11 +338,17 @@ class PrivateGames:
 
     # ------------------------------------------------------------ players
 
-    async def create(self, host: int, settings: dict[str, Any]) -> Game:
-        """A new game and its table (422 ``private.invalid``: settings no table can have)."""
+    async def create(self, host: int, settings: PrivateSettings) -> Game:
+        """A new game and its table, or its sit & go open for registration (422
+        ``private.invalid``: settings no table or event can have)."""
         if sum(1 for g in self.games.values() if g.host == host) >= HOSTED:
             raise ApiError(422, "private.too_many", count=HOSTED)
         table_id = PREFIX + secrets.token_hex(6)
+        if settings.sit_and_go:
+            return await self._create_event(host, table_id, settings)
+        if settings.big_blind is None:
+            reason = "a cash game needs its stakes"
+            raise ApiError(422, "private.invalid", reason=reason, field="big_blind")
         config = config_of(table_id, settings)
         try:
             config.build()  # the preset, the game, the seats and the options, checked
@@ -329,6 +356,18 @@ class PrivateGames:
             field = refused_setting(settings)
             raise ApiError(422, "private.invalid", reason=str(error), field=field) from None
         now = utcnow()
+        game = await self._stored(host, table_id, settings, settings.big_blind, now)
+        try:
+            await self.room.open_table(config)
+        except Exception:
+            await self._end(game, host, "end", now)
+            raise
+        return game
+
+    async def _stored(
+        self, host: int, table_id: str, settings: PrivateSettings, big_blind: int, now: datetime
+    ) -> Game:
+        """The game stored with a fresh code and invite, and held open here."""
         for _ in range(5):  # a code drawn twice (27 billion): draw again
             try:
                 stored = await self.store.create(
@@ -337,6 +376,7 @@ class PrivateGames:
                     code=draw_code(),
                     invite=secrets.token_urlsafe(32),
                     settings=settings,
+                    big_blind=big_blind,
                     now=now,
                 )
                 break
@@ -348,11 +388,6 @@ class PrivateGames:
         game.members = {host: "approved"}
         game.empty_since = now
         self.games[table_id] = game  # before its table runs: it deals through the game
-        try:
-            await self.room.open_table(config)
-        except Exception:
-            await self._end(game, host, "end", now)
-            raise
         return game
 
     async def ask(self, account: int, *, code: str | None, invite: str | None) -> Game:
@@ -376,7 +411,7 @@ class PrivateGames:
             raise ApiError(404, "private.bad_code")
         if game.status_of(account) == "host":
             return game
-        asked = "approved" if not game.settings.get("approve_seats", True) else "pending"
+        asked = "approved" if not game.settings.approve_seats else "pending"
         async with game.lock:
             status = await self.store.ask(game.table_id, account, asked, now=utcnow())
             before = game.members.get(account)
@@ -394,6 +429,8 @@ class PrivateGames:
         async with game.lock:
             self._open(game)
             status, act = ("approved", "approve") if approve else ("denied", "deny")
+            if not approve:
+                await self._withdraw(game, account)
             if not await self.store.decide(
                 table_id, account, status, host=host, act=act, now=utcnow()
             ):
@@ -413,6 +450,7 @@ class PrivateGames:
             raise ApiError(422, "private.host_stays")
         async with game.lock:
             self._open(game)
+            await self._withdraw(game, account)
             if not await self.store.decide(
                 table_id, account, "removed", host=host, act="remove", now=utcnow()
             ):
@@ -424,6 +462,7 @@ class PrivateGames:
 
     async def pause(self, table_id: str, host: int, paused: bool) -> Game:
         game = self.hosted(table_id, host)
+        self._cash_only(game)
         async with game.lock:
             self._open(game)
             if game.paused == paused:
@@ -439,6 +478,7 @@ class PrivateGames:
     async def stakes(self, table_id: str, host: int, big_blind: int) -> Game:
         """The stakes of the next hand on: checked now against the table's house."""
         game = self.hosted(table_id, host)
+        self._cash_only(game)
         actor = self._actor(game)
         table = actor.table
         try:
@@ -461,6 +501,7 @@ class PrivateGames:
         """R-BOMB-1: the next hand a bomb pot (0 takes it back), marked on the table as that
         hand is dealt (``PrivateDealing``); checked now as ``mark_bomb_pot`` checks it."""
         game = self.hosted(table_id, host)
+        self._cash_only(game)
         house = self._actor(game).table.house
         if big_blinds and not house.bomb_pot:
             reason = "the game has no bomb pots"
@@ -483,11 +524,125 @@ class PrivateGames:
         return game
 
     async def end(self, table_id: str, host: int) -> Game:
+        """A cash game ended; a sit & go not started cancelled, every registration refunded
+        (409 ``private.running`` once it runs: it is played to its end)."""
         game = self.hosted(table_id, host)
         async with game.lock:
             self._open(game)
-            await self._end(game, host, "end", utcnow())
+            if game.settings.sit_and_go:
+                event = self._event(game)
+                if event.status != "registering":
+                    raise ApiError(409, "private.running")
+                await event.cancel()
+                await self._end(game, host, "cancel", utcnow())
+            else:
+                await self._end(game, host, "end", utcnow())
         return game
+
+    # ------------------------------------------------------------ a sit & go
+
+    async def _create_event(self, host: int, table_id: str, settings: PrivateSettings) -> Game:
+        """A sit & go open for registration: the hall's event, with this game's id, run by
+        the hall as any, found only through the game."""
+        if self.hall is None:
+            reason = "this room makes no private sit & gos"
+            raise ApiError(422, "private.invalid", reason=reason, field="kind")
+        try:
+            house = event_house(settings, preset_house(settings.preset))
+            shape = structure(settings, house, table_id)
+        except (RulesError, ValueError, TypeError) as error:
+            field = error.field if isinstance(error, RefusedSettingError) else "decision_seconds"
+            raise ApiError(422, "private.invalid", reason=str(error), field=field) from None
+        now = utcnow()
+        game = await self._stored(host, table_id, settings, shape.levels[0].big_blind, now)
+        try:
+            await self.hall.create(
+                table_id,
+                tournament_id=table_id,
+                structure_data=structure_data(settings),
+                house=house,
+                name=settings.name,
+                private=True,
+            )
+        except Exception:
+            await self._end(game, host, "end", now)
+            raise
+        return game
+
+    def _event(self, game: Game) -> Event:
+        event = None if self.hall is None else self.hall.runners.get(game.table_id)
+        if event is None or game.ended:
+            raise ApiError(409, "private.ended")
+        return event
+
+    async def register(self, table_id: str, account: int, name: str, request: str) -> str:
+        """An approved player (or the host) registers in the game's sit & go, paying its
+        buy-in and fee through the ledger as any registration (the entry's id)."""
+        game = self.game_for(table_id, account)
+        if game.status_of(account) not in MEMBERS:
+            raise ApiError(403, "private.not_approved")
+        if not game.settings.sit_and_go:
+            raise ApiError(409, "private.sit_and_go_only")
+        async with game.lock:  # not while the host removes the player or cancels
+            self._open(game)
+            return await self._event(game).register(account, name, request)
+
+    async def unregister(self, table_id: str, account: int) -> None:
+        """The player takes their registration back before the start (refunded)."""
+        game = self.game_for(table_id, account)
+        if not game.settings.sit_and_go:
+            raise ApiError(409, "private.sit_and_go_only")
+        async with game.lock:
+            self._open(game)
+            await self._event(game).unregister(account)
+
+    async def start_event(self, table_id: str, host: int) -> Game:
+        """The host starts the sit & go before it is full (two entrants at least)."""
+        game = self.hosted(table_id, host)
+        if not game.settings.sit_and_go:
+            raise ApiError(409, "private.sit_and_go_only")
+        async with game.lock:
+            self._open(game)
+            event = self._event(game)
+            if event.status != "registering":
+                raise ApiError(409, "private.running")
+            entrants = int(event.view(event.now())["entrants"])
+            if entrants < 2:
+                raise ApiError(409, "private.too_few", count=entrants)
+            event.starts_at = event.now()  # due now, with enough entrants: it starts
+            await event.maybe_start()
+            detail = {"entrants": entrants}
+            await self.store.change(table_id, host=host, act="start", detail=detail, now=utcnow())
+        await self._told(game)
+        return game
+
+    async def _withdraw(self, game: Game, account: int) -> None:
+        """A sit & go's player denied or removed: their registration taken back (refunded)
+        before the start; once it runs, refused (409 ``private.running``)."""
+        if not game.settings.sit_and_go:
+            return
+        event = self._event(game)
+        if event.entry_of(account) is None:
+            return
+        if event.status != "registering":
+            raise ApiError(409, "private.running")
+        await event.unregister(account)
+
+    async def _event_over(self, game: Game, now: datetime) -> bool:
+        """A sit & go whose event is over (finished, or cancelled) ends with it (``finish``
+        in its log, the room's act); True if it ended now."""
+        event = None if self.hall is None else self.hall.runners.get(game.table_id)
+        if event is not None and event.status not in ("finished", "cancelled"):
+            return False
+        async with game.lock:
+            if game.ended:
+                return False
+            await self._end(game, None, "finish", now)
+        return True
+
+    def _cash_only(self, game: Game) -> None:
+        if game.settings.sit_and_go:
+            raise ApiError(409, "private.cash_only")
 
     async def _end(self, game: Game, host: int | None, act: str, now: datetime) -> None:
         """Every player cashed out through the ledger (the hand in play cancelled, every
@@ -522,7 +677,7 @@ class PrivateGames:
         return {
             "id": game.table_id,
             "table": game.table_id,
-            "name": game.settings.get("name"),
+            "name": game.settings.name,
             "host": {"account": host, "name": host_name},
             "settings": in_force(game.settings, house),
             "small_blind": small,
@@ -535,16 +690,29 @@ class PrivateGames:
             "code": game.code if status in MEMBERS else None,
             "invite": game.invite if status == "host" else None,
             "bomb_pot_next": game.bomb_pot_next,
+            "event": self._event_view(game, status),
         }
+
+    def event_view(self, table_id: str, account: int) -> dict[str, Any] | None:
+        """The sit & go's event as ``account`` may see it (404 to a non-member)."""
+        game = self.game_for(table_id, account, readers=True)
+        return self._event_view(game, game.status_of(account))
+
+    def _event_view(self, game: Game | StoredGame, status: str | None) -> dict[str, Any] | None:
+        """A sit & go's event as the tournament lobby would list it, to its members only."""
+        if not game.settings.sit_and_go or status not in READERS or self.hall is None:
+            return None
+        event = self.hall.runners.get(game.table_id)
+        return None if event is None else event.view(event.now())
 
     async def _told(self, game: Game) -> None:
         """The game's watchers see it as it is now, with the act that changed it."""
-        actor = self.room.actors.get(game.table_id)
-        if actor is None:
+        actors = [a for a in self.room.actors.values() if self._of(game, a.table_id)]
+        if not actors:
             return
         acts = await self.store.acts(game.table_id)
         last = None if not acts else act_json(acts[-1])
-        for client in list(actor.watchers):
+        for client in {id(c): c for a in actors for c in a.watchers}.values():
             account = client.account_id
             if account is None:
                 continue
@@ -552,6 +720,13 @@ class PrivateGames:
                 table=game.table_id, game=self.view(game, account), act=last
             )
             client.deliver(protocol.frame(frame))
+
+    @staticmethod
+    def _of(game: Game, table_id: str) -> bool:
+        """A table of the game: its own, or one of its sit & go's."""
+        if table_id == game.table_id:
+            return True
+        return game.settings.sit_and_go and table_id.startswith(f"{game.table_id}-")
 
     def _tell_host(self, game: Game, account: int) -> None:
         name = next((c.name for c in self.room.clients if c.account_id == account and c.name), None)

@@ -17,7 +17,12 @@ from pokerroom.rng import SystemRandomSource
 from pokerroom.rules import load_preset
 from pokerroom.rules.house import STANDARD, HouseOptions
 from pokerroom.rules.schedule import Schedule
-from pokerroom.rules.tournament import TournamentStructure, load_tournament_structure
+from pokerroom.rules.tournament import (
+    TournamentStructure,
+    load_tournament_structure,
+    parse_tournament_structure,
+    structure_of,
+)
 from pokerroom.server.clock import aware, utcnow
 from pokerroom.server.tables.placement import ElsewhereError
 from pokerroom.server.tournaments.deals import restarted
@@ -152,7 +157,7 @@ class Tournaments:
         """The runner of a stored event (a ``TournamentRecord`` or a ``TournamentRow``),
         not launched; a finished one with its places (the lobby lists them)."""
         config = json.loads(record.config)
-        structure = load_tournament_structure(config["structure"])
+        structure = structure_of(config)
         t = tournament_from_json(record.snapshot, rng=SystemRandomSource(), structure=structure)
         self._next_id(record.id)
         runner = TournamentRunner(self, record.id, t, config, paid=set(json.loads(record.paid)))
@@ -205,12 +210,15 @@ class Tournaments:
         assert runner is not None
         return runner
 
-    async def create_here(self, structure: str, **fields: Any) -> TournamentRunner:
-        """A new event stored and run on this node (no lease)."""
-        s = load_tournament_structure(structure)
-        runner = self.new_runner(
-            f"{s.name.replace('_', '-')}-{next(self._ids)}", structure, **fields
-        )
+    async def create_here(
+        self, structure: str, *, tournament_id: str | None = None, **fields: Any
+    ) -> TournamentRunner:
+        """A new event stored and run on this node (no lease); ``tournament_id``: a private
+        sit & go's, its game's id."""
+        if tournament_id is None:
+            s = load_tournament_structure(structure)
+            tournament_id = f"{s.name.replace('_', '-')}-{next(self._ids)}"
+        runner = self.new_runner(tournament_id, structure, **fields)
         await self.store.create(
             runner.id,
             name=runner.t.name,
@@ -234,8 +242,16 @@ class Tournaments:
         target: str | None = None,
         guarantee: int = 0,
         scheduled: str | None = None,
+        structure_data: dict[str, Any] | None = None,
+        private: bool = False,
     ) -> TournamentRunner:
-        s = load_tournament_structure(structure)
+        """``structure_data``: a structure composed by a private game's host (``structure``
+        names it); ``private``: the event of a private sit & go, found only through its
+        game (never in the lobby or the tournament routes)."""
+        if structure_data is None:
+            s = load_tournament_structure(structure)
+        else:
+            s = parse_tournament_structure(structure_data, structure)
         if house is None:
             house = STANDARD if preset is None else load_preset(preset)
         t = Tournament(
@@ -250,6 +266,10 @@ class Tournaments:
             "target": target,  # a satellite's: the event its seats are tickets to
             "scheduled": scheduled,  # a run of the room's schedule: its event and start
         }
+        if structure_data is not None:
+            config["structure_data"] = structure_data
+        if private:
+            config["private"] = True
         return TournamentRunner(self, tournament_id, t, config)
 
     async def _run(self) -> None:
@@ -319,7 +339,8 @@ class Tournaments:
     def lobby(self) -> list[dict[str, Any]]:
         now = self.clock()
         others = self.events.others()
-        return [runner.view(now) for runner in [*self.runners.values(), *others]]
+        listed = [*self.runners.values(), *others]
+        return [runner.view(now) for runner in listed if not runner.config.get("private")]
 
     def ended_event(self, table_id: str) -> str | None:
         """The name of the finished (or cancelled) event a table id (``{event}-{number}``)

@@ -9,9 +9,9 @@ its sittings; the ledger read here is those transfers, never a second book."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import Select, and_, or_, select
 from sqlalchemy.exc import IntegrityError
@@ -35,6 +35,70 @@ from pokerroom.store.models import (
 from pokerroom.store.money.ledger import TableMove
 
 STATUSES = ("pending", "approved", "denied", "removed")
+KINDS = ("cash", "sit_and_go")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PrivateSettings:
+    """A private game's settings as its host chose them (docs/private-games.md): the one model
+    of them. The route builds it from the request, the store keeps it (as JSON), the room
+    reads its table or its event from it. A ``DEFAULTED`` setting left None takes the
+    preset's value."""
+
+    # The settings a host may leave out (None): the preset's value is in force.
+    DEFAULTED: ClassVar = (
+        "min_buy_in_bb",
+        "max_buy_in_bb",
+        "decision_seconds",
+        "time_bank_seconds",
+    )
+    # The host's options of the table's house, in the order a refusal is pinned on one: the
+    # buy-in's top before its bottom (a range is refused by the bottom that passes the top).
+    OPTIONS: ClassVar = (
+        "max_buy_in_bb",
+        "min_buy_in_bb",
+        "decision_seconds",
+        "time_bank_seconds",
+        "straddle",
+        "run_it_twice",
+        "bomb_pot",
+    )
+
+    name: str
+    preset: str
+    variant: str
+    structure: str
+    seats: int
+    kind: str = "cash"  # or sit_and_go
+    big_blind: int | None = None  # a cash game's stakes (None at a sit & go: its levels)
+    min_buy_in_bb: int | None = None
+    max_buy_in_bb: int | None = None
+    decision_seconds: int | None = None
+    time_bank_seconds: int | None = None
+    straddle: bool = False
+    run_it_twice: bool = False
+    bomb_pot: bool = False
+    spectators: bool = False
+    approve_seats: bool = True
+    # A sit & go's: the buy-in to the prize pool and the fee (0 and 0: free), the starting
+    # stack in tournament chips, the blind levels' preset and each level's minutes.
+    buy_in: int = 0
+    fee: int = 0
+    starting_stack: int = 1500
+    blinds: str = "regular"
+    level_minutes: int = 10
+
+    @property
+    def sit_and_go(self) -> bool:
+        return self.kind == "sit_and_go"
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def of_json(cls, data: dict[str, Any]) -> PrivateSettings:
+        """As stored (a setting the row lacks takes its default)."""
+        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
 
 
 class CodeTakenError(ValueError):
@@ -48,7 +112,7 @@ class StoredGame:
     host_name: str
     code: str
     invite: str
-    settings: dict[str, Any]
+    settings: PrivateSettings
     big_blind: int
     paused: bool
     bomb_pot_next: int
@@ -107,10 +171,12 @@ class PrivateGamesStore:
         host: int,
         code: str,
         invite: str,
-        settings: dict[str, Any],
+        settings: PrivateSettings,
+        big_blind: int,
         now: datetime,
     ) -> StoredGame:
-        """The game and its ``create`` act; CodeTakenError if the code or invite is taken."""
+        """The game and its ``create`` act; CodeTakenError if the code or invite is taken
+        (``big_blind``: a cash game's stakes, a sit & go's first level's)."""
         try:
             async with self.db.transaction() as session:
                 session.add(
@@ -119,8 +185,8 @@ class PrivateGamesStore:
                         host_id=host,
                         code=code,
                         invite=invite,
-                        settings=json.dumps(settings),
-                        big_blind=int(settings["big_blind"]),
+                        settings=json.dumps(settings.as_json()),
+                        big_blind=big_blind,
                         paused=False,
                         bomb_pot_next=0,
                         created_at=now,
@@ -404,7 +470,7 @@ def _game(game: PrivateGame, host_name: str) -> StoredGame:
         host_name=host_name,
         code=game.code,
         invite=game.invite,
-        settings=json.loads(game.settings),
+        settings=PrivateSettings.of_json(json.loads(game.settings)),
         big_blind=game.big_blind,
         paused=game.paused,
         bomb_pot_next=game.bomb_pot_next,

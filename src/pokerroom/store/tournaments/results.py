@@ -24,7 +24,7 @@ from pokerroom.history.tournament_results import (
     money_of,
 )
 from pokerroom.rng import SeededRandomSource
-from pokerroom.rules.tournament import load_tournament_structure
+from pokerroom.rules.tournament import structure_of
 from pokerroom.store.models import (
     HandResult,
     LedgerAccount,
@@ -48,7 +48,7 @@ def _aware(at: datetime) -> datetime:
 
 def _finish(record: TournamentRecord, account: int) -> tuple[int | None, int]:
     """The player's best place in a finished event and the field (entries)."""
-    structure = load_tournament_structure(json.loads(record.config)["structure"])
+    structure = structure_of(json.loads(record.config))
     # Only read: nothing is dealt from this source.
     t = tournament_from_json(record.snapshot, rng=SeededRandomSource(0), structure=structure)
     mine = {entry for entry, e in t.entries.items() if e.player == str(account)}

@@ -8,7 +8,7 @@
 import { api } from "./api.js";
 import { askBuyIn } from "./buyin.js";
 import { $, $$, el, showToast } from "./dom.js";
-import { stakesLabel, toCents } from "./format.js";
+import { money, stakesLabel, toCents } from "./format.js";
 import { locale, number, t } from "./i18n.js";
 import { openTable, show } from "./nav.js";
 import { actLine, hostControls } from "./private_host.js";
@@ -258,7 +258,7 @@ function renderMine(list) {
   $("#private-games").replaceChildren(...(list.length
     ? list.map((game) => el("li", { "data-game": game.id },
       el("button", { type: "button", class: "link", onclick: () => openPrivate(game.id), text: game.name }),
-      el("span", { class: "muted small", text: ` ${gameLabel(game)} \u00b7 ${stakesLabel(game)} \u00b7 ${statusText(game)}` })))
+      el("span", { class: "muted small", text: ` ${gameLabel(game)} \u00b7 ${isSng(game) ? t("private.kind_sit_and_go") : stakesLabel(game)} \u00b7 ${statusText(game)}` })))
     : [el("li", { class: "muted", text: t("private.none") })]));
 }
 
@@ -267,7 +267,25 @@ function statusText(game) {
   return t(`private.you_${game.you}`);
 }
 
+function sngFacts(game) {
+  const s = game.settings;
+  const event = game.event;
+  const parts = [
+    t("private.hosted_by", { name: game.host.name }),
+    gameLabel(game),
+    s.buy_in || s.fee ? t("private.sng_price", { buy_in: money(s.buy_in), fee: money(s.fee) }) : t("private.sng_free"),
+    t("private.sng_stack", { chips: number(s.starting_stack) }),
+    t(`private.blinds_${s.blinds}`),
+    t("private.sng_minutes", { minutes: number(s.level_minutes) }),
+    t("private.seats_count", { seats: number(s.seats) }),
+  ];
+  if (event) parts.push(t("private.sng_entrants", { count: number(event.entrants), seats: number(s.seats) }));
+  if (s.approve_seats) parts.push(t("private.host_approves"));
+  return parts.join(" \u00b7 ");
+}
+
 function facts(game) {
+  if (isSng(game)) return sngFacts(game);
   const s = game.settings;
   const parts = [
     t("private.hosted_by", { name: game.host.name }),
@@ -309,8 +327,12 @@ function renderGame() {
   $("#pg-link").closest("label").hidden = !game.invite;
   $("#pg-copy").hidden = !game.invite;
   const seated = app.tables.get(game.id)?.state?.you;
-  $("#pg-sit").hidden = game.ended || !(host || game.you === "approved") || Boolean(seated);
-  $("#pg-open").hidden = game.ended || !(member || game.settings.spectators) || game.you === "removed";
+  const registering = isSng(game) && game.event?.status === "registering";
+  const entered = isSng(game) && (game.event?.players || []).some((p) => p.name === app.me?.display_name);
+  $("#pg-sit").hidden = isSng(game) || game.ended || !(host || game.you === "approved") || Boolean(seated);
+  $("#pg-register").hidden = !registering || game.ended || !(host || game.you === "approved") || entered;
+  const noTable = isSng(game) && game.event?.status !== "running";
+  $("#pg-open").hidden = noTable || game.ended || !(member || game.settings.spectators) || game.you === "removed";
   $("#pg-ask").hidden = game.ended || !["denied", "removed"].includes(game.you);
   $("#pg-host").hidden = !host || game.ended;
   if (host && !game.ended) {
@@ -354,9 +376,12 @@ export function renderPrivate() {
 const NUMBERS = ["seats", "min_buy_in_bb", "max_buy_in_bb", "decision_seconds", "time_bank_seconds"];
 const CHECKS = ["straddle", "run_it_twice", "bomb_pot", "spectators", "approve_seats"];
 
+const SNG_NUMBERS = ["starting_stack", "level_minutes"];
+
 function formBody(form) {
   const body = { name: form.elements.name.value.trim() };
   for (const name of ["preset", "variant", "structure"]) body[name] = form.elements[name].value;
+  if (form.elements.kind.value === "sit_and_go") return sngBody(form, body);
   body.big_blind = toCents(form.elements.big_blind.value);
   for (const name of NUMBERS) {
     const value = form.elements[name].value.trim();
@@ -365,6 +390,34 @@ function formBody(form) {
   for (const name of CHECKS) body[name] = form.elements[name].checked;
   return body;
 }
+
+/** A sit & go's body: its buy-in and fee in cents, its stack, levels and minutes; no stakes,
+ * buy-in range or table options (its blinds are its levels). */
+function sngBody(form, body) {
+  body.kind = "sit_and_go";
+  body.seats = Number(form.elements.seats.value);
+  body.buy_in = toCents(form.elements.buy_in.value || "0");
+  body.fee = toCents(form.elements.fee.value || "0");
+  for (const name of SNG_NUMBERS) body[name] = Number(form.elements[name].value);
+  body.blinds = form.elements.blinds.value;
+  for (const name of ["decision_seconds", "time_bank_seconds"]) {
+    const value = form.elements[name].value.trim();
+    body[name] = value === "" ? null : Number(value);
+  }
+  for (const name of ["spectators", "approve_seats"]) body[name] = form.elements[name].checked;
+  return body;
+}
+
+/** The form shows the fields of the kind of game chosen. */
+function showKind(form) {
+  const sng = form.elements.kind.value === "sit_and_go";
+  for (const node of form.querySelectorAll(".cash-only")) node.hidden = sng;
+  for (const node of form.querySelectorAll(".sng-only")) node.hidden = !sng;
+}
+
+const isSng = (game) => game.settings.kind === "sit_and_go";
+// The table to open: a cash game's own; a sit & go's, its event's (one table).
+const tableOf = (game) => (isSng(game) ? game.event?.tables?.[0]?.id || game.id : game.id);
 
 // The field a refusal names: the request's validation names it ({field: "big_blind"} or
 // "body.big_blind"), and so does the room's own check of the settings (private.invalid).
@@ -428,6 +481,16 @@ export function bindPrivate() {
   $("#private-back").addEventListener("click", () => show("lobby"));
   $("#private-home-open").addEventListener("click", () => openPrivate(null));
   $("#private-form").addEventListener("submit", create);
+  $("#private-kind").addEventListener("change", () => showKind($("#private-form")));
+  $("#pg-register").addEventListener("click", async () => {
+    const id = shown;
+    try {
+      await api(path(id, "/register"), { body: { request: crypto.randomUUID() } });
+      setGame(await api(path(id)));
+    } catch (error) {
+      $("#pg-error").textContent = error.message;
+    }
+  });
   $("#private-code-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const code = $("#private-code").value.trim();
@@ -435,7 +498,7 @@ export function bindPrivate() {
   });
   $("#pg-copy").addEventListener("click", copyLink);
   $("#pg-sit").addEventListener("click", () => takeSeat(shown));
-  $("#pg-open").addEventListener("click", () => openTable(shown));
+  $("#pg-open").addEventListener("click", () => openTable(tableOf(games.get(shown))));
   $("#pg-ask").addEventListener("click", () => {
     const asked = JSON.parse(localStorage.getItem(ASKED) || "{}")[shown];
     if (asked) ask(asked, $("#pg-error")); else $("#pg-error").textContent = t("private.ask_with_code");

@@ -47,11 +47,19 @@ export function hostControls(game, requests, hostAct, { players = false } = {}) 
     onsubmit: (event) => { event.preventDefault(); act("/stakes", { big_blind: toCents(stakesBox.value) }); },
   }, el("label", { class: "check" }, el("span", { text: t("private.new_big_blind") }), stakesBox),
   el("button", { type: "submit", class: "ph-stakes-set", text: t("private.set_stakes") }));
-  const parts = [
-    el("div", { class: "row" }, pause, el("span", { class: "muted small", text: t("private.pause_note") })),
-    stakes,
-    el("p", { class: "muted small ph-stakes-note", text: t("private.stakes_note", { stakes: stakesLabel(game) }) }),
-  ];
+  // A sit & go has no pause, stakes or bomb pot (its blinds are its levels): the host starts
+  // it before it is full, and ending it before its start cancels it (every buy-in back).
+  const sng = game.settings.kind === "sit_and_go";
+  const parts = sng
+    ? [el("div", { class: "row" }, el("button", {
+      type: "button", class: "ph-start primary", hidden: game.event?.status !== "registering",
+      onclick: () => act("/start"), text: t("private.start_now"),
+    }))]
+    : [
+      el("div", { class: "row" }, pause, el("span", { class: "muted small", text: t("private.pause_note") })),
+      stakes,
+      el("p", { class: "muted small ph-stakes-note", text: t("private.stakes_note", { stakes: stakesLabel(game) }) }),
+    ];
   if (game.settings.bomb_pot) parts.push(bombControls(game, act));
   if (players) parts.push(playerList(game, requests, act));
   parts.push(el("div", { class: "row" }, el("button", {
