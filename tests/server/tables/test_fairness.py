@@ -10,11 +10,11 @@ from typing import Any
 
 import httpx
 import pytest
-from fastapi import HTTPException
 from sqlalchemy import select
 
 from pokerroom.fairness import verify
 from pokerroom.server.http.fairness import shuffle_document
+from pokerroom.server.sockets.errors import ApiError
 from pokerroom.server.tables.inbox import Void
 from pokerroom.store.models import HandPlayer, HandRecord
 from tests.helpers.database import rows
@@ -221,7 +221,8 @@ def test_a_hand_dealt_before_seeded_shuffles_has_no_file_to_check() -> None:
         id=5, table_id="t", number=1, status="complete", deck_reveal=json.dumps(reveal)
     )
     player = HandPlayer(hand_id=5, account_id=1, seat=1, position=0)
-    with pytest.raises(HTTPException) as caught:
+    with pytest.raises(ApiError) as caught:
         shuffle_document(record, player)
     assert caught.value.status_code == 409
+    assert caught.value.code == "fairness.unseeded" and caught.value.params == {"hand": "5"}
     assert "dealt before shuffles were seeded" in caught.value.detail
