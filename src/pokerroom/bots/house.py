@@ -31,6 +31,7 @@ from pokerroom.bots.client import BUY_IN_BIG_BLINDS, run_bot
 from pokerroom.bots.strategy import Strategy, house_strategy
 from pokerroom.server.clock import utcnow
 from pokerroom.server.tables.room import Room
+from pokerroom.store.account_ids import player_key
 from pokerroom.store.accounts.accounts import STARTING_GRANT, AuthError
 from pokerroom.table import Table
 
@@ -137,7 +138,7 @@ class HouseBots:
                 found = await self.room.store.find_account(name)
                 if found is not None and found.role == "bot":
                     self.bots[table_id].append(HouseBot(name, table_id, index, found.id))
-                    self.accounts.add(str(found.id))
+                    self.accounts.add(player_key(found.id))
 
     def wanted(self, table_id: str) -> int:
         actor = self.room.actors[table_id]
@@ -195,7 +196,8 @@ class HouseBots:
 
     @staticmethod
     def _seated(table: Table, bot: HouseBot) -> bool:
-        return table.seat_number(str(bot.account)) is not None
+        account = bot.account
+        return account is not None and table.seat_number(player_key(account)) is not None
 
     async def _start(self, bot: HouseBot, table: Table) -> None:
         table_id = bot.table
@@ -209,7 +211,7 @@ class HouseBots:
             if found is None:
                 return
             bot.account = found.id
-            self.accounts.add(str(found.id))
+            self.accounts.add(player_key(found.id))
         if await self.room.store.top_up_bot(
             bot.account, at_least=buy_in(table), to=STARTING_GRANT, now=utcnow()
         ):

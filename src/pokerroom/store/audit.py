@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import and_, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pokerroom.store.account_ids import player_key
 from pokerroom.store.db import Database
 from pokerroom.store.models import (
     FloorAct,
@@ -261,7 +262,7 @@ async def _reconcile_sittings(session: AsyncSession, report: AuditReport) -> Non
         seats = [] if snapshot is None else _seats(snapshot)
         if seats is None:
             continue  # the tables' check names the snapshot it cannot read
-        if (str(account_id), number) not in seats:
+        if (player_key(account_id), number) not in seats:
             report.problems.append(
                 f"table {table_id}: sitting {sitting_id} of player {account_id} is open"
                 " but the player has no such seat there (not cashed out)"

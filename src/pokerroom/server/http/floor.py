@@ -14,6 +14,7 @@ from pokerroom.server.sockets.errors import ApiError
 from pokerroom.server.tables.inbox import Close, Void
 from pokerroom.server.tables.placement import ElsewhereError
 from pokerroom.server.tables.room import Room, TableConfig
+from pokerroom.store.account_ids import account_of
 from pokerroom.store.tables.floor import FloorError
 from pokerroom.table import TableError
 
@@ -51,7 +52,7 @@ async def floor_tables(_: Operator, room: TheRoom) -> list[dict[str, Any]]:
             **actor.lobby_entry(),
             "faults": actor.faults,
             "accounts": [
-                {"id": int(s.player), "name": s.name, "seat": s.number, "stack": s.stack}
+                {"id": account_of(s.player), "name": s.name, "seat": s.number, "stack": s.stack}
                 for s in sorted(actor.table.seats.values(), key=lambda s: s.number)
                 if s.player.isdigit()
             ],

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pokerroom.server.http.deps import Player
 from pokerroom.server.private.games import PrivateGames, act_json
 from pokerroom.server.sockets.errors import ApiError
+from pokerroom.store.account_ids import account_of
 from pokerroom.store.tables.private_games import PrivateSettings
 
 router = APIRouter(prefix="/api/private-games")
@@ -232,7 +233,7 @@ async def _ledger(private: PrivateGames, game_id: str, account: int) -> dict[str
         row[{"buy_in": "buy_ins", "top_up": "top_ups", "cash_out": "cash_outs"}[e.kind]] += e.amount
     game = private.games.get(game_id)
     actor = None if game is None else private.room.actors.get(game_id)
-    seated = set() if actor is None else {int(s.player) for s in actor.table.seats.values()}
+    seated = set() if actor is None else {account_of(s.player) for s in actor.table.seats.values()}
     for row in players.values():
         row["net"] = row["cash_outs"] - row["buy_ins"] - row["top_ups"]
         row["seated"] = row["account"] in seated

@@ -17,6 +17,7 @@ from pokerroom.server.sockets.errors import RefusalError
 from pokerroom.server.tables.inbox import Gone, Said, Unwatching, Watching
 from pokerroom.server.tables.placement import ElsewhereError
 from pokerroom.server.tables.room import Limits, RateLimit, Room
+from pokerroom.store.account_ids import AccountId
 from pokerroom.store.accounts.accounts import AuthError
 from pokerroom.store.tables.store import RoomStore
 
@@ -228,7 +229,7 @@ async def _dispatch(
             client.deliver(protocol.error(error, request="hello"))
             return
         known = client.account_id == account.id  # a hello again: the owners know it
-        client.account_id, client.name = account.id, account.display_name
+        client.account_id, client.name = AccountId(account.id), account.display_name
         if not known:
             _seen(store, account.id, client.address, device)
             log.info(

@@ -14,7 +14,16 @@ from pokerroom.server.tables.placement import ElsewhereError, RefusedError
 from pokerroom.server.tournaments.deals import deal_view
 from pokerroom.server.tournaments.exports import summary_of
 from pokerroom.server.tournaments.hall import Tournaments
-from pokerroom.server.tournaments.requests import perform
+from pokerroom.server.tournaments.requests import (
+    Answer,
+    Buy,
+    DeclineRebuy,
+    EventRequest,
+    Propose,
+    Register,
+    Unregister,
+    perform,
+)
 from pokerroom.server.tournaments.runner import TournamentRunner
 from pokerroom.store.fence import StaleEpochError
 from pokerroom.store.money.ledger import LedgerError
@@ -69,15 +78,15 @@ async def one(tournament_id: str, request: Request) -> dict[str, Any]:
 
 
 async def _request(
-    http: Request, tournament_id: str, kind: str, account: int, **fields: Any
+    http: Request, tournament_id: str, account: int, request: EventRequest
 ) -> dict[str, Any]:
     """A player's request, done here if this node runs the event, else by its owner (over
     the bus, server/nodes/tournament_leases.py): refused, 400; no owner to answer, 409."""
     hall, runner = _hall(http), await _runner(http, tournament_id)
     try:
         if hall.remote(runner):
-            return await hall.events.forward(tournament_id, kind, account=account, **fields)
-        return await perform(runner, kind, account, fields)
+            return await hall.events.forward(tournament_id, account, request)
+        return await perform(runner, account, request)
     except (TournamentError, LedgerError, StoreError, RefusedError) as error:
         raise ApiError.of(400, error) from None
     except (ElsewhereError, StaleEpochError) as error:  # its owner changes: try again
@@ -88,14 +97,14 @@ async def _request(
 async def register(
     tournament_id: str, body: RegisterIn, account: Player, request: Request
 ) -> EntryOut:
-    fields = {"name": account.display_name, "request": body.request}
-    done = await _request(request, tournament_id, "register", account.id, **fields)
+    asked = Register(name=account.display_name, request=body.request)
+    done = await _request(request, tournament_id, account.id, asked)
     return EntryOut(tournament=tournament_id, entry=done["entry"])
 
 
 @router.post("/{tournament_id}/unregister", status_code=204)
 async def unregister(tournament_id: str, account: Player, request: Request) -> None:
-    await _request(request, tournament_id, "unregister", account.id)
+    await _request(request, tournament_id, account.id, Unregister())
 
 
 class BuyIn(BaseModel):
@@ -121,10 +130,15 @@ class BoughtOut(BaseModel):
 
 
 async def _buy(
-    http: Request, tournament_id: str, kind: str, account: int, body: BuyIn | None
+    http: Request,
+    tournament_id: str,
+    kind: Literal["rebuy", "addon"],
+    account: int,
+    body: BuyIn | None,
 ) -> BoughtOut:
     fields = {} if body is None else body.model_dump(exclude_none=True)
-    done = await _request(http, tournament_id, kind, account, **fields)
+    asked = Buy(kind=kind, **fields)
+    done = await _request(http, tournament_id, account, asked)
     return BoughtOut(tournament=tournament_id, **done)
 
 
@@ -139,7 +153,7 @@ async def rebuy(
 async def decline_rebuy(tournament_id: str, account: Player, request: Request) -> None:
     """The player refuses the rebuy offered when they busted: they are out at once (else
     when their decision time is up)."""
-    await _request(request, tournament_id, "decline_rebuy", account.id)
+    await _request(request, tournament_id, account.id, DeclineRebuy())
 
 
 @router.post("/{tournament_id}/addon", response_model=BoughtOut)
@@ -243,12 +257,12 @@ async def propose_deal(
 ) -> dict[str, Any]:
     """A player left proposes a deal (and accepts it); the final table deals no new hand
     until every player left has accepted it or one declines."""
-    fields = {"deal": body.kind, "keep": body.keep}
-    return await _request(request, tournament_id, "propose", account.id, **fields)
+    asked = Propose(deal=body.kind, keep=body.keep)
+    return await _request(request, tournament_id, account.id, asked)
 
 
 @router.post("/{tournament_id}/deal/{answer_}")
 async def answer_deal(
     tournament_id: str, answer_: Literal["accept", "decline"], account: Player, request: Request
 ) -> dict[str, Any]:
-    return await _request(request, tournament_id, answer_, account.id)
+    return await _request(request, tournament_id, account.id, Answer(kind=answer_))

@@ -50,6 +50,7 @@ from pokerroom.server.nodes.stream_claims import CALLS, GROUP, adopt_stream, cla
 from pokerroom.server.sockets.client import Client
 from pokerroom.server.tables.inbox import Watching
 from pokerroom.server.tables.notices import RoomNotice
+from pokerroom.store.account_ids import AccountId
 
 log = logging.getLogger("pokerroom.bus")
 STREAM_LENGTH = 10_000  # commands kept per table stream (trimmed approximately)
@@ -523,7 +524,8 @@ class Bus:
         if remote is None:
             remote = remote_client(sender.node, sender.conn, self.post, self._lose)
             self.remotes[(sender.node, sender.conn)] = remote
-        remote.account_id = sender.account  # as it said hello there
+        # the account it said hello as there
+        remote.account_id = None if sender.account is None else AccountId(sender.account)
         remote.name = sender.name
         remote.address = sender.address
         return remote

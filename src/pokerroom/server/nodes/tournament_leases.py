@@ -27,7 +27,13 @@ from pokerroom.server.nodes.leasing import releasing
 from pokerroom.server.ops.drain import in_play
 from pokerroom.server.tables.actor import TableActor
 from pokerroom.server.tournaments.hall import Events, Tournaments
-from pokerroom.server.tournaments.requests import REFUSED, perform
+from pokerroom.server.tournaments.requests import (
+    REFUSED,
+    EventRequest,
+    fields_of,
+    perform,
+    request_of,
+)
 from pokerroom.server.tournaments.runner import TournamentRunner
 from pokerroom.store.fence import Lease
 from pokerroom.store.nodes.leases import at_db_now
@@ -300,7 +306,9 @@ class TournamentLeases(Events):
 
     # ------------------------------------------------------------ requests
 
-    async def forward(self, tournament_id: str, kind: str, **fields: Any) -> dict[str, Any]:
+    async def forward(
+        self, tournament_id: str, account: int, request: EventRequest
+    ) -> dict[str, Any]:
         """A player's request for an event another node runs, answered by its owner:
         RefusedError (the owner's refusal) or BusError (no owner answered)."""
         bus = self.bus
@@ -308,10 +316,7 @@ class TournamentLeases(Events):
             owner = self.owner_of(tournament_id)
             # Several nodes without Redis: the player must ask the owner.
             raise BusError(code="tournament.elsewhere", tournament=tournament_id, node=str(owner))
-        account = fields.pop("account")
-        call = messages.EventCall.model_validate(
-            {"kind": kind, "account": account, "fields": fields}
-        )
+        call = messages.EventCall(kind=request.kind, account=account, fields=fields_of(request))
         return await bus.call(lease_key(tournament_id), call)
 
     async def handle(self, key: str, call: messages.EventCall) -> messages.Reply:
@@ -322,7 +327,7 @@ class TournamentLeases(Events):
             raise BusError(f"{key} is not run here any more: try again")
         try:
             return messages.Reply(
-                result=await perform(runner, call.kind, call.account, call.fields)
+                result=await perform(runner, call.account, request_of(call.kind, call.fields))
             )
         except REFUSED as error:
             return messages.error_reply(error, refused=True)

@@ -37,6 +37,7 @@ from pokerroom.server.sockets.errors import ApiError, RefusalError
 from pokerroom.server.tables.actor import TableActor
 from pokerroom.server.tables.inbox import Close, Suspend
 from pokerroom.server.tables.room import Room, TableConfig
+from pokerroom.store.account_ids import AccountId
 from pokerroom.store.tables.private_games import (
     Act,
     CodeTakenError,
@@ -753,7 +754,7 @@ class PrivateGames:
         waiting list, sat out, cashed out after the hand in play."""
         actor = self.room.actors.get(game.table_id)
         if actor is not None:
-            actor.post(Suspend(str(account)))
+            actor.post(Suspend(AccountId(account)))
         for client in self.room.connections_of(account):
             client.tables.discard(game.table_id)
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pokerroom.server.sockets.wire import FRAMES, DirectSocket, direct_socket, text_frame
+from pokerroom.store.account_ids import AccountId, player_key
 
 OUTBOX_FRAMES = 256  # frames waiting for one client's socket before it is dropped
 
@@ -30,7 +31,7 @@ class Client:
     # through Starlette's WebSocket.send and the exception handler's wrapper, two coroutine
     # calls and state checks a frame, six frames an action.
     asgi_send: Callable[[dict[str, Any]], Awaitable[None]] | None = None
-    account_id: int | None = None
+    account_id: AccountId | None = None
     name: str = ""
     token: str | None = None  # the session it said hello with (closed when revoked)
     address: str = ""
@@ -54,7 +55,7 @@ class Client:
 
     @property
     def player(self) -> str | None:
-        return None if self.account_id is None else str(self.account_id)
+        return None if self.account_id is None else player_key(self.account_id)
 
     @property
     def closed(self) -> bool:

@@ -61,6 +61,7 @@ from pokerroom.server.tables.views import (
     state_for_seat,
 )
 from pokerroom.server.tables.waiting import WaitingRequests
+from pokerroom.store.account_ids import AccountId, account_of
 from pokerroom.store.db import Database
 from pokerroom.store.fence import StaleEpochError
 from pokerroom.store.money.ledger import LedgerError
@@ -130,7 +131,7 @@ class TablePolicy(Protocol):
         """A player's action at the hand in progress; its events."""
         ...
 
-    async def suspend(self, actor: TableActor, player: str, now: float) -> bool:
+    async def suspend(self, actor: TableActor, account: AccountId, now: float) -> bool:
         """The floor suspended the account (S-AUTH-2); whether the table changed."""
         ...
 
@@ -404,7 +405,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                 await self._settle()  # written after the hand that ended before it
                 saved = self._saved()
                 await self.store.cash_out(
-                    self.table_id, int(event.player), event.stack, saved, now=utcnow()
+                    self.table_id, account_of(event.player), event.stack, saved, now=utcnow()
                 )
                 self.stored = saved.snapshot
             elif isinstance(event, WaitingListChanged):
@@ -437,10 +438,10 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
             case Void(_, answer) | Close(_, answer) if self.recovering is not None:
                 answer.set_exception(TableError(code="table.recovering", table=self.table_id))
                 return False
-            case Suspend(player):
-                return await self.policy.suspend(self, player, now)
+            case Suspend(account):
+                return await self.policy.suspend(self, account, now)
             case AutoMuck(account, on):
-                holder = self.seat_holder(int(account))
+                holder = self.seat_holder(account)
                 if holder is None:
                     return False
                 self.table.set_options(holder, auto_muck=on)

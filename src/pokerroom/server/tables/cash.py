@@ -13,6 +13,7 @@ from pokerroom.engine.actions import Action
 from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.client import Client
 from pokerroom.server.tables.actor import CLOCK_SLACK, TableActor
+from pokerroom.store.account_ids import AccountId, player_key
 from pokerroom.table import TableError
 from pokerroom.table.events import HandFinished, SeatLeft
 
@@ -67,7 +68,7 @@ class CashPolicy:
         return await actor._fault(error, now)
 
     def seat_holder(self, actor: TableActor, account_id: int | None) -> str | None:
-        player = None if account_id is None else str(account_id)
+        player = None if account_id is None else player_key(account_id)
         return player if player and actor.table.seat_number(player) is not None else None
 
     def player(self, actor: TableActor, client: Client) -> str:
@@ -81,8 +82,8 @@ class CashPolicy:
     def act(self, actor: TableActor, player: str, action: Action, now: float) -> list[Any]:
         return actor.table.act(player, action, now)
 
-    async def suspend(self, actor: TableActor, player: str, now: float) -> bool:
-        return await actor._suspend(player, now)
+    async def suspend(self, actor: TableActor, account: AccountId, now: float) -> bool:
+        return await actor._suspend(player_key(account), now)
 
     async def floor(
         self, actor: TableActor, close: bool, reason: str, now: float

@@ -20,6 +20,7 @@ from pokerroom.server.sockets import protocol
 from pokerroom.server.tables.shuffles import TableShuffles, players_of
 from pokerroom.server.tables.stats import HandEnd, TableStats, saw_flop
 from pokerroom.server.tables.views import hand_result
+from pokerroom.store.account_ids import account_of
 from pokerroom.store.tables.hands import StartedHand
 from pokerroom.store.tables.results import HandToCount
 from pokerroom.store.tables.store import RoomStore
@@ -93,7 +94,7 @@ class HandEnds:
         started = self.started
         hand = self.table.last_hand
         snapshot = self.table.to_json()
-        left = [(int(e.player), e.stack) for e in leavers]
+        left: list[tuple[int, int]] = [(account_of(e.player), e.stack) for e in leavers]
         if started is None or hand is None:  # no hand stored: only the leavers to settle
             if left:
                 await self.store.cancel_hand(

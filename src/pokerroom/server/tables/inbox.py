@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.errors import RefusalError
+from pokerroom.store.account_ids import AccountId
 
 if TYPE_CHECKING:
     from pokerroom.server.sockets.client import Client
@@ -57,14 +58,14 @@ class Unwatching:
 class Suspend:
     """S-AUTH-2: the account is sat out and cashed out after the hand."""
 
-    player: str
+    account: AccountId
 
 
 @dataclass(frozen=True, slots=True)
 class AutoMuck:
     """The account changed its auto-muck preference: its seat here follows it."""
 
-    player: str
+    account: AccountId
     on: bool
 
 

@@ -26,6 +26,7 @@ from pokerroom.server.sockets.client import Client
 from pokerroom.server.tables.inbox import Item
 from pokerroom.server.tables.shuffles import TableShuffles
 from pokerroom.server.tables.views import hand_result
+from pokerroom.store.account_ids import account_of
 from pokerroom.store.fence import StaleEpochError
 from pokerroom.store.tables.hands import StartedHand
 from pokerroom.store.tables.store import RoomStore, StoreError
@@ -166,7 +167,9 @@ class Recovers:
                 hand_id=None if pending.started is None else pending.started.hand_id,
                 reason=pending.reason,
                 snapshot=snapshot,
-                leavers=[(int(e.player), e.stack) for e in events if isinstance(e, SeatLeft)],
+                leavers=[
+                    (account_of(e.player), e.stack) for e in events if isinstance(e, SeatLeft)
+                ],
                 now=utcnow(),
             )
         except StaleEpochError:

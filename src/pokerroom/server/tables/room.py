@@ -29,6 +29,7 @@ from pokerroom.server.tables.actor import INBOX_MESSAGES, TableActor
 from pokerroom.server.tables.cash import CashPolicy
 from pokerroom.server.tables.inbox import AutoMuck, Suspend
 from pokerroom.server.tables.placement import Placement
+from pokerroom.store.account_ids import AccountId, account_of
 from pokerroom.store.db import Database
 from pokerroom.store.fence import Lease
 from pokerroom.store.nodes.store import Adopted, first_tables_sync
@@ -242,7 +243,7 @@ class Room:
         self.tell_nodes(notices.Suspend(account=account_id))
         closed = self._close(lambda c: c.account_id == account_id, "account suspended")
         for actor in self.actors.values():
-            actor.post(Suspend(str(account_id)))
+            actor.post(Suspend(AccountId(account_id)))
         return closed
 
     def auto_muck(self, account_id: int, on: bool) -> None:
@@ -250,7 +251,7 @@ class Room:
         showdown (each table's own task sets it, between two of its messages)."""
         self.tell_nodes(notices.AutoMuck(account=account_id, on=on))
         for actor in self.actors.values():
-            actor.post(AutoMuck(str(account_id), on))
+            actor.post(AutoMuck(AccountId(account_id), on))
 
     def tell_nodes(self, notice: notices.RoomNotice) -> None:
         """Tell every other node something room-wide (on one node: nothing)."""
@@ -264,10 +265,10 @@ class Room:
             case notices.Suspend(account=account):
                 self._close(lambda c: c.account_id == account, "account suspended")
                 for actor in self.actors.values():
-                    actor.post(Suspend(str(account)))
+                    actor.post(Suspend(AccountId(account)))
             case notices.AutoMuck(account=account, on=on):
                 for actor in self.actors.values():
-                    actor.post(AutoMuck(str(account), on))
+                    actor.post(AutoMuck(AccountId(account), on))
             case notices.Deliver(account=account, line=line):  # a tournament's, to its player
                 for client in self._sockets_of(account):
                     client.deliver(line)
@@ -299,7 +300,7 @@ class Room:
         if table.hand is not None:  # cut off by a crash: every chip goes back
             for event in table.cancel_hand(reason):
                 if isinstance(event, SeatLeft):  # asked to leave during the hand
-                    left.append((int(event.player), event.stack))
+                    left.append((account_of(event.player), event.stack))
         table.hand_number = max(table.hand_number, last)
         return Adopted((config, table), config.name, config_json(config), table.to_json(), left)
 

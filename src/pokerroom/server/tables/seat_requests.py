@@ -13,6 +13,7 @@ from pokerroom.server.clock import utcnow
 from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.client import Client
 from pokerroom.server.tables.recovery import Recovers
+from pokerroom.store.account_ids import account_of
 from pokerroom.store.tables.store import TableSave
 from pokerroom.table import TableError
 
@@ -64,7 +65,7 @@ class SeatRequests(Recovers):
         async with self._as_it_was_on_failure():
             saved = await self.store.seat(
                 self.table_id,
-                int(player),
+                account_of(player),
                 key=key,
                 buy_in=message.buy_in,
                 seat=message.seat,
@@ -77,7 +78,7 @@ class SeatRequests(Recovers):
             self.stored = saved.snapshot
         if current is None:
             # The account's auto-muck preference goes with it to the seat.
-            chosen = saved_preferences(await self.store.preferences(int(player)))
+            chosen = saved_preferences(await self.store.preferences(account_of(player)))
             self.table.set_options(player, auto_muck=chosen.auto_muck)
             await self._after(events, now)
             return
@@ -103,7 +104,7 @@ class SeatRequests(Recovers):
         async with self._as_it_was_on_failure():
             saved = await self.store.add_chips(
                 self.table_id,
-                int(player),
+                account_of(player),
                 key=key,
                 amount=message.amount,
                 joined=seat.joined,

@@ -16,6 +16,7 @@ from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.client import Client
 from pokerroom.server.tables.recovery import Recovers
 from pokerroom.server.tables.views import waiting_frame
+from pokerroom.store.account_ids import account_of
 from pokerroom.store.tables.store import TableSave
 from pokerroom.table import TableError
 from pokerroom.table.events import PassedOver, SeatOffered
@@ -94,7 +95,7 @@ class WaitingRequests(Recovers):
                 )
             elif (
                 isinstance(event, SeatOffered)
-                and await self.store.balance(int(event.player)) < self.table.min_buy_in
+                and await self.store.balance(account_of(event.player)) < self.table.min_buy_in
             ):
                 broke.add(event.player)
                 events.extend(self.table.pass_over(event.player, NO_CHIPS, now))
@@ -111,7 +112,7 @@ class WaitingRequests(Recovers):
     def _tell_player(self, player: str, now: float, note: str | None = None) -> None:
         frame = waiting_frame(self.table, self.table_id, player, now=now, note=note)
         line = protocol.frame(frame)
-        account = int(player)
+        account = account_of(player)
         clients = (
             [w for w in self.watchers if w.account_id == account]
             if self.reach is None

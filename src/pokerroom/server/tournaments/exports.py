@@ -13,6 +13,7 @@ from pokerroom.history.pokerstars import Finish, Knockout, TournamentHand
 from pokerroom.history.tournament import knockouts, tournament_phh_fields, tournament_summary
 from pokerroom.history.viewer import ViewerHand
 from pokerroom.server.clock import aware
+from pokerroom.store.account_ids import player_key
 
 if TYPE_CHECKING:
     from pokerroom.server.tournaments.hall import Tournaments
@@ -117,7 +118,7 @@ def played_by(runner: TournamentRunner, account: int) -> dict[str, Any] | None:
     """The event as the player's list of tournaments shows it (None: they did not play it):
     its name, when it started, and their place and prize (money) once final."""
     t = runner.t
-    mine = [entry for entry, e in t.entries.items() if e.player == str(account)]
+    mine = [entry for entry, e in t.entries.items() if e.player == player_key(account)]
     if t.clock.start is None or not mine:
         return None
     places = [runner.places[entry] for entry in mine if entry in runner.places]
@@ -143,13 +144,13 @@ def _knockouts(t: Any, table: int) -> dict[int, tuple[Knockout, ...]]:
 
 def summary_of(runner: TournamentRunner, account: int) -> str | None:
     """The player's summary of the event as it stands (None: they did not play it)."""
-    t = runner.t
-    if t.clock.start is None or not any(e.player == str(account) for e in t.entries.values()):
+    t, player = runner.t, player_key(account)
+    if t.clock.start is None or not any(e.player == player for e in t.entries.values()):
         return None
     started = datetime.fromtimestamp(t.clock.start, UTC)
     return tournament_summary(
         t,
-        str(account),
+        player,
         tournament=event_number(runner),
         started=started,
         now=runner.now() if runner.finished_at is None else runner.finished_at,

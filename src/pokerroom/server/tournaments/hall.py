@@ -38,6 +38,7 @@ from pokerroom.tournament.snapshot import tournament_from_json
 if TYPE_CHECKING:
     from pokerroom.server.tables.actor import TableActor
     from pokerroom.server.tables.room import Room
+    from pokerroom.server.tournaments.requests import EventRequest
 
 log = logging.getLogger("pokerroom.tournament")
 TICK_SECONDS = 1.0  # how often start times and the repeating sit & gos are looked at
@@ -94,7 +95,9 @@ class Events:
     def watch(self, runner: TournamentRunner, actor: TableActor) -> None:
         """A table of the event, run here (a write refused by a lost lease deposes it)."""
 
-    async def forward(self, tournament_id: str, kind: str, **fields: Any) -> dict[str, Any]:
+    async def forward(
+        self, tournament_id: str, account: int, request: EventRequest
+    ) -> dict[str, Any]:
         """A player's request for an event another node runs, answered by its owner."""
         raise ElsewhereError(f"tournament {tournament_id} is not run on this node")
 

@@ -34,6 +34,7 @@ from pokerroom.server.tournaments.bounties import (
     bounty_view,
     seat_bounties,
 )
+from pokerroom.store.account_ids import AccountId, account_of, player_key
 from pokerroom.store.tournaments.bounties import BountyPayment
 from pokerroom.store.tournaments.statements import Prize
 from pokerroom.store.tournaments.store import TournamentStore
@@ -145,10 +146,10 @@ class TournamentRunner:
             await self.store.save(self.id, self.snapshot(), status=self.status, now=utcnow())
 
     def entry_of(self, account: int | None) -> str | None:
-        return None if account is None else self.t._current.get(str(account))
+        return None if account is None else self.t._current.get(player_key(account))
 
-    def account_of(self, entry: str) -> int:
-        return int(self.t.entries[entry].player)
+    def account_of(self, entry: str) -> AccountId:
+        return account_of(self.t.entries[entry].player)
 
     def my_table(self, account: int) -> str | None:
         """The table where the player's entry sits now (it follows moves)."""
@@ -186,7 +187,7 @@ class TournamentRunner:
                 continue
             try:
                 target = await self.hall.find(prize.ticket)
-                name = self.names.get(str(prize.account), str(prize.account))
+                name = self.names.get(player_key(prize.account), player_key(prize.account))
                 await target.register(prize.account, name, f"ticket:{self.id}:{prize.entry}")
             except Exception as error:  # the ticket stays with the player
                 log.warning("%s: ticket of %s not used: %s", self.id, prize.entry, error)
@@ -212,7 +213,7 @@ class TournamentRunner:
         async with self.lock:
             if self.cancelled:
                 raise TournamentError(code="tournament.cancelled", event=self.t.name)
-            player, now = str(account), self.now()
+            player, now = player_key(account), self.now()
             applied: list[Any] = []
 
             def apply() -> tuple[str, str, str]:
@@ -257,7 +258,7 @@ class TournamentRunner:
         async with self.lock:
 
             def apply() -> str:
-                self.t.unregister(str(account))
+                self.t.unregister(player_key(account))
                 return self.snapshot()
 
             async with self.saving:

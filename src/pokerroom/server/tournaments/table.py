@@ -26,6 +26,7 @@ from pokerroom.server.sockets.client import Client
 from pokerroom.server.tables.actor import CLOCK_SLACK, TableActor
 from pokerroom.server.tables.dealing import Dealt, dealt_in
 from pokerroom.server.tournaments.deals import open_proposal, tell_restarted
+from pokerroom.store.account_ids import AccountId
 from pokerroom.store.fence import StaleEpochError
 from pokerroom.store.tables.hands import StartedHand
 from pokerroom.store.tables.results import HandToCount
@@ -227,7 +228,7 @@ class TournamentPolicy:
         except TournamentError as error:
             raise TableError(code=error.code, **error.params) from None
 
-    async def suspend(self, actor: TableActor, player: str, now: float) -> bool:
+    async def suspend(self, actor: TableActor, account: AccountId, now: float) -> bool:
         return False  # a suspended player is blinded off like an absent one
 
     async def floor(

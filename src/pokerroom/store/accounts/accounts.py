@@ -37,7 +37,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from pokerroom.errors import CodedError
 from pokerroom.store.models import Account, AuthSession, LoginFailures
-from pokerroom.store.money.ledger import BANK, transfer
+from pokerroom.store.money.ledger import BANK, player_account, transfer
 
 STARTING_GRANT = 1_000_000  # $10,000.00 of play money, in cents
 FREE_FAILURES = 4  # wrong passwords before the first lock-out
@@ -177,7 +177,7 @@ async def _create(
         await transfer(
             session,
             "grant",
-            {BANK: -grant, ("player", str(account.id)): grant},
+            {BANK: -grant, player_account(account.id): grant},
             now=now,
             key=f"grant:{account.id}",
             memo="starting play money",

@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from pokerroom.errors import CodedError
+from pokerroom.store.account_ids import player_key
 from pokerroom.store.compiled import Compiled
 from pokerroom.store.db import on_async_session
 from pokerroom.store.models import LedgerAccount, Posting, Sitting, Transfer
@@ -246,7 +247,7 @@ def _same_transfer(
 
 
 def player_account(account_id: int) -> tuple[str, str]:
-    return ("player", str(account_id))
+    return ("player", player_key(account_id))
 
 
 def table_account(table_id: str) -> tuple[str, str]:

@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
+from pokerroom.store.account_ids import player_key
 from pokerroom.store.fence import Lease
 from pokerroom.store.models import Account, HandRecord, TableLease, TournamentEntry
 from pokerroom.store.models import TournamentRecord as Record
@@ -74,7 +75,7 @@ def _names(session: Session, ids: Collection[str]) -> dict[str, dict[str, str]]:
     )
     names: dict[str, dict[str, str]] = {}
     for tid, account, name in session.execute(query):
-        names.setdefault(tid, {})[str(account)] = name
+        names.setdefault(tid, {})[player_key(account)] = name
     return names
 
 

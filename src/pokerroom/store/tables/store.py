@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from pokerroom.errors import CodedError
 from pokerroom.history.integrity import Report
 from pokerroom.history.results import Filters, ResultsPage
+from pokerroom.store.account_ids import player_key
 from pokerroom.store.accounts.accounts import (
     Attempt,
     LoggedIn,
@@ -55,6 +56,7 @@ from pokerroom.store.money.ledger import (
     leave,
     move_chips,
     open_sitting,
+    player_account,
     repeated_request,
     top_up,
 )
@@ -199,7 +201,7 @@ class RoomStore:
         that comes back through another node is told at hello: R-TIME-3)."""
         async with self.db.transaction() as session:
             records = await open_tables(session)
-        player = str(account)
+        player = player_key(account)
         return [
             r.id
             for r in records
@@ -439,7 +441,7 @@ class RoomStore:
 
     async def balance(self, account: int) -> int:
         async with self.db.transaction() as session:
-            return await balance(session, "player", str(account))
+            return await balance(session, *player_account(account))
 
     async def top_up_bot(self, account: int, *, at_least: int, to: int, now: datetime) -> bool:
         """The house tops up one of its bots whose balance cannot pay ``at_least`` (a

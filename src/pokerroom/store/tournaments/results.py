@@ -25,6 +25,7 @@ from pokerroom.history.tournament_results import (
 )
 from pokerroom.rng import SeededRandomSource
 from pokerroom.rules.tournament import structure_of
+from pokerroom.store.account_ids import player_key
 from pokerroom.store.models import (
     HandResult,
     LedgerAccount,
@@ -51,7 +52,7 @@ def _finish(record: TournamentRecord, account: int) -> tuple[int | None, int]:
     structure = structure_of(json.loads(record.config))
     # Only read: nothing is dealt from this source.
     t = tournament_from_json(record.snapshot, rng=SeededRandomSource(0), structure=structure)
-    mine = {entry for entry, e in t.entries.items() if e.player == str(account)}
+    mine = {entry for entry, e in t.entries.items() if e.player == player_key(account)}
     found = [p.place for p in places(t) if p.entry in mine]
     return min(found, default=None), len(t.entries)
 

@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from pokerroom.store.account_ids import player_key
 from pokerroom.store.models import (
     Account,
     HandRecord,
@@ -455,7 +456,7 @@ def names_sync(session: Session, tournament_id: str) -> dict[str, str]:
         .join(TournamentEntry, TournamentEntry.account_id == Account.id)
         .where(TournamentEntry.tournament_id == tournament_id)
     )
-    return {str(account): name for account, name in rows}
+    return {player_key(account): name for account, name in rows}
 
 
 def last_hands_sync(session: Session, prefix: str) -> dict[str, int]:
