@@ -5,6 +5,7 @@ sit & go (bots fill the rest), and its table shows the bounty on every head."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -39,7 +40,15 @@ async def test_the_schedule_counts_down_and_the_felt_shows_each_bounty(
     await page.click("#browse") if await page.is_visible("#browse") else None
     async with httpx.AsyncClient(base_url=pko_room.base) as http:
         events = (await http.get("/api/tournaments")).json()
-    scheduled = next(e for e in events if e["name"].startswith("Hourly PKO "))
+    # A run that starts more than a minute from now (the lobby lists the next two: the one at
+    # a quarter past and the satellite's target an hour later), so that its countdown ticks.
+    scheduled = next(
+        e
+        for e in events
+        if e["name"].startswith("Hourly PKO ")
+        and not e["name"].startswith("Hourly PKO Satellite")
+        and e["starts_at"] > time.time() + 60
+    )
     row = page.locator(f"#tournament-rows tr[data-tournament='{scheduled['id']}']")
     await row.locator(".guarantee", has_text="$500 guaranteed").wait_for()
     first = await row.locator(".starts-in").inner_text()
