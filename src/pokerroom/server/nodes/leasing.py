@@ -104,7 +104,10 @@ class NodeLeases:
         nodes started together count each other before taking their shares). Every table
         and event is read at once: the lobby lists them from the node's first answer, not
         only after its first pass, half a lease later."""
-        await self.room.db.run(at_db_now(heartbeat_sync, node=self.node, ttl=self.ttl))
+        # A one-off write: a busy loop between its statements must not fail the start
+        # (the passes' heartbeats are retried by the next pass; this one is not).
+        once = at_db_now(heartbeat_sync, wait=self.settings.ttl, node=self.node, ttl=self.ttl)
+        await self.room.db.run(once)
         first = partial(first_read_sync, events=self.coordinators is not None)
         self.tables, events = await self.room.db.run(first)
         if self.coordinators is not None and events is not None:
