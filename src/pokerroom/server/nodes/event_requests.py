@@ -57,6 +57,8 @@ class BusRequests(EventRequests):
         self.bus = bus
 
     def bind(self, events: Owners) -> None:
+        """The bus reads a stream of calls for each event run here, and asks the events for
+        the room's tables (a table id it does not know reads them again)."""
         super().bind(events)
         self.bus.coordinators = lambda: {lease_key(i) for i in events.hall.runners}
         self.bus.on_call = self.handle
