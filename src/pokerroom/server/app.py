@@ -29,6 +29,8 @@ from pokerroom.server.http import (
     tournaments,
 )
 from pokerroom.server.nodes.bus import forget_room as forget_room_keys
+from pokerroom.server.nodes.event_requests import BusRequests, EventRequests
+from pokerroom.server.nodes.event_views import EventViewer
 from pokerroom.server.nodes.placement import BusLinks, Leased, SocketsOnly
 from pokerroom.server.nodes.tournament_leases import TournamentLeases
 from pokerroom.server.ops.logs import node_id
@@ -105,20 +107,30 @@ async def forget_room(url: str, prefix: str | None = None) -> None:
     await forget_room_keys(url, prefix)
 
 
+def _links(redis: str | None, node: str, prefix: str | None) -> tuple[Links, EventRequests]:
+    """How this node reaches the others: over the Redis bus at ``redis`` (its clients'
+    commands and its players' requests for other nodes' events), or not at all (a player
+    who asks for another node's event is told which node runs it)."""
+    if redis is None:
+        return Links(), EventRequests()
+    links = BusLinks(redis, node, prefix=prefix)
+    return links, BusRequests(links.bus)
+
+
 def _placement(
-    links: Links, leases: LeaseSettings | None, *, own_tables: bool
+    links: Links, requests: EventRequests, leases: LeaseSettings | None, *, own_tables: bool
 ) -> tuple[Placement, Callable[[], Events | None]]:
     """Where the tables run, and (once the room is built) where the events run: with
     ``leases``, the tables and events whose leases this node holds; else with ``own_tables``
     every table and event here (reached by other nodes' sockets over ``links``); else none,
-    a node that only holds sockets (its clients' commands carried over ``links``)."""
-    bus = links.bus if isinstance(links, BusLinks) else None
+    a node that only holds sockets (its clients' commands carried over ``links``, its
+    players' requests for events by ``requests``)."""
     if leases is not None:
         leased = Leased(leases, links)
-        return leased, lambda: TournamentLeases(leased.leases, bus)
+        return leased, lambda: TournamentLeases(leased.leases, requests)
     if own_tables:
         return Placement(links), lambda: None
-    return SocketsOnly(links), lambda: TournamentLeases(None, bus)
+    return SocketsOnly(links), lambda: EventViewer(requests)
 
 
 def create_app(
@@ -154,8 +166,8 @@ def create_app(
     if leases is not None and not database_url.startswith("postgresql"):
         raise ValueError(f"several nodes share a PostgreSQL database, not {database_url!r}")
     name = node_id() if node is None else node  # (the room's, as it names itself)
-    links = Links() if redis is None else BusLinks(redis, name, prefix=redis_prefix)
-    placement, events = _placement(links, leases, own_tables=own_tables)
+    links, requests = _links(redis, name, redis_prefix)
+    placement, events = _placement(links, requests, leases, own_tables=own_tables)
     room = Room(
         Database(database_url, name=node),
         pause=pause,

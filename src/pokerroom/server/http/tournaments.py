@@ -81,7 +81,7 @@ async def _request(
     http: Request, tournament_id: str, account: int, request: EventRequest
 ) -> dict[str, Any]:
     """A player's request, done here if this node runs the event, else by its owner (over
-    the bus, server/nodes/tournament_leases.py): refused, 400; no owner to answer, 409."""
+    the bus, server/nodes/event_requests.py): refused, 400; no owner to answer, 409."""
     hall, runner = _hall(http), await _runner(http, tournament_id)
     try:
         if hall.remote(runner):

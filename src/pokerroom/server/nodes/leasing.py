@@ -92,8 +92,9 @@ class NodeLeases:
         self.watchdog: asyncio.Task[None] | None = None
         self._entries: dict[str, tuple[str, dict[str, Any], Table]] = {}  # remote tables
         # The tournaments' leases (keys ``tournament:<id>``) are held, renewed and lost
-        # with the tables'; what they mean is the hall's (server/nodes/tournament_leases.py).
-        self.coordinators: EventLeases | None = None
+        # with the tables'; what they mean is the hall's (server/nodes/tournament_leases.py,
+        # which binds itself here when the hall is built, before the room starts).
+        self.coordinators: EventLeases
 
     @property
     def ttl(self) -> timedelta:
@@ -108,10 +109,8 @@ class NodeLeases:
         # (the passes' heartbeats are retried by the next pass; this one is not).
         once = at_db_now(heartbeat_sync, wait=self.settings.ttl, node=self.node, ttl=self.ttl)
         await self.room.db.run(once)
-        first = partial(first_read_sync, events=self.coordinators is not None)
-        self.tables, events = await self.room.db.run(first)
-        if self.coordinators is not None and events is not None:
-            self.coordinators.seen(events)
+        self.tables, events = await self.room.db.run(first_read_sync)
+        self.coordinators.seen(events)
         self.task = asyncio.create_task(self._run(), name=f"leases of {self.node}")
         self.watchdog = asyncio.create_task(self._watch(), name=f"lease watchdog {self.node}")
 
@@ -156,7 +155,7 @@ class NodeLeases:
         """One pass: heartbeat, renew, read every table; then adopt what needs an owner."""
         started = time.monotonic()
         leases = list(self.held.values())
-        events = None if self.coordinators is None else self.coordinators.known()
+        events = self.coordinators.known()
         # On the database writer's loop: its round trips do not wait for the room's loop,
         # busy with hundreds of sockets (passes that took seconds let leases run out).
         # A draining node is not counted live: the others' shares grow to take its tables.
@@ -193,8 +192,7 @@ class NodeLeases:
             self._lose(lease.table_id, f"lease lost (epoch {lease.epoch})")
         self.live, self.tables = done.live, done.tables
         await self._adopt(done)
-        if self.coordinators is not None:
-            await self.coordinators.after_pass(done)
+        await self.coordinators.after_pass(done)
 
     def _hold_until(self, table_id: str, renewed: float) -> None:
         """The table is dealt here until ``margin`` before its lease (renewed at the
@@ -266,8 +264,7 @@ class NodeLeases:
             self.room.depose(table_id, "handed over to another node")
             await self.room.db.run(releasing(lease))
             self._changed("released", table_id, lease.epoch, reason)
-        if self.coordinators is not None:  # a draining node's events too
-            await self.coordinators.hand_over(reason=reason)
+        await self.coordinators.hand_over(reason=reason)  # a draining node's events too
 
     async def adopt(self, table_id: str) -> bool:
         """Take the table's lease and run it here; False if another node has it."""
@@ -305,7 +302,7 @@ class NodeLeases:
         lease = self.held.pop(table_id, None)
         self.deadlines.pop(table_id, None)
         if table_id.startswith(COORDINATOR):  # a tournament's: all its tables stop
-            deposed = self.coordinators is not None and self.coordinators.lost(table_id, reason)
+            deposed = self.coordinators.lost(table_id, reason)
         else:
             deposed = self.room.depose(table_id, reason)
         if deposed or lease is not None:
@@ -318,7 +315,7 @@ class NodeLeases:
     def owner_of(self, table_id: str) -> str | None:
         """The node another node's table (or event's table) runs on, as last read."""
         owner = next((row.owner for row in self.tables if row.id == table_id), None)
-        if owner is None and self.coordinators is not None:
+        if owner is None:
             owner = self.coordinators.table_owner(table_id)
         return None if owner == self.node else owner
 

@@ -8,11 +8,8 @@ the event. When the owner's lease runs out, a node adopts the event from its las
 state: the hands its tables had in progress cancelled (R-DECK-5: every chip back where it
 was at the hand's start), the levels going on from their stored absolute deadlines.
 
-Every other node shows the event from the state stored at the owner's last write, as its
-renewal pass read it (a *shadow* runner: never launched, never written), and forwards a
-player's requests (register, unregister, rebuy, add-on, a deal) to the owner over the bus:
-the stream ``table:tournament:<id>:in``, answered on the asking node's channel, as the
-floor's calls are. Play itself goes to the event's tables' streams like any table's."""
+Every other node shows the event as last read and forwards its players' requests to this
+one (server/nodes/event_views.py, server/nodes/event_requests.py)."""
 
 from __future__ import annotations
 
@@ -21,19 +18,11 @@ import time
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from pokerroom.server.nodes import messages
-from pokerroom.server.nodes.bus import Bus, BusError
+from pokerroom.server.nodes.event_views import EventViews
 from pokerroom.server.nodes.leasing import releasing
 from pokerroom.server.ops.drain import in_play
 from pokerroom.server.tables.actor import TableActor
-from pokerroom.server.tournaments.hall import Events, Tournaments
-from pokerroom.server.tournaments.requests import (
-    REFUSED,
-    EventRequest,
-    fields_of,
-    perform,
-    request_of,
-)
+from pokerroom.server.tournaments.hall import Tournaments
 from pokerroom.server.tournaments.runner import TournamentRunner
 from pokerroom.store.fence import Lease
 from pokerroom.store.nodes.leases import at_db_now
@@ -41,72 +30,36 @@ from pokerroom.store.nodes.store import Pass
 from pokerroom.store.nodes.tournament_leases import (
     COORDINATOR,
     OPEN,
-    TournamentRow,
     adopt_tournament_sync,
     create_and_read_sync,
     lease_key,
-    tournament_sync,
-    tournaments_sync,
 )
 from pokerroom.store.tournaments.store import TournamentStore
 
 if TYPE_CHECKING:
-    from pokerroom.rules.schedule import Schedule
+    from pokerroom.server.nodes.event_requests import EventRequests
     from pokerroom.server.nodes.leasing import NodeLeases
 
-REFRESH_SECONDS = 1.0  # a sockets-only node reads the events again at most this often
 
+class TournamentLeases(EventViews):
+    """The events of a leased owner on a room of several nodes: those whose leases it holds
+    run here (the hall's runners), taken, renewed and lost with its table leases by its
+    lease pass, which reads the others' too (shadows)."""
 
-class TournamentLeases(Events):
-    """The events of a room of several nodes: those this node runs (the hall's runners)
-    and the others' as last read (shadows); adoption and forwarding over ``bus`` (None:
-    nodes without Redis, whose players ask the owner). ``leases`` None: a node that holds
-    sockets only (``--sockets-only``), which runs no event and shows them all, the events
-    read again at most once a second when asked (``refresh``)."""
-
-    def __init__(self, leases: NodeLeases | None, bus: Bus | None) -> None:
-        self._leases, self.bus = leases, bus
-        self.rows: list[TournamentRow] = []  # every event as the last pass read it
-        self.shadows: dict[str, tuple[str, TournamentRunner]] = {}  # by id: (snapshot, runner)
-        self.read_at = -math.inf  # (monotonic) the events' last read on a sockets-only node
+    def __init__(self, leases: NodeLeases, requests: EventRequests) -> None:
+        super().__init__(requests)
+        self.leases = leases
 
     def bind(self, hall: Tournaments) -> None:
         super().bind(hall)
-        self.room = hall.room
-        if self._leases is not None:
-            self._leases.coordinators = self
-        self.room.seated_elsewhere = self.seated
-        if self.bus is not None:
-            self.bus.coordinators = lambda: {lease_key(i) for i in self.hall.runners}
-            self.bus.on_call = self.handle
-            self.bus.tables_of = self.table_ids
+        self.leases.coordinators = self
 
     async def start(self) -> bool:
-        """The events come with their leases (a node that holds sockets only runs none)."""
-        return not self.viewer
-
-    async def keep_scheduled(self, schedule: Schedule, runners: list[TournamentRunner]) -> None:
-        """The room's schedule is kept on one node only (not yet on several)."""
+        """The events come with their leases."""
+        return True
 
     def watch(self, runner: TournamentRunner, actor: TableActor) -> None:
         actor.on_stale = self.on_stale(runner)
-
-    @property
-    def leases(self) -> NodeLeases:
-        assert self._leases is not None, "a node that holds sockets only runs no event"
-        return self._leases
-
-    @property
-    def viewer(self) -> bool:
-        """A node that holds sockets only: no lease pass reads the events for it."""
-        return self._leases is None
-
-    async def refresh(self) -> None:
-        """On a node that holds sockets only: the events read again (the changed ones),
-        at most once a second."""
-        if self.viewer and time.monotonic() - self.read_at >= REFRESH_SECONDS:
-            self.read_at = time.monotonic()
-            self.seen(await self.room.db.run(partial(tournaments_sync, known=self.known())))
 
     # ------------------------------------------------------------ owning
 
@@ -169,31 +122,6 @@ class TournamentLeases(Events):
         if got[1] is not None:  # listed even if its lease is lost before the next pass
             self._know(got[1])
         return made[-1]
-
-    def _know(self, row: TournamentRow) -> None:
-        self.rows = [r for r in self.rows if r.id != row.id] + [row]
-
-    def seen(self, rows: list[TournamentRow]) -> None:
-        """Every event as just read. One not among them was created after the read began
-        (events are never deleted): kept, as created here or found on a request."""
-        read = {row.id for row in rows}
-        self.rows = rows + [r for r in self.rows if r.id not in read]
-
-    async def find(self, tournament_id: str) -> TournamentRunner | None:
-        """Another node's event, read from the database if the last pass did not see it
-        (created since): no node answers 404 for an event that exists."""
-        runner = self.shadow(tournament_id)
-        if runner is None:
-            row = await self.room.db.run(partial(tournament_sync, tournament_id=tournament_id))
-            if row is None:
-                return None
-            self._know(row)
-            runner = self.shadow(tournament_id)
-        return runner
-
-    def known(self) -> dict[str, TournamentRow]:
-        """The events as the last pass read them (the next reads only those changed)."""
-        return {row.id: row for row in self.rows}
 
     async def after_pass(self, done: Pass) -> None:
         """The events as this pass read them; one free event adopted while this node runs
@@ -258,76 +186,3 @@ class TournamentLeases(Events):
         self.own(runner, got.lease, started)
         await self.hall.resume(runner, got.last_hands)
         return True
-
-    # ------------------------------------------------------------ every node's view
-
-    def shadow(self, tournament_id: str) -> TournamentRunner | None:
-        """Another node's event as stored at its owner's last write (read-only)."""
-        row = next((r for r in self.rows if r.id == tournament_id), None)
-        if row is None:
-            return None
-        cached = self.shadows.get(row.id)
-        if cached is None or cached[0] != row.snapshot:
-            cached = (row.snapshot, self.hall.runner_of(row, row.names))
-            self.shadows[row.id] = cached
-        return cached[1]
-
-    def others(self) -> list[TournamentRunner]:
-        found = (self.shadow(r.id) for r in self.rows if r.id not in self.hall.runners)
-        return [runner for runner in found if runner is not None]
-
-    def seated(self, account: int) -> list[str]:
-        """The tables of other nodes' events where the account's entry sits (told at hello:
-        a player who comes back through any node finds their table)."""
-        tables = [runner.my_table(account) for runner in self.others()]
-        return [table for table in tables if table is not None]
-
-    def owner_of(self, tournament_id: str) -> str | None:
-        row = next((r for r in self.rows if r.id == tournament_id), None)
-        return None if row is None else row.owner
-
-    def table_owner(self, table_id: str) -> str | None:
-        """The node running the event whose table this is (None: no such table)."""
-        for runner in self.others():
-            if table_id in {runner.table_id(n) for n in runner.t.tables}:
-                return self.owner_of(runner.id)
-        return None
-
-    async def table_ids(self) -> set[str]:
-        """Every table of the room, on any node: cash tables and the events' tables, the
-        events read again (those changed only; the bus asks at most once a second, on a
-        miss): the tables of an event started since the last pass are known at once, so
-        its players' first watches and actions through this node reach them."""
-        ids = await self.room.store.table_ids()
-        self.seen(await self.room.db.run(partial(tournaments_sync, known=self.known())))
-        for runner in [*self.hall.runners.values(), *self.others()]:
-            ids.update(runner.table_id(n) for n in runner.t.tables)
-        return ids
-
-    # ------------------------------------------------------------ requests
-
-    async def forward(
-        self, tournament_id: str, account: int, request: EventRequest
-    ) -> dict[str, Any]:
-        """A player's request for an event another node runs, answered by its owner:
-        RefusedError (the owner's refusal) or BusError (no owner answered)."""
-        bus = self.bus
-        if bus is None:
-            owner = self.owner_of(tournament_id)
-            # Several nodes without Redis: the player must ask the owner.
-            raise BusError(code="tournament.elsewhere", tournament=tournament_id, node=str(owner))
-        call = messages.EventCall(kind=request.kind, account=account, fields=fields_of(request))
-        return await bus.call(lease_key(tournament_id), call)
-
-    async def handle(self, key: str, call: messages.EventCall) -> messages.Reply:
-        """As the event's owner: a request forwarded by another node; ``refused`` names a
-        player's error (an HTTP 400 there)."""
-        runner = self.hall.runners.get(key[len(COORDINATOR) :])
-        if runner is None:
-            raise BusError(f"{key} is not run here any more: try again")
-        try:
-            return messages.Reply(
-                result=await perform(runner, call.account, request_of(call.kind, call.fields))
-            )
-        except REFUSED as error:
-            return messages.error_reply(error, refused=True)

@@ -56,8 +56,8 @@ def prices_of(s: TournamentStructure) -> Prices:
 
 class Events:
     """Where the room's events run (the placement's part for tournaments, chosen in
-    server/app.py; several nodes: server/nodes/tournament_leases.py); this one: every event
-    on this node, none leased."""
+    server/app.py; several nodes: server/nodes/tournament_leases.py and event_views.py);
+    this one: every event on this node, none leased."""
 
     def bind(self, hall: Tournaments) -> None:
         """Called once by the hall it places."""

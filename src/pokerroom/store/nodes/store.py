@@ -358,28 +358,27 @@ def pass_sync(
     node: str,
     leases: list[Lease],
     known: list[TableRow],
-    events: Mapping[str, TournamentRow] | None,
+    events: Mapping[str, TournamentRow],
     ttl: timedelta,
     wait: float,
     alive: bool,
 ) -> Pass:
-    """A node's renewal pass: every table (and, with ``events``, every event) with its
-    lease, the node's heartbeat (``alive`` False: a draining node is not counted live, so
-    the others' shares grow to take its tables), and its leases renewed."""
+    """A node's renewal pass: every table and every event with its lease (``known``,
+    ``events``: as the last pass read them, only the changed ones read again), the node's
+    heartbeat (``alive`` False: a draining node is not counted live, so the others' shares
+    grow to take its tables), and its leases renewed."""
     began = time.monotonic()
     now = db_now_sync(session, wait=wait)
     # The tables first (those written since the last pass and the leases run out; every
     # table now and then): the renewals lock this node's lease rows, which its tables' writes wait
     # for, so they come last, just before the commit.
     tables = tables_sync(session, known, now=now)
-    rows = [] if events is None else tournaments_sync(session, events)
+    rows = tournaments_sync(session, events)
     live = heartbeat_sync(session, node, now=now, ttl=ttl, alive=alive)
     kept, lost = renew_all_sync(session, leases, now=now, ttl=ttl)
     return Pass(now, live, kept, lost, tables, began, rows)
 
 
-def first_read_sync(
-    session: Session, *, events: bool
-) -> tuple[list[TableRow], list[TournamentRow] | None]:
-    """Every table, and with ``events`` every event, as a starting node reads them."""
-    return tables_sync(session), tournaments_sync(session) if events else None
+def first_read_sync(session: Session) -> tuple[list[TableRow], list[TournamentRow]]:
+    """Every table and every event, as a starting node reads them."""
+    return tables_sync(session), tournaments_sync(session)
