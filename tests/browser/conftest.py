@@ -16,11 +16,13 @@ from typing import Any
 import httpx
 import pytest
 
+from pokerroom.cli.serve import BOTS_PER_TABLE
 from pokerroom.server.ops.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
 
 CHROMIUM = Path("/usr/bin/chromium")
 BOT_TABLES = ("nlhe-1-2", "plo-1-2")  # the tests play at these, with the demo bots
+EVERY_TABLE = tuple(BOTS_PER_TABLE)  # every demo table with its house bots, as serve keeps them
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
 
 if not CHROMIUM.exists():
@@ -51,11 +53,37 @@ class Room:
         return dict(response.json())
 
 
+def bots_at(tables: tuple[str, ...]) -> str:
+    """Code for ``python -c`` that runs ``pokerroom`` with the house's bots at ``tables`` only."""
+    return (
+        "import pokerroom.cli.serve as serve\n"
+        f"keep = {tables!r}\n"
+        "serve.BOTS_PER_TABLE = {t: n for t, n in serve.BOTS_PER_TABLE.items() if t in keep}\n"
+        "from pokerroom.cli.app import main\n"
+        "main()\n"
+    )
+
+
 @pytest.fixture
-async def room(tmp_path: Path) -> AsyncIterator[Room]:
+async def room(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Room]:
+    """The room with house bots at BOT_TABLES and no sit & go: every table's bots and the sit
+    & go's keep a room's process busy for the whole test. A test that needs more asks with
+    ``@pytest.mark.room(bot_tables=(...), sit_and_go=True)``."""
+    asked = request.node.get_closest_marker("room")
+    wanted = asked.kwargs if asked else {}
+    bot_tables: tuple[str, ...] = wanted.get("bot_tables", BOT_TABLES)
+    sit_and_go: bool = wanted.get("sit_and_go", False)
+    assert set(BOT_TABLES) <= set(bot_tables), "the room waits for BOT_TABLES' bots"
     database = sqlite_url(tmp_path / "room.db")
     port = free_port()
-    process = await spawn_room(database, port, pause=0.4, bots=True)
+    process = await spawn_room(
+        database,
+        port,
+        pause=0.4,
+        bots=True,
+        python=("-c", bots_at(bot_tables)),
+        env=None if sit_and_go else {"POKERROOM_SIT_AND_GO": "none"},
+    )
     try:
         found = Room(base=f"http://127.0.0.1:{port}", database=database)
         deadline = time.monotonic() + 60  # bounded: the bots sit down within seconds

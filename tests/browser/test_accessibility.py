@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from playwright.async_api import Browser
 
-from tests.browser.conftest import Player, Room, new_player, screenshot
+from tests.browser.conftest import EVERY_TABLE, Player, Room, new_player, screenshot
 from tests.helpers.browser import join, serious_violations, take_turn
 
 TABLE = "nlhe-1-2"
@@ -31,6 +32,7 @@ def spoken(card: str) -> str:
     return f"{RANKS[card[0]]} of {SUITS[card[1]]}"
 
 
+@pytest.mark.room(bot_tables=EVERY_TABLE, sit_and_go=True)  # the lobby as the room shows it
 async def test_axe_finds_nothing_serious_on_sign_in_lobby_and_a_table_in_play(
     browser: Browser, room: Room
 ) -> None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
 from playwright.async_api import Browser, Page
 
-from tests.browser.conftest import Player, Room, new_player, screenshot
+from tests.browser.conftest import BOT_TABLES, Player, Room, new_player, screenshot
 from tests.helpers.audit import assert_books_balance
 from tests.helpers.browser import (
     finished_hands,
@@ -49,6 +50,7 @@ async def balance_shown(page: Page, chips: int) -> None:
     )
 
 
+@pytest.mark.room(bot_tables=(*BOT_TABLES, "flhe-2-4"))  # watched with its bots seated
 async def test_sign_up_log_in_join_and_play_hands_by_clicking(browser: Browser, room: Room) -> None:
     ann = await new_player(browser, room, "ann")
     page = ann.page

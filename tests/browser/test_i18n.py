@@ -10,10 +10,11 @@ import re
 from typing import Any
 
 import httpx
+import pytest
 from playwright.async_api import Browser, Page
 
 from pokerroom.server.sockets import protocol
-from tests.browser.conftest import BOT_TABLES, Room, new_player, screenshot
+from tests.browser.conftest import BOT_TABLES, EVERY_TABLE, Room, new_player, screenshot
 from tests.helpers.browser_i18n import (
     ENGLISH,
     LANGUAGES,
@@ -85,6 +86,7 @@ async def test_the_browsers_language_picks_the_client_norwegian_for_no_and_nn(
     await page.context.close()
 
 
+@pytest.mark.room(bot_tables=EVERY_TABLE, sit_and_go=True)  # every text the lobby can show
 async def test_each_language_on_the_lobby_and_a_table_saved_for_the_account(
     browser: Browser, room: Room
 ) -> None:

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.async_api import Browser, Page
 
-from tests.browser.conftest import HEADS_UP, Room, new_player, screenshot
+from tests.browser.conftest import BOT_TABLES, HEADS_UP, Room, new_player, screenshot
 from tests.helpers.audit import assert_books_balance
 
 ROW = "#lobby-rows tr"
@@ -23,6 +24,7 @@ async def lobby_data(page: Page) -> list[dict[str, Any]]:
     return list(await page.evaluate("window.pokerroom.lobby"))
 
 
+@pytest.mark.room(bot_tables=(*BOT_TABLES, HEADS_UP))  # full with its two bots
 async def test_lobby_sorts_and_the_waiting_list_seats_a_person(
     browser: Browser, room: Room
 ) -> None:

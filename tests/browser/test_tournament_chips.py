@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from playwright.async_api import Browser, expect
 
 from pokerroom.server.sockets import protocol
@@ -24,6 +25,7 @@ from tests.helpers.browser_tournaments import bots_registered, start_room
 DOLLAR = re.compile(r"\$")
 
 
+@pytest.mark.room(sit_and_go=True)  # the sit & go the room keeps open with its bots
 async def test_tournament_hands_are_in_chips_and_its_empty_seats_offer_no_buy_in(
     browser: Browser, room: Room
 ) -> None:

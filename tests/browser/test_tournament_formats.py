@@ -15,7 +15,7 @@ from playwright.async_api import Browser
 
 from pokerroom.server.ops.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
-from tests.browser.conftest import Room, new_player, screenshot, stop
+from tests.browser.conftest import Room, bots_at, new_player, screenshot, stop
 from tests.helpers.browser_tournaments import bots_registered
 
 
@@ -24,7 +24,10 @@ async def pko_room(tmp_path: Path) -> AsyncIterator[Room]:
     env = {"POKERROOM_SIT_AND_GO": "sng6_pko", "POKERROOM_SCHEDULE": "demo"}
     port = free_port()
     database = sqlite_url(tmp_path / "room.db")
-    process = await spawn_room(database, port, pause=0.4, bots=True, env=env)
+    # The sit & go's and the schedule's bots only: no house bots at the cash tables.
+    process = await spawn_room(
+        database, port, pause=0.4, bots=True, python=("-c", bots_at(())), env=env
+    )
     try:
         yield Room(base=f"http://127.0.0.1:{port}", database=database)
     finally:

@@ -8,11 +8,15 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
 from playwright.async_api import Browser, Locator
 
 from tests.browser.conftest import Room, new_player, screenshot
 from tests.helpers.browser_i18n import catalogue, switch
 from tests.helpers.browser_tournaments import bots_registered
+
+# The sit & go that the room keeps open with its bots.
+pytestmark = pytest.mark.room(sit_and_go=True)
 
 
 async def amounts_shown(stacks: Locator) -> list[tuple[str, str | None]]:
