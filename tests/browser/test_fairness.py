@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 import httpx
-from playwright.async_api import Browser
+from playwright.async_api import Browser, Page
 
 from pokerroom.cards import FULL_DECK
 from pokerroom.fairness import verify
@@ -47,6 +47,13 @@ async def shuffle_file(room: Room, token: str, table: str, number: int) -> dict[
     return dict(response.json())
 
 
+async def seeded_hands(page: Page, table: str) -> set[int]:
+    """The hands at ``table`` whose reveal the page checked with its own seed in the shuffle."""
+    await asyncio.sleep(0.5)  # (a reveal is checked as it arrives, after the hand's result)
+    checked = await page.evaluate("() => window.pokerroom.shuffles")
+    return {v["hand"] for v in checked["verified"] if v["table"] == table and v["seeded"]}
+
+
 async def test_verify_this_shuffle_accepts_a_real_hand_and_rejects_a_tampered_one(
     browser: Browser, room: Room
 ) -> None:
@@ -63,9 +70,17 @@ async def test_verify_this_shuffle_accepts_a_real_hand_and_rejects_a_tampered_on
     await page.click(f"{root} [data-side='history']")
     await page.check(f"{root} .vs-seed-on")
     await play([vera], table, hands=2)
-    # Her last hand was dealt after her seed for it arrived (the first may have been dealt
-    # before the switch, or before that seed came).
-    last = max(finished_hands(vera, table))
+    # Her seed goes with the next hand's commitment: a hand dealt before the switch, or before
+    # that seed arrived, has none of hers (the page then seeds the one after). The hand
+    # checked is her last one the page says it seeded, once its reveal was checked there.
+    seeded: set[int] = set()
+    for hands in range(3, 9):  # bounded: a seed is late for one hand at most, on a busy machine
+        seeded = await seeded_hands(page, table) & finished_hands(vera, table)
+        if seeded:
+            break
+        await play([vera], table, hands=hands)
+    assert seeded, await page.evaluate("() => window.pokerroom.shuffles")
+    last = max(seeded)
     document = await shuffle_file(room, await vera.token(), table, last)
     verify(document)  # what the room serves checks out in Python too
     assert len(document["client_seeds"]) == 1, document  # hers: the bots add none

@@ -218,6 +218,16 @@ export function onTable(message, send) {
   send({ type: "seed", table: message.table, seed, commitment: message.next_seed });
 }
 
+/** The room refused a seed that arrived after the shuffle it was for was dealt (seed.stale,
+ * its commitment's first characters in ``sent``): that hand has none of ours, so its reveal is
+ * not checked for it; the next table frame brings the next commitment, which is seeded then.
+ * @param {import("./protocol").ErrorFrame} frame */
+export function onStaleSeed(frame) {
+  const sent = String(frame.params?.sent ?? "");
+  if (!sent) return;
+  for (const commitment of [...mine.keys()]) if (commitment.startsWith(sent)) mine.delete(commitment);
+}
+
 /** A hand's reveal (after its result): the commitment is the one shown during the hand, our
  * seed is in it, and the seeds make the deck; a warning if anything differs. */
 /** @param {import("./protocol").DeckReveal} message */

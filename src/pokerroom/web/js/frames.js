@@ -4,7 +4,7 @@
 
 import { refreshMe } from "./api.js";
 import { $, showToast } from "./dom.js";
-import { onReveal, onTable } from "./fairness.js";
+import { onReveal, onStaleSeed, onTable } from "./fairness.js";
 import { t } from "./i18n.js";
 import { refreshLobby, renderLobby } from "./lobby.js";
 import { reopenSeats } from "./nav.js";
@@ -44,6 +44,9 @@ export function registerFrameHandlers() {
   onFrame("private_request", onPrivateFrame);
   onFrame("error", (frame) => {
     if (frame.request === "hello") { endSession(); return; }
+    // A seed late for its shuffle is the page's own race with the deal, not the player's
+    // doing: nothing to show, the next shuffle gets one.
+    if (frame.code === "seed.stale") { onStaleSeed(frame); return; }
     // An error about a table shows on that table (S-INPUT-1), never on another one open.
     const view = viewOf(frame);
     if (view) view.error(() => errorText(frame));
