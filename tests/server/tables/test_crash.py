@@ -22,10 +22,12 @@ from pokerroom.server.ops.process import free_port, spawn_room
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database, sqlite_url
 from pokerroom.store.models import HandRecord, TableRecord
+from tests.helpers.repeats import fast_and_full
 from tests.helpers.room_tables import first_turn
 from tests.server.conftest import person
 
-KILLS = 6
+# Kills at random moments: four in `make test`, eight in `make test-all`.
+KILLS = fast_and_full(4, 8)
 # The room, but the process dies (as by kill -9) the moment a cash-out is written.
 KILL_AT_CASH_OUT = (
     "import os\n"
@@ -72,13 +74,14 @@ async def seated_in_store(database: str, table: str = "nlhe-1-2") -> int:
 
 
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL is POSIX")
-async def test_S_CRASH_1_kill_9_mid_hand_then_restart(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kills", KILLS)
+async def test_S_CRASH_1_kill_9_mid_hand_then_restart(tmp_path: Path, kills: int) -> None:
     database = sqlite_url(tmp_path / "room.db")
     rng = random.Random(2026)
     cancelled_seen = 0
     running: list[subprocess.Popen[bytes]] = []
     try:
-        for _ in range(KILLS):
+        for _ in range(kills):
             port = free_port()
             server = await start_server(database, port)
             running.append(server)
