@@ -24,8 +24,13 @@ RANKS |= {"2": "two"}
 SUITS = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 
 
-ACCESSIBLE_CARDS = """(root) => [...document.querySelectorAll(`${root} .card[data-card]`)]
-  .map((c) => [c.dataset.card, c.getAttribute('role'), c.getAttribute('aria-label')])"""
+# The face-up cards as one moment of the page shows them (null while there are none: the
+# hand can end, and the felt clear, between a wait for the cards and a later read of them).
+ACCESSIBLE_CARDS = """(root) => {
+  const cards = [...document.querySelectorAll(`${root} .card[data-card]`)]
+    .map((c) => [c.dataset.card, c.getAttribute('role'), c.getAttribute('aria-label')]);
+  return cards.length ? cards : null;
+}"""
 
 
 def spoken(card: str) -> str:
@@ -71,7 +76,7 @@ async def test_cards_seats_markers_and_controls_are_named_and_actions_announced(
     await join(ann, TABLE)
     await page.wait_for_selector(f"{ROOT} .seat.you .hole .card[data-card]")
     # Every face-up card is an image named as it is said: "ace of spades".
-    cards = await page.evaluate(ACCESSIBLE_CARDS, ROOT)
+    cards = await (await page.wait_for_function(ACCESSIBLE_CARDS, arg=ROOT)).json_value()
     assert cards
     for code, role, label in cards:
         assert role == "img" and label.lower() == spoken(code), (code, role, label)
