@@ -82,6 +82,24 @@ def test_serve_refuses_to_believe_every_sender_of_x_forwarded_for(tmp_path: Path
     assert "name the balancers' addresses" in done.stderr
 
 
+def test_serve_refuses_an_unknown_password_cost_and_warns_of_the_cheapest(
+    tmp_path: Path,
+) -> None:
+    """The suite's cheap password hashing is said on stderr at start, so a room started so by
+    mistake shows it; a cost the room does not know stops it before it listens."""
+    command = [sys.executable, "-m", "pokerroom.cli", "serve", "--no-bots", "--port", "0"]
+    command += ["--database", sqlite_url(tmp_path / "r.db"), "--sit-and-go", "sng99"]
+    for cost, said in (
+        ("low", "POKERROOM_PASSWORD_COST is recommended or cheapest, not 'low'"),
+        ("cheapest", "POKERROOM_PASSWORD_COST=cheapest hashes passwords at argon2's lowest"),
+    ):
+        env = {**os.environ, "POKERROOM_PASSWORD_COST": cost}
+        done = subprocess.run(
+            command, capture_output=True, text=True, timeout=120, check=False, env=env
+        )
+        assert done.returncode == 2 and said in done.stderr, done.stderr
+
+
 async def test_serve_with_sit_and_go_none_opens_no_tournament(tmp_path: Path) -> None:
     """An empty setting reads as unset in click: "none" is how to say none."""
     port = free_port()

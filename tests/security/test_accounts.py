@@ -22,7 +22,7 @@ from websockets.asyncio.client import connect
 
 from pokerroom.cli.serve import _bots
 from pokerroom.server.accounts.auth import AuthLimits, PasswordWorker, TokenBuckets
-from pokerroom.store.accounts.accounts import FAILURE_WINDOW, FREE_FAILURES
+from pokerroom.store.accounts.accounts import FAILURE_WINDOW, FREE_FAILURES, PASSWORD_COST
 from pokerroom.store.audit import audit
 from pokerroom.store.models import Account, LoginFailures
 from tests.server.conftest import Server
@@ -54,10 +54,12 @@ def detail(response: httpx.Response) -> str:
 
 
 async def test_S_AUTH_2_hashing_runs_off_the_loop_while_pings_are_answered(
-    server: Server,
+    server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """24 log-ins at once: pongs keep coming *while* a hash is running, which is impossible
-    if the hash holds the event loop (the test, the server and its loop share one thread)."""
+    if the hash holds the event loop (the test, the server and its loop share one thread).
+    At the recommended cost (a room's), not the suite's cheapest: the hashes must last."""
+    monkeypatch.setenv(PASSWORD_COST, "recommended")
     worker: PasswordWorker = server.app.state.auth.passwords
     async with (
         httpx.AsyncClient(base_url=server.base, timeout=60) as http,

@@ -288,7 +288,19 @@ def serve_command(
     from pokerroom.server.ops import logs
     from pokerroom.server.ops.drain import DrainingServer
     from pokerroom.server.sockets.protocol import MAX_FRAME_BYTES
+    from pokerroom.store.accounts.accounts import PASSWORD_COST, password_cost
 
+    try:
+        cheap_passwords = password_cost() == "cheapest"
+    except ValueError as error:
+        typer.echo(f"pokerroom serve: {error}", err=True)
+        raise typer.Exit(2) from None
+    if cheap_passwords:
+        typer.echo(
+            f"pokerroom serve: {PASSWORD_COST}=cheapest hashes passwords at argon2's lowest"
+            " cost, for tests: never run a room with players so",
+            err=True,
+        )
     # An empty POKERROOM_SIT_AND_GO reads as unset (click), so "none" says none.
     sit_and_go = "" if sit_and_go.lower() in ("", "none") else sit_and_go
     repeat = tuple(name.strip() for name in sit_and_go.split(",") if name.strip())

@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
@@ -257,7 +257,7 @@ def create_app(
         (``MetricsAccess``: loopback, the networks named, or the token)."""
         address = request.client.host if request.client is not None else None
         if not access.allows(address, request.headers.get("authorization")):
-            raise HTTPException(403, "metrics are for the room's operators")
+            raise errors.ApiError(403, "metrics.operators_only")
         return Response(room.metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
     app.mount("/static", ClientFiles(directory=WEB), name="static")

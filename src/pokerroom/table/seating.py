@@ -206,7 +206,7 @@ class SeatedTable:
         or elimination); the chips leave with them (``SeatLeft.stack``)."""
         seat = self.seat_of(player)
         if self.in_hand(seat.number):
-            raise TableError(f"seat {seat.number} is in the hand in progress: remove it after")
+            raise TableError(code="seat.in_hand", seat=seat.number)
         events: list[Event] = []
         self._stand(seat, reason, events)
         return events
@@ -214,7 +214,7 @@ class SeatedTable:
     def set_stakes(self, stakes: Stakes) -> None:
         """New blinds and antes from the next hand (a tournament level, TDA 23)."""
         if self.hand is not None and not self.hand.is_over:
-            raise TableError("the stakes change between hands, not during one (TDA 23)")
+            raise TableError(code="table.stakes_during_hand")
         if stakes != self.spec.stakes:
             self.spec = replace(self.spec, stakes=stakes)
             self._last_plan = None  # its blinds were the old level's

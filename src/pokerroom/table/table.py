@@ -79,14 +79,12 @@ class Table(SeatedTable):
             self.bomb_pot_next = 0
             return
         if not self.house.bomb_pot:
-            raise TableError("no bomb pot: the table does not offer bomb pots")
+            raise TableError(code="table.no_bomb_pots")
         limit = self.house.max_bomb_pot_bb
         if not isinstance(big_blinds, int) or isinstance(big_blinds, bool):
-            raise TableError(f"a bomb pot is a whole number of big blinds, not {big_blinds!r}")
+            raise TableError(code="table.bomb_pot_whole", big_blinds=repr(big_blinds))
         if not 1 <= big_blinds <= limit:
-            raise TableError(
-                f"a bomb pot of {big_blinds} big blinds: the table allows 1 to {limit}"
-            )
+            raise TableError(code="table.bomb_pot_size", big_blinds=big_blinds, limit=limit)
         self.bomb_pot_next = big_blinds
 
     def straddler(self, plan: BlindPlan) -> int | None:

@@ -83,6 +83,7 @@ async def test_the_floor_replays_any_finished_hand_with_every_card(server: Serve
     first = body["frames"][0]["seats"]
     assert len(first) == 2 and all(s["cards"] for s in first)  # both players' hole cards
     assert missing.status_code == 404 and "no finished hand 999999" in missing.text
+    assert missing.json()["code"] == "floor.no_hand"
     assert bad.status_code == 422
 
 
@@ -97,6 +98,7 @@ async def test_the_hall_from_the_back_office_create_start_and_cancel_with_refund
         assert "mtt_freezeout" in (await http.get("/api/floor/tournaments/structures")).json()
         unknown = await http.post("/api/floor/tournaments", json={"structure": "no_such"})
         assert unknown.status_code == 422 and "no tournament structure 'no_such'" in unknown.text
+        assert unknown.json()["code"] == "floor.no_structure"
         assert await _events(server) == []
         made = await http.post(
             "/api/floor/tournaments", json={"structure": "mtt_freezeout", "name": "Friday"}
@@ -106,6 +108,7 @@ async def test_the_hall_from_the_back_office_create_start_and_cancel_with_refund
         assert event["status"] == "registering" and event["name"] == "Friday"
         early = await http.post(f"/api/floor/tournaments/{event['id']}/start")
         assert early.status_code == 409 and "needs 2 entrants" in early.text
+        assert early.json()["code"] == "floor.too_few_entrants"
         assert hall.get(event["id"]).status == "registering"
         before = (await http.get("/api/me", headers=bearer(ann.token))).json()["balance"]
         runner = hall.get(event["id"])
@@ -124,7 +127,8 @@ async def test_the_hall_from_the_back_office_create_start_and_cancel_with_refund
         again = await http.post(
             f"/api/floor/tournaments/{event['id']}/cancel", json={"reason": "twice"}
         )
-        assert again.status_code == 409 and "is cancelled" in again.text
+        assert again.status_code == 409 and again.json()["code"] == "floor.not_registering"
+        assert again.json()["params"]["state"] == "cancelled"
         second = (await http.post("/api/floor/tournaments", json={"structure": "sng9"})).json()
         for k, someone in enumerate((ann, bob)):
             await hall.get(second["id"]).register(someone.account_id, someone.name, f"s{k}")
@@ -135,6 +139,7 @@ async def test_the_hall_from_the_back_office_create_start_and_cancel_with_refund
             f"/api/floor/tournaments/{second['id']}/cancel", json={"reason": "too late"}
         )
         assert late.status_code == 409 and hall.get(second["id"]).status == "running"
+        assert late.json()["code"] == "floor.not_registering"
         nobody = await http.post("/api/floor/tournaments/none-9/start")
         assert nobody.status_code == 404
         acts = [a["act"] for a in (await http.get("/api/floor/acts")).json()]

@@ -52,5 +52,5 @@ async def test_any_hands_download_as_one_pokerstars_file_and_one_phhs(server: Se
     assert [stored[str(k)]["hand"] for k in range(1, len(mine) + 1)] == mine
     assert str(len(mine) + 1) not in stored  # cy's hand is not ann's to download
     assert all(stored[str(k)]["seat_count"] == 6 for k in range(1, len(mine) + 1))
-    assert bad.status_code == 422
+    assert bad.status_code == 422 and bad.json()["code"] == "hands.bad_ids"
     await assert_books_balance(server)

@@ -6,7 +6,7 @@ anonymous, 403 a player). A WebSocket's hello records the account's address and 
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -28,7 +28,11 @@ from tests.helpers.waiting import eventually
 from tests.server.conftest import Server, person
 
 TABLE = "results-1"
-TODAY = datetime.now(UTC).date()  # the room counts days in UTC
+
+
+def today() -> date:
+    """The room's day (it counts days in UTC), read when asked: a run can cross midnight."""
+    return datetime.now(UTC).date()
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -80,7 +84,7 @@ async def test_my_results_are_my_own_filtered_and_as_the_records_recount(server:
         # Filters: a position (heads-up: BTN or BB), a day, a game; one kind only.
         for filters in (
             Filters(position="BTN"),
-            Filters(since=TODAY + timedelta(days=1)),
+            Filters(since=today() + timedelta(days=1)),
             Filters(game="NT"),
         ):
             await eventually(
@@ -90,7 +94,7 @@ async def test_my_results_are_my_own_filtered_and_as_the_records_recount(server:
         later = (
             await http.get(
                 "/api/me/results",
-                params={"since": str(TODAY + timedelta(days=1))},
+                params={"since": str(today() + timedelta(days=1))},
                 headers=bearer(ann.token),
             )
         ).json()
@@ -135,7 +139,7 @@ async def test_the_floors_reports_are_for_operators_only(server: Server) -> None
         shared = reports["shared_connections"]["rows"]
         pair = sorted((ann.account_id, bob.account_id))
         assert any(sorted(row["accounts"]) == pair and row["hands"] for row in shared), shared
-        assert body["until"] == TODAY.isoformat()
+        assert body["until"] == today().isoformat()
         old = await http.get(
             "/api/floor/reports",
             params={"since": "2020-01-01", "until": "2020-01-02"},
@@ -274,17 +278,17 @@ async def test_my_tournament_results_are_the_events_finish_and_money(server: Ser
         # Filters: the dates choose events by their end; a kind keeps its own part only.
         later = await http.get(
             "/api/me/results",
-            params={"since": str(TODAY + timedelta(days=1))},
+            params={"since": str(today() + timedelta(days=1))},
             headers=bearer(ann.token),
         )
         assert later.json()["tournament"]["events"]["played"] == 0
-        today = await http.get(
+        day = await http.get(
             "/api/me/results",
-            params={"since": str(TODAY), "until": str(TODAY), "kind": "tournament"},
+            params={"since": str(today()), "until": str(today()), "kind": "tournament"},
             headers=bearer(ann.token),
         )
-        assert set(today.json()) == {"tournament"}
-        assert today.json()["tournament"]["events"]["played"] == 1
+        assert set(day.json()) == {"tournament"}
+        assert day.json()["tournament"]["events"]["played"] == 1
         cash_only = await http.get(
             "/api/me/results", params={"kind": "cash"}, headers=bearer(ann.token)
         )
@@ -309,5 +313,5 @@ async def test_my_tournament_results_on_postgresql(postgres_server: Server) -> N
             lambda: _events_recounted(http, ann.token, runner, ann.account_id),
             "ann's finished sit & go in her results",
         )
-        assert part["events"]["events"][0]["finished_at"].startswith(TODAY.isoformat())
+        assert part["events"]["events"][0]["finished_at"].startswith(today().isoformat())
     await assert_books_balance(server)

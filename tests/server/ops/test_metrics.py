@@ -137,6 +137,7 @@ async def test_metrics_are_read_only_from_loopback_the_named_networks_or_with_th
         assert refused.status_code == 403, address
         assert "pokerroom" not in refused.text.replace("room's operators", "")
         assert refused.json()["detail"] == "metrics are for the room's operators"
+        assert refused.json()["code"] == "metrics.operators_only"
     outside = "203.0.113.9"
     assert (await read_metrics(app, outside, {"Authorization": f"Bearer {TOKEN}"})).is_success
     wrong = await read_metrics(app, outside, {"Authorization": f"Bearer {TOKEN}x"})

@@ -83,7 +83,8 @@ async def test_R_PRIV_1_new_stakes_and_a_bomb_pot_from_the_next_hand(server: Ser
     house = server.room.actors[table].table.house
     assert house.bomb_pot and house.straddle and house.run_it_twice  # R-BOMB-1, -STRADDLE-1, -RIT-1
     too_big = await call(server, ann, "POST", f"/{table}/bomb-pot", {"big_blinds": 21})
-    assert too_big.status_code == 422 and too_big.json()["code"] == "private.invalid"
+    assert too_big.status_code == 422 and too_big.json()["code"] == "private.bomb_pot_size"
+    assert too_big.json()["params"] == {"limit": 20, "field": "big_blinds"}
     bad_stakes = await call(server, bob, "POST", f"/{table}/stakes", {"big_blind": 400})
     assert bad_stakes.status_code == 403
     after = await host_act(server, ann, game, "stakes", {"big_blind": 400})
@@ -120,7 +121,7 @@ async def test_R_PRIV_1_a_game_without_bomb_pots_refuses_one_and_its_house_has_n
     house = server.room.actors[game["id"]].table.house
     assert not (house.bomb_pot or house.straddle or house.run_it_twice)
     refused_bomb = await call(server, ann, "POST", f"/{game['id']}/bomb-pot", {"big_blinds": 2})
-    assert refused_bomb.status_code == 422 and refused_bomb.json()["code"] == "private.invalid"
+    assert refused_bomb.status_code == 422 and refused_bomb.json()["code"] == "private.no_bomb_pots"
     limit = await call(
         server,
         ann,

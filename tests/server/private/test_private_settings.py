@@ -80,7 +80,8 @@ async def test_R_PRIV_1_a_refused_setting_is_named_by_its_field_and_nothing_is_c
     too_big = await call(server, ann, "POST", f"/{game['id']}/bomb-pot", {"big_blinds": 21})
     assert too_big.status_code == 422 and too_big.json()["params"]["field"] == "big_blinds"
     neither = await call(server, ann, "POST", "/ask", {})
-    assert neither.status_code == 422 and neither.json()["params"]["field"] == "code"
+    assert neither.status_code == 422 and neither.json()["code"] == "private.code_or_invite"
+    assert neither.json()["params"]["field"] == "code"
     await assert_books_balance(server)
 
 

@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from argon2 import extract_parameters, profiles
 from sqlalchemy import event, select, text
 from sqlalchemy.util import await_only
 
@@ -12,18 +13,21 @@ from pokerroom.store.accounts.accounts import (
     FAILURE_WINDOW,
     FREE_FAILURES,
     LONGEST_LOCK,
+    PASSWORD_COST,
     AccountLockedError,
     AuthError,
     authenticate,
     bot_session,
     find_account,
     log_in,
+    needs_rehash,
     new_password,
     prune_login_failures,
     revoke,
     revoke_all,
     sign_up,
     start_log_in,
+    verify_password,
 )
 from pokerroom.store.db import Database
 from pokerroom.store.models import Account, AuthSession, LoginFailures
@@ -39,6 +43,26 @@ async def test_S_AUTH_1_passwords_are_hashed_with_argon2id(database: Database) -
         assert stored is not None and stored.username == "ann_1" and stored.display_name == "Ann"
         assert stored.password_hash.startswith("$argon2id$")
         assert "correct horse" not in stored.password_hash
+
+
+def test_S_AUTH_1_passwords_are_hashed_at_the_recommended_cost_unless_tests_ask(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A room hashes at argon2-cffi's recommended cost; the test suite (tests/conftest.py) asks
+    for the cheapest, still argon2id, and a hash of either cost verifies under the other."""
+    monkeypatch.delenv(PASSWORD_COST, raising=False)
+    recommended = new_password("correct horse").hash
+    assert extract_parameters(recommended) == profiles.get_default_parameters()
+    monkeypatch.setenv(PASSWORD_COST, "cheapest")
+    cheap = new_password("correct horse").hash
+    assert cheap.startswith("$argon2id$") and extract_parameters(cheap) == profiles.CHEAPEST
+    assert verify_password(recommended, "correct horse") and needs_rehash(recommended)
+    monkeypatch.setenv(PASSWORD_COST, "recommended")
+    assert verify_password(cheap, "correct horse") and not verify_password(cheap, "wrong horse")
+    assert needs_rehash(cheap) and not needs_rehash(recommended)
+    monkeypatch.setenv(PASSWORD_COST, "low")
+    with pytest.raises(ValueError, match="recommended or cheapest, not 'low'"):
+        new_password("correct horse")
 
 
 async def test_sign_up_rules(database: Database) -> None:

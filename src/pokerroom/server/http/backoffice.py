@@ -7,7 +7,7 @@ import asyncio
 import re
 from typing import Annotated, Any, Final
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 
@@ -75,7 +75,7 @@ async def floor_replay(hand_id: HandId, _: Operator, store: Store) -> dict[str, 
     the floor's reports cite, whoever played it."""
     record = await store.finished_hand(hand_id)
     if record is None:
-        raise HTTPException(404, f"no finished hand {hand_id}")
+        raise ApiError(404, "floor.no_hand", hand=str(hand_id))
     try:
         hand = read_record(record.record)
     except RecordError as error:  # pragma: no cover - our own records replay
@@ -102,7 +102,7 @@ async def _local(request: Request, tournament_id: str) -> TournamentRunner:
     except TournamentError as error:
         raise ApiError.of(404, error) from None
     if hall.remote(runner):
-        raise HTTPException(409, f"tournament {tournament_id!r} runs on another node")
+        raise ApiError(409, "floor.event_elsewhere", tournament=tournament_id)
     return runner
 
 
@@ -117,7 +117,7 @@ async def floor_create_event(
 ) -> dict[str, Any]:
     """A new event of a shipped structure, open for registration."""
     if body.structure not in tournament_structure_names():
-        raise HTTPException(422, f"no tournament structure {body.structure!r}")
+        raise ApiError(422, "floor.no_structure", structure=body.structure)
     try:
         runner = await _hall(request).create(body.structure, name=body.name)
     except (RulesError, TournamentError, ValueError) as error:
@@ -136,13 +136,12 @@ async def floor_start_event(
     """Start a registering event now, if it has its structure's minimum of entrants."""
     runner = await _local(request, tournament_id)
     if runner.status != "registering":
-        raise HTTPException(409, f"tournament {tournament_id!r} is {runner.status}")
+        raise ApiError(409, "floor.not_registering", tournament=tournament_id, state=runner.status)
     least = runner.t.structure.min_entrants
     if len(runner.t.entries) < least:
-        raise HTTPException(
-            409,
-            f"tournament {tournament_id!r} needs {least} entrants to start,"
-            f" it has {len(runner.t.entries)}",
+        entrants = len(runner.t.entries)
+        raise ApiError(
+            409, "floor.too_few_entrants", tournament=tournament_id, least=least, entrants=entrants
         )
     runner.starts_at = runner.now()
     await runner.maybe_start()
@@ -159,11 +158,7 @@ async def floor_cancel_event(
     """Cancel a registering event: every registration (buy-in and fee) refunded at once."""
     runner = await _local(request, tournament_id)
     if runner.status != "registering":
-        raise HTTPException(
-            409,
-            f"tournament {tournament_id!r} is {runner.status}:"
-            " only an event not started can be cancelled with refunds",
-        )
+        raise ApiError(409, "floor.not_registering", tournament=tournament_id, state=runner.status)
     await runner.cancel()
     await store.record_act(
         who.id, "cancel_tournament", f"tournament {tournament_id}", body.reason, now=utcnow()

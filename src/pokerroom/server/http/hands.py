@@ -6,7 +6,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, HTTPException, Query, Request
+from fastapi import APIRouter, Header, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse
 
@@ -218,9 +218,9 @@ async def _chosen(
     try:
         wanted = {int(part) for part in ids.split(",") if part.strip()}
     except ValueError:
-        raise HTTPException(422, "ids: a comma-separated list of hand numbers") from None
+        raise ApiError(422, "hands.bad_ids") from None
     if not wanted or len(wanted) > MAX_EXPORT:
-        raise HTTPException(422, f"ids: from 1 to {MAX_EXPORT} hand numbers")
+        raise ApiError(422, "hands.ids_count", limit=MAX_EXPORT)
     rows = await store.player_hands(account.id, table_id=None, limit=MAX_EXPORT, ids=wanted)
     chosen = list(reversed(rows))
     tables: dict[str, Written] = {}

@@ -103,8 +103,7 @@ async def mine(account: Player, private: Games) -> dict[str, Any]:
 @router.post("/ask")
 async def ask(body: Ask, account: Player, private: Games) -> dict[str, Any]:
     if (body.code is None) == (body.invite is None):
-        reason = "send a code or an invite, one of them"
-        raise ApiError(422, "private.invalid", reason=reason, field="code")
+        raise ApiError(422, "private.code_or_invite", field="code")
     game = await private.ask(account.id, code=body.code, invite=body.invite)
     return private.view(game, account.id)
 

@@ -348,8 +348,7 @@ class PrivateGames:
         if settings.sit_and_go:
             return await self._create_event(host, table_id, settings)
         if settings.big_blind is None:
-            reason = "a cash game needs its stakes"
-            raise ApiError(422, "private.invalid", reason=reason, field="big_blind")
+            raise ApiError(422, "private.stakes_needed", field="big_blind")
         config = config_of(table_id, settings)
         try:
             config.build()  # the preset, the game, the seats and the options, checked
@@ -505,11 +504,10 @@ class PrivateGames:
         self._cash_only(game)
         house = self._actor(game).table.house
         if big_blinds and not house.bomb_pot:
-            reason = "the game has no bomb pots"
-            raise ApiError(422, "private.invalid", reason=reason, field="big_blinds")
+            raise ApiError(422, "private.no_bomb_pots", field="big_blinds")
         if not 0 <= big_blinds <= house.max_bomb_pot_bb:
-            reason = f"a bomb pot is 1 to {house.max_bomb_pot_bb} big blinds"
-            raise ApiError(422, "private.invalid", reason=reason, field="big_blinds")
+            limit = house.max_bomb_pot_bb
+            raise ApiError(422, "private.bomb_pot_size", limit=limit, field="big_blinds")
         async with game.lock:
             self._open(game)
             await self.store.change(
@@ -546,8 +544,7 @@ class PrivateGames:
         """A sit & go open for registration: the hall's event, with this game's id, run by
         the hall as any, found only through the game."""
         if self.hall is None:
-            reason = "this room makes no private sit & gos"
-            raise ApiError(422, "private.invalid", reason=reason, field="kind")
+            raise ApiError(422, "private.no_sit_and_go", field="kind")
         try:
             house = event_house(settings, preset_house(settings.preset))
             shape = structure(settings, house, table_id)

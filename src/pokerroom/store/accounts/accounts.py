@@ -11,10 +11,13 @@ first failure prunes the rows past the window, so the table holds only recent na
 Session tokens are 256 random bits from the OS CSPRNG; only their SHA-256 is stored, and
 each can be revoked.
 
-Hashing is slow on purpose (about 0.3 s). ``log_in`` and ``sign_up`` with a plain password
-hash inline, for tools and tests; the server instead runs ``start_log_in``, then
-``verify_password`` on a worker thread, then ``finish_log_in``, and hashes a new password
-before ``sign_up``, so no transaction and no event loop waits for argon2.
+Hashing is slow on purpose (about 0.3 s). ``POKERROOM_PASSWORD_COST=cheapest`` hashes with
+argon2id at argon2-cffi's cheapest parameters instead: for the test suite, which signs up
+hundreds of people on a small machine, never for a room with players (``serve`` warns).
+``log_in`` and ``sign_up`` with a plain password hash inline, for tools and tests; the
+server instead runs ``start_log_in``, then ``verify_password`` on a worker thread, then
+``finish_log_in``, and hashes a new password before ``sign_up``, so no transaction and no
+event loop waits for argon2.
 
 Bots (role ``bot``) have no password at all: they get sessions from ``bot_session`` in the
 room's own process and can never log in over REST.
@@ -23,13 +26,14 @@ room's own process and can never log in over REST.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import secrets
 import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from argon2 import PasswordHasher
+from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import case, delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -50,7 +54,23 @@ MIN_PASSWORD = 8
 WRONG = "auth.wrong_password"  # the one refusal of a log-in, whatever was wrong
 NO_PASSWORD = "!"  # a password hash no password matches (a bot's: it cannot log in)
 
-_hasher = PasswordHasher()  # argon2id with the library's current recommended parameters
+PASSWORD_COST = "POKERROOM_PASSWORD_COST"
+_HASHERS = {
+    "recommended": PasswordHasher(),  # argon2id with the library's current recommended parameters
+    "cheapest": PasswordHasher.from_parameters(profiles.CHEAPEST),  # argon2id, for tests only
+}
+
+
+def password_cost() -> str:
+    """The cost ``POKERROOM_PASSWORD_COST`` names: ``recommended`` (the default) or ``cheapest``."""
+    cost = os.environ.get(PASSWORD_COST) or "recommended"
+    if cost not in _HASHERS:
+        raise ValueError(f"{PASSWORD_COST} is recommended or cheapest, not {cost!r}")
+    return cost
+
+
+def _hasher() -> PasswordHasher:
+    return _HASHERS[password_cost()]
 
 
 class AuthError(CodedError, ValueError):
@@ -116,22 +136,22 @@ def new_password(password: str) -> NewPassword:
     """Hash a password for a new account (CPU-bound: the server calls it on a worker thread)."""
     if len(password) < MIN_PASSWORD:
         raise AuthError(code="auth.short_password", min_length=MIN_PASSWORD)
-    return NewPassword(_hasher.hash(password))
+    return NewPassword(_hasher().hash(password))
 
 
 def verify_password(password_hash: str | None, password: str) -> bool:
     """Whether ``password`` matches; as slow for no hash as for a real one (no enumeration)."""
     if password_hash is None:
-        _hasher.hash(password)
+        _hasher().hash(password)
         return False
     try:
-        return _hasher.verify(password_hash, password)
+        return _hasher().verify(password_hash, password)
     except (VerificationError, InvalidHashError):
         return False
 
 
 def needs_rehash(password_hash: str) -> bool:
-    return _hasher.check_needs_rehash(password_hash)
+    return _hasher().check_needs_rehash(password_hash)
 
 
 async def sign_up(

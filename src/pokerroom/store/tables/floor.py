@@ -7,20 +7,21 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pokerroom.errors import CodedError
 from pokerroom.store.accounts.accounts import revoke_all
 from pokerroom.store.models import Account, FloorAct, HandRecord
 from pokerroom.store.money.ledger import HOUSE, LedgerError, player_account, transfer
 
 
-class FloorError(ValueError):
-    pass
+class FloorError(CodedError, ValueError):
+    """A floor act the room refuses, with its code (pokerroom/errors.py). Nothing changed."""
 
 
 async def record_act(
     session: AsyncSession, operator_id: int, act: str, target: str, reason: str, *, now: datetime
 ) -> FloorAct:
     if not reason.strip():
-        raise FloorError("the floor says why: a reason is required")
+        raise FloorError(code="floor.reason_required")
     entry = FloorAct(operator_id=operator_id, act=act, target=target, reason=reason.strip(), at=now)
     session.add(entry)
     await session.flush()
@@ -41,9 +42,9 @@ async def correct_hand(
     house (positive: the player is paid; negative: chips are taken back)."""
     hand = await session.get(HandRecord, hand_id)
     if hand is None or hand.status != "complete":
-        raise FloorError(f"hand {hand_id} is not a finished hand")
+        raise FloorError(code="floor.not_finished", hand=hand_id)
     if amount == 0:
-        raise FloorError("a correction moves a non-zero amount")
+        raise FloorError(code="floor.zero_correction")
     act = await record_act(
         session,
         operator_id,
@@ -63,7 +64,7 @@ async def correct_hand(
             memo=reason,
         )
     except LedgerError as error:
-        raise FloorError(str(error)) from None
+        raise FloorError(code=error.code, **error.params) from None
     return act
 
 
@@ -72,7 +73,7 @@ async def suspend_account(
 ) -> FloorAct:
     account = await session.get(Account, account_id)
     if account is None:
-        raise FloorError(f"no account {account_id}")
+        raise FloorError(code="floor.no_account", account=account_id)
     account.suspended = True
     await revoke_all(session, account_id)
     return await record_act(

@@ -160,7 +160,7 @@ export function renderSeats(view) {
   $(".felt", view.root).classList.toggle("big", s.seats.length in BIG_TABLES);
 }
 
-// The decision clock as a bar (its width set by the table's clock, TableView.startTimer).
+// The decision clock as a bar (run down by the table's clock, TableView.startTimer).
 export function timeBar() {
   return el("div", { class: "timebar", role: "progressbar", "aria-label": t("table.time_left"), "aria-valuemin": "0" },
     el("span", { class: "timebar-left" }));

@@ -266,22 +266,42 @@ export class TableView {
     const prompt = hand.phase === "runout";
     const total = onBank ? this.bankTotal : Math.max(prompt ? 0 : this.state.decision_seconds, hand.seconds_left);
     const bank = prompt ? 0 : Math.round(this.state.seats[hand.actor - 1]?.time_bank || 0); // what is left to start
+    const bars = $$(".seat.acting .timebar, .actions .timebar", this.root);
+    // The bar runs down as one CSS transition the compositor animates: no layout or style
+    // work on the page's thread each frame. The words and the colours change when a whole
+    // second passes or the warning comes, each on a timer set for that moment.
+    const left0 = Math.max(0, hand.seconds_left);
+    for (const bar of bars) {
+      const fill = bar.firstElementChild;
+      fill.style.transition = "none";
+      fill.style.transform = `scaleX(${total > 0 ? Math.min(1, left0 / total) : 0})`;
+    }
+    if (bars.length && left0 > 0) {
+      void bars[0].offsetWidth; // the starting width is laid out before the transition to 0
+      for (const bar of bars) {
+        bar.firstElementChild.style.transition = `transform ${left0}s linear`;
+        bar.firstElementChild.style.transform = "scaleX(0)";
+      }
+    }
     const tick = () => {
       const at = performance.now();
       const left = Math.max(0, (deadline - at) / 1000);
-      if (this.yourTurn && !this.warned && warningAt !== null && at >= warningAt) this.warn();
-      const fraction = total > 0 ? Math.min(1, left / total) : 0;
-      for (const bar of $$(".seat.acting .timebar, .actions .timebar", this.root)) {
+      const warning = warningAt !== null && at >= warningAt;
+      if (this.yourTurn && !this.warned && warning) this.warn();
+      for (const bar of bars) {
         bar.classList.toggle("bank", onBank);
-        bar.classList.toggle("low", !onBank && warningAt !== null && at >= warningAt);
-        bar.firstElementChild.style.width = `${(100 * fraction).toFixed(1)}%`;
+        bar.classList.toggle("low", !onBank && warning);
         bar.setAttribute("aria-valuenow", String(Math.ceil(left)));
         bar.setAttribute("aria-valuemax", String(Math.ceil(total)));
       }
       const text = onBank ? t("clock.time_bank", { seconds: Math.ceil(left) }) : bank ? t("clock.seconds_bank", { seconds: Math.ceil(left), bank }) : t("clock.seconds", { seconds: Math.ceil(left) });
       for (const clock of $$(".seat.acting .clock, .actions .clock", this.root)) clock.textContent = text;
       for (const clock of $$(".runout-prompt .clock", this.root)) clock.textContent = t("clock.seconds", { seconds: Math.ceil(left) });
-      this.timer = left > 0 ? requestAnimationFrame(tick) : null;
+      if (left <= 0) { this.timer = null; return; }
+      // Next: the moment the whole seconds shown change, or the warning if it comes first.
+      let next = deadline - (Math.ceil(left) - 1) * 1000;
+      if (warningAt !== null && at < warningAt) next = Math.min(next, warningAt);
+      this.timer = setTimeout(tick, Math.max(0, next - at) + 1);
     };
     if (this.yourTurn && !this.warned && hand.warning_left === 0) this.warn();
     tick();
@@ -294,7 +314,7 @@ export class TableView {
   }
 
   stopTimer() {
-    if (this.timer) cancelAnimationFrame(this.timer);
+    if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
 
