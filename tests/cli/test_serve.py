@@ -35,6 +35,8 @@ def serve(port: int, database: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=120,  # bounded: it must exit on its own, long before this
         check=False,
+        # at a room's own password cost: the suite's cheap one is said on stderr at start
+        env={k: v for k, v in os.environ.items() if k != "POKERROOM_PASSWORD_COST"},
     )
 
 

@@ -23,7 +23,7 @@ async def operator_headers(server: Server) -> dict[str, str]:
     result = await asyncio.to_thread(
         CliRunner().invoke, cli, ["operator", "floor", "--database", server.database]
     )
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 0, (result.output, repr(result.exception))
     async with httpx.AsyncClient(base_url=server.base, timeout=PASSWORD_SECONDS) as http:
         token = (
             await http.post("/api/login", json={"username": "floor", "password": "floor manager"})

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select, text
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from pokerroom.store.audit import audit
@@ -125,3 +126,35 @@ async def test_sqlite_synchronous_is_normal_unless_set_full_and_a_bad_value_is_r
     monkeypatch.setenv("POKERROOM_SQLITE_SYNCHRONOUS", "OFF")
     with pytest.raises(ValueError, match="NORMAL or FULL, not 'OFF'"):
         Database(sqlite_url(tmp_path / "off.db"))
+
+
+@pytest.mark.parametrize("immediate", [True, False])
+async def test_a_rooms_transaction_waits_for_another_process_write_instead_of_failing(
+    tmp_path: Path, immediate: bool
+) -> None:
+    """SQLite: the room's transactions (``immediate``) take the write lock as they begin, so a
+    write by another process (an operator's command, immediate too) between their read and
+    their write makes them wait, not fail; begun deferred, the same transaction fails at its
+    write at once."""
+    url = sqlite_url(tmp_path / "room.db")
+    room, tool = Database(url, immediate=immediate), Database(url, immediate=True)
+    await room.migrate()
+    try:
+        async with room.transaction() as session:
+            await session.scalar(select(LedgerAccount.id).limit(1))  # the read first
+            other = asyncio.create_task(tool.run(lambda s: grant(s, 2, 5)))
+            if immediate:
+                await asyncio.sleep(0.2)  # the tool's write waits for the room's lock
+                await session.run_sync(lambda s: grant(s, 1, 7))
+            else:
+                await other  # committed between the room's read and its write
+                with pytest.raises(OperationalError, match="database is locked"):
+                    await session.run_sync(lambda s: grant(s, 1, 7))
+        await other
+        async with room.transaction() as session:
+            assert await balance(session, "player", "1") == (7 if immediate else 0)
+            assert await balance(session, "player", "2") == 5
+            assert (await audit(session)).ok
+    finally:
+        await room.close()
+        await tool.close()

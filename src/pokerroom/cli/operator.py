@@ -15,24 +15,23 @@ def operator_command(
     database: Annotated[str, typer.Option(envvar="POKERROOM_DATABASE")] = DEFAULT_DATABASE,
 ) -> None:
     """Give an account the operator role (it can then use /api/floor)."""
-    from sqlalchemy import select
+    from sqlalchemy import update
 
     from pokerroom.store.accounts.accounts import canonical_username
     from pokerroom.store.db import Database
     from pokerroom.store.models import Account
 
     async def run() -> bool:
-        db = Database(database)
+        db = Database(database, immediate=True)
         try:
             await db.migrate()
+            # One statement that writes: on SQLite beside a running room, a transaction that
+            # read first and then wrote would fail at once if the room committed in between
+            # ("database is locked"); a first write waits its turn for the lock.
             async with db.transaction() as session:
-                account = await session.scalar(
-                    select(Account).where(Account.username == canonical_username(username))
-                )
-                if account is None:
-                    return False
-                account.role = "operator"
-                return True
+                named = Account.username == canonical_username(username)
+                made = await session.execute(update(Account).where(named).values(role="operator"))
+                return bool(made.rowcount)  # type: ignore[attr-defined]
         finally:
             await db.close()
 

@@ -169,7 +169,7 @@ def create_app(
     links, requests = _links(redis, name, redis_prefix)
     placement, events = _placement(links, requests, leases, own_tables=own_tables)
     room = Room(
-        Database(database_url, name=node),
+        Database(database_url, name=node, immediate=True),
         pause=pause,
         limits=Limits.from_env() if limits is None else limits,
         node=node,

@@ -106,6 +106,14 @@ def _on_sqlite_begin(connection: Connection) -> None:
     connection.exec_driver_sql("BEGIN")
 
 
+def _on_sqlite_begin_immediate(connection: Connection) -> None:
+    # A transaction that reads and then writes, begun deferred while another process writes
+    # the same file, fails at its first write at once if that process committed in between
+    # ("database is locked": its snapshot is stale, and SQLite does not wait then). Begun
+    # immediate, it takes the write lock first, waiting its turn (busy_timeout).
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
 def alembic_config(url: str) -> Config:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
@@ -198,8 +206,13 @@ def _on_sqlite_migration_connect(dbapi_connection: Any, record: Any) -> None:
 class Database:
     """An engine and its sessions. ``transaction()`` commits on success, rolls back on error."""
 
-    def __init__(self, url: str, *, name: str | None = None) -> None:
+    def __init__(self, url: str, *, name: str | None = None, immediate: bool = False) -> None:
+        """``immediate`` (SQLite): every transaction takes the write lock as it begins. The
+        room's are so (they queue in the process for the one writer anyway): an operator's
+        command writing the file meanwhile makes them wait a moment, never fail. A tool
+        that only reads leaves it off and reads its snapshot without stopping the room."""
         self.url = url
+        begin = _on_sqlite_begin_immediate if immediate else _on_sqlite_begin
         if url.startswith("sqlite"):
             sqlite_synchronous()  # a bad setting refused here, not at each connection
         # ``name``: the node's, as PostgreSQL shows its connections (pg_stat_activity), so
@@ -210,7 +223,7 @@ class Database:
         )
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _on_sqlite_connect)
-            event.listen(self.engine.sync_engine, "begin", _on_sqlite_begin)
+            event.listen(self.engine.sync_engine, "begin", begin)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         # SQLite has one writer at a time, and a writer that finds the database busy polls
         # with growing sleeps: queueing transactions here instead keeps the wait short and
@@ -224,7 +237,7 @@ class Database:
         if self.is_sqlite:
             self._sync_engine = create_engine(make_url(url).set(drivername="sqlite"))
             event.listen(self._sync_engine, "connect", _on_sqlite_connect)
-            event.listen(self._sync_engine, "begin", _on_sqlite_begin)
+            event.listen(self._sync_engine, "begin", begin)
             self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
         # Hands' ends (and starts) from every table, batched into one transaction each
         # (store/group_commit.py): a burst of hands ending costs one commit.
@@ -245,7 +258,7 @@ class Database:
         if self.is_sqlite:  # its own connection, with foreign keys off while tables are copied
             engine = create_async_engine(self.url, poolclass=NullPool)
             event.listen(engine.sync_engine, "connect", _on_sqlite_migration_connect)
-            event.listen(engine.sync_engine, "begin", _on_sqlite_begin)
+            event.listen(engine.sync_engine, "begin", _on_sqlite_begin_immediate)
         try:
             async with engine.begin() as connection:
                 if not self.is_sqlite:  # nodes starting together migrate one at a time
