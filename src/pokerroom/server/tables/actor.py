@@ -29,7 +29,7 @@ from pokerroom.server.sockets import encoding, protocol
 from pokerroom.server.sockets.client import Client
 from pokerroom.server.sockets.errors import RefusalError
 from pokerroom.server.tables.account_limits import AccountLimits
-from pokerroom.server.tables.alarm import Alarmed
+from pokerroom.server.tables.alarm import TableAlarm
 from pokerroom.server.tables.dealing import CashDealing, Dealing
 from pokerroom.server.tables.hand_ends import Ending, HandEnds
 from pokerroom.server.tables.inbox import (
@@ -154,7 +154,7 @@ class TablePolicy(Protocol):
         ...
 
 
-class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
+class TableActor(SeatRequests, WaitingRequests, Recovers, HandEnds):
     def __init__(
         self,
         db: Database,
@@ -205,7 +205,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         self.shuffles = TableShuffles(table.rng)  # verifiable shuffles (docs/fairness.md)
         self.told_waiting = set(table.waiting.players)
         self.reach: Callable[[int], Iterable[Client]] | None = None  # the room's connections
-        self.alarm: asyncio.TimerHandle | None = None  # the clock's one timer (Alarmed)
+        self.alarm = TableAlarm(self.inbox)  # the clock's one timer
         self.fixed = FixedFields()  # its frames' members that change with its game only
         # The broadcast, coalesced: a change marks the table ``dirty``, and its frames go out
         # at once when the last went a tick ago, else at that tick with the state then.
@@ -287,7 +287,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                     due = max(0.0, self.due_at - loop.time())
                     wake = due if wake is None else min(wake, due)
                 if wake is None or wake > 0:
-                    item = await self._wait(wake)
+                    item = await self.alarm.wait(wake)
             if isinstance(item, Alarm):
                 item = None  # a clock turn, as when nothing came before the moment
             elif isinstance(item, (Watching, Said)):
