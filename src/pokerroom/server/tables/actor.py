@@ -3,10 +3,11 @@ clock are all inbox items handled in order. Money moves in the same transaction 
 table change that causes it; hands are stored whole when they end, with the cash-outs of
 the players who stand up as they end.
 
-The actor is one object written in four modules: this one (the task, its inbox, dealing,
-seat requests, chat and the broadcast), ``hand_ends`` (a hand's end, group-committed),
-``waiting`` (the waiting list) and ``recovery`` (a failed write, a fault of the table:
-S-CRASH-1); its clock's timer is a part, ``TableAlarm``. What differs between a cash table
+The actor is one object written in three modules: this one (the task, its inbox, dealing,
+seat requests, the waiting list's requests, chat and the broadcast), ``hand_ends`` (a hand's
+end, group-committed) and ``recovery`` (a failed write, a fault of the table: S-CRASH-1).
+Its clock's timer (``TableAlarm``) and who is told what of its waiting list
+(``WaitingList``) are parts it owns. What differs between a cash table
 and a tournament's is one part of it, its ``TablePolicy`` (``cash.CashPolicy``;
 server/tournaments/table.py), chosen where the actor is built; the other part that
 differs, how hands are dealt, is its ``Dealing``."""
@@ -17,7 +18,7 @@ import asyncio
 import html
 import logging
 import time
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Container
 from typing import Any, Protocol
 
 from pokerroom.engine.actions import Action, ActionKind
@@ -60,7 +61,7 @@ from pokerroom.server.tables.views import (
     public_state,
     state_for_seat,
 )
-from pokerroom.server.tables.waiting import WaitingRequests
+from pokerroom.server.tables.waiting import WaitingList
 from pokerroom.store.account_ids import AccountId, account_of
 from pokerroom.store.db import Database
 from pokerroom.store.fence import StaleEpochError
@@ -154,7 +155,7 @@ class TablePolicy(Protocol):
         ...
 
 
-class TableActor(WaitingRequests, Recovers, HandEnds):
+class TableActor(Recovers, HandEnds):
     def __init__(
         self,
         db: Database,
@@ -203,8 +204,8 @@ class TableActor(WaitingRequests, Recovers, HandEnds):
         self.retry_seconds = RETRY_SECONDS
         self.deferred: list[Item] = []  # floor items held meanwhile
         self.shuffles = TableShuffles(table.rng)  # verifiable shuffles (docs/fairness.md)
-        self.told_waiting = set(table.waiting.players)
-        self.reach: Callable[[int], Iterable[Client]] | None = None  # the room's connections
+        # Who is told what of the waiting list (its ``reach``: the room's connections).
+        self.waiting_list = WaitingList(self.store, table_id, waiting=table.waiting.players)
         self.alarm = TableAlarm(self.inbox)  # the clock's one timer
         self.fixed = FixedFields()  # its frames' members that change with its game only
         # The broadcast, coalesced: a change marks the table ``dirty``, and its frames go out
@@ -385,6 +386,19 @@ class TableActor(WaitingRequests, Recovers, HandEnds):
             return True
         return False
 
+    async def _offer_seats(self, now: float) -> bool:
+        """After every turn: offers that ran out are passed on and free seats offered."""
+        if not self.table.waiting.entries or self.recovering is not None or self.closed:
+            return False
+        notes = await self.waiting_list.offer_seats(self.table, now)
+        if notes is None:
+            return False
+        saved = self._saved()
+        await self.store.save_table(self.table_id, saved, now=utcnow())
+        self.stored = saved.snapshot
+        self.waiting_list.tell(self.table, self.watchers, now, notes)
+        return True
+
     async def _after(self, events: list[Event], now: float) -> None:
         """Settle what the table's events mean for money and storage."""
         if self.started is not None and self.ending is None:
@@ -413,7 +427,7 @@ class TableActor(WaitingRequests, Recovers, HandEnds):
         if finished is not None:
             await self.policy.store_hand(self, finished, leavers, now)
         if waiting:
-            self._tell_waiting(now)
+            self.waiting_list.tell(self.table, self.watchers, now)
 
     def _saved(self) -> TableSave:
         """The table as the store writes it."""
@@ -489,7 +503,8 @@ class TableActor(WaitingRequests, Recovers, HandEnds):
         client.deliver(self._state_for(client, now), self.table_id, self.version)
         player = client.player
         if player is not None and player in self.table.waiting:
-            self._tell_player(player, now)  # your place in line, after a reload too
+            # Your place in line, after a reload too.
+            self.waiting_list.tell_player(self.table, self.watchers, player, now)
         return False
 
     def _unwatch(self, client: Client) -> None:
@@ -542,7 +557,7 @@ class TableActor(WaitingRequests, Recovers, HandEnds):
                     await self._chat(client, payload, now)
                     return False
                 case protocol.WaitingList():
-                    await self._waiting_list(client, payload, now)
+                    await self._waiting_request(client, payload, now)
                 case protocol.Seed():  # the seat holder's (a tournament's: its entry)
                     self.shuffles.add_seed(self.seat_holder(client.account_id), payload)
                     return False
@@ -565,7 +580,7 @@ class TableActor(WaitingRequests, Recovers, HandEnds):
         for seat in list(self.table.seats.values()):
             await self._after(self.table.leave(seat.player, now), now)
         self.closed = True
-        self._close_waiting_list(now)
+        self.waiting_list.close(self.table, self.watchers, now)
         return {"voided": voided, "closed": True}
 
     async def _act(self, client: Client, message: protocol.Act, now: float) -> None:
@@ -696,12 +711,29 @@ class TableActor(WaitingRequests, Recovers, HandEnds):
             run_it_twice=message.run_it_twice,
         )
 
+    async def _waiting_request(
+        self, client: Client, message: protocol.WaitingList, now: float
+    ) -> None:
+        """Join (at the end) or leave the waiting list; refused and unchanged when already
+        on it, seated, not on it, or the table is closed. Stored with the table."""
+        player = self._player(client)
+        if message.action == "join" and self.closed:
+            raise TableError(code="table.closed")
+        async with self._as_it_was_on_failure():
+            notes = await self.waiting_list.change(
+                self.table, player, message.action, now, name=client.name
+            )
+            saved = self._saved()
+            await self.store.save_waiting_list(self.table_id, saved, now=utcnow())
+        self.stored = saved.snapshot
+        self.waiting_list.tell(self.table, self.watchers, now, notes)
+
     async def _suspend(self, player: str, now: float) -> bool:
         """S-AUTH-2, the floor's rule: sat out, cashed out after the hand; off the waiting
         list (a seat held for them goes on down the line at the end of the turn)."""
         self.watchers = [w for w in self.watchers if w.player != player]
         if self.table.waiting.remove(player):
-            self._tell_waiting(now)
+            self.waiting_list.tell(self.table, self.watchers, now)
         if self.table.seat_number(player) is None:
             return False
         events = self.table.sit_out(player)

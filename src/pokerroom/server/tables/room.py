@@ -383,7 +383,7 @@ class Room:
             self.db, config.id, table, config_json(config), pause=self.pause, policy=CashPolicy()
         )
         actor.shares.limit = self.limits.inbox_messages
-        actor.reach = self.connections_of
+        actor.waiting_list.reach = self.connections_of
         actor.limits = self.account_limits
         actor.metrics = self.metrics
         self.placement.added(actor)
