@@ -102,7 +102,9 @@ async def test_S_AUDIT_2_a_hand_start_run_again_after_its_batch_committed_is_one
     actor, to_act, frame, seen = await first_hand_with(server, "lost1", run_again)
     assert seen and seen[0].hand_id == actor.started.hand_id
     await to_act.send(type="act", table="lost1", hand=frame["hand"]["number"], action="fold")
-    await eventually(lambda: actor.table.hand_number >= 2 and actor.ending is None, "hand 1 stored")
+    await eventually(
+        lambda: actor.table.hand_number >= 2 and actor.hand_ends.ending is None, "hand 1 stored"
+    )
     assert actor.faults == 0
     assert (await hands_of(server, "lost1"))[0] == (1, "complete")
     await assert_books_balance(server)
@@ -121,7 +123,9 @@ async def test_R_DECK_5_a_hand_start_committed_though_reported_lost_is_cancelled
     actor, to_act, frame, seen = await first_hand_with(server, "lost2", lost)
     assert seen and frame["hand"]["number"] == 2 and actor.faults == 1
     await to_act.send(type="act", table="lost2", hand=2, action="fold")
-    await eventually(lambda: actor.table.hand_number >= 3 and actor.ending is None, "hand 2 stored")
+    await eventually(
+        lambda: actor.table.hand_number >= 3 and actor.hand_ends.ending is None, "hand 2 stored"
+    )
     assert (await hands_of(server, "lost2"))[:2] == [(1, "cancelled"), (2, "complete")]
     await assert_books_balance(server)
 

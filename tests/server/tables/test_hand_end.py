@@ -201,7 +201,7 @@ async def test_DESIGN_8_a_hand_end_being_written_when_the_room_stops_is_stored(
     actor.db = DbWith(actor.db, actor.db.run, held)
     await to_act.send(type="act", table="end5", action="fold", hand=number)
     await asyncio.wait_for(entered.wait(), 15)
-    assert actor.ending is not None  # shown, not yet stored
+    assert actor.hand_ends.ending is not None  # shown, not yet stored
     stopping = asyncio.create_task(server.room.stop())
     await asyncio.sleep(0.05)
     assert not stopping.done()  # the room waits for the hand's write
@@ -236,7 +236,7 @@ async def test_S_AUDIT_2_a_hand_all_in_on_the_blinds_is_stored_with_its_rake(
         lambda: actor.table.hand_number > number and actor.table.hand is None,
         "the next hand over as it is dealt",
     )
-    await eventually(lambda: actor.ending is None, "its end stored")
+    await eventually(lambda: actor.hand_ends.ending is None, "its end stored")
     # The winner stands up: their cash-out stores the table as it is now.
     winner = ann if actor.table.seats[1].stack else bob
     await winner.send(type="leave", table="end9")

@@ -3,11 +3,11 @@ clock are all inbox items handled in order. Money moves in the same transaction 
 table change that causes it; hands are stored whole when they end, with the cash-outs of
 the players who stand up as they end.
 
-The actor is one object written in three modules: this one (the task, its inbox, dealing,
-seat requests, the waiting list's requests, chat and the broadcast), ``hand_ends`` (a hand's
-end, group-committed) and ``recovery`` (a failed write, a fault of the table: S-CRASH-1).
-Its clock's timer (``TableAlarm``) and who is told what of its waiting list
-(``WaitingList``) are parts it owns. What differs between a cash table
+The actor is one object written in two modules: this one (the task, its inbox, dealing,
+seat requests, the waiting list's requests, hands' starts and ends, chat and the broadcast)
+and ``recovery`` (a failed write, a fault of the table: S-CRASH-1). Its clock's timer
+(``TableAlarm``), who is told what of its waiting list (``WaitingList``) and its hands'
+ends being group-committed (``HandEnds``) are parts it owns. What differs between a cash table
 and a tournament's is one part of it, its ``TablePolicy`` (``cash.CashPolicy``;
 server/tournaments/table.py), chosen where the actor is built; the other part that
 differs, how hands are dealt, is its ``Dealing``."""
@@ -33,7 +33,7 @@ from pokerroom.server.sockets.errors import RefusalError
 from pokerroom.server.tables.account_limits import AccountLimits
 from pokerroom.server.tables.alarm import TableAlarm
 from pokerroom.server.tables.dealing import CashDealing, Dealing
-from pokerroom.server.tables.hand_ends import Ending, HandEnds
+from pokerroom.server.tables.hand_ends import HandEnds
 from pokerroom.server.tables.inbox import (
     CLIENT_WAITING,
     Alarm,
@@ -52,10 +52,11 @@ from pokerroom.server.tables.inbox import (
     Watching,
 )
 from pokerroom.server.tables.recovery import RETRY_SECONDS, Recovers, Recovery
-from pokerroom.server.tables.shuffles import TableShuffles
+from pokerroom.server.tables.shuffles import TableShuffles, players_of
 from pokerroom.server.tables.stats import TableStats
 from pokerroom.server.tables.views import (
     FixedFields,
+    hand_result,
     lobby_entry,
     note_action,
     public_state,
@@ -155,7 +156,7 @@ class TablePolicy(Protocol):
         ...
 
 
-class TableActor(Recovers, HandEnds):
+class TableActor(Recovers):
     def __init__(
         self,
         db: Database,
@@ -189,7 +190,7 @@ class TableActor(Recovers, HandEnds):
         self.last_actions: dict[int, dict[str, Any]] = {}  # seat -> {"action": "raise_to", ...}
         self.on_time_bank = False  # the turn running now has gone on to the time bank
         self.participants: list[tuple[int, int, int, int]] = []  # account, seat, position, stack
-        self.ending: Ending | None = None  # the last hand's end, until the store has it
+        self.hand_ends = HandEnds(self.store, table_id)  # the last one, until stored
         self.metrics: RoomMetrics | None = None  # the room's, when it has them
         self.acted_at: float | None = None  # when the action being handled came
         self.next_hand_at = 0.0
@@ -315,7 +316,7 @@ class TableActor(Recovers, HandEnds):
                 changed = await self._on_clock(now)
             else:
                 changed = await self._handle(item, now)
-            if self.ending is not None:
+            if self.hand_ends.ending is not None:
                 # A hand ended: everyone sees the table at once, while its end is written
                 # with the other tables' (group commit). This table waits for its own write
                 # only: nothing else of it is written, and no hand dealt, before that.
@@ -346,7 +347,7 @@ class TableActor(Recovers, HandEnds):
     async def _maybe_start(self, now: float) -> bool:
         if self.closed or self.moving or self.table.hand is not None or now < self.next_hand_at:
             return False  # (moving: the node drains, server/ops/drain.py)
-        if self.recovering is not None or self.ending is not None:
+        if self.recovering is not None or self.hand_ends.ending is not None:
             return False
         if not self.dealing.can_deal(self.table, now):
             return False
@@ -401,7 +402,7 @@ class TableActor(Recovers, HandEnds):
 
     async def _after(self, events: list[Event], now: float) -> None:
         """Settle what the table's events mean for money and storage."""
-        if self.started is not None and self.ending is None:
+        if self.started is not None and self.hand_ends.ending is None:
             self.hand_events.extend(events)
         finished: HandFinished | None = None
         leavers: list[SeatLeft] = []
@@ -432,6 +433,100 @@ class TableActor(Recovers, HandEnds):
     def _saved(self) -> TableSave:
         """The table as the store writes it."""
         return TableSave(self.table.name, self.config, self.table.to_json())
+
+    # ------------------------------------------------------------ hands' starts and ends
+
+    def _log_start(self) -> None:
+        """A hand dealt, in the log with its seated accounts (a complaint finds it)."""
+        assert self.started is not None
+        accounts = [account for account, *_ in self.participants]
+        log.info(
+            "table %s: hand %s started, accounts %s",
+            self.table_id,
+            self.started.number,
+            ", ".join(map(str, accounts)),
+            extra={
+                "table": self.table_id,
+                "hand": self.started.number,
+                "hand_id": self.started.hand_id,
+                "accounts": accounts,
+            },
+        )
+
+    async def _store_hand(
+        self, finished: HandFinished, leavers: list[SeatLeft], now: float
+    ) -> None:
+        """A cash hand's end with the leavers' cash-outs, handed to the group commit
+        (``hand_ends``; ``_settle`` waits for it). If it fails, ``_fault`` cancels the hand
+        (R-DECK-5)."""
+        await self._settle()
+        started = self.started
+        hand = self.table.last_hand
+        snapshot = self.table.to_json()
+        left: list[tuple[int, int]] = [(account_of(e.player), e.stack) for e in leavers]
+        if started is None or hand is None:  # no hand stored: only the leavers to settle
+            if left:
+                await self.store.cancel_hand(
+                    self.table_id,
+                    hand_id=None,
+                    reason="",
+                    snapshot=snapshot,
+                    leavers=left,
+                    now=utcnow(),
+                )
+                self.stored = snapshot
+            return
+        self.hand_ends.write(
+            started,
+            hand,
+            finished,
+            snapshot=snapshot,
+            events=self.hand_events,
+            participants=self.participants,
+            leavers=left,
+            at=now,
+        )
+
+    async def _settle(self) -> None:
+        """Wait until the last hand's end is durable, then announce it, reveal its shuffle
+        and let the table deal on. The write's error (the store refused it) is raised here:
+        the table's fault, and the hand, still running in the store, is cancelled."""
+        ending = await self.hand_ends.durable()
+        if ending is None:
+            return
+        finished, started = ending.finished, ending.started
+        self.started, self.stored = None, ending.snapshot
+        self._announce(ending.hand, finished, ending.events)
+        self._reveal(finished, started, ending.participants)
+        self.hand_ends.counted(ending, stats=self.stats, metrics=self.metrics)
+        self.hand_events = []
+        self.next_hand_at = ending.at + self.pause
+
+    def _reveal(
+        self,
+        finished: HandFinished,
+        started: StartedHand,
+        participants: list[tuple[int, int, int, int]],
+    ) -> None:
+        """The ended hand's shuffle revealed to the players dealt in only (R-SHOW-8: after
+        its result); never a cancelled hand's (R-DECK-5)."""
+        reveal = self.shuffles.reveal(
+            self.table_id, finished.number, started.hand_id, cancelled=finished.cancelled
+        )
+        if reveal is not None:
+            self._tell(reveal, only=players_of(participants))
+
+    def _announce(self, hand: Any, finished: HandFinished, events: list[Event]) -> None:
+        """The end of a hand as everyone may see it (views.hand_result)."""
+        result = hand_result(
+            self.table_id,
+            finished.number,
+            hand=hand,
+            events=events,
+            rake=finished.rake,
+            cancelled=finished.cancelled,
+        )
+        self._tell(protocol.frame(result))
 
     # ------------------------------------------------------------ messages
 

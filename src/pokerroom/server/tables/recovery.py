@@ -23,6 +23,7 @@ from pokerroom.server.clock import utcnow
 from pokerroom.server.ops.metrics import RoomMetrics
 from pokerroom.server.sockets import protocol
 from pokerroom.server.sockets.client import Client
+from pokerroom.server.tables.hand_ends import HandEnds
 from pokerroom.server.tables.inbox import Item
 from pokerroom.server.tables.shuffles import TableShuffles
 from pokerroom.server.tables.views import hand_result
@@ -71,7 +72,7 @@ class Recovers:
     deferred: list[Item]  # floor items held while the table waits
     watchers: list[Client]
     shuffles: TableShuffles
-    ending: object | None  # a hand's end handed to the writer, not yet durable
+    hand_ends: HandEnds  # a hand's end handed to the writer, until durable
     # On a node of several: told when a write is refused by the lease's epoch;
     # ``moving``: the table deals no new hand, to be handed to another node once idle.
     on_stale: Callable[[str, str], None] | None = None
@@ -113,7 +114,7 @@ class Recovers:
         if isinstance(error, StaleEpochError):
             raise error
         self._faulted()
-        if self.ending is not None:
+        if self.hand_ends.ending is not None:
             try:
                 await self._settle()
             except StaleEpochError:
