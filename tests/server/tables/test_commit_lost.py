@@ -190,7 +190,9 @@ async def test_S_AUDIT_2_a_cash_out_whose_commit_reported_an_error_but_landed_is
     whose recovery reads back the table the store holds (ann gone, her chips home)."""
     actor, _, ann, start = await alone_at(server, "lost5")
     await ann.send(type="leave", table="lost5")
-    await eventually(lambda: actor.faults == 1 and actor.recovering is None, "the table recovered")
+    await eventually(
+        lambda: actor.faults == 1 and actor.recovery.pending is None, "the table recovered"
+    )
     assert actor.table.seat_number(str(ann.account_id)) is None
     assert await server.room.store.balance(ann.account_id) == start
     await assert_books_balance(server)
@@ -208,7 +210,9 @@ async def test_S_AUDIT_2_a_join_whose_outcome_cannot_be_read_back_is_recovered_f
     start = await server.room.store.balance(ann.account_id)
     lost.armed = 2  # the join's transaction, then the look-up's
     await sit(ann, "lost6", 1)
-    await eventually(lambda: actor.faults == 1 and actor.recovering is None, "the table recovered")
+    await eventually(
+        lambda: actor.faults == 1 and actor.recovery.pending is None, "the table recovered"
+    )
     assert actor.table.seat_of(str(ann.account_id)).stack == 10_000
     assert await server.room.store.balance(ann.account_id) == start - 10_000
     await assert_books_balance(server)

@@ -33,6 +33,13 @@ class EndsWritten(Protocol):
     def ending(self) -> object | None: ...  # a hand's end not durable yet
 
 
+class Recovering(Protocol):
+    """A table's recovery from a fault (server/tables/recovery.py)."""
+
+    @property
+    def pending(self) -> object | None: ...  # a fault's cancel not durable yet
+
+
 class DrainedTable(Protocol):
     """What the drain reads and sets of a table's actor (server/tables/actor.py)."""
 
@@ -54,7 +61,7 @@ class DrainedTable(Protocol):
     def hand_ends(self) -> EndsWritten: ...
 
     @property
-    def recovering(self) -> object | None: ...  # a fault's cancel not durable yet
+    def recovery(self) -> Recovering: ...
 
 
 class HandsOver(Protocol):
@@ -82,7 +89,7 @@ def in_play(actor: DrainedTable) -> bool:
         actor.table.hand is not None
         or actor.started is not None
         or actor.hand_ends.ending is not None
-        or actor.recovering is not None
+        or actor.recovery.pending is not None
     )
 
 

@@ -3,14 +3,23 @@ clock are all inbox items handled in order. Money moves in the same transaction 
 table change that causes it; hands are stored whole when they end, with the cash-outs of
 the players who stand up as they end.
 
-The actor is one object written in two modules: this one (the task, its inbox, dealing,
-seat requests, the waiting list's requests, hands' starts and ends, chat and the broadcast)
-and ``recovery`` (a failed write, a fault of the table: S-CRASH-1). Its clock's timer
-(``TableAlarm``), who is told what of its waiting list (``WaitingList``) and its hands'
-ends being group-committed (``HandEnds``) are parts it owns. What differs between a cash table
-and a tournament's is one part of it, its ``TablePolicy`` (``cash.CashPolicy``;
-server/tournaments/table.py), chosen where the actor is built; the other part that
-differs, how hands are dealt, is its ``Dealing``."""
+One table actor composed of parts, each an object it owns with its own state and its
+collaborators passed in (the table itself to each call: a rollback or a fault replaces it):
+its clock's one timer (``alarm.TableAlarm``), its hands' ends being group-committed
+(``hand_ends.HandEnds``), who is told what of its waiting list (``waiting.WaitingList``), a
+fault being settled with its retries and the floor's items held meanwhile
+(``recovery.Recovery``), its verifiable shuffles, its inbox's shares and its lobby figures.
+What differs between a cash table and a tournament's are two more parts chosen where the
+actor is built: its ``TablePolicy`` (``cash.CashPolicy``; server/tournaments/table.py) and
+how hands are dealt, its ``Dealing``.
+
+What is here is the actor's own behaviour over its own state (the table, the snapshot the
+store holds, the hand in progress, the watchers): the task and its turn, dealing, the
+messages and the seat requests (a seat, chips, options, the waiting list, the floor's
+suspension: each a table change and its write rolled back together), putting the table back
+after a fault (S-CRASH-1), and the coalesced broadcast. Those have no state of their own to
+give a part, and each reads and writes the same table and snapshot: cut out, they would need
+the whole actor back."""
 
 from __future__ import annotations
 
@@ -18,7 +27,8 @@ import asyncio
 import html
 import logging
 import time
-from collections.abc import Container
+from collections.abc import AsyncIterator, Callable, Container
+from contextlib import asynccontextmanager
 from typing import Any, Protocol
 
 from pokerroom.engine.actions import Action, ActionKind
@@ -51,7 +61,7 @@ from pokerroom.server.tables.inbox import (
     Wake,
     Watching,
 )
-from pokerroom.server.tables.recovery import RETRY_SECONDS, Recovers, Recovery
+from pokerroom.server.tables.recovery import Recovery
 from pokerroom.server.tables.shuffles import TableShuffles, players_of
 from pokerroom.server.tables.stats import TableStats
 from pokerroom.server.tables.views import (
@@ -68,7 +78,7 @@ from pokerroom.store.db import Database
 from pokerroom.store.fence import StaleEpochError
 from pokerroom.store.money.ledger import LedgerError
 from pokerroom.store.tables.hands import StartedHand
-from pokerroom.store.tables.store import RoomStore, TableSave
+from pokerroom.store.tables.store import RoomStore, StoreError, TableSave
 from pokerroom.table import Table, TableError
 from pokerroom.table.events import (
     HandFinished,
@@ -156,7 +166,7 @@ class TablePolicy(Protocol):
         ...
 
 
-class TableActor(Recovers):
+class TableActor:
     def __init__(
         self,
         db: Database,
@@ -201,9 +211,12 @@ class TableActor(Recovers):
         self.clock_idle = False  # the last clock turn changed nothing
         # What the store holds (stored before this actor was made): a fault goes back to it.
         self.stored = table.to_json()
-        self.recovering: Recovery | None = None  # a fault whose cancel is not stored yet
-        self.retry_seconds = RETRY_SECONDS
-        self.deferred: list[Item] = []  # floor items held meanwhile
+        # A fault being settled, when to try its cancel again, the floor's items held.
+        self.recovery = Recovery(table_id)
+        # On a node of several: told when a write is refused by the lease's epoch;
+        # ``moving``: the table deals no new hand, to be handed to another node once idle.
+        self.on_stale: Callable[[str, str], None] | None = None
+        self.moving = False
         self.shuffles = TableShuffles(table.rng)  # verifiable shuffles (docs/fairness.md)
         # Who is told what of the waiting list (its ``reach``: the room's connections).
         self.waiting_list = WaitingList(self.store, table_id, waiting=table.waiting.players)
@@ -347,7 +360,7 @@ class TableActor(Recovers):
     async def _maybe_start(self, now: float) -> bool:
         if self.closed or self.moving or self.table.hand is not None or now < self.next_hand_at:
             return False  # (moving: the node drains, server/ops/drain.py)
-        if self.recovering is not None or self.hand_ends.ending is not None:
+        if self.recovery.pending is not None or self.hand_ends.ending is not None:
             return False
         if not self.dealing.can_deal(self.table, now):
             return False
@@ -379,7 +392,7 @@ class TableActor(Recovers):
 
     async def _free_sat_out(self, now: float) -> bool:
         """Seats that sat out longer than the house allows, cashed out and freed."""
-        if self.recovering is not None or self.closed:
+        if self.recovery.pending is not None or self.closed:
             return False
         events = self.table.stand_sat_out(now)
         if any(isinstance(e, SeatLeft) for e in events):
@@ -389,7 +402,7 @@ class TableActor(Recovers):
 
     async def _offer_seats(self, now: float) -> bool:
         """After every turn: offers that ran out are passed on and free seats offered."""
-        if not self.table.waiting.entries or self.recovering is not None or self.closed:
+        if not self.table.waiting.entries or self.recovery.pending is not None or self.closed:
             return False
         notes = await self.waiting_list.offer_seats(self.table, now)
         if notes is None:
@@ -541,10 +554,10 @@ class TableActor(Recovers):
             case Unwatching(client):
                 self._unwatch(client)
                 return False
-            case Suspend() | AutoMuck() if self.recovering is not None:
-                self.deferred.append(item)  # held until the table is back (it moves money)
+            case Suspend() | AutoMuck() if self.recovery.pending is not None:
+                self.recovery.hold(item)  # until the table is back (it moves money)
                 return False
-            case Void(_, answer) | Close(_, answer) if self.recovering is not None:
+            case Void(_, answer) | Close(_, answer) if self.recovery.pending is not None:
                 answer.set_exception(TableError(code="table.recovering", table=self.table_id))
                 return False
             case Suspend(account):
@@ -628,7 +641,7 @@ class TableActor(Recovers):
             client.deliver(protocol.error(refused, request=payload.type, table=self.table_id))
             return False
         try:
-            if self.recovering is not None and not isinstance(payload, protocol.Chat):
+            if self.recovery.pending is not None and not isinstance(payload, protocol.Chat):
                 raise TableError(code="table.recovering", table=self.table_id)
             match payload:
                 case protocol.Join():
@@ -835,6 +848,135 @@ class TableActor(Recovers):
         events += self.table.leave(player, now)
         await self._after(events, now)
         return True
+
+    # ------------------------------------------------------------ failures (S-CRASH-1)
+
+    @asynccontextmanager
+    async def _as_it_was_on_failure(self) -> AsyncIterator[None]:
+        """The one rollback policy: an action whose storage fails (its transaction rolled
+        back) leaves the table as it was before it, so memory and database stay in step."""
+        before = self.table.to_json()
+        try:
+            yield
+        except StoreError as error:  # nothing changed anywhere: the player may try again
+            self.table = Table.from_json(before, rng=self.table.rng)
+            raise TableError(code=error.code, **error.params) from error
+        except Exception:
+            self.table = Table.from_json(before, rng=self.table.rng)
+            raise
+
+    def _deposed(self, error: StaleEpochError) -> None:
+        """A write was refused by the table's lease epoch: another node runs the table now.
+        The task stops at once (nothing more is written or dealt here); the room is told."""
+        log.warning("table %s: %s", self.table_id, error, extra={"table": self.table_id})
+        if self.on_stale is not None:
+            self.on_stale(self.table_id, str(error))
+
+    async def _fault(self, error: Exception, now: float) -> bool:
+        """A fault in the table's logic or a write the store refused: logged, counted, and
+        the table put back as a restart would put it (``_recover``). A hand's end already
+        handed to the writer lands first (or fails), so the table goes back to what the
+        store really holds. A write refused by the lease's epoch is no fault: another node
+        runs the table, and this one stops (raised on to the task)."""
+        if isinstance(error, StaleEpochError):
+            raise error
+        self._faulted()
+        if self.hand_ends.ending is not None:
+            try:
+                await self._settle()
+            except StaleEpochError:
+                raise
+            except Exception:  # the hand stays running in the store: it is cancelled below
+                log.exception(
+                    "table %s: the hand's end was not stored",
+                    self.table_id,
+                    extra={"table": self.table_id},
+                )
+        started = self.started
+        hand = started.number if started is not None else None
+        log.error(
+            "table %s: fault in hand %s: %s",
+            self.table_id,
+            hand,
+            error,
+            exc_info=(type(error), error, error.__traceback__),
+            extra={"table": self.table_id, "hand": hand},
+        )
+        self.recovery.begin(f"server fault: {type(error).__name__}", started)
+        await self._recover(now)
+        return True
+
+    async def _recover(self, now: float) -> None:
+        """Put the table back to the snapshot the store holds, cancel the hand in progress
+        there (every chip back, R-DECK-5) and store that, with the cancelled hand's record,
+        in one fresh transaction. Until that commits the table waits: no hand is dealt and
+        no money moves; the clock tries again, each wait twice the last (bounded)."""
+        pending = self.recovery.pending
+        if pending is None:
+            return
+        try:
+            # What the store holds, read again: a hand's end (or cash-out) that committed
+            # though its caller saw an error (a connection lost in the COMMIT) is kept, not
+            # overwritten by the snapshot from before it (seats and ledger would part).
+            self.stored, last = await self.store.stored_snapshot(self.table_id)
+            table = Table.from_json(self.stored, rng=self.table.rng)
+            events = table.cancel_hand(pending.reason) if table.hand is not None else []
+            # The cancelled hand keeps its number, and so does one whose start committed
+            # though its write reported an error: the next hand numbers on past both.
+            started = 0 if pending.started is None else pending.started.number
+            table.hand_number = max(table.hand_number, started, last)
+            self.table = table  # what everyone sees; nothing is written until it is stored
+            self.hand_events, self.last_actions, self.participants = [], {}, []
+            self.shuffles.cancelled()
+            snapshot = table.to_json()
+            cancelled = await self.store.cancel_hand(
+                self.table_id,
+                hand_id=None if pending.started is None else pending.started.hand_id,
+                reason=pending.reason,
+                snapshot=snapshot,
+                leavers=[
+                    (account_of(e.player), e.stack) for e in events if isinstance(e, SeatLeft)
+                ],
+                now=utcnow(),
+            )
+        except StaleEpochError:
+            raise
+        except Exception:
+            self._faulted()
+            self.recovery.failed(pending, now)  # the table waits, and tries again
+            return
+        self.stored, self.recovery.pending, self.started = snapshot, None, None
+        self.next_hand_at = now + self.pause
+        if pending.started is not None and cancelled:
+            if self.metrics is not None:
+                self.metrics.hands.labels(outcome="cancelled").inc()
+            accounts = [account for account, *_ in self.participants]
+            log.warning(
+                "table %s: hand %s cancelled (%s), every chip back to accounts %s",
+                self.table_id,
+                pending.started.number,
+                pending.reason,
+                ", ".join(map(str, accounts)),
+                extra={
+                    "table": self.table_id,
+                    "hand": pending.started.number,
+                    "hand_id": pending.started.hand_id,
+                    "accounts": accounts,
+                    "cancelled": True,
+                },
+            )
+            self._announce_cancelled(pending.started.number)
+        self.recovery.release(self.inbox)  # the floor's items held while the table waited
+
+    def _faulted(self) -> None:
+        self.faults += 1  # the floor's view (/api/floor/tables) ...
+        if self.metrics is not None:  # ... and the operators' alert
+            self.metrics.faults.inc()
+
+    def _announce_cancelled(self, number: int) -> None:
+        line = protocol.frame(hand_result(self.table_id, number, cancelled=True))
+        for watcher in list(self.watchers):
+            self._send(watcher, line)
 
     # ------------------------------------------------------------ broadcast
 
