@@ -149,10 +149,10 @@ async def test_S_MONEY_3_a_restarted_bot_does_not_reuse_its_keys(room: Server) -
     for _ in range(600):  # bounded (30 s): the last leaves are handled within moments
         # Gone from the seats, and the hand end that cashed them out stored (a leave at a
         # hand's end is written with it, by the writer, a moment after the seat is freed).
-        if not actor.table.seats and actor.ending is None:
+        if not actor.table.seats and actor.hand_ends.ending is None:
             break
         await asyncio.sleep(0.05)
-    assert not actor.table.seats and actor.ending is None
+    assert not actor.table.seats and actor.hand_ends.ending is None
     # A leave between hands frees the seat, then awaits its cash-out in the same turn: the
     # turn is over once the task has come round again (woken, so that it does).
     turn = actor.turns

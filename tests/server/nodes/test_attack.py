@@ -207,7 +207,9 @@ async def quiet(owner: Node, *sockets: Node) -> None:
             if not task.done() and not task.get_name().startswith("bus ")  # not its loops
         ]
         sent = sum(node.bus.sent for node in sockets)
-        idle = all(a.inbox.empty() and a.ending is None for a in owner.room.actors.values())
+        idle = all(
+            a.inbox.empty() and a.hand_ends.ending is None for a in owner.room.actors.values()
+        )
         return not sending and owner.bus.applied + owner.bus.duplicates >= sent and idle
 
     async def pending() -> int:

@@ -284,7 +284,7 @@ async def test_the_owner_dies_mid_event_and_the_other_node_plays_it_to_the_end(
 
     def standing() -> bool:
         return all(
-            actor.ending is None
+            actor.hand_ends.ending is None
             and (actor.table.hand is None or actor.started is not None)
             and (actor.table.hand is not None or not runner.t.can_start(number, runner.now()))
             for number, actor in runner.actors.items()

@@ -102,7 +102,9 @@ async def test_S_AUDIT_2_a_hand_start_run_again_after_its_batch_committed_is_one
     actor, to_act, frame, seen = await first_hand_with(server, "lost1", run_again)
     assert seen and seen[0].hand_id == actor.started.hand_id
     await to_act.send(type="act", table="lost1", hand=frame["hand"]["number"], action="fold")
-    await eventually(lambda: actor.table.hand_number >= 2 and actor.ending is None, "hand 1 stored")
+    await eventually(
+        lambda: actor.table.hand_number >= 2 and actor.hand_ends.ending is None, "hand 1 stored"
+    )
     assert actor.faults == 0
     assert (await hands_of(server, "lost1"))[0] == (1, "complete")
     await assert_books_balance(server)
@@ -121,7 +123,9 @@ async def test_R_DECK_5_a_hand_start_committed_though_reported_lost_is_cancelled
     actor, to_act, frame, seen = await first_hand_with(server, "lost2", lost)
     assert seen and frame["hand"]["number"] == 2 and actor.faults == 1
     await to_act.send(type="act", table="lost2", hand=2, action="fold")
-    await eventually(lambda: actor.table.hand_number >= 3 and actor.ending is None, "hand 2 stored")
+    await eventually(
+        lambda: actor.table.hand_number >= 3 and actor.hand_ends.ending is None, "hand 2 stored"
+    )
     assert (await hands_of(server, "lost2"))[:2] == [(1, "cancelled"), (2, "complete")]
     await assert_books_balance(server)
 
@@ -186,7 +190,9 @@ async def test_S_AUDIT_2_a_cash_out_whose_commit_reported_an_error_but_landed_is
     whose recovery reads back the table the store holds (ann gone, her chips home)."""
     actor, _, ann, start = await alone_at(server, "lost5")
     await ann.send(type="leave", table="lost5")
-    await eventually(lambda: actor.faults == 1 and actor.recovering is None, "the table recovered")
+    await eventually(
+        lambda: actor.faults == 1 and actor.recovery.pending is None, "the table recovered"
+    )
     assert actor.table.seat_number(str(ann.account_id)) is None
     assert await server.room.store.balance(ann.account_id) == start
     await assert_books_balance(server)
@@ -204,7 +210,9 @@ async def test_S_AUDIT_2_a_join_whose_outcome_cannot_be_read_back_is_recovered_f
     start = await server.room.store.balance(ann.account_id)
     lost.armed = 2  # the join's transaction, then the look-up's
     await sit(ann, "lost6", 1)
-    await eventually(lambda: actor.faults == 1 and actor.recovering is None, "the table recovered")
+    await eventually(
+        lambda: actor.faults == 1 and actor.recovery.pending is None, "the table recovered"
+    )
     assert actor.table.seat_of(str(ann.account_id)).stack == 10_000
     assert await server.room.store.balance(ann.account_id) == start - 10_000
     await assert_books_balance(server)

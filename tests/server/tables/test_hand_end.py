@@ -125,7 +125,7 @@ async def test_R_DECK_5_a_hand_end_the_store_refuses_cancels_the_hand(
     assert result["cancelled"] and refused == ["finish_hand_sync"]
     assert any("StoreDownError" in r.getMessage() or r.exc_info for r in caplog.records)
     actor = server.room.actors["end3"]
-    assert actor.faults == 1 and actor.recovering is None
+    assert actor.faults == 1 and actor.recovery.pending is None
     assert (await hand_record(server, "end3", number)).status == "cancelled"
     sample = server.room.metrics.registry.get_sample_value  # what the operators' alerts read
     assert sample("pokerroom_table_faults_total") == 1
@@ -146,7 +146,7 @@ async def test_R_DECK_5_when_the_cancel_is_refused_too_the_table_waits_and_retri
     ann, to_act, frame = await first_hand(server, "end4")
     number = frame["hand"]["number"]
     actor = server.room.actors["end4"]
-    actor.retry_seconds = 0.5
+    actor.recovery.retry_seconds = 0.5
     down = {"cancels": 3}
 
     def fails(work: Any) -> bool:
@@ -164,14 +164,15 @@ async def test_R_DECK_5_when_the_cancel_is_refused_too_the_table_waits_and_retri
     carol = await person(server.base, "carol")
     await to_act.send(type="act", table="end4", action="fold", hand=number)
     await eventually(lambda: refused.count("cancel_hand_sync") >= 1, "the first cancel refused")
-    assert actor.recovering is not None and actor.table.hand is None  # waiting, dealing nothing
+    # Waiting, dealing nothing.
+    assert actor.recovery.pending is not None and actor.table.hand is None
     await carol.send(type="join", table="end4", seat=2, buy_in=10_000, request="c1")
     refusal = await carol.next("error")
     assert "recovering" in refusal["message"]
     result = await cancelled_result(to_act, number)  # the third retry is stored
     assert result["cancelled"]
     assert refused == ["finish_hand_sync"] + ["cancel_hand_sync"] * 3
-    assert actor.recovering is None and actor.faults == 4
+    assert actor.recovery.pending is None and actor.faults == 4
     assert (await hand_record(server, "end4", number)).status == "cancelled"
     again = await ann.until(
         lambda f: f.get("hand") is not None and f["hand"]["number"] == number + 1
@@ -201,7 +202,7 @@ async def test_DESIGN_8_a_hand_end_being_written_when_the_room_stops_is_stored(
     actor.db = DbWith(actor.db, actor.db.run, held)
     await to_act.send(type="act", table="end5", action="fold", hand=number)
     await asyncio.wait_for(entered.wait(), 15)
-    assert actor.ending is not None  # shown, not yet stored
+    assert actor.hand_ends.ending is not None  # shown, not yet stored
     stopping = asyncio.create_task(server.room.stop())
     await asyncio.sleep(0.05)
     assert not stopping.done()  # the room waits for the hand's write
@@ -236,7 +237,7 @@ async def test_S_AUDIT_2_a_hand_all_in_on_the_blinds_is_stored_with_its_rake(
         lambda: actor.table.hand_number > number and actor.table.hand is None,
         "the next hand over as it is dealt",
     )
-    await eventually(lambda: actor.ending is None, "its end stored")
+    await eventually(lambda: actor.hand_ends.ending is None, "its end stored")
     # The winner stands up: their cash-out stores the table as it is now.
     winner = ann if actor.table.seats[1].stack else bob
     await winner.send(type="leave", table="end9")
@@ -268,7 +269,9 @@ async def test_S_AUDIT_2_a_hand_end_stored_though_its_write_reported_a_failure_s
 
     actor.db = DbWith(actor.db, actor.db.run, committed_then_lost)
     await leaver.send(type="leave", table="end10")  # folded: the hand ends, they stand
-    await eventually(lambda: actor.faults > 0 and actor.recovering is None, "the table recovered")
+    await eventually(
+        lambda: actor.faults > 0 and actor.recovery.pending is None, "the table recovered"
+    )
     record = await hand_record(server, "end10", frame["hand"]["number"])
     assert record.status == "complete"
     await assert_books_balance(server)

@@ -43,7 +43,7 @@ async def test_S_MONEY_3_a_join_whose_storage_fails_leaves_the_table_as_it_was(
     assert "not stored" in error and "try again" in error
     assert actor.table.to_json() == before and actor.stored == stored
     assert actor.table.seat_number(str(ann.account_id)) is None
-    assert actor.faults == 0 and actor.recovering is None  # not a fault of the table
+    assert actor.faults == 0 and actor.recovery.pending is None  # not a fault of the table
     assert await balance(server, ann) == GRANT
     await assert_books_balance(server)
     monkeypatch.undo()  # the database is back: the same request now seats her
@@ -68,7 +68,7 @@ async def test_S_MONEY_3_add_chips_whose_storage_fails_leaves_the_table_as_it_wa
     assert "not stored" in error and "try again" in error
     assert actor.table.to_json() == before and actor.stored == stored
     assert actor.table.seats[1].stack == 4_000
-    assert actor.faults == 0 and actor.recovering is None
+    assert actor.faults == 0 and actor.recovery.pending is None
     assert await balance(server, ann) == GRANT - 4_000
     await assert_books_balance(server)
     monkeypatch.undo()

@@ -257,7 +257,7 @@ class NodeLeases:
             actor = self.room.actors.get(table_id)
             if actor is None or not actor.moving or actor.table.hand is not None:
                 continue
-            if actor.ending is not None or actor.recovering is not None:
+            if actor.hand_ends.ending is not None or actor.recovery.pending is not None:
                 continue
             lease = self.held.pop(table_id)
             self.deadlines.pop(table_id, None)

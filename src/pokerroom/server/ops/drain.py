@@ -26,6 +26,20 @@ log = logging.getLogger("pokerroom.server")
 LOOK_SECONDS = 0.1  # how often the drain looks for tables whose hand has ended
 
 
+class EndsWritten(Protocol):
+    """A table's hand ends being written (server/tables/hand_ends.py)."""
+
+    @property
+    def ending(self) -> object | None: ...  # a hand's end not durable yet
+
+
+class Recovering(Protocol):
+    """A table's recovery from a fault (server/tables/recovery.py)."""
+
+    @property
+    def pending(self) -> object | None: ...  # a fault's cancel not durable yet
+
+
 class DrainedTable(Protocol):
     """What the drain reads and sets of a table's actor (server/tables/actor.py)."""
 
@@ -44,10 +58,10 @@ class DrainedTable(Protocol):
     def started(self) -> object | None: ...  # a hand begun, its start not durable yet
 
     @property
-    def ending(self) -> object | None: ...  # a hand's end not durable yet
+    def hand_ends(self) -> EndsWritten: ...
 
     @property
-    def recovering(self) -> object | None: ...  # a fault's cancel not durable yet
+    def recovery(self) -> Recovering: ...
 
 
 class HandsOver(Protocol):
@@ -74,8 +88,8 @@ def in_play(actor: DrainedTable) -> bool:
     return not actor.closed and (
         actor.table.hand is not None
         or actor.started is not None
-        or actor.ending is not None
-        or actor.recovering is not None
+        or actor.hand_ends.ending is not None
+        or actor.recovery.pending is not None
     )
 
 

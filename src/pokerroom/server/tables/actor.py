@@ -3,13 +3,23 @@ clock are all inbox items handled in order. Money moves in the same transaction 
 table change that causes it; hands are stored whole when they end, with the cash-outs of
 the players who stand up as they end.
 
-The actor is one object written in five modules: this one (the task, its inbox and clock,
-dealing, chat and the broadcast), ``hand_ends`` (a hand's end, group-committed),
-``seat_requests`` (sitting down, adding chips, seat options, the floor's suspension),
-``waiting`` (the waiting list) and ``recovery`` (a failed write, a fault of the table:
-S-CRASH-1). What differs between a cash table and a tournament's is one part of it, its
-``TablePolicy`` (``cash.CashPolicy``; server/tournaments/table.py), chosen where the actor is
-built; the other part that differs, how hands are dealt, is its ``Dealing``."""
+One table actor composed of parts, each an object it owns with its own state and its
+collaborators passed in (the table itself to each call: a rollback or a fault replaces it):
+its clock's one timer (``alarm.TableAlarm``), its hands' ends being group-committed
+(``hand_ends.HandEnds``), who is told what of its waiting list (``waiting.WaitingList``), a
+fault being settled with its retries and the floor's items held meanwhile
+(``recovery.Recovery``), its verifiable shuffles, its inbox's shares and its lobby figures.
+What differs between a cash table and a tournament's are two more parts chosen where the
+actor is built: its ``TablePolicy`` (``cash.CashPolicy``; server/tournaments/table.py) and
+how hands are dealt, its ``Dealing``.
+
+What is here is the actor's own behaviour over its own state (the table, the snapshot the
+store holds, the hand in progress, the watchers): the task and its turn, dealing, the
+messages and the seat requests (a seat, chips, options, the waiting list, the floor's
+suspension: each a table change and its write rolled back together), putting the table back
+after a fault (S-CRASH-1), and the coalesced broadcast. Those have no state of their own to
+give a part, and each reads and writes the same table and snapshot: cut out, they would need
+the whole actor back."""
 
 from __future__ import annotations
 
@@ -17,21 +27,23 @@ import asyncio
 import html
 import logging
 import time
-from collections.abc import Callable, Container, Iterable
+from collections.abc import AsyncIterator, Callable, Container
+from contextlib import asynccontextmanager
 from typing import Any, Protocol
 
 from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.engine.errors import HandError
 from pokerroom.engine.events import ActionTaken, BoardDealt, Event, ForcedBet
+from pokerroom.server.accounts.preferences import saved as saved_preferences
 from pokerroom.server.clock import utcnow
 from pokerroom.server.ops.metrics import RoomMetrics
 from pokerroom.server.sockets import encoding, protocol
 from pokerroom.server.sockets.client import Client
 from pokerroom.server.sockets.errors import RefusalError
 from pokerroom.server.tables.account_limits import AccountLimits
-from pokerroom.server.tables.alarm import Alarmed
+from pokerroom.server.tables.alarm import TableAlarm
 from pokerroom.server.tables.dealing import CashDealing, Dealing
-from pokerroom.server.tables.hand_ends import Ending, HandEnds
+from pokerroom.server.tables.hand_ends import HandEnds
 from pokerroom.server.tables.inbox import (
     CLIENT_WAITING,
     Alarm,
@@ -49,24 +61,24 @@ from pokerroom.server.tables.inbox import (
     Wake,
     Watching,
 )
-from pokerroom.server.tables.recovery import RETRY_SECONDS, Recovers, Recovery
-from pokerroom.server.tables.seat_requests import SeatRequests
-from pokerroom.server.tables.shuffles import TableShuffles
+from pokerroom.server.tables.recovery import Recovery
+from pokerroom.server.tables.shuffles import TableShuffles, players_of
 from pokerroom.server.tables.stats import TableStats
 from pokerroom.server.tables.views import (
     FixedFields,
+    hand_result,
     lobby_entry,
     note_action,
     public_state,
     state_for_seat,
 )
-from pokerroom.server.tables.waiting import WaitingRequests
+from pokerroom.server.tables.waiting import WaitingList
 from pokerroom.store.account_ids import AccountId, account_of
 from pokerroom.store.db import Database
 from pokerroom.store.fence import StaleEpochError
 from pokerroom.store.money.ledger import LedgerError
 from pokerroom.store.tables.hands import StartedHand
-from pokerroom.store.tables.store import RoomStore, TableSave
+from pokerroom.store.tables.store import RoomStore, StoreError, TableSave
 from pokerroom.table import Table, TableError
 from pokerroom.table.events import (
     HandFinished,
@@ -154,7 +166,7 @@ class TablePolicy(Protocol):
         ...
 
 
-class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
+class TableActor:
     def __init__(
         self,
         db: Database,
@@ -188,7 +200,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         self.last_actions: dict[int, dict[str, Any]] = {}  # seat -> {"action": "raise_to", ...}
         self.on_time_bank = False  # the turn running now has gone on to the time bank
         self.participants: list[tuple[int, int, int, int]] = []  # account, seat, position, stack
-        self.ending: Ending | None = None  # the last hand's end, until the store has it
+        self.hand_ends = HandEnds(self.store, table_id)  # the last one, until stored
         self.metrics: RoomMetrics | None = None  # the room's, when it has them
         self.acted_at: float | None = None  # when the action being handled came
         self.next_hand_at = 0.0
@@ -199,13 +211,16 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         self.clock_idle = False  # the last clock turn changed nothing
         # What the store holds (stored before this actor was made): a fault goes back to it.
         self.stored = table.to_json()
-        self.recovering: Recovery | None = None  # a fault whose cancel is not stored yet
-        self.retry_seconds = RETRY_SECONDS
-        self.deferred: list[Item] = []  # floor items held meanwhile
+        # A fault being settled, when to try its cancel again, the floor's items held.
+        self.recovery = Recovery(table_id)
+        # On a node of several: told when a write is refused by the lease's epoch;
+        # ``moving``: the table deals no new hand, to be handed to another node once idle.
+        self.on_stale: Callable[[str, str], None] | None = None
+        self.moving = False
         self.shuffles = TableShuffles(table.rng)  # verifiable shuffles (docs/fairness.md)
-        self.told_waiting = set(table.waiting.players)
-        self.reach: Callable[[int], Iterable[Client]] | None = None  # the room's connections
-        self.alarm: asyncio.TimerHandle | None = None  # the clock's one timer (Alarmed)
+        # Who is told what of the waiting list (its ``reach``: the room's connections).
+        self.waiting_list = WaitingList(self.store, table_id, waiting=table.waiting.players)
+        self.alarm = TableAlarm(self.inbox)  # the clock's one timer
         self.fixed = FixedFields()  # its frames' members that change with its game only
         # The broadcast, coalesced: a change marks the table ``dirty``, and its frames go out
         # at once when the last went a tick ago, else at that tick with the state then.
@@ -287,7 +302,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                     due = max(0.0, self.due_at - loop.time())
                     wake = due if wake is None else min(wake, due)
                 if wake is None or wake > 0:
-                    item = await self._wait(wake)
+                    item = await self.alarm.wait(wake)
             if isinstance(item, Alarm):
                 item = None  # a clock turn, as when nothing came before the moment
             elif isinstance(item, (Watching, Said)):
@@ -314,7 +329,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                 changed = await self._on_clock(now)
             else:
                 changed = await self._handle(item, now)
-            if self.ending is not None:
+            if self.hand_ends.ending is not None:
                 # A hand ended: everyone sees the table at once, while its end is written
                 # with the other tables' (group commit). This table waits for its own write
                 # only: nothing else of it is written, and no hand dealt, before that.
@@ -345,7 +360,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
     async def _maybe_start(self, now: float) -> bool:
         if self.closed or self.moving or self.table.hand is not None or now < self.next_hand_at:
             return False  # (moving: the node drains, server/ops/drain.py)
-        if self.recovering is not None or self.ending is not None:
+        if self.recovery.pending is not None or self.hand_ends.ending is not None:
             return False
         if not self.dealing.can_deal(self.table, now):
             return False
@@ -377,7 +392,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
 
     async def _free_sat_out(self, now: float) -> bool:
         """Seats that sat out longer than the house allows, cashed out and freed."""
-        if self.recovering is not None or self.closed:
+        if self.recovery.pending is not None or self.closed:
             return False
         events = self.table.stand_sat_out(now)
         if any(isinstance(e, SeatLeft) for e in events):
@@ -385,9 +400,22 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
             return True
         return False
 
+    async def _offer_seats(self, now: float) -> bool:
+        """After every turn: offers that ran out are passed on and free seats offered."""
+        if not self.table.waiting.entries or self.recovery.pending is not None or self.closed:
+            return False
+        notes = await self.waiting_list.offer_seats(self.table, now)
+        if notes is None:
+            return False
+        saved = self._saved()
+        await self.store.save_table(self.table_id, saved, now=utcnow())
+        self.stored = saved.snapshot
+        self.waiting_list.tell(self.table, self.watchers, now, notes)
+        return True
+
     async def _after(self, events: list[Event], now: float) -> None:
         """Settle what the table's events mean for money and storage."""
-        if self.started is not None and self.ending is None:
+        if self.started is not None and self.hand_ends.ending is None:
             self.hand_events.extend(events)
         finished: HandFinished | None = None
         leavers: list[SeatLeft] = []
@@ -413,11 +441,105 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         if finished is not None:
             await self.policy.store_hand(self, finished, leavers, now)
         if waiting:
-            self._tell_waiting(now)
+            self.waiting_list.tell(self.table, self.watchers, now)
 
     def _saved(self) -> TableSave:
         """The table as the store writes it."""
         return TableSave(self.table.name, self.config, self.table.to_json())
+
+    # ------------------------------------------------------------ hands' starts and ends
+
+    def _log_start(self) -> None:
+        """A hand dealt, in the log with its seated accounts (a complaint finds it)."""
+        assert self.started is not None
+        accounts = [account for account, *_ in self.participants]
+        log.info(
+            "table %s: hand %s started, accounts %s",
+            self.table_id,
+            self.started.number,
+            ", ".join(map(str, accounts)),
+            extra={
+                "table": self.table_id,
+                "hand": self.started.number,
+                "hand_id": self.started.hand_id,
+                "accounts": accounts,
+            },
+        )
+
+    async def _store_hand(
+        self, finished: HandFinished, leavers: list[SeatLeft], now: float
+    ) -> None:
+        """A cash hand's end with the leavers' cash-outs, handed to the group commit
+        (``hand_ends``; ``_settle`` waits for it). If it fails, ``_fault`` cancels the hand
+        (R-DECK-5)."""
+        await self._settle()
+        started = self.started
+        hand = self.table.last_hand
+        snapshot = self.table.to_json()
+        left: list[tuple[int, int]] = [(account_of(e.player), e.stack) for e in leavers]
+        if started is None or hand is None:  # no hand stored: only the leavers to settle
+            if left:
+                await self.store.cancel_hand(
+                    self.table_id,
+                    hand_id=None,
+                    reason="",
+                    snapshot=snapshot,
+                    leavers=left,
+                    now=utcnow(),
+                )
+                self.stored = snapshot
+            return
+        self.hand_ends.write(
+            started,
+            hand,
+            finished,
+            snapshot=snapshot,
+            events=self.hand_events,
+            participants=self.participants,
+            leavers=left,
+            at=now,
+        )
+
+    async def _settle(self) -> None:
+        """Wait until the last hand's end is durable, then announce it, reveal its shuffle
+        and let the table deal on. The write's error (the store refused it) is raised here:
+        the table's fault, and the hand, still running in the store, is cancelled."""
+        ending = await self.hand_ends.durable()
+        if ending is None:
+            return
+        finished, started = ending.finished, ending.started
+        self.started, self.stored = None, ending.snapshot
+        self._announce(ending.hand, finished, ending.events)
+        self._reveal(finished, started, ending.participants)
+        self.hand_ends.counted(ending, stats=self.stats, metrics=self.metrics)
+        self.hand_events = []
+        self.next_hand_at = ending.at + self.pause
+
+    def _reveal(
+        self,
+        finished: HandFinished,
+        started: StartedHand,
+        participants: list[tuple[int, int, int, int]],
+    ) -> None:
+        """The ended hand's shuffle revealed to the players dealt in only (R-SHOW-8: after
+        its result); never a cancelled hand's (R-DECK-5)."""
+        reveal = self.shuffles.reveal(
+            self.table_id, finished.number, started.hand_id, cancelled=finished.cancelled
+        )
+        if reveal is not None:
+            self._tell(reveal, only=players_of(participants))
+
+    def _announce(self, hand: Any, finished: HandFinished, events: list[Event]) -> None:
+        """The end of a hand as everyone may see it (views.hand_result)."""
+        result = hand_result(
+            self.table_id,
+            finished.number,
+            hand=hand,
+            events=events,
+            rake=finished.rake,
+            cancelled=finished.cancelled,
+        )
+        self._tell(protocol.frame(result))
 
     # ------------------------------------------------------------ messages
 
@@ -432,10 +554,10 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
             case Unwatching(client):
                 self._unwatch(client)
                 return False
-            case Suspend() | AutoMuck() if self.recovering is not None:
-                self.deferred.append(item)  # held until the table is back (it moves money)
+            case Suspend() | AutoMuck() if self.recovery.pending is not None:
+                self.recovery.hold(item)  # until the table is back (it moves money)
                 return False
-            case Void(_, answer) | Close(_, answer) if self.recovering is not None:
+            case Void(_, answer) | Close(_, answer) if self.recovery.pending is not None:
                 answer.set_exception(TableError(code="table.recovering", table=self.table_id))
                 return False
             case Suspend(account):
@@ -473,6 +595,10 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
     def _player(self, client: Client) -> str:
         return self.policy.player(self, client)
 
+    def _seat_for(self, client: Client) -> int | None:
+        holder = self.seat_holder(client.account_id)
+        return None if holder is None else self.table.seat_number(holder)
+
     async def _watch(self, client: Client, now: float) -> bool:
         if client.closed:  # dropped while the request waited
             return False
@@ -485,7 +611,8 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         client.deliver(self._state_for(client, now), self.table_id, self.version)
         player = client.player
         if player is not None and player in self.table.waiting:
-            self._tell_player(player, now)  # your place in line, after a reload too
+            # Your place in line, after a reload too.
+            self.waiting_list.tell_player(self.table, self.watchers, player, now)
         return False
 
     def _unwatch(self, client: Client) -> None:
@@ -514,7 +641,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
             client.deliver(protocol.error(refused, request=payload.type, table=self.table_id))
             return False
         try:
-            if self.recovering is not None and not isinstance(payload, protocol.Chat):
+            if self.recovery.pending is not None and not isinstance(payload, protocol.Chat):
                 raise TableError(code="table.recovering", table=self.table_id)
             match payload:
                 case protocol.Join():
@@ -538,7 +665,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
                     await self._chat(client, payload, now)
                     return False
                 case protocol.WaitingList():
-                    await self._waiting_list(client, payload, now)
+                    await self._waiting_request(client, payload, now)
                 case protocol.Seed():  # the seat holder's (a tournament's: its entry)
                     self.shuffles.add_seed(self.seat_holder(client.account_id), payload)
                     return False
@@ -561,7 +688,7 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         for seat in list(self.table.seats.values()):
             await self._after(self.table.leave(seat.player, now), now)
         self.closed = True
-        self._close_waiting_list(now)
+        self.waiting_list.close(self.table, self.watchers, now)
         return {"voided": voided, "closed": True}
 
     async def _act(self, client: Client, message: protocol.Act, now: float) -> None:
@@ -591,6 +718,265 @@ class TableActor(Alarmed, SeatRequests, WaitingRequests, Recovers, HandEnds):
         self.chat_writes.discard(write)
         if not write.cancelled() and write.exception() is not None:  # the line was seen, lost
             log.warning("%s: a chat line was not stored: %r", self.table_id, write.exception())
+
+    # ------------------------------------------------------------ seat requests
+    # A player's seat: sitting down with a buy-in, adding chips, seat options and the floor's
+    # suspension. Money moves in the same transaction as the table change that causes it; the
+    # request key names one sitting (S-MONEY-3); a request whose write fails leaves the table as
+    # it was (``_as_it_was_on_failure``).
+
+    async def _join(self, client: Client, message: protocol.Join, now: float) -> None:
+        """Sit down with a buy-in; the request key names this one sitting (S-MONEY-3)."""
+        player = self._player(client)
+        if self.closed:
+            raise TableError(code="table.closed")
+        if client not in self.watchers:
+            self.watchers.append(client)
+        seated = self.table.seat_number(player)
+        current = None if seated is None else self.table.seat_of(player)
+        key = f"join:{self.table_id}:{player}:{message.request}"
+        events: list[Event] = []
+        number = self.table.joined + 1  # what ``sit`` numbers a new seat
+
+        def sit() -> TableSave:
+            taken = self.table.sit(
+                player, message.seat, message.buy_in, name=client.name, post_now=True
+            )
+            events.extend(taken)
+            if self.table.seat_of(player).joined != number:
+                raise TableError(f"seat numbered {number} is not the sitting recorded")
+            return self._saved()
+
+        # A retry of this sitting's join moves nothing; a key from an ended one is refused.
+        async with self._as_it_was_on_failure():
+            saved = await self.store.seat(
+                self.table_id,
+                account_of(player),
+                key=key,
+                buy_in=message.buy_in,
+                seat=message.seat,
+                joined=None if current is None else current.joined,
+                number=number,
+                sit=sit,
+                now=utcnow(),
+            )
+        if saved is not None:
+            self.stored = saved.snapshot
+        if current is None:
+            # The account's auto-muck preference goes with it to the seat.
+            chosen = saved_preferences(await self.store.preferences(account_of(player)))
+            self.table.set_options(player, auto_muck=chosen.auto_muck)
+            await self._after(events, now)
+            return
+        if current.connected is False:  # R-TIME-3: back in time
+            await self._after(self.table.reconnect(player, now), now)
+            return
+        if seated != message.seat:
+            raise TableError(code="seat.already_seated", seat=str(seated))
+        # already sitting there (a retry, or a client that reconnected): nothing to do
+
+    async def _add_chips(self, client: Client, message: protocol.AddChips, now: float) -> None:
+        """Chips from the balance to the player's stack, in one transaction with the table;
+        the request key is bound to the sitting: a retry moves nothing, a reuse is refused."""
+        player = self._player(client)
+        seat = self.table.seat_of(player)
+        key = f"add:{self.table_id}:{player}:{message.request}"
+        events: list[Event] = []
+
+        def add() -> TableSave:
+            events.extend(self.table.add_chips(player, message.amount))  # refuses: rolled back
+            return self._saved()
+
+        async with self._as_it_was_on_failure():
+            saved = await self.store.add_chips(
+                self.table_id,
+                account_of(player),
+                key=key,
+                amount=message.amount,
+                joined=seat.joined,
+                add=add,
+                now=utcnow(),
+            )
+        if saved is None:
+            return  # a retried request: the chips moved the first time
+        self.stored = saved.snapshot
+        await self._after(events, now)
+
+    def _options(self, client: Client, message: protocol.Options) -> None:
+        player = self._player(client)
+        if self.table.seat_number(player) is None:
+            raise TableError(code="seat.take_first")
+        self.table.set_options(
+            player,
+            auto_post=message.auto_post,
+            post_now=None if message.wait_for_big_blind is None else not message.wait_for_big_blind,
+            sit_out_next=message.sit_out_next,
+            leave_after=message.leave_after,
+            pre_action="unchanged"
+            if message.pre_action is None
+            else (None if message.pre_action == "none" else message.pre_action),
+            straddle=message.straddle,
+            run_it_twice=message.run_it_twice,
+        )
+
+    async def _waiting_request(
+        self, client: Client, message: protocol.WaitingList, now: float
+    ) -> None:
+        """Join (at the end) or leave the waiting list; refused and unchanged when already
+        on it, seated, not on it, or the table is closed. Stored with the table."""
+        player = self._player(client)
+        if message.action == "join" and self.closed:
+            raise TableError(code="table.closed")
+        async with self._as_it_was_on_failure():
+            notes = await self.waiting_list.change(
+                self.table, player, message.action, now, name=client.name
+            )
+            saved = self._saved()
+            await self.store.save_waiting_list(self.table_id, saved, now=utcnow())
+        self.stored = saved.snapshot
+        self.waiting_list.tell(self.table, self.watchers, now, notes)
+
+    async def _suspend(self, player: str, now: float) -> bool:
+        """S-AUTH-2, the floor's rule: sat out, cashed out after the hand; off the waiting
+        list (a seat held for them goes on down the line at the end of the turn)."""
+        self.watchers = [w for w in self.watchers if w.player != player]
+        if self.table.waiting.remove(player):
+            self.waiting_list.tell(self.table, self.watchers, now)
+        if self.table.seat_number(player) is None:
+            return False
+        events = self.table.sit_out(player)
+        events += self.table.leave(player, now)
+        await self._after(events, now)
+        return True
+
+    # ------------------------------------------------------------ failures (S-CRASH-1)
+
+    @asynccontextmanager
+    async def _as_it_was_on_failure(self) -> AsyncIterator[None]:
+        """The one rollback policy: an action whose storage fails (its transaction rolled
+        back) leaves the table as it was before it, so memory and database stay in step."""
+        before = self.table.to_json()
+        try:
+            yield
+        except StoreError as error:  # nothing changed anywhere: the player may try again
+            self.table = Table.from_json(before, rng=self.table.rng)
+            raise TableError(code=error.code, **error.params) from error
+        except Exception:
+            self.table = Table.from_json(before, rng=self.table.rng)
+            raise
+
+    def _deposed(self, error: StaleEpochError) -> None:
+        """A write was refused by the table's lease epoch: another node runs the table now.
+        The task stops at once (nothing more is written or dealt here); the room is told."""
+        log.warning("table %s: %s", self.table_id, error, extra={"table": self.table_id})
+        if self.on_stale is not None:
+            self.on_stale(self.table_id, str(error))
+
+    async def _fault(self, error: Exception, now: float) -> bool:
+        """A fault in the table's logic or a write the store refused: logged, counted, and
+        the table put back as a restart would put it (``_recover``). A hand's end already
+        handed to the writer lands first (or fails), so the table goes back to what the
+        store really holds. A write refused by the lease's epoch is no fault: another node
+        runs the table, and this one stops (raised on to the task)."""
+        if isinstance(error, StaleEpochError):
+            raise error
+        self._faulted()
+        if self.hand_ends.ending is not None:
+            try:
+                await self._settle()
+            except StaleEpochError:
+                raise
+            except Exception:  # the hand stays running in the store: it is cancelled below
+                log.exception(
+                    "table %s: the hand's end was not stored",
+                    self.table_id,
+                    extra={"table": self.table_id},
+                )
+        started = self.started
+        hand = started.number if started is not None else None
+        log.error(
+            "table %s: fault in hand %s: %s",
+            self.table_id,
+            hand,
+            error,
+            exc_info=(type(error), error, error.__traceback__),
+            extra={"table": self.table_id, "hand": hand},
+        )
+        self.recovery.begin(f"server fault: {type(error).__name__}", started)
+        await self._recover(now)
+        return True
+
+    async def _recover(self, now: float) -> None:
+        """Put the table back to the snapshot the store holds, cancel the hand in progress
+        there (every chip back, R-DECK-5) and store that, with the cancelled hand's record,
+        in one fresh transaction. Until that commits the table waits: no hand is dealt and
+        no money moves; the clock tries again, each wait twice the last (bounded)."""
+        pending = self.recovery.pending
+        if pending is None:
+            return
+        try:
+            # What the store holds, read again: a hand's end (or cash-out) that committed
+            # though its caller saw an error (a connection lost in the COMMIT) is kept, not
+            # overwritten by the snapshot from before it (seats and ledger would part).
+            self.stored, last = await self.store.stored_snapshot(self.table_id)
+            table = Table.from_json(self.stored, rng=self.table.rng)
+            events = table.cancel_hand(pending.reason) if table.hand is not None else []
+            # The cancelled hand keeps its number, and so does one whose start committed
+            # though its write reported an error: the next hand numbers on past both.
+            started = 0 if pending.started is None else pending.started.number
+            table.hand_number = max(table.hand_number, started, last)
+            self.table = table  # what everyone sees; nothing is written until it is stored
+            self.hand_events, self.last_actions, self.participants = [], {}, []
+            self.shuffles.cancelled()
+            snapshot = table.to_json()
+            cancelled = await self.store.cancel_hand(
+                self.table_id,
+                hand_id=None if pending.started is None else pending.started.hand_id,
+                reason=pending.reason,
+                snapshot=snapshot,
+                leavers=[
+                    (account_of(e.player), e.stack) for e in events if isinstance(e, SeatLeft)
+                ],
+                now=utcnow(),
+            )
+        except StaleEpochError:
+            raise
+        except Exception:
+            self._faulted()
+            self.recovery.failed(pending, now)  # the table waits, and tries again
+            return
+        self.stored, self.recovery.pending, self.started = snapshot, None, None
+        self.next_hand_at = now + self.pause
+        if pending.started is not None and cancelled:
+            if self.metrics is not None:
+                self.metrics.hands.labels(outcome="cancelled").inc()
+            accounts = [account for account, *_ in self.participants]
+            log.warning(
+                "table %s: hand %s cancelled (%s), every chip back to accounts %s",
+                self.table_id,
+                pending.started.number,
+                pending.reason,
+                ", ".join(map(str, accounts)),
+                extra={
+                    "table": self.table_id,
+                    "hand": pending.started.number,
+                    "hand_id": pending.started.hand_id,
+                    "accounts": accounts,
+                    "cancelled": True,
+                },
+            )
+            self._announce_cancelled(pending.started.number)
+        self.recovery.release(self.inbox)  # the floor's items held while the table waited
+
+    def _faulted(self) -> None:
+        self.faults += 1  # the floor's view (/api/floor/tables) ...
+        if self.metrics is not None:  # ... and the operators' alert
+            self.metrics.faults.inc()
+
+    def _announce_cancelled(self, number: int) -> None:
+        line = protocol.frame(hand_result(self.table_id, number, cancelled=True))
+        for watcher in list(self.watchers):
+            self._send(watcher, line)
 
     # ------------------------------------------------------------ broadcast
 

@@ -25,8 +25,8 @@ class CashPolicy:
         return now
 
     def next_wakeup(self, actor: TableActor, now: float) -> float | None:
-        if actor.recovering is not None:  # only the retry is due: the table waits for it
-            return max(0.0, actor.recovering.retry_at - now)
+        if actor.recovery.pending is not None:  # only the retry is due: the table waits for it
+            return max(0.0, actor.recovery.pending.retry_at - now)
         table = actor.table
         moments = [] if table.deadline is None else [table.deadline]
         if table.warning_at is not None and not table.warned:
@@ -47,8 +47,8 @@ class CashPolicy:
         return wait
 
     async def on_clock(self, actor: TableActor, now: float) -> bool:
-        if actor.recovering is not None:
-            if now >= actor.recovering.retry_at:
+        if actor.recovery.pending is not None:
+            if now >= actor.recovery.pending.retry_at:
                 await actor._recover(now)
                 return True
             return False

@@ -87,7 +87,7 @@ class Close:
 
 @dataclass(frozen=True, slots=True)
 class Alarm:
-    """The table's own clock: a moment it waits for has come (``TableActor._wait``)."""
+    """The table's own clock: a moment it waits for has come (``TableAlarm.wait``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -383,7 +383,7 @@ class Room:
             self.db, config.id, table, config_json(config), pause=self.pause, policy=CashPolicy()
         )
         actor.shares.limit = self.limits.inbox_messages
-        actor.reach = self.connections_of
+        actor.waiting_list.reach = self.connections_of
         actor.limits = self.account_limits
         actor.metrics = self.metrics
         self.placement.added(actor)
@@ -404,7 +404,7 @@ class Room:
                     await actor.task
         # Hands' ends already handed to the writer are committed (or refused) before the
         # database closes: what the players saw end is stored, or cancelled on restart.
-        writes = [a.ending.write for a in actors if a.ending is not None]
+        writes = [a.hand_ends.ending.write for a in actors if a.hand_ends.ending is not None]
         await asyncio.gather(*writes, return_exceptions=True)
         await self.placement.release()  # another node adopts them at once, not after the TTL
         await self.db.close()  # drains the writer's queue
