@@ -10,8 +10,7 @@ COMPILED := $(shell sed -n '/^compiled = \[/,/^\]/p' pyproject.toml | grep -o 's
 .PHONY: test test-all lint lock bench serve clean chromium nginx node
 
 # The lint and the compile each keep one core busy for about 40 s: side by side on two.
-# Each target's output is printed whole when it ends.
-MAKEFLAGS += --jobs=2 --output-sync=target
+MAKEFLAGS += --jobs=2
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
