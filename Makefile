@@ -53,10 +53,12 @@ node_modules/.installed: package.json package-lock.json | node
 # Debian packages the tests drive, installed when missing (never a downloaded build):
 # node and npm for the client's type check (`make lint`); chromium for the browser tests; nginx, openssl and curl for tests/cli/test_deploy_nginx.py
 # (docs/deploy.md's balancer: the package's own service is not started, the test runs one).
+# make runs two jobs at once (above): an install waits for the other's dpkg lock.
+APT_WAIT := -o DPkg::Lock::Timeout=600
 define apt_install
 	@test -x $(1) || { echo "installing Debian's $(2) for the tests"; \
 	  sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
-	  $$sudo apt-get install -y $(2) || { $$sudo apt-get update && $$sudo apt-get install -y $(2); }; }
+	  $$sudo apt-get $(APT_WAIT) install -y $(2) || { $$sudo apt-get $(APT_WAIT) update && $$sudo apt-get $(APT_WAIT) install -y $(2); }; }
 endef
 
 chromium:
