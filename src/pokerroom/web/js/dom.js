@@ -50,8 +50,18 @@ export function cardEl(code, extra = "") {
 export function replaceKeepingFocus(container, rows, key) {
   const focused = document.activeElement;
   const row = focused && container.contains(focused) ? focused.closest(`[${key}]`) : null;
-  container.replaceChildren(...rows);
-  if (!row || !focused.className) return;
+  // A row that reads as it did is kept, not replaced by its copy: a click that spanned the
+  // refresh (pressed on the old button, released on the new) would be lost.
+  const before = new Map([...container.children].map((old) => [old.getAttribute(key), old]));
+  const wanted = rows.map((fresh) => {
+    const old = before.get(fresh.getAttribute(key));
+    return old && old.outerHTML === fresh.outerHTML ? old : fresh;
+  });
+  wanted.forEach((node, at) => {
+    if (container.children[at] !== node) container.insertBefore(node, container.children[at] || null);
+  });
+  while (container.children.length > wanted.length) container.lastElementChild.remove();
+  if (!row || !focused.className || container.contains(focused)) return;
   const again = container.querySelector(`[${key}="${CSS.escape(row.getAttribute(key))}"]`);
   const control = again && again.querySelector(`.${[...focused.classList].map(CSS.escape).join(".")}`);
   if (control) control.focus();

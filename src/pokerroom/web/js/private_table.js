@@ -58,7 +58,10 @@ function renderBar(view, game) {
   if (typing) return;
   const old = $(".pb-host", box);
   // Folded at first: the table's own buttons keep the first screen.
-  box.replaceChildren(el("details", { class: "pb-host", open: old?.open || null },
+  const controls = el("details", { class: "pb-host", open: old?.open || null },
     el("summary", { text: t("private.host_controls") }),
-    hostControls(game, app.privateRequests.get(game.id) || [], hostAct, { players: true })));
+    hostControls(game, app.privateRequests.get(game.id) || [], hostAct, { players: true }));
+  // Controls that read as they did are kept: a click spanning a redraw would be lost.
+  if (old && old.outerHTML === controls.outerHTML) return;
+  box.replaceChildren(controls);
 }
