@@ -126,9 +126,11 @@ async def test_a_satellite_plays_its_bubble_hand_for_hand_and_its_seats_register
     places = {p.entry: p for p in t.places()}
     assert sorted(p.prize for p in places.values())[-9:] == [400] + [2200] * 8
     # The bubble is played hand for hand once the field stands just above the money with two
-    # tables or more (6-max: 10 or 11 left of 9 paid), unless one hand took it from above
-    # that straight into the money.
-    paid = sum(1 for p in places.values() if p.prize)
+    # tables or more, unless one hand took it from above that straight into the money. A
+    # satellite's bubble is its last seat (place N + 1's cash is no seat): 6-max, 9 or 10 left
+    # of 8 seats.
+    paid = t.paid_places()
+    assert paid == t.seats() == 8
     left, stood = len(t.entries), []
     for group in t.groups:
         left -= len(group)
