@@ -10,6 +10,25 @@ import { send } from "./socket.js";
 import { app } from "./state.js";
 
 const legalOf = (view) => view.state?.hand?.legal ?? null;
+// An option the player just changed is shown as asked until a frame agrees: frames built
+// before the table read the message would otherwise flip the box back for a moment (and a
+// click in that moment is lost). A frame that still disagrees after this long wins.
+const ASKED_MS = 3000;
+
+function ask(view, key, value) {
+  view.asked[key] = { value, at: performance.now() };
+}
+
+function shown(view, key, server) {
+  const asked = view.asked[key];
+  if (!asked) return server;
+  if (asked.value === server || performance.now() - asked.at > ASKED_MS) {
+    delete view.asked[key];
+    return server;
+  }
+  return asked.value;
+}
+
 const canRaise = (legal) => Boolean(legal) && legal.min_raise_to !== null && legal.min_raise_to !== undefined;
 
 export function bindControls(view) {
@@ -38,11 +57,16 @@ export function bindControls(view) {
   for (const box of $$("[data-pre]", r)) {
     box.addEventListener("change", () => {
       for (const other of $$("[data-pre]", r)) if (other !== box) other.checked = false;
-      send({ type: "options", table: view.id, pre_action: box.checked ? box.dataset.pre : "none" });
+      const preAction = box.checked ? box.dataset.pre : "none";
+      ask(view, "pre_action", preAction);
+      send({ type: "options", table: view.id, pre_action: preAction });
     });
   }
   for (const box of $$("[data-option]", r)) {
-    box.addEventListener("change", () => send({ type: "options", table: view.id, [box.dataset.option]: box.checked }));
+    box.addEventListener("change", () => {
+      ask(view, box.dataset.option, box.checked);
+      send({ type: "options", table: view.id, [box.dataset.option]: box.checked });
+    });
   }
   // R-STRADDLE-1: a toggle, kept until switched off (the server posts it left of the big blind).
   $(".straddle-toggle", r).addEventListener("click", () => {
@@ -99,11 +123,12 @@ export function renderControls(view) {
   straddle.setAttribute("aria-pressed", String(straddling));
   straddle.classList.toggle("on", straddling);
   if (me && s.options) {
-    for (const box of $$("[data-option]", r)) box.checked = Boolean(s.options[box.dataset.option]);
+    for (const box of $$("[data-option]", r)) box.checked = Boolean(shown(view, box.dataset.option, Boolean(s.options[box.dataset.option])));
     // Waiting for the big blind only means something to a player who owes one.
     $("[data-option='wait_for_big_blind']", r).closest("label").hidden = !s.options.owes_blinds;
+    const preAction = shown(view, "pre_action", s.options.pre_action);
     for (const box of $$("[data-pre]", r)) {
-      box.checked = s.options.pre_action === box.dataset.pre;
+      box.checked = preAction === box.dataset.pre;
       box.closest("label").hidden = Boolean(legal) || !me.in_hand || me.folded;
     }
   }

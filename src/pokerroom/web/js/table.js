@@ -36,6 +36,8 @@ export class TableView {
     this.legalKey = undefined;
     /** @type {boolean | undefined} an action sent and not yet answered (controls.js) */
     this.pendingAct = undefined;
+    /** @type {Record<string, {value: unknown, at: number}>} options the player changed that no frame has shown yet (controls.js) */
+    this.asked = {};
     /** @type {string | undefined} the decision a fold with nothing to call was asked at (controls.js) */
     this.foldAsked = undefined;
     /** @type {number | undefined} the frame version and time the tournament clock was read (tournament_table.js) */
