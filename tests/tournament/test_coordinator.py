@@ -34,7 +34,7 @@ from pokerroom.tournament.events import (
 )
 from pokerroom.tournament.seats import next_big_blind, worst_seat
 from pokerroom.tournament.simulate import random_action
-from pokerroom.tournament.snapshot import tournament_to_json
+from pokerroom.tournament.snapshot import tournament_from_json, tournament_to_json
 from tests.helpers.coordinator_hands import all_in_hand, fold_or_check, to_the_end
 from tests.helpers.tables import posts
 
@@ -228,8 +228,26 @@ def test_re_entries_are_new_entries_up_to_the_limit() -> None:
         if entry != "p1#3":
             t.register("p1", 30.0)
     assert {"p1", "p1#2", "p1#3"} <= set(t.entries)
+    assert [(t.entries[e].player, t.entries[e].number) for e in ("p1", "p1#2", "p1#3")] == [
+        ("p1", 1),
+        ("p1", 2),
+        ("p1", 3),
+    ]
     with pytest.raises(TournamentError, match="'p1' has used 2 of 2 re-entries"):
         t.register("p1", 30.0)
+
+
+def test_an_entry_stored_before_entries_kept_their_number_is_read_with_it() -> None:
+    t = tournament("mtt_reentry", 18)
+    t.start(0.0)
+    eliminate(t, "p1")
+    t.register("p1", 30.0)
+    stored = json.loads(tournament_to_json(t))
+    for raw in stored["entries"]:
+        del raw["number"]
+    again = tournament_from_json(json.dumps(stored), rng=SeededRandomSource(1))
+    assert (again.entries["p1"].number, again.entries["p1#2"].number) == (1, 2)
+    assert again.entries["p1#2"].player == "p1"
 
 
 def test_a_late_entry_the_room_did_not_store_is_taken_back_whole() -> None:

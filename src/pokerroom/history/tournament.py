@@ -146,7 +146,7 @@ def knockouts(t: Tournament, won: Collection[BountyWon]) -> tuple[Knockout, ...]
 def _entry_name(t: Tournament, entry: str) -> str:
     e = t.entries[entry]
     name = e.name or e.player
-    return name if entry == e.player else f"{name} [{entry.rsplit('#', 1)[1]}]"
+    return name if e.number == 1 else f"{name} [{e.number}]"
 
 
 def _prize(p: Place, points: tuple[int, ...], t: Tournament) -> str:

@@ -29,7 +29,7 @@ from pokerroom.tournament import rebuys, results
 from pokerroom.tournament.balancing import balance
 from pokerroom.tournament.bounties import knockers, share_bounty
 from pokerroom.tournament.clock import LevelClock
-from pokerroom.tournament.entries import Entry, RebuyOffer
+from pokerroom.tournament.entries import Entry, RebuyOffer, entry_id
 from pokerroom.tournament.events import (
     BountyWon,
     Eliminated,
@@ -215,8 +215,9 @@ class Tournament:
         if len(self.entries) >= s.max_entrants:
             raise TournamentError(code="tournament.full", event=self.name, limit=s.max_entrants)
         entry = Entry(
-            id=player if not used else f"{player}#{used + 1}",
+            id=entry_id(player, used + 1),
             player=player,
+            number=used + 1,
             name=name,
             bounty=s.bounty_amount,
         )
@@ -289,8 +290,8 @@ class Tournament:
         order = list(self.entries)
         shuffle(order, self.rng)
         events: list[Any] = []
-        for k, entry_id in enumerate(order):
-            entry = self.entries[entry_id]
+        for k, key in enumerate(order):
+            entry = self.entries[key]
             number = k % count + 1
             table = self.tables[number]
             seat = draw_seat(table, self.rng, posted_big_last=False)

@@ -6,10 +6,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+def entry_id(player: str, number: int) -> str:
+    """The key an entry is known by at its table, in the store and on the wire: the player's
+    id for their first entry, ``7#2`` for their first re-entry. Built here only and never
+    read back: what it stands for is the entry's ``player`` and ``number``."""
+    return player if number == 1 else f"{player}#{number}"
+
+
 @dataclass
 class Entry:
     id: str
     player: str
+    number: int = 1  # the player's first entry, 2 their first re-entry...
     name: str = ""  # shown at the tables (the player's id when none)
     table: int | None = None
     rebuys: int = 0

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 from pokerroom.table import Table
 from pokerroom.tournament.balancing import Field, balance
 from pokerroom.tournament.clock import LevelClock
+from pokerroom.tournament.entries import entry_id
 from pokerroom.tournament.events import Rebought, TournamentError
 
 
@@ -118,7 +119,7 @@ def withdraw(t: Buying, entry: str) -> list[Any]:
     del t.entries[entry]
     if used:
         t._used[e.player] = used
-        t._current[e.player] = e.player if used == 1 else f"{e.player}#{used}"
+        t._current[e.player] = entry_id(e.player, used)
     else:
         del t._used[e.player], t._current[e.player]
     t.left -= 1

@@ -75,7 +75,7 @@ def tournament_from_json(
     house = parse_house(data["house"], data["house"].get("name", "restored"))
     t = Tournament(structure=shape, house=house, rng=rng, name=data["name"])
     t.clock.start = data["start"]
-    t.entries = {raw["id"]: Entry(**raw) for raw in data["entries"]}
+    t.entries = {raw["id"]: _entry(raw) for raw in data["entries"]}
     t._current, t._used, t.left = dict(data["current"]), dict(data["used"]), data["left"]
     t.auto_rebuy = set(data["auto_rebuy"])
     t.offers = {  # (absent before it was stored)
@@ -107,3 +107,10 @@ def tournament_from_json(
         for busted, table, hand, shares in data.get("bounties", [])
     ]
     return t
+
+
+def _entry(raw: dict[str, Any]) -> Entry:
+    if "number" not in raw:  # stored before entries kept their number: it is in the id
+        number = raw["id"].partition("#")[2]
+        raw = {**raw, "number": int(number) if number else 1}
+    return Entry(**raw)

@@ -589,7 +589,8 @@ class TableActor:
                 return False
 
     def seat_holder(self, account_id: int | None) -> str | None:
-        """Who the account sits here as (None: no seat); a tournament's: its entry (7#2)."""
+        """Who the account sits here as (None: no seat); a tournament's: its entry
+        (``tournament.entries.entry_id``: 7#2)."""
         return self.policy.seat_holder(self, account_id)
 
     def _player(self, client: Client) -> str:
