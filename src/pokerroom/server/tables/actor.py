@@ -88,7 +88,7 @@ from pokerroom.table.events import (
     WaitingListChanged,
 )
 
-BROADCAST_TICK = 0.02  # seconds: at most one table frame per viewer this often
+BROADCAST_TICK = 0.02  # seconds: a change a client's message made waits this long after a frame
 OPTIONS_TICK = 1.0  # seconds: seat options (the player's own) reach the others this often
 CLOCK_SLACK = 0.05  # seconds: the shortest sleep after a clock turn that changed nothing
 INBOX_MESSAGES = 1000  # clients' messages waiting for one table before more are refused
@@ -322,6 +322,7 @@ class TableActor:
         changed = moved = False
         now = self.policy.now(now)
         self.turn_now = now
+        tick = BROADCAST_TICK if self._coalesced(item) else 0.0
         if isinstance(item, Said) and isinstance(item.message, protocol.Act):
             self.acted_at = item.at if self.acted_at is None else self.acted_at
         try:
@@ -334,7 +335,7 @@ class TableActor:
                 # with the other tables' (group commit). This table waits for its own write
                 # only: nothing else of it is written, and no hand dealt, before that.
                 if changed:
-                    self._changed(now)
+                    self._changed(now, tick)
                 moved, changed = changed, False
                 await self._settle()
             changed = await self._maybe_start(now) or changed
@@ -344,7 +345,7 @@ class TableActor:
             changed = await self.policy.fault(self, error, now)
         self.clock_idle = item is None and not (changed or moved)
         if changed:
-            self._changed(now)
+            self._changed(now, tick)
         elif self.dirty and self._due():
             self._broadcast(now)
         if not self.dirty:
@@ -1000,11 +1001,23 @@ class TableActor:
         seat = self._seat_for(client)
         return encoding.encode(public if seat is None else state_for_seat(self.table, public, seat))
 
-    def _changed(self, now: float) -> None:
-        """The table changed: its viewers see it now, or at the next tick if a frame went out
-        less than a tick ago (with the state then: however fast messages change it, a viewer
-        gets at most one frame a tick, and every frame is the latest state)."""
-        self._pending(BROADCAST_TICK)
+    @staticmethod
+    def _coalesced(item: Item | None) -> bool:
+        """Whether the change ``item`` makes waits for the tick. The game's own pace goes out
+        at once: the clock, and an action (only the player to act changes the table with
+        one, and then the turn moves on, so no client can quicken it). Every other message
+        (join, leave, sitting out and in, the waiting list, a hang-up, the floor's) could
+        come as fast as a client sends it: those frames are coalesced."""
+        if isinstance(item, Said):
+            return not isinstance(item.message, protocol.Act)
+        return item is not None
+
+    def _changed(self, now: float, tick: float) -> None:
+        """The table changed: its viewers see it now, or, for a change ``tick`` must not
+        follow the last frame so soon, at that tick with the state then (however fast
+        messages change it, a viewer gets at most one such frame a tick, and every frame is
+        the latest state)."""
+        self._pending(tick)
         if self._due():
             self._broadcast(now)
 
