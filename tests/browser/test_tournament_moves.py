@@ -113,12 +113,25 @@ async def test_register_late_be_moved_and_finish_a_multi_table_event(
                 await act(ann, first, passive=True)
                 await asyncio.sleep(0.2)
             assert moved, "the person finished before any move"
-            to = moved[0]["table"]
-            assert to != first
+            assert moved[0]["table"] != first
             # The socket's recorder can see the notice as the room sends it, before the route
             # lets it through: wait until the new table's frames have reached the page and it.
             await eventually(lambda: late_notice.done, "the held notice let through")
-            await page.locator(f"{VISIBLE}[data-table='{to}']").wait_for()
+
+            async def shown_at_their_table() -> str | None:
+                """The table the room seats them at now, once the page shows it (the hands
+                go on meanwhile: a second move may come before the page catches up)."""
+                now = (await http.get(f"/api/tournaments/{tid}/table", headers=mine)).json()
+                table = now["table"]
+                if table is None or table == first:
+                    return None
+                return (
+                    table
+                    if await page.locator(f"{VISIBLE}[data-table='{table}']").count()
+                    else None
+                )
+
+            to = await eventually(shown_at_their_table, "the page at the table they were moved to")
             assert await page.locator(f".table-view[data-table='{first}']").count() == 0
             note = page.locator(f".table-view[data-table='{to}'] .t-notice")
             await note.filter(has_text="you were moved to table").wait_for()  # its 1st frame
