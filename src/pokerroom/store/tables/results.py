@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime, time, timedelta
 from typing import Any, Final, TypeVar
 
-from sqlalchemy import case, func, select
+from sqlalchemy import bindparam, case, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -37,6 +37,7 @@ from pokerroom.history.results import (
 )
 from pokerroom.history.stats import AMOUNTS, COUNTS, HandFacts, hand_facts
 from pokerroom.history.viewer import viewer_hand
+from pokerroom.store.compiled import Compiled
 from pokerroom.store.models import HandPlayer, HandRecord, HandResult, TableRecord
 
 T = TypeVar("T")
@@ -84,9 +85,12 @@ def _row(facts: HandFacts) -> dict[str, Any]:
 
 # The same hand's end run again (group commit retries a failed batch unit by unit, and a
 # COMMIT that reported an error may have committed) finds its rows there: nothing twice.
+# Built and compiled once (store/compiled.py), like the hand's other statements.
 _INSERT = {
-    dialect.__name__.rsplit(".", 1)[-1]: dialect.insert(HandResult).on_conflict_do_nothing(
-        index_elements=["account_id", "hand_id"]
+    dialect.__name__.rsplit(".", 1)[-1]: Compiled(
+        dialect.insert(HandResult)
+        .values({column: bindparam(column) for _, column in _COLUMNS})
+        .on_conflict_do_nothing(index_elements=["account_id", "hand_id"])
     )
     for dialect in (postgresql, sqlite)
 }
@@ -96,7 +100,7 @@ def write_facts_sync(session: Session, facts: Sequence[HandFacts]) -> None:
     """The facts' rows, in the caller's transaction."""
     if facts:
         connection = session.connection()
-        connection.execute(_INSERT[connection.dialect.name], [_row(f) for f in facts])
+        _INSERT[connection.dialect.name].executemany(connection, [_row(f) for f in facts])
 
 
 def counted(
