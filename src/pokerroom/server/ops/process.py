@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -70,11 +71,23 @@ def spawn_node(
     return process
 
 
+PORTS = range(20_000, 32_768)  # below Linux's ephemeral ports (ip_local_port_range)
+
+
 def free_port() -> int:
-    """A free TCP port on the loopback interface."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    """A free TCP port on the loopback interface, for a room started next. Drawn below the
+    ephemeral ports: a port the kernel hands out (``bind`` to port 0, a client's side of a
+    connection) could be given to another process between this probe and the room's bind,
+    and a test would then talk to that other room."""
+    for _ in range(1000):
+        port = random.choice(PORTS)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:  # taken: draw again
+                continue
+            return port
+    raise RuntimeError(f"no free port in {PORTS.start}-{PORTS.stop - 1} after 1000 draws")
 
 
 async def spawn_room(
