@@ -35,6 +35,7 @@ from tests.helpers.browser_private import (
     take_seat,
     wait_status,
 )
+from tests.helpers.waiting import eventually
 
 SETTINGS = {
     "name": "Friday game",
@@ -53,8 +54,20 @@ SETTINGS = {
 
 
 # The two boards on the felt's middle, each as its cards.
-BOARDS = """(root) => ['.board', '.second-board'].map((b) =>
-  [...document.querySelectorAll(`${root} .center ${b} .card`)].map((c) => c.dataset.card))"""
+# Both boards as the felt first draws them whole, kept in the page (``twoBoards``): the next
+# hand follows at once and clears them, sooner than a test could read them on a busy machine.
+RECORD_BOARDS = """(root) => {
+  window.twoBoards = null;
+  const read = () => {
+    const center = document.querySelector(`${root} .center.two-boards`);
+    if (!center || window.twoBoards) return;
+    const boards = ['.board', '.second-board'].map((b) =>
+      [...center.querySelectorAll(`${b} .card`)].map((c) => c.dataset.card));
+    if (boards.every((cards) => cards.length === 5)) window.twoBoards = boards;
+  };
+  const watched = { subtree: true, childList: true, attributes: true };
+  new MutationObserver(read).observe(document.body, watched);
+}"""
 
 
 async def account(room: Room, player: Player) -> tuple[int, int]:
@@ -209,8 +222,10 @@ async def test_a_private_game_from_creation_to_its_ledger(
         box = f"{root(game)} [data-option='run_it_twice']"
         await player.page.check(box)
         await player.page.wait_for_function("(box) => document.querySelector(box).checked", arg=box)
+    for player in players:
+        await player.page.evaluate(RECORD_BOARDS, root(game))
     twice = await shove_until(players, game, ".center.two-boards", 240)
-    shown = await twice.page.evaluate(BOARDS, root(game))  # at once: the next hand follows
+    shown = await eventually(lambda: twice.page.evaluate("window.twoBoards"), "both boards drawn")
     await screenshot(twice.page, "private-run-twice")
     result = [r for r in twice.results(game) if r["second_board"]][-1]
     assert shown == [result["board"], result["second_board"]], (shown, result)
