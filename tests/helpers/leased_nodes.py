@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 
 import uvicorn
 from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError
 
 from pokerroom.server.app import create_app
 from pokerroom.server.ops.process import free_port
@@ -17,6 +18,7 @@ from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
 from pokerroom.store.models import HandRecord, TableLease
 from pokerroom.store.nodes.leases import LeaseSettings
+from tests.helpers.waiting import eventually
 from tests.server.conftest import Server
 from tests.store.conftest import drop_postgres, fresh_postgres
 
@@ -24,6 +26,21 @@ from tests.store.conftest import drop_postgres, fresh_postgres
 # loaded machine's lease passes can take a second or two (2 s leases ran out mid-test).
 LEASES = LeaseSettings(ttl=6.0, renew=0.5)
 TABLE = "hu-nlhe"  # heads-up: two people are enough to deal
+
+
+async def renewal_pass(server: Server) -> None:
+    """One lease pass of ``server``'s node, as its renewals make them: a pass that failed is
+    made again. (On a busy machine a pass's transaction can sit idle past its hold between
+    two statements, and PostgreSQL ends it: the node's own loop logs that and tries again.)"""
+
+    async def passed() -> bool:
+        try:
+            await server.room.placement.leases.tick()
+        except DBAPIError:
+            return False
+        return True
+
+    await eventually(passed, f"a lease pass of node {server.room.placement.leases.node}")
 
 
 @contextlib.asynccontextmanager

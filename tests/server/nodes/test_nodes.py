@@ -14,7 +14,7 @@ import pytest
 
 from pokerroom.server.tables.room import DEMO_TABLES
 from tests.helpers.accounts import closed_with, person_again
-from tests.helpers.leased_nodes import TABLE, fresh_database, hands, node
+from tests.helpers.leased_nodes import TABLE, fresh_database, hands, node, renewal_pass
 from tests.helpers.room_tables import first_turn
 from tests.helpers.waiting import eventually
 from tests.server.conftest import Person, Server, person
@@ -159,6 +159,6 @@ async def test_the_lobby_lists_every_table_from_a_nodes_start_and_through_hand_o
             # released table back and release it again).
             assert counts == {(DEMO, DEMO)}
             assert changes(a, "released") - changes(a, "adopted") == B_SHARE
-            await a.room.placement.leases.tick()  # the next pass: the handed-over ones are b's
+            await renewal_pass(a)  # the next pass: the handed-over ones are b's
             mine = {e["id"] for e in a.room.lobby() if e["node"] == "b"}
             assert mine == set(b.room.actors)

@@ -15,6 +15,7 @@ import pytest
 
 from pokerroom.store.accounts.accounts import STARTING_GRANT
 from tests.helpers.accounts import closed_with, person_again
+from tests.helpers.leased_nodes import renewal_pass
 from tests.helpers.node_tournaments import (
     books,
     die,
@@ -144,7 +145,7 @@ async def test_a_stale_owners_registration_is_refused(steady: tuple[Node, Node])
     assert (await register(a, ann, runner.id)).status_code == 409
     await eventually(lambda: runner.id not in hall_a.runners, "a stops the event")
     assert (await register(b, ann, runner.id)).status_code == 200
-    await a.room.placement.leases.tick()  # a comes back (a pass as its renewals would make)
+    await renewal_pass(a)  # a comes back
     assert hall_a.get(runner.id).t.entries and runner.id not in hall_a.runners
     async with httpx.AsyncClient(base_url=a.base) as http:  # a forwards them to b now
         headers = {"Authorization": f"Bearer {ann.token}"}
