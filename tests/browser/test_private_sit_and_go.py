@@ -74,6 +74,8 @@ async def test_a_private_sit_and_go_created_from_the_form_starts_when_full(
     await wait_status(bob.page, "approved")
     await bob.page.wait_for_selector("#pg-register:not([hidden])")
     await bob.page.click("#pg-register")
+    # The click's request is on its way; the button goes once the page reads it accepted.
+    await expect(bob.page.locator("#pg-register")).to_be_hidden()
     event = await api(room, bob, f"/api/private-games/{game}/event")
     assert event["entrants"] == 2 and event["status"] == "running"
     for player in (ann, bob):
