@@ -33,6 +33,17 @@ OPEN_TIMEOUT = 60.0  # seconds a bot's handshake may take
 T = TypeVar("T")
 
 
+# A watch or join refused because the node asked does not run the table (any more).
+NOT_HERE = frozenset({"table.not_found", "table.elsewhere"})
+
+
+class TableNotHereError(Exception):
+    """The node a bot asked does not run its table."""
+
+    def __init__(self, table: str) -> None:
+        super().__init__(f"table {table!r} is not on the node asked")
+
+
 @dataclass
 class Stats:
     """Counted from the moment every bot has its seat (sitting down is not the load)."""
@@ -188,6 +199,10 @@ async def _play(
             stats.errors += 1
             what = message["message"].split(":")[-1].strip()[:40]
             stats.error_kinds[what] = stats.error_kinds.get(what, 0) + 1
+            if not has_seat and message.get("code") in NOT_HERE:
+                # The table went to another node after the lobby was read: nothing more
+                # comes on this socket; the caller asks again where it runs.
+                raise TableNotHereError(table)
             continue
         if kind == "hand_result":
             if stats.since() is not None:
