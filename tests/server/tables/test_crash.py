@@ -99,16 +99,16 @@ async def test_S_CRASH_1_kill_9_mid_hand_then_restart(tmp_path: Path, kills: int
                 )
                 for k in range(4)
             ]
-            async with httpx.AsyncClient(base_url=base) as http:
-                for _ in range(200):  # bounded: wait until hands are being dealt
+            # Bounded, and loud: a kill before the bots are back (their log-ins wait for
+            # the password hashing on a busy machine) would land between hands.
+            async with httpx.AsyncClient(base_url=base) as http, asyncio.timeout(120):
+                while True:  # hands are being dealt
                     lobby = {t["id"]: t for t in (await http.get("/api/lobby")).json()}
                     if lobby["nlhe-1-2"]["hand"] is not None:
                         break
                     await asyncio.sleep(0.05)
-            if "complete" not in (await hand_statuses(database)).values():
-                for _ in range(600):  # bounded: one hand settles before the first kill
-                    if "complete" in (await hand_statuses(database)).values():
-                        break
+            async with asyncio.timeout(120):  # one hand settled before the first kill
+                while "complete" not in (await hand_statuses(database)).values():
                     await asyncio.sleep(0.05)
             await asyncio.sleep(rng.uniform(0.05, 1.0))  # then kill at a random moment
             server.send_signal(signal.SIGKILL)
