@@ -8,6 +8,7 @@ goes the ordinary way (``Client.write``)."""
 
 from __future__ import annotations
 
+import asyncio
 import struct
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,8 @@ if TYPE_CHECKING:
 _LENGTH_16 = struct.Struct("!BBH")
 _LENGTH_64 = struct.Struct("!BBQ")
 _FIN_TEXT = 0x81  # FIN bit and opcode 0x1 (text); no RSV bits: no extension
+# How long a cut connection's input is still read and dropped, for its close frame to arrive.
+LINGER_SECONDS = 2.0
 
 
 def text_frame(data: bytes) -> bytes:
@@ -85,11 +88,44 @@ class DirectSocket:
         self.protocol.transport.write(frame)
 
     def cut(self) -> None:
-        """Close the TCP connection once what is written has gone (a close frame), without
-        waiting for the peer's close reply: uvicorn would read and parse what the peer still
-        sends meanwhile, for up to its close timeout (10 s), and a flooder that never reads
-        keeps sending."""
-        self.protocol.transport.close()
+        """End the connection without waiting for the peer's close reply: uvicorn would read
+        and parse what the peer still sends meanwhile, for up to its close timeout (10 s),
+        and a flooder keeps sending. What is written (the close frame) goes out followed by
+        the end of the stream; what the peer still sends is read and dropped unparsed until
+        it closes too, ``LINGER_SECONDS`` at most. Closed at once over input left unread, the
+        connection is reset: the peer's next write fails and it never reads the close frame."""
+        transport = self.protocol.transport
+        if transport.is_closing():
+            return
+        transport.set_protocol(_Discarding(self.protocol))
+        if not transport.is_reading():  # paused by uvicorn's flow control: drained now
+            transport.resume_reading()
+        if transport.can_write_eof():
+            transport.write_eof()
+        asyncio.get_running_loop().call_later(LINGER_SECONDS, transport.close)
+
+
+class _Discarding(asyncio.Protocol):
+    """A cut connection's protocol: input is dropped unread by anyone; the connection's end
+    still reaches uvicorn's own protocol (its handler's bookkeeping)."""
+
+    def __init__(self, inner: asyncio.BaseProtocol) -> None:
+        self.inner = inner
+
+    def data_received(self, data: bytes) -> None:
+        return None
+
+    def eof_received(self) -> bool:
+        return False  # the peer closed too: the transport closes
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.inner.connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
 
 
 # What ``ready`` and ``write`` read of uvicorn's protocol and of its websockets connection:
