@@ -14,7 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pokerroom.cli.load_client import Stats, TableNotHereError, not_ours, play_seat
+from pokerroom.bots.client import TableNotHereError
+from pokerroom.cli.load_client import Stats, not_ours, play_seat
 from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.server.app import create_app
 from pokerroom.server.sockets import encoding, protocol

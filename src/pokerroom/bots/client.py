@@ -38,6 +38,18 @@ class BotError(RuntimeError):
     """A bot that cannot play at its table (no seat after ``JOIN_TRIES`` refusals)."""
 
 
+# A watch or join refused because the node asked does not run the table (any more).
+NOT_HERE = frozenset({"table.not_found", "table.elsewhere"})
+
+
+class TableNotHereError(Exception):
+    """The node a bot asked does not run its table: nothing more comes on that socket for
+    it, and whoever sent the bot there asks again where the table runs."""
+
+    def __init__(self, table: str) -> None:
+        super().__init__(f"table {table!r} is not on the node asked")
+
+
 def backoff(tries: int) -> float:
     return float(min(BACKOFF_MAX, BACKOFF * 2**tries))
 
@@ -155,7 +167,7 @@ async def run_bot_reconnecting(
             why = "the room closed the connection"
         except BotError:
             raise
-        except (OSError, httpx.HTTPError, WebSocketException) as error:
+        except (OSError, httpx.HTTPError, WebSocketException, TableNotHereError) as error:
             why = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
         if time.monotonic() - began > RECONNECT_MAX:
             tries = 0  # it played a while: a fresh failure, a short wait
@@ -192,7 +204,8 @@ async def run_bot(
     The bot logs in with ``token`` if given, else signs up (or logs in) as ``name`` with
     ``password``: by default a random one, so nobody else can log in as the bot.
     ``on_frame`` sees every frame the bot receives (tests use it to check privacy). When
-    ``stop`` is set the bot leaves its seat (after the hand) and returns once it has none."""
+    ``stop`` is set the bot leaves its seat (after the hand) and returns once it has none.
+    TableNotHereError if the node refuses the table as not its own before the bot sits."""
     rng = rng or random.Random()
     if token is None:
         token = await sign_up(base_url, name, password or secrets.token_urlsafe(24))
@@ -219,6 +232,8 @@ async def run_bot(
                 on_frame(data)  # before parsing: a test may change what the bot sees
             message = protocol.server_frame(data)  # the server's own frame models
             if isinstance(message, protocol.ErrorFrame):
+                if message.code in NOT_HERE and state_seat is None:
+                    raise TableNotHereError(table)  # (the table moved after it was looked up)
                 if pending is not None and refused_for_load(message) and resends < RESENDS:
                     await asyncio.sleep(backoff(resends))
                     resends += 1

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 import orjson
 
+from pokerroom.bots.client import NOT_HERE, TableNotHereError
 from pokerroom.cli.serve import event_loop_factory
 from pokerroom.server.ops.process import free_port
 
@@ -31,17 +32,6 @@ BUY_IN = 20_000
 CLIENTS = 2  # load client processes (each drives a share of the tables)
 OPEN_TIMEOUT = 60.0  # seconds a bot's handshake may take
 T = TypeVar("T")
-
-
-# A watch or join refused because the node asked does not run the table (any more).
-NOT_HERE = frozenset({"table.not_found", "table.elsewhere"})
-
-
-class TableNotHereError(Exception):
-    """The node a bot asked does not run its table."""
-
-    def __init__(self, table: str) -> None:
-        super().__init__(f"table {table!r} is not on the node asked")
 
 
 @dataclass

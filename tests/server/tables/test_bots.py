@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from pokerroom.bots.client import run_bot, run_bot_reconnecting
+from pokerroom.bots.client import TableNotHereError, run_bot, run_bot_reconnecting
 from pokerroom.bots.strategy import RuleBot
 from pokerroom.engine import ActionKind
 from pokerroom.history.record import read_record
@@ -159,6 +159,38 @@ async def test_DESIGN_9_bots_reconnect_through_any_node_and_say_what_went_wrong(
     assert any("ConnectionClosedError" in line and "1012" in line for line in said), said
     failed_down = [line for line in said if f"through {down}:" in line]
     assert all(f"reconnecting through {server.base}" in line for line in failed_down), said
+    await assert_books_balance(server)
+
+
+async def test_DESIGN_9_a_bot_sent_where_its_table_is_not_asks_again(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A node that does not run the bot's table (it moved on after the bot looked it up)
+    refuses the watch: the bot gives that socket up at once rather than wait on it for
+    frames that never come; ``pokerroom bots`` says so and comes back until the table is
+    there, then plays at it."""
+    with pytest.raises(TableNotHereError):
+        async with asyncio.timeout(30):  # (bounded: without the refusal seen, it waits)
+            await run_bot(server.base, "stray", RuleBot(random.Random(1)), table="later")
+    bot = asyncio.create_task(
+        run_bot_reconnecting([server.base], "comer", RuleBot(random.Random(2)), table="later")
+    )
+    try:
+        async with asyncio.timeout(30):
+            while "is not on the node asked" not in caplog.text:
+                await asyncio.sleep(0.05)
+        await server.room.open_table(table_config("later", seats=2))
+        ann = await person(server.base, "ann")
+        await ann.send(type="watch", table="later")
+        frame = await ann.until(lambda f: any(s.get("name") == "comer" for s in f["seats"]))
+        free = next(s["seat"] for s in frame["seats"] if s["empty"])
+        await ann.send(type="join", table="later", seat=free, buy_in=10_000, request="a1")
+        await dealt(server.room.actors["later"], 1)
+    finally:
+        bot.cancel()
+        await asyncio.gather(bot, return_exceptions=True)
+    said = [r.getMessage() for r in caplog.records if r.name == "pokerroom.bots"]
+    assert any("bot comer at later" in line and "not on the node asked" in line for line in said)
     await assert_books_balance(server)
 
 
