@@ -5,19 +5,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 import subprocess
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import asyncpg
 import httpx
+from sqlalchemy import select
 
 from pokerroom.bots.client import run_bot
 from pokerroom.bots.strategy import RuleBot
+from pokerroom.server.clock import utcnow
 from pokerroom.server.ops.process import free_port, spawn_node
+from pokerroom.store.accounts.accounts import STARTING_GRANT
 from pokerroom.store.audit import audit
 from pokerroom.store.db import Database
+from pokerroom.store.models import Account
+from pokerroom.store.money import ledger
 from tests.helpers.waiting import eventually
 from tests.store.conftest import PG_DSN
 
@@ -38,6 +45,9 @@ class Cluster:
     drain: float = 0.0  # the nodes' --drain-seconds: none, a terminated node stops at once
     stop_bots: asyncio.Event = field(default_factory=asyncio.Event)
     bots: list[asyncio.Task[None]] = field(default_factory=list)
+    # each bot's last error frames (code, what it said), by (bot, table): what a failed
+    # wait prints, and how a bot that went broke is seen
+    refusals: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
 
     def role(self, node: str) -> str:
         return f"{self.database}_{node}"
@@ -82,6 +92,33 @@ class Cluster:
         rows = await self.sql("SELECT id, table_id, number, status FROM hands")
         return {int(r["id"]): (r["table_id"], int(r["number"]), r["status"]) for r in rows}
 
+    async def describe(self, tables: list[str]) -> str:
+        """Each table as stored (its lease, seats, waiting list and last hands): what a
+        failed wait on it says, since the database is dropped after the test."""
+        lines = []
+        owners = await self.owners()
+        for table in tables:
+            rows = await self.sql("SELECT snapshot FROM tables WHERE id = $1", table)
+            hands = await self.sql(
+                "SELECT number, status FROM hands WHERE table_id = $1 ORDER BY id DESC LIMIT 3",
+                table,
+            )
+            lines.append(
+                f"{table}: lease {owners.get(table)}, last hands {[tuple(h) for h in hands]}"
+            )
+            if rows:
+                snapshot = json.loads(rows[0]["snapshot"])
+                keep = ("number", "player", "status", "stack", "timeouts", "sit_out_next")
+                for seat in snapshot["seats"]:
+                    shown = {k: seat.get(k) for k in keep}
+                    lines.append(f"  seat {shown}")
+                running = snapshot.get("hand") is not None
+                lines.append(f"  waiting {snapshot.get('waiting_list')}, a hand running {running}")
+            for (bot, at), refusals in self.refusals.items():
+                if at == table and refusals:
+                    lines.append(f"  {bot} was refused: {[said for _, said in refusals]}")
+        return "\n".join(lines)
+
     async def metric(self, node: str, name: str) -> float:
         async with httpx.AsyncClient(base_url=self.base(node), timeout=5) as http:
             text = (await http.get("/metrics")).text
@@ -125,8 +162,13 @@ class Cluster:
 
 async def play(cluster: Cluster, name: str, token: str, table: str) -> None:
     """A bot at ``table``, at whichever node owns it: when that node goes, it reconnects to
-    the new owner and gets its seat back (R-TIME-3)."""
+    the new owner and gets its seat back (R-TIME-3). Refused a seat for want of chips, its
+    account is topped up before it comes back."""
+    refusals = cluster.refusals.setdefault((name, table), [])
     while not cluster.stop_bots.is_set():
+        if refusals and refusals[-1][0] == "chips.insufficient":
+            await top_up(cluster.url, name)
+            refusals.clear()
         owner = (await cluster.owners()).get(table)
         if owner is not None and owner[2] and owner[0] in cluster.processes:
             with contextlib.suppress(Exception):  # the node went: find the new owner
@@ -138,8 +180,32 @@ async def play(cluster: Cluster, name: str, token: str, table: str) -> None:
                     token=token,
                     rng=random.Random(f"{name}@{table}"),
                     stop=cluster.stop_bots,
+                    on_frame=partial(noted, refusals),
                 )
         await asyncio.sleep(0.3)
+
+
+def noted(refusals: list[tuple[str, str]], frame: dict[str, object]) -> None:
+    if frame.get("type") == "error":
+        refusals.append((str(frame.get("code")), f"{frame.get('request')}: {frame.get('message')}"))
+        del refusals[:-4]
+
+
+async def top_up(url: str, name: str) -> None:
+    """The bot's account brought back to the starting grant from the bank (a ``top_up``
+    transfer, as the room's own bots get: the books still balance). Its four accounts play
+    at every table, and the longer the module runs the likelier one goes broke: then its
+    tables, short of players, deal no more."""
+    db = Database(url)
+    try:
+        async with db.transaction() as session:
+            account = await session.scalar(select(Account.id).where(Account.username == name))
+            assert account is not None, name
+            await ledger.top_up(
+                session, account, at_least=STARTING_GRANT // 10, to=STARTING_GRANT, now=utcnow()
+            )
+    finally:
+        await db.close()
 
 
 async def books_balance(url: str) -> None:
@@ -164,4 +230,7 @@ async def deal_on(
             any(t == tt and n > last[t] and s == "complete" for tt, n, s in hands) for t in tables
         )
 
-    await eventually(dealt, f"{tables} deal on", WAIT)
+    try:
+        await eventually(dealt, f"{tables} deal on", WAIT)
+    except AssertionError as failed:  # (what the tables are waiting for)
+        raise AssertionError(f"{failed}; as stored:\n{await cluster.describe(tables)}") from None
