@@ -16,13 +16,12 @@ import pytest
 from playwright.async_api import Browser
 
 from pokerroom.bots.client import run_bot
-from pokerroom.bots.strategy import Situation
-from pokerroom.engine.actions import Action, ActionKind
 from pokerroom.server.ops.process import free_port, spawn_room
 from pokerroom.store.db import sqlite_url
 from tests.browser.conftest import Player, Room, new_player, screenshot, stop
 from tests.helpers.audit import audit_database
 from tests.helpers.browser import join
+from tests.helpers.strategies import CallingStation
 
 TABLE = "nlhe-options"
 ROOT = f".table-view[data-table='{TABLE}']"
@@ -72,13 +71,6 @@ def sorted_awards(result: dict[str, Any]) -> list[dict[str, Any]]:
     pot's first run before its second."""
     share = {"whole": 0, "high": 0, "low": 1}
     return sorted(result["pots"], key=lambda p: (-p["pot"], p["run"], share[p["share"]]))
-
-
-class CallingStation:
-    """Checks or calls everything (so a person's all-in is called by every bot)."""
-
-    def decide(self, situation: Situation) -> Action:
-        return Action(ActionKind.CHECK_OR_CALL)
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import random
 import signal
 import subprocess
 from pathlib import Path
@@ -19,16 +18,18 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from pokerroom.bots.strategy import RuleBot
 from pokerroom.bots.tournament import run_tournament_bot
 from pokerroom.server.ops.process import free_port, spawn_room
 from pokerroom.store.db import Database, sqlite_url
 from pokerroom.store.models import HandRecord
 from tests.helpers.accounts import signup
 from tests.helpers.audit import audit_database
+from tests.helpers.strategies import CallingStation
 from tests.helpers.waiting import eventually
 
-ENTRANTS = 6  # sng6: a bust in the hand drained does not end the event
+# sng6, played by calling stations: nobody is all in, so the hand drained cannot end the
+# event (rule bots once went all in six ways in its first hand, and it was over)
+ENTRANTS = 6
 WAIT = 90.0  # every bounded wait (a busy machine)
 
 
@@ -78,7 +79,7 @@ async def test_sigterm_mid_tournament_hand_finishes_it_and_the_event_resumes_aft
         bots = [
             asyncio.create_task(
                 run_tournament_bot(
-                    base, f"drain_bot{k}", RuleBot(random.Random(k)), tournament=tid, token=token
+                    base, f"drain_bot{k}", CallingStation(), tournament=tid, token=token
                 )
             )
             for k, token in enumerate(tokens)
