@@ -3,7 +3,7 @@ server/nodes/tournament_leases.py): two nodes in this process on one PostgreSQL 
 owner of a heads-up sit & go drains while a hand is in play there. That hand completes, no
 other is dealt there, the event's lease is released as soon as it ends (not when the node
 stops), the other node adopts the event with nothing to cancel and deals on, and the books
-balance (S-AUDIT-2). (One node, through SIGTERM: tests/server/test_tournament_drain.py.)"""
+balance (S-AUDIT-2). (One node, through SIGTERM: tests/server/tournaments/test_drain.py.)"""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 cash table's (server/ops/drain.py): the hand completes, no other is dealt, the process exits on
 its own, and started again the room resumes the event with no hand cancelled (R-DECK-5 has
 nothing to undo); the books balance (S-AUDIT-2). (Several nodes:
-tests/server/test_nodes_tournament_drain.py.)"""
+tests/server/nodes/test_tournament_drain.py.)"""
 
 from __future__ import annotations
 
