@@ -81,7 +81,8 @@ async def two_nodes(
 
 
 async def register(node: Node, someone: Person, tournament: str) -> httpx.Response:
-    async with httpx.AsyncClient(base_url=node.base) as http:
+    # (two nodes on this test's loop: on a busy machine an answer took over httpx's 5 s)
+    async with httpx.AsyncClient(base_url=node.base, timeout=WAIT) as http:
         return await http.post(
             f"/api/tournaments/{tournament}/register",
             json={"request": f"r-{someone.name}"},
