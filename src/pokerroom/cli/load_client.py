@@ -51,6 +51,9 @@ class Stats:
     # connection ended: (table, hand). Lost, unless their hand was cancelled (refunded).
     unanswered: list[tuple[str, int]] = field(default_factory=list)
     error_kinds: dict[str, int] = field(default_factory=dict)
+    # Each bot not seated yet ("table/seat"): the node it asked and the table frames it has
+    # had since, what a run whose bots are not all seated in time says of them.
+    unseated: dict[str, str] = field(default_factory=dict)
     # Client processes share the count of seated bots and the moment measuring starts
     # (a monotonic clock is the same for every process on the machine).
     shared: tuple[Any, Any] | None = None
@@ -125,6 +128,7 @@ async def play_seat(
         request = secrets.token_hex(16)  # a key names one join, never a later one (S-MONEY-3)
         join = {"type": "join", "table": table, "seat": seat, "buy_in": BUY_IN, "request": request}
         await ws.send(json.dumps(join))
+        stats.unseated[f"{table}/{seat}"] = f"joined through {url}, no table frame yet"
         if stats.open is not None:
             stats.open.add(ws)
             try:
@@ -202,7 +206,11 @@ async def _play(
             continue
         if not has_seat and message.get("you") == seat:
             has_seat = True
+            stats.unseated.pop(f"{table}/{seat}", None)
             stats.sat()
+        elif not has_seat:
+            seen = [s.get("name") for s in message["seats"] if not s.get("empty")]
+            stats.unseated[f"{table}/{seat}"] = f"a table frame: you {message.get('you')}, {seen}"
         hand = message.get("hand")
         ours = bool(hand and hand["actor"] == message.get("you") and hand["legal"])
         decision = None

@@ -185,7 +185,7 @@ async def run_nodes_loadtest(
             if started is None:
                 raise RuntimeError(
                     f"not all of the {tables * players} bots got a seat ({stats.seated} did;"
-                    f" refused: {stats.error_kinds})"
+                    f" refused: {stats.error_kinds}; waiting: {stats.unseated})"
                 )
             elapsed = time.monotonic() - started
             await _adopted(owners, killed)
