@@ -106,6 +106,19 @@ def test_the_clock_in_the_frame_warning_and_time_bank() -> None:
     protocol.TableFrame.model_validate(public_state(table, table_id="t", version=3, now=130.0))
 
 
+def test_a_clock_read_as_it_starts_says_its_whole_length() -> None:
+    """A monotonic clock's reading is a large float: the deadline less the reading carries
+    rounding noise (30.000000000000227), which the frame must not pass on as more time than
+    the clock gives."""
+    table = heads_up_table()
+    start = 2045.648  # (start + 30) - start == 30.000000000000227 in floats
+    table.start_hand(start)
+    hand = public_state(table, table_id="t", version=1, now=start)["hand"]
+    assert hand["seconds_left"] == 30.0 and hand["warning_left"] == 10.0
+    hand = public_state(table, table_id="t", version=2, now=start + 0.0004)["hand"]
+    assert hand["seconds_left"] == 30.0  # to the millisecond
+
+
 def test_R_STAKE_2_a_busted_seat_carries_its_rebuy_countdown() -> None:
     table = heads_up_table()
     seat = table.seats[2]

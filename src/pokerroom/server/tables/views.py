@@ -67,6 +67,13 @@ def tenths(seconds: Any) -> Any:
     return round(seconds, 1)
 
 
+def seconds_until(moment: float, now: float) -> float:
+    """The seconds from ``now`` to ``moment``, none if past, to the millisecond: a
+    difference of two clock readings carries float noise (a 30 s clock read as it starts
+    says 30.000000000000057)."""
+    return round(max(0.0, moment - now), 3)
+
+
 def note_action(
     last_actions: dict[int, dict[str, Any]], event: ActionTaken | ForcedBet | BoardDealt
 ) -> dict[int, dict[str, Any]]:
@@ -445,8 +452,10 @@ def public_state(
             "small_blind_seat": table.previous_small,
             "big_blind_seat": table.previous_big,
             "actor": view.actor_seat,
-            "seconds_left": None if table.deadline is None else max(0.0, table.deadline - now),
-            "warning_left": None if table.warning_at is None else max(0.0, table.warning_at - now),
+            "seconds_left": None if table.deadline is None else seconds_until(table.deadline, now),
+            "warning_left": None
+            if table.warning_at is None
+            else seconds_until(table.warning_at, now),
             "time_bank": on_time_bank and table.deadline is not None,
             "legal": None,
             "commitment": commitment,

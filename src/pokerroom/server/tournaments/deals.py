@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pokerroom.errors import message
+from pokerroom.server.tables.views import seconds_until
 from pokerroom.tournament.deals import DealKind, Proposal, deal_offer, make_deal
 from pokerroom.tournament.events import TournamentError
 
@@ -98,7 +99,7 @@ def deal_view(runner: TournamentRunner) -> dict[str, Any]:
             "accepted": sorted(p.accepted),
             "waiting": [e for e in p.players if e not in p.accepted],
             # seconds left to answer (None until the amounts are shown)
-            "seconds_left": None if p.until is None else max(0.0, p.until - runner.now()),
+            "seconds_left": None if p.until is None else seconds_until(p.until, runner.now()),
         },
     }
 
