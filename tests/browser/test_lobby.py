@@ -16,6 +16,15 @@ from tests.helpers.audit import assert_books_balance
 ROW = "#lobby-rows tr"
 
 
+# True once the row's figures have changed since the first call (a hand was dealt there and
+# the lobby refreshed): the row is not the one first seen, as its text says.
+ROW_CHANGED = """(table) => {
+  const text = document.querySelector(`tr[data-table="${table}"]`).textContent;
+  window.firstRowText ??= text;
+  return text !== window.firstRowText;
+}"""
+
+
 async def lobby_order(page: Page) -> list[str]:
     return [str(await r.get_attribute("data-table")) for r in await page.locator(ROW).all()]
 
@@ -68,6 +77,18 @@ async def test_lobby_sorts_and_the_waiting_list_seats_a_person(
         " document.activeElement.className]"
     )
     assert focused == ["nlhe-1-2", "watch"]
+    # ... and so does a click: a row whose figures change keeps its buttons, so Join pressed
+    # before a refresh and released after it still opens the buy-in.
+    join = "tr[data-table='nlhe-1-2'] .join"
+    await page.evaluate(f'window.savedJoin = document.querySelector("{join}")')
+    await page.hover(join)
+    await page.mouse.down()
+    await page.wait_for_function(ROW_CHANGED, arg="nlhe-1-2", timeout=60_000)
+    assert await page.evaluate(f'document.querySelector("{join}") === window.savedJoin')
+    await page.mouse.up()
+    await page.wait_for_selector("#buyin[open]")
+    await page.click("#buyin-cancel")
+    await page.click("#tabs .tab >> text=Lobby")
     # A watcher's tab is named by the table.
     await page.click("tr[data-table='nlhe-1-2'] .watch")
     await page.wait_for_function("(name) => document.title.startsWith(name)", arg="Oslo")

@@ -44,23 +44,51 @@ export function cardEl(code, extra = "") {
   );
 }
 
+// Controls are replaced when they differ, never patched: their listeners (added by `el`)
+// belong to what they were built for.
+const CONTROLS = new Set(["BUTTON", "INPUT", "SELECT", "TEXTAREA", "A", "DETAILS"]);
+
+// ``old`` brought to read as ``fresh`` in place, every node that reads as it did kept (the
+// node to put where ``old`` was is returned). A click pressed on a button and released after
+// a refresh is lost if the button was replaced in between, and a lobby row changes with every
+// hand its table deals.
+/** @param {any} old @param {any} fresh @returns {any} */
+function morph(old, fresh) {
+  if (old.isEqualNode(fresh)) return old;
+  if (old.nodeType !== fresh.nodeType || old.nodeName !== fresh.nodeName || CONTROLS.has(old.nodeName)) return fresh;
+  if (old.nodeType === Node.TEXT_NODE) { old.nodeValue = fresh.nodeValue; return old; }
+  if (old.nodeType !== Node.ELEMENT_NODE) return fresh;
+  for (const name of old.getAttributeNames()) if (!fresh.hasAttribute(name)) old.removeAttribute(name);
+  for (const name of fresh.getAttributeNames()) {
+    if (old.getAttribute(name) !== fresh.getAttribute(name)) old.setAttribute(name, fresh.getAttribute(name));
+  }
+  const before = [...old.childNodes];
+  placeInOrder(old, [...fresh.childNodes].map((child, at) => (before[at] ? morph(before[at], child) : child)));
+  return old;
+}
+
+// ``parent``'s children made ``nodes``, in order, moving none that is in its place already.
+/** @param {any} parent @param {any[]} nodes */
+function placeInOrder(parent, nodes) {
+  nodes.forEach((node, at) => {
+    if (parent.childNodes[at] !== node) parent.insertBefore(node, parent.childNodes[at] || null);
+  });
+  while (parent.childNodes.length > nodes.length) parent.lastChild.remove();
+}
+
 // Rebuild ``container``'s rows without losing the keyboard's place: the refresh every few
 // seconds would otherwise drop focus to the page (a screen reader starts again from the top).
-// The focused control is found again by its row's ``data-*`` key and its class.
+// A row whose key was shown is changed in place (morph), so its controls that read as they
+// did stay the same elements; the focused control is found again by its row's ``data-*`` key
+// and its class if it was replaced.
 export function replaceKeepingFocus(container, rows, key) {
   const focused = document.activeElement;
   const row = focused && container.contains(focused) ? focused.closest(`[${key}]`) : null;
-  // A row that reads as it did is kept, not replaced by its copy: a click that spanned the
-  // refresh (pressed on the old button, released on the new) would be lost.
   const before = new Map([...container.children].map((old) => [old.getAttribute(key), old]));
-  const wanted = rows.map((fresh) => {
+  placeInOrder(container, rows.map((fresh) => {
     const old = before.get(fresh.getAttribute(key));
-    return old && old.outerHTML === fresh.outerHTML ? old : fresh;
-  });
-  wanted.forEach((node, at) => {
-    if (container.children[at] !== node) container.insertBefore(node, container.children[at] || null);
-  });
-  while (container.children.length > wanted.length) container.lastElementChild.remove();
+    return old ? morph(old, fresh) : fresh;
+  }));
   if (!row || !focused.className || container.contains(focused)) return;
   const again = container.querySelector(`[${key}="${CSS.escape(row.getAttribute(key))}"]`);
   const control = again && again.querySelector(`.${[...focused.classList].map(CSS.escape).join(".")}`);
