@@ -133,6 +133,12 @@ async def test_pot_time_bar_title_alerts_time_bank_and_sounds(
     bar = f"{ROOT} .actions .timebar"
     assert await me.page.is_visible(bar)
     assert await me.page.evaluate(CONTRAST, [f"{bar} .timebar-left", "backgroundColor", bar]) >= 3
+    # ... that runs down (the share of the bar still lit, as the page draws it now).
+    lit = "(root) => new DOMMatrix(getComputedStyle(document.querySelector(root)).transform).a"
+    fill = f"{bar} .timebar-left"
+    first = await me.page.evaluate(lit, fill)
+    assert 0 < first <= 1
+    await me.page.wait_for_function(f"(root) => ({lit})(root) < {first}", arg=fill)
     await them.page.wait_for_selector(f"{ROOT} .seat.acting .timebar .timebar-left")
     await sound_played(them.page, "deal")
     # The warning (2 s into the turn): another sound, the title says so, the bar turns red

@@ -47,9 +47,13 @@ function placeStyle(pos) {
 
 function betOffset(view, pos) {
   // Bets sit between the seat and the middle of the felt. Offsets are in units of the
-  // felt's width, so a y percent counts by the felt's height-to-width ratio.
-  const felt = $(".felt", view.root);
-  const ratio = felt && felt.clientWidth ? felt.clientHeight / felt.clientWidth : 0.52;
+  // felt's width, so a y percent counts by the felt's height-to-width ratio (a table's view
+  // keeps it as last laid out; the replayer's felt is measured).
+  let ratio = view.feltRatio;
+  if (ratio === undefined) {
+    const felt = $(".felt", view.root);
+    ratio = felt && felt.clientWidth ? felt.clientHeight / felt.clientWidth : 0.52;
+  }
   const offset = (p) => `${(50 - p.x) * 0.42}cqw ${(50 - p.y) * 0.42 * ratio}cqw`;
   const phone = pos.phone ? `;--phone-bet:${offset(pos.phone)}` : "";
   return `--bet:${offset(pos)}${phone}`;

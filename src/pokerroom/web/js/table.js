@@ -46,11 +46,24 @@ export class TableView {
     this.tournamentAt = undefined;
     this.yourTurn = false;
     this.timer = null;
+    /** @type {Animation[]} the time bars running down */
+    this.bars = [];
     this.joined = null; // {seat, buyIn} to reconnect with after a dropped socket
     this.satHere = false; // the player has had a seat here (a move then closes this view)
     this.replay = null;
     this.root = $("#table-template").content.firstElementChild.cloneNode(true);
     this.root.dataset.table = id;
+    /** @type {number | undefined} the felt's height to its width as last laid out: felt.js
+     * places the bets by it without laying the page out again at every frame */
+    this.feltRatio = undefined;
+    const felt = $(".felt", this.root);
+    new ResizeObserver(() => {
+      if (!felt.clientWidth) return; // not shown
+      const ratio = felt.clientHeight / felt.clientWidth;
+      if (ratio === this.feltRatio) return;
+      this.feltRatio = ratio;
+      this.render(); // the bets placed for the felt as it is now
+    }).observe(felt);
     this.root.addEventListener("pointerdown", () => { if (app.active !== id) { setActive(id); layoutTables(); } });
     this.bind();
     bindControls(this);
@@ -269,21 +282,19 @@ export class TableView {
     const total = onBank ? this.bankTotal : Math.max(prompt ? 0 : this.state.decision_seconds, hand.seconds_left);
     const bank = prompt ? 0 : Math.round(this.state.seats[hand.actor - 1]?.time_bank || 0); // what is left to start
     const bars = $$(".seat.acting .timebar, .actions .timebar", this.root);
-    // The bar runs down as one CSS transition the compositor animates: no layout or style
-    // work on the page's thread each frame. The words and the colours change when a whole
-    // second passes or the warning comes, each on a timer set for that moment.
+    // The bar runs down as one animation the compositor plays: no layout or style work on
+    // the page's thread each frame, and none to start it (a CSS transition would need the
+    // page laid out at its starting width first, at every frame of a busy table). The words
+    // and the colours change when a whole second passes or the warning comes, each on a
+    // timer set for that moment.
     const left0 = Math.max(0, hand.seconds_left);
+    const from = `scaleX(${total > 0 ? Math.min(1, left0 / total) : 0})`;
+    for (const running of this.bars) running.cancel(); // (asking a bar for its own lays out styles)
+    this.bars = [];
     for (const bar of bars) {
       const fill = bar.firstElementChild;
-      fill.style.transition = "none";
-      fill.style.transform = `scaleX(${total > 0 ? Math.min(1, left0 / total) : 0})`;
-    }
-    if (bars.length && left0 > 0) {
-      void bars[0].offsetWidth; // the starting width is laid out before the transition to 0
-      for (const bar of bars) {
-        bar.firstElementChild.style.transition = `transform ${left0}s linear`;
-        bar.firstElementChild.style.transform = "scaleX(0)";
-      }
+      fill.style.transform = "scaleX(0)"; // where the bar ends, and stays
+      if (left0 > 0) this.bars.push(fill.animate([{ transform: from }, { transform: "scaleX(0)" }], { duration: left0 * 1000, easing: "linear" }));
     }
     const tick = () => {
       const at = performance.now();
