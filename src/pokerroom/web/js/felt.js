@@ -59,6 +59,16 @@ function betOffset(view, pos) {
   return `--bet:${offset(pos)}${phone}`;
 }
 
+// The bets placed again for the felt's ratio of now (its size changed), the seats kept.
+export function placeBets(view) {
+  if (!view.state) return;
+  const positions = seatPositions(view, view.state.seats.length);
+  for (const bet of $(".felt", view.root).querySelectorAll(".seats > .seat > .bet")) {
+    const pos = positions[Number(bet.parentElement.dataset.seat)];
+    if (pos) bet.setAttribute("style", betOffset(view, pos));
+  }
+}
+
 // The markers: short text on the felt ("D", "SB"), the whole name for a screen reader.
 const MARKERS = {
   dealer: ["dealer", "badge.dealer", "badge.dealer_title"],

@@ -5,7 +5,7 @@ import { refreshMe } from "./api.js";
 import { askBuyIn, tableLoaded } from "./buyin.js";
 import { bindControls, renderControls } from "./controls.js";
 import { $, $$, cardName, el } from "./dom.js";
-import { renderCenter, renderSeats } from "./felt.js";
+import { placeBets, renderCenter, renderSeats } from "./felt.js";
 import { actionLabel, amountsOf, stakesLabel } from "./format.js";
 import { t } from "./i18n.js";
 import { closeTable, layoutTables, renderTabs } from "./nav.js";
@@ -62,7 +62,7 @@ export class TableView {
       const ratio = felt.clientHeight / felt.clientWidth;
       if (ratio === this.feltRatio) return;
       this.feltRatio = ratio;
-      this.render(); // the bets placed for the felt as it is now
+      placeBets(this); // in place: the seats stay the elements they are
     }).observe(felt);
     this.root.addEventListener("pointerdown", () => { if (app.active !== id) { setActive(id); layoutTables(); } });
     this.bind();
