@@ -124,7 +124,13 @@ async def test_a_satellite_plays_its_bubble_hand_for_hand_and_its_seats_register
     assert rule is not None and rule.seat == 2200
     assert t.prize_pool == 18 * 1000 and t.seats() == 8  # 18,000 // 2,200, and 400 over
     places = {p.entry: p for p in t.places()}
-    assert sorted(p.prize for p in places.values())[-9:] == [400] + [2200] * 8
+    by_place = sorted(places.values(), key=lambda p: p.place)
+    assert [p.prize for p in by_place[:8]] == [2200] * 8
+    # Place 9's 400 in cash; players out in one hand with equal stacks tie for it, and share
+    # what their places pay (place 9's 400 and nothing).
+    cash = [p for p in by_place[8:] if p.prize]
+    assert sum(p.prize for p in cash) == 400 and all(p.prize < 2200 for p in cash)
+    assert len(cash) == 1 or all(p.tie is not None and p.tie[0] == 9 for p in cash), cash
     # The bubble is played hand for hand once the field stands just above the money with two
     # tables or more, unless one hand took it from above that straight into the money. A
     # satellite's bubble is its last seat (place N + 1's cash is no seat): 6-max, 9 or 10 left
