@@ -57,13 +57,14 @@ export class TableView {
      * places the bets by it without laying the page out again at every frame */
     this.feltRatio = undefined;
     const felt = $(".felt", this.root);
-    new ResizeObserver(() => {
+    this.feltObserver = new ResizeObserver(() => {
       if (!felt.clientWidth) return; // not shown
       const ratio = felt.clientHeight / felt.clientWidth;
       if (ratio === this.feltRatio) return;
       this.feltRatio = ratio;
       placeBets(this); // in place: the seats stay the elements they are
-    }).observe(felt);
+    });
+    this.feltObserver.observe(felt);
     this.root.addEventListener("pointerdown", () => { if (app.active !== id) { setActive(id); layoutTables(); } });
     this.bind();
     bindControls(this);
@@ -333,6 +334,7 @@ export class TableView {
 
   dispose() {
     this.stopTimer();
+    this.feltObserver.disconnect();
     disposeReplay(this);
     stopAwards(this);
     clearInterval(this.rebuyTimer);
