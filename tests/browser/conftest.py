@@ -83,6 +83,7 @@ async def room(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[
         bots=True,
         python=("-c", bots_at(bot_tables)),
         env=None if sit_and_go else {"POKERROOM_SIT_AND_GO": "none"},
+        options=("--bot-think", "0"),  # the tests wait for the bots' hands: no time to follow
     )
     try:
         found = Room(base=f"http://127.0.0.1:{port}", database=database)

@@ -50,6 +50,13 @@ class TableNotHereError(Exception):
         super().__init__(f"table {table!r} is not on the node asked")
 
 
+def thinking(think: float, rng: random.Random) -> float:
+    """Seconds a bot takes over one decision: uniform from half to one and a half times
+    ``think`` (a table of bots that act at once deals a hand in a blink, and sends every
+    watcher a frame per action as fast as the room can)."""
+    return rng.uniform(0.5 * think, 1.5 * think) if think > 0 else 0.0
+
+
 def backoff(tries: int) -> float:
     return float(min(BACKOFF_MAX, BACKOFF * 2**tries))
 
@@ -147,6 +154,7 @@ async def run_bot_reconnecting(
     table: str,
     token: str | None = None,
     rng: random.Random | None = None,
+    think: float = 0.0,
 ) -> None:
     """A bot that stays: signed up once (unless given its session ``token``), then
     ``run_bot`` again whenever its connection fails or ends (its node restarted or died),
@@ -163,7 +171,7 @@ async def run_bot_reconnecting(
         try:
             if token is None:
                 token = await sign_up(url, name, password)
-            await run_bot(url, name, strategy, table=table, token=token, rng=rng)
+            await run_bot(url, name, strategy, table=table, token=token, rng=rng, think=think)
             why = "the room closed the connection"
         except BotError:
             raise
@@ -199,12 +207,15 @@ async def run_bot(
     rng: random.Random | None = None,
     on_frame: Callable[[dict[str, Any]], None] | None = None,
     stop: asyncio.Event | None = None,
+    think: float = 0.0,
 ) -> None:
     """Sit at ``table`` and play until cancelled (or ``hands`` hands have been dealt).
     The bot logs in with ``token`` if given, else signs up (or logs in) as ``name`` with
     ``password``: by default a random one, so nobody else can log in as the bot.
     ``on_frame`` sees every frame the bot receives (tests use it to check privacy). When
     ``stop`` is set the bot leaves its seat (after the hand) and returns once it has none.
+    ``think``: the mean seconds the bot takes over a decision (``thinking``), as a person
+    does; 0 acts at once.
     TableNotHereError if the node refuses the table as not its own before the bot sits."""
     rng = rng or random.Random()
     if token is None:
@@ -313,7 +324,9 @@ async def run_bot(
             if key == acted_in:
                 continue
             acted_in = key
+            began = time.monotonic()
             action: Action = await asyncio.to_thread(strategy.decide, situation)
+            await asyncio.sleep(thinking(think, rng) - (time.monotonic() - began))
             await send(
                 {
                     "type": "act",

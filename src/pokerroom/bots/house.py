@@ -93,6 +93,7 @@ class HouseBots:
         prefix: str = "bot",
         strategy: Callable[[int], Strategy] | None = None,
         tend_seconds: float = TEND_SECONDS,
+        think: float = 0.0,
     ) -> None:
         self.room = room
         self.base_url = base_url
@@ -101,6 +102,7 @@ class HouseBots:
         self.prefix = prefix
         self.strategy = strategy or house_strategy
         self.tend_seconds = tend_seconds
+        self.think = think  # mean seconds a bot takes to act (``client.thinking``)
         self.bots: dict[str, list[HouseBot]] = {table: [] for table in self.plan}
         self.accounts: set[str] = set()  # the house's bots' players (account ids as strings)
         self.top_ups = 0
@@ -226,6 +228,7 @@ class HouseBots:
                 token=token,
                 rng=random.Random(),
                 stop=bot.stop,
+                think=self.think,
             ),
             name=f"bot {bot.name}",
         )

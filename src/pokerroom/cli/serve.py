@@ -34,6 +34,9 @@ BOTS_PER_TABLE = {
     "casino-nlhe": 4,
     "nlhe-options": 3,
 }
+# Seconds a house bot takes over a decision, on average: a visitor watching a demo table
+# follows the hand as it is played, as at a table of people.
+BOT_THINK = 1.0
 
 
 async def _bots(
@@ -41,6 +44,8 @@ async def _bots(
     plan: dict[str, int],
     prefix: str,
     tokens: Callable[[str], Awaitable[str]] | None = None,
+    *,
+    think: float = 0.0,
 ) -> None:
     """Bots at each table of ``plan``, through any of ``base_urls`` (reconnecting through
     the next when a connection fails: ``run_bot_reconnecting``); ``tokens`` gives a bot its
@@ -60,7 +65,13 @@ async def _bots(
             except AuthError:
                 continue  # a person has this name: the seat stays free for people
             bot = run_bot_reconnecting(
-                base_urls, name, strategy, table=table, token=token, rng=random.Random()
+                base_urls,
+                name,
+                strategy,
+                table=table,
+                token=token,
+                rng=random.Random(),
+                think=think,
             )
             tasks.append(asyncio.create_task(bot))
     for ended in asyncio.as_completed(tasks):
@@ -208,6 +219,15 @@ def serve_command(
     database: Annotated[str, typer.Option(envvar="POKERROOM_DATABASE")] = DEFAULT_DATABASE,
     bots: Annotated[bool, typer.Option("--bots/--no-bots", envvar="POKERROOM_BOTS")] = True,
     pause: Annotated[float, typer.Option(min=0.0, help="Seconds between hands.")] = 1.5,
+    bot_think: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            envvar="POKERROOM_BOT_THINK",
+            help="Mean seconds a house bot at a cash table takes to act (from half to one and"
+            " a half times this), as a person would; 0 acts at once.",
+        ),
+    ] = BOT_THINK,
     sit_and_go: Annotated[
         str,
         typer.Option(
@@ -405,7 +425,9 @@ def serve_command(
 
                 base = f"http://{host}:{port}"
                 plan = {t: n for t, n in BOTS_PER_TABLE.items() if t in app.state.room.actors}
-                house = HouseBots(app.state.room, base, plan, app.state.auth.bot_token)
+                house = HouseBots(
+                    app.state.room, base, plan, app.state.auth.bot_token, think=bot_think
+                )
                 tokens = app.state.auth.bot_token
                 players = asyncio.gather(
                     house.run(),
@@ -484,6 +506,13 @@ def bots_command(
     ] = ["http://127.0.0.1:8000"],  # noqa: B006 (typer reads the default, never changes it)
     count: Annotated[int, typer.Option(min=1, max=60)] = 4,
     table: Annotated[str, typer.Option(help="A table id from /api/lobby")] = "nlhe-1-2",
+    think: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            help="Mean seconds a bot takes to act (from half to one and a half times this).",
+        ),
+    ] = BOT_THINK,
 ) -> None:
     """Add bots (half rule-based, half equity-based) to a running room. They stay: a bot
     whose node restarts or dies reconnects (with back-off) and says on stderr what went
@@ -492,4 +521,4 @@ def bots_command(
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     prefix = f"guest{secrets.token_hex(4)}"  # fresh names: each run's passwords are new
-    asyncio.run(_bots([u.rstrip("/") for u in url], {table: count}, prefix))
+    asyncio.run(_bots([u.rstrip("/") for u in url], {table: count}, prefix, think=think))

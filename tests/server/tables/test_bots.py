@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from pokerroom.bots.client import TableNotHereError, run_bot, run_bot_reconnecting
+from pokerroom.bots.client import TableNotHereError, run_bot, run_bot_reconnecting, thinking
 from pokerroom.bots.strategy import RuleBot
 from pokerroom.engine import ActionKind
 from pokerroom.history.record import read_record
@@ -199,3 +199,49 @@ async def dealt(actor: Any, number: int) -> None:
     async with asyncio.timeout(60):
         while actor.table.hand_number < number or actor.table.hand is not None:
             await asyncio.sleep(0.05)
+
+
+def test_a_bot_thinks_from_half_to_one_and_a_half_times_its_think_time() -> None:
+    rng = random.Random(3)
+    waits = [thinking(1.0, rng) for _ in range(1000)]
+    assert 0.5 <= min(waits) < 0.6 and 1.4 < max(waits) <= 1.5
+    assert thinking(0.0, rng) == 0.0
+
+
+async def test_DESIGN_9_a_bot_that_thinks_acts_no_sooner_than_half_its_think_time(
+    server: Server,
+) -> None:
+    """A house bot takes a moment over each decision, as a person does: from the frame that
+    gives it the turn to the next one (sent once its action lands) at least half its think
+    time passes. Its partner acts at once; both play their hands to the end."""
+    await server.room.open_table(table_config("ponder", seats=2))
+    think = 0.3
+    turns: dict[tuple[Any, ...], float] = {}  # the thinker's turns: when it read each
+    waits: list[float] = []
+
+    def on_frame(frame: dict[str, Any]) -> None:
+        hand = frame.get("hand") if frame.get("type") == "table" else None
+        if hand is None:
+            return
+        now = asyncio.get_running_loop().time()
+        mine = frame["you"] is not None and hand["actor"] == frame["you"] and hand["legal"]
+        if mine:
+            turns.setdefault((hand["number"], hand["street"], hand["legal"]["pot"]), now)
+        elif turns and len(waits) < len(turns):
+            waits.append(now - list(turns.values())[-1])
+
+    thinker = run_bot(
+        server.base,
+        "ponderer",
+        RuleBot(random.Random(4)),
+        table="ponder",
+        hands=2,
+        on_frame=on_frame,
+        think=think,
+    )
+    quick = run_bot(server.base, "quick", RuleBot(random.Random(5)), table="ponder", hands=2)
+    async with asyncio.timeout(60):
+        await asyncio.gather(thinker, quick)
+    assert waits, "the thinking bot never had the turn"
+    assert min(waits) >= think / 2, waits
+    await assert_books_balance(server)
