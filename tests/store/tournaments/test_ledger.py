@@ -208,3 +208,37 @@ async def test_parallel_double_register_on_postgres() -> None:
     finally:
         await db.close()
         await drop_postgres(name)
+
+
+@pytest.mark.postgres
+async def test_a_twin_registration_committed_between_its_looks_is_answered_again() -> None:
+    """On PostgreSQL each statement reads what is committed as it starts: a registration
+    that looks for its request (none yet) and then for the entry finds the entry made by its
+    twin, the same request committed in between. It is the same registration, answered
+    again: one entry, paid once."""
+    from sqlalchemy import event as orm_event
+    from sqlalchemy.util import await_
+
+    from tests.store.conftest import postgres_database
+
+    async with postgres_database() as db:
+        account = await new_player(db, "ann")
+        tournament = Event(db)
+        await tournament.create()
+        twin: dict[str, str] = {}
+
+        def twin_commits_first(conn: object, cursor: object, statement: str, *_: object) -> None:
+            if "tournament_entries.active =" in statement and not twin:
+                twin["entry"] = "pending"  # (its own statements pass straight through)
+                twin["entry"] = await_(tournament.register(account, "k"))
+
+        orm_event.listen(db.engine.sync_engine, "before_cursor_execute", twin_commits_first)
+        try:
+            entry = await tournament.register(account, "k")
+        finally:
+            orm_event.remove(db.engine.sync_engine, "before_cursor_execute", twin_commits_first)
+        assert entry == twin["entry"] == str(account)
+        (mine,) = await money(db, ("player", str(account)))
+        assert mine == STARTING_GRANT - 1100  # paid once
+        assert len(tournament.t.entries) == 1
+        await assert_audited(db)

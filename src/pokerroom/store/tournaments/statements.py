@@ -180,7 +180,12 @@ def register_sync(
             raise KeyUsedError(code="tournament.key_taken_back", key=request)
         return Registration(done.entry, repeated=True)
     active = f"{tournament_id}:{account}:{number}"
-    if session.scalar(select(TournamentEntry.id).where(TournamentEntry.active == active)):
+    holder = session.scalar(select(TournamentEntry).where(TournamentEntry.active == active))
+    if holder is not None:
+        if holder.request == request:
+            # The same request, committed by a twin after the look above (PostgreSQL reads
+            # what is committed as each statement starts): answered again, as above.
+            return Registration(holder.entry, repeated=True)
         raise TournamentStoreError(
             code="tournament.already_registered", number=number, account=account
         )
