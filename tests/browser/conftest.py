@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+import pytest_asyncio
 
 from pokerroom.cli.serve import BOTS_PER_TABLE
 from pokerroom.server.ops.process import free_port, spawn_room
@@ -23,6 +24,7 @@ from pokerroom.store.db import sqlite_url
 CHROMIUM = Path("/usr/bin/chromium")
 BOT_TABLES = ("nlhe-1-2", "plo-1-2")  # the tests play at these, with the demo bots
 EVERY_TABLE = tuple(BOTS_PER_TABLE)  # every demo table with its house bots, as serve keeps them
+HERE = Path(__file__).parent
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
 
 if not CHROMIUM.exists():
@@ -64,7 +66,7 @@ def bots_at(tables: tuple[str, ...]) -> str:
     )
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="session")
 async def room(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Room]:
     """The room with house bots at BOT_TABLES and no sit & go: every table's bots and the sit
     & go's keep a room's process busy for the whole test. A test that needs more asks with
@@ -116,7 +118,7 @@ QUIET_ROOM = (
 )
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="session")
 async def quiet_room(tmp_path: Path) -> AsyncIterator[Room]:
     database = sqlite_url(tmp_path / "quiet.db")
     port = free_port()
@@ -136,14 +138,32 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(timeout=10)
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def chromium() -> AsyncIterator[Browser]:
+    """One Chromium for all of a worker's browser tests: starting Playwright's driver and a
+    browser costs a second of CPU and two of waiting, more than many a test's own clicks."""
     async with async_playwright() as playwright:
         launched = await playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
         try:
             yield launched
         finally:
             await launched.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def browser(chromium: Browser) -> AsyncIterator[Browser]:
+    """The worker's Chromium; every context a test opens in it (each a person's cookies,
+    storage and pages) is closed when the test ends, so the next test starts with none."""
+    yield chromium
+    for context in chromium.contexts:
+        await context.close()
+
+
+def pytest_collectstart(collector: pytest.Collector) -> None:
+    """The browser tests run on the worker's one event loop, the loop Chromium's driver
+    talks on (``chromium``)."""
+    if isinstance(collector, pytest.Module) and collector.path.is_relative_to(HERE):
+        collector.add_marker(pytest.mark.asyncio(loop_scope="session"))
 
 
 @dataclass

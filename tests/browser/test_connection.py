@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
+import pytest_asyncio
 from playwright.async_api import Browser
 
 from pokerroom.server.ops.process import free_port, spawn_room
@@ -28,7 +28,7 @@ class Restartable:
     process: subprocess.Popen[bytes]
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="session")
 async def own_room(tmp_path: Path) -> AsyncIterator[Restartable]:
     """A room without bots whose process the test stops and starts again."""
     database = sqlite_url(tmp_path / "room.db")

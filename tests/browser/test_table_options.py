@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import pytest
+import pytest_asyncio
 from playwright.async_api import Browser
 
 from pokerroom.bots.client import run_bot
@@ -73,7 +73,7 @@ def sorted_awards(result: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted(result["pots"], key=lambda p: (-p["pot"], p["run"], share[p["share"]]))
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="session")
 async def options_room(tmp_path: Path) -> AsyncIterator[Room]:
     database = sqlite_url(tmp_path / "options.db")
     port = free_port()

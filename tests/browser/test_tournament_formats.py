@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
-import pytest
+import pytest_asyncio
 from playwright.async_api import Browser
 
 from pokerroom.server.ops.process import free_port, spawn_room
@@ -19,7 +19,7 @@ from tests.browser.conftest import Room, bots_at, new_player, screenshot, stop
 from tests.helpers.browser_tournaments import bots_registered
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="session")
 async def pko_room(tmp_path: Path) -> AsyncIterator[Room]:
     env = {"POKERROOM_SIT_AND_GO": "sng6_pko", "POKERROOM_SCHEDULE": "demo"}
     port = free_port()
