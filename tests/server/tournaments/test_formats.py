@@ -166,10 +166,14 @@ async def test_a_scheduled_run_starts_at_its_time_and_the_house_pays_the_overlay
     hall = room.app.state.tournaments
     people = {f"sch{k}": await signup(room.base, f"sch{k}") for k in range(4)}
     schedule = load_schedule("demo")
-    real = time.time()
-    start = schedule.event("Hourly PKO").starts(real)[0]
-    base = start - 60  # the room's clock a minute before the run, 30 times faster
-    hall.clock, hall.speed = (lambda: base + (time.time() - real) * 30), 30
+    start = schedule.event("Hourly PKO").starts(time.time())[0]
+    base = start - 60  # the room's clock a minute before the run ...
+    since: list[float] = []  # ... held there until the four have registered, then 30x faster
+
+    def clock() -> float:
+        return base + (time.time() - since[0]) * 30 if since else base
+
+    hall.clock, hall.speed = clock, 30
     hall.schedule = schedule
     await hall._keep_open()
     runs = {r.config["scheduled"]: r for r in hall.runners.values() if r.config.get("scheduled")}
@@ -178,7 +182,19 @@ async def test_a_scheduled_run_starts_at_its_time_and_the_house_pays_the_overlay
         listed = (await http.get(f"/api/tournaments/{runner.id}")).json()
     assert listed["starts_at"] == start and listed["guarantee"] == 50_000
     assert listed["status"] == "registering" and listed["overlay"] == 0
+
+    async def start_the_clock() -> None:
+        # (two seconds of the clock's minute would not do for four registrations on a
+        # busy machine: the run found too few entrants at its time and was cancelled)
+        for _ in range(1200):  # bounded: 60 s
+            if len(runner.t.entries) == len(people):
+                break
+            await asyncio.sleep(0.05)
+        since.append(time.time())
+
+    clock_started = asyncio.create_task(start_the_clock())
     runner, people, _ = await play(room, runner, people)
+    await clock_started
     t, s = runner.t, runner.t.structure
     assert t.clock.start is not None and t.clock.start >= start  # not before its time
     assert t.overlay == 50_000 - 4 * s.pool_share and t.prize_pool == 50_000
