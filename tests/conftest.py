@@ -43,13 +43,3 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     for source in sources:
         if source.stat().st_mtime > built:
             pytest.exit(f"{source.name} changed after it was compiled: run `make test`", 2)
-
-
-# The files that drive browsers, room processes and nodes take most of a minute each: they
-# are handed out first (``--dist loadfile`` gives files out in this order), so the workers
-# end together on short files rather than two waiting for a third's last long one.
-LONG_FILES_FIRST = ("tests/browser/", "tests/server/nodes/", "tests/cli/")
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: not item.nodeid.startswith(LONG_FILES_FIRST))  # (stable)
