@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 import orjson
 
-from pokerroom.bots.client import NOT_HERE, TableNotHereError
+from pokerroom.bots.client import NOT_HERE, TableNotHereError, thinking
 from pokerroom.cli.serve import event_loop_factory
 from pokerroom.server.ops.process import free_port
 
@@ -242,7 +242,7 @@ async def _play(
         elif roll < 0.2 and legal["min_raise_to"] is not None:
             act.update(action="bet_or_raise", amount=legal["min_raise_to"])
         if think:  # a person takes a while to decide; 0 drives the room flat out
-            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+            await asyncio.sleep(thinking(think, rng))
         sent_at = time.monotonic()
         stats.actions += stats.since() is not None
         await ws.send(orjson.dumps(act).decode())
